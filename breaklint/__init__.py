@@ -1,0 +1,3 @@
+"""breaklint: find where torch.compile (TorchDynamo) will break a model into several graphs."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+import sys
+
+from breaklint.cli import main
+
+sys.exit(main())

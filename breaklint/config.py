@@ -1,0 +1,156 @@
+"""Settings from `[tool.breaklint]` in the nearest pyproject.toml, overridden by the command line."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_EXCLUDE = (
+    ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".ipynb_checkpoints",
+    ".mypy_cache", ".nox", ".pants.d", ".pyenv", ".pytest_cache", ".pytype", ".ruff_cache",
+    ".svn", ".tox", ".venv", ".vscode", "__pycache__", "__pypackages__", "_build", "buck-out",
+    "build", "dist", "node_modules", "site-packages", "venv", ".breaklint_cache",
+)  # fmt: skip
+SCOPES = ("compiled", "all")
+
+
+class ConfigError(Exception):
+    """A problem in the configuration or the command line: breaklint exits 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    select: tuple[str, ...] = ("ALL",)
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    force_exclude: bool = False
+    scope: str = "compiled"
+    root: Path = field(default_factory=Path.cwd)  # patterns are relative to it
+    source: str = "defaults"  # where the settings came from, for messages
+
+    def enabled_codes(self, codes: list[str]) -> frozenset[str]:
+        """Resolve select/ignore selectors (codes, prefixes, ALL) against the known codes."""
+        for origin, selectors in (
+            ("select", self.select + self.extend_select),
+            ("ignore", self.ignore),
+        ):
+            check_selectors(selectors, codes, f"{origin} ({self.source})")
+        chosen = {c for c in codes if _matches_any(c, self.select + self.extend_select)}
+        return frozenset(c for c in chosen if not _matches_any(c, self.ignore))
+
+    def ignored_for(self, path: str) -> tuple[str, ...]:
+        """Selectors that per-file-ignores applies to `path`."""
+        relative = _relative_posix(path, self.root)
+        selected: list[str] = []
+        for pattern, selectors in self.per_file_ignores:
+            if _glob_match(relative, pattern):
+                selected.extend(selectors)
+        return tuple(selected)
+
+    def is_excluded(self, path: str) -> bool:
+        """Whether `path` or one of its parent folders matches an exclude pattern."""
+        relative = _relative_posix(path, self.root)
+        patterns = self.exclude + self.extend_exclude
+        parts = relative.split("/")
+        for depth in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:depth])
+            if any(_glob_match(prefix, p) or fnmatch.fnmatchcase(parts[depth - 1], p) for p in patterns):
+                return True
+        return False
+
+
+def _matches_any(code: str, selectors: tuple[str, ...]) -> bool:
+    return any(s == "ALL" or code.startswith(s) for s in selectors)
+
+
+def check_selectors(selectors: tuple[str, ...], codes: list[str], origin: str) -> None:
+    for selector in selectors:
+        if selector != "ALL" and not any(code.startswith(selector) for code in codes):
+            raise ConfigError(f"unknown rule selector '{selector}' in {origin}")
+
+
+def _relative_posix(path: str, root: Path) -> str:
+    absolute = os.path.abspath(path)
+    try:
+        return Path(absolute).relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return Path(absolute).as_posix()
+
+
+def _glob_match(relative: str, pattern: str) -> bool:
+    pattern = pattern.removeprefix("./").rstrip("/")
+    return fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(
+        relative.rpartition("/")[2], pattern
+    )
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a [tool.breaklint] table."""
+    for folder in [start, *start.parents]:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file() and "[tool.breaklint" in _read(candidate):
+            return candidate
+    return None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+
+
+def _string_list(value: Any, key: str, origin: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{origin}: '{key}' must be a list of strings")
+    return tuple(value)
+
+
+def load_pyproject(path: Path) -> Settings:
+    """Settings from `[tool.breaklint]` of one pyproject.toml."""
+    origin = str(path)
+    try:
+        table = tomllib.loads(_read(path)).get("tool", {}).get("breaklint", {})
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{origin}: invalid TOML: {error}") from None
+    if not isinstance(table, dict):
+        raise ConfigError(f"{origin}: [tool.breaklint] must be a table")
+    settings = Settings(root=path.parent.resolve(), source=origin)
+    changes: dict[str, Any] = {}
+    for key, value in table.items():
+        match key:
+            case "select" | "extend-select" | "ignore" | "exclude" | "extend-exclude":
+                changes[key.replace("-", "_")] = _string_list(value, key, origin)
+            case "per-file-ignores":
+                if not isinstance(value, dict):
+                    raise ConfigError(f"{origin}: 'per-file-ignores' must be a table")
+                changes["per_file_ignores"] = tuple(
+                    (pattern, _string_list(codes, f"per-file-ignores.{pattern}", origin))
+                    for pattern, codes in value.items()
+                )
+            case "force-exclude":
+                if not isinstance(value, bool):
+                    raise ConfigError(f"{origin}: 'force-exclude' must be true or false")
+                changes["force_exclude"] = value
+            case "scope":
+                if value not in SCOPES:
+                    raise ConfigError(f"{origin}: 'scope' must be one of {', '.join(SCOPES)}")
+                changes["scope"] = value
+            case _:
+                raise ConfigError(f"{origin}: unknown option '{key}' in [tool.breaklint]")
+    return replace(settings, **changes)
+
+
+def parse_per_file_ignore(text: str) -> tuple[str, tuple[str, ...]]:
+    """`PATTERN:CODE[,CODE...]` from the command line."""
+    pattern, sep, codes = text.rpartition(":")
+    if not sep or not pattern or not codes:
+        raise ConfigError(f"--per-file-ignores expects PATTERN:CODES, got '{text}'")
+    return pattern, tuple(c.strip() for c in codes.split(",") if c.strip())

@@ -1,0 +1,70 @@
+"""Find the Python files under the given paths."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from breaklint.config import Settings
+
+
+@dataclass(slots=True)
+class Discovery:
+    files: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # paths that do not exist
+    empty: list[str] = field(default_factory=list)  # folders holding no Python file
+
+
+def _is_virtualenv(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "pyvenv.cfg"))
+
+
+def discover(paths: list[str], settings: Settings) -> Discovery:
+    """Walk folders (pruning excluded ones); explicit files are kept unless --force-exclude."""
+    result = Discovery()
+    seen: set[str] = set()
+
+    def add(path: str) -> None:
+        key = os.path.realpath(path)
+        if key not in seen:
+            seen.add(key)
+            result.files.append(path)
+
+    for raw in paths:
+        path = os.path.normpath(raw)
+        if not os.path.exists(path):
+            result.missing.append(raw)
+        elif not os.path.isdir(path):
+            if not (settings.force_exclude and settings.is_excluded(path)):
+                add(path)
+        else:
+            before = len(result.files)
+            if not (settings.force_exclude and settings.is_excluded(path)):
+                for folder, subfolders, names in os.walk(path):
+                    subfolders[:] = sorted(
+                        d
+                        for d in subfolders
+                        if not settings.is_excluded(os.path.join(folder, d))
+                        and not _is_virtualenv(os.path.join(folder, d))
+                    )
+                    for name in sorted(names):
+                        full = os.path.join(folder, name)
+                        if name.endswith(".py") and not settings.is_excluded(full):
+                            add(full)
+            if len(result.files) == before:
+                result.empty.append(raw)
+    result.files.sort()
+    return result
+
+
+def package_parts(path: str, cache: dict[str, list[str]]) -> list[str]:
+    """The dotted package a file belongs to, following `__init__.py` files upwards."""
+    folder = str(Path(path).resolve().parent)
+    if folder not in cache:
+        parent = str(Path(folder).parent)
+        if os.path.isfile(os.path.join(folder, "__init__.py")) and parent != folder:
+            cache[folder] = [*package_parts(os.path.join(parent, "x.py"), cache), Path(folder).name]
+        else:
+            cache[folder] = []
+    return cache[folder]

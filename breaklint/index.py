@@ -1,0 +1,202 @@
+"""The fast pass: one `ast.parse` per file gives what compile scope needs.
+
+Only plain data leaves this module: classes with their bases, functions with their line spans,
+decorators and callees, and the import-alias table that turns local names into dotted ones.
+libcst later parses only the functions that scope selects.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+COMPILE_CALLS = ("torch.compile", "torch._dynamo.optimize")
+HOOK_METHODS = frozenset(
+    {
+        "register_forward_hook",
+        "register_forward_pre_hook",
+        "register_full_backward_hook",
+        "register_full_backward_pre_hook",
+        "register_backward_hook",
+        "register_hook",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionInfo:
+    qualname: str  # "helper", "Encoder.forward"
+    class_name: str | None
+    start_line: int  # first decorator line
+    end_line: int
+    indented: bool
+    decorators: tuple[str, ...]  # dotted, aliases resolved; calls written as "torch.compile()"
+    callees: tuple[str, ...]  # dotted callee expressions as written: "self.norm", "F.silu"
+
+
+@dataclass(frozen=True, slots=True)
+class HookRegistration:
+    method: str  # e.g. "register_forward_hook"
+    target: str  # the hook as written: "log_shapes", "self._hook"
+    line: int
+    column: int  # 1-based
+    end_column: int
+    in_function: str | None
+    class_name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassInfo:
+    name: str
+    bases: tuple[str, ...]  # dotted, aliases resolved
+    methods: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class ModuleIndex:
+    path: str
+    imports: dict[str, str] = field(default_factory=dict)  # alias -> dotted target
+    imports_torch: bool = False
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    functions: dict[str, FunctionInfo] = field(default_factory=dict)
+    compiled_names: set[str] = field(default_factory=set)  # passed to torch.compile(...)
+    hooks: list[HookRegistration] = field(default_factory=list)
+
+    def resolve(self, dotted: str) -> str:
+        """Expand the first component through the import table: `nn.Module` -> `torch.nn.Module`."""
+        head, _, rest = dotted.partition(".")
+        target = self.imports.get(head)
+        if target is None:
+            return dotted
+        return f"{target}.{rest}" if rest else target
+
+
+def dotted_name(node: ast.expr) -> str | None:
+    """`a.b.c` for a chain of attributes on a name, `a.b()` for a call of one, else None."""
+    parts: list[str] = []
+    suffix = ""
+    if isinstance(node, ast.Call):
+        node, suffix = node.func, "()"
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts)) + suffix
+
+
+def _relative_module(package_parts: list[str], level: int, module: str | None) -> str:
+    base = package_parts[: len(package_parts) - (level - 1)] if level > 1 else package_parts
+    return ".".join([*base, module] if module else base)
+
+
+class _Indexer(ast.NodeVisitor):
+    def __init__(self, index: ModuleIndex, package_parts: list[str]) -> None:
+        self.index = index
+        self.package_parts = package_parts
+        self.class_stack: list[str] = []
+        self.function: tuple[str, list[str]] | None = None  # (qualname, callees)
+
+    # Imports (anywhere in the file: aliases inside functions are rare and harmless here).
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.index.imports[alias.asname] = alias.name
+            else:
+                head = alias.name.partition(".")[0]
+                self.index.imports[head] = head
+            if alias.name.partition(".")[0] == "torch":
+                self.index.imports_torch = True
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        if node.level:
+            module = _relative_module(self.package_parts, node.level, node.module)
+        if module.partition(".")[0] == "torch":
+            self.index.imports_torch = True
+        for alias in node.names:
+            if alias.name != "*":
+                target = f"{module}.{alias.name}" if module else alias.name
+                self.index.imports[alias.asname or alias.name] = target
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        if self.function is not None:
+            return  # classes local to a function are analysed as part of that function
+        name = ".".join([*self.class_stack, node.name])
+        bases = tuple(
+            self.index.resolve(base) for base in map(dotted_name, node.bases) if base is not None
+        )
+        methods = tuple(
+            item.name
+            for item in node.body
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+        )
+        self.index.classes[name] = ClassInfo(name, bases, methods)
+        self.class_stack.append(node.name)
+        self.generic_visit(node)
+        self.class_stack.pop()
+
+    def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if self.function is not None:
+            # A nested function is part of its parent's snippet; its calls are the parent's.
+            self.generic_visit(node)
+            return
+        class_name = ".".join(self.class_stack) or None
+        qualname = f"{class_name}.{node.name}" if class_name else node.name
+        decorators = tuple(
+            self.index.resolve(d) for d in map(dotted_name, node.decorator_list) if d is not None
+        )
+        start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        callees: list[str] = []
+        self.function = (qualname, callees)
+        self.generic_visit(node)
+        self.function = None
+        self.index.functions[qualname] = FunctionInfo(
+            qualname=qualname,
+            class_name=class_name,
+            start_line=start,
+            end_line=node.end_lineno or node.lineno,
+            indented=node.col_offset > 0,
+            decorators=decorators,
+            callees=tuple(dict.fromkeys(callees)),
+        )
+
+    visit_FunctionDef = _visit_function
+    visit_AsyncFunctionDef = _visit_function
+
+    def visit_Call(self, node: ast.Call) -> None:
+        callee = dotted_name(node.func)
+        if callee is not None:
+            if self.function is not None:
+                self.function[1].append(callee)
+            self._note_compile_or_hook(node, callee)
+        self.generic_visit(node)
+
+    def _note_compile_or_hook(self, node: ast.Call, callee: str) -> None:
+        method = callee.rpartition(".")[2]
+        if method in HOOK_METHODS and node.args:
+            target = dotted_name(node.args[0])
+            if target is not None:
+                self.index.hooks.append(
+                    HookRegistration(
+                        method=method,
+                        target=target,
+                        line=node.lineno,
+                        column=node.col_offset + 1,
+                        end_column=(node.end_col_offset or node.col_offset) + 1,
+                        in_function=self.function[0] if self.function else None,
+                        class_name=".".join(self.class_stack) or None,
+                    )
+                )
+        elif self.index.resolve(callee) in COMPILE_CALLS and node.args:
+            target = dotted_name(node.args[0])
+            if target is not None:
+                self.index.compiled_names.add(target)
+
+
+def build_index(path: str, tree: ast.Module, package_parts: list[str]) -> ModuleIndex:
+    """Index one parsed file. `package_parts` is the file's package, for relative imports."""
+    index = ModuleIndex(path)
+    _Indexer(index, package_parts).visit(tree)
+    return index

@@ -1,0 +1,117 @@
+"""The rule base class and its registry.
+
+A rule is a libcst visitor over one function in compile scope. Declaring a subclass with a
+`code` registers it; `all_rules()` imports every module of `breaklint.rules` once.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from functools import cache
+from typing import ClassVar
+
+import libcst as cst
+
+from breaklint.findings import Fix, Severity
+
+DOCS_URL = "https://breaklint.readthedocs.io/en/latest/rules/"
+GB_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleContext:
+    """What a rule may know about the function it visits."""
+
+    path: str
+    function: str  # qualified name of the visited function, e.g. "Encoder.forward"
+    scope: str  # why it is compiled, e.g. "Encoder.forward" or "reached from Encoder.forward"
+    imports: dict[str, str]  # local alias -> dotted name, e.g. {"np": "numpy"}
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A rule's raw report: a node in the visited snippet, positions resolved by the engine."""
+
+    code: str
+    node: cst.CSTNode
+    message: str
+    hint: str | None
+    fix: Fix | None
+
+
+class Rule(cst.BatchableCSTVisitor):
+    code: ClassVar[str]
+    name: ClassVar[str]  # kebab-case
+    severity: ClassVar[Severity]
+    message: ClassVar[str]  # one line: what is wrong here
+    hint: ClassVar[str | None] = None  # one line: what to write instead
+    # Documentation page, in ruff's fixed sections. `example` must be flagged and break under
+    # Dynamo; `use_instead` must be clean and compile to one graph (the test suite runs both,
+    # with `probe` appended: an expression returning (callable, args)).
+    what: ClassVar[str]
+    why: ClassVar[str]
+    example: ClassVar[str]
+    use_instead: ClassVar[str]
+    probe: ClassVar[str | None] = None
+    fix_safety: ClassVar[str] = "This rule offers no automatic fix."
+    gb_ids: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__()
+        self.context = context
+        self.reports: list[Report] = []
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in cls.__dict__:
+            if cls.code in _REGISTRY:
+                raise RuntimeError(f"rule code {cls.code} is declared twice")
+            _REGISTRY[cls.code] = cls
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str | None = None,
+        *,
+        hint: str | None = None,
+        fix: Fix | None = None,
+    ) -> None:
+        self.reports.append(
+            Report(self.code, node, message or self.message, hint or self.hint, fix)
+        )
+
+    @classmethod
+    def url(cls) -> str:
+        return f"{DOCS_URL}{cls.code}-{cls.name}/"
+
+
+_REGISTRY: dict[str, type[Rule]] = {}
+
+
+@cache
+def all_rules() -> dict[str, type[Rule]]:
+    """Every declared rule by code, in code order."""
+    import breaklint.rules as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{module.name}")
+    return dict(sorted(_REGISTRY.items()))
+
+
+def rule_page(rule: type[Rule]) -> str:
+    """The rule's documentation page as Markdown, in fixed sections."""
+    references = "\n".join(
+        f"- Dynamo graph break {gb}: {GB_URL.format(gb.lower())}" for gb in rule.gb_ids
+    )
+    sections = [
+        f"# {rule.code} {rule.name} ({rule.severity})",
+        f"## What it does\n{rule.what.strip()}",
+        f"## Why it breaks the graph\n{rule.why.strip()}",
+        f"## Example\n```python\n{rule.example.strip()}\n```",
+        f"## Use instead\n```python\n{rule.use_instead.strip()}\n```",
+        f"## Fix safety\n{rule.fix_safety.strip()}",
+        f"## References\n{references or '- none'}\n- This page: {rule.url()}",
+    ]
+    return "\n\n".join(sections) + "\n"

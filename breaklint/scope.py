@@ -1,0 +1,205 @@
+"""Compile scope: which functions `torch.compile` really traces.
+
+Roots are `forward` methods of `nn.Module` subclasses, functions compiled by decorator or by
+`torch.compile(fn)`, and registered hooks; scope is everything reachable from them through
+calls that resolve inside the linted tree.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from breaklint.index import FunctionInfo, ModuleIndex
+
+COMPILING_DECORATORS = frozenset({"torch.compile", "torch.compiler.compile", "torch._dynamo.optimize"})
+DISABLING_DECORATORS = frozenset({"torch.compiler.disable", "torch._dynamo.disable"})
+# Well-known nn.Module subclasses outside torch.nn, recognised by their class name.
+MODULE_BASE_NAMES = frozenset({"LightningModule", "PreTrainedModel", "ModelMixin"})
+NOT_A_BASE = frozenset({"object", "typing.Generic", "typing.Protocol", "abc.ABC"})
+
+
+@dataclass(frozen=True, slots=True)
+class ScopedFunction:
+    qualname: str
+    start_line: int
+    end_line: int
+    indented: bool
+    scope: str  # "Encoder.forward" for a root, "reached from Encoder.forward" otherwise
+
+
+@dataclass(frozen=True, slots=True)
+class _Ref:
+    module: str  # module name in the project
+    qualname: str
+
+
+def _strip_call(dotted: str) -> str:
+    return dotted.removesuffix("()")
+
+
+class Project:
+    """The linted tree as a whole: module names mapped to their indexes."""
+
+    def __init__(self, indexes: dict[str, ModuleIndex], module_names: dict[str, str]) -> None:
+        self.by_module = {module_names[path]: index for path, index in indexes.items()}
+        self.module_of_path = module_names
+        self._is_module_class: dict[_Ref, bool] = {}
+
+    def lookup(self, dotted: str) -> _Ref | None:
+        """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree."""
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            index = self.by_module.get(".".join(parts[:cut]))
+            if index is not None:
+                name = ".".join(parts[cut:])
+                if name in index.classes or name in index.functions:
+                    return _Ref(".".join(parts[:cut]), name)
+                target = index.imports.get(name)  # re-exported through the module
+                return self.lookup(target) if target and target != dotted else None
+        return None
+
+    def resolve_local(self, module: str, dotted: str) -> _Ref | None:
+        """Resolve a name as written in `module` to a definition in the tree."""
+        index = self.by_module[module]
+        if dotted in index.classes or dotted in index.functions:
+            return _Ref(module, dotted)
+        resolved = index.resolve(dotted)
+        return self.lookup(resolved) if resolved != dotted or "." in dotted else None
+
+    def is_module_class(self, ref: _Ref) -> bool:
+        known = self._is_module_class.get(ref)
+        if known is not None:
+            return known
+        self._is_module_class[ref] = False  # cycle guard
+        cls = self.by_module[ref.module].classes[ref.qualname]
+        unresolved = False
+        result = False
+        for base in cls.bases:
+            base = _strip_call(base)
+            if base.startswith("torch.nn.") or base.rpartition(".")[2] in MODULE_BASE_NAMES:
+                result = True
+                break
+            base_ref = self.resolve_local(ref.module, base)
+            if base_ref is not None and base_ref.qualname in self.by_module[base_ref.module].classes:
+                if self.is_module_class(base_ref):
+                    result = True
+                    break
+            elif base not in NOT_A_BASE:
+                unresolved = True
+        # A class with `forward` deriving from something we cannot see is almost always a module.
+        result = result or (unresolved and "forward" in cls.methods)
+        self._is_module_class[ref] = result
+        return result
+
+    def base_classes(self, ref: _Ref) -> list[_Ref]:
+        """The class and its project base classes, nearest first (an approximate MRO)."""
+        order, queue, seen = [], deque([ref]), set()
+        while queue:
+            current = queue.popleft()
+            if current in seen:
+                continue
+            seen.add(current)
+            order.append(current)
+            for base in self.by_module[current.module].classes[current.qualname].bases:
+                base_ref = self.resolve_local(current.module, _strip_call(base))
+                if base_ref and base_ref.qualname in self.by_module[base_ref.module].classes:
+                    queue.append(base_ref)
+        return order
+
+    def function(self, ref: _Ref) -> FunctionInfo | None:
+        return self.by_module[ref.module].functions.get(ref.qualname)
+
+    def method(self, module: str, class_name: str, name: str) -> _Ref | None:
+        for cls in self.base_classes(_Ref(module, class_name)):
+            candidate = _Ref(cls.module, f"{cls.qualname}.{name}")
+            if self.function(candidate) is not None:
+                return candidate
+        return None
+
+    def resolve_callee(self, module: str, caller: FunctionInfo, callee: str) -> _Ref | None:
+        """The function a call in `caller` reaches, when it is defined in the tree."""
+        callee = _strip_call(callee)
+        head, _, rest = callee.partition(".")
+        if head in ("self", "cls") and caller.class_name and rest and "." not in rest:
+            return self.method(module, caller.class_name, rest)
+        ref = self.resolve_local(module, callee)
+        if ref is None or self.function(ref) is None:
+            return None
+        return ref
+
+    def roots(self) -> list[tuple[_Ref, str]]:
+        """Every compile root with its label, in a stable order."""
+        found: dict[_Ref, str] = {}
+        for module, index in sorted(self.by_module.items()):
+            for name, cls in index.classes.items():
+                if "forward" in cls.methods and self.is_module_class(_Ref(module, name)):
+                    found.setdefault(_Ref(module, f"{name}.forward"), f"{name}.forward")
+            for info in index.functions.values():
+                if any(_strip_call(d) in COMPILING_DECORATORS for d in info.decorators):
+                    found.setdefault(_Ref(module, info.qualname), info.qualname)
+            for name in sorted(index.compiled_names):
+                ref = self._compiled_target(module, name)
+                if ref is not None:
+                    found.setdefault(ref, ref.qualname)
+            for hook in index.hooks:
+                caller = index.functions.get(hook.in_function or "")
+                ref = (
+                    self.resolve_callee(module, caller, hook.target)
+                    if caller
+                    else self.resolve_local(module, hook.target)
+                )
+                if ref is not None and self.function(ref) is not None:
+                    found.setdefault(ref, f"{hook.method}({hook.target})")
+        return sorted(found.items(), key=lambda item: (item[0].module, item[0].qualname))
+
+    def _compiled_target(self, module: str, name: str) -> _Ref | None:
+        head, _, rest = name.partition(".")
+        index = self.by_module[module]
+        if head == "self" and rest:
+            owners = [c for c in index.classes.values() if rest in c.methods]
+            return _Ref(module, f"{owners[0].name}.{rest}") if len(owners) == 1 else None
+        ref = self.resolve_local(module, name)
+        return ref if ref is not None and self.function(ref) is not None else None
+
+    def is_disabled(self, ref: _Ref) -> bool:
+        info = self.function(ref)
+        return info is not None and any(
+            _strip_call(d) in DISABLING_DECORATORS for d in info.decorators
+        )
+
+
+def compile_scope(project: Project, *, everything: bool = False) -> dict[str, list[ScopedFunction]]:
+    """Scoped functions per path. `everything` adds every function of files importing torch."""
+    labels: dict[_Ref, str] = {}
+    queue: deque[tuple[_Ref, str]] = deque()
+    for ref, label in project.roots():
+        if not project.is_disabled(ref):
+            labels[ref] = label
+            queue.append((ref, label))
+    while queue:
+        ref, root = queue.popleft()
+        info = project.function(ref)
+        assert info is not None
+        for callee in info.callees:
+            target = project.resolve_callee(ref.module, info, callee)
+            if target is None or target in labels or project.is_disabled(target):
+                continue
+            labels[target] = f"reached from {root.removeprefix('reached from ')}"
+            queue.append((target, root))
+    if everything:
+        for module, index in project.by_module.items():
+            if index.imports_torch:
+                for name in index.functions:
+                    labels.setdefault(_Ref(module, name), "scope = all")
+    path_of = {module: index.path for module, index in project.by_module.items()}
+    scoped: dict[str, list[ScopedFunction]] = {}
+    for ref, label in labels.items():
+        info = project.function(ref)
+        assert info is not None
+        scoped.setdefault(path_of[ref.module], []).append(
+            ScopedFunction(info.qualname, info.start_line, info.end_line, info.indented, label)
+        )
+    for functions in scoped.values():
+        functions.sort(key=lambda f: f.start_line)
+    return scoped

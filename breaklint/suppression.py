@@ -1,0 +1,85 @@
+"""Suppression comments: `# noqa[: CODES]`, own-line `# breaklint: ignore[CODES]`, skip-file."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Sequence
+
+from breaklint.findings import Finding
+
+_SKIP_FILE = re.compile(r"^[ \t]*#[ \t]*breaklint:[ \t]*skip-file\b", re.MULTILINE)
+_NOQA = re.compile(
+    r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
+)
+_IGNORE = re.compile(r"^\s*#\s*breaklint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?\s*$")
+_CODE = re.compile(r"[A-Z]+[0-9]+")
+ALL = None  # a bare comment suppresses every code
+
+
+def is_skipped(text: str) -> bool:
+    return _SKIP_FILE.search(text) is not None
+
+
+def _codes(raw: str | None) -> frozenset[str] | None:
+    return ALL if raw is None else frozenset(_CODE.findall(raw.upper()))
+
+
+def noqa_codes(line: str) -> frozenset[str] | None | bool:
+    """Codes a `# noqa` comment on the line suppresses: a set, ALL (None), or False for none."""
+    if "#" not in line:
+        return False
+    match = _NOQA.search(line)
+    return False if match is None else _codes(match.group("codes"))
+
+
+def _suppressed_by(codes: frozenset[str] | None | bool, code: str) -> bool:
+    return codes is ALL or (codes is not False and code in codes)
+
+
+def _statement_starts(tree: ast.Module) -> list[tuple[int, int, int]]:
+    """(first line, last header line, last line) of every statement, decorators included."""
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+            body = getattr(node, "body", None)
+            header_end = body[0].lineno - 1 if body else node.end_lineno or node.lineno
+            spans.append((first, max(header_end, node.lineno), node.end_lineno or node.lineno))
+    return spans
+
+
+def _ignore_codes_above(lines: Sequence[str], first_line: int) -> frozenset[str] | None | bool:
+    """Codes named by the block of own-line comments right above 1-based `first_line`."""
+    found: set[str] = set()
+    number = first_line - 1
+    while number >= 1 and lines[number - 1].lstrip().startswith("#"):
+        match = _IGNORE.match(lines[number - 1])
+        if match:
+            codes = _codes(match.group("codes"))
+            if codes is ALL:
+                return ALL
+            found |= codes
+        number -= 1
+    return frozenset(found) if found else False
+
+
+def apply_suppressions(
+    findings: Iterable[Finding], text: str, lines: Sequence[str]
+) -> list[Finding]:
+    """Drop the findings that a suppression comment covers."""
+    kept = [f for f in findings if not _suppressed_by(noqa_codes(lines[f.line - 1]), f.code)]
+    if not kept or "breaklint:" not in text:
+        return kept
+    spans = _statement_starts(ast.parse(text))
+    result = []
+    for finding in kept:
+        # The innermost statement whose header holds the finding: a simple statement whole,
+        # a compound one only up to its colon.
+        containing = [s for s in spans if s[0] <= finding.line <= s[1]]
+        if containing:
+            first = max(containing)[0]
+            if _suppressed_by(_ignore_codes_above(lines, first), finding.code):
+                continue
+        result.append(finding)
+    return result
