@@ -1,10 +1,8 @@
 import libcst as cst
-import libcst.matchers as m
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
-
-_ITEM_CALL = m.Call(func=m.Attribute(attr=m.Name("item")), args=[])
+from breaklint.syntax import method_call
 
 
 class TensorItem(Rule):
@@ -57,5 +55,6 @@ when every use of it accepts a tensor.
     gb_ids = ("GB0124",)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if m.matches(node, _ITEM_CALL):
+        call = method_call(node)
+        if call is not None and call[1] == "item" and not node.args:
             self.report(node)
