@@ -49,7 +49,7 @@ def discover(paths: list[str], settings: Settings) -> Discovery:
                         and not _is_virtualenv(os.path.join(folder, d))
                     )
                     for name in sorted(names):
-                        full = os.path.join(folder, name)
+                        full = os.path.normpath(os.path.join(folder, name))
                         if name.endswith(".py") and not settings.is_excluded(full):
                             add(full)
             if len(result.files) == before:

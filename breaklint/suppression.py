@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from collections.abc import Iterable, Sequence
 
 from breaklint.findings import Finding
@@ -18,7 +20,14 @@ ALL = None  # a bare comment suppresses every code
 
 
 def is_skipped(text: str) -> bool:
-    return _SKIP_FILE.search(text) is not None
+    """Whether a `# breaklint: skip-file` comment (a real comment, not string text) is present."""
+    if _SKIP_FILE.search(text) is None:
+        return False
+    try:
+        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+        return any(t.type == tokenize.COMMENT and _SKIP_FILE.match(t.string) for t in tokens)
+    except (tokenize.TokenError, SyntaxError):
+        return True  # unparsable anyway; the comment's intent is clear
 
 
 def _codes(raw: str | None) -> frozenset[str] | None:

@@ -1,0 +1,97 @@
+"""Bad input gets a clear one-line message, never a traceback; nothing is written."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+MODEL = """
+import torch
+
+
+class Scale(torch.nn.Module):
+    def forward(self, x):
+        return x * x.max().item()
+"""
+
+
+def concise(breaklint, *args: str):
+    return breaklint(*args, "--output-format", "concise")
+
+
+def test_syntax_error_is_a_finding_and_other_files_are_linted(breaklint, write):
+    write("broken.py", "def forward(self, x)\n    return x\n")
+    write("model.py", MODEL)
+    result = concise(breaklint, ".")
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "broken.py:1:21: BL001 SyntaxError: expected ':'",
+        "model.py:6:20: BL101 `.item()` turns a tensor into a Python number: "
+        "Dynamo breaks the graph here",
+    ]
+    assert "Traceback" not in result.stderr
+
+
+def test_non_utf8_file_is_a_finding(breaklint, tmp_path, write):
+    (tmp_path / "latin.py").write_bytes(b"x = 1\nname = '\xe9t\xe9'\n")
+    write("model.py", MODEL)
+    result = concise(breaklint, ".")
+    assert result.stdout.splitlines()[0] == (
+        "latin.py:2:1: BL001 cannot decode file as utf-8: invalid continuation byte "
+        "(declare its encoding, PEP 263)"
+    )
+    assert len(result.stdout.splitlines()) == 2
+
+
+def test_declared_encoding_is_honoured(breaklint, tmp_path):
+    source = "# -*- coding: latin-1 -*-\n" + MODEL.replace(".item()", ".item()  # caf\xe9")
+    (tmp_path / "model.py").write_bytes(source.encode("latin-1"))
+    result = concise(breaklint, "model.py")
+    assert result.stdout.startswith("model.py:8:20: BL101 ")
+
+
+def test_empty_file_is_clean(breaklint, write):
+    write("empty.py", "")
+    result = breaklint("empty.py")
+    assert result.returncode == 0
+    assert result.stderr.startswith("All checks passed (1 file in ")
+
+
+def test_missing_path_is_reported_and_the_rest_is_linted(breaklint, write):
+    write("model.py", MODEL)
+    result = concise(breaklint, "nope.py", "model.py")
+    assert result.returncode == 2
+    assert "breaklint: error: path 'nope.py' does not exist\n" in result.stderr
+    assert result.stdout.startswith("model.py:6:20: BL101 ")
+
+
+def test_folder_without_python_files_warns_and_exits_0(breaklint, write):
+    write("docs/readme.md", "# docs\n")
+    result = breaklint("docs")
+    assert result.returncode == 0
+    assert "breaklint: warning: no Python files found under 'docs'\n" in result.stderr
+
+
+def test_unwritable_output_file_is_an_error(breaklint, write):
+    write("model.py", MODEL)
+    result = breaklint("model.py", "--output-file", "missing-dir/report.txt")
+    assert result.returncode == 2
+    assert result.stderr.startswith("breaklint: error: cannot write report to 'missing-dir/report.txt'")
+
+
+def test_nothing_in_the_project_is_written(breaklint, write, tmp_path):
+    write("model.py", MODEL)
+    write("broken.py", "def f(:\n")
+    write("pyproject.toml", "[tool.breaklint]\n")
+
+    def snapshot() -> dict[str, str]:
+        return {
+            str(p.relative_to(tmp_path)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(Path(tmp_path).rglob("*"))
+            if p.is_file()
+        }
+
+    before = snapshot()
+    for fmt in ["full", "concise", "json", "github"]:
+        concise(breaklint, ".", "--output-format", fmt)
+    assert snapshot() == before

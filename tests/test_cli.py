@@ -1,0 +1,190 @@
+"""The command line end to end: output formats, exit codes, the JSON contract."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO, run_breaklint
+
+ITEM_MODEL = """
+    import torch
+
+
+    class Scale(torch.nn.Module):
+        def forward(self, x):
+            return x * x.max().item()
+"""
+CLEAN_MODEL = """
+    import torch
+
+
+    class Scale(torch.nn.Module):
+        def forward(self, x):
+            return x * x.max()
+"""
+ITEM_LINE = (
+    "model.py:6:20: BL101 `.item()` turns a tensor into a Python number: "
+    "Dynamo breaks the graph here"
+)
+
+
+def test_clean_file_exits_0_with_summary_on_stderr(breaklint, write):
+    write("model.py", CLEAN_MODEL)
+    result = breaklint("model.py")
+    assert result.returncode == 0
+    assert result.stdout == ""
+    assert result.stderr.startswith("All checks passed (1 file in ")
+
+
+def test_finding_exits_1_and_exit_zero_exits_0(breaklint, write):
+    write("model.py", ITEM_MODEL)
+    assert breaklint("model.py").returncode == 1
+    result = breaklint("model.py", "--exit-zero")
+    assert result.returncode == 0
+    assert "BL101" in result.stdout
+
+
+def test_concise_prints_exact_one_based_lines(breaklint, write):
+    write("model.py", ITEM_MODEL)
+    result = breaklint("model.py", "--output-format", "concise")
+    assert result.stdout == ITEM_LINE + "\n"
+    assert result.stderr.startswith("Found 1 finding (1 error) in 1 file in ")
+
+
+def test_concise_is_sorted_and_identical_across_runs_and_jobs(breaklint, write):
+    for name in ["b", "a", "c", "d", "e", "f", "g", "h", "i"]:
+        write(f"pkg/{name}.py", ITEM_MODEL + "\n    def g(y):\n        return y.item()\n")
+    serial = breaklint("pkg", "--output-format", "concise", "--jobs", "1").stdout
+    parallel = breaklint("pkg", "--output-format", "concise", "--jobs", "2").stdout
+    again = breaklint("pkg", "--output-format", "concise", "--jobs", "2").stdout
+    lines = serial.splitlines()
+    assert len(lines) == 9
+    assert lines == sorted(lines)
+    assert lines[0].startswith("pkg/a.py:6:20: BL101 ")
+    assert serial == parallel == again
+
+
+def test_full_output_shows_source_caret_hint_and_link_without_colour(breaklint, write):
+    write("model.py", ITEM_MODEL)
+    out = breaklint("model.py").stdout
+    assert "\x1b[" not in out  # stdout is a pipe: no colour codes
+    lines = out.splitlines()
+    assert lines[0] == (
+        "model.py:6:20: BL101 [error] `.item()` turns a tensor into a Python number: "
+        "Dynamo breaks the graph here"
+    )
+    assert lines[2] == "6 |         return x * x.max().item()"
+    assert lines[3] == "  |                    ^^^^^^^^^^^^^^"
+    assert "  = compiled: Scale.forward" in lines
+    assert any(line.startswith("  = help: keep the value a tensor") for line in lines)
+    assert "  = docs: https://breaklint.readthedocs.io/en/latest/rules/BL101-tensor-item/" in lines
+
+
+def test_json_contract(breaklint, write):
+    write("model.py", ITEM_MODEL)
+    result = breaklint("model.py", "--output-format", "json")
+    assert result.returncode == 1
+    document = json.loads(result.stdout)
+    assert set(document) == {"version", "findings", "summary"}
+    (finding,) = document["findings"]
+    assert finding == finding | {
+        "code": "BL101",
+        "name": "tensor-item",
+        "severity": "error",
+        "path": "model.py",
+        "line": 6,
+        "column": 20,
+        "end_line": 6,
+        "end_column": 34,
+        "url": "https://breaklint.readthedocs.io/en/latest/rules/BL101-tensor-item/",
+        "origin": "static",
+        "status": "unverified",
+        "fix": None,
+        "scope": "Scale.forward",
+    }
+    assert document["summary"]["files_checked"] == 1
+    assert document["summary"]["findings"] == 1
+    assert document["summary"]["by_code"] == {"BL101": 1}
+
+
+def test_github_annotations_escape_properties(breaklint, write):
+    write("model.py", ITEM_MODEL)
+    out = breaklint("model.py", "--output-format", "github").stdout
+    assert out == (
+        "::error file=model.py,line=6,col=20,endLine=6,endColumn=34,title=BL101 tensor-item::"
+        "`.item()` turns a tensor into a Python number: Dynamo breaks the graph here\n"
+    )
+
+
+def test_output_file_gets_the_report_and_stdout_stays_empty(breaklint, write, tmp_path):
+    write("model.py", ITEM_MODEL)
+    result = breaklint("model.py", "--output-format", "concise", "--output-file", "report.txt")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert (tmp_path / "report.txt").read_text() == ITEM_LINE + "\n"
+
+
+def test_default_path_is_the_current_directory(breaklint, write):
+    write("model.py", ITEM_MODEL)
+    result = breaklint("--output-format", "concise")
+    assert result.stdout == ITEM_LINE + "\n"
+
+
+def test_rule_page_and_rule_list(breaklint):
+    page = breaklint("rule", "BL101")
+    assert page.returncode == 0
+    headings = [line for line in page.stdout.splitlines() if line.startswith("#")]
+    assert headings == [
+        "# BL101 tensor-item (error)",
+        "## What it does",
+        "## Why it breaks the graph",
+        "## Example",
+        "## Use instead",
+        "## Fix safety",
+        "## References",
+    ]
+    listing = breaklint("rules").stdout.splitlines()
+    assert any(line.startswith("BL101  tensor-item ") for line in listing)
+    assert any(line.startswith("BL001  parse-error ") for line in listing)
+
+
+def test_unknown_rule_page_is_a_usage_error(breaklint):
+    result = breaklint("rule", "BL999")
+    assert result.returncode == 2
+    assert result.stderr == "breaklint: error: unknown rule 'BL999' (see 'breaklint rules')\n"
+
+
+def test_usage_error_exits_2(breaklint):
+    result = breaklint("--output-format", "xml")
+    assert result.returncode == 2
+    assert "invalid choice: 'xml'" in result.stderr
+
+
+def test_static_phase_never_imports_torch(tmp_path, write):
+    write("model.py", ITEM_MODEL)
+    script = (
+        "import sys, breaklint.cli\n"
+        "assert 'torch' not in sys.modules\n"
+        "code = breaklint.cli.main(['model.py', '--output-format', 'json', '-q'])\n"
+        "assert code == 1 and 'torch' not in sys.modules, sorted(sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_examples_folder_shows_the_item_finding():
+    result = run_breaklint("examples", cwd=REPO)
+    assert result.returncode == 1
+    assert "examples/tiny_attention.py:19:47: BL101 [error]" in result.stdout
+    assert "self.temperature.item()" in result.stdout
+
+
+def test_console_script_is_installed():
+    script = Path(sys.executable).parent / "breaklint"
+    result = subprocess.run([script, "--version"], capture_output=True, text=True)
+    assert result.stdout.startswith("breaklint ")
