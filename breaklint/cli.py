@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import IO
 
@@ -15,11 +17,14 @@ from breaklint.config import (
     SCOPES,
     ConfigError,
     Settings,
+    check_selectors,
     find_pyproject,
     load_pyproject,
     parse_per_file_ignore,
 )
-from breaklint.report import FORMATS, WRITERS, Summary, summary_line
+from breaklint.findings import Finding, Status
+from breaklint.report import FORMATS, WRITERS, Summary, summary_line, write_full
+from breaklint.rule import all_rules
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -63,6 +68,32 @@ def _lint_parser() -> argparse.ArgumentParser:
         "--jobs", "-j", type=int, default=os.cpu_count() or 1, help="worker processes"
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no summary on stderr")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write .breaklint_cache/"
+    )
+    dynamic = parser.add_argument_group("dynamic phase (runs your code under torch.compile)")
+    dynamic.add_argument(
+        "--probes",
+        action="append",
+        default=[],
+        metavar="FILE_OR_DIR",
+        help="probe files (probe_* functions returning (callable, args[, kwargs])); repeatable",
+    )
+    dynamic.add_argument(
+        "--dynamic", action="store_true", help="run the probes listed in [tool.breaklint] probes"
+    )
+    dynamic.add_argument(
+        "--probe-timeout", type=float, default=300.0, metavar="SECONDS", help="limit per probe"
+    )
+    dynamic.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    dynamic.add_argument(
+        "--show-bytecode", action="store_true", help="full format: bytecode at each break"
+    )
+    dynamic.add_argument(
+        "--show-not-reproduced",
+        action="store_true",
+        help="also show static findings that a probe ran without a break (JSON always has them)",
+    )
     parser.add_argument("--version", action="version", version=f"breaklint {__version__}")
     return parser
 
@@ -78,6 +109,10 @@ def _settings(args: argparse.Namespace) -> Settings:
         start = Path(os.path.commonpath([os.path.abspath(p) for p in args.paths]))
         found = find_pyproject(start if start.is_dir() else start.parent)
         settings = load_pyproject(found) if found else Settings()
+    codes = list(all_rules())
+    settings.check_selectors(codes)
+    for option in ("select", "extend_select", "ignore"):
+        check_selectors(tuple(getattr(args, option) or ()), codes, f"--{option.replace('_', '-')}")
     changes: dict = {}
     if args.select is not None:
         changes["select"] = tuple(args.select)
@@ -90,11 +125,10 @@ def _settings(args: argparse.Namespace) -> Settings:
     changes["extend_select"] = settings.extend_select + tuple(args.extend_select)
     changes["ignore"] = settings.ignore + tuple(args.ignore)
     changes["extend_exclude"] = settings.extend_exclude + tuple(args.extend_exclude)
-    changes["per_file_ignores"] = settings.per_file_ignores + tuple(
-        parse_per_file_ignore(text) for text in args.per_file_ignores
-    )
-    if any(key in changes for key in ("select", "exclude", "scope")) or args.per_file_ignores:
-        changes["source"] = f"{settings.source} and the command line"
+    extra_ignores = tuple(parse_per_file_ignore(text) for text in args.per_file_ignores)
+    for _, selectors in extra_ignores:
+        check_selectors(selectors, codes, "--per-file-ignores")
+    changes["per_file_ignores"] = settings.per_file_ignores + extra_ignores
     return replace(settings, **changes)
 
 
@@ -115,7 +149,17 @@ def _lint(argv: list[str]) -> int:
         from breaklint.engine import lint_paths
 
         found = discover(args.paths, settings)
-        result = lint_paths(found.files, settings, args.jobs)
+        result = lint_paths(found.files, settings, args.jobs, use_cache=not args.no_cache)
+        probe_paths = args.probes or (list(settings.probes) if args.dynamic else [])
+        if args.dynamic and not probe_paths:
+            raise ConfigError(
+                "--dynamic needs probes: pass --probes or set [tool.breaklint] probes"
+            )
+        probes: list | None = None
+        if probe_paths:
+            result.findings, probes = _run_dynamic(
+                args, settings, found.files, result.findings, probe_paths
+            )
     except ConfigError as error:
         _error(str(error))
         return EXIT_ERROR
@@ -123,21 +167,64 @@ def _lint(argv: list[str]) -> int:
         _error(f"path '{missing}' does not exist")
     for empty in found.empty:
         sys.stderr.write(f"breaklint: warning: no Python files found under '{empty}'\n")
-    summary = Summary(result.files_checked, time.perf_counter() - started, result.files_skipped)
+    summary = Summary(
+        result.files_checked, time.perf_counter() - started, result.files_skipped, probes
+    )
+    # A finding that a probe ran through without a break stays in JSON, out of sight elsewhere,
+    # and does not fail the run.
+    shown = [
+        f for f in result.findings
+        if args.show_not_reproduced or f.status != Status.NOT_REPRODUCED
+    ]  # fmt: skip
     try:
-        _write_report(args, result.findings, summary)
+        _write_report(args, result.findings if args.output_format == "json" else shown, summary)
     except OSError as error:
         _error(f"cannot write report to '{args.output_file}': {error.strerror or error}")
         return EXIT_ERROR
     if not args.quiet:
-        sys.stderr.write(summary_line(result.findings, summary) + "\n")
+        sys.stderr.write(summary_line(shown, summary) + "\n")
     if found.missing:
         return EXIT_ERROR
-    return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
+    return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
+
+
+def _run_dynamic(
+    args: argparse.Namespace,
+    settings: Settings,
+    files: list[str],
+    findings: list[Finding],
+    probe_paths: list[str],
+) -> tuple[list[Finding], list]:
+    """The dynamic phase: imported only when probes are given (its workers import torch)."""
+    from breaklint.dynamic.phase import run_dynamic
+    from breaklint.dynamic.pool import DynamicError
+    from breaklint.engine import codes_for
+
+    if args.probe_timeout <= 0:
+        raise ConfigError("--probe-timeout must be positive")
+    enabled = settings.enabled_codes(list(all_rules()))
+    try:
+        outcome = run_dynamic(
+            findings,
+            files,
+            probe_paths,
+            jobs=args.jobs,
+            timeout_s=args.probe_timeout,
+            device=args.device,
+            allowed=lambda code, path: code in codes_for(path, settings, enabled),
+            progress=sys.stderr.isatty() and not args.quiet,
+        )
+    except DynamicError as error:
+        raise ConfigError(str(error)) from None
+    for warning in outcome.warnings:
+        sys.stderr.write(f"breaklint: warning: {warning}\n")
+    return outcome.findings, outcome.probes
 
 
 def _write_report(args: argparse.Namespace, findings: list, summary: Summary) -> None:
     writer = WRITERS[args.output_format]
+    if args.output_format == "full":
+        writer = partial(write_full, show_bytecode=args.show_bytecode)
     if args.output_file is None:
         writer(findings, sys.stdout, summary)
         return
@@ -146,7 +233,7 @@ def _write_report(args: argparse.Namespace, findings: list, summary: Summary) ->
 
 
 def _rule_command(argv: list[str], out: IO[str]) -> int:
-    from breaklint.rule import all_rules, rule_page
+    from breaklint.rule import rule_page
 
     rules = all_rules()
     if argv[0] == "rules":
@@ -154,7 +241,9 @@ def _rule_command(argv: list[str], out: IO[str]) -> int:
             _error("'breaklint rules' takes no arguments")
             return EXIT_ERROR
         for rule in rules.values():
-            out.write(f"{rule.code}  {rule.name:<32} {rule.severity.value:<8} {rule.message}\n")
+            # Messages are templates filled in per finding: show their placeholders as "…".
+            message = re.sub(r"\{\w+\}", "…", rule.message)
+            out.write(f"{rule.code}  {rule.name:<32} {rule.severity.value:<8} {message}\n")
         return EXIT_CLEAN
     if len(argv) != 2:
         _error("usage: breaklint rule CODE")

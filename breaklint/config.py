@@ -1,4 +1,4 @@
-"""Settings from `[tool.breaklint]` in the nearest pyproject.toml, overridden by the command line."""
+"""Settings from `[tool.breaklint]` in the nearest pyproject.toml; the command line wins."""
 
 from __future__ import annotations
 
@@ -33,15 +33,21 @@ class Settings:
     force_exclude: bool = False
     scope: str = "compiled"
     root: Path = field(default_factory=Path.cwd)  # patterns are relative to it
-    source: str = "defaults"  # where the settings came from, for messages
+    source: str = "defaults"  # the file the settings came from, for messages
+    probes: tuple[str, ...] = ()  # probe files or folders for --dynamic, relative to root
+
+    def check_selectors(self, codes: list[str]) -> None:
+        """Every selector of the configuration file must name at least one known rule."""
+        for key, selectors in (
+            ("select", self.select),
+            ("extend-select", self.extend_select),
+            ("ignore", self.ignore),
+            *((f"per-file-ignores.{p}", s) for p, s in self.per_file_ignores),
+        ):
+            check_selectors(selectors, codes, f"{self.source}: '{key}'")
 
     def enabled_codes(self, codes: list[str]) -> frozenset[str]:
-        """Resolve select/ignore selectors (codes, prefixes, ALL) against the known codes."""
-        for origin, selectors in (
-            ("select", self.select + self.extend_select),
-            ("ignore", self.ignore),
-        ):
-            check_selectors(selectors, codes, f"{origin} ({self.source})")
+        """The known codes that select/ignore (codes, prefixes, ALL) leave enabled."""
         chosen = {c for c in codes if _matches_any(c, self.select + self.extend_select)}
         return frozenset(c for c in chosen if not _matches_any(c, self.ignore))
 
@@ -54,14 +60,20 @@ class Settings:
                 selected.extend(selectors)
         return tuple(selected)
 
-    def is_excluded(self, path: str) -> bool:
-        """Whether `path` or one of its parent folders matches an exclude pattern."""
+    def is_excluded(self, path: str, *, ancestors: bool = True) -> bool:
+        """Whether `path` (or, with `ancestors`, one of its parent folders) matches an exclude.
+
+        The walk checks each entry once, without ancestors, so that a folder named explicitly
+        is linted even when it lies inside an excluded one (e.g. site-packages).
+        """
         relative = _relative_posix(path, self.root)
         patterns = self.exclude + self.extend_exclude
         parts = relative.split("/")
-        for depth in range(1, len(parts) + 1):
+        first = 1 if ancestors else len(parts)
+        for depth in range(first, len(parts) + 1):
             prefix = "/".join(parts[:depth])
-            if any(_glob_match(prefix, p) or fnmatch.fnmatchcase(parts[depth - 1], p) for p in patterns):
+            name = parts[depth - 1]
+            if any(_glob_match(prefix, p) or fnmatch.fnmatchcase(name, p) for p in patterns):
                 return True
         return False
 
@@ -73,7 +85,7 @@ def _matches_any(code: str, selectors: tuple[str, ...]) -> bool:
 def check_selectors(selectors: tuple[str, ...], codes: list[str], origin: str) -> None:
     for selector in selectors:
         if selector != "ALL" and not any(code.startswith(selector) for code in codes):
-            raise ConfigError(f"unknown rule selector '{selector}' in {origin}")
+            raise ConfigError(f"{origin}: unknown rule selector '{selector}'")
 
 
 def _relative_posix(path: str, root: Path) -> str:
@@ -135,6 +147,9 @@ def load_pyproject(path: Path) -> Settings:
                     (pattern, _string_list(codes, f"per-file-ignores.{pattern}", origin))
                     for pattern, codes in value.items()
                 )
+            case "probes":
+                probes = _string_list(value, key, origin)
+                changes["probes"] = tuple(str(path.parent.resolve() / p) for p in probes)
             case "force-exclude":
                 if not isinstance(value, bool):
                     raise ConfigError(f"{origin}: 'force-exclude' must be true or false")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from breaklint.config import Settings
 
@@ -45,12 +44,12 @@ def discover(paths: list[str], settings: Settings) -> Discovery:
                     subfolders[:] = sorted(
                         d
                         for d in subfolders
-                        if not settings.is_excluded(os.path.join(folder, d))
+                        if not settings.is_excluded(os.path.join(folder, d), ancestors=False)
                         and not _is_virtualenv(os.path.join(folder, d))
                     )
                     for name in sorted(names):
                         full = os.path.normpath(os.path.join(folder, name))
-                        if name.endswith(".py") and not settings.is_excluded(full):
+                        if name.endswith(".py") and not settings.is_excluded(full, ancestors=False):
                             add(full)
             if len(result.files) == before:
                 result.empty.append(raw)
@@ -60,11 +59,16 @@ def discover(paths: list[str], settings: Settings) -> Discovery:
 
 def package_parts(path: str, cache: dict[str, list[str]]) -> list[str]:
     """The dotted package a file belongs to, following `__init__.py` files upwards."""
-    folder = str(Path(path).resolve().parent)
+    return _folder_package(os.path.dirname(os.path.realpath(path)), cache)
+
+
+def _folder_package(folder: str, cache: dict[str, list[str]]) -> list[str]:
+    # Plain string work on an already resolved folder: resolving each parent again was most
+    # of a run answered from the cache.
     if folder not in cache:
-        parent = str(Path(folder).parent)
+        parent = os.path.dirname(folder)
         if os.path.isfile(os.path.join(folder, "__init__.py")) and parent != folder:
-            cache[folder] = [*package_parts(os.path.join(parent, "x.py"), cache), Path(folder).name]
+            cache[folder] = [*_folder_package(parent, cache), os.path.basename(folder)]
         else:
             cache[folder] = []
     return cache[folder]

@@ -6,28 +6,40 @@ Workers receive paths and plain data and return plain data; no CST node leaves a
 from __future__ import annotations
 
 import ast
+import hashlib
 import io
 import multiprocessing
 import os
 import re
 import tokenize
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from breaklint.cache import (
+    ResultCache,
+    file_digest,
+    findings_from_json,
+    findings_to_json,
+    index_from_json,
+    index_to_json,
+)
 from breaklint.config import Settings, _matches_any
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index
-from breaklint.rule import Rule, RuleContext, all_rules
+from breaklint.rule import Report, RuleContext, all_rules, collect_reports
 from breaklint.scope import Project, ScopedFunction, compile_scope
 from breaklint.suppression import apply_suppressions, is_skipped
+from breaklint.syntax import parse_module, walk
+from breaklint.tensorness import FunctionFacts
 
 PARSE_ERROR = "BL001"
+HOOK_RULE = "BL701"  # reported at a hook's registration when the hook itself breaks
 _LINE = re.compile(r"(?<=\n)")
 _POOL_MIN_FILES = 8  # below this, starting workers costs more than it saves
 
@@ -85,7 +97,9 @@ def read_source(path: str) -> tuple[str | None, Finding | None]:
         line = data[: getattr(error, "start", 0)].count(b"\n") + 1
         reason = error.reason if isinstance(error, UnicodeDecodeError) else str(error)
         return None, _file_problem(
-            path, f"cannot decode file as {encoding}: {reason} (declare its encoding, PEP 263)", line
+            path,
+            f"cannot decode file as {encoding}: {reason} (declare its encoding, PEP 263)",
+            line,
         )
 
 
@@ -117,6 +131,12 @@ def _function_node(module: cst.Module, indented: bool) -> cst.FunctionDef:
     return statement
 
 
+def _positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    """Every node's position. `MetadataWrapper.resolve` would also walk the whole tree once more
+    for batchable providers, of which there are none here."""
+    return PositionProvider()._gen(MetadataWrapper(module, unsafe_skip_copy=True))
+
+
 def lint_file(
     path: str,
     functions: Sequence[ScopedFunction],
@@ -136,23 +156,28 @@ def lint_file(
         snippet = f"if 1:\n{body}" if function.indented else body
         line_offset = function.start_line - (2 if function.indented else 1)
         try:
-            module = cst.parse_module(snippet)
+            module = parse_module(snippet)
         except cst.ParserSyntaxError as error:
             findings.append(
                 _file_problem(
-                    path, f"libcst cannot parse {function.qualname}: {error.message}",
+                    path,
+                    f"libcst cannot parse {function.qualname}: {error.message}",
                     function.start_line,
                 )
             )
             continue
-        context = RuleContext(path, function.qualname, function.scope, imports)
+        facts = FunctionFacts(imports, root=function.root)
+        context = RuleContext(
+            path, function.qualname, function.scope, imports, facts, function.disabled_calls
+        )
         visitors = [rule(context) for rule in rules]
-        cst.visit_batched(_function_node(module, function.indented), visitors)
-        reports = [report for visitor in visitors for report in visitor.reports]
+        # The facts visitor goes first so that rules see names bound before the node they visit.
+        walk(_function_node(module, function.indented), [facts, *visitors])
+        reports = collect_reports(visitors)
         if not reports:
             continue
         # Positions are computed only for snippets that have something to report.
-        positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        positions = _positions(module)
         for report in reports:
             where = positions[report.node]
             rule = all_rules()[report.code]
@@ -160,7 +185,7 @@ def lint_file(
                 Finding(
                     code=rule.code,
                     name=rule.name,
-                    severity=rule.severity,
+                    severity=report.severity or rule.severity,
                     message=report.message,
                     path=path,
                     line=where.start.line + line_offset,
@@ -173,7 +198,38 @@ def lint_file(
                     fix=report.fix,
                 )
             )
+        if HOOK_RULE in codes:
+            findings.extend(_registration_findings(path, function, reports))
     return apply_suppressions(findings, text, lines)
+
+
+def _registration_findings(path: str, hook: ScopedFunction, reports: list[Report]) -> list[Finding]:
+    """Mention a hook's graph breaks where the hook is registered (same file only)."""
+    codes = sorted({r.code for r in reports if all_rules()[r.code].breaks_graph})
+    if not codes:
+        return []
+    rule = all_rules()[HOOK_RULE]
+    message = (
+        f"hook `{hook.qualname}` breaks the graph ({', '.join(codes)} inside it): Dynamo "
+        "inlines hooks into the compiled module's graph, so every call of the module is split"
+    )
+    return [
+        Finding(
+            code=rule.code,
+            name=rule.name,
+            severity=rule.severity,
+            message=message,
+            path=path,
+            line=registration.line,
+            column=registration.column,
+            end_line=registration.line,
+            end_column=registration.end_column,
+            url=rule.url(),
+            hint=rule.hint,
+            scope=hook.scope,
+        )
+        for registration in hook.registrations
+    ]
 
 
 R = TypeVar("R")
@@ -190,35 +246,147 @@ def _map(function: Callable[..., R], calls: list[tuple], jobs: int) -> list[R]:
 
 
 def codes_for(path: str, settings: Settings, enabled: frozenset[str]) -> frozenset[str]:
+    if not settings.per_file_ignores:
+        return enabled  # without resolving the path against the root for nothing
     ignored = settings.ignored_for(path)
     return frozenset(c for c in enabled if not _matches_any(c, ignored)) if ignored else enabled
 
 
-def lint_paths(files: Iterable[str], settings: Settings, jobs: int) -> LintResult:
+def lint_paths(
+    files: Iterable[str], settings: Settings, jobs: int, use_cache: bool = True
+) -> LintResult:
     """Lint files end to end and return sorted findings."""
     files = list(files)
     enabled = settings.enabled_codes(list(all_rules()))
     packages: dict[str, list[str]] = {}
-    indexed = _map(index_file, [(path, package_parts(path, packages)) for path in files], jobs)
+    package_of = {path: package_parts(path, packages) for path in files}
+    codes_of = {path: codes_for(path, settings, enabled) for path in files}
+    everything = settings.scope == "all"
+    if not use_cache:
+        return _lint(files, package_of, codes_of, everything, jobs, None, {})
+    cache = ResultCache(settings.root, _knowledge_version())
+    digests = {path: file_digest(path) for path in files}
+    # With nothing changed the whole run is one entry: no index, scope or per-file lookups.
+    key = None
+    if all(digests.values()):
+        inputs = [(path, package_of[path], digests[path], sorted(codes_of[path])) for path in files]
+        key = cache.key("run", everything, inputs)
+        stored = cache.load(key)
+        try:
+            if stored is not None:
+                findings = findings_from_json(stored["findings"])
+                return LintResult(findings, len(files), files_skipped=stored["skipped"])
+        except (KeyError, TypeError, ValueError):  # an entry of the wrong shape is a miss
+            pass
+    result = _lint(files, package_of, codes_of, everything, jobs, cache, digests)
+    if key is not None:
+        stored = {"findings": findings_to_json(result.findings), "skipped": result.files_skipped}
+        cache.store(key, stored)
+    return result
+
+
+def _lint(
+    files: list[str],
+    package_of: dict[str, list[str]],
+    codes_of: dict[str, frozenset[str]],
+    everything: bool,
+    jobs: int,
+    cache: ResultCache | None,
+    digests: dict[str, str | None],
+) -> LintResult:
+    """Both phases, each file answered from the cache when its entry is there."""
+
+    # A file that could not be read has no digest and is not cached.
+    def index_key(path: str, package: list[str]) -> tuple | None:
+        return ("index", path, package, digests[path]) if digests[path] else None
+
+    def lint_key(path: str, functions: list, codes: frozenset[str], imports: dict) -> tuple | None:
+        # What scope hands to the file is in the key: a change elsewhere that alters it re-lints.
+        key = ("lint", path, digests[path], sorted(codes), imports, functions)
+        return key if digests[path] else None
+
+    calls = [(path, package_of[path]) for path in files]
+    indexed = _cached_map(
+        index_file, calls, jobs, cache, index_key, _index_to_json, _index_from_json
+    )
     findings = [
         problem
         for result in indexed
         for problem in result.problems
-        if problem.code in codes_for(result.path, settings, enabled)
+        if problem.code in codes_of[result.path]
     ]
     indexes = {r.path: r.index for r in indexed if r.index is not None}
-    module_names = {path: _module_name(path, package_parts(path, packages)) for path in indexes}
-    project = Project(indexes, module_names)
-    scoped = compile_scope(project, everything=settings.scope == "all")
+    module_names = {path: _module_name(path, package_of[path]) for path in indexes}
+    scoped = compile_scope(Project(indexes, module_names), everything=everything)
     calls = [
-        (path, functions, codes_for(path, settings, enabled), indexes[path].imports)
+        (path, functions, codes_of[path], indexes[path].imports)
         for path, functions in sorted(scoped.items())
     ]
-    for result in _map(lint_file, calls, jobs):
+    for result in _cached_map(
+        lint_file, calls, jobs, cache, lint_key, findings_to_json, findings_from_json
+    ):
         findings.extend(result)
     findings.sort(key=Finding.sort_key)
     skipped = sum(1 for r in indexed if r.index is None and not r.problems)
     return LintResult(findings, files_checked=len(files), files_skipped=skipped)
+
+
+def _cached_map(
+    function: Callable[..., R],
+    calls: list[tuple],
+    jobs: int,
+    cache: ResultCache | None,
+    key_parts: Callable[..., tuple | None],
+    to_json: Callable[[R], Any],
+    from_json: Callable[[Any], R],
+) -> list[R]:
+    """`_map`, answering from the cache what it holds and storing what had to be computed."""
+    if cache is None:
+        return _map(function, calls, jobs)
+    results: list[R | None] = []
+    keys: list[str | None] = []
+    for args in calls:
+        parts = key_parts(*args)
+        key = cache.key(*parts) if parts else None
+        stored = cache.load(key) if key else None
+        try:
+            results.append(None if stored is None else from_json(stored))
+        except (KeyError, TypeError, ValueError):  # an entry of the wrong shape is a miss
+            results.append(None)
+        keys.append(key)
+    missing = [i for i, result in enumerate(results) if result is None]
+    computed = _map(function, [calls[i] for i in missing], jobs)
+    for i, result in zip(missing, computed, strict=True):
+        results[i] = result
+        if keys[i]:
+            cache.store(keys[i], to_json(result))
+    return results  # type: ignore[return-value]
+
+
+def _index_to_json(result: IndexResult) -> dict[str, Any]:
+    index = result.index
+    return {
+        "path": result.path,
+        "index": None if index is None else index_to_json(index),
+        "problems": findings_to_json(result.problems),
+    }
+
+
+def _index_from_json(data: dict[str, Any]) -> IndexResult:
+    index = data["index"]
+    return IndexResult(
+        data["path"],
+        None if index is None else index_from_json(index),
+        findings_from_json(data["problems"]),
+    )
+
+
+def _knowledge_version() -> str:
+    """What the rules know beyond their code: the numpy functions Dynamo traces."""
+    from breaklint.rules._numpy_support import traced_numpy_functions
+
+    names = "\n".join(sorted(traced_numpy_functions()))
+    return hashlib.sha256(names.encode()).hexdigest()
 
 
 def _module_name(path: str, package: list[str]) -> str:

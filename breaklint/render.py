@@ -1,16 +1,17 @@
-"""The `full` format: each finding with its source line and a caret under the span (rich)."""
+"""The `full` format: each finding with its source line and a caret under the span, Dynamo's
+evidence when a probe confirmed it, and the probe report (rich)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
 from functools import cache
-from typing import IO
+from typing import IO, Any
 
 from rich.console import Console
 from rich.text import Text
 
-from breaklint.findings import Finding
+from breaklint.findings import Finding, Status
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
 
@@ -23,11 +24,12 @@ def _lines(path: str) -> list[str]:
     return [line.rstrip("\r\n") for line in source_lines(text)] if text else []
 
 
-def _finding_text(f: Finding) -> Text:
+def _finding_text(f: Finding, show_bytecode: bool) -> Text:
     text = Text()
     text.append(f"{f.path}:{f.line}:{f.column}: ", style="bold")
     text.append(f.code, style=_SEVERITY_STYLE[f.severity.value])
-    text.append(f" [{f.severity.value}] ", style="dim")
+    status = "" if f.status == Status.UNVERIFIED else f", {f.status.value}"
+    text.append(f" [{f.severity.value}{status}] ", style="dim")
     text.append(f"{f.message}\n")
     lines = _lines(f.path)
     if 0 < f.line <= len(lines):
@@ -39,11 +41,15 @@ def _finding_text(f: Finding) -> Text:
         text.append(f"{f.line} | ", style="blue")
         text.append(f"{source}\n")
         text.append(f"{gutter} | ", style="blue")
-        text.append(" " * (f.column - 1) + "^" * width + "\n", style=_SEVERITY_STYLE[f.severity.value])
+        text.append(
+            " " * (f.column - 1) + "^" * width + "\n", style=_SEVERITY_STYLE[f.severity.value]
+        )
         text.append(f"{gutter} |\n", style="blue")
     if f.scope:
         text.append("  = compiled: ", style="bold")
         text.append(f"{f.scope}\n")
+    if "gb_type" in f.extra:
+        _evidence(text, f.extra, show_bytecode)
     if f.hint:
         text.append("  = help: ", style="bold cyan")
         text.append(f"{f.hint}\n")
@@ -52,7 +58,40 @@ def _finding_text(f: Finding) -> Text:
     return text
 
 
-def write_rich(findings: Sequence[Finding], out: IO[str]) -> None:
+def _evidence(text: Text, extra: dict[str, Any], show_bytecode: bool) -> None:
+    """What Dynamo said about the break that confirmed this finding."""
+    text.append("  = dynamo: ", style="bold magenta")
+    text.append(f"{extra['gb_id'] or 'no GB id'} {extra['gb_type']}")
+    text.append(f" in {extra['function']}, probe {extra['probe']}\n")
+    if extra["explanation"]:
+        text.append("  = why: ", style="bold")
+        text.append(f"{extra['explanation']}\n")
+    for hint in extra["hints"][:2]:
+        text.append("  = dynamo hint: ", style="bold")
+        text.append(f"{hint}\n")
+    if show_bytecode and extra["bytecode"]:
+        text.append(f"  = bytecode ({extra['instruction']}):\n", style="bold")
+        text.append("".join(f"      {row}\n" for row in extra["bytecode"].splitlines()))
+
+
+def _probe_line(result: Any) -> Text:
+    text = Text()
+    text.append(f"{result.probe.key}: ", style="bold")
+    text.append(result.status.value, style="green" if result.status == "ok" else "bold red")
+    ops = ",".join(map(str, result.ops_per_graph)) or "-"
+    text.append(
+        f"  graphs {result.graphs}  breaks {len(result.breaks)}  ops per graph {ops}"
+        f"  frames skipped {result.frames_skipped}  {result.wall_s:.2f}s"
+    )
+    return text
+
+
+def write_rich(
+    findings: Sequence[Finding],
+    out: IO[str],
+    probes: Sequence[Any] = (),
+    show_bytecode: bool = False,
+) -> None:
     is_terminal = out.isatty() and "NO_COLOR" not in os.environ
     console = Console(
         file=out,
@@ -64,4 +103,10 @@ def write_rich(findings: Sequence[Finding], out: IO[str]) -> None:
         markup=False,
     )
     for finding in findings:
-        console.print(_finding_text(finding))
+        console.print(_finding_text(finding, show_bytecode))
+    if probes:
+        console.print(Text("Probes", style="bold underline"))
+        for result in probes:
+            console.print(_probe_line(result))
+            if result.error:
+                console.print(Text((result.traceback or result.error).rstrip(), style="dim"))

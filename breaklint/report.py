@@ -6,12 +6,13 @@ import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO
+from pathlib import Path
+from typing import IO, Any
 
 from breaklint import __version__
 from breaklint.findings import Finding
 
-FORMATS = ("full", "concise", "json", "github")
+FORMATS = ("full", "concise", "json", "github", "sarif")
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +20,7 @@ class Summary:
     files_checked: int
     elapsed_s: float
     files_skipped: int = 0
+    probes: Sequence[Any] | None = None  # breaklint.dynamic.model.ProbeResult, if probes ran
 
     def to_dict(self, findings: Sequence[Finding]) -> dict:
         severities = Counter(f.severity.value for f in findings)
@@ -29,6 +31,7 @@ class Summary:
             "by_severity": dict(sorted(severities.items())),
             "by_code": dict(sorted(Counter(f.code for f in findings).items())),
             "elapsed_s": round(self.elapsed_s, 3),
+            "statuses": dict(sorted(Counter(f.status.value for f in findings).items())),
         }
 
 
@@ -54,6 +57,8 @@ def write_json(findings: Sequence[Finding], out: IO[str], summary: Summary) -> N
         "findings": [f.to_dict() for f in findings],
         "summary": summary.to_dict(findings),
     }
+    if summary.probes is not None:
+        document["probes"] = [probe.to_dict() for probe in summary.probes]
     json.dump(document, out, indent=2)
     out.write("\n")
 
@@ -81,10 +86,73 @@ def write_github(findings: Sequence[Finding], out: IO[str], summary: Summary) ->
         out.write(f"::{_GITHUB_LEVEL[f.severity.value]} {properties}::{_escape_data(f.message)}\n")
 
 
-def write_full(findings: Sequence[Finding], out: IO[str], summary: Summary) -> None:
+_SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _sarif_location(f: Finding) -> dict[str, Any]:
+    path = Path(f.path)
+    artifact = (
+        {"uri": path.as_uri()}
+        if path.is_absolute()
+        else {"uri": path.as_posix(), "uriBaseId": "%SRCROOT%"}
+    )
+    region = {
+        "startLine": f.line,
+        "startColumn": f.column,
+        "endLine": f.end_line,
+        "endColumn": f.end_column,
+    }
+    return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+
+
+def write_sarif(findings: Sequence[Finding], out: IO[str], summary: Summary) -> None:
+    """SARIF 2.1.0, what GitHub code scanning ingests; rules are those the findings name."""
+    rules: dict[str, dict[str, Any]] = {}
+    for f in findings:
+        rules.setdefault(
+            f.code,
+            {
+                "id": f.code,
+                "name": f.name,
+                "shortDescription": {"text": f.name.replace("-", " ")},
+                "helpUri": f.url,
+                "defaultConfiguration": {"level": _SARIF_LEVEL[f.severity.value]},
+            },
+        )
+    index = {code: position for position, code in enumerate(rules)}
+    results = [
+        {
+            "ruleId": f.code,
+            "ruleIndex": index[f.code],
+            "level": _SARIF_LEVEL[f.severity.value],
+            "message": {"text": f.message + (f"\nhelp: {f.hint}" if f.hint else "")},
+            "locations": [_sarif_location(f)],
+            "properties": {"origin": f.origin.value, "status": f.status.value, "scope": f.scope},
+        }
+        for f in findings
+    ]
+    driver = {
+        "name": "breaklint",
+        "version": __version__,
+        "informationUri": "https://breaklint.readthedocs.io",
+        "rules": list(rules.values()),
+    }
+    document = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": driver}, "results": results}],
+    }
+    json.dump(document, out, indent=2)
+    out.write("\n")
+
+
+def write_full(
+    findings: Sequence[Finding], out: IO[str], summary: Summary, show_bytecode: bool = False
+) -> None:
     from breaklint.render import write_rich  # rich is imported only for this format
 
-    write_rich(findings, out)
+    write_rich(findings, out, summary.probes or (), show_bytecode)
 
 
 WRITERS: dict[str, Callable[[Sequence[Finding], IO[str], Summary], None]] = {
@@ -92,4 +160,5 @@ WRITERS: dict[str, Callable[[Sequence[Finding], IO[str], Summary], None]] = {
     "concise": write_concise,
     "json": write_json,
     "github": write_github,
+    "sarif": write_sarif,
 }

@@ -15,6 +15,8 @@ from typing import ClassVar
 import libcst as cst
 
 from breaklint.findings import Fix, Severity
+from breaklint.syntax import BatchedVisitor
+from breaklint.tensorness import FunctionFacts
 
 DOCS_URL = "https://breaklint.readthedocs.io/en/latest/rules/"
 GB_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
@@ -28,6 +30,12 @@ class RuleContext:
     function: str  # qualified name of the visited function, e.g. "Encoder.forward"
     scope: str  # why it is compiled, e.g. "Encoder.forward" or "reached from Encoder.forward"
     imports: dict[str, str]  # local alias -> dotted name, e.g. {"np": "numpy"}
+    facts: FunctionFacts  # tensor-ness of names and enclosing loops, current as rules visit
+    disabled_calls: tuple[str, ...] = ()  # callees as written that are compiler-disabled
+
+    @property
+    def root(self) -> bool:
+        return self.facts.root
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +47,12 @@ class Report:
     message: str
     hint: str | None
     fix: Fix | None
+    loop: cst.For | cst.While | None = None  # the outermost loop around the node, if any
+    conditional: bool = False  # under an `if` on a trace-time value (flag, shape)
+    severity: Severity | None = None  # overrides the rule's severity
 
 
-class Rule(cst.BatchableCSTVisitor):
+class Rule(BatchedVisitor):
     code: ClassVar[str]
     name: ClassVar[str]  # kebab-case
     severity: ClassVar[Severity]
@@ -57,6 +68,9 @@ class Rule(cst.BatchableCSTVisitor):
     probe: ClassVar[str | None] = None
     fix_safety: ClassVar[str] = "This rule offers no automatic fix."
     gb_ids: ClassVar[tuple[str, ...]] = ()
+    # Whether a finding marks a graph break at that spot (a break inside a loop then also
+    # skips the whole frame, see BL202).
+    breaks_graph: ClassVar[bool] = True
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__()
@@ -77,10 +91,31 @@ class Rule(cst.BatchableCSTVisitor):
         *,
         hint: str | None = None,
         fix: Fix | None = None,
+        severity: Severity | None = None,
     ) -> None:
+        facts = self.context.facts
+        if facts.eager_only:
+            return  # under `if not torch.compiler.is_compiling():` Dynamo never sees it
+        loops = facts.loops
+        if severity is None and facts.conditional and self.severity is Severity.ERROR:
+            # Under `if self.training:` or a config flag the break happens only in the
+            # configurations that take the branch: a warning, not an error.
+            severity = Severity.WARNING
         self.reports.append(
-            Report(self.code, node, message or self.message, hint or self.hint, fix)
+            Report(
+                self.code,
+                node,
+                message or self.message,
+                hint or self.hint,
+                fix,
+                loops[0] if loops else None,
+                facts.conditional,
+                severity,
+            )
         )
+
+    def finish(self, reports: list[Report]) -> None:
+        """Called once the traversal is over, with every rule's reports for the function."""
 
     @classmethod
     def url(cls) -> str:
@@ -88,6 +123,16 @@ class Rule(cst.BatchableCSTVisitor):
 
 
 _REGISTRY: dict[str, type[Rule]] = {}
+
+
+def collect_reports(visitors: list[Rule]) -> list[Report]:
+    """Every report of a finished traversal, including those that `finish` adds."""
+    reports = [report for visitor in visitors for report in visitor.reports]
+    for visitor in visitors:
+        before = len(visitor.reports)
+        visitor.finish(reports)
+        reports.extend(visitor.reports[before:])
+    return reports
 
 
 @cache

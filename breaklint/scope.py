@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from breaklint.index import FunctionInfo, ModuleIndex
+from breaklint.index import FunctionInfo, HookRegistration, ModuleIndex
 
-COMPILING_DECORATORS = frozenset({"torch.compile", "torch.compiler.compile", "torch._dynamo.optimize"})
+COMPILING_DECORATORS = frozenset(
+    {"torch.compile", "torch.compiler.compile", "torch._dynamo.optimize"}
+)
 DISABLING_DECORATORS = frozenset({"torch.compiler.disable", "torch._dynamo.disable"})
 # Well-known nn.Module subclasses outside torch.nn, recognised by their class name.
 MODULE_BASE_NAMES = frozenset({"LightningModule", "PreTrainedModel", "ModelMixin"})
@@ -26,6 +28,9 @@ class ScopedFunction:
     end_line: int
     indented: bool
     scope: str  # "Encoder.forward" for a root, "reached from Encoder.forward" otherwise
+    root: bool = False  # a compile root: its parameters are the traced tensors
+    disabled_calls: tuple[str, ...] = ()  # callees as written that are compiler-disabled
+    registrations: tuple[HookRegistration, ...] = ()  # where this hook is registered, same file
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +86,15 @@ class Project:
                 result = True
                 break
             base_ref = self.resolve_local(ref.module, base)
-            if base_ref is not None and base_ref.qualname in self.by_module[base_ref.module].classes:
+            if (
+                base_ref is not None
+                and base_ref.qualname in self.by_module[base_ref.module].classes
+            ):
                 if self.is_module_class(base_ref):
                     result = True
                     break
-            elif base not in NOT_A_BASE:
-                unresolved = True
+            elif base not in NOT_A_BASE and not base.startswith("torch."):
+                unresolved = True  # torch classes outside torch.nn are known not to be modules
         # A class with `forward` deriving from something we cannot see is almost always a module.
         result = result or (unresolved and "forward" in cls.methods)
         self._is_module_class[ref] = result
@@ -143,15 +151,29 @@ class Project:
                 if ref is not None:
                     found.setdefault(ref, ref.qualname)
             for hook in index.hooks:
-                caller = index.functions.get(hook.in_function or "")
-                ref = (
-                    self.resolve_callee(module, caller, hook.target)
-                    if caller
-                    else self.resolve_local(module, hook.target)
-                )
-                if ref is not None and self.function(ref) is not None:
+                ref = self._hook_target(module, hook)
+                if ref is not None:
                     found.setdefault(ref, f"{hook.method}({hook.target})")
         return sorted(found.items(), key=lambda item: (item[0].module, item[0].qualname))
+
+    def _hook_target(self, module: str, hook: HookRegistration) -> _Ref | None:
+        caller = self.by_module[module].functions.get(hook.in_function or "")
+        ref = (
+            self.resolve_callee(module, caller, hook.target)
+            if caller
+            else self.resolve_local(module, hook.target)
+        )
+        return ref if ref is not None and self.function(ref) is not None else None
+
+    def hook_registrations(self) -> dict[_Ref, list[HookRegistration]]:
+        """Hook functions mapped to their registrations in the same file."""
+        found: dict[_Ref, list[HookRegistration]] = {}
+        for module, index in self.by_module.items():
+            for hook in index.hooks:
+                ref = self._hook_target(module, hook)
+                if ref is not None and ref.module == module:
+                    found.setdefault(ref, []).append(hook)
+        return found
 
     def _compiled_target(self, module: str, name: str) -> _Ref | None:
         head, _, rest = name.partition(".")
@@ -173,10 +195,13 @@ def compile_scope(project: Project, *, everything: bool = False) -> dict[str, li
     """Scoped functions per path. `everything` adds every function of files importing torch."""
     labels: dict[_Ref, str] = {}
     queue: deque[tuple[_Ref, str]] = deque()
-    for ref, label in project.roots():
+    roots = project.roots()
+    for ref, label in roots:
         if not project.is_disabled(ref):
             labels[ref] = label
             queue.append((ref, label))
+    root_refs = {ref for ref, _ in roots}
+    registrations = project.hook_registrations()
     while queue:
         ref, root = queue.popleft()
         info = project.function(ref)
@@ -197,8 +222,23 @@ def compile_scope(project: Project, *, everything: bool = False) -> dict[str, li
     for ref, label in labels.items():
         info = project.function(ref)
         assert info is not None
+        disabled = tuple(
+            callee
+            for callee in info.callees
+            if (target := project.resolve_callee(ref.module, info, callee)) is not None
+            and project.is_disabled(target)
+        )
         scoped.setdefault(path_of[ref.module], []).append(
-            ScopedFunction(info.qualname, info.start_line, info.end_line, info.indented, label)
+            ScopedFunction(
+                info.qualname,
+                info.start_line,
+                info.end_line,
+                info.indented,
+                label,
+                root=ref in root_refs,
+                disabled_calls=disabled,
+                registrations=tuple(registrations.get(ref, ())),
+            )
         )
     for functions in scoped.values():
         functions.sort(key=lambda f: f.start_line)

@@ -16,7 +16,8 @@ _NOQA = re.compile(
 )
 _IGNORE = re.compile(r"^\s*#\s*breaklint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?\s*$")
 _CODE = re.compile(r"[A-Z]+[0-9]+")
-ALL = None  # a bare comment suppresses every code
+EVERY_CODE = frozenset({"*"})  # what a bare comment suppresses
+NOTHING: frozenset[str] = frozenset()
 
 
 def is_skipped(text: str) -> bool:
@@ -30,20 +31,18 @@ def is_skipped(text: str) -> bool:
         return True  # unparsable anyway; the comment's intent is clear
 
 
-def _codes(raw: str | None) -> frozenset[str] | None:
-    return ALL if raw is None else frozenset(_CODE.findall(raw.upper()))
+def _codes(raw: str | None) -> frozenset[str]:
+    return EVERY_CODE if raw is None else frozenset(_CODE.findall(raw.upper()))
 
 
-def noqa_codes(line: str) -> frozenset[str] | None | bool:
-    """Codes a `# noqa` comment on the line suppresses: a set, ALL (None), or False for none."""
-    if "#" not in line:
-        return False
-    match = _NOQA.search(line)
-    return False if match is None else _codes(match.group("codes"))
+def noqa_codes(line: str) -> frozenset[str]:
+    """Codes a `# noqa` comment on the line suppresses (EVERY_CODE for a bare one)."""
+    match = _NOQA.search(line) if "#" in line else None
+    return NOTHING if match is None else _codes(match.group("codes"))
 
 
-def _suppressed_by(codes: frozenset[str] | None | bool, code: str) -> bool:
-    return codes is ALL or (codes is not False and code in codes)
+def _suppressed_by(codes: frozenset[str], code: str) -> bool:
+    return codes is EVERY_CODE or code in codes
 
 
 def _statement_starts(tree: ast.Module) -> list[tuple[int, int, int]]:
@@ -58,7 +57,7 @@ def _statement_starts(tree: ast.Module) -> list[tuple[int, int, int]]:
     return spans
 
 
-def _ignore_codes_above(lines: Sequence[str], first_line: int) -> frozenset[str] | None | bool:
+def _ignore_codes_above(lines: Sequence[str], first_line: int) -> frozenset[str]:
     """Codes named by the block of own-line comments right above 1-based `first_line`."""
     found: set[str] = set()
     number = first_line - 1
@@ -66,11 +65,11 @@ def _ignore_codes_above(lines: Sequence[str], first_line: int) -> frozenset[str]
         match = _IGNORE.match(lines[number - 1])
         if match:
             codes = _codes(match.group("codes"))
-            if codes is ALL:
-                return ALL
+            if codes is EVERY_CODE:
+                return EVERY_CODE
             found |= codes
         number -= 1
-    return frozenset(found) if found else False
+    return frozenset(found)
 
 
 def apply_suppressions(

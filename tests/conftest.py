@@ -12,7 +12,9 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
-def run_breaklint(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_breaklint(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run the real CLI in a subprocess, as a user or CI would."""
     environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     environment.update(env or {})

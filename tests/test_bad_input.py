@@ -76,22 +76,26 @@ def test_unwritable_output_file_is_an_error(breaklint, write):
     write("model.py", MODEL)
     result = breaklint("model.py", "--output-file", "missing-dir/report.txt")
     assert result.returncode == 2
-    assert result.stderr.startswith("breaklint: error: cannot write report to 'missing-dir/report.txt'")
+    assert result.stderr.startswith(
+        "breaklint: error: cannot write report to 'missing-dir/report.txt'"
+    )
 
 
-def test_nothing_in_the_project_is_written(breaklint, write, tmp_path):
+def test_nothing_in_the_project_is_written_but_the_ignored_cache(breaklint, write, tmp_path):
     write("model.py", MODEL)
     write("broken.py", "def f(:\n")
     write("pyproject.toml", "[tool.breaklint]\n")
+    cache = tmp_path / ".breaklint_cache"
 
     def snapshot() -> dict[str, str]:
         return {
             str(p.relative_to(tmp_path)): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(Path(tmp_path).rglob("*"))
-            if p.is_file()
+            if p.is_file() and cache not in p.parents
         }
 
     before = snapshot()
     for fmt in ["full", "concise", "json", "github"]:
         concise(breaklint, ".", "--output-format", fmt)
     assert snapshot() == before
+    assert (cache / ".gitignore").read_text(encoding="utf-8") == "*\n"

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import breaklint as breaklint_package
 from conftest import REPO, run_breaklint
 
 ITEM_MODEL = """
@@ -188,3 +192,37 @@ def test_console_script_is_installed():
     script = Path(sys.executable).parent / "breaklint"
     result = subprocess.run([script, "--version"], capture_output=True, text=True)
     assert result.stdout.startswith("breaklint ")
+
+
+def test_sarif_output_validates_against_the_schema(breaklint, write):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema_path = REPO.parent / "shared" / "data" / "sarif-schema-2.1.0.json"
+    if not schema_path.is_file():
+        pytest.skip("the SARIF schema lives in ../shared/data")
+    write("model.py", ITEM_MODEL)
+    result = breaklint("model.py", "--output-format", "sarif")
+    assert result.returncode == 1
+    document = json.loads(result.stdout)
+    jsonschema.validate(document, json.loads(schema_path.read_text(encoding="utf-8")))
+    (run,) = document["runs"]
+    assert run["tool"]["driver"]["rules"][0]["id"] == "BL101"
+    (sarif_result,) = run["results"]
+    assert sarif_result["ruleId"] == "BL101"
+    assert sarif_result["level"] == "error"
+    assert sarif_result["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "model.py", "uriBaseId": "%SRCROOT%"},
+        "region": {"startLine": 6, "startColumn": 20, "endLine": 6, "endColumn": 34},
+    }
+
+
+def test_shipped_problem_matcher_parses_concise_output(breaklint, write):
+    matcher_file = Path(breaklint_package.__file__).parent / "problem_matcher.json"
+    (matcher,) = json.loads(matcher_file.read_text(encoding="utf-8"))["problemMatcher"]
+    (pattern,) = matcher["pattern"]
+    write("model.py", ITEM_MODEL)
+    line = breaklint("model.py", "--output-format", "concise").stdout.splitlines()[0]
+    match = re.match(pattern["regexp"], line)
+    assert match is not None
+    fields = {key: match.group(pattern[key]) for key in ("file", "line", "column", "code")}
+    assert fields == {"file": "model.py", "line": "6", "column": "20", "code": "BL101"}
+    assert match.group(pattern["message"]).startswith("`.item()` turns a tensor")

@@ -84,23 +84,23 @@ def test_nearest_pyproject_above_the_linted_path_is_used(breaklint, write):
 def test_unknown_rule_in_select_is_a_usage_error(breaklint, project):
     result = breaklint("model.py", "--select", "BL999")
     assert result.returncode == 2
-    assert result.stderr == "breaklint: error: unknown rule selector 'BL999' in select (defaults and the command line)\n"
+    assert result.stderr == "breaklint: error: --select: unknown rule selector 'BL999'\n"
 
 
 def test_unknown_rule_in_config_names_the_file(breaklint, project, tmp_path):
     project("pyproject.toml", '[tool.breaklint]\nignore = ["XYZ1"]\n')
     result = breaklint("model.py")
     assert result.returncode == 2
-    assert result.stderr == (
-        f"breaklint: error: unknown rule selector 'XYZ1' in ignore ({tmp_path / 'pyproject.toml'})\n"
-    )
+    config = tmp_path / "pyproject.toml"
+    assert result.stderr == f"breaklint: error: {config}: 'ignore': unknown rule selector 'XYZ1'\n"
 
 
 def test_malformed_pyproject_is_a_config_error(breaklint, project, tmp_path):
     project("pyproject.toml", "[tool.breaklint\nselect = 1\n")
     result = breaklint("model.py")
     assert result.returncode == 2
-    assert result.stderr.startswith(f"breaklint: error: {tmp_path / 'pyproject.toml'}: invalid TOML: ")
+    prefix = f"breaklint: error: {tmp_path / 'pyproject.toml'}: invalid TOML: "
+    assert result.stderr.startswith(prefix)
     assert len(result.stderr.splitlines()) == 1
 
 
@@ -117,3 +117,11 @@ def test_invalid_options_are_config_errors(breaklint, project, tmp_path, table, 
     result = breaklint("model.py")
     assert result.returncode == 2
     assert result.stderr == f"breaklint: error: {tmp_path / 'pyproject.toml'}: {message}\n"
+
+
+def test_a_folder_named_explicitly_is_walked_even_inside_an_excluded_one(breaklint, write):
+    write(".venv/lib/site-packages/pkg/model.py", MODEL)
+    assert paths_in(breaklint(".", "--output-format", "concise")) == []
+    result = breaklint(".venv/lib/site-packages/pkg", "--output-format", "concise")
+    assert paths_in(result) == [".venv/lib/site-packages/pkg/model.py"]
+    assert breaklint(".venv/lib/site-packages/pkg", "--force-exclude").returncode == 0

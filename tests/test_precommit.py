@@ -12,9 +12,7 @@ import pytest
 
 from conftest import REPO
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("git") is None, reason="pre-commit needs git"
-)
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
 
 BAD = """import torch
 

@@ -15,7 +15,9 @@ class Scale(torch.nn.Module):
 
 def lint(breaklint, write, body: str) -> list[str]:
     write("model.py", HEADER + body)
-    return breaklint("model.py", "--output-format", "concise", "--select", "BL101").stdout.splitlines()
+    return breaklint(
+        "model.py", "--output-format", "concise", "--select", "BL101"
+    ).stdout.splitlines()
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,68 @@
+"""The dynamic phase's own overhead: `breaklint --probes` on N probes against the same probes
+run as bare `torch.compile(backend="eager")` calls in one process (after `torch._dynamo.reset()`).
+
+    .venv/bin/python benchmarks/dynamic_overhead.py [--copies N] [--jobs J]
+
+Both sides pay for `import torch`; breaklint also pays for its workers, coverage, the knob
+reruns and the static phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus"
+
+BARE = """
+import sys, time
+sys.path.insert(0, {folder!r})
+started = time.perf_counter()
+import torch
+import torch._dynamo
+import probes
+for copy in range({copies}):
+    for name in sorted(n for n in dir(probes) if n.startswith("probe_")):
+        target, args, *rest = getattr(probes, name)()
+        torch._dynamo.reset()
+        torch.compile(target, backend="eager")(*args, **(rest[0] if rest else {{}}))
+print(time.perf_counter() - started)
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--copies", type=int, default=3, help="copies of the 4 corpus probes")
+    parser.add_argument("--jobs", type=int, default=2)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        shutil.copy(CORPUS / "models.py", folder)
+        probes = (CORPUS / "probes.py").read_text(encoding="utf-8")
+        shutil.copy(CORPUS / "probes.py", folder)
+        for copy in range(options.copies):
+            Path(folder, f"probes_{copy}.py").write_text(probes, encoding="utf-8")
+        count = 4 * options.copies
+        started = time.perf_counter()
+        probe_options = [f"--probes=probes_{c}.py" for c in range(options.copies)]
+        command = [sys.executable, "-m", "breaklint", "models.py", "-q", "--output-format", "json"]
+        command += ["--jobs", str(options.jobs), *probe_options]
+        subprocess.run(command, cwd=folder, check=False, capture_output=True)
+        breaklint_s = time.perf_counter() - started
+        script = BARE.format(folder=folder, copies=options.copies)
+        bare = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        )
+        bare_s = float(bare.stdout.strip().splitlines()[-1])
+    print(f"{count} probes, --jobs {options.jobs}")
+    print(f"breaklint --probes: {breaklint_s:.2f} s")
+    print(f"bare torch.compile(backend='eager') in one process: {bare_s:.2f} s")
+    print(f"ratio: {breaklint_s / bare_s:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""The static phase's speed against the floor of one `ast.parse` per file, side by side.
+
+    .venv/bin/python benchmarks/static_speed.py [--corpus transformers|torch-nn] [--jobs J]
+
+For each corpus (default: every `transformers/models/**/modeling_*.py` and `torch/nn`, as
+installed) it prints: the floor (read + `ast.parse` of every file, one process), libcst's parse
+of every file alone, breaklint cold (no cache), warm (cache, nothing changed), one file end to
+end (process start to exit, no cache), and the peak memory of the cold run summed over its
+whole process tree (polled from /proc). The findings of cold, warm and `--jobs 1 --no-cache`
+runs must be identical, in the same order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import libcst as cst
+
+TARGETS = {"cold": 2.0, "warm": 0.1}  # at most this many times the ast.parse floor
+SINGLE_FILE_TARGET_S = 0.5
+PEAK_RSS_TARGET_MB = 500
+PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def corpus_files(name: str) -> list[str]:
+    package = "transformers" if name == "transformers" else "torch"
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit(f"{package} is not installed")
+    root = Path(next(iter(spec.submodule_search_locations)))
+    if name == "transformers":
+        return sorted(str(p) for p in (root / "models").glob("**/modeling_*.py"))
+    return sorted(str(p) for p in (root / "nn").glob("**/*.py"))
+
+
+def timed(action) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def parse_all(files: list[str], parse) -> None:
+    for path in files:
+        parse(Path(path).read_text(encoding="utf-8"))
+
+
+def _tree_rss_kb(root_pid: int) -> int:
+    """RSS of a process and all its descendants, from /proc."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as handle:
+                fields = handle.read().rpartition(")")[2].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        pid = int(entry)
+        children.setdefault(int(fields[1]), []).append(pid)  # fields[1] is the parent pid
+        rss[pid] = int(fields[21]) * PAGE_KB  # fields[21] is rss in pages
+    total, pending = 0, [root_pid]
+    while pending:
+        pid = pending.pop()
+        total += rss.get(pid, 0)
+        pending.extend(children.get(pid, []))
+    return total
+
+
+def run_breaklint(args: list[str], cwd: Path) -> tuple[float, str, int]:
+    """(wall seconds, concise report, peak tree RSS in KB) of one CLI run."""
+    command = [sys.executable, "-m", "breaklint", "--isolated", "--output-format", "concise"]
+    command += ["--exit-zero", "--quiet", *args]
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, text=True)
+    peak = 0
+    done = threading.Event()
+
+    def poll() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss_kb(process.pid))
+            done.wait(0.02)
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    out, _ = process.communicate()
+    wall = time.perf_counter() - started
+    done.set()
+    poller.join()
+    if process.returncode != 0:
+        sys.exit(f"breaklint failed ({process.returncode}): {' '.join(command[:8])} ...")
+    return wall, out, peak
+
+
+def bench(name: str, jobs: int) -> bool:
+    files = corpus_files(name)
+    lines = sum(Path(p).read_bytes().count(b"\n") for p in files)
+    print(f"\n## {name}: {len(files)} files, {lines} lines, --jobs {jobs}")
+    floor = timed(lambda: parse_all(files, ast.parse))
+    libcst_parse = timed(lambda: parse_all(files, cst.parse_module))
+    with tempfile.TemporaryDirectory() as folder:
+        cwd = Path(folder)
+        cold, cold_out, peak_kb = run_breaklint(["--jobs", str(jobs), *files], cwd)
+        warm, warm_out, _ = run_breaklint(["--jobs", str(jobs), *files], cwd)
+        _, serial_out, _ = run_breaklint(["--jobs", "1", "--no-cache", *files], cwd)
+        one = files[len(files) // 2]
+        single_cold = min(run_breaklint(["--no-cache", one], cwd)[0] for _ in range(3))
+        single_warm = min(run_breaklint([one], cwd)[0] for _ in range(3))  # the first fills it
+    identical = cold_out == warm_out == serial_out
+    peak_mb = peak_kb / 1024
+    rows = [
+        ("ast.parse floor (1 process)", floor, None),
+        ("libcst parse alone (1 process)", libcst_parse, None),
+        ("breaklint cold", cold, cold <= TARGETS["cold"] * floor),
+        ("breaklint warm", warm, warm <= TARGETS["warm"] * floor),
+        ("breaklint one file, no cache", single_cold, single_cold <= SINGLE_FILE_TARGET_S),
+        ("breaklint one file, cached", single_warm, single_warm <= SINGLE_FILE_TARGET_S),
+    ]
+    for label, seconds, met in rows:
+        verdict = "" if met is None else ("  target met" if met else "  TARGET MISSED")
+        print(f"{label:<32} {seconds:8.2f} s  {seconds / floor:6.2f}x floor{verdict}")
+    memory_met = peak_mb <= PEAK_RSS_TARGET_MB
+    print(f"{'peak RSS, cold, process tree':<32} {peak_mb:8.0f} MB", end="")
+    print("  target met" if memory_met else "  TARGET MISSED")
+    findings = len(cold_out.splitlines())
+    print(f"findings: {findings}, identical cold/warm/--jobs 1: {'yes' if identical else 'NO'}")
+    return identical and all(met is not False for *_, met in rows) and memory_met
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", choices=("transformers", "torch-nn"), action="append")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    results = [bench(name, args.jobs) for name in args.corpus or ("transformers", "torch-nn")]
+    print("\nall targets met" if all(results) else "\nsome targets missed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+"""The result cache: per-file index and findings, keyed by content hash, stored as JSON.
+
+JSON and never pickle: a cache inside a repository must not be able to run code when loaded.
+Phase 1 (the index) is keyed by the file's path and content; phase 2 (the findings) also by
+exactly what scope handed to the file (functions, roots, labels), its imports, the enabled
+codes and the numpy knowledge, so a change in another file re-lints the files it affects.
+A whole run is one more entry, keyed by all of its files, so an unchanged tree costs one read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any
+
+from breaklint import __version__
+from breaklint.findings import Edit, Finding, Fix, Origin, Severity, Status
+from breaklint.index import ClassInfo, FunctionInfo, HookRegistration, ModuleIndex
+
+CACHE_DIR = ".breaklint_cache"
+
+
+def file_digest(path: str) -> str | None:
+    """The SHA-256 of a file's bytes, or None when it cannot be read (then nothing is cached)."""
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+
+class ResultCache:
+    """Entries under `<root>/.breaklint_cache/`, which ignores itself for git."""
+
+    def __init__(self, root: Path, salt: str) -> None:
+        self.folder = root / CACHE_DIR
+        self.salt = f"{__version__}|{salt}"
+
+    def key(self, *parts: object) -> str:
+        text = "|".join([self.salt, *map(str, parts)])
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def load(self, key: str) -> Any:
+        """The stored value, or None when absent or unreadable (a corrupt entry is a miss)."""
+        try:
+            with open(self.folder / key[:2] / f"{key}.json", encoding="utf-8") as handle:
+                return json.load(handle)
+        except (OSError, ValueError):
+            return None
+
+    def store(self, key: str, value: Any) -> None:
+        """Write atomically (temp file + rename); a cache that cannot be written is no error."""
+        folder = self.folder / key[:2]
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            ignore = self.folder / ".gitignore"
+            if not ignore.is_file():
+                ignore.write_text("*\n", encoding="utf-8")
+            handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        except OSError:
+            return
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump(value, out, separators=(",", ":"))
+            os.replace(temporary, folder / f"{key}.json")
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+
+
+def _rows(items: Any) -> list[list[Any]]:
+    return [[getattr(item, f.name) for f in fields(item)] for item in items]
+
+
+def _from_row(kind: type, row: list[Any]) -> Any:
+    return kind(*(tuple(value) if isinstance(value, list) else value for value in row))
+
+
+def index_to_json(index: ModuleIndex) -> dict[str, Any]:
+    return {
+        "path": index.path,
+        "imports": index.imports,
+        "imports_torch": index.imports_torch,
+        "classes": _rows(index.classes.values()),
+        "functions": _rows(index.functions.values()),
+        "compiled_names": sorted(index.compiled_names),
+        "hooks": _rows(index.hooks),
+    }
+
+
+def index_from_json(data: dict[str, Any]) -> ModuleIndex:
+    classes = [_from_row(ClassInfo, row) for row in data["classes"]]
+    functions = [_from_row(FunctionInfo, row) for row in data["functions"]]
+    return ModuleIndex(
+        path=data["path"],
+        imports=data["imports"],
+        imports_torch=data["imports_torch"],
+        classes={c.name: c for c in classes},
+        functions={f.qualname: f for f in functions},
+        compiled_names=set(data["compiled_names"]),
+        hooks=[_from_row(HookRegistration, row) for row in data["hooks"]],
+    )
+
+
+def findings_to_json(findings: list[Finding]) -> list[dict[str, Any]]:
+    return [asdict(finding) for finding in findings]
+
+
+def findings_from_json(data: list[dict[str, Any]]) -> list[Finding]:
+    findings = []
+    for item in data:
+        fix = item["fix"]
+        if fix is not None:
+            edits = tuple(Edit(**edit) for edit in fix["edits"])
+            fix = Fix(fix["message"], fix["applicability"], edits)
+        item.update(
+            severity=Severity(item["severity"]),
+            origin=Origin(item["origin"]),
+            status=Status(item["status"]),
+            fix=fix,
+        )
+        findings.append(Finding(**item))
+    return findings

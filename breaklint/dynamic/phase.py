@@ -1,0 +1,60 @@
+"""The dynamic phase end to end: find probes, run them in workers, join with static findings."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from breaklint.dynamic.join import join
+from breaklint.dynamic.model import ProbeResult
+from breaklint.dynamic.pool import DynamicError, WorkerPool
+from breaklint.dynamic.probes import find_probes
+from breaklint.findings import Finding
+
+
+@dataclass(slots=True)
+class DynamicResult:
+    findings: list[Finding]
+    probes: list[ProbeResult]
+    warnings: list[str] = field(default_factory=list)
+
+
+def run_dynamic(
+    findings: Sequence[Finding],
+    linted_files: Sequence[str],
+    probe_paths: Sequence[str],
+    *,
+    jobs: int,
+    timeout_s: float,
+    device: str,
+    allowed: Callable[[str, str], bool],
+    progress: bool = False,
+) -> DynamicResult:
+    """Run every probe and join what Dynamo did with the static `findings`."""
+    found = find_probes(list(probe_paths))
+    if found.missing:
+        raise DynamicError(f"probe path '{found.missing[0]}' does not exist")
+    linted = frozenset(os.path.realpath(path) for path in linted_files)
+    pool = WorkerPool(jobs, timeout_s, device)
+    if progress and found.probes:
+        results = _with_progress(pool, found.probes, linted)
+    else:
+        results = pool.run(found.probes, linted)
+    results = found.problems + results
+    return DynamicResult(join(findings, results, allowed), results, sorted(pool.warnings))
+
+
+def _with_progress(pool: WorkerPool, probes: list, linted: frozenset[str]) -> list[ProbeResult]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, TimeElapsedColumn(), console=Console(file=sys.stderr)) as bar:
+        task = bar.add_task("probes", total=len(probes))
+
+        def advance(result: ProbeResult) -> None:
+            bar.update(task, advance=1, description=result.probe.name)
+
+        return pool.run(probes, linted, advance)

@@ -1,0 +1,173 @@
+"""The supervisor: a pool of worker subprocesses with per-probe time limits.
+
+Each pool slot is a thread that owns one worker. A worker that runs past the limit is killed
+(its whole process group) and a worker that dies is replaced; the probe gets `timeout` or
+`crashed` and the other probes go on. POSIX only (select on pipes, process groups).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from breaklint.dynamic.model import Probe, ProbeRequest, ProbeResult, ProbeStatus
+from breaklint.dynamic.protocol import receive, send
+
+_START_TIMEOUT_S = 300.0  # importing torch: about 5 s on a quiet machine, far more when loaded
+_LOG_TAIL = 2000
+
+
+class DynamicError(Exception):
+    """The dynamic phase cannot run at all (no CUDA for --device cuda, torch missing)."""
+
+
+class _Worker:
+    def __init__(self, device: str, log_dir: str) -> None:
+        handle, self.log_path = tempfile.mkstemp(prefix="worker-", suffix=".log", dir=log_dir)
+        os.close(handle)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "breaklint.dynamic.worker", self.log_path, device],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,  # its own process group, killed as one
+        )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.requests, self.results = self.process.stdin, self.process.stdout
+
+    def wait(self, timeout_s: float) -> object:
+        """The next message within `timeout_s`; TimeoutError or EOFError otherwise."""
+        ready, _, _ = select.select([self.results], [], [], timeout_s)
+        if not ready:
+            raise TimeoutError
+        return receive(self.results)
+
+    def log_tail(self) -> str:
+        try:
+            with open(self.log_path, encoding="utf-8", errors="replace") as handle:
+                return handle.read()[-_LOG_TAIL:].strip()
+        except OSError:
+            return ""
+
+    def death(self) -> str:
+        code = self.process.wait()
+        if code < 0:
+            return f"worker killed by signal {signal.Signals(-code).name}"
+        return f"worker exited with status {code}"
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        for stream in (self.requests, self.results):
+            stream.close()
+
+
+class _Slot:
+    """One thread, one worker at a time; replaces it after a timeout or a crash."""
+
+    def __init__(self, pool: WorkerPool) -> None:
+        self.pool = pool
+        self.worker: _Worker | None = None
+
+    def start_worker(self) -> _Worker:
+        worker = _Worker(self.pool.device, self.pool.log_dir)
+        try:
+            message = worker.wait(_START_TIMEOUT_S)
+        except (TimeoutError, EOFError):
+            worker.kill()
+            raise DynamicError(f"a probe worker failed to start: {worker.log_tail()}") from None
+        if message[0] == "fatal":
+            worker.kill()
+            raise DynamicError(message[1])
+        _, self.pool.resolved_device, warning = message
+        if warning:
+            self.pool.warnings.add(warning)
+        return worker
+
+    def run(self, request: ProbeRequest) -> ProbeResult:
+        if self.worker is None:
+            self.worker = self.start_worker()
+        worker = self.worker
+        started = time.perf_counter()
+        try:
+            send(worker.requests, request)
+            return worker.wait(self.pool.timeout_s)
+        except TimeoutError:
+            worker.kill()
+            self.worker = None
+            elapsed = time.perf_counter() - started
+            error = f"ran past the {self.pool.timeout_s:g} s limit (--probe-timeout); killed"
+            return ProbeResult(request.probe, ProbeStatus.TIMEOUT, elapsed, error=error)
+        except (EOFError, BrokenPipeError):
+            error = worker.death()
+            tail = worker.log_tail()
+            worker.kill()
+            self.worker = None
+            elapsed = time.perf_counter() - started
+            return ProbeResult(
+                request.probe, ProbeStatus.CRASHED, elapsed, error=error, traceback=tail or None
+            )
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.kill()
+
+
+class WorkerPool:
+    def __init__(self, jobs: int, timeout_s: float, device: str) -> None:
+        self.jobs = jobs
+        self.timeout_s = timeout_s
+        self.device = device
+        self.resolved_device = device
+        self.warnings: set[str] = set()
+        self.log_dir = ""
+
+    def run(
+        self,
+        probes: Sequence[Probe],
+        linted: frozenset[str],
+        on_result: Callable[[ProbeResult], None] = lambda result: None,
+    ) -> list[ProbeResult]:
+        """Run every probe; results in the order of `probes`."""
+        pending: queue.Queue[int] = queue.Queue()
+        for index in range(len(probes)):
+            pending.put(index)
+        results: dict[int, ProbeResult] = {}
+        failures: list[DynamicError] = []
+        lock = threading.Lock()
+
+        def serve(slot: _Slot) -> None:
+            try:
+                while not failures:
+                    try:
+                        index = pending.get_nowait()
+                    except queue.Empty:
+                        return
+                    result = slot.run(ProbeRequest(probes[index], linted))
+                    with lock:
+                        results[index] = result
+                    on_result(result)
+            except DynamicError as error:
+                failures.append(error)
+            finally:
+                slot.close()
+
+        with tempfile.TemporaryDirectory(prefix="breaklint-") as self.log_dir:
+            slots = [_Slot(self) for _ in range(max(1, min(self.jobs, len(probes))))]
+            threads = [threading.Thread(target=serve, args=(slot,), daemon=True) for slot in slots]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        if failures:
+            raise failures[0]
+        return [results[index] for index in range(len(probes))]

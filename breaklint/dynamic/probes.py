@@ -1,0 +1,69 @@
+"""Find probes without importing anything: `def probe_*()` at module level of probe files."""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+
+from breaklint.dynamic.model import Probe, ProbeResult, ProbeStatus
+
+PREFIX = "probe_"
+
+
+@dataclass(slots=True)
+class ProbeSet:
+    probes: list[Probe] = field(default_factory=list)
+    problems: list[ProbeResult] = field(default_factory=list)  # files that cannot be probed
+    missing: list[str] = field(default_factory=list)
+
+
+def _problem(path: str, line: int, message: str, name: str = "<file>") -> ProbeResult:
+    return ProbeResult(Probe(path, name, line), ProbeStatus.ERROR, 0.0, error=message)
+
+
+def _scan(path: str, explicit: bool, found: ProbeSet) -> None:
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read(), filename=path)
+    except SyntaxError as error:
+        found.problems.append(_problem(path, error.lineno or 1, f"SyntaxError: {error.msg}"))
+        return
+    except (OSError, ValueError) as error:
+        found.problems.append(_problem(path, 1, f"cannot read probe file: {error}"))
+        return
+    functions = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(PREFIX)
+    ]
+    for node in functions:
+        arguments = node.args
+        takes = arguments.posonlyargs + arguments.args + arguments.kwonlyargs
+        if isinstance(node, ast.AsyncFunctionDef):
+            message = f"{node.name} must not be async"
+            found.problems.append(_problem(path, node.lineno, message, node.name))
+        elif takes or arguments.vararg or arguments.kwarg:
+            message = f"{node.name} takes parameters; a probe takes none"
+            found.problems.append(_problem(path, node.lineno, message, node.name))
+        else:
+            found.probes.append(Probe(path, node.name, node.lineno))
+    if explicit and not functions:
+        found.problems.append(_problem(path, 1, f"no {PREFIX}* function in this probe file"))
+
+
+def find_probes(paths: list[str]) -> ProbeSet:
+    """Probe files named explicitly, and every .py file under probe folders."""
+    found = ProbeSet()
+    for path in paths:
+        if os.path.isfile(path):
+            _scan(path, True, found)
+        elif os.path.isdir(path):
+            for folder, subfolders, files in os.walk(path):
+                subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))
+                for name in sorted(files):
+                    if name.endswith(".py"):
+                        _scan(os.path.join(folder, name), False, found)
+        else:
+            found.missing.append(path)
+    return found

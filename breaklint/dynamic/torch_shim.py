@@ -1,0 +1,253 @@
+"""Every private torch API breaklint touches, in one place. Imported only inside workers.
+
+Supports torch 2.6 to 2.13 (written and tested against 2.13.0): the structured trace artifact
+`dynamo_graph_break_reason`, `torch._dynamo.utils` compilation metrics and counters, the
+graph-break registry JSON and `torch._dynamo.config` knobs. See shared notes on Dynamo 2.13.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dis
+import json
+import logging
+import os
+import re
+import types
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import torch
+import torch._dynamo
+import torch.fx
+from torch._dynamo import utils as dynamo_utils
+
+SUPPORTED = ((2, 6), (2, 13))
+KNOBS = ("capture_scalar_outputs", "capture_dynamic_output_shape_ops")
+TORCH_DIR = os.path.dirname(torch.__file__)
+
+_GB_LINK = re.compile(r"https://\S+/gb/(gb\d+)\.html")
+_HEADER = re.compile(r"^Graph break in user code at (?P<path>.+):(?P<line>\d+)$", re.MULTILINE)
+_FRAME = re.compile(r'^  File "(?P<path>.+)", line (?P<line>\d+), in (?P<function>.+)$')
+_NESTED = "*** While handling this graph break, another graph break occurred: ***"
+_SKIPPED = "Skipping the function and falling back to eager"
+_OPS = ("call_function", "call_method", "call_module")
+
+
+def version_problem() -> str | None:
+    """A warning when this torch is outside the versions the shim was written for."""
+    major, minor = (int(part) for part in torch.__version__.split(".")[:2])
+    low, high = SUPPORTED
+    if not low <= (major, minor) <= high:
+        return f"torch {torch.__version__} is untested (breaklint supports 2.6 to 2.13)"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    path: str
+    line: int
+    function: str
+    column: int | None  # 1-based, from the traceback's carets; None when the whole line
+    end_column: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One graph break message; a skipped frame logs the cause, then the reason for the skip."""
+
+    gb_id: str | None
+    gb_type: str
+    explanation: str
+    hints: tuple[str, ...]
+    url: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RawBreak:
+    frames: tuple[Frame, ...]  # outermost first; the last one is where Dynamo stopped
+    segments: tuple[Segment, ...]
+    skipped: bool  # Dynamo skipped the whole frame
+    reason: str
+
+
+@dataclass(slots=True)
+class Capture:
+    breaks: list[RawBreak] = field(default_factory=list)
+    ops_per_graph: list[int] = field(default_factory=list)
+    frames_skipped: int = 0
+    counted_breaks: int = 0  # torch._dynamo.utils.counters["graph_break"], a cross-check
+
+
+@cache
+def registry() -> dict[str, dict[str, Any]]:
+    """torch's graph-break registry: GB id -> {Gb_type, Context, Explanation, Hints}."""
+    path = os.path.join(os.path.dirname(torch._dynamo.__file__), "graph_break_registry.json")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError:
+        return {}
+    return {
+        gb: entries[0] if isinstance(entries, list) else entries for gb, entries in data.items()
+    }
+
+
+def _segment(text: str) -> Segment:
+    link = _GB_LINK.search(text)
+    gb_id = link.group(1).upper() if link else None
+    lines = [line for line in text.strip().splitlines()]
+    if lines and lines[0].startswith("Encountered graph break when attempting"):
+        lines = lines[1:]
+    lines = [line for line in lines if line.strip()]
+    entry = registry().get(gb_id or "", {})
+    gb_type = entry.get("Gb_type") or (lines[0].strip() if lines else "graph break")
+    explanation: list[str] = []
+    hints: list[str] = []
+    current: list[str] | None = None
+    for line in lines[1:]:
+        stripped = line.strip()
+        if stripped.startswith("Explanation:"):
+            current = explanation
+            stripped = stripped.removeprefix("Explanation:").strip()
+        elif stripped.startswith("Hint:"):
+            hints.append(stripped.removeprefix("Hint:").strip())
+            current = None
+            continue
+        elif stripped.startswith(("Developer debug context", "For more details")):
+            current = None
+        if current is not None:
+            current.append(stripped)
+    return Segment(
+        gb_id=gb_id,
+        gb_type=gb_type,
+        explanation=" ".join(explanation) or entry.get("Explanation", ""),
+        hints=tuple(hints) or tuple(entry.get("Hints", ())),
+        url=link.group(0) if link else None,
+    )
+
+
+def _columns(source: str, carets: str | None) -> tuple[int | None, int | None]:
+    if carets is None or not set(carets.strip()) <= set("^~"):
+        return None, None
+    marked = [i for i, char in enumerate(carets[4:]) if char in "^~"]
+    if not marked:
+        return None, None
+    return marked[0] + 1, marked[-1] + 2  # relative to the stripped source line
+
+
+def _frames(traceback_text: str) -> tuple[Frame, ...]:
+    frames: list[Frame] = []
+    lines = traceback_text.splitlines()
+    for index, line in enumerate(lines):
+        match = _FRAME.match(line)
+        if not match:
+            continue
+        source = lines[index + 1] if index + 1 < len(lines) else None
+        carets = lines[index + 2] if index + 2 < len(lines) else None
+        start, end = _columns(source or "", carets)
+        frames.append(Frame(match["path"], int(match["line"]), match["function"], start, end))
+    return tuple(frames)
+
+
+def parse_break_reason(payload: str) -> RawBreak:
+    """The `dynamo_graph_break_reason` artifact: header, reason text and user traceback."""
+    body, _, user_code = payload.partition("\nUser code traceback:\n")
+    user_code = user_code.split("\nTraceback (most recent call last):", 1)[0]
+    reason = body.partition("Graph Break Reason: ")[2] or body
+    reason = reason.split("\nStack variable source attribution:", 1)[0].strip()
+    segments = tuple(_segment(part) for part in reason.split(_NESTED))
+    frames = _frames(user_code)
+    header = _HEADER.search(body)
+    if header and (not frames or frames[-1].path != header["path"]):
+        frames += (Frame(header["path"], int(header["line"]), "?", None, None),)
+    return RawBreak(frames, segments, _SKIPPED in reason, reason)
+
+
+class _TraceHandler(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.payloads: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        metadata = getattr(record, "metadata", None) or {}
+        artifact = metadata.get("artifact") or {}
+        if artifact.get("name") == "dynamo_graph_break_reason":
+            self.payloads.append(getattr(record, "payload", "") or "")
+
+
+@contextlib.contextmanager
+def _knob(name: str | None) -> Iterator[None]:
+    if name is None:
+        yield
+        return
+    with torch._dynamo.config.patch(**{name: True}):
+        yield
+
+
+def capture(call: Callable[[], Any], target: Any, knob: str | None = None) -> Capture:
+    """Compile `target` with a recording backend after a reset, run `call(compiled)`, and
+    read every channel that reports breaks."""
+    result = Capture()
+
+    def record(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+        result.ops_per_graph.append(sum(1 for node in gm.graph.nodes if node.op in _OPS))
+        return gm.forward
+
+    torch._dynamo.reset()
+    dynamo_utils.clear_compilation_metrics()
+    dynamo_utils.counters.clear()
+    handler = _TraceHandler()
+    logger = logging.getLogger("torch.__trace")
+    saved = (logger.level, logger.propagate)
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
+    logger.addHandler(handler)
+    try:
+        with _knob(knob):
+            call(torch.compile(target, backend=record))
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
+        torch._dynamo.reset()
+    result.breaks = [parse_break_reason(payload) for payload in handler.payloads]
+    seen = {(b.frames[-1].path, b.frames[-1].line) for b in result.breaks if b.frames}
+    for metrics in dynamo_utils.get_compilation_metrics():
+        if metrics.fail_type is None:
+            continue
+        result.frames_skipped += 1
+        where = (metrics.fail_user_frame_filename, metrics.fail_user_frame_lineno)
+        if where[0] and where[1] and where not in seen:  # a skip the trace did not log
+            reason = metrics.fail_reason or metrics.fail_type
+            frame = Frame(where[0], int(where[1]), metrics.co_name or "?", None, None)
+            result.breaks.append(RawBreak((frame,), (_segment(reason),), True, reason))
+    result.counted_breaks = sum(dynamo_utils.counters["graph_break"].values())
+    return result
+
+
+def generator_skip(code: types.CodeType) -> RawBreak:
+    """The skip of a compiled generator function. Its body runs only when the generator is
+    iterated, after the compiled call returned, so Dynamo never sees the frame and logs nothing;
+    Dynamo's own message for such a frame is "Attempt to trace generator". Placed at the first
+    `yield`, where the body first hands a value back eagerly."""
+    yields = [i for i in dis.get_instructions(code) if i.opname == "YIELD_VALUE" and i.positions]
+    line = yields[0].positions.lineno if yields else code.co_firstlineno
+    gb_type = "Attempt to trace generator"
+    gb_id = next((gb for gb, entry in registry().items() if entry.get("Gb_type") == gb_type), None)
+    entry = registry().get(gb_id or "", {})
+    segment = Segment(
+        gb_id=gb_id,
+        gb_type=gb_type,
+        explanation=entry.get("Explanation", "Generators cannot be compiled directly."),
+        hints=tuple(entry.get("Hints", ())),
+        url=None,
+    )
+    frame = Frame(code.co_filename, line or code.co_firstlineno, code.co_name, None, None)
+    return RawBreak((frame,), (segment,), True, f"{gb_type}: {code.co_qualname} ({_SKIPPED})")
+
+
+def is_library(path: str) -> bool:
+    return path.startswith(TORCH_DIR) or "site-packages" in path or "/lib/python3" in path

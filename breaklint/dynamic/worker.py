@@ -1,0 +1,246 @@
+"""A worker process: imports torch once, then runs probe after probe sent by the supervisor.
+
+`python -m breaklint.dynamic.worker LOG DEVICE`. Requests arrive on stdin; results leave on
+the original stdout. The probes' own output (and torch's warnings) go to LOG, so user code
+that prints cannot corrupt the protocol.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import linecache
+import os
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import replace
+from functools import cache
+from types import FrameType, ModuleType
+from typing import Any
+
+from breaklint.dynamic.bytecode import listing
+from breaklint.dynamic.model import (
+    Break,
+    BreakKind,
+    Probe,
+    ProbeRequest,
+    ProbeResult,
+    ProbeStatus,
+)
+from breaklint.dynamic.protocol import receive, send
+
+_TRACEBACK_FRAMES = 6
+_BREAKLINT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class ProbeError(Exception):
+    """The probe itself is wrong (bad return shape): reported without a traceback."""
+
+
+@cache
+def _load(path: str) -> ModuleType:
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)  # so a probe file can import the model next to it
+    name = "breaklint_probe_" + os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ProbeError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _unpack(probe: Probe, returned: Any) -> tuple[Callable[..., Any], tuple, dict]:
+    shape = "(callable, args) or (callable, args, kwargs)"
+    if not isinstance(returned, tuple) or len(returned) not in (2, 3):
+        raise ProbeError(f"{probe.name} must return {shape}, got {type(returned).__name__}")
+    target, args, kwargs = returned if len(returned) == 3 else (*returned, {})
+    if not callable(target):
+        raise ProbeError(f"{probe.name} returned a {type(target).__name__}, not a callable")
+    if not isinstance(args, tuple | list) or not isinstance(kwargs, dict):
+        raise ProbeError(f"{probe.name} must return {shape} with a tuple and a dict")
+    return target, tuple(args), kwargs
+
+
+def _to_device(value: Any, device: str) -> Any:
+    import torch
+
+    if isinstance(value, torch.Tensor | torch.nn.Module):
+        return value.to(device)
+    if isinstance(value, tuple | list):
+        return type(value)(_to_device(item, device) for item in value)
+    if isinstance(value, dict):
+        return {key: _to_device(item, device) for key, item in value.items()}
+    return value
+
+
+def _executed_lines(call: Callable[[], Any], linted: frozenset[str]) -> tuple[set, Any]:
+    """Run `call` eagerly, recording the lines it executes in the linted files; a generator
+    it returns is run to the end too. Returns the lines and what `call` returned."""
+    executed: set[tuple[str, int]] = set()
+    inside: dict[str, str | None] = {}
+
+    def local(frame: FrameType, event: str, arg: Any) -> Callable | None:
+        if event == "line":
+            executed.add((inside[frame.f_code.co_filename], frame.f_lineno))
+        return local
+
+    def on_call(frame: FrameType, event: str, arg: Any) -> Callable | None:
+        filename = frame.f_code.co_filename
+        if filename not in inside:
+            real = os.path.realpath(filename)
+            inside[filename] = real if real in linted else None
+        return local if inside[filename] else None
+
+    sys.settrace(on_call)
+    try:
+        returned = call()
+        if inspect.isgenerator(returned):
+            list(returned)
+    finally:
+        sys.settrace(None)
+    return executed, returned
+
+
+def _attribute(raw: Any, request: ProbeRequest) -> Break | None:
+    from breaklint.dynamic import torch_shim
+
+    frames = raw.frames
+    if not frames:
+        return None
+    linted = [f for f in frames if os.path.realpath(f.path) in request.linted]
+    user = [f for f in frames if not torch_shim.is_library(f.path) and not _is_ours(f.path)]
+    frame = (linted or user or frames)[-1]
+    cause = raw.segments[0]
+    # Traceback carets count from the first non-blank character of the line.
+    source = linecache.getline(frame.path, frame.line).rstrip()
+    indent = len(source) - len(source.lstrip())
+    column = indent + (frame.column or 1)
+    end_column = indent + frame.end_column if frame.end_column else len(source) + 1
+    exact = frame.column is not None
+    code = listing(frame.path, frame.line, frame.function, column if exact else None, end_column)
+    skip_reason = raw.segments[-1] if raw.skipped and len(raw.segments) > 1 else None
+    return Break(
+        kind=BreakKind.FRAME_SKIPPED if raw.skipped else BreakKind.GRAPH_BREAK,
+        path=os.path.realpath(frame.path),
+        line=frame.line,
+        column=column,
+        end_column=max(end_column, column),
+        function=code.function,
+        gb_id=cause.gb_id,
+        gb_type=cause.gb_type,
+        explanation=cause.explanation
+        + (f" Then: {skip_reason.gb_type} ({skip_reason.gb_id})." if skip_reason else ""),
+        hints=cause.hints,
+        reason=raw.reason,
+        gb_url=cause.url,
+        probe=request.probe.key,
+        bytecode=code.text,
+        instruction=code.instruction,
+        stack=tuple(f"{f.path}:{f.line} in {f.function}" for f in user),
+    )
+
+
+def _is_ours(path: str) -> bool:
+    """breaklint's and the interpreter's frames below the probe."""
+    return path.startswith((_BREAKLINT_DIR, "<"))
+
+
+def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
+    from breaklint.dynamic import torch_shim
+
+    started = time.perf_counter()
+    probe = request.probe
+    try:
+        module = _load(probe.path)
+        function = getattr(module, probe.name, None)
+        if not callable(function):
+            raise ProbeError(f"{probe.name} is not a function of {probe.path}")
+        target, args, kwargs = _unpack(probe, function())
+        target = _to_device(target, device)
+        args, kwargs = _to_device(args, device), _to_device(kwargs, device)
+        executed, returned = _executed_lines(lambda: target(*args, **kwargs), request.linted)
+        captured = torch_shim.capture(lambda compiled: compiled(*args, **kwargs), target)
+        if inspect.isgenerator(returned):  # Dynamo never sees the frame: no channel reports it
+            captured.breaks.append(torch_shim.generator_skip(returned.gi_code))
+        breaks = {}
+        for raw in captured.breaks:
+            item = _attribute(raw, request)
+            if item is not None:
+                breaks.setdefault(item.key(), item)
+        # A break "goes away with a knob" when, rerun with it, nothing breaks on that line.
+        lines_left = {(b.path, b.line) for b in breaks.values()}
+        for knob in torch_shim.KNOBS if breaks else ():
+            rerun = torch_shim.capture(lambda c: c(*args, **kwargs), target, knob)
+            still = {(b.path, b.line) for r in rerun.breaks if (b := _attribute(r, request))}
+            for key, item in breaks.items():
+                if (item.path, item.line) in lines_left and (item.path, item.line) not in still:
+                    breaks[key] = replace(item, config_knob=knob)
+            lines_left &= still
+    except BaseException as error:  # the user's code may raise anything, SystemExit included
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        message = f"{type(error).__name__}: {error}".strip().splitlines()[0]
+        tail = None if isinstance(error, ProbeError) else _traceback_tail(error)
+        return ProbeResult(
+            probe, ProbeStatus.ERROR, time.perf_counter() - started, error=message, traceback=tail
+        )
+    return ProbeResult(
+        probe,
+        ProbeStatus.OK,
+        time.perf_counter() - started,
+        graphs=len(captured.ops_per_graph),
+        ops_per_graph=tuple(captured.ops_per_graph),
+        frames_skipped=captured.frames_skipped,
+        breaks=tuple(breaks.values()),
+        executed=frozenset(executed),
+    )
+
+
+def _traceback_tail(error: BaseException) -> str:
+    """The user's frames of the traceback, not the worker's, and the exception."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != __file__]
+    lines = traceback.format_list(frames[-_TRACEBACK_FRAMES:])
+    return "".join(["Traceback (most recent call last):\n", *lines]) + "".join(
+        traceback.format_exception_only(error)
+    )
+
+
+def _resolve_device(requested: str) -> str:
+    import torch
+
+    cuda = torch.cuda.is_available()
+    if requested == "cuda" and not cuda:
+        raise RuntimeError("--device cuda was requested but torch.cuda.is_available() is False")
+    return "cuda" if requested == "cuda" or (requested == "auto" and cuda) else "cpu"
+
+
+def main() -> None:
+    log_path, requested_device = sys.argv[1], sys.argv[2]
+    results = os.fdopen(os.dup(1), "wb")
+    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    requests = sys.stdin.buffer
+    try:
+        from breaklint.dynamic import torch_shim
+
+        device = _resolve_device(requested_device)
+    except Exception as error:
+        send(results, ("fatal", str(error)))
+        return
+    send(results, ("ready", device, torch_shim.version_problem()))
+    while True:
+        try:
+            request = receive(requests)
+        except EOFError:
+            return
+        send(results, run_probe(request, device))
+
+
+if __name__ == "__main__":
+    main()

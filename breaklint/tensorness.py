@@ -1,0 +1,402 @@
+"""Tensor-ness: a light inference that tells tensors from Python values inside one function.
+
+`FunctionFacts` is a batched visitor that the engine runs first, before every rule, in the same
+traversal. It records what each local name holds as the traversal passes its assignment, and
+which loops enclose the current node. Rules ask it about an expression when they visit it:
+
+- `kind(expr)`: TENSOR (a tensor), MASK (a boolean tensor), PYTHON (shape, dtype, device, int,
+  None, config flag...) or UNKNOWN;
+- `reads_tensor_value(test)`: whether deciding the truth of `test` needs a tensor's data.
+
+It is deliberately conservative: UNKNOWN never becomes TENSOR by guessing, except through
+methods only tensors have (`x.sum()`, `x.any()`), so shapes, dtypes, devices, `None` checks,
+`self.training` and config flags are never taken for tensor data.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import libcst as cst
+
+from breaklint.syntax import BatchedVisitor, dotted
+from breaklint.tensor_api import TENSOR_METHOD_NAMES
+
+
+class Kind(Enum):
+    TENSOR = "tensor"
+    MASK = "mask"  # a boolean tensor: indexing with it gives a data-dependent shape
+    PYTHON = "python"
+    UNKNOWN = "unknown"
+
+    @property
+    def is_tensor(self) -> bool:
+        return self in (Kind.TENSOR, Kind.MASK)
+
+
+# Attributes of a tensor (or module) that are Python values fixed at trace time.
+PYTHON_ATTRIBUTES = frozenset(
+    {
+        "shape", "ndim", "dtype", "device", "requires_grad", "training", "is_cuda", "is_leaf",
+        "is_sparse", "is_quantized", "is_meta", "is_nested", "layout", "names", "config",
+        "itemsize", "nbytes", "is_floating_point", "__class__", "__name__",
+    }
+)  # fmt: skip
+TENSOR_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "data", "grad", "real", "imag"})
+# Methods that return Python values (the value-reading ones are flagged by their own rules).
+PYTHON_METHODS = frozenset(
+    {
+        "size", "dim", "ndimension", "numel", "nelement", "element_size", "stride",
+        "storage_offset", "is_contiguous", "is_floating_point", "is_complex", "is_signed",
+        "get_device", "data_ptr", "item", "tolist", "untyped_storage", "__len__", "keys",
+        "items", "values", "get", "startswith", "endswith", "format", "join", "lower", "upper",
+        "is_set_to", "has_names", "is_pinned", "is_shared", "is_inference",
+    }
+)  # fmt: skip
+# Methods that only tensors have: on a value of unknown type they still mean "tensor".
+TENSOR_METHODS = frozenset(
+    {
+        "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "any", "all", "abs",
+        "norm", "prod", "std", "var", "cumsum", "cumprod", "exp", "log", "sqrt", "rsqrt",
+        "sigmoid", "tanh", "softmax", "log_softmax", "float", "double", "half", "bfloat16",
+        "long", "int", "bool", "byte", "to", "view", "reshape", "transpose", "permute",
+        "contiguous", "unsqueeze", "squeeze", "flatten", "expand", "expand_as", "repeat",
+        "masked_fill", "clamp", "clip", "detach", "clone", "cpu", "cuda", "type_as", "matmul",
+        "eq", "ne", "gt", "ge", "lt", "le", "isnan", "isinf", "isfinite", "logical_not",
+        "logical_and", "logical_or", "nonzero", "unique", "argsort", "topk", "gather",
+        "scatter", "index_select", "masked_select", "where", "round", "floor", "ceil", "pow",
+        "neg", "sign", "square", "mul", "add", "sub", "div", "new_zeros", "new_ones",
+        "new_empty", "new_full", "new_tensor", "narrow", "roll", "flip", "tril", "triu",
+        "chunk", "unbind", "split_with_sizes", "repeat_interleave", "masked_scatter", "lerp",
+        "allclose", "equal", "count_nonzero", "median", "mode", "kthvalue", "logsumexp",
+    }
+)  # fmt: skip
+MASK_METHODS = frozenset(
+    {
+        "bool", "eq", "ne", "gt", "ge", "lt", "le", "isnan", "isinf", "isfinite", "isneginf",
+        "isposinf", "logical_not", "logical_and", "logical_or", "logical_xor", "any", "all",
+    }
+)  # fmt: skip
+# torch functions whose result is a Python value or an object, not a tensor.
+PYTHON_TORCH_PREFIXES = (
+    "torch.is_", "torch.are_", "torch.get_", "torch.has_", "torch.compiler.", "torch.jit.",
+    "torch.cuda.", "torch.backends.", "torch.distributed.", "torch._dynamo.", "torch.fx.",
+    "torch.finfo", "torch.iinfo", "torch.device", "torch.Size", "torch.dtype", "torch.nn.",
+    "torch.autograd.", "torch.utils.", "torch.amp.", "torch.cpu.", "torch.mps.",
+    "torch.overrides.", "torch._C.", "torch.library.", "torch.version", "torch.set_",
+    "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.autocast",
+)  # fmt: skip
+TENSOR_TORCH_PREFIXES = ("torch.nn.functional.", "torch.nn.init.")
+PYTHON_BUILTINS = frozenset(
+    {
+        "len", "isinstance", "issubclass", "hasattr", "getattr", "callable", "str", "repr",
+        "type", "id", "range", "enumerate", "zip", "tuple", "list", "dict", "set", "frozenset",
+        "int", "float", "bool", "round", "sorted", "print", "format", "divmod", "hash", "ord",
+        "chr", "iter", "next", "reversed", "vars", "dir", "super", "object",
+    }
+)  # fmt: skip
+_MASK_COMPARISONS = (
+    cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal,
+    cst.NotEqual,
+)  # fmt: skip
+_VALUE_TESTS = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+COMPILING_CHECKS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling"})
+
+
+def join(*kinds: Kind) -> Kind:
+    """The kind of a value computed from these: any tensor makes a tensor."""
+    if any(k.is_tensor for k in kinds):
+        return Kind.TENSOR
+    if kinds and all(k is Kind.PYTHON for k in kinds):
+        return Kind.PYTHON
+    return Kind.UNKNOWN
+
+
+def annotation_kind(annotation: cst.Annotation | None) -> Kind | None:
+    """TENSOR for `torch.Tensor`-like annotations, PYTHON for any other, None when absent."""
+    if annotation is None:
+        return None
+    text = cst.Module([]).code_for_node(annotation.annotation)
+    return Kind.TENSOR if "Tensor" in text and "Callable" not in text else Kind.PYTHON
+
+
+class FunctionFacts(BatchedVisitor):
+    """Names, their kinds and the enclosing loops, kept up to date during the one traversal."""
+
+    def __init__(self, imports: dict[str, str], *, root: bool) -> None:
+        super().__init__()
+        self.imports = imports
+        self.root = root  # parameters of a compile root are the traced tensors
+        self.names: dict[str, Kind] = {}
+        self.loops: list[cst.For | cst.While] = []
+        # Enclosing `if`s on trace-time values (flags, shapes): code under them is traced only
+        # in the configurations that take that branch.
+        self._static_ifs: list[bool] = []
+        # Branches that run only when not compiling (`if not torch.compiler.is_compiling():`).
+        self._eager_branches: list[bool] = []
+        self._depth = 0  # function nesting: 1 inside the visited function itself
+        self._saved: list[tuple[dict[str, Kind], list[cst.For | cst.While]]] = []
+
+    # Queries used by rules.
+    def resolve(self, node: cst.BaseExpression) -> str | None:
+        """The dotted name of an expression with its import alias expanded: `F.relu` ->
+        `torch.nn.functional.relu`; None for anything that is not a dotted name."""
+        name = dotted(node)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        if head in self.names:  # a local variable shadows an import
+            return name
+        target = self.imports.get(head)
+        if target is None:
+            return name
+        return f"{target}.{rest}" if rest else target
+
+    @property
+    def in_outer_function(self) -> bool:
+        """True while visiting the function itself rather than a function nested in it."""
+        return self._depth == 1
+
+    def kind(self, node: cst.BaseExpression) -> Kind:
+        if isinstance(node, cst.Name):
+            if node.value in ("None", "True", "False"):
+                return Kind.PYTHON
+            return self.names.get(node.value, Kind.UNKNOWN)
+        if isinstance(node, cst.BaseNumber | cst.BaseString | cst.Ellipsis):
+            return Kind.PYTHON
+        if isinstance(node, cst.Tuple | cst.List | cst.Dict | cst.Set | cst.Lambda):
+            return Kind.PYTHON
+        if isinstance(node, cst.BaseComp):
+            return Kind.PYTHON
+        if isinstance(node, cst.Attribute):
+            return self._attribute_kind(node)
+        if isinstance(node, cst.Call):
+            return self._call_kind(node)
+        if isinstance(node, cst.Subscript):
+            base = self.kind(node.value)
+            return Kind.TENSOR if base is Kind.MASK else base
+        if isinstance(node, cst.BinaryOperation):
+            left, right = self.kind(node.left), self.kind(node.right)
+            if isinstance(node.operator, cst.BitAnd | cst.BitOr | cst.BitXor) and (
+                Kind.MASK in (left, right)
+            ):
+                return Kind.MASK
+            return join(left, right)
+        if isinstance(node, cst.UnaryOperation):
+            if isinstance(node.operator, cst.Not):
+                return Kind.PYTHON
+            return self.kind(node.expression)
+        if isinstance(node, cst.Comparison):
+            return self._comparison_kind(node)
+        if isinstance(node, cst.BooleanOperation):
+            return join(self.kind(node.left), self.kind(node.right))
+        if isinstance(node, cst.IfExp):
+            return join(self.kind(node.body), self.kind(node.orelse))
+        if isinstance(node, cst.NamedExpr):
+            return self.kind(node.value)
+        return Kind.UNKNOWN
+
+    def reads_tensor_value(self, test: cst.BaseExpression) -> bool:
+        """Whether Python needs a tensor's data to decide the truth of `test`."""
+        if isinstance(test, cst.BooleanOperation):
+            return self.reads_tensor_value(test.left) or self.reads_tensor_value(test.right)
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self.reads_tensor_value(test.expression)
+        if isinstance(test, cst.NamedExpr):
+            return self.reads_tensor_value(test.value)
+        return self.kind(test).is_tensor
+
+    def _attribute_kind(self, node: cst.Attribute) -> Kind:
+        attribute = node.attr.value
+        if attribute in PYTHON_ATTRIBUTES:
+            return Kind.PYTHON
+        base = self.kind(node.value)
+        if base is Kind.PYTHON:
+            return Kind.PYTHON
+        if attribute in TENSOR_ATTRIBUTES and base.is_tensor:
+            return Kind.TENSOR
+        name = dotted(node)
+        if name is not None and ".config." in f".{name}.":
+            return Kind.PYTHON
+        return Kind.UNKNOWN
+
+    def _call_kind(self, node: cst.Call) -> Kind:
+        func = node.func
+        if isinstance(func, cst.Name) and func.value not in self.names:
+            if func.value in PYTHON_BUILTINS:
+                return Kind.PYTHON
+            if func.value in ("min", "max", "abs", "sum"):
+                return join(*(self.kind(arg.value) for arg in node.args))
+        name = self.resolve(func)
+        if name is not None and name.startswith("torch."):
+            if name.startswith("torch._"):
+                return Kind.UNKNOWN  # private helpers mostly answer Python questions
+            if name.startswith(TENSOR_TORCH_PREFIXES):
+                return Kind.TENSOR
+            if name.startswith(PYTHON_TORCH_PREFIXES) or name.rpartition(".")[2][:1].isupper():
+                return Kind.PYTHON
+            last = name.rpartition(".")[2]
+            return Kind.MASK if last in MASK_METHODS else Kind.TENSOR
+        written = dotted(func)
+        if written is not None and self._is_module(written.partition(".")[0]):
+            return Kind.UNKNOWN  # `math.floor(n)`, `np.sum(a)`: a module function, not a method
+        if isinstance(func, cst.Attribute):
+            method = func.attr.value
+            if method in PYTHON_METHODS:
+                return Kind.PYTHON
+            receiver = self.kind(func.value)
+            if receiver is Kind.PYTHON:
+                return Kind.PYTHON
+            if method in TENSOR_METHODS or (receiver.is_tensor and method in TENSOR_METHOD_NAMES):
+                return Kind.MASK if method in MASK_METHODS else Kind.TENSOR
+        return Kind.UNKNOWN
+
+    def _comparison_kind(self, node: cst.Comparison) -> Kind:
+        if any(isinstance(target.operator, _VALUE_TESTS) for target in node.comparisons):
+            return Kind.PYTHON
+        operands = [self.kind(node.left), *(self.kind(c.comparator) for c in node.comparisons)]
+        if any(k.is_tensor for k in operands) and all(
+            isinstance(c.operator, _MASK_COMPARISONS) for c in node.comparisons
+        ):
+            return Kind.MASK
+        return join(*operands)
+
+    def _is_module(self, head: str) -> bool:
+        return head in self.imports and head not in self.names
+
+    # Keeping the facts up to date.
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._depth += 1
+        if self._depth > 1:  # a nested function: its own names, its own frame
+            self._saved.append((self.names, self.loops))
+            self.names, self.loops = dict(self.names), []
+        params = node.params
+        first = True
+        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+            self.names[param.name.value] = self._parameter_kind(param, first)
+            first = False
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                self.names[star.name.value] = Kind.PYTHON
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        if self._depth > 1:
+            self.names, self.loops = self._saved.pop()
+        self._depth -= 1
+
+    def _parameter_kind(self, param: cst.Param, first: bool) -> Kind:
+        if first and param.name.value in ("self", "cls") and self._depth == 1:
+            return Kind.UNKNOWN
+        declared = annotation_kind(param.annotation)
+        if declared is not None:
+            return declared
+        if param.default is not None:
+            default = self.kind(param.default)
+            # `mask=None` may hold a tensor; `flag=True` or `eps=1e-6` holds a Python value.
+            is_none = isinstance(param.default, cst.Name) and param.default.value == "None"
+            return Kind.UNKNOWN if is_none else default
+        return Kind.TENSOR if self.root and self._depth == 1 else Kind.UNKNOWN
+
+    def leave_Assign(self, original_node: cst.Assign) -> None:
+        for target in original_node.targets:
+            self._bind(target.target, original_node.value)
+
+    def leave_AnnAssign(self, original_node: cst.AnnAssign) -> None:
+        declared = annotation_kind(original_node.annotation)
+        if isinstance(original_node.target, cst.Name):
+            value = original_node.value
+            kind = self.kind(value) if value is not None else declared or Kind.UNKNOWN
+            self.names[original_node.target.value] = kind
+
+    def leave_AugAssign(self, original_node: cst.AugAssign) -> None:
+        target = original_node.target
+        if isinstance(target, cst.Name):
+            self.names[target.value] = join(self.kind(target), self.kind(original_node.value))
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind_iteration(node.target, node.iter)
+        self.loops.append(node)
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self.loops.pop()
+
+    @property
+    def conditional(self) -> bool:
+        """Whether the current node runs only when a trace-time condition holds."""
+        return any(self._static_ifs)
+
+    def visit_If(self, node: cst.If) -> None:
+        self._static_ifs.append(not self.reads_tensor_value(node.test))
+
+    def leave_If(self, original_node: cst.If) -> None:
+        self._static_ifs.pop()
+
+    @property
+    def eager_only(self) -> bool:
+        """Whether the current node is skipped while Dynamo traces (an is_compiling guard)."""
+        return any(self._eager_branches)
+
+    def _compiling_check(self, test: cst.BaseExpression) -> bool:
+        if not isinstance(test, cst.Call):
+            return False
+        name = self.resolve(test.func)
+        return name is not None and name.rpartition(".")[2] in COMPILING_CHECKS
+
+    def visit_If_body(self, node: cst.If) -> None:
+        test = node.test
+        negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+        self._eager_branches.append(negated and self._compiling_check(test.expression))
+
+    def leave_If_body(self, node: cst.If) -> None:
+        self._eager_branches.pop()
+
+    def visit_If_orelse(self, node: cst.If) -> None:
+        self._eager_branches.append(self._compiling_check(node.test))
+
+    def leave_If_orelse(self, node: cst.If) -> None:
+        self._eager_branches.pop()
+
+    def visit_While(self, node: cst.While) -> None:
+        self.loops.append(node)
+
+    def leave_While(self, original_node: cst.While) -> None:
+        self.loops.pop()
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self._bind_kind(node.asname.name, Kind.UNKNOWN)
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        pairs = isinstance(target, cst.Tuple | cst.List) and isinstance(value, cst.Tuple | cst.List)
+        if pairs and len(target.elements) == len(value.elements):
+            for element, item in zip(target.elements, value.elements, strict=True):
+                self._bind(element.value, item.value)
+            return
+        if isinstance(target, cst.Tuple | cst.List):
+            # `a, b = x.chunk(2)` unpacks tensors; `b, n = x.shape` unpacks Python ints.
+            kind = self.kind(value)
+            self._bind_kind(target, Kind.TENSOR if kind is Kind.MASK else kind)
+        else:
+            self._bind_kind(target, self.kind(value))
+
+    def _bind_kind(self, target: cst.BaseExpression, kind: Kind) -> None:
+        if isinstance(target, cst.Name):
+            self.names[target.value] = kind
+        elif isinstance(target, cst.Tuple | cst.List):
+            for element in target.elements:
+                self._bind_kind(element.value, kind)
+        elif isinstance(target, cst.StarredElement):
+            self._bind_kind(target.value, Kind.PYTHON)
+
+    def _bind_iteration(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
+        iterated = self.kind(iterable)
+        is_range = isinstance(iterable, cst.Call) and dotted(iterable.func) in (
+            "range",
+            "enumerate",
+        )
+        if is_range and dotted(iterable.func) == "range":
+            self._bind_kind(target, Kind.PYTHON)
+        elif iterated.is_tensor:  # iterating a tensor yields its rows
+            self._bind_kind(target, Kind.TENSOR)
+        else:
+            self._bind_kind(target, Kind.UNKNOWN)

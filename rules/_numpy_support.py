@@ -1,0 +1,68 @@
+"""Which numpy functions Dynamo traces (through `torch._numpy`), without importing torch here.
+
+The answer depends on the installed torch. It is computed once per torch version in a
+subprocess and cached under the user cache folder; without torch, or when that fails, the
+list shipped for torch 2.13 (`_numpy_traced.py`) is used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+from breaklint.rules._numpy_traced import TRACED as SHIPPED
+
+# Dynamo maps a numpy function to torch._numpy when the same name exists in both modules
+# (torch/_dynamo/variables/misc.py, get_np_to_tnp_map); this lists those names.
+_QUERY = """
+import json, sys
+from torch._dynamo.utils import NP_TO_TNP_MODULE
+names = sorted(
+    f"{np_mod.__name__}.{name}"
+    for np_mod, tnp_mod in NP_TO_TNP_MODULE.items()
+    for name, value in vars(tnp_mod).items()
+    if callable(value) and getattr(np_mod, name, None) is not None
+)
+json.dump(names, sys.stdout)
+"""
+
+
+def _cache_file(torch_version: str) -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "breaklint" / f"numpy-traced-torch-{torch_version}.json"
+
+
+def _query_torch() -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", _QUERY], capture_output=True, text=True, timeout=120, check=True
+    )
+    return json.loads(done.stdout)
+
+
+@cache
+def traced_numpy_functions() -> frozenset[str]:
+    """Dotted names (`numpy.sum`, `numpy.linalg.norm`) that Dynamo traces without a break."""
+    try:
+        version = metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        return SHIPPED
+    path = _cache_file(version)
+    try:
+        return frozenset(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        pass
+    try:
+        names = _query_torch()
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return SHIPPED
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(names), encoding="utf-8")
+    except OSError:
+        pass  # a read-only home still gets the right answer, just not cached
+    return frozenset(names)

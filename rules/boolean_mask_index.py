@@ -1,0 +1,70 @@
+import libcst as cst
+
+from breaklint.findings import Severity
+from breaklint.rule import Rule
+from breaklint.rules._dynamic_shapes import HINT, WHY
+from breaklint.tensorness import Kind
+
+
+class BooleanMaskIndex(Rule):
+    code = "BL302"
+    name = "boolean-mask-index"
+    severity = Severity.ERROR
+    message = (
+        "indexing with a boolean mask (`x[x > 0]`) gives a result whose size depends on the "
+        "data; Dynamo breaks the graph here"
+    )
+    hint = HINT
+    what = """
+Flags reading `x[mask]` where the index is a boolean tensor: a comparison of tensors, a
+`.bool()`/`isnan`-style result, a combination of those with `&`, `|`, `~`, or a name bound to
+one. Writing through a mask (`x[mask] = 0`) keeps the shape and is not flagged.
+"""
+    why = WHY
+    example = """
+import torch
+
+
+def positive_mean(x):
+    y = x * 2
+    return y[y > 0].mean() + 1
+
+
+compiled = torch.compile(positive_mean)
+"""
+    use_instead = """
+import torch
+
+
+def positive_mean(x):
+    y = x * 2
+    keep = y > 0
+    return (y * keep).sum() / keep.sum() + 1
+
+
+compiled = torch.compile(positive_mean)
+"""
+    probe = "(positive_mean, (torch.randn(8),))"
+    gb_ids = ("GB0036",)
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._written: set[int] = set()  # subscripts that are assignment targets
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._written.update(id(target.target) for target in node.targets)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._written.add(id(node.target))
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if id(node) in self._written:
+            return
+        facts = self.context.facts
+        if facts.kind(node.value) is Kind.PYTHON:
+            return
+        if any(
+            isinstance(element.slice, cst.Index) and facts.kind(element.slice.value) is Kind.MASK
+            for element in node.slice
+        ):
+            self.report(node)

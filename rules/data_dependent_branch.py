@@ -1,0 +1,100 @@
+import libcst as cst
+
+from breaklint.findings import Severity
+from breaklint.rule import Rule
+
+
+class DataDependentBranch(Rule):
+    code = "BL201"
+    name = "data-dependent-branch"
+    severity = Severity.ERROR
+    message = (
+        "{construct} decides on a tensor's value; Dynamo cannot know which way it goes while "
+        "tracing, so it breaks the graph here"
+    )
+    hint = (
+        "keep the choice in the graph: `torch.where(cond, a, b)` for values, "
+        "`torch.cond(pred, true_fn, false_fn)` for branches; or decide on shapes or flags"
+    )
+    what = """
+Flags `if`, `elif`, `while`, conditional expressions, comprehension filters and `and`/`or`
+whose truth depends on tensor data (`if t.sum() > 0`, `if (t > 0).any()`, `if score > 0` where
+`score` is a tensor). Shapes, dtypes, devices, `None` checks, `self.training` and config flags
+are known while tracing and are never flagged; neither is `assert`, which Dynamo traces.
+"""
+    why = """
+Python must call `bool()` on the tensor to pick a branch, which needs its value. Dynamo traces
+with fake tensors and cannot know it, so it ends the graph at the jump (GB0170, "Data-dependent
+branching"), runs the comparison eagerly and compiles each side separately.
+"""
+    example = """
+import torch
+
+
+def clip_positive(x):
+    y = x * 2
+    if y.sum() > 0:
+        return y - 1
+    return y + 1
+
+
+compiled = torch.compile(clip_positive)
+"""
+    use_instead = """
+import torch
+
+
+def clip_positive(x):
+    y = x * 2
+    return torch.where(y.sum() > 0, y - 1, y + 1)
+
+
+compiled = torch.compile(clip_positive)
+"""
+    probe = "(clip_positive, (torch.randn(8),))"
+    gb_ids = ("GB0170",)
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._tests: set[int] = set()  # conditions already judged as a whole
+
+    def _check(self, test: cst.BaseExpression, construct: str) -> None:
+        self._mark(test)
+        if self.context.facts.reads_tensor_value(test):
+            self.report(test, self.message.format(construct=construct))
+
+    def _mark(self, test: cst.BaseExpression) -> None:
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        if isinstance(test, cst.BooleanOperation):
+            self._tests.add(id(test))
+            self._mark(test.left)
+            self._mark(test.right)
+
+    def visit_If(self, node: cst.If) -> None:
+        if id(node) not in self._tests:
+            self._check(node.test, "`if`")
+        if isinstance(node.orelse, cst.If):
+            self._tests.add(id(node.orelse))
+            self._check(node.orelse.test, "`elif`")
+
+    def visit_While(self, node: cst.While) -> None:
+        self._check(node.test, "`while`")
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._check(node.test, "a conditional expression")
+
+    def visit_CompIf(self, node: cst.CompIf) -> None:
+        self._check(node.test, "a comprehension filter")
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        self._mark(node.test)  # asserts on tensors become torch._assert in the graph
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        if id(node) in self._tests:
+            return
+        self._mark(node)
+        # `a or b` used as a value needs only the truth of the left side.
+        if self.context.facts.reads_tensor_value(node.left):
+            operator = "and" if isinstance(node.operator, cst.And) else "or"
+            self.report(node, self.message.format(construct=f"`{operator}`"))

@@ -1,0 +1,62 @@
+import libcst as cst
+
+from breaklint.findings import Severity
+from breaklint.rule import Rule
+from breaklint.syntax import dotted
+
+
+class DisabledCall(Rule):
+    code = "BL505"
+    name = "disabled-call"
+    severity = Severity.WARNING
+    message = (
+        "`{call}` is decorated @torch.compiler.disable: Dynamo does not trace it and breaks "
+        "the graph around the call"
+    )
+    hint = (
+        "fine when intended (it keeps the rest compiled); otherwise make the function "
+        "traceable and drop the decorator, or move the call outside the compiled code"
+    )
+    what = """
+Flags calls, in compiled code, of functions and methods of the linted tree that are decorated
+`@torch.compiler.disable` or `@torch._dynamo.disable`.
+"""
+    why = """
+A disabled function always runs eagerly. Dynamo ends the graph before the call and starts a new
+one after it, so each call costs an extra graph and a trip through Python.
+"""
+    example = """
+import torch
+
+
+@torch.compiler.disable
+def shift(x):
+    return x + 1
+
+
+def scaled(x):
+    return shift(x * 2) * 3
+
+
+compiled = torch.compile(scaled)
+"""
+    use_instead = """
+import torch
+
+
+def shift(x):
+    return x + 1
+
+
+def scaled(x):
+    return shift(x * 2) * 3
+
+
+compiled = torch.compile(scaled)
+"""
+    probe = "(scaled, (torch.randn(8),))"
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = dotted(node.func)
+        if name is not None and name in self.context.disabled_calls:
+            self.report(node, self.message.format(call=name))

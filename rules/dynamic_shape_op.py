@@ -1,0 +1,70 @@
+import libcst as cst
+
+from breaklint.findings import Severity
+from breaklint.rule import Rule
+from breaklint.rules._dynamic_shapes import HINT, WHY
+from breaklint.syntax import method_call
+from breaklint.tensorness import Kind
+
+FUNCTIONS = frozenset(
+    {
+        "torch.nonzero", "torch.argwhere", "torch.unique", "torch.unique_consecutive",
+        "torch.masked_select", "torch.bincount",
+    }
+)  # fmt: skip
+METHODS = frozenset(
+    {"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select", "bincount"}
+)
+
+
+class DynamicShapeOp(Rule):
+    code = "BL301"
+    name = "dynamic-shape-op"
+    severity = Severity.ERROR
+    message = (
+        "`{op}` returns a tensor whose size depends on the data; Dynamo cannot trace it with "
+        "fake tensors and breaks the graph here"
+    )
+    hint = HINT
+    what = """
+Flags `torch.nonzero`, `torch.argwhere`, `torch.unique`, `torch.unique_consecutive`,
+`torch.masked_select`, `torch.bincount` (and their tensor methods) and the one-argument
+`torch.where(cond)`. The three-argument `torch.where(cond, a, b)` keeps the shape and is fine.
+"""
+    why = WHY
+    example = """
+import torch
+
+
+def positive_sum(x):
+    y = x * 2
+    return y[torch.nonzero(y > 0, as_tuple=True)].sum() + 1
+
+
+compiled = torch.compile(positive_sum)
+"""
+    use_instead = """
+import torch
+
+
+def positive_sum(x):
+    y = x * 2
+    return torch.where(y > 0, y, 0).sum() + 1
+
+
+compiled = torch.compile(positive_sum)
+"""
+    probe = "(positive_sum, (torch.randn(8),))"
+    gb_ids = ("GB0036",)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = self.context.facts.resolve(node.func)
+        if name in FUNCTIONS or (name == "torch.where" and len(node.args) == 1):
+            self.report(node, self.message.format(op=name))
+            return
+        call = method_call(node)
+        if call is None or (name is not None and name.startswith("torch.")):
+            return
+        receiver, method = call
+        if method in METHODS and self.context.facts.kind(receiver) is not Kind.PYTHON:
+            self.report(node, self.message.format(op=f".{method}()"))

@@ -1,0 +1,92 @@
+import libcst as cst
+
+from breaklint.findings import Severity
+from breaklint.rule import Report, Rule, all_rules
+
+
+class GraphBreakInLoop(Rule):
+    code = "BL202"
+    name = "graph-break-in-loop"
+    severity = Severity.ERROR
+    breaks_graph = False  # it restates breaks that other rules report
+    message = (
+        "graph break inside a loop ({codes}): Dynamo cannot resume in the middle of a loop, so "
+        "it skips the whole frame and `{function}` runs eagerly, with no graph at all"
+    )
+    hint = (
+        "move the breaking code out of the loop, or make it traceable (see {codes}); "
+        "a helper decorated @torch.compiler.disable keeps the rest of the frame compiled"
+    )
+    what = """
+Flags the first graph break inside each `for` or `while` loop of a compiled function, in
+addition to the finding for the break itself.
+"""
+    why = """
+After a graph break Dynamo resumes the function in a new frame that starts after the breaking
+instruction. It cannot do that from inside a loop, so it gives up on the whole frame (GB7000):
+the function runs fully eagerly and nothing in it is compiled, which costs far more than one
+extra graph.
+"""
+    example = """
+import torch
+
+
+def accumulate(x):
+    total = torch.zeros_like(x)
+    for step in range(3):
+        print("step", step)
+        total = total + x * step
+    return total
+
+
+compiled = torch.compile(accumulate)
+"""
+    use_instead = """
+import torch
+
+
+def accumulate(x):
+    total = torch.zeros_like(x)
+    for step in range(3):
+        total = total + x * step
+    return total
+
+
+compiled = torch.compile(accumulate)
+"""
+    probe = "(accumulate, (torch.randn(8),))"
+    gb_ids = ("GB7000",)
+
+    def finish(self, reports: list[Report]) -> None:
+        first_in_loop: dict[int, list[Report]] = {}
+        for report in reports:
+            if (
+                report.loop is not None
+                and all_rules()[report.code].breaks_graph
+                and not _in_while_test(report)
+            ):
+                first_in_loop.setdefault(id(report.loop), []).append(report)
+        for inside in first_in_loop.values():
+            codes = ", ".join(sorted({r.code for r in inside}))
+            message = self.message.format(codes=codes, function=self.context.function)
+            # Under `if self.training:` or a config flag, only that configuration is affected.
+            conditional = all(r.conditional for r in inside)
+            self.report(
+                inside[0].node,
+                message + " (in configurations that take the enclosing branch)"
+                if conditional
+                else message,
+                hint=self.hint.format(codes=codes),
+                severity=Severity.WARNING if conditional else None,
+            )
+
+
+def _in_while_test(report: Report) -> bool:
+    """A break in the condition of the outermost `while` is before the loop, not inside it:
+    Dynamo breaks the graph there and resumes at the loop head without skipping the frame."""
+    loop = report.loop
+    return isinstance(loop, cst.While) and _contains(loop.test, report.node)
+
+
+def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+    return tree is node or any(_contains(child, node) for child in tree.children)

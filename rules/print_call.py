@@ -1,0 +1,59 @@
+import libcst as cst
+
+from breaklint.findings import Severity
+from breaklint.rule import Rule
+
+
+class PrintCall(Rule):
+    code = "BL401"
+    name = "print-call"
+    severity = Severity.ERROR
+    message = (
+        "`print()` is a side effect Dynamo cannot put in a graph; it breaks the graph here to "
+        "run it eagerly"
+    )
+    hint = (
+        "remove it, guard it with `if not torch.compiler.is_compiling():`, or let Dynamo "
+        "defer it: torch._dynamo.config.reorderable_logging_functions.add(print)"
+    )
+    what = """
+Flags calls of the builtin `print` in compiled code.
+"""
+    why = """
+A graph holds tensor operations only. Printing must happen when the Python line runs, so Dynamo
+ends the graph before `print`, calls it eagerly and starts a new graph after it (GB0059).
+"""
+    example = """
+import torch
+
+
+def scaled(x):
+    y = x * 2
+    print("scaled", y.shape)
+    return y + 1
+
+
+compiled = torch.compile(scaled)
+"""
+    use_instead = """
+import torch
+
+
+def scaled(x):
+    y = x * 2
+    if not torch.compiler.is_compiling():
+        print("scaled", y.shape)
+    return y + 1
+
+
+compiled = torch.compile(scaled)
+"""
+    probe = "(scaled, (torch.randn(8),))"
+    gb_ids = ("GB0059",)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if (
+            self.context.facts.resolve(node.func) == "print"
+            and "print" not in self.context.facts.names
+        ):
+            self.report(node)

@@ -1,0 +1,62 @@
+import libcst as cst
+
+from breaklint.findings import Severity
+from breaklint.rule import Rule
+from breaklint.rules._dynamic_shapes import WHY
+
+
+class RepeatInterleaveTensor(Rule):
+    code = "BL303"
+    name = "repeat-interleave-tensor"
+    severity = Severity.ERROR
+    message = (
+        "`repeat_interleave` with tensor `repeats` makes the output size depend on the data; "
+        "Dynamo breaks the graph here"
+    )
+    hint = (
+        "pass `output_size=` when the total is known, use an int `repeats`, or set "
+        "torch._dynamo.config.capture_dynamic_output_shape_ops = True"
+    )
+    what = """
+Flags `torch.repeat_interleave(x, repeats)` and `x.repeat_interleave(repeats)` when `repeats`
+is a tensor and no `output_size=` is given. An int `repeats` keeps the shape static.
+"""
+    why = WHY
+    example = """
+import torch
+
+
+def expand_rows(x, counts):
+    return x.repeat_interleave(counts, dim=0) * 2
+
+
+compiled = torch.compile(expand_rows)
+"""
+    use_instead = """
+import torch
+
+
+def expand_rows(x, counts):
+    return x.repeat_interleave(counts, dim=0, output_size=6) * 2
+
+
+compiled = torch.compile(expand_rows)
+"""
+    probe = "(expand_rows, (torch.randn(3, 4), torch.tensor([1, 2, 3])))"
+    gb_ids = ("GB0036",)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        facts = self.context.facts
+        name = facts.resolve(node.func)
+        positional = [arg.value for arg in node.args if arg.keyword is None]
+        keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword}
+        if "output_size" in keywords:
+            return
+        if name == "torch.repeat_interleave":
+            repeats = positional[1] if len(positional) > 1 else keywords.get("repeats")
+        elif isinstance(node.func, cst.Attribute) and node.func.attr.value == "repeat_interleave":
+            repeats = positional[0] if positional else keywords.get("repeats")
+        else:
+            return
+        if repeats is not None and facts.kind(repeats).is_tensor:
+            self.report(node)

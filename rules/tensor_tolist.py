@@ -1,0 +1,60 @@
+import libcst as cst
+
+from breaklint.findings import Severity
+from breaklint.rule import Rule
+from breaklint.syntax import method_call
+from breaklint.tensorness import Kind
+
+
+class TensorTolist(Rule):
+    code = "BL103"
+    name = "tensor-tolist"
+    severity = Severity.ERROR
+    message = (
+        "`.tolist()` copies a tensor's values into Python numbers; Dynamo traces without "
+        "values, so it breaks the graph here"
+    )
+    hint = (
+        "keep the data a tensor (index it, `torch.split`, `unbind`), or call it outside the "
+        "compiled code"
+    )
+    what = """
+Flags `tensor.tolist()` in compiled code.
+"""
+    why = """
+`.tolist()` needs every element's value; fake tensors have none. Dynamo breaks the graph
+(GB0109), runs the conversion eagerly and continues with Python lists that it then guards on.
+"""
+    example = """
+import torch
+
+
+def scaled_rows(x):
+    scales = x.amax(dim=1).tolist()
+    return torch.stack([row / s for row, s in zip(x, scales)])
+
+
+compiled = torch.compile(scaled_rows)
+"""
+    use_instead = """
+import torch
+
+
+def scaled_rows(x):
+    return x / x.amax(dim=1, keepdim=True)
+
+
+compiled = torch.compile(scaled_rows)
+"""
+    probe = "(scaled_rows, (torch.rand(3, 4) + 1,))"
+    gb_ids = ("GB0109",)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        call = method_call(node)
+        if (
+            call is not None
+            and call[1] == "tolist"
+            and not node.args
+            and (self.context.facts.kind(call[0]) is not Kind.PYTHON)
+        ):
+            self.report(node)

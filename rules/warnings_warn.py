@@ -1,0 +1,59 @@
+import libcst as cst
+
+from breaklint.findings import Severity
+from breaklint.rule import Rule
+
+
+class WarningsWarn(Rule):
+    code = "BL403"
+    name = "warnings-warn"
+    severity = Severity.ERROR
+    message = (
+        "`warnings.warn()` is a side effect (it inspects the stack and the warning registry); "
+        "Dynamo breaks the graph here to run it eagerly"
+    )
+    hint = (
+        "check and warn outside the compiled code (in `__init__` or the caller), or guard it "
+        "with `if not torch.compiler.is_compiling():`"
+    )
+    what = """
+Flags `warnings.warn(...)` and `warnings.warn_explicit(...)` in compiled code.
+"""
+    why = """
+`warnings.warn` is implemented in C, looks up the caller's frame and mutates the module's
+warning registry. Dynamo cannot trace it, so it breaks the graph and calls it eagerly.
+"""
+    example = """
+import warnings
+
+import torch
+
+
+def scaled(x):
+    y = x * 2
+    warnings.warn("scaling is deprecated")
+    return y + 1
+
+
+compiled = torch.compile(scaled)
+"""
+    use_instead = """
+import warnings
+
+import torch
+
+
+def scaled(x):
+    y = x * 2
+    if not torch.compiler.is_compiling():
+        warnings.warn("scaling is deprecated")
+    return y + 1
+
+
+compiled = torch.compile(scaled)
+"""
+    probe = "(scaled, (torch.randn(8),))"
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.context.facts.resolve(node.func) in ("warnings.warn", "warnings.warn_explicit"):
+            self.report(node)

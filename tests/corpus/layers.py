@@ -1,0 +1,220 @@
+"""More of breaklint's example corpus: transformer and MoE layers, losses and normalization.
+
+Same convention as models.py: `# BREAK` ends a line where Dynamo 2.13 breaks the graph, `# SKIP`
+a line that makes it skip the whole function. Every other line is something Dynamo traces.
+"""
+
+import copy
+import json
+import logging
+import os
+import random
+import time
+import warnings
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+logger = logging.getLogger("corpus.layers")
+
+
+@torch.compiler.disable
+def record_router_stats(counts: torch.Tensor) -> None:
+    """Bookkeeping that must stay eager."""
+    record_router_stats.last = counts.detach()
+
+
+class Attention(nn.Module):
+    """Self-attention with a padding mask and a few checks Dynamo resolves while tracing."""
+
+    def __init__(self, dim: int = 8, heads: int = 2) -> None:
+        super().__init__()
+        self.heads = heads
+        self.head_dim = dim // heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.out = nn.Linear(dim, dim)
+        self.calls = 0
+
+    def forward(self, x: torch.Tensor, lengths: torch.Tensor | None = None) -> torch.Tensor:
+        logger.debug("attention on %s", tuple(x.shape))  # BREAK
+        self.calls += 1
+        batch, seq, dim = x.shape
+        assert dim == self.heads * self.head_dim
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        q = q.view(batch, seq, self.heads, self.head_dim).transpose(1, 2)
+        k = k.view(batch, seq, self.heads, self.head_dim).transpose(1, 2)
+        v = v.view(batch, seq, self.heads, self.head_dim).transpose(1, 2)
+        scores = q @ k.transpose(-2, -1) / self.head_dim**0.5
+        if lengths is not None:
+            keep = torch.arange(seq) < lengths[:, None]
+            scores = scores.masked_fill(~keep[:, None, None, :], float("-inf"))
+        if scores.dtype == torch.float16:
+            scores = scores.float()
+        weights = scores.softmax(dim=-1)
+        longest = int(lengths.max()) if lengths is not None else seq  # BREAK
+        context = (weights @ v).transpose(1, 2).reshape(batch, seq, dim)
+        return self.out(context[:, :longest])
+
+
+class MLP(nn.Module):
+    """A feed-forward block with an activation statistic and a truncation to the peak."""
+
+    def __init__(self, dim: int = 8, hidden: int = 16) -> None:
+        super().__init__()
+        self.up = nn.Linear(dim, hidden)
+        self.down = nn.Linear(hidden, dim)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = F.gelu(self.up(x))
+        sparsity = float((h == 0).float().mean())  # BREAK
+        if sparsity > 0.9:
+            h = h * 2
+        out = self.down(h)
+        peak = out.abs().sum(dim=(0, 2))
+        return out[:, : int(peak.argmax()) + 1]  # BREAK
+
+
+class MoERouter(nn.Module):
+    """Top-1 routing: the token groups have data-dependent sizes."""
+
+    def __init__(self, dim: int = 8, experts: int = 4) -> None:
+        super().__init__()
+        self.gate = nn.Linear(dim, experts)
+        self.experts = experts
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        probs = self.gate(x).softmax(dim=-1)
+        top = probs.argmax(dim=-1)
+        used = torch.unique(top)  # BREAK
+        chosen = probs.max(dim=-1).values
+        routed = x[top == used[0]]  # BREAK
+        counts = torch.bincount(top, minlength=self.experts)  # BREAK
+        record_router_stats(counts)  # BREAK
+        order = torch.arange(self.experts).repeat_interleave(counts)  # BREAK
+        first = torch.where(top == order[0])  # BREAK
+        strong = torch.nonzero(chosen > 0.3)  # BREAK
+        kept = torch.masked_select(chosen, chosen > 0.3)  # BREAK
+        weighted = torch.where(chosen[:, None] > 0.3, x * chosen[:, None], x)
+        balance = routed.sum() + kept.sum() + first[0].sum() + strong.sum()
+        return weighted + balance
+
+
+def smoothed_nll(logits: torch.Tensor, target: torch.Tensor, eps: float) -> torch.Tensor:
+    log_probs = logits.log_softmax(dim=-1)
+    nll = -log_probs.gather(-1, target[:, None]).squeeze(-1)
+    smooth = -log_probs.mean(dim=-1)
+    loss = ((1 - eps) * nll + eps * smooth).mean()
+    if loss.isnan().any():  # BREAK
+        loss = torch.zeros_like(loss)
+    if eps > 0.3:
+        warnings.warn("label smoothing above 0.3 hides the target", stacklevel=2)  # BREAK
+    return loss
+
+
+class LabelSmoothingLoss(nn.Module):
+    """A loss module whose helper breaks, plus value-dependent logging of the loss."""
+
+    def __init__(self, eps: float = 0.4) -> None:
+        super().__init__()
+        self.eps = eps
+        self.history: list[float] = []
+
+    def forward(self, logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+        if logits.dim() != 2 or target.dtype != torch.long:
+            raise ValueError("expected (batch, classes) logits and long targets")
+        loss = smoothed_nll(logits, target, self.eps)
+        per_class = logits.softmax(dim=-1).mean(dim=0).tolist()  # BREAK
+        self.history.append(per_class[0])
+        scale = 0.5 if loss > 10 else 1.0  # BREAK
+        if self.eps == 0.0:
+            return loss
+        elif loss.mean() < 0:  # BREAK
+            loss = -loss
+        confident = bool(loss < 0.1)  # BREAK
+        return loss * scale * (2 if confident else 1)
+
+
+class RMSNorm(nn.Module):
+    """Root-mean-square normalization that halves outliers until they fit."""
+
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        while x.abs().max() > 100:  # BREAK
+            x = x / 2
+        norm = x.pow(2).mean(dim=-1, keepdim=True).add(1e-6).rsqrt()
+        gain = self.weight if self.training else self.weight.detach()
+        bias = x.mean() > 0 and 0.1  # BREAK
+        return x * norm * gain + bias
+
+
+class NoisyTraining(nn.Module):
+    """Runtime calls that Dynamo does not trace, one per line. The file opened in a `with`
+    ends it all: Dynamo cannot resume inside that context manager and skips the rest."""
+
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+        self.config = {"scale": 1.0}
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        torch.manual_seed(0)  # BREAK
+        h = self.proj(x)
+        started = time.time()  # BREAK
+        jitter = random.random()  # BREAK
+        tag = json.dumps(self.config)  # BREAK
+        frozen = copy.deepcopy(self.config)
+        h = h.detach().requires_grad_()  # BREAK
+        torch._dynamo.graph_break()  # BREAK
+        with open(os.devnull, "w") as sink:  # SKIP
+            sink.write(tag)
+        return h * frozen["scale"] + jitter * 0 + (started - started)
+
+
+class Resampler(nn.Module):
+    """numpy inside forward: traced functions next to one torch._numpy lacks."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        arr = x.detach().numpy()
+        total = np.sum(arr) + np.linalg.norm(arr)
+        grid = np.interp(np.linspace(0, 1, arr.shape[-1]), [0.0, 1.0], [0.0, 2.0])  # BREAK
+        return x * torch.from_numpy(grid).float() + torch.as_tensor(total)
+
+
+class Chunker(nn.Module):
+    """A generator forward: Dynamo never compiles its frame."""
+
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x: torch.Tensor):
+        h = self.proj(x)
+        yield h[:1]  # SKIP
+        yield h[1:]
+
+
+def clamp_output(module: nn.Module, inputs: tuple, output: torch.Tensor) -> torch.Tensor:
+    return output.clamp(-1, 1)
+
+
+def log_input_norm(module: nn.Module, inputs: tuple) -> None:
+    logger.info("input norm %s", inputs[0].norm().item())  # BREAK
+
+
+class HookedStack(nn.Module):
+    """A pure tensor-math hook (inlined) and a logging pre-hook (breaks)."""
+
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.first = nn.Linear(dim, dim)
+        self.second = nn.Linear(dim, dim)
+        self.first.register_forward_hook(clamp_output)
+        self.second.register_forward_pre_hook(log_input_norm)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.second(self.first(x).relu())

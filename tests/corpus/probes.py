@@ -1,0 +1,67 @@
+"""Probes for the corpus: each returns (callable, args) or (callable, args, kwargs)."""
+
+import torch
+from layers import (
+    MLP,
+    Attention,
+    Chunker,
+    HookedStack,
+    LabelSmoothingLoss,
+    MoERouter,
+    NoisyTraining,
+    Resampler,
+    RMSNorm,
+)
+from models import Block, Clean, Hooked, Looped
+
+
+def probe_block():
+    return Block().eval(), (torch.randn(2, 8).abs(),)
+
+
+def probe_clean():
+    return Clean(), (torch.randn(4, 8),), {"mask": torch.rand(4, 8) > 0.5}
+
+
+def probe_hooked():
+    return Hooked(), (torch.randn(2, 8),)
+
+
+def probe_looped():
+    return Looped(), [torch.randn(2, 8)]
+
+
+def probe_attention():
+    return Attention(), (torch.randn(2, 5, 8),), {"lengths": torch.tensor([5, 3])}
+
+
+def probe_mlp():
+    return MLP(), (torch.randn(2, 6, 8),)
+
+
+def probe_router():
+    return MoERouter(), (torch.randn(16, 8),)
+
+
+def probe_loss():
+    return LabelSmoothingLoss(), (torch.randn(4, 5), torch.tensor([0, 1, 2, 3]))
+
+
+def probe_norm():
+    return RMSNorm(), (torch.randn(2, 8) * 300,)
+
+
+def probe_noisy():
+    return NoisyTraining(), (torch.randn(2, 8),)
+
+
+def probe_resampler():
+    return Resampler(), (torch.randn(2, 8),)
+
+
+def probe_chunker():
+    return Chunker(), (torch.randn(2, 8),)
+
+
+def probe_hooked_stack():
+    return HookedStack(), (torch.randn(2, 8),)

@@ -1,0 +1,99 @@
+"""The result cache: same findings cold, warm and in parallel; invalidated across files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+CACHE = ".breaklint_cache"
+
+MODEL = """
+    import torch
+
+
+    class Model{n}(torch.nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:
+                print(x)
+            return x * x.max().item()
+"""
+
+NOT_A_MODULE = """
+    class Base:
+        pass
+"""
+
+A_MODULE = """
+    import torch
+
+
+    class Base(torch.nn.Module):
+        pass
+"""
+
+SUBCLASS = """
+    from base import Base
+
+
+    class Net(Base):
+        def forward(self, x):
+            return x * x.max().item()
+"""
+
+
+def _concise(breaklint, *args: str) -> list[str]:
+    result = breaklint("--output-format", "concise", *args, ".")
+    assert result.returncode in (0, 1), result.stderr
+    return result.stdout.splitlines()
+
+
+def _entries(tmp_path: Path) -> list[Path]:
+    return sorted((tmp_path / CACHE).glob("*/*.json"))
+
+
+def test_cold_warm_and_parallel_runs_report_the_same(breaklint, write, tmp_path):
+    for n in range(10):
+        write(f"models/model{n}.py", MODEL.format(n=n))
+    serial = _concise(breaklint, "--jobs", "1", "--no-cache")
+    assert not (tmp_path / CACHE).exists()
+    assert len(serial) == 30
+    assert serial[0].startswith("models/model0.py:6:12: BL201 ")
+    cold = _concise(breaklint, "--jobs", "2")
+    assert _entries(tmp_path)
+    warm = _concise(breaklint, "--jobs", "2")
+    warm_serial = _concise(breaklint, "--jobs", "1")
+    assert cold == warm == warm_serial == serial
+
+
+def test_cache_folder_ignores_itself(breaklint, write, tmp_path):
+    write("model.py", MODEL.format(n=0))
+    _concise(breaklint)
+    assert (tmp_path / CACHE / ".gitignore").read_text(encoding="utf-8") == "*\n"
+
+
+def test_a_changed_base_class_relints_its_subclasses(breaklint, write):
+    write("base.py", NOT_A_MODULE)
+    write("net.py", SUBCLASS)
+    assert _concise(breaklint) == []
+    write("base.py", A_MODULE)
+    assert [line.split(" ")[:2] for line in _concise(breaklint)] == [["net.py:6:20:", "BL101"]]
+    write("base.py", NOT_A_MODULE)
+    assert _concise(breaklint) == []
+
+
+def test_a_changed_file_is_relinted(breaklint, write):
+    path = write("model.py", MODEL.format(n=0))
+    assert len(_concise(breaklint)) == 3
+    path.write_text(path.read_text(encoding="utf-8").replace(".item()", ""), encoding="utf-8")
+    assert [line.split(" ")[1] for line in _concise(breaklint)] == ["BL201", "BL401"]
+
+
+def test_corrupted_entries_are_ignored(breaklint, write, tmp_path):
+    for n in range(3):
+        write(f"model{n}.py", MODEL.format(n=n))
+    expected = _concise(breaklint)
+    entries = _entries(tmp_path)
+    for number, entry in enumerate(entries):
+        # Truncated JSON, JSON of the wrong shape, and bytes that are not text at all.
+        entry.write_bytes([b'{"path": ', b'{"unexpected": []}', b"\xff\x00"][number % 3])
+    assert _concise(breaklint) == expected
+    assert _concise(breaklint) == expected

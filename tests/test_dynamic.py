@@ -1,0 +1,329 @@
+"""The dynamic phase end to end: the CLI runs Dynamo on probes in worker subprocesses."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+from conftest import REPO, run_breaklint
+
+CORPUS = REPO / "tests" / "corpus"
+CORPUS_MODELS = ("models.py", "layers.py")
+_MARKER = re.compile(r"#\s*(BREAK|SKIP)$")
+_HOOK_REGISTRATION = "BL701"  # reported where a hook is registered, not where it breaks
+
+
+@pytest.fixture(scope="module")
+def corpus_report(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """One run of breaklint on the corpus with its probes, shared by the tests below."""
+    folder = tmp_path_factory.mktemp("corpus")
+    for name in (*CORPUS_MODELS, "probes.py"):
+        shutil.copy(CORPUS / name, folder / name)
+    done = run_breaklint(
+        *CORPUS_MODELS,
+        *("--probes", "probes.py", "--output-format", "json", "--jobs", "2"),
+        cwd=folder,
+    )
+    assert done.returncode == 1, done.stderr
+    return json.loads(done.stdout)
+
+
+def _markers() -> dict[tuple[str, int], str]:
+    marked = {}
+    for name in CORPUS_MODELS:
+        lines = (CORPUS / name).read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines, 1):
+            if match := _MARKER.search(line):
+                marked[name, number] = match.group(1)
+    return marked
+
+
+def test_confirmed_and_dynamic_findings_are_exactly_the_real_breaks(corpus_report: dict) -> None:
+    evidence = {
+        (f["path"], f["line"]): "SKIP" if f["frame_skipped"] else "BREAK"
+        for f in corpus_report["findings"]
+        if (f["status"] == "confirmed" and f["code"] != _HOOK_REGISTRATION)
+        or f["origin"] == "dynamic"
+    }
+    assert evidence == _markers()
+
+
+def test_every_static_rule_is_confirmed_in_the_corpus(corpus_report: dict) -> None:
+    listed = run_breaklint("rules", cwd=REPO)
+    codes = {line.split()[0] for line in listed.stdout.splitlines() if line.startswith("BL")}
+    static = {code for code in codes if "BL100" < code < "BL900"}
+    confirmed = {f["code"] for f in corpus_report["findings"] if f["status"] == "confirmed"}
+    assert static - confirmed == set()
+
+
+def test_hook_registration_takes_the_status_of_the_hook(corpus_report: dict) -> None:
+    registrations = {
+        (f["path"], f["line"]): f
+        for f in corpus_report["findings"]
+        if f["code"] == _HOOK_REGISTRATION
+    }
+    assert set(registrations) == {("models.py", 64), ("layers.py", 217)}
+    assert {f["status"] for f in registrations.values()} == {"confirmed"}
+    assert registrations["models.py", 64]["stack"][-1].endswith("models.py:71 in report_shape")
+    logging_hook = registrations["layers.py", 217]
+    assert logging_hook["stack"][-1].endswith("layers.py:206 in log_input_norm")
+    assert logging_hook["probe"] == "probes.py::probe_hooked_stack"
+
+
+def test_generator_forward_is_a_skipped_frame(corpus_report: dict) -> None:
+    by_line = {
+        (f["line"], f["code"]): f for f in corpus_report["findings"] if f["path"] == "layers.py"
+    }
+    first_yield = by_line[197, "BL801"]
+    assert (first_yield["status"], first_yield["kind"]) == ("confirmed", "frame-skipped")
+    assert (first_yield["gb_id"], first_yield["gb_type"]) == (
+        "GB0003",
+        "Attempt to trace generator",
+    )
+    assert by_line[198, "BL801"]["status"] == "not-reproduced"
+
+
+def test_break_in_a_while_condition_does_not_skip_the_frame(corpus_report: dict) -> None:
+    at_condition = [
+        f for f in corpus_report["findings"] if f["path"] == "layers.py" and f["line"] == 147
+    ]
+    assert [(f["code"], f["status"], f["kind"]) for f in at_condition] == [
+        ("BL201", "confirmed", "graph-break")
+    ]
+
+
+def test_every_static_finding_has_a_status(corpus_report: dict) -> None:
+    statuses = {f["status"] for f in corpus_report["findings"] if f["origin"] == "static"}
+    assert statuses <= {"confirmed", "not-reproduced", "not-reached"}
+    assert "confirmed" in statuses
+
+
+def test_break_evidence_fields(corpus_report: dict) -> None:
+    item = next(
+        f for f in corpus_report["findings"] if f["line"] == 17 and f["status"] == "confirmed"
+    )
+    assert item["gb_id"] == "GB0124"
+    assert item["gb_type"] == "Unsupported Tensor.item() call with capture_scalar_outputs=False"
+    assert "capture_scalar_outputs" in item["explanation"]
+    assert item["hints"]
+    assert item["probe"] == "probes.py::probe_block"
+    assert item["function"] == "scale_by_norm"
+    assert item["config_knob"] == "capture_scalar_outputs"
+    assert "capture_scalar_outputs = True" in item["hint"]
+    assert "gb0124.html" in item["reason"]
+    marked = [row for row in item["bytecode"].splitlines() if row.startswith("-->")]
+    assert len(marked) == 1 and marked[0].split()[1:4] == ["17", "68", "CALL"]
+    assert item["stack"][-1].endswith("models.py:17 in scale_by_norm")
+
+
+def test_breaks_without_knob_say_so(corpus_report: dict) -> None:
+    deepcopy = next(f for f in corpus_report["findings"] if f["line"] == 35)
+    assert (deepcopy["gb_id"], deepcopy["config_knob"]) == ("GB4198", None)
+
+
+def test_hook_break_and_skipped_frame(corpus_report: dict) -> None:
+    by_line = {f["line"]: f for f in corpus_report["findings"] if f["status"] == "confirmed"}
+    assert by_line[71]["function"] == "report_shape"
+    assert by_line[71]["probe"] == "probes.py::probe_hooked"
+    assert by_line[84]["kind"] == "frame-skipped"
+    assert "GB7000" in by_line[84]["explanation"]
+
+
+def test_probe_report(corpus_report: dict) -> None:
+    probes = {p["name"]: p for p in corpus_report["probes"]}
+    assert {p["status"] for p in probes.values()} == {"ok"}
+    assert len(probes) == 13
+    assert (probes["probe_clean"]["graphs"], probes["probe_clean"]["breaks"]) == (1, 0)
+    assert (probes["probe_hooked"]["graphs"], probes["probe_hooked"]["breaks"]) == (2, 1)
+    assert (probes["probe_looped"]["graphs"], probes["probe_looped"]["frames_skipped"]) == (0, 1)
+    assert len(probes["probe_block"]["ops_per_graph"]) == probes["probe_block"]["graphs"] == 6
+    assert (probes["probe_chunker"]["graphs"], probes["probe_chunker"]["breaks"]) == (0, 1)
+
+
+FAILING_PROBES = """
+import os
+import time
+
+import torch
+from model import Scale
+
+
+def probe_raises():
+    raise ValueError("no weights here")
+
+
+def probe_sleeps():
+    time.sleep(60)
+
+
+def probe_exits():
+    os._exit(1)
+
+
+def probe_wrong_shape():
+    return Scale()
+
+
+def probe_takes_arguments(size):
+    return Scale(), (torch.randn(size),)
+
+
+def probe_good():
+    return Scale(), (torch.randn(4),)
+"""
+
+MODEL = """
+import torch
+
+
+class Scale(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gain = torch.nn.Parameter(torch.ones(()))
+
+    def forward(self, x):
+        x = x * 2
+        getattr(torch._dynamo, "graph" + "_break")()
+        if torch.compiler.is_compiling():
+            return x * self.gain
+        return x * self.gain.item()
+"""
+
+
+@pytest.fixture(scope="module")
+def failing_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, str]:
+    folder = tmp_path_factory.mktemp("failing")
+    (folder / "model.py").write_text(MODEL.lstrip(), encoding="utf-8")
+    (folder / "probes.py").write_text(FAILING_PROBES.lstrip(), encoding="utf-8")
+    (folder / "broken.py").write_text("def probe_x(:\n", encoding="utf-8")
+    (folder / "empty.py").write_text("x = 1\n", encoding="utf-8")
+    done = run_breaklint(
+        "model.py",
+        *("--probes", "probes.py", "--probes", "broken.py", "--probes", "empty.py"),
+        *("--probe-timeout", "8", "--output-format", "json", "--jobs", "2"),
+        cwd=folder,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    return json.loads(done.stdout), done.stderr
+
+
+def test_failing_probes_get_their_status(failing_report: tuple[dict, str]) -> None:
+    report, _ = failing_report
+    statuses = {p["name"]: p["status"] for p in report["probes"] if p["path"] == "probes.py"}
+    assert statuses == {
+        "probe_raises": "error",
+        "probe_sleeps": "timeout",
+        "probe_exits": "crashed",
+        "probe_wrong_shape": "error",
+        "probe_takes_arguments": "error",
+        "probe_good": "ok",
+    }
+    errors = {p["name"]: p["error"] for p in report["probes"]}
+    assert errors["probe_raises"] == "ValueError: no weights here"
+    assert errors["probe_exits"] == "worker exited with status 1"
+    assert "must return (callable, args)" in errors["probe_wrong_shape"]
+    assert (
+        errors["probe_takes_arguments"]
+        == "probe_takes_arguments takes parameters; a probe takes none"
+    )
+    raised = next(p for p in report["probes"] if p["name"] == "probe_raises")
+    assert raised["traceback"].rstrip().endswith("ValueError: no weights here")
+    assert "worker.py" not in raised["traceback"]
+
+
+def test_bad_probe_files_are_reported(failing_report: tuple[dict, str]) -> None:
+    report, _ = failing_report
+    files = {p["path"]: p["error"] for p in report["probes"] if p["name"] == "<file>"}
+    assert files == {
+        "broken.py": "SyntaxError: invalid syntax",
+        "empty.py": "no probe_* function in this probe file",
+    }
+    failed = {(f["path"], f["line"]) for f in report["findings"] if f["code"] == "BL902"}
+    assert ("probes.py", 8) in failed and ("broken.py", 1) in failed
+
+
+def test_other_probes_complete_despite_failures(failing_report: tuple[dict, str]) -> None:
+    report, _ = failing_report
+    good = next(p for p in report["probes"] if p["name"] == "probe_good")
+    assert (good["graphs"], good["breaks"]) == (2, 1)
+    dynamic = [f for f in report["findings"] if f["code"] == "BL900"]
+    assert [(f["line"], f["gb_id"], f["status"]) for f in dynamic] == [(11, "GB0025", "confirmed")]
+
+
+def test_not_reproduced_is_in_json_only(failing_report: tuple[dict, str], write, breaklint) -> None:
+    report, _ = failing_report
+    item = next(f for f in report["findings"] if f["line"] == 14)
+    assert (item["code"], item["status"]) == ("BL101", "not-reproduced")
+
+
+def test_without_probes_no_user_code_runs(write, breaklint) -> None:
+    write("model.py", "import os\nos._exit(3)\n")
+    done = breaklint("model.py", "--output-format", "json")
+    assert done.returncode == 0, done.stderr
+    assert "probes" not in json.loads(done.stdout)
+
+
+def test_dynamic_from_config(write, breaklint) -> None:
+    write("pyproject.toml", '[tool.breaklint]\nprobes = ["checks"]\n')
+    write("model.py", MODEL)
+    write("checks/probe_model.py", "import torch\nfrom model import Scale\n\n\n"
+          "def probe_scale():\n    return Scale(), (torch.randn(4),)\n")  # fmt: skip
+    done = breaklint("model.py", "--dynamic", "--output-format", "json", "--jobs", "1")
+    assert done.returncode == 1, done.stderr
+    assert [p["status"] for p in json.loads(done.stdout)["probes"]] == ["ok"]
+
+
+def test_dynamic_without_probes_is_an_error(write, breaklint) -> None:
+    write("model.py", "x = 1\n")
+    done = breaklint("model.py", "--dynamic")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "breaklint: error: --dynamic needs probes: pass --probes or set [tool.breaklint] probes"
+    ]
+
+
+def _has_cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def test_device_cuda_without_cuda_is_a_one_line_error(write, breaklint) -> None:
+    if _has_cuda():
+        pytest.skip("this machine has CUDA")
+    write("model.py", MODEL)
+    write("probes.py", "import torch\nfrom model import Scale\n\n\n"
+          "def probe_scale():\n    return Scale(), (torch.randn(4),)\n")  # fmt: skip
+    done = breaklint("model.py", "--probes", "probes.py", "--device", "cuda")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "breaklint: error: --device cuda was requested but torch.cuda.is_available() is False"
+    ]
+
+
+def test_device_cuda_moves_module_and_inputs(write, breaklint) -> None:
+    if not _has_cuda():
+        pytest.skip("needs a CUDA GPU")
+    write("model.py", MODEL)
+    write("probes.py", "import torch\nfrom model import Scale\n\n\n"
+          "def probe_scale():\n    return Scale(), ([torch.randn(4)],)[0], {}\n")  # fmt: skip
+    done = breaklint("model.py", "--probes", "probes.py", "--device", "cuda", "-q")
+    assert done.returncode == 1, done.stderr
+
+
+def test_full_output_shows_evidence_and_bytecode(write, breaklint) -> None:
+    write("model.py", MODEL)
+    write("probes.py", "import torch\nfrom model import Scale\n\n\n"
+          "def probe_scale():\n    return Scale(), (torch.randn(4),)\n")  # fmt: skip
+    done = breaklint("model.py", "--probes", "probes.py", "--show-bytecode", "--jobs", "1")
+    assert done.returncode == 1, done.stderr
+    out = done.stdout
+    assert "model.py:11:9: BL900 [error, confirmed] Dynamo broke the graph here (GB0025" in out
+    assert "  = dynamo: GB0025" in out and "probe probes.py::probe_scale" in out
+    assert re.search(r"-->\s+11\s+\d+\s+CALL", out)
+    assert "model.py:14" not in out  # not reproduced: hidden from the human output
+    assert "probes.py::probe_scale: ok  graphs 2  breaks 1" in out

@@ -1,0 +1,72 @@
+"""Every rule page proves itself: its example is flagged and really breaks under Dynamo, its
+alternative is clean and compiles to one graph."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from breaklint.config import Settings
+from breaklint.engine import lint_paths
+from breaklint.rule import Rule, all_rules, rule_page
+
+# BL001 reports unparsable files; the BL9xx family comes from probes (tests/test_dynamic.py).
+RULES = [rule for code, rule in all_rules().items() if code != "BL001" and code[2] != "9"]
+PROBED = [rule for rule in RULES if rule.probe]
+
+
+def codes_found(tmp_path: Path, source: str) -> list[str]:
+    path = tmp_path / "page_example.py"
+    path.write_text(source.strip() + "\n", encoding="utf-8")
+    result = lint_paths([str(path)], Settings(root=tmp_path), jobs=1)
+    return [finding.code for finding in result.findings]
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
+def test_example_is_flagged_and_alternative_is_clean(rule: type[Rule], tmp_path: Path) -> None:
+    assert rule.code in codes_found(tmp_path, rule.example)
+    assert codes_found(tmp_path, rule.use_instead) == []
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
+def test_page_has_every_section(rule: type[Rule]) -> None:
+    page = rule_page(rule)
+    assert page.startswith(f"# {rule.code} {rule.name} ({rule.severity})\n")
+    for section in ("What it does", "Why it breaks the graph", "Example", "Use instead"):
+        assert f"\n## {section}\n" in page
+    assert rule.probe, "every rule page needs a probe so that Dynamo checks its examples"
+
+
+def compile_and_count(source: str, probe: str) -> tuple[int, int]:
+    """(graphs recorded, graph breaks counted) when Dynamo compiles the probed callable."""
+    torch = pytest.importorskip("torch")
+    from torch._dynamo.utils import counters
+
+    namespace: dict = {}
+    exec(compile(source, "<rule page>", "exec"), namespace)
+    function, args = eval(probe, namespace)
+    graphs = []
+
+    def record(graph_module, example_inputs):
+        graphs.append(graph_module)
+        return graph_module.forward
+
+    torch._dynamo.reset()
+    counters.clear()
+    torch.compile(function, backend=record)(*args)
+    breaks = sum(counters["graph_break"].values())
+    torch._dynamo.reset()
+    return len(graphs), breaks
+
+
+@pytest.mark.parametrize("rule", PROBED, ids=lambda rule: rule.code)
+def test_example_breaks_under_dynamo(rule: type[Rule]) -> None:
+    graphs, breaks = compile_and_count(rule.example, rule.probe)
+    # A skipped frame records no graph; a break records several graphs or counts a break.
+    assert graphs != 1 or breaks > 0, f"{rule.code} example compiled to one clean graph"
+
+
+@pytest.mark.parametrize("rule", PROBED, ids=lambda rule: rule.code)
+def test_alternative_compiles_to_one_graph(rule: type[Rule]) -> None:
+    assert compile_and_count(rule.use_instead, rule.probe) == (1, 0)

@@ -1,0 +1,98 @@
+"""Tensor-ness decides what rules flag: tensor data yes; shapes, dtypes, flags, None never."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from breaklint.config import Settings
+from breaklint.engine import lint_paths
+
+HEADER = "import math\nimport numpy as np\nimport torch\nfrom torch import nn\n\n\n"
+
+
+def flagged(tmp_path: Path, forward_body: str, *, signature: str = "self, x, mask=None") -> list:
+    """Codes and lines flagged in `Model.forward` with the given body (line 1 = first line)."""
+    body = textwrap.indent(textwrap.dedent(forward_body).strip("\n"), " " * 8)
+    source = f"{HEADER}class Model(nn.Module):\n    def forward({signature}):\n{body}\n"
+    path = tmp_path / "model.py"
+    path.write_text(source, encoding="utf-8")
+    first = HEADER.count("\n") + 3
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1).findings
+    return [(f.code, f.line - first + 1) for f in findings]
+
+
+QUIET = [
+    "if x.shape[0] > 1:\n    x = x * 2",
+    "if x.dim() == 3 and x.size(-1) % 2 == 0:\n    x = x[..., ::2]",
+    "if mask is not None:\n    x = x.masked_fill(mask == 0, 0)",
+    "if self.training:\n    x = x * 2",
+    "if self.config.use_bias and x.ndim > 1:\n    x = x + 1",
+    "if x.dtype == torch.float16 or x.device.type == 'cpu':\n    x = x.float()",
+    "if isinstance(x, tuple) or len(x) == 0:\n    return x",
+    "n = x.numel()\nwhile n > 1:\n    n = n // 2",
+    "assert (x > 0).all()",
+    "y = x.clone()\ny[y > 0] = 0\nreturn y",
+    "heads = math.floor(math.log2(x.shape[-1]))\nif heads != 4:\n    return x",
+    "return torch.where(x > 0, x, 0) + np.sum(np.ones(3))",
+    "if not torch.compiler.is_compiling():\n    print(x.sum().item())",
+    "b, n = x.shape\nreturn x if n > b else x * 2",
+    "return torch.repeat_interleave(x, 2, dim=0)",
+]
+
+
+@pytest.mark.parametrize("body", QUIET)
+def test_trace_time_values_are_not_flagged(tmp_path: Path, body: str) -> None:
+    assert flagged(tmp_path, body) == []
+
+
+FLAGGED = [
+    ("if x.sum() > 0:\n    x = x - 1", [("BL201", 1)]),
+    ("if (x > 0).any():\n    x = x - 1", [("BL201", 1)]),
+    (
+        "score = x.mean()\nif score > 0:\n    x = x - 1\nelif score < -1:\n    x = x + 1",
+        [("BL201", 2), ("BL201", 4)],
+    ),
+    ("return x if x.max() > 1 else -x", [("BL201", 1)]),
+    ("if mask is not None and mask.any():\n    x = x * 2", [("BL201", 1)]),
+    ("return float(x) + int(x.argmax()) + bool(x)", [("BL102", 1), ("BL102", 1), ("BL102", 1)]),
+    ("return x[: int(x.argmax())]", [("BL102", 1)]),
+    ("return x[x > 0]", [("BL302", 1)]),
+    ("keep = torch.isfinite(x) & (x > 0)\nreturn x[keep]", [("BL302", 2)]),
+    ("return torch.where(x > 0)", [("BL301", 1)]),
+    ("return x.repeat_interleave(x.long())", [("BL303", 1)]),
+    ("return np.interp(x, x, x)", [("BL601", 1)]),
+    (
+        "x.requires_grad_()\ntorch.manual_seed(0)\ntorch._dynamo.graph_break()",
+        [("BL503", 1), ("BL502", 2), ("BL504", 3)],
+    ),
+    ("for row in x:\n    if row.sum() > 0:\n        break", [("BL201", 2), ("BL202", 2)]),
+    ("yield x", [("BL801", 1)]),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), FLAGGED)
+def test_tensor_data_is_flagged(tmp_path: Path, body: str, expected: list) -> None:
+    assert sorted(flagged(tmp_path, body)) == sorted(expected)
+
+
+def test_annotated_python_parameters_are_values(tmp_path: Path) -> None:
+    body = "if use_cache and eps > 0:\n    return x\nif x:\n    return -x"
+    signature = "self, x, use_cache: bool = False, eps=1e-6"
+    assert flagged(tmp_path, body, signature=signature) == [("BL201", 3)]
+
+
+def test_break_under_a_flag_inside_a_loop_is_a_warning(tmp_path: Path) -> None:
+    body = "for i in range(3):\n    if self.training:\n        print(i)"
+    path_findings = flagged(tmp_path, body)
+    assert path_findings == [("BL202", 3), ("BL401", 3)]
+    findings = lint_paths([str(tmp_path / "model.py")], Settings(root=tmp_path), jobs=1).findings
+    assert {f.code: f.severity.value for f in findings} == {"BL202": "warning", "BL401": "warning"}
+
+
+def test_unconditional_breaks_are_errors(tmp_path: Path) -> None:
+    flagged(tmp_path, "for i in range(3):\n    print(i)")
+    findings = lint_paths([str(tmp_path / "model.py")], Settings(root=tmp_path), jobs=1).findings
+    assert {f.code: f.severity.value for f in findings} == {"BL202": "error", "BL401": "error"}

@@ -1,0 +1,78 @@
+"""Compile scope seen through the CLI: roots, reach across files, hooks, disabled helpers."""
+
+from __future__ import annotations
+
+
+def test_findings_name_the_root_that_reaches_them(breaklint, write) -> None:
+    write("pkg/__init__.py", "")
+    write(
+        "pkg/helpers.py",
+        """
+        import torch
+
+
+        def normalise(x):
+            print("normalising")
+            return x / x.norm()
+
+
+        @torch.compiler.disable
+        def log_stats(x):
+            print(x.mean().item())
+        """,
+    )
+    write(
+        "pkg/model.py",
+        """
+        from torch import nn
+
+        from pkg.helpers import log_stats, normalise
+
+
+        class Encoder(nn.Module):
+            def forward(self, x):
+                log_stats(x)
+                return normalise(x)
+        """,
+    )
+    done = breaklint("--isolated", "--output-format", "json", "-q", "pkg")
+    assert done.returncode == 1
+    import json
+
+    findings = [
+        (f["path"], f["line"], f["code"], f["scope"]) for f in json.loads(done.stdout)["findings"]
+    ]
+    assert findings == [
+        ("pkg/helpers.py", 5, "BL401", "reached from Encoder.forward"),
+        ("pkg/model.py", 8, "BL505", "Encoder.forward"),
+    ]
+
+
+def test_pure_hooks_are_quiet_and_breaking_hooks_are_flagged_at_registration(
+    breaklint, write
+) -> None:
+    write(
+        "hooks.py",
+        """
+        import torch
+
+
+        def scale(module, inputs, output):
+            return output * 2
+
+
+        def shout(module, inputs, output):
+            print(output.shape)
+
+
+        layer = torch.nn.Linear(2, 2)
+        layer.register_forward_hook(scale)
+        layer.register_forward_pre_hook(shout)
+        """,
+    )
+    done = breaklint("--isolated", "--output-format", "concise", "-q", "hooks.py")
+    assert done.returncode == 1
+    assert [line.split(" ")[0:2] for line in done.stdout.splitlines()] == [
+        ["hooks.py:9:5:", "BL401"],
+        ["hooks.py:14:1:", "BL701"],
+    ]
