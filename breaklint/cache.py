@@ -34,12 +34,28 @@ def file_digest(path: str) -> str | None:
         return None
 
 
+def code_fingerprint() -> str:
+    """Size and mtime of breaklint's own sources: an edited rule (editable install, a local
+    patch) invalidates the cache even though the version string did not change."""
+    import breaklint
+    import breaklint.rules
+
+    stats = []
+    for package in (breaklint, breaklint.rules):
+        for folder in package.__path__:
+            for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+                if entry.name.endswith(".py"):
+                    info = entry.stat()
+                    stats.append(f"{entry.path}:{info.st_size}:{info.st_mtime_ns}")
+    return hashlib.sha256("\n".join(stats).encode()).hexdigest()[:16]
+
+
 class ResultCache:
     """Entries under `<root>/.breaklint_cache/`, which ignores itself for git."""
 
     def __init__(self, root: Path, salt: str) -> None:
         self.folder = root / CACHE_DIR
-        self.salt = f"{__version__}|{salt}"
+        self.salt = f"{__version__}|{code_fingerprint()}|{salt}"
 
     def key(self, *parts: object) -> str:
         text = "|".join([self.salt, *map(str, parts)])

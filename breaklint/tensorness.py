@@ -135,6 +135,8 @@ class FunctionFacts(BatchedVisitor):
         # Branches that run only when not compiling (`if not torch.compiler.is_compiling():`).
         self._eager_branches: list[bool] = []
         self._depth = 0  # function nesting: 1 inside the visited function itself
+        # Root parameters taken for tensors only because they are parameters, until rebound.
+        self.guessed_parameters: set[str] = set()
         self._saved: list[tuple[dict[str, Kind], list[cst.For | cst.While]]] = []
 
     # Queries used by rules.
@@ -204,6 +206,10 @@ class FunctionFacts(BatchedVisitor):
             return self.reads_tensor_value(test.expression)
         if isinstance(test, cst.NamedExpr):
             return self.reads_tensor_value(test.value)
+        if isinstance(test, cst.Name) and test.value in self.guessed_parameters:
+            # `if flag:` on a bare parameter: the truth of a multi-element tensor raises in
+            # eager mode, so real code tests Python flags this way, not tensors.
+            return False
         return self.kind(test).is_tensor
 
     def _attribute_kind(self, node: cst.Attribute) -> Kind:
@@ -275,6 +281,9 @@ class FunctionFacts(BatchedVisitor):
         for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
             self.names[param.name.value] = self._parameter_kind(param, first)
             first = False
+            guessed = param.annotation is None and param.default is None
+            if guessed and self.names[param.name.value] is Kind.TENSOR:
+                self.guessed_parameters.add(param.name.value)
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 self.names[star.name.value] = Kind.PYTHON
@@ -306,12 +315,12 @@ class FunctionFacts(BatchedVisitor):
         if isinstance(original_node.target, cst.Name):
             value = original_node.value
             kind = self.kind(value) if value is not None else declared or Kind.UNKNOWN
-            self.names[original_node.target.value] = kind
+            self._set_name(original_node.target.value, kind)
 
     def leave_AugAssign(self, original_node: cst.AugAssign) -> None:
         target = original_node.target
         if isinstance(target, cst.Name):
-            self.names[target.value] = join(self.kind(target), self.kind(original_node.value))
+            self._set_name(target.value, join(self.kind(target), self.kind(original_node.value)))
 
     def visit_For(self, node: cst.For) -> None:
         self._bind_iteration(node.target, node.iter)
@@ -379,9 +388,13 @@ class FunctionFacts(BatchedVisitor):
         else:
             self._bind_kind(target, self.kind(value))
 
+    def _set_name(self, name: str, kind: Kind) -> None:
+        self.names[name] = kind
+        self.guessed_parameters.discard(name)
+
     def _bind_kind(self, target: cst.BaseExpression, kind: Kind) -> None:
         if isinstance(target, cst.Name):
-            self.names[target.value] = kind
+            self._set_name(target.value, kind)
         elif isinstance(target, cst.Tuple | cst.List):
             for element in target.elements:
                 self._bind_kind(element.value, kind)

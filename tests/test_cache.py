@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import breaklint.rules as breaklint_rules
 
 CACHE = ".breaklint_cache"
 
@@ -97,3 +100,17 @@ def test_corrupted_entries_are_ignored(breaklint, write, tmp_path):
         entry.write_bytes([b'{"path": ', b'{"unexpected": []}', b"\xff\x00"][number % 3])
     assert _concise(breaklint) == expected
     assert _concise(breaklint) == expected
+
+
+def test_editing_breaklint_itself_invalidates_the_cache(tmp_path):
+    from breaklint.cache import ResultCache
+
+    rule_file = Path(breaklint_rules.__path__[0]) / "tensor_item.py"
+    before = ResultCache(tmp_path, "salt").key("same")
+    stat = rule_file.stat()
+    try:
+        os.utime(rule_file, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+        assert ResultCache(tmp_path, "salt").key("same") != before
+    finally:
+        os.utime(rule_file, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert ResultCache(tmp_path, "salt").key("same") == before

@@ -226,3 +226,19 @@ def test_shipped_problem_matcher_parses_concise_output(breaklint, write):
     fields = {key: match.group(pattern[key]) for key in ("file", "line", "column", "code")}
     assert fields == {"file": "model.py", "line": "6", "column": "20", "code": "BL101"}
     assert match.group(pattern["message"]).startswith("`.item()` turns a tensor")
+
+
+def test_readme_main_command_shows_static_and_dynamic_together():
+    pytest.importorskip("torch")
+    result = run_breaklint("examples/", "--probes", "examples/probes.py", cwd=REPO)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "examples/tiny_attention.py:19:47: BL101 [error, confirmed] `.item()` turns a tensor "
+        "into a Python number: Dynamo breaks the graph here"
+    )
+    assert any(line.startswith("  = dynamo: GB0124 ") for line in lines)
+    assert any(
+        line.startswith("examples/probes.py::probe_tiny_attention: ok  graphs 2  breaks 1")
+        for line in lines
+    )

@@ -14,7 +14,14 @@ CASES = sorted(GOLDEN.glob("*.py"))
 
 def expected_and_actual(case: Path, *options: str, expected: Path) -> tuple[str, str]:
     done = run_breaklint(
-        "--isolated", "--output-format", "concise", "-q", *options, case.name, cwd=GOLDEN
+        "--isolated",
+        "--no-cache",
+        "--output-format",
+        "concise",
+        "-q",
+        *options,
+        case.name,
+        cwd=GOLDEN,
     )
     assert done.returncode == (1 if expected.read_text() else 0), done.stderr
     return expected.read_text(encoding="utf-8"), done.stdout

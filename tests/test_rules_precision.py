@@ -40,6 +40,8 @@ QUIET = [
     "if not torch.compiler.is_compiling():\n    print(x.sum().item())",
     "b, n = x.shape\nreturn x if n > b else x * 2",
     "return torch.repeat_interleave(x, 2, dim=0)",
+    # A bare parameter as a condition is a flag: a multi-element tensor there raises eagerly.
+    "if not x:\n    return x",
 ]
 
 
@@ -70,6 +72,7 @@ FLAGGED = [
     ),
     ("for row in x:\n    if row.sum() > 0:\n        break", [("BL201", 2), ("BL202", 2)]),
     ("yield x", [("BL801", 1)]),
+    ("x = x.sum()\nif x:\n    x = x + 1", [("BL201", 2)]),
 ]
 
 
@@ -79,7 +82,7 @@ def test_tensor_data_is_flagged(tmp_path: Path, body: str, expected: list) -> No
 
 
 def test_annotated_python_parameters_are_values(tmp_path: Path) -> None:
-    body = "if use_cache and eps > 0:\n    return x\nif x:\n    return -x"
+    body = "if use_cache and eps > 0:\n    return x\nif x > 0:\n    return -x"
     signature = "self, x, use_cache: bool = False, eps=1e-6"
     assert flagged(tmp_path, body, signature=signature) == [("BL201", 3)]
 
