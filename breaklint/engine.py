@@ -14,6 +14,7 @@ import re
 import tokenize
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -32,13 +33,15 @@ from breaklint.config import Settings, _matches_any
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index
-from breaklint.rule import Report, RuleContext, all_rules, collect_reports
+from breaklint.rule import Report, Rule, RuleContext, all_rules, collect_reports
 from breaklint.scope import Project, ScopedFunction, compile_scope
 from breaklint.suppression import apply_suppressions, is_skipped
 from breaklint.syntax import parse_module, walk
 from breaklint.tensorness import FunctionFacts
 
 PARSE_ERROR = "BL001"
+INTERNAL_ERROR = "BL002"
+TOO_DEEP = "{what} is nested too deeply to analyse; nothing in it was checked"
 HOOK_RULE = "BL701"  # reported at a hook's registration when the hook itself breaks
 _LINE = re.compile(r"(?<=\n)")
 _POOL_MIN_FILES = 8  # below this, starting workers costs more than it saves
@@ -64,8 +67,10 @@ def source_lines(text: str) -> list[str]:
     return _LINE.split(text)
 
 
-def _file_problem(path: str, message: str, line: int = 1, column: int = 1) -> Finding:
-    rule = all_rules()[PARSE_ERROR]
+def _file_problem(
+    path: str, message: str, line: int = 1, column: int = 1, code: str = PARSE_ERROR
+) -> Finding:
+    rule = all_rules()[code]
     return Finding(
         code=rule.code,
         name=rule.name,
@@ -79,6 +84,12 @@ def _file_problem(path: str, message: str, line: int = 1, column: int = 1) -> Fi
         url=rule.url(),
         hint=rule.hint,
     )
+
+
+def _internal_error(path: str, error: Exception, line: int) -> Finding:
+    detail = f"{type(error).__name__}: {error}".splitlines()[0]
+    message = f"{all_rules()[INTERNAL_ERROR].message} ({detail})"
+    return _file_problem(path, message, line, code=INTERNAL_ERROR)
 
 
 def read_source(path: str) -> tuple[str | None, Finding | None]:
@@ -111,7 +122,7 @@ def index_file(path: str, package: list[str]) -> IndexResult:
     if is_skipped(text):
         return IndexResult(path, None, [])
     try:
-        tree = ast.parse(text, filename=path)
+        return IndexResult(path, build_index(path, ast.parse(text, filename=path), package), [])
     except SyntaxError as error:
         message = f"SyntaxError: {error.msg}"
         return IndexResult(
@@ -119,7 +130,10 @@ def index_file(path: str, package: list[str]) -> IndexResult:
         )
     except ValueError as error:  # e.g. a null byte in the source
         return IndexResult(path, None, [_file_problem(path, f"cannot parse file: {error}")])
-    return IndexResult(path, build_index(path, tree, package), [])
+    except (RecursionError, MemoryError):
+        return IndexResult(path, None, [_file_problem(path, TOO_DEEP.format(what="this file"))])
+    except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
+        return IndexResult(path, None, [_internal_error(path, error, 1)])
 
 
 def _function_node(module: cst.Module, indented: bool) -> cst.FunctionDef:
@@ -151,56 +165,70 @@ def lint_file(
     rules = [rule for code, rule in all_rules().items() if code in codes]
     findings: list[Finding] = []
     for function in functions:
-        body = "".join(lines[function.start_line - 1 : function.end_line])
-        # An indented method parses on its own under `if 1:`, which keeps every column exact.
-        snippet = f"if 1:\n{body}" if function.indented else body
-        line_offset = function.start_line - (2 if function.indented else 1)
         try:
-            module = parse_module(snippet)
-        except cst.ParserSyntaxError as error:
-            findings.append(
-                _file_problem(
-                    path,
-                    f"libcst cannot parse {function.qualname}: {error.message}",
-                    function.start_line,
-                )
-            )
-            continue
-        facts = FunctionFacts(imports, root=function.root)
-        context = RuleContext(
-            path, function.qualname, function.scope, imports, facts, function.disabled_calls
-        )
-        visitors = [rule(context) for rule in rules]
-        # The facts visitor goes first so that rules see names bound before the node they visit.
-        walk(_function_node(module, function.indented), [facts, *visitors])
-        reports = collect_reports(visitors)
-        if not reports:
-            continue
-        # Positions are computed only for snippets that have something to report.
-        positions = _positions(module)
-        for report in reports:
-            where = positions[report.node]
-            rule = all_rules()[report.code]
-            findings.append(
-                Finding(
-                    code=rule.code,
-                    name=rule.name,
-                    severity=report.severity or rule.severity,
-                    message=report.message,
-                    path=path,
-                    line=where.start.line + line_offset,
-                    column=where.start.column + 1,
-                    end_line=where.end.line + line_offset,
-                    end_column=where.end.column + 1,
-                    url=rule.url(),
-                    hint=report.hint,
-                    scope=function.scope,
-                    fix=report.fix,
-                )
-            )
-        if HOOK_RULE in codes:
-            findings.extend(_registration_findings(path, function, reports))
+            findings.extend(_lint_function(path, function, codes, imports, lines, rules))
+        except (RecursionError, MemoryError):
+            what = f"`{function.qualname}`"
+            findings.append(_file_problem(path, TOO_DEEP.format(what=what), function.start_line))
+        except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
+            findings.append(_internal_error(path, error, function.start_line))
     return apply_suppressions(findings, text, lines)
+
+
+def _lint_function(
+    path: str,
+    function: ScopedFunction,
+    codes: frozenset[str],
+    imports: dict[str, str],
+    lines: list[str],
+    rules: list[type[Rule]],
+) -> list[Finding]:
+    """The findings of one function in scope."""
+    findings: list[Finding] = []
+    body = "".join(lines[function.start_line - 1 : function.end_line])
+    # An indented method parses on its own under `if 1:`, which keeps every column exact.
+    snippet = f"if 1:\n{body}" if function.indented else body
+    line_offset = function.start_line - (2 if function.indented else 1)
+    try:
+        module = parse_module(snippet)
+    except cst.ParserSyntaxError as error:
+        message = f"libcst cannot parse {function.qualname}: {error.message}"
+        return [_file_problem(path, message, function.start_line)]
+    facts = FunctionFacts(imports, root=function.root)
+    context = RuleContext(
+        path, function.qualname, function.scope, imports, facts, function.disabled_calls
+    )
+    visitors = [rule(context) for rule in rules]
+    # The facts visitor goes first so that rules see names bound before the node they visit.
+    walk(_function_node(module, function.indented), [facts, *visitors])
+    reports = collect_reports(visitors)
+    if not reports:
+        return findings
+    # Positions are computed only for snippets that have something to report.
+    positions = _positions(module)
+    for report in reports:
+        where = positions[report.node]
+        rule = all_rules()[report.code]
+        findings.append(
+            Finding(
+                code=rule.code,
+                name=rule.name,
+                severity=report.severity or rule.severity,
+                message=report.message,
+                path=path,
+                line=where.start.line + line_offset,
+                column=where.start.column + 1,
+                end_line=where.end.line + line_offset,
+                end_column=where.end.column + 1,
+                url=rule.url(),
+                hint=report.hint,
+                scope=function.scope,
+                fix=report.fix,
+            )
+        )
+    if HOOK_RULE in codes:
+        findings.extend(_registration_findings(path, function, reports))
+    return findings
 
 
 def _registration_findings(path: str, hook: ScopedFunction, reports: list[Report]) -> list[Finding]:
@@ -241,8 +269,11 @@ def _map(function: Callable[..., R], calls: list[tuple], jobs: int) -> list[R]:
         return [function(*args) for args in calls]
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     chunk = max(1, len(calls) // (jobs * 8))
-    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        return list(pool.map(function, *zip(*calls, strict=True), chunksize=chunk))
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            return list(pool.map(function, *zip(*calls, strict=True), chunksize=chunk))
+    except BrokenProcessPool:  # a worker was killed (out of memory?): finish in this process
+        return [function(*args) for args in calls]
 
 
 def codes_for(path: str, settings: Settings, enabled: frozenset[str]) -> frozenset[str]:

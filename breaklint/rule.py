@@ -150,12 +150,16 @@ def rule_page(rule: type[Rule]) -> str:
     references = "\n".join(
         f"- Dynamo graph break {gb}: {GB_URL.format(gb.lower())}" for gb in rule.gb_ids
     )
+    code_sections = [
+        f"## {title}\n```python\n{snippet.strip()}\n```"
+        for title, snippet in (("Example", rule.example), ("Use instead", rule.use_instead))
+        if snippet.strip()  # the BL0xx family reports breaklint's own failures: no snippets
+    ]
     sections = [
         f"# {rule.code} {rule.name} ({rule.severity})",
         f"## What it does\n{rule.what.strip()}",
         f"## Why it breaks the graph\n{rule.why.strip()}",
-        f"## Example\n```python\n{rule.example.strip()}\n```",
-        f"## Use instead\n```python\n{rule.use_instead.strip()}\n```",
+        *code_sections,
         f"## Fix safety\n{rule.fix_safety.strip()}",
         f"## References\n{references or '- none'}\n- This page: {rule.url()}",
     ]

@@ -99,3 +99,35 @@ def test_nothing_in_the_project_is_written_but_the_ignored_cache(breaklint, writ
         concise(breaklint, ".", "--output-format", fmt)
     assert snapshot() == before
     assert (cache / ".gitignore").read_text(encoding="utf-8") == "*\n"
+
+
+def test_code_nested_too_deeply_is_a_finding_not_a_crash(breaklint, write):
+    terms = " + ".join(["x"] * 20000)
+    write("deep.py", f"import torch\n\n\ndef f(x):\n    return {terms}\n")
+    write("model.py", MODEL)
+    result = concise(breaklint, ".")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == (
+        "deep.py:1:1: BL001 this file is nested too deeply to analyse; nothing in it was checked"
+    )
+    assert result.stdout.splitlines()[1].startswith("model.py:6:20: BL101 ")
+    assert "Traceback" not in result.stderr
+
+
+def test_a_breaklint_bug_is_reported_where_it_happened_and_exits_2(
+    tmp_path, write, monkeypatch, capsys
+):
+    from breaklint import cli, engine
+
+    def broken(*args, **kwargs):
+        raise KeyError("boom")
+
+    write("model.py", MODEL)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(engine, "_lint_function", broken)
+    code = cli.main(["model.py", "--output-format", "concise", "--no-cache", "--jobs", "1"])
+    assert code == 2
+    assert capsys.readouterr().out == (
+        "model.py:5:1: BL002 breaklint failed on this code; the rest of the project was still "
+        "checked (KeyError: 'boom')\n"
+    )
