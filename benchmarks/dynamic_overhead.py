@@ -10,6 +10,8 @@ reruns and the static phase.
 from __future__ import annotations
 
 import argparse
+import ast
+import json
 import shutil
 import subprocess
 import sys
@@ -37,26 +39,36 @@ print(time.perf_counter() - started)
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--copies", type=int, default=3, help="copies of the 4 corpus probes")
+    parser.add_argument("--copies", type=int, default=3, help="copies of the corpus probes")
     parser.add_argument("--jobs", type=int, default=2)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        shutil.copy(CORPUS / "models.py", folder)
+        for source in CORPUS.glob("*.py"):
+            shutil.copy(source, folder)
         probes = (CORPUS / "probes.py").read_text(encoding="utf-8")
-        shutil.copy(CORPUS / "probes.py", folder)
         for copy in range(options.copies):
             Path(folder, f"probes_{copy}.py").write_text(probes, encoding="utf-8")
-        count = 4 * options.copies
+        per_copy = sum(
+            isinstance(node, ast.FunctionDef) and node.name.startswith("probe_")
+            for node in ast.parse(probes).body
+        )
+        count = per_copy * options.copies
         started = time.perf_counter()
         probe_options = [f"--probes=probes_{c}.py" for c in range(options.copies)]
-        command = [sys.executable, "-m", "breaklint", "models.py", "-q", "--output-format", "json"]
-        command += ["--jobs", str(options.jobs), *probe_options]
-        subprocess.run(command, cwd=folder, check=False, capture_output=True)
+        linted = [p.name for p in CORPUS.glob("*.py") if p.name != "probes.py"]
+        command = [sys.executable, "-m", "breaklint", *linted, "-q", "--output-format", "json"]
+        command += ["--no-cache", "--jobs", str(options.jobs), *probe_options]
+        done = subprocess.run(command, cwd=folder, capture_output=True, text=True)
         breaklint_s = time.perf_counter() - started
+        statuses = [probe["status"] for probe in json.loads(done.stdout)["probes"]]
+        if len(statuses) != count or set(statuses) != {"ok"}:
+            sys.exit(f"breaklint did not run every probe to the end: {statuses}")
         script = BARE.format(folder=folder, copies=options.copies)
         bare = subprocess.run(
-            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+            [sys.executable, "-c", script], cwd=folder, capture_output=True, text=True
         )
+        if bare.returncode != 0:
+            sys.exit(f"the bare run failed:\n{bare.stderr[-2000:]}")
         bare_s = float(bare.stdout.strip().splitlines()[-1])
     print(f"{count} probes, --jobs {options.jobs}")
     print(f"breaklint --probes: {breaklint_s:.2f} s")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -33,6 +34,8 @@ def run_dynamic(
     progress: bool = False,
 ) -> DynamicResult:
     """Run every probe and join what Dynamo did with the static `findings`."""
+    if importlib.util.find_spec("torch") is None:
+        raise DynamicError("the dynamic phase needs torch: pip install 'breaklint[dynamic]'")
     found = find_probes(list(probe_paths))
     if found.missing:
         raise DynamicError(f"probe path '{found.missing[0]}' does not exist")
