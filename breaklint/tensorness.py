@@ -198,6 +198,27 @@ class FunctionFacts(BatchedVisitor):
             return self.kind(node.value)
         return Kind.UNKNOWN
 
+    def rests_on_guess(self, node: cst.BaseExpression) -> bool:
+        """Whether `node` is a tensor only because a root parameter was taken for one.
+
+        `int(patch_height * self.patch_size)` is a break only if `patch_height` really is a
+        tensor; `int(x.sum())` is one whatever `x` is, since `.sum()` is a tensor method.
+        """
+        if isinstance(node, cst.Name):
+            return node.value in self.guessed_parameters
+        if isinstance(node, cst.BinaryOperation):
+            operands = [o for o in (node.left, node.right) if self.kind(o).is_tensor]
+            return bool(operands) and all(self.rests_on_guess(o) for o in operands)
+        if isinstance(node, cst.UnaryOperation):
+            return self.rests_on_guess(node.expression)
+        if isinstance(node, cst.Subscript):  # `sizes[0]`: a list as much as a tensor
+            return self.rests_on_guess(node.value)
+        if isinstance(node, cst.Comparison):
+            operands = [node.left, *(c.comparator for c in node.comparisons)]
+            tensors = [o for o in operands if self.kind(o).is_tensor]
+            return bool(tensors) and all(self.rests_on_guess(o) for o in tensors)
+        return False
+
     def reads_tensor_value(self, test: cst.BaseExpression) -> bool:
         """Whether Python needs a tensor's data to decide the truth of `test`."""
         if isinstance(test, cst.BooleanOperation):

@@ -4,6 +4,12 @@ from breaklint.findings import Severity
 from breaklint.rule import Rule
 
 
+def _without_not(test: cst.BaseExpression) -> cst.BaseExpression:
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    return test
+
+
 class DataDependentBranch(Rule):
     code = "BL201"
     name = "data-dependent-branch"
@@ -60,8 +66,21 @@ compiled = torch.compile(clip_positive)
 
     def _check(self, test: cst.BaseExpression, construct: str) -> None:
         self._mark(test)
-        if self.context.facts.reads_tensor_value(test):
-            self.report(test, self.message.format(construct=construct))
+        facts = self.context.facts
+        if not facts.reads_tensor_value(test):
+            return
+        # `x.dtype == torch.float16 and not torch.isfinite(x).all()`: Python stops at a false
+        # trace-time operand, so the tensor is read only in the configurations that pass it.
+        guarded = (
+            isinstance(test, cst.BooleanOperation)
+            and isinstance(test.operator, cst.And)
+            and not facts.reads_tensor_value(test.left)
+        )
+        # `if scale > 0` where `scale` is a parameter never touched by a tensor operation:
+        # quite possibly a Python number passed in, so a warning rather than an error.
+        uncertain = guarded or facts.rests_on_guess(_without_not(test))
+        severity = Severity.WARNING if uncertain and self.severity is Severity.ERROR else None
+        self.report(test, self.message.format(construct=construct), severity=severity)
 
     def _mark(self, test: cst.BaseExpression) -> None:
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):

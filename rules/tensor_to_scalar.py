@@ -75,4 +75,6 @@ compiled = torch.compile(top_prefix)
         message = self.message.format(func=func.value)
         if self._index_depth:
             message += "; used as an index or slice bound it also makes the shape data-dependent"
-        self.report(node, message)
+        # A parameter used only in arithmetic may well be a Python number (`patch_height`).
+        guess = facts.rests_on_guess(node.args[0].value)
+        self.report(node, message, severity=Severity.WARNING if guess else None)

@@ -99,3 +99,15 @@ def test_unconditional_breaks_are_errors(tmp_path: Path) -> None:
     flagged(tmp_path, "for i in range(3):\n    print(i)")
     findings = lint_paths([str(tmp_path / "model.py")], Settings(root=tmp_path), jobs=1).findings
     assert {f.code: f.severity.value for f in findings} == {"BL202": "error", "BL401": "error"}
+
+
+def test_tensor_read_behind_a_trace_time_and_is_a_warning(tmp_path: Path) -> None:
+    body = (
+        "if x.dtype == torch.float16 and not torch.isfinite(x).all():\n"
+        "    x = x.clamp(-1, 1)\n"
+        "if x.sum() > 0 and x.dtype == torch.float16:\n"
+        "    x = x * 2"
+    )
+    assert flagged(tmp_path, body) == [("BL201", 1), ("BL201", 3)]
+    findings = lint_paths([str(tmp_path / "model.py")], Settings(root=tmp_path), jobs=1).findings
+    assert [f.severity.value for f in findings] == ["warning", "error"]
