@@ -27,6 +27,13 @@ Flags `if`, `elif`, `while`, conditional expressions, comprehension filters and 
 whose truth depends on tensor data (`if t.sum() > 0`, `if (t > 0).any()`, `if score > 0` where
 `score` is a tensor). Shapes, dtypes, devices, `None` checks, `self.training` and config flags
 are known while tracing and are never flagged; neither is `assert`, which Dynamo traces.
+
+A finding is an error when the value is certainly a tensor, and a warning when the break
+depends on something else: the condition sits behind a trace-time test (`x.dtype ==
+torch.float16 and not torch.isfinite(x).all()`, a branch under `if self.training:`), or its
+only tensor is a parameter of the compiled function that no tensor operation has touched
+(`if scale > 0` may compare a Python number). A bare parameter as a condition (`if flag:`) is
+taken for a Python flag: the truth of a multi-element tensor raises even in eager mode.
 """
     why = """
 Python must call `bool()` on the tensor to pick a branch, which needs its value. Dynamo traces

@@ -22,7 +22,9 @@ class TensorToScalar(Rule):
 Flags `float(t)`, `int(t)`, `bool(t)` and `complex(t)` on a tensor (a traced parameter, the
 result of a `torch` function, a tensor method or arithmetic on tensors) in compiled code. An
 `int(t.argmax())` used as a slice bound is reported with the extra cost it carries: the
-output shape then depends on data.
+output shape then depends on data. When the converted value is only a parameter of the
+compiled function in arithmetic (`int(patch_height * self.patch_size)`), which may be a Python
+number, the finding is a warning rather than an error.
 """
     why = """
 Converting a tensor to a Python number needs its value, which fake tensors do not have at
