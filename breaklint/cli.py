@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO
 
 from breaklint import __version__
+from breaklint.codes import known_codes
 from breaklint.config import (
     SCOPES,
     ConfigError,
@@ -24,7 +25,6 @@ from breaklint.config import (
 )
 from breaklint.findings import Finding, Status
 from breaklint.report import FORMATS, WRITERS, Summary, summary_line, write_full
-from breaklint.rule import all_rules
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 INTERNAL_ERROR = "BL002"  # breaklint failed on some code: CI must notice
@@ -110,7 +110,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         start = Path(os.path.commonpath([os.path.abspath(p) for p in args.paths]))
         found = find_pyproject(start if start.is_dir() else start.parent)
         settings = load_pyproject(found) if found else Settings()
-    codes = list(all_rules())
+    codes = known_codes()
     settings.check_selectors(codes)
     for option in ("select", "extend_select", "ignore"):
         check_selectors(tuple(getattr(args, option) or ()), codes, f"--{option.replace('_', '-')}")
@@ -203,7 +203,7 @@ def _run_dynamic(
 
     if args.probe_timeout <= 0:
         raise ConfigError("--probe-timeout must be positive")
-    enabled = settings.enabled_codes(list(all_rules()))
+    enabled = settings.enabled_codes(known_codes())
     try:
         outcome = run_dynamic(
             findings,
@@ -234,7 +234,7 @@ def _write_report(args: argparse.Namespace, findings: list, summary: Summary) ->
 
 
 def _rule_command(argv: list[str], out: IO[str]) -> int:
-    from breaklint.rule import rule_page
+    from breaklint.rule import all_rules, rule_page
 
     rules = all_rules()
     if argv[0] == "rules":

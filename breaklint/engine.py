@@ -7,19 +7,13 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import io
 import multiprocessing
 import os
-import re
-import tokenize
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
-
-import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from breaklint.cache import (
     ResultCache,
@@ -29,21 +23,15 @@ from breaklint.cache import (
     index_from_json,
     index_to_json,
 )
+from breaklint.codes import known_codes
 from breaklint.config import Settings, _matches_any
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index
-from breaklint.rule import Report, Rule, RuleContext, all_rules, collect_reports
-from breaklint.scope import Project, ScopedFunction, compile_scope
-from breaklint.suppression import apply_suppressions, is_skipped
-from breaklint.syntax import parse_module, walk
-from breaklint.tensorness import FunctionFacts
+from breaklint.scope import Project, compile_scope
+from breaklint.source import TOO_DEEP, file_problem, internal_error, read_source
+from breaklint.suppression import is_skipped
 
-PARSE_ERROR = "BL001"
-INTERNAL_ERROR = "BL002"
-TOO_DEEP = "{what} is nested too deeply to analyse; nothing in it was checked"
-HOOK_RULE = "BL701"  # reported at a hook's registration when the hook itself breaks
-_LINE = re.compile(r"(?<=\n)")
 _POOL_MIN_FILES = 8  # below this, starting workers costs more than it saves
 
 
@@ -62,58 +50,6 @@ class LintResult:
     notes: list[str] = field(default_factory=list)
 
 
-def source_lines(text: str) -> list[str]:
-    """Lines as Python numbers them (form feeds and other separators do not split)."""
-    return _LINE.split(text)
-
-
-def _file_problem(
-    path: str, message: str, line: int = 1, column: int = 1, code: str = PARSE_ERROR
-) -> Finding:
-    rule = all_rules()[code]
-    return Finding(
-        code=rule.code,
-        name=rule.name,
-        severity=rule.severity,
-        message=message,
-        path=path,
-        line=line,
-        column=column,
-        end_line=line,
-        end_column=column,
-        url=rule.url(),
-        hint=rule.hint,
-    )
-
-
-def _internal_error(path: str, error: Exception, line: int) -> Finding:
-    detail = f"{type(error).__name__}: {error}".splitlines()[0]
-    message = f"{all_rules()[INTERNAL_ERROR].message} ({detail})"
-    return _file_problem(path, message, line, code=INTERNAL_ERROR)
-
-
-def read_source(path: str) -> tuple[str | None, Finding | None]:
-    """The decoded text of a file (PEP 263 aware), or the finding that explains why not."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        return None, _file_problem(path, f"cannot read file: {error.strerror or error}")
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding).removeprefix("\ufeff"), None
-    except SyntaxError as error:
-        return None, _file_problem(path, f"cannot decode file: {error.msg}")
-    except (UnicodeDecodeError, LookupError) as error:
-        line = data[: getattr(error, "start", 0)].count(b"\n") + 1
-        reason = error.reason if isinstance(error, UnicodeDecodeError) else str(error)
-        return None, _file_problem(
-            path,
-            f"cannot decode file as {encoding}: {reason} (declare its encoding, PEP 263)",
-            line,
-        )
-
-
 def index_file(path: str, package: list[str]) -> IndexResult:
     """Phase 1 for one file: read, skip-file check, `ast.parse`, index."""
     text, problem = read_source(path)
@@ -126,141 +62,24 @@ def index_file(path: str, package: list[str]) -> IndexResult:
     except SyntaxError as error:
         message = f"SyntaxError: {error.msg}"
         return IndexResult(
-            path, None, [_file_problem(path, message, error.lineno or 1, error.offset or 1)]
+            path, None, [file_problem(path, message, error.lineno or 1, error.offset or 1)]
         )
     except ValueError as error:  # e.g. a null byte in the source
-        return IndexResult(path, None, [_file_problem(path, f"cannot parse file: {error}")])
+        return IndexResult(path, None, [file_problem(path, f"cannot parse file: {error}")])
     except (RecursionError, MemoryError):
-        return IndexResult(path, None, [_file_problem(path, TOO_DEEP.format(what="this file"))])
+        return IndexResult(path, None, [file_problem(path, TOO_DEEP.format(what="this file"))])
     except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
-        return IndexResult(path, None, [_internal_error(path, error, 1)])
-
-
-def _function_node(module: cst.Module, indented: bool) -> cst.FunctionDef:
-    statement = module.body[0]
-    if indented:  # the snippet was wrapped in `if 1:` to keep its original columns
-        assert isinstance(statement, cst.If)
-        statement = statement.body.body[0]
-    assert isinstance(statement, cst.FunctionDef)
-    return statement
-
-
-def _positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
-    """Every node's position. `MetadataWrapper.resolve` would also walk the whole tree once more
-    for batchable providers, of which there are none here."""
-    return PositionProvider()._gen(MetadataWrapper(module, unsafe_skip_copy=True))
-
-
-def lint_file(
-    path: str,
-    functions: Sequence[ScopedFunction],
-    codes: frozenset[str],
-    imports: dict[str, str],
-) -> list[Finding]:
-    """Phase 2 for one file: run the enabled rules over each function in scope."""
-    text, problem = read_source(path)
-    if text is None:
-        return [problem] if problem else []
-    lines = source_lines(text)
-    rules = [rule for code, rule in all_rules().items() if code in codes]
-    findings: list[Finding] = []
-    for function in functions:
-        try:
-            findings.extend(_lint_function(path, function, codes, imports, lines, rules))
-        except (RecursionError, MemoryError):
-            what = f"`{function.qualname}`"
-            findings.append(_file_problem(path, TOO_DEEP.format(what=what), function.start_line))
-        except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
-            findings.append(_internal_error(path, error, function.start_line))
-    return apply_suppressions(findings, text, lines)
-
-
-def _lint_function(
-    path: str,
-    function: ScopedFunction,
-    codes: frozenset[str],
-    imports: dict[str, str],
-    lines: list[str],
-    rules: list[type[Rule]],
-) -> list[Finding]:
-    """The findings of one function in scope."""
-    findings: list[Finding] = []
-    body = "".join(lines[function.start_line - 1 : function.end_line])
-    # An indented method parses on its own under `if 1:`, which keeps every column exact.
-    snippet = f"if 1:\n{body}" if function.indented else body
-    line_offset = function.start_line - (2 if function.indented else 1)
-    try:
-        module = parse_module(snippet)
-    except cst.ParserSyntaxError as error:
-        message = f"libcst cannot parse {function.qualname}: {error.message}"
-        return [_file_problem(path, message, function.start_line)]
-    facts = FunctionFacts(imports, root=function.root)
-    context = RuleContext(
-        path, function.qualname, function.scope, imports, facts, function.disabled_calls
-    )
-    visitors = [rule(context) for rule in rules]
-    # The facts visitor goes first so that rules see names bound before the node they visit.
-    walk(_function_node(module, function.indented), [facts, *visitors])
-    reports = collect_reports(visitors)
-    if not reports:
-        return findings
-    # Positions are computed only for snippets that have something to report.
-    positions = _positions(module)
-    for report in reports:
-        where = positions[report.node]
-        rule = all_rules()[report.code]
-        findings.append(
-            Finding(
-                code=rule.code,
-                name=rule.name,
-                severity=report.severity or rule.severity,
-                message=report.message,
-                path=path,
-                line=where.start.line + line_offset,
-                column=where.start.column + 1,
-                end_line=where.end.line + line_offset,
-                end_column=where.end.column + 1,
-                url=rule.url(),
-                hint=report.hint,
-                scope=function.scope,
-                fix=report.fix,
-            )
-        )
-    if HOOK_RULE in codes:
-        findings.extend(_registration_findings(path, function, reports))
-    return findings
-
-
-def _registration_findings(path: str, hook: ScopedFunction, reports: list[Report]) -> list[Finding]:
-    """Mention a hook's graph breaks where the hook is registered (same file only)."""
-    codes = sorted({r.code for r in reports if all_rules()[r.code].breaks_graph})
-    if not codes:
-        return []
-    rule = all_rules()[HOOK_RULE]
-    message = (
-        f"hook `{hook.qualname}` breaks the graph ({', '.join(codes)} inside it): Dynamo "
-        "inlines hooks into the compiled module's graph, so every call of the module is split"
-    )
-    return [
-        Finding(
-            code=rule.code,
-            name=rule.name,
-            severity=rule.severity,
-            message=message,
-            path=path,
-            line=registration.line,
-            column=registration.column,
-            end_line=registration.line,
-            end_column=registration.end_column,
-            url=rule.url(),
-            hint=rule.hint,
-            scope=hook.scope,
-        )
-        for registration in hook.registrations
-    ]
+        return IndexResult(path, None, [internal_error(path, error, 1)])
 
 
 R = TypeVar("R")
+
+
+def _lint_file(*args: Any) -> list[Finding]:
+    """Phase 2 of one file, importing libcst and the rules only in a process that needs them."""
+    from breaklint.checker import lint_file
+
+    return lint_file(*args)
 
 
 def _map(function: Callable[..., R], calls: list[tuple], jobs: int) -> list[R]:
@@ -288,7 +107,7 @@ def lint_paths(
 ) -> LintResult:
     """Lint files end to end and return sorted findings."""
     files = list(files)
-    enabled = settings.enabled_codes(list(all_rules()))
+    enabled = settings.enabled_codes(known_codes())
     packages: dict[str, list[str]] = {}
     package_of = {path: package_parts(path, packages) for path in files}
     codes_of = {path: codes_for(path, settings, enabled) for path in files}
@@ -354,7 +173,7 @@ def _lint(
         for path, functions in sorted(scoped.items())
     ]
     for result in _cached_map(
-        lint_file, calls, jobs, cache, lint_key, findings_to_json, findings_from_json
+        _lint_file, calls, jobs, cache, lint_key, findings_to_json, findings_from_json
     ):
         findings.extend(result)
     findings.sort(key=Finding.sort_key)

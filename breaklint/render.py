@@ -18,7 +18,7 @@ _SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold 
 
 @cache
 def _lines(path: str) -> list[str]:
-    from breaklint.engine import read_source, source_lines
+    from breaklint.source import read_source, source_lines
 
     text, _ = read_source(path)
     return [line.rstrip("\r\n") for line in source_lines(text)] if text else []

@@ -117,14 +117,14 @@ def test_code_nested_too_deeply_is_a_finding_not_a_crash(breaklint, write):
 def test_a_breaklint_bug_is_reported_where_it_happened_and_exits_2(
     tmp_path, write, monkeypatch, capsys
 ):
-    from breaklint import cli, engine
+    from breaklint import checker, cli
 
     def broken(*args, **kwargs):
         raise KeyError("boom")
 
     write("model.py", MODEL)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(engine, "_lint_function", broken)
+    monkeypatch.setattr(checker, "_lint_function", broken)
     code = cli.main(["model.py", "--output-format", "concise", "--no-cache", "--jobs", "1"])
     assert code == 2
     assert capsys.readouterr().out == (

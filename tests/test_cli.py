@@ -242,3 +242,28 @@ def test_readme_main_command_shows_static_and_dynamic_together():
         line.startswith("examples/probes.py::probe_tiny_attention: ok  graphs 2  breaks 1")
         for line in lines
     )
+
+
+def test_rule_codes_read_from_sources_match_the_registry():
+    from breaklint.codes import known_codes
+    from breaklint.rule import all_rules
+
+    assert known_codes() == list(all_rules())
+
+
+def test_an_unchanged_cached_run_never_imports_libcst(tmp_path, write):
+    write("model.py", ITEM_MODEL)
+    script = (
+        "import sys, breaklint.cli\n"
+        "assert breaklint.cli.main(['model.py', '-q', '--output-format', 'concise']) == 1\n"
+        "print('libcst' in sys.modules)\n"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True
+        ).stdout.splitlines()
+        for _ in range(2)
+    ]
+    assert runs[0][-1] == "True"  # the cold run checks the file with libcst
+    assert runs[1][-1] == "False"  # the warm run answers from the cache
+    assert runs[0][0] == runs[1][0] == ITEM_LINE
