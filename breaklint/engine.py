@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from breaklint.cache import (
@@ -47,7 +47,6 @@ class LintResult:
     findings: list[Finding]
     files_checked: int
     files_skipped: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 def index_file(path: str, package: list[str]) -> IndexResult:
