@@ -8,7 +8,7 @@ import re
 import tokenize
 from collections.abc import Iterable, Sequence
 
-from breaklint.findings import Finding
+from breaklint.findings import Finding, Origin
 
 _SKIP_FILE = re.compile(r"^[ \t]*#[ \t]*breaklint:[ \t]*skip-file\b", re.MULTILINE)
 _NOQA = re.compile(
@@ -41,8 +41,12 @@ def noqa_codes(line: str) -> frozenset[str]:
     return NOTHING if match is None else _codes(match.group("codes"))
 
 
-def _suppressed_by(codes: frozenset[str], code: str) -> bool:
-    return codes is EVERY_CODE or code in codes
+def _suppressed_by(codes: frozenset[str], finding: Finding) -> bool:
+    if codes is EVERY_CODE or finding.code in codes:
+        return True
+    # A break Dynamo took on a line whose static finding the user silenced (`# noqa: BL101`)
+    # is that same break: the suppression covers it too.
+    return finding.origin is Origin.DYNAMIC and any(c.startswith("BL") for c in codes)
 
 
 def _statement_starts(tree: ast.Module) -> list[tuple[int, int, int]]:
@@ -76,7 +80,7 @@ def apply_suppressions(
     findings: Iterable[Finding], text: str, lines: Sequence[str]
 ) -> list[Finding]:
     """Drop the findings that a suppression comment covers."""
-    kept = [f for f in findings if not _suppressed_by(noqa_codes(lines[f.line - 1]), f.code)]
+    kept = [f for f in findings if not _suppressed_by(noqa_codes(lines[f.line - 1]), f)]
     if not kept or "breaklint:" not in text:
         return kept
     spans = _statement_starts(ast.parse(text))
@@ -87,7 +91,7 @@ def apply_suppressions(
         containing = [s for s in spans if s[0] <= finding.line <= s[1]]
         if containing:
             first = max(containing)[0]
-            if _suppressed_by(_ignore_codes_above(lines, first), finding.code):
+            if _suppressed_by(_ignore_codes_above(lines, first), finding):
                 continue
         result.append(finding)
     return result

@@ -277,6 +277,26 @@ def test_dynamic_from_config(write, breaklint) -> None:
     assert [p["status"] for p in json.loads(done.stdout)["probes"]] == ["ok"]
 
 
+def test_suppressed_lines_stay_quiet_in_the_dynamic_phase(write, breaklint) -> None:
+    write(
+        "model.py",
+        "import torch\n\n\n"
+        "class Noisy(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        print(x.shape)  # noqa: BL401\n"
+        "        y = x * 2\n"
+        "        # breaklint: ignore[BL101]\n"
+        "        return y * y.max().item()\n",
+    )
+    write("probes.py", "import torch\nfrom model import Noisy\n\n\n"
+          "def probe_noisy():\n    return Noisy(), (torch.randn(4),)\n")  # fmt: skip
+    done = breaklint("model.py", "--probes", "probes.py", "--output-format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert report["findings"] == []
+    assert report["probes"][0]["breaks"] == 2  # Dynamo did break at both lines
+
+
 def test_dynamic_without_probes_is_an_error(write, breaklint) -> None:
     write("model.py", "x = 1\n")
     done = breaklint("model.py", "--dynamic")

@@ -12,7 +12,9 @@ from breaklint.dynamic.join import join
 from breaklint.dynamic.model import ProbeResult
 from breaklint.dynamic.pool import DynamicError, WorkerPool
 from breaklint.dynamic.probes import find_probes
-from breaklint.findings import Finding
+from breaklint.findings import Finding, Origin
+from breaklint.source import read_source, source_lines
+from breaklint.suppression import apply_suppressions
 
 
 @dataclass(slots=True)
@@ -46,7 +48,21 @@ def run_dynamic(
     else:
         results = pool.run(found.probes, linted)
     results = found.problems + results
-    return DynamicResult(join(findings, results, allowed), results, sorted(pool.warnings))
+    joined = _apply_suppressions(join(findings, results, allowed))
+    return DynamicResult(joined, results, sorted(pool.warnings))
+
+
+def _apply_suppressions(findings: list[Finding]) -> list[Finding]:
+    """`# noqa` and `# breaklint: ignore` cover the findings Dynamo adds, as they do static ones."""
+    added: dict[str, list[Finding]] = {}
+    for finding in findings:
+        if finding.origin is Origin.DYNAMIC:
+            added.setdefault(finding.path, []).append(finding)
+    kept = [f for f in findings if f.origin is not Origin.DYNAMIC]
+    for path, dynamic in added.items():
+        text, _ = read_source(path)
+        kept.extend(apply_suppressions(dynamic, text, source_lines(text)) if text else dynamic)
+    return sorted(kept, key=Finding.sort_key)
 
 
 def _with_progress(pool: WorkerPool, probes: list, linted: frozenset[str]) -> list[ProbeResult]:
