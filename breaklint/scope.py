@@ -210,7 +210,7 @@ def compile_scope(project: Project, *, everything: bool = False) -> dict[str, li
             target = project.resolve_callee(ref.module, info, callee)
             if target is None or target in labels or project.is_disabled(target):
                 continue
-            labels[target] = f"reached from {root.removeprefix('reached from ')}"
+            labels[target] = f"reached from {root}"
             queue.append((target, root))
     if everything:
         for module, index in project.by_module.items():
