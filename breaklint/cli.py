@@ -25,9 +25,9 @@ from breaklint.config import (
 )
 from breaklint.findings import Finding, Status
 from breaklint.report import FORMATS, WRITERS, Summary, summary_line, write_full
+from breaklint.source import INTERNAL_ERROR
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-INTERNAL_ERROR = "BL002"  # breaklint failed on some code: CI must notice
 
 
 def _csv(value: str) -> list[str]:
@@ -184,6 +184,7 @@ def _lint(argv: list[str]) -> int:
         return EXIT_ERROR
     if not args.quiet:
         sys.stderr.write(summary_line(shown, summary) + "\n")
+    # A BL002 finding means breaklint failed on some code: CI must notice.
     if found.missing or any(f.code == INTERNAL_ERROR for f in shown):
         return EXIT_ERROR
     return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
