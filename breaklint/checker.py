@@ -1,39 +1,35 @@
-"""Phase 2: libcst parses each function in compile scope and the rules visit it.
-
-Imported only when some file has to be checked (an unchanged, cached run never pays for libcst).
-"""
+"""Phase 2: each function in compile scope is parsed on its own and every rule visits it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
-import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+import ast
+from collections.abc import Sequence
 
 from breaklint.findings import Finding
 from breaklint.rule import Report, Rule, RuleContext, all_rules, collect_reports
 from breaklint.scope import ScopedFunction
 from breaklint.source import TOO_DEEP, file_problem, internal_error, read_source, source_lines
 from breaklint.suppression import apply_suppressions
-from breaklint.syntax import parse_module, walk
+from breaklint.syntax import walk
 from breaklint.tensorness import FunctionFacts
 
 HOOK_RULE = "BL701"  # reported at a hook's registration when the hook itself breaks
 
 
-def _function_node(module: cst.Module, indented: bool) -> cst.FunctionDef:
+def _function_node(module: ast.Module, indented: bool) -> ast.AST:
     statement = module.body[0]
     if indented:  # the snippet was wrapped in `if 1:` to keep its original columns
-        assert isinstance(statement, cst.If)
-        statement = statement.body.body[0]
-    assert isinstance(statement, cst.FunctionDef)
+        assert isinstance(statement, ast.If)
+        statement = statement.body[0]
+    assert isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
     return statement
 
 
-def _positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
-    """Every node's position. `MetadataWrapper.resolve` would also walk the whole tree once more
-    for batchable providers, of which there are none here."""
-    return PositionProvider()._gen(MetadataWrapper(module, unsafe_skip_copy=True))
+def _column(line: str, offset: int) -> int:
+    """The 1-based character column of a UTF-8 byte offset into `line`, as `ast` counts."""
+    if line.isascii():
+        return offset + 1
+    return len(line.encode("utf-8")[:offset].decode("utf-8", errors="replace")) + 1
 
 
 def lint_file(
@@ -74,11 +70,7 @@ def _lint_function(
     # An indented method parses on its own under `if 1:`, which keeps every column exact.
     snippet = f"if 1:\n{body}" if function.indented else body
     line_offset = function.start_line - (2 if function.indented else 1)
-    try:
-        module = parse_module(snippet)
-    except cst.ParserSyntaxError as error:
-        message = f"libcst cannot parse {function.qualname}: {error.message}"
-        return [file_problem(path, message, function.start_line)]
+    module = ast.parse(snippet)  # the whole file parsed in phase 1, so this part does too
     facts = FunctionFacts(imports, root=function.root)
     context = RuleContext(
         path, function.qualname, function.scope, imports, facts, function.disabled_calls
@@ -89,10 +81,9 @@ def _lint_function(
     reports = collect_reports(visitors)
     if not reports:
         return findings
-    # Positions are computed only for snippets that have something to report.
-    positions = _positions(module)
     for report in reports:
-        where = positions[report.node]
+        node = report.node
+        line, end_line = node.lineno + line_offset, node.end_lineno + line_offset
         rule = all_rules()[report.code]
         findings.append(
             Finding(
@@ -101,10 +92,10 @@ def _lint_function(
                 severity=report.severity or rule.severity,
                 message=report.message,
                 path=path,
-                line=where.start.line + line_offset,
-                column=where.start.column + 1,
-                end_line=where.end.line + line_offset,
-                end_column=where.end.column + 1,
+                line=line,
+                column=_column(lines[line - 1], node.col_offset),
+                end_line=end_line,
+                end_column=_column(lines[end_line - 1], node.end_col_offset),
                 url=rule.url(),
                 hint=report.hint,
                 scope=function.scope,

@@ -1,4 +1,4 @@
-"""The static engine: files -> index (ast) -> compile scope -> rules (libcst) -> findings.
+"""The static engine: files -> index (ast) -> compile scope -> rules (ast) -> findings.
 
 Workers receive paths and plain data and return plain data; no CST node leaves a worker.
 """
@@ -75,7 +75,7 @@ R = TypeVar("R")
 
 
 def _lint_file(*args: Any) -> list[Finding]:
-    """Phase 2 of one file, importing libcst and the rules only in a process that needs them."""
+    """Phase 2 of one file, importing the rules only in a process that needs them."""
     from breaklint.checker import lint_file
 
     return lint_file(*args)

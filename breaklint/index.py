@@ -2,7 +2,7 @@
 
 Only plain data leaves this module: classes with their bases, functions with their line spans,
 decorators and callees, and the import-alias table that turns local names into dotted ones.
-libcst later parses only the functions that scope selects.
+Phase 2 (`checker`) later parses only the functions that scope selects.
 """
 
 from __future__ import annotations

@@ -1,22 +1,21 @@
 """The rule base class and its registry.
 
-A rule is a libcst visitor over one function in compile scope. Declaring a subclass with a
+A rule is a visitor over the `ast` of one function in compile scope. Declaring a subclass with a
 `code` registers it; `all_rules()` imports every module of `breaklint.rules` once.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar
 
-import libcst as cst
-
 from breaklint.findings import Fix, Severity
-from breaklint.syntax import BatchedVisitor
-from breaklint.tensorness import FunctionFacts
+from breaklint.syntax import Visitor
+from breaklint.tensorness import FunctionFacts, Loop
 
 DOCS_URL = "https://breaklint.readthedocs.io/en/latest/rules/"
 GB_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
@@ -43,16 +42,16 @@ class Report:
     """A rule's raw report: a node in the visited snippet, positions resolved by the engine."""
 
     code: str
-    node: cst.CSTNode
+    node: ast.AST
     message: str
     hint: str | None
     fix: Fix | None
-    loop: cst.For | cst.While | None = None  # the outermost loop around the node, if any
+    loop: Loop | None = None  # the outermost loop around the node, if any
     conditional: bool = False  # under an `if` on a trace-time value (flag, shape)
     severity: Severity | None = None  # overrides the rule's severity
 
 
-class Rule(BatchedVisitor):
+class Rule(Visitor):
     code: ClassVar[str]
     name: ClassVar[str]  # kebab-case
     severity: ClassVar[Severity]
@@ -73,7 +72,6 @@ class Rule(BatchedVisitor):
     breaks_graph: ClassVar[bool] = True
 
     def __init__(self, context: RuleContext) -> None:
-        super().__init__()
         self.context = context
         self.reports: list[Report] = []
 
@@ -86,7 +84,7 @@ class Rule(BatchedVisitor):
 
     def report(
         self,
-        node: cst.CSTNode,
+        node: ast.AST,
         message: str | None = None,
         *,
         hint: str | None = None,

@@ -24,7 +24,7 @@ def source_lines(text: str) -> list[str]:
 def file_problem(
     path: str, message: str, line: int = 1, column: int = 1, code: str = PARSE_ERROR
 ) -> Finding:
-    from breaklint.rule import all_rules  # libcst: only when a file really has a problem
+    from breaklint.rule import all_rules  # only when a file really has a problem
 
     rule = all_rules()[code]
     return Finding(

@@ -1,138 +1,102 @@
-"""Small libcst helpers shared by rules (libcst.matchers costs 0.45 s to import: not used)."""
+"""Small `ast` helpers shared by rules, and the one read-only traversal that runs them all.
+
+Rules are visitors with libcst-style hooks on `ast` nodes: `visit_Call(node)` before a node's
+children, `leave_Call(node)` after them, and `visit_If_body(node)` / `leave_If_body(node)`
+around one field. Many visitors share one traversal of each function.
+"""
 
 from __future__ import annotations
 
+import ast
 import functools
 from collections.abc import Callable
 
-import libcst as cst
+Hook = Callable[[ast.AST], None]
 
 
-def dotted(node: cst.BaseExpression) -> str | None:
+def dotted(node: ast.AST) -> str | None:
     """`a.b.c` for a chain of attributes on a name, else None."""
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
         node = node.value
-    if not isinstance(node, cst.Name):
+    if not isinstance(node, ast.Name):
         return None
-    parts.append(node.value)
+    parts.append(node.id)
     return ".".join(reversed(parts))
 
 
-def method_call(node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
+def method_call(node: ast.Call) -> tuple[ast.expr, str] | None:
     """(receiver, method name) for `receiver.method(...)`, else None."""
-    if isinstance(node.func, cst.Attribute):
-        return node.func.value, node.func.attr.value
+    if isinstance(node.func, ast.Attribute):
+        return node.func.value, node.func.attr
     return None
 
 
-def _skip_validation(node: cst.CSTNode) -> None:
-    pass
+def negated(node: ast.expr) -> ast.expr | None:
+    """`x` for `not x`, else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return node.operand
+    return None
 
 
-def parse_module(source: str) -> cst.Module:
-    """`cst.parse_module` without re-validating each node the parser builds.
+def without_not(node: ast.expr) -> ast.expr:
+    """`x` for `not not x`, `not x` and `x` alike."""
+    while (operand := negated(node)) is not None:
+        node = operand
+    return node
 
-    A parsed tree is valid by construction (libcst's own PERF note in `CSTNode.__post_init__`
-    says as much); the check cost about 8% of the static phase. Restored on the way out, so
-    nodes built anywhere else are still validated.
-    """
-    validate = cst.CSTNode.__post_init__
-    cst.CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign]
-    try:
-        return cst.parse_module(source)
-    finally:
-        cst.CSTNode.__post_init__ = validate  # type: ignore[method-assign]
+
+def contains(tree: ast.AST, node: ast.AST) -> bool:
+    return any(child is node for child in ast.walk(tree))
+
+
+class Visitor:
+    """Base of rules and the facts visitor: hook methods are found once per class."""
+
+    def hooks(self) -> dict[str, Hook]:
+        return {name: getattr(self, name) for name in _hook_names(type(self))}
 
 
 @functools.cache
-def _visitor_method_names(cls: type) -> tuple[str, ...]:
-    # Only our own classes: libcst's bases define a no-op for every node type, and `dir()` over
-    # those hundreds of names cost 0.1 s per process.
+def _hook_names(cls: type) -> tuple[str, ...]:
     return tuple(
-        {
-            name: None
-            for klass in reversed(cls.__mro__)
-            if issubclass(klass, BatchedVisitor)
-            for name, value in vars(klass).items()
-            if name.startswith(("visit_", "leave_")) and callable(value)
-        }
+        name
+        for name in dir(cls)
+        if name.startswith(("visit_", "leave_")) and callable(getattr(cls, name))
     )
 
 
-class BatchedVisitor(cst.BatchableCSTVisitor):
-    """A batchable visitor whose method table is computed once per class, not per instance.
+# Children in the order they appear in the source (ast lists decorators and an `IfExp`'s
+# test after what they precede), so that "the first break in a loop" is the first one read.
+_SOURCE_ORDER: dict[type, tuple[str, ...]] = {
+    ast.IfExp: ("body", "test", "orelse"),
+    ast.FunctionDef: ("decorator_list", "args", "returns", "body"),
+    ast.AsyncFunctionDef: ("decorator_list", "args", "returns", "body"),
+    ast.ClassDef: ("decorator_list", "bases", "keywords", "body"),
+}
+# Operators and load/store markers: leaves that no rule looks into.
+_LEAF_BASES = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
 
-    libcst's default `get_visitors` runs `inspect.getmembers` on every instance: with one
-    visitor per rule per function that dominated the whole static phase.
+
+def walk(root: ast.AST, visitors: list[Visitor]) -> None:
+    """Call every visitor's hooks over `root`'s tree, depth first, in source order.
+
+    Unlike `ast.NodeVisitor`, hooks never decide whether children are visited: each visitor
+    sees every node, so many rules can share one pass.
     """
-
-    def get_visitors(self) -> dict[str, Callable[[cst.CSTNode], None]]:
-        return {name: getattr(self, name) for name in _visitor_method_names(type(self))}
-
-
-# Nodes that hold only whitespace and punctuation: no visitor method ever fires inside them.
-_TRIVIA_MODULES = frozenset({"libcst._nodes.whitespace", "libcst._nodes.op"})
-
-
-class _FieldRecorder(cst.CSTVisitor):
-    """Records the order in which libcst visits one node's fields, without entering them."""
-
-    def __init__(self, root: cst.CSTNode) -> None:
-        self.root = root
-        self.fields: list[str] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return node is self.root
-
-    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        if node is self.root:
-            self.fields.append(attribute)
-
-
-_FIELD_ORDER: dict[type, tuple[str, ...]] = {}
-
-
-def _field_order(node: cst.CSTNode) -> tuple[str, ...]:
-    order = _FIELD_ORDER.get(type(node))
-    if order is None:
-        recorder = _FieldRecorder(node)
-        node.visit(recorder)
-        order = _FIELD_ORDER[type(node)] = tuple(recorder.fields)
-    return order
-
-
-@functools.cache
-def _node_types() -> frozenset[type]:
-    # A set lookup: `isinstance` against the abstract CSTNode is slow in a hot loop.
-    found: set[type] = set()
-    pending = [cst.CSTNode]
-    while pending:
-        kind = pending.pop()
-        found.add(kind)
-        pending.extend(kind.__subclasses__())
-    return frozenset(found)
-
-
-def walk(root: cst.CSTNode, visitors: list[BatchedVisitor]) -> None:
-    """Call the visitors' `visit_X`/`leave_X` (and `_attr`) methods in `cst.visit_batched`'s order.
-
-    libcst's own traversal rebuilds every node on the way out even for read-only visitors; this
-    one only reads. As in `visit_batched`, every child is visited whatever `visit_X` returns.
-    """
-    methods: dict[str, list[Callable[[cst.CSTNode], None]]] = {}
+    methods: dict[str, list[Hook]] = {}
     for visitor in visitors:
-        for name, method in visitor.get_visitors().items():
+        for name, method in visitor.hooks().items():
             methods.setdefault(name, []).append(method)
-    handled = {name.split("_", 2)[1] for name in methods}  # "visit_If_body" -> "If"
-    node_types = _node_types()
-    none: list[Callable[[cst.CSTNode], None]] = []
+    none: list[Hook] = []
     plans: dict[type, tuple] = {}
 
-    def plan(kind: type, node: cst.CSTNode) -> tuple:
+    def plan(kind: type) -> tuple:
         name = kind.__name__
-        if kind.__module__ in _TRIVIA_MODULES and name not in handled:
+        if issubclass(kind, _LEAF_BASES) and not any(
+            f"{prefix}{name}" in methods for prefix in ("visit_", "leave_")
+        ):
             result: tuple = ()
         else:
             fields = tuple(
@@ -141,7 +105,7 @@ def walk(root: cst.CSTNode, visitors: list[BatchedVisitor]) -> None:
                     methods.get(f"visit_{name}_{field}", none),
                     methods.get(f"leave_{name}_{field}", none),
                 )
-                for field in _field_order(node)
+                for field in _SOURCE_ORDER.get(kind, kind._fields)
             )
             result = (
                 methods.get(f"visit_{name}", none),
@@ -151,11 +115,10 @@ def walk(root: cst.CSTNode, visitors: list[BatchedVisitor]) -> None:
         plans[kind] = result
         return result
 
-    def visit(node: cst.CSTNode) -> None:
-        kind = type(node)
-        steps = plans.get(kind)
+    def visit(node: ast.AST) -> None:
+        steps = plans.get(type(node))
         if steps is None:
-            steps = plan(kind, node)
+            steps = plan(type(node))
         if not steps:
             return
         before, fields, after = steps
@@ -164,13 +127,13 @@ def walk(root: cst.CSTNode, visitors: list[BatchedVisitor]) -> None:
         for field, enter, leave in fields:
             for method in enter:
                 method(node)
-            value = getattr(node, field)
-            kind = type(value)
-            if kind in node_types:
-                visit(value)
-            elif kind is tuple or kind is list:
+            value = getattr(node, field, None)
+            if type(value) is list:
                 for child in value:
-                    visit(child)
+                    if isinstance(child, ast.AST):  # `kw_defaults` holds None for no default
+                        visit(child)
+            elif isinstance(value, ast.AST):
+                visit(value)
             for method in leave:
                 method(node)
         for method in after:

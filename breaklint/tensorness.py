@@ -15,11 +15,10 @@ methods only tensors have (`x.sum()`, `x.any()`), so shapes, dtypes, devices, `N
 
 from __future__ import annotations
 
+import ast
 from enum import Enum
 
-import libcst as cst
-
-from breaklint.syntax import BatchedVisitor, dotted
+from breaklint.syntax import Visitor, dotted, negated
 from breaklint.tensor_api import TENSOR_METHOD_NAMES
 
 
@@ -95,12 +94,16 @@ PYTHON_BUILTINS = frozenset(
         "chr", "iter", "next", "reversed", "vars", "dir", "super", "object",
     }
 )  # fmt: skip
-_MASK_COMPARISONS = (
-    cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal,
-    cst.NotEqual,
+_MASK_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+_VALUE_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+_MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)
+# Values that are plain Python whatever they hold.
+_PYTHON_NODES = (
+    ast.Constant, ast.JoinedStr, ast.Tuple, ast.List, ast.Dict, ast.Set, ast.Lambda,
+    ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
 )  # fmt: skip
-_VALUE_TESTS = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
 COMPILING_CHECKS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling"})
+Loop = ast.For | ast.AsyncFor | ast.While
 
 
 def join(*kinds: Kind) -> Kind:
@@ -112,23 +115,22 @@ def join(*kinds: Kind) -> Kind:
     return Kind.UNKNOWN
 
 
-def annotation_kind(annotation: cst.Annotation | None) -> Kind | None:
+def annotation_kind(annotation: ast.expr | None) -> Kind | None:
     """TENSOR for `torch.Tensor`-like annotations, PYTHON for any other, None when absent."""
     if annotation is None:
         return None
-    text = cst.Module([]).code_for_node(annotation.annotation)
+    text = ast.unparse(annotation)
     return Kind.TENSOR if "Tensor" in text and "Callable" not in text else Kind.PYTHON
 
 
-class FunctionFacts(BatchedVisitor):
+class FunctionFacts(Visitor):
     """Names, their kinds and the enclosing loops, kept up to date during the one traversal."""
 
     def __init__(self, imports: dict[str, str], *, root: bool) -> None:
-        super().__init__()
         self.imports = imports
         self.root = root  # parameters of a compile root are the traced tensors
         self.names: dict[str, Kind] = {}
-        self.loops: list[cst.For | cst.While] = []
+        self.loops: list[Loop] = []
         # Enclosing `if`s on trace-time values (flags, shapes): code under them is traced only
         # in the configurations that take that branch.
         self._static_ifs: list[bool] = []
@@ -137,10 +139,10 @@ class FunctionFacts(BatchedVisitor):
         self._depth = 0  # function nesting: 1 inside the visited function itself
         # Root parameters taken for tensors only because they are parameters, until rebound.
         self.guessed_parameters: set[str] = set()
-        self._saved: list[tuple[dict[str, Kind], list[cst.For | cst.While]]] = []
+        self._saved: list[tuple[dict[str, Kind], list[Loop]]] = []
 
     # Queries used by rules.
-    def resolve(self, node: cst.BaseExpression) -> str | None:
+    def resolve(self, node: ast.expr) -> str | None:
         """The dotted name of an expression with its import alias expanded: `F.relu` ->
         `torch.nn.functional.relu`; None for anything that is not a dotted name."""
         name = dotted(node)
@@ -159,82 +161,73 @@ class FunctionFacts(BatchedVisitor):
         """True while visiting the function itself rather than a function nested in it."""
         return self._depth == 1
 
-    def kind(self, node: cst.BaseExpression) -> Kind:
-        if isinstance(node, cst.Name):
-            if node.value in ("None", "True", "False"):
-                return Kind.PYTHON
-            return self.names.get(node.value, Kind.UNKNOWN)
-        if isinstance(node, cst.BaseNumber | cst.BaseString | cst.Ellipsis):
+    def kind(self, node: ast.expr) -> Kind:
+        if isinstance(node, ast.Name):
+            return self.names.get(node.id, Kind.UNKNOWN)
+        if isinstance(node, _PYTHON_NODES):
             return Kind.PYTHON
-        if isinstance(node, cst.Tuple | cst.List | cst.Dict | cst.Set | cst.Lambda):
-            return Kind.PYTHON
-        if isinstance(node, cst.BaseComp):
-            return Kind.PYTHON
-        if isinstance(node, cst.Attribute):
+        if isinstance(node, ast.Attribute):
             return self._attribute_kind(node)
-        if isinstance(node, cst.Call):
+        if isinstance(node, ast.Call):
             return self._call_kind(node)
-        if isinstance(node, cst.Subscript):
+        if isinstance(node, ast.Subscript):
             base = self.kind(node.value)
             return Kind.TENSOR if base is Kind.MASK else base
-        if isinstance(node, cst.BinaryOperation):
+        if isinstance(node, ast.BinOp):
             left, right = self.kind(node.left), self.kind(node.right)
-            if isinstance(node.operator, cst.BitAnd | cst.BitOr | cst.BitXor) and (
-                Kind.MASK in (left, right)
-            ):
+            if isinstance(node.op, _MASK_OPERATORS) and Kind.MASK in (left, right):
                 return Kind.MASK
             return join(left, right)
-        if isinstance(node, cst.UnaryOperation):
-            if isinstance(node.operator, cst.Not):
-                return Kind.PYTHON
-            return self.kind(node.expression)
-        if isinstance(node, cst.Comparison):
+        if isinstance(node, ast.UnaryOp):
+            return Kind.PYTHON if isinstance(node.op, ast.Not) else self.kind(node.operand)
+        if isinstance(node, ast.Compare):
             return self._comparison_kind(node)
-        if isinstance(node, cst.BooleanOperation):
-            return join(self.kind(node.left), self.kind(node.right))
-        if isinstance(node, cst.IfExp):
+        if isinstance(node, ast.BoolOp):
+            return join(*(self.kind(value) for value in node.values))
+        if isinstance(node, ast.IfExp):
             return join(self.kind(node.body), self.kind(node.orelse))
-        if isinstance(node, cst.NamedExpr):
+        if isinstance(node, ast.NamedExpr):
             return self.kind(node.value)
         return Kind.UNKNOWN
 
-    def rests_on_guess(self, node: cst.BaseExpression) -> bool:
+    def rests_on_guess(self, node: ast.expr) -> bool:
         """Whether `node` is a tensor only because a root parameter was taken for one.
 
         `int(patch_height * self.patch_size)` is a break only if `patch_height` really is a
         tensor; `int(x.sum())` is one whatever `x` is, since `.sum()` is a tensor method.
         """
-        if isinstance(node, cst.Name):
-            return node.value in self.guessed_parameters
-        if isinstance(node, cst.BinaryOperation):
-            operands = [o for o in (node.left, node.right) if self.kind(o).is_tensor]
-            return bool(operands) and all(self.rests_on_guess(o) for o in operands)
-        if isinstance(node, cst.UnaryOperation):
-            return self.rests_on_guess(node.expression)
-        if isinstance(node, cst.Subscript):  # `sizes[0]`: a list as much as a tensor
+        if isinstance(node, ast.Name):
+            return node.id in self.guessed_parameters
+        if isinstance(node, ast.BinOp):
+            return self._all_guessed([node.left, node.right])
+        if isinstance(node, ast.UnaryOp):
+            return self.rests_on_guess(node.operand)
+        if isinstance(node, ast.Subscript):  # `sizes[0]`: a list as much as a tensor
             return self.rests_on_guess(node.value)
-        if isinstance(node, cst.Comparison):
-            operands = [node.left, *(c.comparator for c in node.comparisons)]
-            tensors = [o for o in operands if self.kind(o).is_tensor]
-            return bool(tensors) and all(self.rests_on_guess(o) for o in tensors)
+        if isinstance(node, ast.Compare):
+            return self._all_guessed([node.left, *node.comparators])
         return False
 
-    def reads_tensor_value(self, test: cst.BaseExpression) -> bool:
+    def _all_guessed(self, operands: list[ast.expr]) -> bool:
+        tensors = [o for o in operands if self.kind(o).is_tensor]
+        return bool(tensors) and all(self.rests_on_guess(o) for o in tensors)
+
+    def reads_tensor_value(self, test: ast.expr) -> bool:
         """Whether Python needs a tensor's data to decide the truth of `test`."""
-        if isinstance(test, cst.BooleanOperation):
-            return self.reads_tensor_value(test.left) or self.reads_tensor_value(test.right)
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            return self.reads_tensor_value(test.expression)
-        if isinstance(test, cst.NamedExpr):
+        if isinstance(test, ast.BoolOp):
+            return any(self.reads_tensor_value(value) for value in test.values)
+        if (operand := negated(test)) is not None:
+            return self.reads_tensor_value(operand)
+        if isinstance(test, ast.NamedExpr):
             return self.reads_tensor_value(test.value)
-        if isinstance(test, cst.Name) and test.value in self.guessed_parameters:
+        if isinstance(test, ast.Name) and test.id in self.guessed_parameters:
             # `if flag:` on a bare parameter: the truth of a multi-element tensor raises in
             # eager mode, so real code tests Python flags this way, not tensors.
             return False
         return self.kind(test).is_tensor
 
-    def _attribute_kind(self, node: cst.Attribute) -> Kind:
-        attribute = node.attr.value
+    def _attribute_kind(self, node: ast.Attribute) -> Kind:
+        attribute = node.attr
         if attribute in PYTHON_ATTRIBUTES:
             return Kind.PYTHON
         base = self.kind(node.value)
@@ -247,13 +240,13 @@ class FunctionFacts(BatchedVisitor):
             return Kind.PYTHON
         return Kind.UNKNOWN
 
-    def _call_kind(self, node: cst.Call) -> Kind:
+    def _call_kind(self, node: ast.Call) -> Kind:
         func = node.func
-        if isinstance(func, cst.Name) and func.value not in self.names:
-            if func.value in PYTHON_BUILTINS:
+        if isinstance(func, ast.Name) and func.id not in self.names:
+            if func.id in PYTHON_BUILTINS:
                 return Kind.PYTHON
-            if func.value in ("min", "max", "abs", "sum"):
-                return join(*(self.kind(arg.value) for arg in node.args))
+            if func.id in ("min", "max", "abs", "sum"):
+                return join(*(self.kind(arg) for arg in node.args))
         name = self.resolve(func)
         if name is not None and name.startswith("torch."):
             if name.startswith("torch._"):
@@ -267,8 +260,8 @@ class FunctionFacts(BatchedVisitor):
         written = dotted(func)
         if written is not None and self._is_module(written.partition(".")[0]):
             return Kind.UNKNOWN  # `math.floor(n)`, `np.sum(a)`: a module function, not a method
-        if isinstance(func, cst.Attribute):
-            method = func.attr.value
+        if isinstance(func, ast.Attribute):
+            method = func.attr
             if method in PYTHON_METHODS:
                 return Kind.PYTHON
             receiver = self.kind(func.value)
@@ -278,12 +271,12 @@ class FunctionFacts(BatchedVisitor):
                 return Kind.MASK if method in MASK_METHODS else Kind.TENSOR
         return Kind.UNKNOWN
 
-    def _comparison_kind(self, node: cst.Comparison) -> Kind:
-        if any(isinstance(target.operator, _VALUE_TESTS) for target in node.comparisons):
+    def _comparison_kind(self, node: ast.Compare) -> Kind:
+        if any(isinstance(op, _VALUE_TESTS) for op in node.ops):
             return Kind.PYTHON
-        operands = [self.kind(node.left), *(self.kind(c.comparator) for c in node.comparisons)]
+        operands = [self.kind(node.left), *(self.kind(c) for c in node.comparators)]
         if any(k.is_tensor for k in operands) and all(
-            isinstance(c.operator, _MASK_COMPARISONS) for c in node.comparisons
+            isinstance(op, _MASK_COMPARISONS) for op in node.ops
         ):
             return Kind.MASK
         return join(*operands)
@@ -292,73 +285,85 @@ class FunctionFacts(BatchedVisitor):
         return head in self.imports and head not in self.names
 
     # Keeping the facts up to date.
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self._depth += 1
         if self._depth > 1:  # a nested function: its own names, its own frame
             self._saved.append((self.names, self.loops))
             self.names, self.loops = dict(self.names), []
-        params = node.params
-        first = True
-        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
-            self.names[param.name.value] = self._parameter_kind(param, first)
-            first = False
-            guessed = param.annotation is None and param.default is None
-            if guessed and self.names[param.name.value] is Kind.TENSOR:
-                self.guessed_parameters.add(param.name.value)
-        for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
-                self.names[star.name.value] = Kind.PYTHON
+        arguments = node.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        defaults = [None] * (len(positional) - len(arguments.defaults)) + arguments.defaults
+        parameters = [
+            *zip(positional, defaults, strict=True),
+            *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True),
+        ]
+        for index, (parameter, default) in enumerate(parameters):
+            kind = self._parameter_kind(parameter, default, first=index == 0)
+            self.names[parameter.arg] = kind
+            guessed = parameter.annotation is None and default is None
+            if guessed and kind is Kind.TENSOR:
+                self.guessed_parameters.add(parameter.arg)
+        for star in (arguments.vararg, arguments.kwarg):
+            if star is not None:
+                self.names[star.arg] = Kind.PYTHON
 
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if self._depth > 1:
             self.names, self.loops = self._saved.pop()
         self._depth -= 1
 
-    def _parameter_kind(self, param: cst.Param, first: bool) -> Kind:
-        if first and param.name.value in ("self", "cls") and self._depth == 1:
+    leave_AsyncFunctionDef = leave_FunctionDef
+
+    def _parameter_kind(self, parameter: ast.arg, default: ast.expr | None, first: bool) -> Kind:
+        if first and parameter.arg in ("self", "cls") and self._depth == 1:
             return Kind.UNKNOWN
-        declared = annotation_kind(param.annotation)
+        declared = annotation_kind(parameter.annotation)
         if declared is not None:
             return declared
-        if param.default is not None:
-            default = self.kind(param.default)
+        if default is not None:
             # `mask=None` may hold a tensor; `flag=True` or `eps=1e-6` holds a Python value.
-            is_none = isinstance(param.default, cst.Name) and param.default.value == "None"
-            return Kind.UNKNOWN if is_none else default
+            is_none = isinstance(default, ast.Constant) and default.value is None
+            return Kind.UNKNOWN if is_none else self.kind(default)
         return Kind.TENSOR if self.root and self._depth == 1 else Kind.UNKNOWN
 
-    def leave_Assign(self, original_node: cst.Assign) -> None:
-        for target in original_node.targets:
-            self._bind(target.target, original_node.value)
+    def leave_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            self._bind(target, node.value)
 
-    def leave_AnnAssign(self, original_node: cst.AnnAssign) -> None:
-        declared = annotation_kind(original_node.annotation)
-        if isinstance(original_node.target, cst.Name):
-            value = original_node.value
+    def leave_AnnAssign(self, node: ast.AnnAssign) -> None:
+        declared = annotation_kind(node.annotation)
+        if isinstance(node.target, ast.Name):
+            value = node.value
             kind = self.kind(value) if value is not None else declared or Kind.UNKNOWN
-            self._set_name(original_node.target.value, kind)
+            self._set_name(node.target.id, kind)
 
-    def leave_AugAssign(self, original_node: cst.AugAssign) -> None:
-        target = original_node.target
-        if isinstance(target, cst.Name):
-            self._set_name(target.value, join(self.kind(target), self.kind(original_node.value)))
+    def leave_AugAssign(self, node: ast.AugAssign) -> None:
+        target = node.target
+        if isinstance(target, ast.Name):
+            self._set_name(target.id, join(self.kind(target), self.kind(node.value)))
 
-    def visit_For(self, node: cst.For) -> None:
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         self._bind_iteration(node.target, node.iter)
         self.loops.append(node)
 
-    def leave_For(self, original_node: cst.For) -> None:
+    visit_AsyncFor = visit_For
+
+    def leave_For(self, node: ast.For | ast.AsyncFor) -> None:
         self.loops.pop()
+
+    leave_AsyncFor = leave_For
 
     @property
     def conditional(self) -> bool:
         """Whether the current node runs only when a trace-time condition holds."""
         return any(self._static_ifs)
 
-    def visit_If(self, node: cst.If) -> None:
+    def visit_If(self, node: ast.If) -> None:
         self._static_ifs.append(not self.reads_tensor_value(node.test))
 
-    def leave_If(self, original_node: cst.If) -> None:
+    def leave_If(self, node: ast.If) -> None:
         self._static_ifs.pop()
 
     @property
@@ -366,43 +371,42 @@ class FunctionFacts(BatchedVisitor):
         """Whether the current node is skipped while Dynamo traces (an is_compiling guard)."""
         return any(self._eager_branches)
 
-    def _compiling_check(self, test: cst.BaseExpression) -> bool:
-        if not isinstance(test, cst.Call):
+    def _compiling_check(self, test: ast.expr | None) -> bool:
+        if not isinstance(test, ast.Call):
             return False
         name = self.resolve(test.func)
         return name is not None and name.rpartition(".")[2] in COMPILING_CHECKS
 
-    def visit_If_body(self, node: cst.If) -> None:
-        test = node.test
-        negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
-        self._eager_branches.append(negated and self._compiling_check(test.expression))
+    def visit_If_body(self, node: ast.If) -> None:
+        self._eager_branches.append(self._compiling_check(negated(node.test)))
 
-    def leave_If_body(self, node: cst.If) -> None:
+    def leave_If_body(self, node: ast.If) -> None:
         self._eager_branches.pop()
 
-    def visit_If_orelse(self, node: cst.If) -> None:
+    def visit_If_orelse(self, node: ast.If) -> None:
         self._eager_branches.append(self._compiling_check(node.test))
 
-    def leave_If_orelse(self, node: cst.If) -> None:
+    def leave_If_orelse(self, node: ast.If) -> None:
         self._eager_branches.pop()
 
-    def visit_While(self, node: cst.While) -> None:
+    def visit_While(self, node: ast.While) -> None:
         self.loops.append(node)
 
-    def leave_While(self, original_node: cst.While) -> None:
+    def leave_While(self, node: ast.While) -> None:
         self.loops.pop()
 
-    def visit_WithItem(self, node: cst.WithItem) -> None:
-        if node.asname is not None:
-            self._bind_kind(node.asname.name, Kind.UNKNOWN)
+    def visit_withitem(self, node: ast.withitem) -> None:
+        if node.optional_vars is not None:
+            self._bind_kind(node.optional_vars, Kind.UNKNOWN)
 
-    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
-        pairs = isinstance(target, cst.Tuple | cst.List) and isinstance(value, cst.Tuple | cst.List)
-        if pairs and len(target.elements) == len(value.elements):
-            for element, item in zip(target.elements, value.elements, strict=True):
-                self._bind(element.value, item.value)
+    def _bind(self, target: ast.expr, value: ast.expr) -> None:
+        sequences = (ast.Tuple, ast.List)
+        unpacked = isinstance(target, sequences) and isinstance(value, sequences)
+        if unpacked and len(target.elts) == len(value.elts):
+            for element, item in zip(target.elts, value.elts, strict=True):
+                self._bind(element, item)
             return
-        if isinstance(target, cst.Tuple | cst.List):
+        if isinstance(target, sequences):
             # `a, b = x.chunk(2)` unpacks tensors; `b, n = x.shape` unpacks Python ints.
             kind = self.kind(value)
             self._bind_kind(target, Kind.TENSOR if kind is Kind.MASK else kind)
@@ -413,24 +417,19 @@ class FunctionFacts(BatchedVisitor):
         self.names[name] = kind
         self.guessed_parameters.discard(name)
 
-    def _bind_kind(self, target: cst.BaseExpression, kind: Kind) -> None:
-        if isinstance(target, cst.Name):
-            self._set_name(target.value, kind)
-        elif isinstance(target, cst.Tuple | cst.List):
-            for element in target.elements:
-                self._bind_kind(element.value, kind)
-        elif isinstance(target, cst.StarredElement):
+    def _bind_kind(self, target: ast.expr, kind: Kind) -> None:
+        if isinstance(target, ast.Name):
+            self._set_name(target.id, kind)
+        elif isinstance(target, ast.Tuple | ast.List):
+            for element in target.elts:
+                self._bind_kind(element, kind)
+        elif isinstance(target, ast.Starred):
             self._bind_kind(target.value, Kind.PYTHON)
 
-    def _bind_iteration(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
-        iterated = self.kind(iterable)
-        is_range = isinstance(iterable, cst.Call) and dotted(iterable.func) in (
-            "range",
-            "enumerate",
-        )
-        if is_range and dotted(iterable.func) == "range":
+    def _bind_iteration(self, target: ast.expr, iterable: ast.expr) -> None:
+        if isinstance(iterable, ast.Call) and dotted(iterable.func) == "range":
             self._bind_kind(target, Kind.PYTHON)
-        elif iterated.is_tensor:  # iterating a tensor yields its rows
+        elif self.kind(iterable).is_tensor:  # iterating a tensor yields its rows
             self._bind_kind(target, Kind.TENSOR)
         else:
             self._bind_kind(target, Kind.UNKNOWN)

@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -47,24 +47,13 @@ compiled = torch.compile(positive_mean)
     probe = "(positive_mean, (torch.randn(8),))"
     gb_ids = ("GB0036",)
 
-    def __init__(self, context) -> None:
-        super().__init__(context)
-        self._written: set[int] = set()  # subscripts that are assignment targets
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self._written.update(id(target.target) for target in node.targets)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._written.add(id(node.target))
-
-    def visit_Subscript(self, node: cst.Subscript) -> None:
-        if id(node) in self._written:
-            return
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        if not isinstance(node.ctx, ast.Load):
+            return  # `x[mask] = 0` writes through the mask and keeps the shape
         facts = self.context.facts
         if facts.kind(node.value) is Kind.PYTHON:
             return
-        if any(
-            isinstance(element.slice, cst.Index) and facts.kind(element.slice.value) is Kind.MASK
-            for element in node.slice
-        ):
+        index = node.slice
+        elements = index.elts if isinstance(index, ast.Tuple) else [index]
+        if any(facts.kind(element) is Kind.MASK for element in elements):
             self.report(node)

@@ -1,13 +1,8 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
-
-
-def _without_not(test: cst.BaseExpression) -> cst.BaseExpression:
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test = test.expression
-    return test
+from breaklint.syntax import without_not
 
 
 class DataDependentBranch(Rule):
@@ -71,7 +66,7 @@ compiled = torch.compile(clip_positive)
         super().__init__(context)
         self._tests: set[int] = set()  # conditions already judged as a whole
 
-    def _check(self, test: cst.BaseExpression, construct: str) -> None:
+    def _check(self, test: ast.expr, construct: str) -> None:
         self._mark(test)
         facts = self.context.facts
         if not facts.reads_tensor_value(test):
@@ -79,48 +74,59 @@ compiled = torch.compile(clip_positive)
         # `x.dtype == torch.float16 and not torch.isfinite(x).all()`: Python stops at a false
         # trace-time operand, so the tensor is read only in the configurations that pass it.
         guarded = (
-            isinstance(test, cst.BooleanOperation)
-            and isinstance(test.operator, cst.And)
-            and not facts.reads_tensor_value(test.left)
+            isinstance(test, ast.BoolOp)
+            and isinstance(test.op, ast.And)
+            and not facts.reads_tensor_value(test.values[0])
         )
         # `if scale > 0` where `scale` is a parameter never touched by a tensor operation:
         # quite possibly a Python number passed in, so a warning rather than an error.
-        uncertain = guarded or facts.rests_on_guess(_without_not(test))
+        uncertain = guarded or facts.rests_on_guess(without_not(test))
         severity = Severity.WARNING if uncertain and self.severity is Severity.ERROR else None
         self.report(test, self.message.format(construct=construct), severity=severity)
 
-    def _mark(self, test: cst.BaseExpression) -> None:
-        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            test = test.expression
-        if isinstance(test, cst.BooleanOperation):
+    def _mark(self, test: ast.expr) -> None:
+        test = without_not(test)
+        if isinstance(test, ast.BoolOp):
             self._tests.add(id(test))
-            self._mark(test.left)
-            self._mark(test.right)
+            for value in test.values:
+                self._mark(value)
 
-    def visit_If(self, node: cst.If) -> None:
+    def visit_If(self, node: ast.If) -> None:
         if id(node) not in self._tests:
             self._check(node.test, "`if`")
-        if isinstance(node.orelse, cst.If):
-            self._tests.add(id(node.orelse))
-            self._check(node.orelse.test, "`elif`")
+        if _is_elif(node):
+            elif_ = node.orelse[0]
+            self._tests.add(id(elif_))
+            self._check(elif_.test, "`elif`")
 
-    def visit_While(self, node: cst.While) -> None:
+    def visit_While(self, node: ast.While) -> None:
         self._check(node.test, "`while`")
 
-    def visit_IfExp(self, node: cst.IfExp) -> None:
+    def visit_IfExp(self, node: ast.IfExp) -> None:
         self._check(node.test, "a conditional expression")
 
-    def visit_CompIf(self, node: cst.CompIf) -> None:
-        self._check(node.test, "a comprehension filter")
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        for test in node.ifs:
+            self._check(test, "a comprehension filter")
 
-    def visit_Assert(self, node: cst.Assert) -> None:
+    def visit_Assert(self, node: ast.Assert) -> None:
         self._mark(node.test)  # asserts on tensors become torch._assert in the graph
 
-    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
         if id(node) in self._tests:
             return
         self._mark(node)
-        # `a or b` used as a value needs only the truth of the left side.
-        if self.context.facts.reads_tensor_value(node.left):
-            operator = "and" if isinstance(node.operator, cst.And) else "or"
+        # `a or b` used as a value needs the truth of every operand but the last.
+        if any(self.context.facts.reads_tensor_value(value) for value in node.values[:-1]):
+            operator = "and" if isinstance(node.op, ast.And) else "or"
             self.report(node, self.message.format(construct=f"`{operator}`"))
+
+
+def _is_elif(node: ast.If) -> bool:
+    """`elif` rather than an `if` nested under `else:`, which is indented further."""
+    orelse = node.orelse
+    return (
+        len(orelse) == 1
+        and isinstance(orelse[0], ast.If)
+        and orelse[0].col_offset == node.col_offset
+    )

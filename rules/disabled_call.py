@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -56,7 +56,7 @@ compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         name = dotted(node.func)
         if name is not None and name in self.context.disabled_calls:
             self.report(node, self.message.format(call=name))

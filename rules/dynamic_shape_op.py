@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -57,9 +57,10 @@ compiled = torch.compile(positive_sum)
     probe = "(positive_sum, (torch.randn(8),))"
     gb_ids = ("GB0036",)
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         name = self.context.facts.resolve(node.func)
-        if name in FUNCTIONS or (name == "torch.where" and len(node.args) == 1):
+        arguments = len(node.args) + len(node.keywords)
+        if name in FUNCTIONS or (name == "torch.where" and arguments == 1):
             self.report(node, self.message.format(op=name))
             return
         call = method_call(node)

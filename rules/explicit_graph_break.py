@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -43,6 +43,6 @@ compiled = torch.compile(two_stage)
     probe = "(two_stage, (torch.randn(8),))"
     gb_ids = ("GB0025",)
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         if self.context.facts.resolve(node.func) == "torch._dynamo.graph_break":
             self.report(node)

@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -48,6 +48,8 @@ compiled = torch.compile(halves)
 """
     probe = "(halves, (torch.randn(8),))"
 
-    def visit_Yield(self, node: cst.Yield) -> None:
+    def visit_Yield(self, node: ast.Yield | ast.YieldFrom) -> None:
         if self.context.root and self.context.facts.in_outer_function:
             self.report(node, self.message.format(function=self.context.function))
+
+    visit_YieldFrom = visit_Yield

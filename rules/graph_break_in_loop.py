@@ -1,7 +1,8 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Report, Rule, all_rules
+from breaklint.syntax import contains
 
 
 class GraphBreakInLoop(Rule):
@@ -85,8 +86,4 @@ def _in_while_test(report: Report) -> bool:
     """A break in the condition of the outermost `while` is before the loop, not inside it:
     Dynamo breaks the graph there and resumes at the loop head without skipping the frame."""
     loop = report.loop
-    return isinstance(loop, cst.While) and _contains(loop.test, report.node)
-
-
-def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
-    return tree is node or any(_contains(child, node) for child in tree.children)
+    return isinstance(loop, ast.While) and contains(loop.test, report.node)

@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -58,7 +58,7 @@ compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         name = self.context.facts.resolve(node.func)
         if name in CALLS and name not in self.context.facts.names:
             self.report(node, self.message.format(what=CALLS[name]))

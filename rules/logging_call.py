@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -74,9 +74,9 @@ compiled = torch.compile(scaled)
     probe = "(scaled, (torch.randn(8),))"
     gb_ids = ("GB0291",)
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         func = node.func
-        if not isinstance(func, cst.Attribute) or func.attr.value not in LOG_METHODS:
+        if not isinstance(func, ast.Attribute) or func.attr not in LOG_METHODS:
             return
         receiver = self.context.facts.resolve(func.value)
         if receiver is not None and is_logger(receiver):

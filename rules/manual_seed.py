@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -53,7 +53,7 @@ compiled = torch.compile(noisy)
 """
     probe = "(noisy, (torch.randn(8),))"
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         name = self.context.facts.resolve(node.func)
         if name in SEEDING:
             self.report(node, self.message.format(call=name))

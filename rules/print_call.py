@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -51,7 +51,7 @@ compiled = torch.compile(scaled)
     probe = "(scaled, (torch.randn(8),))"
     gb_ids = ("GB0059",)
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         if (
             self.context.facts.resolve(node.func) == "print"
             and "print" not in self.context.facts.names

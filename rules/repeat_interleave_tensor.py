@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -45,16 +45,16 @@ compiled = torch.compile(expand_rows)
     probe = "(expand_rows, (torch.randn(3, 4), torch.tensor([1, 2, 3])))"
     gb_ids = ("GB0036",)
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
         name = facts.resolve(node.func)
-        positional = [arg.value for arg in node.args if arg.keyword is None]
-        keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword}
+        positional = node.args
+        keywords = {keyword.arg: keyword.value for keyword in node.keywords if keyword.arg}
         if "output_size" in keywords:
             return
         if name == "torch.repeat_interleave":
             repeats = positional[1] if len(positional) > 1 else keywords.get("repeats")
-        elif isinstance(node.func, cst.Attribute) and node.func.attr.value == "repeat_interleave":
+        elif isinstance(node.func, ast.Attribute) and node.func.attr == "repeat_interleave":
             repeats = positional[0] if positional else keywords.get("repeats")
         else:
             return

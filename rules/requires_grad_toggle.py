@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -49,7 +49,7 @@ compiled = torch.compile(prepare)
     probe = "(prepare, (torch.randn(8),))"
     gb_ids = ("GB0125",)
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         call = method_call(node)
         if (
             call is not None

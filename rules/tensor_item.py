@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -54,7 +54,7 @@ when every use of it accepts a tensor.
 """
     gb_ids = ("GB0124",)
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         call = method_call(node)
-        if call is not None and call[1] == "item" and not node.args:
+        if call is not None and call[1] == "item" and not node.args and not node.keywords:
             self.report(node)

@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -61,22 +61,23 @@ compiled = torch.compile(top_prefix)
         super().__init__(context)
         self._index_depth = 0
 
-    def visit_SubscriptElement(self, node: cst.SubscriptElement) -> None:
+    def visit_Subscript_slice(self, node: ast.Subscript) -> None:
         self._index_depth += 1
 
-    def leave_SubscriptElement(self, original_node: cst.SubscriptElement) -> None:
+    def leave_Subscript_slice(self, node: ast.Subscript) -> None:
         self._index_depth -= 1
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         func = node.func
-        if not (isinstance(func, cst.Name) and func.value in CONVERSIONS and len(node.args) == 1):
+        converts = isinstance(func, ast.Name) and func.id in CONVERSIONS
+        if not (converts and len(node.args) == 1 and not node.keywords):
             return
         facts = self.context.facts
-        if func.value in facts.names or not facts.kind(node.args[0].value).is_tensor:
+        if func.id in facts.names or not facts.kind(node.args[0]).is_tensor:
             return
-        message = self.message.format(func=func.value)
+        message = self.message.format(func=func.id)
         if self._index_depth:
             message += "; used as an index or slice bound it also makes the shape data-dependent"
         # A parameter used only in arithmetic may well be a Python number (`patch_height`).
-        guess = facts.rests_on_guess(node.args[0].value)
+        guess = facts.rests_on_guess(node.args[0])
         self.report(node, message, severity=Severity.WARNING if guess else None)

@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -49,12 +49,13 @@ compiled = torch.compile(scaled_rows)
     probe = "(scaled_rows, (torch.rand(3, 4) + 1,))"
     gb_ids = ("GB0109",)
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         call = method_call(node)
         if (
             call is not None
             and call[1] == "tolist"
             and not node.args
+            and not node.keywords
             and (self.context.facts.kind(call[0]) is not Kind.PYTHON)
         ):
             self.report(node)

@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -51,7 +51,7 @@ compiled = torch.compile(resample)
 """
     probe = "(resample, (torch.randn(8),))"
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         name = self.context.facts.resolve(node.func)
         if name is None or not name.startswith("numpy."):
             return

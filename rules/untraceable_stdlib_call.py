@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -63,14 +63,14 @@ compiled = torch.compile(jitter)
     probe = "(jitter, (torch.randn(8),))"
     gb_ids = ("GB0007", "GB4198")
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         name = self.context.facts.resolve(node.func)
         if name is None or name.partition(".")[0] in self.context.facts.names:
             return
         copies_python_data = (
             name == "copy.deepcopy"
             and node.args
-            and self.context.facts.kind(node.args[0].value) is Kind.PYTHON
+            and self.context.facts.kind(node.args[0]) is Kind.PYTHON
         )
         if copies_python_data:
             return  # Dynamo traces the deep copy of plain Python data (a config dict)

@@ -1,4 +1,4 @@
-import libcst as cst
+import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
@@ -54,6 +54,6 @@ compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
 
-    def visit_Call(self, node: cst.Call) -> None:
+    def visit_Call(self, node: ast.Call) -> None:
         if self.context.facts.resolve(node.func) in ("warnings.warn", "warnings.warn_explicit"):
             self.report(node)

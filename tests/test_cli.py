@@ -251,12 +251,12 @@ def test_rule_codes_read_from_sources_match_the_registry():
     assert known_codes() == list(all_rules())
 
 
-def test_an_unchanged_cached_run_never_imports_libcst(tmp_path, write):
+def test_an_unchanged_cached_run_never_imports_the_rules(tmp_path, write):
     write("model.py", ITEM_MODEL)
     script = (
         "import sys, breaklint.cli\n"
         "assert breaklint.cli.main(['model.py', '-q', '--output-format', 'concise']) == 1\n"
-        "print('libcst' in sys.modules)\n"
+        "print('breaklint.checker' in sys.modules, 'libcst' in sys.modules)\n"
     )
     runs = [
         subprocess.run(
@@ -264,6 +264,6 @@ def test_an_unchanged_cached_run_never_imports_libcst(tmp_path, write):
         ).stdout.splitlines()
         for _ in range(2)
     ]
-    assert runs[0][-1] == "True"  # the cold run checks the file with libcst
-    assert runs[1][-1] == "False"  # the warm run answers from the cache
+    assert runs[0][-1] == "True False"  # the cold run checks the file, without libcst
+    assert runs[1][-1] == "False False"  # the warm run answers from the cache
     assert runs[0][0] == runs[1][0] == ITEM_LINE
