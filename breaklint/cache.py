@@ -1,9 +1,10 @@
 """The result cache: per-file index and findings, keyed by content hash, stored as JSON.
 
 JSON and never pickle: a cache inside a repository must not be able to run code when loaded.
-Phase 1 (the index) is keyed by the file's path and content; phase 2 (the findings) also by
-exactly what scope handed to the file (functions, roots, labels), its imports, the enabled
-codes and the numpy knowledge, so a change in another file re-lints the files it affects.
+A file's entry (its index and its findings against its own scope) is keyed by its path,
+content and the enabled codes; a re-check also by exactly what the project's scope handed to
+the file (functions, roots, labels) and its imports, so a change in another file re-checks the
+functions it affects. Every key includes the numpy knowledge and breaklint's own code.
 A whole run is one more entry, keyed by all of its files, so an unchanged tree costs one read.
 """
 
@@ -16,11 +17,15 @@ import os
 import tempfile
 from dataclasses import asdict, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from breaklint import __version__
 from breaklint.findings import Edit, Finding, Fix, Origin, Severity, Status
 from breaklint.index import ClassInfo, FunctionInfo, HookRegistration, ModuleIndex
+from breaklint.scope import ScopedFunction
+
+if TYPE_CHECKING:
+    from breaklint.checker import FileResult
 
 CACHE_DIR = ".breaklint_cache"
 
@@ -142,3 +147,41 @@ def findings_from_json(data: list[dict[str, Any]]) -> list[Finding]:
         )
         findings.append(Finding(**item))
     return findings
+
+
+def _scoped_to_json(function: ScopedFunction) -> list[Any]:
+    row = _rows([function])[0]
+    row[-1] = _rows(function.registrations)
+    return row
+
+
+def _scoped_from_json(row: list[Any]) -> ScopedFunction:
+    registrations = tuple(_from_row(HookRegistration, r) for r in row[-1])
+    return _from_row(ScopedFunction, [*row[:-1], registrations])
+
+
+def file_result_to_json(result: FileResult) -> dict[str, Any]:
+    index = result.index
+    return {
+        "path": result.path,
+        "index": None if index is None else index_to_json(index),
+        "problems": findings_to_json(result.problems),
+        "checked": [
+            [_scoped_to_json(c.function), findings_to_json(c.findings)] for c in result.checked
+        ],
+    }
+
+
+def file_result_from_json(data: dict[str, Any]) -> FileResult:
+    from breaklint.checker import CheckedFunction, FileResult
+
+    index = data["index"]
+    return FileResult(
+        data["path"],
+        None if index is None else index_from_json(index),
+        findings_from_json(data["problems"]),
+        [
+            CheckedFunction(_scoped_from_json(function), findings_from_json(findings))
+            for function, findings in data["checked"]
+        ],
+    )

@@ -1,28 +1,122 @@
-"""Phase 2: each function in compile scope is parsed on its own and every rule visits it."""
+"""Checking files: one `ast.parse` per file gives its index, and the rules visit its functions.
+
+A worker checks each file against the scope the file implies on its own (`local_scope`): its
+modules' `forward` methods, its compiled functions and hooks, what they call inside the file.
+The engine then re-checks only the functions whose scope the rest of the project changes
+(`recheck_file`): a root reached from another file, a callee disabled elsewhere.
+"""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from breaklint.findings import Finding
+from breaklint.index import ModuleIndex, build_index
 from breaklint.rule import Report, Rule, RuleContext, all_rules, collect_reports
-from breaklint.scope import ScopedFunction
+from breaklint.scope import Project, ScopedFunction, compile_scope
 from breaklint.source import TOO_DEEP, file_problem, internal_error, read_source, source_lines
-from breaklint.suppression import apply_suppressions
+from breaklint.suppression import Suppressions, is_skipped
 from breaklint.syntax import walk
 from breaklint.tensorness import FunctionFacts
 
 HOOK_RULE = "BL701"  # reported at a hook's registration when the hook itself breaks
+Nodes = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
 
 
-def _function_node(module: ast.Module, indented: bool) -> ast.AST:
-    statement = module.body[0]
-    if indented:  # the snippet was wrapped in `if 1:` to keep its original columns
-        assert isinstance(statement, ast.If)
-        statement = statement.body[0]
-    assert isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
-    return statement
+@dataclass(slots=True)
+class CheckedFunction:
+    """A function in scope and its findings (suppressions applied)."""
+
+    function: ScopedFunction
+    findings: list[Finding]
+
+
+@dataclass(slots=True)
+class FileResult:
+    path: str
+    index: ModuleIndex | None  # None when the file cannot be parsed or is skipped
+    problems: list[Finding]  # why it could not be checked
+    checked: list[CheckedFunction]  # against the file's own scope
+
+
+def check_file(
+    path: str, package: list[str], module: str, codes: frozenset[str], everything: bool
+) -> FileResult:
+    """Read, parse and index one file, then check it against its own scope."""
+    parsed = _parse(path, package)
+    if isinstance(parsed, FileResult):
+        return parsed
+    text, lines, tree, index, nodes = parsed
+    functions = compile_scope(Project({path: index}, {path: module}), everything=everything)
+    checked = check_functions(path, lines, nodes, functions.get(path, []), codes, index.imports)
+    suppressions = Suppressions(text, lines, tree)
+    for result in checked:
+        result.findings = suppressions.apply(result.findings)
+    return FileResult(path, index, [], checked)
+
+
+def recheck_file(
+    path: str, functions: Sequence[ScopedFunction], codes: frozenset[str], imports: dict[str, str]
+) -> list[Finding]:
+    """Check the functions whose project-wide scope differs from the file's own."""
+    parsed = _parse(path, [])
+    if isinstance(parsed, FileResult):  # the file changed or vanished since it was indexed
+        return parsed.problems
+    text, lines, tree, _, nodes = parsed
+    checked = check_functions(path, lines, nodes, functions, codes, imports)
+    return Suppressions(text, lines, tree).apply([f for c in checked for f in c.findings])
+
+
+def _parse(
+    path: str, package: list[str]
+) -> FileResult | tuple[str, list[str], ast.Module, ModuleIndex, Nodes]:
+    text, problem = read_source(path)
+    if text is None:
+        return FileResult(path, None, [problem] if problem else [], [])
+    if is_skipped(text):
+        return FileResult(path, None, [], [])
+    try:
+        tree = ast.parse(text, filename=path)
+        nodes: Nodes = {}
+        index = build_index(path, tree, package, nodes)
+    except SyntaxError as error:
+        line, column = error.lineno or 1, error.offset or 1
+        problem = file_problem(path, f"SyntaxError: {error.msg}", line, column)
+    except ValueError as error:  # e.g. a null byte in the source
+        problem = file_problem(path, f"cannot parse file: {error}")
+    except (RecursionError, MemoryError):
+        problem = file_problem(path, TOO_DEEP.format(what="this file"))
+    except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
+        problem = internal_error(path, error, 1)
+    else:
+        return text, source_lines(text), tree, index, nodes
+    return FileResult(path, None, [problem], [])
+
+
+def check_functions(
+    path: str,
+    lines: list[str],
+    nodes: Nodes,
+    functions: Sequence[ScopedFunction],
+    codes: frozenset[str],
+    imports: dict[str, str],
+) -> list[CheckedFunction]:
+    """Run the enabled rules over each function in scope."""
+    rules = [rule for code, rule in all_rules().items() if code in codes]
+    checked = []
+    for function in functions:
+        try:
+            node = nodes[function.qualname]
+            findings = _check_function(path, function, node, codes, imports, lines, rules)
+        except (RecursionError, MemoryError):
+            what = f"`{function.qualname}`"
+            findings = [file_problem(path, TOO_DEEP.format(what=what), function.start_line)]
+        except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
+            findings = [internal_error(path, error, function.start_line)]
+        checked.append(CheckedFunction(function, findings))
+    return checked
 
 
 def _column(line: str, offset: int) -> int:
@@ -32,58 +126,28 @@ def _column(line: str, offset: int) -> int:
     return len(line.encode("utf-8")[:offset].decode("utf-8", errors="replace")) + 1
 
 
-def lint_file(
-    path: str,
-    functions: Sequence[ScopedFunction],
-    codes: frozenset[str],
-    imports: dict[str, str],
-) -> list[Finding]:
-    """Phase 2 for one file: run the enabled rules over each function in scope."""
-    text, problem = read_source(path)
-    if text is None:
-        return [problem] if problem else []
-    lines = source_lines(text)
-    rules = [rule for code, rule in all_rules().items() if code in codes]
-    findings: list[Finding] = []
-    for function in functions:
-        try:
-            findings.extend(_lint_function(path, function, codes, imports, lines, rules))
-        except (RecursionError, MemoryError):
-            what = f"`{function.qualname}`"
-            findings.append(file_problem(path, TOO_DEEP.format(what=what), function.start_line))
-        except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
-            findings.append(internal_error(path, error, function.start_line))
-    return apply_suppressions(findings, text, lines)
-
-
-def _lint_function(
+def _check_function(
     path: str,
     function: ScopedFunction,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
     codes: frozenset[str],
     imports: dict[str, str],
     lines: list[str],
     rules: list[type[Rule]],
 ) -> list[Finding]:
     """The findings of one function in scope."""
-    findings: list[Finding] = []
-    body = "".join(lines[function.start_line - 1 : function.end_line])
-    # An indented method parses on its own under `if 1:`, which keeps every column exact.
-    snippet = f"if 1:\n{body}" if function.indented else body
-    line_offset = function.start_line - (2 if function.indented else 1)
-    module = ast.parse(snippet)  # the whole file parsed in phase 1, so this part does too
     facts = FunctionFacts(imports, root=function.root)
     context = RuleContext(
         path, function.qualname, function.scope, imports, facts, function.disabled_calls
     )
     visitors = [rule(context) for rule in rules]
     # The facts visitor goes first so that rules see names bound before the node they visit.
-    walk(_function_node(module, function.indented), [facts, *visitors])
+    walk(node, [facts, *visitors])
     reports = collect_reports(visitors)
-    if not reports:
-        return findings
+    findings = []
     for report in reports:
-        node = report.node
-        line, end_line = node.lineno + line_offset, node.end_lineno + line_offset
+        where = report.node
+        line, end_line = where.lineno, where.end_lineno
         rule = all_rules()[report.code]
         findings.append(
             Finding(
@@ -93,9 +157,9 @@ def _lint_function(
                 message=report.message,
                 path=path,
                 line=line,
-                column=_column(lines[line - 1], node.col_offset),
+                column=_column(lines[line - 1], where.col_offset),
                 end_line=end_line,
-                end_column=_column(lines[end_line - 1], node.end_col_offset),
+                end_column=_column(lines[end_line - 1], where.end_col_offset),
                 url=rule.url(),
                 hint=report.hint,
                 scope=function.scope,

@@ -1,11 +1,12 @@
-"""The static engine: files -> index (ast) -> compile scope -> rules (ast) -> findings.
+"""The static engine: files -> parse + index + own-scope check (ast, in workers) -> project
+scope -> re-check of what it changes -> findings.
 
-Workers receive paths and plain data and return plain data; no CST node leaves a worker.
+Workers receive paths and plain data and return plain data; no syntax tree leaves a worker.
 """
 
 from __future__ import annotations
 
-import ast
+import dataclasses
 import hashlib
 import multiprocessing
 import os
@@ -13,33 +14,26 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from breaklint.cache import (
     ResultCache,
     file_digest,
+    file_result_from_json,
+    file_result_to_json,
     findings_from_json,
     findings_to_json,
-    index_from_json,
-    index_to_json,
 )
 from breaklint.codes import known_codes
 from breaklint.config import Settings, _matches_any
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding
-from breaklint.index import ModuleIndex, build_index
-from breaklint.scope import Project, compile_scope
-from breaklint.source import TOO_DEEP, file_problem, internal_error, read_source
-from breaklint.suppression import is_skipped
+from breaklint.scope import Project, ScopedFunction, compile_scope
+
+if TYPE_CHECKING:
+    from breaklint.checker import CheckedFunction, FileResult
 
 _POOL_MIN_FILES = 8  # below this, starting workers costs more than it saves
-
-
-@dataclass(slots=True)
-class IndexResult:
-    path: str
-    index: ModuleIndex | None
-    problems: list[Finding]
 
 
 @dataclass(slots=True)
@@ -49,49 +43,48 @@ class LintResult:
     files_skipped: int = 0
 
 
-def index_file(path: str, package: list[str]) -> IndexResult:
-    """Phase 1 for one file: read, skip-file check, `ast.parse`, index."""
-    text, problem = read_source(path)
-    if text is None:
-        return IndexResult(path, None, [problem] if problem else [])
-    if is_skipped(text):
-        return IndexResult(path, None, [])
-    try:
-        return IndexResult(path, build_index(path, ast.parse(text, filename=path), package), [])
-    except SyntaxError as error:
-        message = f"SyntaxError: {error.msg}"
-        return IndexResult(
-            path, None, [file_problem(path, message, error.lineno or 1, error.offset or 1)]
-        )
-    except ValueError as error:  # e.g. a null byte in the source
-        return IndexResult(path, None, [file_problem(path, f"cannot parse file: {error}")])
-    except (RecursionError, MemoryError):
-        return IndexResult(path, None, [file_problem(path, TOO_DEEP.format(what="this file"))])
-    except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
-        return IndexResult(path, None, [internal_error(path, error, 1)])
-
-
 R = TypeVar("R")
 
 
-def _lint_file(*args: Any) -> list[Finding]:
-    """Phase 2 of one file, importing the rules only in a process that needs them."""
-    from breaklint.checker import lint_file
+# The rules are imported only in a process that has a file to check: a cached run never does.
+def _check_file(*args: Any) -> FileResult:
+    from breaklint.checker import check_file
 
-    return lint_file(*args)
+    return check_file(*args)
+
+
+def _recheck_file(*args: Any) -> list[Finding]:
+    from breaklint.checker import recheck_file
+
+    return recheck_file(*args)
 
 
 def _map(function: Callable[..., R], calls: list[tuple], jobs: int) -> list[R]:
-    """Run `function(*args)` for each call, in a process pool when that pays off."""
+    """Run `function(*args)` for each call (each starts with a file's path), in a process pool
+    when that pays off. The largest files go first, so that no worker is left with a big one
+    at the end while the others idle."""
     if jobs <= 1 or len(calls) < _POOL_MIN_FILES:
         return [function(*args) for args in calls]
+    order = sorted(range(len(calls)), key=lambda i: -_size(calls[i][0]))
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    chunk = max(1, len(calls) // (jobs * 8))
+    chunk = max(1, len(calls) // (jobs * 32))
     try:
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            return list(pool.map(function, *zip(*calls, strict=True), chunksize=chunk))
+            ordered = [calls[i] for i in order]
+            computed = pool.map(function, *zip(*ordered, strict=True), chunksize=chunk)
+            results: list[Any] = [None] * len(calls)
+            for i, result in zip(order, computed, strict=True):
+                results[i] = result
+            return results
     except BrokenProcessPool:  # a worker was killed (out of memory?): finish in this process
         return [function(*args) for args in calls]
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def codes_for(path: str, settings: Settings, enabled: frozenset[str]) -> frozenset[str]:
@@ -146,38 +139,78 @@ def _lint(
     """Both phases, each file answered from the cache when its entry is there."""
 
     # A file that could not be read has no digest and is not cached.
-    def index_key(path: str, package: list[str]) -> tuple | None:
-        return ("index", path, package, digests[path]) if digests[path] else None
-
-    def lint_key(path: str, functions: list, codes: frozenset[str], imports: dict) -> tuple | None:
-        # What scope hands to the file is in the key: a change elsewhere that alters it re-lints.
-        key = ("lint", path, digests[path], sorted(codes), imports, functions)
+    def file_key(
+        path: str, package: list[str], module: str, codes: frozenset[str], everything: bool
+    ) -> tuple | None:
+        # A file is checked against its own scope, which depends on nothing else.
+        key = ("file", path, package, module, digests[path], sorted(codes), everything)
         return key if digests[path] else None
 
-    calls = [(path, package_of[path]) for path in files]
-    indexed = _cached_map(
-        index_file, calls, jobs, cache, index_key, _index_to_json, _index_from_json
+    def recheck_key(
+        path: str, functions: list, codes: frozenset[str], imports: dict
+    ) -> tuple | None:
+        # What scope hands to the file is in the key: a change elsewhere that alters it re-lints.
+        key = ("recheck", path, digests[path], sorted(codes), imports, functions)
+        return key if digests[path] else None
+
+    module_of = {path: _module_name(path, package_of[path]) for path in files}
+    calls = [
+        (path, package_of[path], module_of[path], codes_of[path], everything) for path in files
+    ]
+    checked_files = _cached_map(
+        _check_file,
+        calls,
+        jobs,
+        cache,
+        file_key,
+        file_result_to_json,
+        file_result_from_json,
     )
     findings = [
         problem
-        for result in indexed
+        for result in checked_files
         for problem in result.problems
         if problem.code in codes_of[result.path]
     ]
-    indexes = {r.path: r.index for r in indexed if r.index is not None}
-    module_names = {path: _module_name(path, package_of[path]) for path in indexes}
-    scoped = compile_scope(Project(indexes, module_names), everything=everything)
-    calls = [
-        (path, functions, codes_of[path], indexes[path].imports)
-        for path, functions in sorted(scoped.items())
-    ]
-    for result in _cached_map(
-        _lint_file, calls, jobs, cache, lint_key, findings_to_json, findings_from_json
+    indexes = {r.path: r.index for r in checked_files if r.index is not None}
+    scoped = compile_scope(Project(indexes, module_of), everything=everything)
+    rechecks = []
+    for result in checked_files:
+        functions = scoped.get(result.path, [])
+        kept, missing = _reusable(result.checked, functions)
+        findings.extend(kept)
+        if missing:
+            rechecks.append(
+                (result.path, missing, codes_of[result.path], indexes[result.path].imports)
+            )
+    for rechecked in _cached_map(
+        _recheck_file, rechecks, jobs, cache, recheck_key, findings_to_json, findings_from_json
     ):
-        findings.extend(result)
+        findings.extend(rechecked)
     findings.sort(key=Finding.sort_key)
-    skipped = sum(1 for r in indexed if r.index is None and not r.problems)
+    skipped = sum(1 for r in checked_files if r.index is None and not r.problems)
     return LintResult(findings, files_checked=len(files), files_skipped=skipped)
+
+
+def _reusable(
+    checked: list[CheckedFunction], functions: list[ScopedFunction]
+) -> tuple[list[Finding], list[ScopedFunction]]:
+    """The findings of functions checked with the scope the project gives them, relabelled,
+    and the functions that need checking again."""
+    local = {c.function.qualname: c for c in checked}
+    kept: list[Finding] = []
+    missing: list[ScopedFunction] = []
+    for function in functions:
+        done = local.get(function.qualname)
+        if done is None or dataclasses.replace(done.function, scope=function.scope) != function:
+            missing.append(function)
+            continue
+        old = done.function.scope
+        kept.extend(
+            dataclasses.replace(f, scope=function.scope) if f.scope == old else f
+            for f in done.findings
+        )
+    return kept, missing
 
 
 def _cached_map(
@@ -210,24 +243,6 @@ def _cached_map(
         if keys[i]:
             cache.store(keys[i], to_json(result))
     return results  # type: ignore[return-value]
-
-
-def _index_to_json(result: IndexResult) -> dict[str, Any]:
-    index = result.index
-    return {
-        "path": result.path,
-        "index": None if index is None else index_to_json(index),
-        "problems": findings_to_json(result.problems),
-    }
-
-
-def _index_from_json(data: dict[str, Any]) -> IndexResult:
-    index = data["index"]
-    return IndexResult(
-        data["path"],
-        None if index is None else index_from_json(index),
-        findings_from_json(data["problems"]),
-    )
 
 
 def _knowledge_version() -> str:

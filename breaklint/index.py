@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from breaklint.syntax import child_fields
+
 COMPILE_CALLS = ("torch.compile", "torch._dynamo.optimize")
 HOOK_METHODS = frozenset(
     {
@@ -91,12 +93,46 @@ def _relative_module(package_parts: list[str], level: int, module: str | None) -
     return ".".join([*base, module] if module else base)
 
 
-class _Indexer(ast.NodeVisitor):
-    def __init__(self, index: ModuleIndex, package_parts: list[str]) -> None:
+class _Indexer:
+    """One pass over a module: imports, classes, top-level functions and what they call."""
+
+    def __init__(
+        self,
+        index: ModuleIndex,
+        package_parts: list[str],
+        nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    ) -> None:
         self.index = index
         self.package_parts = package_parts
+        self.nodes = nodes
         self.class_stack: list[str] = []
         self.function: tuple[str, list[str]] | None = None  # (qualname, callees)
+
+    def scan(self, node: ast.AST) -> None:
+        """Index the children of `node` (a hand-rolled `generic_visit`: the hot loop)."""
+        for name in child_fields(type(node)):
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for child in value:
+                    if isinstance(child, ast.AST):
+                        self.visit(child)
+            elif isinstance(value, ast.AST):
+                self.visit(value)
+
+    def visit(self, node: ast.AST) -> None:
+        kind = type(node)
+        if kind is ast.Call:
+            self.visit_Call(node)
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            self.visit_function(node)
+        elif kind is ast.ClassDef:
+            self.visit_ClassDef(node)
+        elif kind is ast.Import:
+            self.visit_Import(node)
+        elif kind is ast.ImportFrom:
+            self.visit_ImportFrom(node)
+        else:
+            self.scan(node)
 
     # Imports (anywhere in the file: aliases inside functions are rare and harmless here).
     def visit_Import(self, node: ast.Import) -> None:
@@ -122,7 +158,8 @@ class _Indexer(ast.NodeVisitor):
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         if self.function is not None:
-            return  # classes local to a function are analysed as part of that function
+            self.scan(node)  # a class local to a function is analysed as part of it
+            return
         name = ".".join([*self.class_stack, node.name])
         bases = tuple(
             self.index.resolve(base) for base in map(dotted_name, node.bases) if base is not None
@@ -134,13 +171,13 @@ class _Indexer(ast.NodeVisitor):
         )
         self.index.classes[name] = ClassInfo(name, bases, methods)
         self.class_stack.append(node.name)
-        self.generic_visit(node)
+        self.scan(node)
         self.class_stack.pop()
 
-    def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    def visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if self.function is not None:
             # A nested function is part of its parent's snippet; its calls are the parent's.
-            self.generic_visit(node)
+            self.scan(node)
             return
         class_name = ".".join(self.class_stack) or None
         qualname = f"{class_name}.{node.name}" if class_name else node.name
@@ -150,8 +187,9 @@ class _Indexer(ast.NodeVisitor):
         start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         callees: list[str] = []
         self.function = (qualname, callees)
-        self.generic_visit(node)
+        self.scan(node)
         self.function = None
+        self.nodes[qualname] = node
         self.index.functions[qualname] = FunctionInfo(
             qualname=qualname,
             class_name=class_name,
@@ -162,16 +200,13 @@ class _Indexer(ast.NodeVisitor):
             callees=tuple(dict.fromkeys(callees)),
         )
 
-    visit_FunctionDef = _visit_function
-    visit_AsyncFunctionDef = _visit_function
-
     def visit_Call(self, node: ast.Call) -> None:
         callee = dotted_name(node.func)
         if callee is not None:
             if self.function is not None:
                 self.function[1].append(callee)
             self._note_compile_or_hook(node, callee)
-        self.generic_visit(node)
+        self.scan(node)
 
     def _note_compile_or_hook(self, node: ast.Call, callee: str) -> None:
         method = callee.rpartition(".")[2]
@@ -195,8 +230,14 @@ class _Indexer(ast.NodeVisitor):
                 self.index.compiled_names.add(target)
 
 
-def build_index(path: str, tree: ast.Module, package_parts: list[str]) -> ModuleIndex:
-    """Index one parsed file. `package_parts` is the file's package, for relative imports."""
+def build_index(
+    path: str,
+    tree: ast.Module,
+    package_parts: list[str],
+    nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] | None = None,
+) -> ModuleIndex:
+    """Index one parsed file. `package_parts` is the file's package, for relative imports;
+    `nodes`, when given, receives each indexed function's node by qualified name."""
     index = ModuleIndex(path)
-    _Indexer(index, package_parts).visit(tree)
+    _Indexer(index, package_parts, {} if nodes is None else nodes).scan(tree)
     return index

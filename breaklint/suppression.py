@@ -44,7 +44,7 @@ def noqa_codes(line: str) -> frozenset[str]:
 def _suppressed_by(codes: frozenset[str], finding: Finding) -> bool:
     if codes is EVERY_CODE or finding.code in codes:
         return True
-    # A break Dynamo took on a line whose static finding the user silenced (`# noqa: BL101`)
+    # A break Dynamo took on a line whose static finding the user silenced (a BL101 noqa)
     # is that same break: the suppression covers it too.
     return finding.origin is Origin.DYNAMIC and any(c.startswith("BL") for c in codes)
 
@@ -76,22 +76,31 @@ def _ignore_codes_above(lines: Sequence[str], first_line: int) -> frozenset[str]
     return frozenset(found)
 
 
-def apply_suppressions(
-    findings: Iterable[Finding], text: str, lines: Sequence[str]
-) -> list[Finding]:
-    """Drop the findings that a suppression comment covers."""
-    kept = [f for f in findings if not _suppressed_by(noqa_codes(lines[f.line - 1]), f)]
-    if not kept or "breaklint:" not in text:
-        return kept
-    spans = _statement_starts(ast.parse(text))
-    result = []
-    for finding in kept:
-        # The innermost statement whose header holds the finding: a simple statement whole,
-        # a compound one only up to its colon.
-        containing = [s for s in spans if s[0] <= finding.line <= s[1]]
-        if containing:
-            first = max(containing)[0]
-            if _suppressed_by(_ignore_codes_above(lines, first), finding):
-                continue
-        result.append(finding)
-    return result
+class Suppressions:
+    """The suppression comments of one file, applied to any of its findings."""
+
+    def __init__(self, text: str, lines: Sequence[str], tree: ast.Module | None = None) -> None:
+        self.text = text
+        self.lines = lines
+        self._tree = tree  # the file's parse, when the caller has it
+        self._spans: list[tuple[int, int, int]] | None = None
+
+    def apply(self, findings: Iterable[Finding]) -> list[Finding]:
+        """Drop the findings that a suppression comment covers."""
+        lines = self.lines
+        kept = [f for f in findings if not _suppressed_by(noqa_codes(lines[f.line - 1]), f)]
+        if not kept or "breaklint:" not in self.text:
+            return kept
+        if self._spans is None:
+            self._spans = _statement_starts(self._tree or ast.parse(self.text))
+        result = []
+        for finding in kept:
+            # The innermost statement whose header holds the finding: a simple statement whole,
+            # a compound one only up to its colon.
+            containing = [s for s in self._spans if s[0] <= finding.line <= s[1]]
+            if containing:
+                first = max(containing)[0]
+                if _suppressed_by(_ignore_codes_above(lines, first), finding):
+                    continue
+            result.append(finding)
+        return result

@@ -8,10 +8,7 @@ around one field. Many visitors share one traversal of each function.
 from __future__ import annotations
 
 import ast
-import functools
-from collections.abc import Callable
-
-Hook = Callable[[ast.AST], None]
+from collections.abc import Callable, Iterator, Sequence
 
 
 def dotted(node: ast.AST) -> str | None:
@@ -47,26 +44,17 @@ def without_not(node: ast.expr) -> ast.expr:
     return node
 
 
-def contains(tree: ast.AST, node: ast.AST) -> bool:
-    return any(child is node for child in ast.walk(tree))
-
-
 class Visitor:
-    """Base of rules and the facts visitor: hook methods are found once per class."""
-
-    def hooks(self) -> dict[str, Hook]:
-        return {name: getattr(self, name) for name in _hook_names(type(self))}
+    """Base of rules and the facts visitor: hooks are methods named after node types."""
 
 
-@functools.cache
-def _hook_names(cls: type) -> tuple[str, ...]:
-    return tuple(
-        name
-        for name in dir(cls)
-        if name.startswith(("visit_", "leave_")) and callable(getattr(cls, name))
-    )
-
-
+# Fields that never hold a node a rule looks at: names, flags, operators, load/store markers.
+_NOT_CHILDREN = frozenset(
+    {
+        "ctx", "op", "ops", "id", "attr", "arg", "name", "names", "kind", "type_comment",
+        "module", "level", "is_async", "conversion", "tag",
+    }
+)  # fmt: skip
 # Children in the order they appear in the source (ast lists decorators and an `IfExp`'s
 # test after what they precede), so that "the first break in a loop" is the first one read.
 _SOURCE_ORDER: dict[type, tuple[str, ...]] = {
@@ -74,59 +62,85 @@ _SOURCE_ORDER: dict[type, tuple[str, ...]] = {
     ast.FunctionDef: ("decorator_list", "args", "returns", "body"),
     ast.AsyncFunctionDef: ("decorator_list", "args", "returns", "body"),
     ast.ClassDef: ("decorator_list", "bases", "keywords", "body"),
+    ast.Constant: (),  # its `value` is a Python object
 }
-# Operators and load/store markers: leaves that no rule looks into.
-_LEAF_BASES = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def walk(root: ast.AST, visitors: list[Visitor]) -> None:
+def child_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a node type that hold child nodes, in source order."""
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _SOURCE_ORDER.get(kind)
+        if fields is None:
+            fields = tuple(f for f in kind._fields if f not in _NOT_CHILDREN)
+        _CHILD_FIELDS[kind] = fields
+    return fields
+
+
+def iter_nodes(root: ast.AST) -> Iterator[ast.AST]:
+    """Every node under `root` (included), depth first; faster than `ast.walk`."""
+    pending = [root]
+    pop, push, extend = pending.pop, pending.append, pending.extend
+    while pending:
+        node = pop()
+        yield node
+        for field in child_fields(type(node)):
+            value = getattr(node, field, None)
+            if type(value) is list:
+                extend(child for child in reversed(value) if isinstance(child, ast.AST))
+            elif isinstance(value, ast.AST):
+                push(value)
+
+
+def contains(tree: ast.AST, node: ast.AST) -> bool:
+    return any(child is node for child in iter_nodes(tree))
+
+
+_Hooks = tuple[tuple[int, Callable[..., None]], ...]  # (visitor position, unbound method)
+_Plan = tuple[_Hooks, tuple[tuple[str, _Hooks, _Hooks], ...], _Hooks]
+# Per combination of visitor classes (one per enabled rule set), the plan of each node type.
+_PLANS: dict[tuple[type, ...], dict[type, _Plan]] = {}
+
+
+def _plan(classes: tuple[type, ...], kind: type) -> _Plan:
+    name = kind.__name__
+
+    def hooks(method: str) -> _Hooks:
+        return tuple(
+            (position, function)
+            for position, cls in enumerate(classes)
+            if (function := getattr(cls, method, None)) is not None
+        )
+
+    fields = tuple(
+        (field, hooks(f"visit_{name}_{field}"), hooks(f"leave_{name}_{field}"))
+        for field in child_fields(kind)
+    )
+    return hooks(f"visit_{name}"), fields, hooks(f"leave_{name}")
+
+
+def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
     """Call every visitor's hooks over `root`'s tree, depth first, in source order.
 
     Unlike `ast.NodeVisitor`, hooks never decide whether children are visited: each visitor
-    sees every node, so many rules can share one pass.
+    sees every node, so many rules share one pass. Operators and load/store markers are not
+    visited.
     """
-    methods: dict[str, list[Hook]] = {}
-    for visitor in visitors:
-        for name, method in visitor.hooks().items():
-            methods.setdefault(name, []).append(method)
-    none: list[Hook] = []
-    plans: dict[type, tuple] = {}
-
-    def plan(kind: type) -> tuple:
-        name = kind.__name__
-        if issubclass(kind, _LEAF_BASES) and not any(
-            f"{prefix}{name}" in methods for prefix in ("visit_", "leave_")
-        ):
-            result: tuple = ()
-        else:
-            fields = tuple(
-                (
-                    field,
-                    methods.get(f"visit_{name}_{field}", none),
-                    methods.get(f"leave_{name}_{field}", none),
-                )
-                for field in _SOURCE_ORDER.get(kind, kind._fields)
-            )
-            result = (
-                methods.get(f"visit_{name}", none),
-                fields,
-                methods.get(f"leave_{name}", none),
-            )
-        plans[kind] = result
-        return result
+    classes = tuple(type(visitor) for visitor in visitors)
+    plans = _PLANS.setdefault(classes, {})
 
     def visit(node: ast.AST) -> None:
-        steps = plans.get(type(node))
-        if steps is None:
-            steps = plan(type(node))
-        if not steps:
-            return
-        before, fields, after = steps
-        for method in before:
-            method(node)
+        kind = type(node)
+        plan = plans.get(kind)
+        if plan is None:
+            plan = plans[kind] = _plan(classes, kind)
+        before, fields, after = plan
+        for position, method in before:
+            method(visitors[position], node)
         for field, enter, leave in fields:
-            for method in enter:
-                method(node)
+            for position, method in enter:
+                method(visitors[position], node)
             value = getattr(node, field, None)
             if type(value) is list:
                 for child in value:
@@ -134,9 +148,9 @@ def walk(root: ast.AST, visitors: list[Visitor]) -> None:
                         visit(child)
             elif isinstance(value, ast.AST):
                 visit(value)
-            for method in leave:
-                method(node)
-        for method in after:
-            method(node)
+            for position, method in leave:
+                method(visitors[position], node)
+        for position, method in after:
+            method(visitors[position], node)
 
     visit(root)

@@ -140,21 +140,25 @@ class FunctionFacts(Visitor):
         # Root parameters taken for tensors only because they are parameters, until rebound.
         self.guessed_parameters: set[str] = set()
         self._saved: list[tuple[dict[str, Kind], list[Loop]]] = []
+        # Most rules resolve the same callee when they visit a call: remember the last answer
+        # until a name is bound again.
+        self._resolved: tuple[ast.expr | None, str | None] = (None, None)
 
     # Queries used by rules.
     def resolve(self, node: ast.expr) -> str | None:
         """The dotted name of an expression with its import alias expanded: `F.relu` ->
         `torch.nn.functional.relu`; None for anything that is not a dotted name."""
+        last, answer = self._resolved
+        if node is last:
+            return answer
         name = dotted(node)
-        if name is None:
-            return None
-        head, _, rest = name.partition(".")
-        if head in self.names:  # a local variable shadows an import
-            return name
-        target = self.imports.get(head)
-        if target is None:
-            return name
-        return f"{target}.{rest}" if rest else target
+        if name is not None:
+            head, _, rest = name.partition(".")
+            target = None if head in self.names else self.imports.get(head)  # locals shadow
+            if target is not None:
+                name = f"{target}.{rest}" if rest else target
+        self._resolved = (node, name)
+        return name
 
     @property
     def in_outer_function(self) -> bool:
@@ -290,6 +294,7 @@ class FunctionFacts(Visitor):
         if self._depth > 1:  # a nested function: its own names, its own frame
             self._saved.append((self.names, self.loops))
             self.names, self.loops = dict(self.names), []
+        self._resolved = (None, None)
         arguments = node.args
         positional = [*arguments.posonlyargs, *arguments.args]
         defaults = [None] * (len(positional) - len(arguments.defaults)) + arguments.defaults
@@ -312,6 +317,7 @@ class FunctionFacts(Visitor):
     def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if self._depth > 1:
             self.names, self.loops = self._saved.pop()
+            self._resolved = (None, None)
         self._depth -= 1
 
     leave_AsyncFunctionDef = leave_FunctionDef
@@ -415,6 +421,7 @@ class FunctionFacts(Visitor):
 
     def _set_name(self, name: str, kind: Kind) -> None:
         self.names[name] = kind
+        self._resolved = (None, None)
         self.guessed_parameters.discard(name)
 
     def _bind_kind(self, target: ast.expr, kind: Kind) -> None:

@@ -124,7 +124,7 @@ def test_a_breaklint_bug_is_reported_where_it_happened_and_exits_2(
 
     write("model.py", MODEL)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(checker, "_lint_function", broken)
+    monkeypatch.setattr(checker, "_check_function", broken)
     code = cli.main(["model.py", "--output-format", "concise", "--no-cache", "--jobs", "1"])
     assert code == 2
     assert capsys.readouterr().out == (

@@ -14,7 +14,7 @@ from breaklint.dynamic.pool import DynamicError, WorkerPool
 from breaklint.dynamic.probes import find_probes
 from breaklint.findings import Finding, Origin
 from breaklint.source import read_source, source_lines
-from breaklint.suppression import apply_suppressions
+from breaklint.suppression import Suppressions
 
 
 @dataclass(slots=True)
@@ -61,7 +61,7 @@ def _apply_suppressions(findings: list[Finding]) -> list[Finding]:
     kept = [f for f in findings if f.origin is not Origin.DYNAMIC]
     for path, dynamic in added.items():
         text, _ = read_source(path)
-        kept.extend(apply_suppressions(dynamic, text, source_lines(text)) if text else dynamic)
+        kept.extend(Suppressions(text, source_lines(text)).apply(dynamic) if text else dynamic)
     return sorted(kept, key=Finding.sort_key)
 
 
