@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
+import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -56,7 +59,7 @@ class Settings:
         relative = _relative_posix(path, self.root)
         selected: list[str] = []
         for pattern, selectors in self.per_file_ignores:
-            if _glob_match(relative, pattern):
+            if _matcher((pattern,))(relative):
                 selected.extend(selectors)
         return tuple(selected)
 
@@ -67,15 +70,11 @@ class Settings:
         is linted even when it lies inside an excluded one (e.g. site-packages).
         """
         relative = _relative_posix(path, self.root)
-        patterns = self.exclude + self.extend_exclude
+        matches = _matcher(self.exclude + self.extend_exclude)
+        if not ancestors:
+            return matches(relative)
         parts = relative.split("/")
-        first = 1 if ancestors else len(parts)
-        for depth in range(first, len(parts) + 1):
-            prefix = "/".join(parts[:depth])
-            name = parts[depth - 1]
-            if any(_glob_match(prefix, p) or fnmatch.fnmatchcase(name, p) for p in patterns):
-                return True
-        return False
+        return any(matches("/".join(parts[:depth])) for depth in range(1, len(parts) + 1))
 
 
 def _matches_any(code: str, selectors: tuple[str, ...]) -> bool:
@@ -88,19 +87,29 @@ def check_selectors(selectors: tuple[str, ...], codes: list[str], origin: str) -
             raise ConfigError(f"{origin}: unknown rule selector '{selector}'")
 
 
+@functools.cache
+def _resolved(root: Path) -> str:
+    return str(root.resolve())
+
+
 def _relative_posix(path: str, root: Path) -> str:
+    """`path` relative to `root` with `/` separators, or absolute when outside it (string
+    work: resolving the root for each of thousands of paths was most of the walk)."""
     absolute = os.path.abspath(path)
-    try:
-        return Path(absolute).relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return Path(absolute).as_posix()
+    base = _resolved(root)
+    if absolute == base:
+        return "."
+    base = base.rstrip(os.sep) + os.sep
+    relative = absolute[len(base) :] if absolute.startswith(base) else absolute
+    return relative.replace(os.sep, "/")
 
 
-def _glob_match(relative: str, pattern: str) -> bool:
-    pattern = pattern.removeprefix("./").rstrip("/")
-    return fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(
-        relative.rpartition("/")[2], pattern
-    )
+@functools.cache
+def _matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    """Whether a relative path, or its last component, matches one of the glob patterns."""
+    globs = [p.removeprefix("./").rstrip("/") for p in patterns]
+    match = re.compile("|".join(fnmatch.translate(g) for g in globs) or "(?!)").match
+    return lambda relative: bool(match(relative) or match(relative.rpartition("/")[2]))
 
 
 def find_pyproject(start: Path) -> Path | None:

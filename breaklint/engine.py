@@ -59,25 +59,43 @@ def _recheck_file(*args: Any) -> list[Finding]:
     return recheck_file(*args)
 
 
-def _map(function: Callable[..., R], calls: list[tuple], jobs: int) -> list[R]:
-    """Run `function(*args)` for each call (each starts with a file's path), in a process pool
-    when that pays off. The largest files go first, so that no worker is left with a big one
-    at the end while the others idle."""
-    if jobs <= 1 or len(calls) < _POOL_MIN_FILES:
-        return [function(*args) for args in calls]
-    order = sorted(range(len(calls)), key=lambda i: -_size(calls[i][0]))
-    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    chunk = max(1, len(calls) // (jobs * 32))
-    try:
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            ordered = [calls[i] for i in order]
-            computed = pool.map(function, *zip(*ordered, strict=True), chunksize=chunk)
+class Workers:
+    """A process pool shared by both phases, started only when a phase has enough files.
+
+    Calls start with a file's path; the largest files go first, so that no worker is left
+    with a big one at the end while the others idle. A broken pool (a worker killed, out of
+    memory?) finishes the work in this process.
+    """
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+    def map(self, function: Callable[..., R], calls: list[tuple]) -> list[R]:
+        if self.jobs <= 1 or len(calls) < _POOL_MIN_FILES:
+            return [function(*args) for args in calls]
+        if self._pool is None:
+            context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+            self._pool = ProcessPoolExecutor(self.jobs, mp_context=context)
+        order = sorted(range(len(calls)), key=lambda i: -_size(calls[i][0]))
+        chunk = max(1, len(calls) // (self.jobs * 32))
+        ordered = [calls[i] for i in order]
+        try:
+            computed = self._pool.map(function, *zip(*ordered, strict=True), chunksize=chunk)
             results: list[Any] = [None] * len(calls)
             for i, result in zip(order, computed, strict=True):
                 results[i] = result
             return results
-    except BrokenProcessPool:  # a worker was killed (out of memory?): finish in this process
-        return [function(*args) for args in calls]
+        except BrokenProcessPool:
+            self.jobs = 1
+            return [function(*args) for args in calls]
 
 
 def _size(path: str) -> int:
@@ -105,7 +123,8 @@ def lint_paths(
     codes_of = {path: codes_for(path, settings, enabled) for path in files}
     everything = settings.scope == "all"
     if not use_cache:
-        return _lint(files, package_of, codes_of, everything, jobs, None, {})
+        with Workers(jobs) as workers:
+            return _lint(files, package_of, codes_of, everything, workers, None, {})
     cache = ResultCache(settings.root, _knowledge_version())
     digests = {path: file_digest(path) for path in files}
     # With nothing changed the whole run is one entry: no index, scope or per-file lookups.
@@ -120,7 +139,8 @@ def lint_paths(
                 return LintResult(findings, len(files), files_skipped=stored["skipped"])
         except (KeyError, TypeError, ValueError):  # an entry of the wrong shape is a miss
             pass
-    result = _lint(files, package_of, codes_of, everything, jobs, cache, digests)
+    with Workers(jobs) as workers:
+        result = _lint(files, package_of, codes_of, everything, workers, cache, digests)
     if key is not None:
         stored = {"findings": findings_to_json(result.findings), "skipped": result.files_skipped}
         cache.store(key, stored)
@@ -132,7 +152,7 @@ def _lint(
     package_of: dict[str, list[str]],
     codes_of: dict[str, frozenset[str]],
     everything: bool,
-    jobs: int,
+    workers: Workers,
     cache: ResultCache | None,
     digests: dict[str, str | None],
 ) -> LintResult:
@@ -160,7 +180,7 @@ def _lint(
     checked_files = _cached_map(
         _check_file,
         calls,
-        jobs,
+        workers,
         cache,
         file_key,
         file_result_to_json,
@@ -184,7 +204,7 @@ def _lint(
                 (result.path, missing, codes_of[result.path], indexes[result.path].imports)
             )
     for rechecked in _cached_map(
-        _recheck_file, rechecks, jobs, cache, recheck_key, findings_to_json, findings_from_json
+        _recheck_file, rechecks, workers, cache, recheck_key, findings_to_json, findings_from_json
     ):
         findings.extend(rechecked)
     findings.sort(key=Finding.sort_key)
@@ -216,15 +236,16 @@ def _reusable(
 def _cached_map(
     function: Callable[..., R],
     calls: list[tuple],
-    jobs: int,
+    workers: Workers,
     cache: ResultCache | None,
     key_parts: Callable[..., tuple | None],
     to_json: Callable[[R], Any],
     from_json: Callable[[Any], R],
 ) -> list[R]:
-    """`_map`, answering from the cache what it holds and storing what had to be computed."""
+    """`workers.map`, answering from the cache what it holds; what is computed is stored by
+    the process that computed it."""
     if cache is None:
-        return _map(function, calls, jobs)
+        return workers.map(function, calls)
     results: list[R | None] = []
     keys: list[str | None] = []
     for args in calls:
@@ -237,12 +258,27 @@ def _cached_map(
             results.append(None)
         keys.append(key)
     missing = [i for i, result in enumerate(results) if result is None]
-    computed = _map(function, [calls[i] for i in missing], jobs)
+    storing = _Storing(function, to_json, cache)
+    computed = workers.map(storing, [(*calls[i], keys[i]) for i in missing])
     for i, result in zip(missing, computed, strict=True):
         results[i] = result
-        if keys[i]:
-            cache.store(keys[i], to_json(result))
     return results  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class _Storing:
+    """`function`, whose result is also stored in the cache under the key passed last."""
+
+    function: Callable[..., Any]
+    to_json: Callable[[Any], Any]
+    cache: ResultCache
+
+    def __call__(self, *args: Any) -> Any:
+        *arguments, key = args
+        result = self.function(*arguments)
+        if key:
+            self.cache.store(key, self.to_json(result))
+        return result
 
 
 def _knowledge_version() -> str:

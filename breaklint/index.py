@@ -10,8 +10,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from breaklint.syntax import child_fields
+from breaklint.syntax import SCALARS, child_fields
 
+_LEAVES = set(SCALARS)  # types of children that hold nothing to index
 COMPILE_CALLS = ("torch.compile", "torch._dynamo.optimize")
 HOOK_METHODS = frozenset(
     {
@@ -114,9 +115,9 @@ class _Indexer:
             value = getattr(node, name, None)
             if type(value) is list:
                 for child in value:
-                    if isinstance(child, ast.AST):
+                    if type(child) not in _LEAVES:
                         self.visit(child)
-            elif isinstance(value, ast.AST):
+            elif type(value) not in _LEAVES:
                 self.visit(value)
 
     def visit(self, node: ast.AST) -> None:
@@ -131,8 +132,10 @@ class _Indexer:
             self.visit_Import(node)
         elif kind is ast.ImportFrom:
             self.visit_ImportFrom(node)
-        else:
+        elif child_fields(kind):
             self.scan(node)
+        else:
+            _LEAVES.add(kind)  # `Name`, `Constant`, `Pass`: not worth a call next time
 
     # Imports (anywhere in the file: aliases inside functions are rare and harmless here).
     def visit_Import(self, node: ast.Import) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import re
 import tokenize
@@ -19,6 +20,17 @@ _LINE = re.compile(r"(?<=\n)")
 def source_lines(text: str) -> list[str]:
     """Lines as Python numbers them (form feeds and other separators do not split)."""
     return _LINE.split(text)
+
+
+class LazyLines:
+    """A file's `source_lines`, split on first use: most files have nothing to report."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @functools.cached_property
+    def lines(self) -> list[str]:
+        return source_lines(self.text)
 
 
 def file_problem(

@@ -99,8 +99,11 @@ def contains(tree: ast.AST, node: ast.AST) -> bool:
 
 _Hooks = tuple[tuple[int, Callable[..., None]], ...]  # (visitor position, unbound method)
 _Plan = tuple[_Hooks, tuple[tuple[str, _Hooks, _Hooks], ...], _Hooks]
-# Per combination of visitor classes (one per enabled rule set), the plan of each node type.
-_PLANS: dict[tuple[type, ...], dict[type, _Plan]] = {}
+# Values of fields that are not nodes (`kw_defaults` holds None for no default).
+SCALARS = frozenset({type(None), str, bytes, int, float, complex, bool, type(...)})
+# Per combination of visitor classes (one per enabled rule set): the plan of each node type,
+# and the types not worth a call, having neither hooks nor children.
+_PLANS: dict[tuple[type, ...], tuple[dict[type, _Plan], set[type]]] = {}
 
 
 def _plan(classes: tuple[type, ...], kind: type) -> _Plan:
@@ -128,13 +131,15 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
     visited.
     """
     classes = tuple(type(visitor) for visitor in visitors)
-    plans = _PLANS.setdefault(classes, {})
+    plans, skip = _PLANS.get(classes) or _PLANS.setdefault(classes, ({}, set(SCALARS)))
 
     def visit(node: ast.AST) -> None:
         kind = type(node)
         plan = plans.get(kind)
         if plan is None:
             plan = plans[kind] = _plan(classes, kind)
+            if not any(plan):
+                skip.add(kind)
         before, fields, after = plan
         for position, method in before:
             method(visitors[position], node)
@@ -144,9 +149,9 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
             value = getattr(node, field, None)
             if type(value) is list:
                 for child in value:
-                    if isinstance(child, ast.AST):  # `kw_defaults` holds None for no default
+                    if type(child) not in skip:
                         visit(child)
-            elif isinstance(value, ast.AST):
+            elif type(value) not in skip:
                 visit(value)
             for position, method in leave:
                 method(visitors[position], node)
