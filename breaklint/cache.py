@@ -14,7 +14,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -82,6 +81,8 @@ class ResultCache:
             ignore = self.folder / ".gitignore"
             if not ignore.is_file():
                 ignore.write_text("*\n", encoding="utf-8")
+            import tempfile  # only a run that stores something pays for it
+
             handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
         except OSError:
             return

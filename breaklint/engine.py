@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,6 +28,8 @@ from breaklint.findings import Finding
 from breaklint.scope import Project, ScopedFunction, compile_scope
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from breaklint.checker import CheckedFunction, FileResult
 
 _POOL_MIN_FILES = 8  # below this, starting workers costs more than it saves
@@ -81,6 +80,11 @@ class Workers:
     def map(self, function: Callable[..., R], calls: list[tuple]) -> list[R]:
         if self.jobs <= 1 or len(calls) < _POOL_MIN_FILES:
             return [function(*args) for args in calls]
+        # Imported here: a run answered from the cache, or of a few files, never starts one.
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         if self._pool is None:
             context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
             self._pool = ProcessPoolExecutor(self.jobs, mp_context=context)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from functools import cache
 from pathlib import Path
@@ -36,11 +35,17 @@ def _cache_file(torch_version: str) -> Path:
     return Path(base) / "breaklint" / f"numpy-traced-torch-{torch_version}.json"
 
 
-def _query_torch() -> list[str]:
-    done = subprocess.run(
-        [sys.executable, "-c", _QUERY], capture_output=True, text=True, timeout=120, check=True
-    )
-    return json.loads(done.stdout)
+def _query_torch() -> list[str] | None:
+    """Ask the installed torch, in a subprocess (imported here: a cached answer never pays)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _QUERY], capture_output=True, text=True, timeout=120, check=True
+        )
+        return json.loads(done.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
 
 
 def _torch_version() -> str | None:
@@ -68,9 +73,8 @@ def traced_numpy_functions() -> frozenset[str]:
         return frozenset(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError):
         pass
-    try:
-        names = _query_torch()
-    except (OSError, subprocess.SubprocessError, ValueError):
+    names = _query_torch()
+    if names is None:
         return SHIPPED
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -114,3 +115,41 @@ def test_editing_breaklint_itself_invalidates_the_cache(tmp_path):
     finally:
         os.utime(rule_file, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert ResultCache(tmp_path, "salt").key("same") == before
+
+
+HELPERS = """
+    def scale(x):
+        return x * x.max().item()
+"""
+
+CALLER = """
+    import torch
+    from helpers import scale
+
+
+    class Net(torch.nn.Module):
+        def forward(self, x):
+            return {body}
+"""
+
+
+def _located(breaklint, *args: str) -> list[tuple[str, int, str, str]]:
+    result = breaklint("--output-format", "json", *args, ".")
+    assert result.returncode in (0, 1), result.stderr
+    return [
+        (f["path"], f["line"], f["code"], f["scope"]) for f in json.loads(result.stdout)["findings"]
+    ]
+
+
+def test_a_function_reached_from_another_file_follows_its_callers(breaklint, write):
+    # helpers.py compiles nothing of its own: `scale` is checked only because net.py calls it.
+    write("helpers.py", HELPERS)
+    write("net.py", CALLER.format(body="scale(x)"))
+    reached = [("helpers.py", 2, "BL101", "reached from Net.forward")]
+    assert _located(breaklint, "--jobs", "1", "--no-cache") == reached
+    assert _located(breaklint) == reached  # cold
+    assert _located(breaklint) == reached  # warm
+    write("net.py", CALLER.format(body="x"))
+    assert _located(breaklint) == []  # helpers.py did not change, its scope did
+    write("net.py", CALLER.format(body="scale(x)"))
+    assert _located(breaklint) == reached
