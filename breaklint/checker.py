@@ -171,7 +171,7 @@ def _check_function(
     """The findings of one function in scope."""
     facts = FunctionFacts(imports, root=function.root)
     context = RuleContext(
-        path, function.qualname, function.scope, imports, facts, function.disabled_calls
+        path, function.qualname, function.scope, imports, facts, source, function.disabled_calls
     )
     visitors = [rule(context) for rule in rules]
     # The facts visitor goes first so that rules see names bound before the node they visit.

@@ -72,6 +72,16 @@ def _lint_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-cache", action="store_true", help="neither read nor write .breaklint_cache/"
     )
+    fixes = parser.add_argument_group("fixes (written only with --fix)")
+    fixes.add_argument("--fix", action="store_true", help="apply the fixes rules offer, in place")
+    fixes.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also apply fixes that change what compiled code does (see each rule's page)",
+    )
+    fixes.add_argument(
+        "--diff", action="store_true", help="print the fixes as a unified diff; write nothing"
+    )
     dynamic = parser.add_argument_group("dynamic phase (runs your code under torch.compile)")
     dynamic.add_argument(
         "--probes",
@@ -151,6 +161,13 @@ def _lint(argv: list[str]) -> int:
 
         found = discover(args.paths, settings)
         result = lint_paths(found.files, settings, args.jobs, use_cache=not args.no_cache)
+        if args.diff:
+            return _show_diff(result.findings, args.unsafe_fixes)
+        fixed = 0
+        if args.fix:
+            fixed = _apply_fixes(result.findings, args.unsafe_fixes)
+            if fixed:  # report what is left, at its new positions
+                result = lint_paths(found.files, settings, args.jobs, use_cache=not args.no_cache)
         probe_paths = args.probes or (list(settings.probes) if args.dynamic else [])
         if args.dynamic and not probe_paths:
             raise ConfigError(
@@ -184,10 +201,63 @@ def _lint(argv: list[str]) -> int:
         return EXIT_ERROR
     if not args.quiet:
         sys.stderr.write(summary_line(shown, summary) + "\n")
+        if fixed:
+            sys.stderr.write(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.\n")
+        hint = _fix_hint(shown, args.unsafe_fixes)
+        if hint:
+            sys.stderr.write(hint + "\n")
     # A BL002 finding means breaklint failed on some code: CI must notice.
     if found.missing or any(f.code == INTERNAL_ERROR for f in shown):
         return EXIT_ERROR
     return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
+
+
+def _show_diff(findings: list[Finding], unsafe: bool) -> int:
+    """`--diff`: the fixes as a unified diff on stdout; exit 1 when there is one."""
+    from breaklint.fixer import plan_fixes, unified_diff
+
+    plan = plan_fixes(findings, unsafe=unsafe)
+    for problem in plan.problems:
+        _error(problem)
+    for file in plan.files:
+        sys.stdout.write(unified_diff(file))
+    count = plan.applied
+    sys.stderr.write(
+        f"Would fix {count} finding{'s' if count != 1 else ''} in {len(plan.files)} "
+        f"file{'s' if len(plan.files) != 1 else ''}.\n"
+    )
+    hint = _fix_hint(findings, unsafe)
+    if hint and not count:
+        sys.stderr.write(hint + "\n")
+    return EXIT_ERROR if plan.problems else EXIT_FINDINGS if plan.files else EXIT_CLEAN
+
+
+def _apply_fixes(findings: list[Finding], unsafe: bool) -> int:
+    """`--fix`: write the fixes; the number of findings fixed."""
+    from breaklint.fixer import plan_fixes, write_fixes
+
+    plan = plan_fixes(findings, unsafe=unsafe)
+    problems = plan.problems + write_fixes(plan)
+    for problem in problems:
+        _error(problem)
+    failed = {p.partition(":")[0] for p in problems}
+    return sum(f.applied for f in plan.files if f.path not in failed)
+
+
+def _fix_hint(findings: list[Finding], unsafe: bool) -> str | None:
+    """Point at fixes that the options given leave out."""
+    from breaklint.fixer import applicable
+
+    hidden = sum(1 for f in findings if applicable(f, True) and not applicable(f, unsafe))
+    available = sum(1 for f in findings if applicable(f, unsafe))
+    if available:
+        return f"{available} fix{'es' if available != 1 else ''} available with `--fix`."
+    if hidden:
+        return (
+            f"{hidden} unsafe fix{'es' if hidden != 1 else ''} available with "
+            "`--fix --unsafe-fixes` (see each rule's page for what it changes)."
+        )
+    return None
 
 
 def _run_dynamic(

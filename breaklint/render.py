@@ -53,6 +53,9 @@ def _finding_text(f: Finding, show_bytecode: bool) -> Text:
     if f.hint:
         text.append("  = help: ", style="bold cyan")
         text.append(f"{f.hint}\n")
+    if f.fix is not None:
+        text.append(f"  = fix ({f.fix.applicability}): ", style="bold green")
+        text.append(f"{f.fix.message}\n")
     text.append("  = docs: ", style="bold")
     text.append(f"{f.url}\n")
     return text

@@ -90,20 +90,35 @@ _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
+def _sarif_artifact(path: str) -> dict[str, str]:
+    where = Path(path)
+    if where.is_absolute():
+        return {"uri": where.as_uri()}
+    return {"uri": where.as_posix(), "uriBaseId": "%SRCROOT%"}
+
+
+def _sarif_region(line: int, column: int, end_line: int, end_column: int) -> dict[str, int]:
+    return {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
+
+
 def _sarif_location(f: Finding) -> dict[str, Any]:
-    path = Path(f.path)
-    artifact = (
-        {"uri": path.as_uri()}
-        if path.is_absolute()
-        else {"uri": path.as_posix(), "uriBaseId": "%SRCROOT%"}
-    )
-    region = {
-        "startLine": f.line,
-        "startColumn": f.column,
-        "endLine": f.end_line,
-        "endColumn": f.end_column,
-    }
-    return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+    region = _sarif_region(f.line, f.column, f.end_line, f.end_column)
+    return {"physicalLocation": {"artifactLocation": _sarif_artifact(f.path), "region": region}}
+
+
+def _sarif_fixes(f: Finding) -> list[dict[str, Any]]:
+    if f.fix is None or not f.fix.edits:
+        return []
+    replacements = [
+        {
+            "deletedRegion": _sarif_region(e.line, e.column, e.end_line, e.end_column),
+            "insertedContent": {"text": e.content},
+        }
+        for e in f.fix.edits
+    ]
+    change = {"artifactLocation": _sarif_artifact(f.path), "replacements": replacements}
+    description = f"{f.fix.message} ({f.fix.applicability} fix)"
+    return [{"description": {"text": description}, "artifactChanges": [change]}]
 
 
 def write_sarif(findings: Sequence[Finding], out: IO[str], summary: Summary) -> None:
@@ -130,6 +145,7 @@ def write_sarif(findings: Sequence[Finding], out: IO[str], summary: Summary) -> 
             "locations": [_sarif_location(f)],
             "properties": {"origin": f.origin.value, "status": f.status.value, "scope": f.scope},
         }
+        | ({"fixes": fixes} if (fixes := _sarif_fixes(f)) else {})
         for f in findings
     ]
     driver = {

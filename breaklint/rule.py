@@ -14,6 +14,7 @@ from functools import cache
 from typing import ClassVar
 
 from breaklint.findings import Fix, Severity
+from breaklint.source import LazyLines
 from breaklint.syntax import Visitor
 from breaklint.tensorness import FunctionFacts, Loop
 
@@ -30,6 +31,7 @@ class RuleContext:
     scope: str  # why it is compiled, e.g. "Encoder.forward" or "reached from Encoder.forward"
     imports: dict[str, str]  # local alias -> dotted name, e.g. {"np": "numpy"}
     facts: FunctionFacts  # tensor-ness of names and enclosing loops, current as rules visit
+    source: LazyLines  # the file's text, for rules that build fixes
     disabled_calls: tuple[str, ...] = ()  # callees as written that are compiler-disabled
 
     @property

@@ -60,6 +60,14 @@ def internal_error(path: str, error: Exception, line: int) -> Finding:
     return dataclasses.replace(finding, message=f"{INTERNAL_ERROR_MESSAGE} ({detail})")
 
 
+def decode_source(data: bytes) -> tuple[str, str]:
+    """(text, encoding) of a file's bytes as Python reads them (PEP 263, a BOM); encoding the
+    text with that encoding gives the same bytes back. Raises SyntaxError, UnicodeDecodeError
+    or LookupError for bytes Python could not read either."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding).removeprefix("\ufeff"), encoding
+
+
 def read_source(path: str) -> tuple[str | None, Finding | None]:
     """The decoded text of a file (PEP 263 aware), or the finding that explains why not."""
     try:
@@ -68,13 +76,13 @@ def read_source(path: str) -> tuple[str | None, Finding | None]:
     except OSError as error:
         return None, file_problem(path, f"cannot read file: {error.strerror or error}")
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding).removeprefix("\ufeff"), None
+        return decode_source(data)[0], None
     except SyntaxError as error:
         return None, file_problem(path, f"cannot decode file: {error.msg}")
     except (UnicodeDecodeError, LookupError) as error:
         line = data[: getattr(error, "start", 0)].count(b"\n") + 1
         reason = error.reason if isinstance(error, UnicodeDecodeError) else str(error)
+        encoding = getattr(error, "encoding", "the declared encoding")
         return None, file_problem(
             path,
             f"cannot decode file as {encoding}: {reason} (declare its encoding, PEP 263)",

@@ -143,6 +143,7 @@ class FunctionFacts(Visitor):
         # Most rules resolve the same callee when they visit a call: remember the last answer
         # until a name is bound again.
         self._resolved: tuple[ast.expr | None, str | None] = (None, None)
+        self._expression_statements: list[ast.Expr] = []
 
     # Queries used by rules.
     def resolve(self, node: ast.expr) -> str | None:
@@ -159,6 +160,18 @@ class FunctionFacts(Visitor):
                 name = f"{target}.{rest}" if rest else target
         self._resolved = (node, name)
         return name
+
+    def statement_of(self, node: ast.expr) -> ast.Expr | None:
+        """The expression statement that `node` is the whole of (`print(x)` on its own)."""
+        statements = self._expression_statements
+        return statements[-1] if statements and statements[-1].value is node else None
+
+    def alias_of(self, module: str) -> str | None:
+        """The name this file imports `module` as (`torch`, `th`), unless a local hides it."""
+        for alias, target in self.imports.items():
+            if target == module and alias not in self.names:
+                return alias
+        return None
 
     @property
     def in_outer_function(self) -> bool:
@@ -394,6 +407,12 @@ class FunctionFacts(Visitor):
 
     def leave_If_orelse(self, node: ast.If) -> None:
         self._eager_branches.pop()
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        self._expression_statements.append(node)
+
+    def leave_Expr(self, node: ast.Expr) -> None:
+        self._expression_statements.pop()
 
     def visit_While(self, node: ast.While) -> None:
         self.loops.append(node)

@@ -1,6 +1,7 @@
 import ast
 
 from breaklint.findings import Severity
+from breaklint.fixes import guard_fix
 from breaklint.rule import Rule
 from breaklint.syntax import dotted
 
@@ -72,6 +73,12 @@ def scaled(x):
 compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
+    fix_safety = """
+Unsafe fix: the statement is guarded with `if not torch.compiler.is_compiling():`, so eager runs
+keep the log record and compiled runs skip it. Offered when the call is a whole statement on its
+own lines, holds no string running over several lines, and the file imports `torch` (under any
+name).
+"""
     gb_ids = ("GB0291",)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -80,4 +87,5 @@ compiled = torch.compile(scaled)
             return
         receiver = self.context.facts.resolve(func.value)
         if receiver is not None and is_logger(receiver):
-            self.report(node, self.message.format(call=f"{dotted(func)}()"))
+            message = self.message.format(call=f"{dotted(func)}()")
+            self.report(node, message, fix=guard_fix(self.context, node))

@@ -1,6 +1,7 @@
 import ast
 
 from breaklint.findings import Severity
+from breaklint.fixes import guard_fix
 from breaklint.rule import Rule
 
 
@@ -49,6 +50,12 @@ def scaled(x):
 compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
+    fix_safety = """
+Unsafe fix: the statement is guarded with `if not torch.compiler.is_compiling():`, so eager runs
+keep the output and compiled runs skip it. Offered when the call is a whole statement on its own
+lines, holds no string running over several lines, and the file imports `torch` (under any
+name).
+"""
     gb_ids = ("GB0059",)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -56,4 +63,4 @@ compiled = torch.compile(scaled)
             self.context.facts.resolve(node.func) == "print"
             and "print" not in self.context.facts.names
         ):
-            self.report(node)
+            self.report(node, fix=guard_fix(self.context, node))

@@ -1,6 +1,7 @@
 import ast
 
 from breaklint.findings import Severity
+from breaklint.fixes import guard_fix
 from breaklint.rule import Rule
 
 
@@ -53,7 +54,13 @@ def scaled(x):
 compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
+    fix_safety = """
+Unsafe fix: the statement is guarded with `if not torch.compiler.is_compiling():`, so eager runs
+keep the warning and compiled runs skip it. Offered when the call is a whole statement on its
+own lines, holds no string running over several lines, and the file imports `torch` (under any
+name).
+"""
 
     def visit_Call(self, node: ast.Call) -> None:
         if self.context.facts.resolve(node.func) in ("warnings.warn", "warnings.warn_explicit"):
-            self.report(node)
+            self.report(node, fix=guard_fix(self.context, node))

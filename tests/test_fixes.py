@@ -1,0 +1,195 @@
+"""`--fix`, `--unsafe-fixes` and `--diff`: what is written, what is not, and what is left."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+MODEL = """
+    import logging
+    import warnings
+
+    import torch
+
+    logger = logging.getLogger(__name__)
+
+
+    class Net(torch.nn.Module):
+        def forward(self, x):
+            print("in", x.shape)  # trace
+            logger.info(
+                "shape %s",
+                x.shape,
+            )
+            x = x + 1; print(x)
+            if x.dim() > 1: warnings.warn("2d")
+            print(\"\"\"two
+    lines\"\"\")
+            return x
+"""
+
+FIXED = """\
+import logging
+import warnings
+
+import torch
+
+logger = logging.getLogger(__name__)
+
+
+class Net(torch.nn.Module):
+    def forward(self, x):
+        if not torch.compiler.is_compiling():
+            print("in", x.shape)  # trace
+        if not torch.compiler.is_compiling():
+            logger.info(
+                "shape %s",
+                x.shape,
+            )
+        x = x + 1; print(x)
+        if x.dim() > 1: warnings.warn("2d")
+        print(\"\"\"two
+lines\"\"\")
+        return x
+"""
+
+UNSAFE_HINT = (
+    "2 unsafe fixes available with `--fix --unsafe-fixes` (see each rule's page for what it "
+    "changes)."
+)
+
+
+def _codes_at(stdout: str) -> list[str]:
+    return [" ".join(line.split(" ")[:2]) for line in stdout.splitlines()]
+
+
+def test_unsafe_fixes_guard_whole_statements_and_the_rest_is_reported(breaklint, write):
+    path = write("model.py", MODEL)
+    result = breaklint("model.py", "--fix", "--unsafe-fixes", "--output-format", "concise")
+    assert path.read_text(encoding="utf-8") == FIXED
+    # A statement sharing its line, one inside a one-line `if` and one holding a string over
+    # two lines are left to the user, at their new positions.
+    assert _codes_at(result.stdout) == [
+        "model.py:18:20: BL401",
+        "model.py:19:25: BL403",
+        "model.py:20:9: BL401",
+    ]
+    assert "Fixed 2 findings." in result.stderr.splitlines()
+    assert result.returncode == 1
+    rerun = breaklint("model.py", "--fix", "--unsafe-fixes", "--output-format", "concise")
+    assert path.read_text(encoding="utf-8") == FIXED
+    assert rerun.stdout == result.stdout
+    assert "Fixed" not in rerun.stderr
+
+
+def test_fix_alone_writes_no_unsafe_fix_and_says_how(breaklint, write):
+    path = write("model.py", MODEL)
+    before = path.read_bytes()
+    result = breaklint("model.py", "--fix", "--output-format", "concise")
+    assert path.read_bytes() == before
+    assert result.returncode == 1
+    assert UNSAFE_HINT in result.stderr.splitlines()
+
+
+def test_diff_prints_the_fixes_and_writes_nothing(breaklint, write):
+    path = write("model.py", MODEL)
+    before = path.read_bytes()
+    result = breaklint("model.py", "--diff", "--unsafe-fixes")
+    assert path.read_bytes() == before
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[:3] == [
+        "--- a/model.py",
+        "+++ b/model.py",
+        "@@ -8,11 +8,13 @@",
+    ]
+    added = [line for line in result.stdout.splitlines() if line.startswith("+ ")]
+    assert added == [
+        "+        if not torch.compiler.is_compiling():",
+        '+            print("in", x.shape)  # trace',
+        "+        if not torch.compiler.is_compiling():",
+        "+            logger.info(",
+        '+                "shape %s",',
+        "+                x.shape,",
+        "+            )",
+    ]
+    assert "Would fix 2 findings in 1 file." in result.stderr.splitlines()
+    assert breaklint("model.py", "--diff").returncode == 0  # no safe fix to show
+
+
+def test_fixes_keep_encoding_line_endings_tabs_mode_and_symlinks(breaklint, tmp_path):
+    source = (
+        "# -*- coding: latin-1 -*-\r\n"
+        "import torch as th\r\n"
+        "\r\n"
+        "\r\n"
+        "class Net(th.nn.Module):\r\n"
+        "\tdef forward(self, x):\r\n"
+        "\t\tprint('caf\xe9', x)\r\n"
+        "\t\treturn x\r\n"
+    )
+    real = tmp_path / "real.py"
+    real.write_bytes(source.encode("latin-1"))
+    real.chmod(0o754)
+    (tmp_path / "link.py").symlink_to(real)
+    result = breaklint("link.py", "--fix", "--unsafe-fixes", "--output-format", "concise")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "link.py").is_symlink()
+    assert stat.S_IMODE(real.stat().st_mode) == 0o754
+    assert real.read_bytes() == source.replace(
+        "\t\tprint('caf\xe9', x)\r\n",
+        "\t\tif not th.compiler.is_compiling():\r\n\t\t\tprint('caf\xe9', x)\r\n",
+    ).encode("latin-1")
+    assert [name for name in os.listdir(tmp_path) if name.endswith(".tmp")] == []
+
+
+def test_json_and_sarif_carry_the_edit(breaklint, write):
+    write("model.py", MODEL)
+    findings = json.loads(breaklint("model.py", "--output-format", "json").stdout)["findings"]
+    first = findings[0]
+    assert (first["line"], first["code"]) == (11, "BL401")
+    assert first["fix"] == {
+        "message": "run it only when not compiling: `if not torch.compiler.is_compiling():`",
+        "applicability": "unsafe",
+        "edits": [
+            {
+                "line": 11,
+                "column": 1,
+                "end_line": 11,
+                "end_column": 38,
+                "content": "        if not torch.compiler.is_compiling():\n"
+                '            print("in", x.shape)  # trace',
+            }
+        ],
+    }
+    assert [f["fix"] is None for f in findings] == [False, False, True, True, True]
+    sarif = json.loads(breaklint("model.py", "--output-format", "sarif").stdout)
+    (fix,) = sarif["runs"][0]["results"][0]["fixes"]
+    (change,) = fix["artifactChanges"]
+    assert change["replacements"][0]["deletedRegion"] == {
+        "startLine": 11,
+        "startColumn": 1,
+        "endLine": 11,
+        "endColumn": 38,
+    }
+
+
+@pytest.mark.parametrize(
+    ("imports", "offered"),
+    [("from torch import nn", False), ("import torch\nfrom torch import nn", True)],
+)
+def test_the_guard_needs_torch_by_name(breaklint, write, imports, offered):
+    body = """
+
+
+class Net(nn.Module):
+    def forward(self, x):
+        print(x)
+        return x
+"""
+    write("model.py", imports + body)
+    findings = json.loads(breaklint("model.py", "--output-format", "json").stdout)["findings"]
+    assert [f["code"] for f in findings] == ["BL401"]
+    assert (findings[0]["fix"] is not None) is offered
