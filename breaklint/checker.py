@@ -1,9 +1,9 @@
 """Checking files: one `ast.parse` per file gives its index, and the rules visit its functions.
 
-A worker checks each file against the scope the file implies on its own (`local_scope`): its
-modules' `forward` methods, its compiled functions and hooks, what they call inside the file.
-The engine then re-checks only the functions whose scope the rest of the project changes
-(`recheck_file`): a root reached from another file, a callee disabled elsewhere.
+A worker checks each file against the scope the file implies on its own (`check_file`): its
+modules' `forward` methods, its compiled functions and hooks, and what they call inside the
+file. The engine then re-checks only the functions whose scope the rest of the project
+changes (`recheck_file`): a helper reached from another file, a callee disabled elsewhere.
 """
 
 from __future__ import annotations
