@@ -203,11 +203,13 @@ def _check_function(
             )
         )
     if HOOK_RULE in codes:
-        findings.extend(_registration_findings(path, function, reports))
+        findings.extend(_registration_findings(path, function, reports, lines))
     return findings
 
 
-def _registration_findings(path: str, hook: ScopedFunction, reports: list[Report]) -> list[Finding]:
+def _registration_findings(
+    path: str, hook: ScopedFunction, reports: list[Report], lines: list[str]
+) -> list[Finding]:
     """Mention a hook's graph breaks where the hook is registered (same file only)."""
     codes = sorted({r.code for r in reports if all_rules()[r.code].breaks_graph})
     if not codes:
@@ -225,9 +227,9 @@ def _registration_findings(path: str, hook: ScopedFunction, reports: list[Report
             message=message,
             path=path,
             line=registration.line,
-            column=registration.column,
-            end_line=registration.line,
-            end_column=registration.end_column,
+            column=_column(lines[registration.line - 1], registration.offset),
+            end_line=registration.end_line,
+            end_column=_column(lines[registration.end_line - 1], registration.end_offset),
             url=rule.url(),
             hint=rule.hint,
             scope=hook.scope,

@@ -42,8 +42,9 @@ class HookRegistration:
     method: str  # e.g. "register_forward_hook"
     target: str  # the hook as written: "log_shapes", "self._hook"
     line: int
-    column: int  # 1-based
-    end_column: int
+    offset: int  # where the call starts in its line: a 0-based UTF-8 byte offset, as in `ast`
+    end_line: int
+    end_offset: int
     in_function: str | None
     class_name: str | None
 
@@ -221,8 +222,9 @@ class _Indexer:
                         method=method,
                         target=target,
                         line=node.lineno,
-                        column=node.col_offset + 1,
-                        end_column=(node.end_col_offset or node.col_offset) + 1,
+                        offset=node.col_offset,
+                        end_line=node.end_lineno or node.lineno,
+                        end_offset=node.end_col_offset or node.col_offset,
                         in_function=self.function[0] if self.function else None,
                         class_name=".".join(self.class_stack) or None,
                     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 
 def test_findings_name_the_root_that_reaches_them(breaklint, write) -> None:
     write("pkg/__init__.py", "")
@@ -76,3 +78,30 @@ def test_pure_hooks_are_quiet_and_breaking_hooks_are_flagged_at_registration(
         ["hooks.py:9:5:", "BL401"],
         ["hooks.py:14:1:", "BL701"],
     ]
+
+
+def test_a_registration_is_located_in_characters_over_all_its_lines(breaklint, write) -> None:
+    write(
+        "hooks.py",
+        """
+        import torch
+
+
+        def shout(module, inputs, output):
+            print(output.shape)
+
+
+        layer = torch.nn.Linear(2, 2)
+        café = layer.register_forward_hook(shout)
+        handle = layer.register_forward_pre_hook(
+            shout,
+        )
+        """,
+    )
+    done = breaklint("--isolated", "--output-format", "json", "hooks.py")
+    spans = [
+        (f["line"], f["column"], f["end_line"], f["end_column"])
+        for f in json.loads(done.stdout)["findings"]
+        if f["code"] == "BL701"
+    ]
+    assert spans == [(9, 8, 9, 42), (10, 10, 12, 2)]
