@@ -163,9 +163,9 @@ def _lint(argv: list[str]) -> int:
         result = lint_paths(found.files, settings, args.jobs, use_cache=not args.no_cache)
         if args.diff:
             return _show_diff(result.findings, args.unsafe_fixes)
-        fixed = 0
+        fixed, fix_failed = 0, False
         if args.fix:
-            fixed = _apply_fixes(result.findings, args.unsafe_fixes)
+            fixed, fix_failed = _apply_fixes(result.findings, args.unsafe_fixes)
             if fixed:  # report what is left, at its new positions
                 result = lint_paths(found.files, settings, args.jobs, use_cache=not args.no_cache)
         probe_paths = args.probes or (list(settings.probes) if args.dynamic else [])
@@ -206,8 +206,9 @@ def _lint(argv: list[str]) -> int:
         hint = _fix_hint(shown, args.unsafe_fixes)
         if hint:
             sys.stderr.write(hint + "\n")
-    # A BL002 finding means breaklint failed on some code: CI must notice.
-    if found.missing or any(f.code == INTERNAL_ERROR for f in shown):
+    # A BL002 finding means breaklint failed on some code: CI must notice; so must a fix that
+    # could not be written.
+    if found.missing or fix_failed or any(f.code == INTERNAL_ERROR for f in shown):
         return EXIT_ERROR
     return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
 
@@ -217,8 +218,8 @@ def _show_diff(findings: list[Finding], unsafe: bool) -> int:
     from breaklint.fixer import plan_fixes, unified_diff
 
     plan = plan_fixes(findings, unsafe=unsafe)
-    for problem in plan.problems:
-        _error(problem)
+    for path, problem in plan.problems.items():
+        _error(f"{path}: {problem}")
     for file in plan.files:
         sys.stdout.write(unified_diff(file))
     count = plan.applied
@@ -232,16 +233,15 @@ def _show_diff(findings: list[Finding], unsafe: bool) -> int:
     return EXIT_ERROR if plan.problems else EXIT_FINDINGS if plan.files else EXIT_CLEAN
 
 
-def _apply_fixes(findings: list[Finding], unsafe: bool) -> int:
-    """`--fix`: write the fixes; the number of findings fixed."""
+def _apply_fixes(findings: list[Finding], unsafe: bool) -> tuple[int, bool]:
+    """`--fix`: write the fixes; the number of findings fixed, and whether a file failed."""
     from breaklint.fixer import plan_fixes, write_fixes
 
     plan = plan_fixes(findings, unsafe=unsafe)
-    problems = plan.problems + write_fixes(plan)
-    for problem in problems:
-        _error(problem)
-    failed = {p.partition(":")[0] for p in problems}
-    return sum(f.applied for f in plan.files if f.path not in failed)
+    problems = plan.problems | write_fixes(plan)
+    for path, problem in problems.items():
+        _error(f"{path}: {problem}")
+    return sum(f.applied for f in plan.files if f.path not in problems), bool(problems)
 
 
 def _fix_hint(findings: list[Finding], unsafe: bool) -> str | None:

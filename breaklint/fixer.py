@@ -32,7 +32,7 @@ class FileFix:
 class FixPlan:
     files: list[FileFix] = field(default_factory=list)  # files whose text changes
     left: int = 0  # fixes that overlap an applied one: another run applies them
-    problems: list[str] = field(default_factory=list)  # files left alone, and why
+    problems: dict[str, str] = field(default_factory=dict)  # files left alone, and why
 
     @property
     def applied(self) -> int:
@@ -56,13 +56,13 @@ def plan_fixes(findings: Iterable[Finding], *, unsafe: bool) -> FixPlan:
             with open(path, "rb") as handle:
                 original, encoding = decode_source(handle.read())
         except (OSError, SyntaxError, UnicodeDecodeError, LookupError) as error:
-            plan.problems.append(f"{path}: cannot read it again to fix it ({error})")
+            plan.problems[path] = f"cannot read it again to fix it ({error})"
             continue
         fixed, applied, left = _apply(original, fixes)
         try:
             ast.parse(fixed)
         except (SyntaxError, ValueError) as error:  # a bug in a fix: never write broken code
-            plan.problems.append(f"{path}: the fixes would not parse ({error}); left unchanged")
+            plan.problems[path] = f"the fixes would not parse ({error}); left unchanged"
             continue
         plan.left += left
         if fixed != original:
@@ -99,14 +99,14 @@ def _apply(text: str, fixes: list[tuple[Edit, ...]]) -> tuple[str, int, int]:
     return text, applied, left
 
 
-def write_fixes(plan: FixPlan) -> list[str]:
-    """Write each fixed file atomically; the problems of files that could not be written."""
-    problems = []
+def write_fixes(plan: FixPlan) -> dict[str, str]:
+    """Write each fixed file atomically; why each file that could not be written was not."""
+    problems = {}
     for file in plan.files:
         try:
             _replace(file.path, file.fixed.encode(file.encoding))
         except (OSError, UnicodeEncodeError) as error:
-            problems.append(f"{file.path}: cannot write the fixes ({error}); left unchanged")
+            problems[file.path] = f"cannot write the fixes ({error}); left unchanged"
     return problems
 
 

@@ -193,3 +193,24 @@ class Net(nn.Module):
     findings = json.loads(breaklint("model.py", "--output-format", "json").stdout)["findings"]
     assert [f["code"] for f in findings] == ["BL401"]
     assert (findings[0]["fix"] is not None) is offered
+
+
+def test_a_fix_that_cannot_be_written_leaves_the_file_and_exits_2(
+    write, tmp_path, monkeypatch, capsys
+):
+    from breaklint import cli, fixer
+
+    def refuse(path: str, data: bytes) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    path = write("model.py", MODEL)
+    before = path.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(fixer, "_replace", refuse)
+    code = cli.main(["model.py", "--fix", "--unsafe-fixes", "--no-cache", "-q"])
+    assert code == 2
+    assert path.read_bytes() == before
+    assert capsys.readouterr().err.splitlines() == [
+        "breaklint: error: model.py: cannot write the fixes ([Errno 13] Permission denied); "
+        "left unchanged"
+    ]
