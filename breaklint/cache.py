@@ -74,25 +74,33 @@ class ResultCache:
             return None
 
     def store(self, key: str, value: Any) -> None:
-        """Write atomically (temp file + rename); a cache that cannot be written is no error."""
+        """Write atomically (a temporary file renamed into place); a cache that cannot be
+        written is no error. Creating a file is what costs (up to a millisecond on virtual
+        disks), so folders are made only when the first write finds them missing."""
         folder = self.folder / key[:2]
+        temporary = folder / f"{key}.{os.getpid()}.tmp"
+        text = json.dumps(value, separators=(",", ":"))
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            ignore = self.folder / ".gitignore"
-            if not ignore.is_file():
-                ignore.write_text("*\n", encoding="utf-8")
-            import tempfile  # only a run that stores something pays for it
-
-            handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        except OSError:
-            return
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(value, out, separators=(",", ":"))
+            try:
+                _write_new(temporary, text)
+            except FileNotFoundError:
+                self._make_folder(folder)
+                _write_new(temporary, text)
             os.replace(temporary, folder / f"{key}.json")
         except OSError:
             with contextlib.suppress(OSError):
-                os.unlink(temporary)
+                os.unlink(temporary)  # ours: the name holds this process's id
+
+    def _make_folder(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        ignore = self.folder / ".gitignore"
+        if not ignore.is_file():
+            ignore.write_text("*\n", encoding="utf-8")
+
+
+def _write_new(path: Path, text: str) -> None:
+    with open(path, "x", encoding="utf-8") as handle:  # never someone else's file
+        handle.write(text)
 
 
 def _rows(items: Any) -> list[list[Any]]:
