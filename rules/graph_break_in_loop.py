@@ -72,13 +72,17 @@ compiled = torch.compile(accumulate)
             message = self.message.format(codes=codes, function=self.context.function)
             # Under `if self.training:` or a config flag, only that configuration is affected.
             conditional = all(r.conditional for r in inside)
+            # The frame is skipped only if one of the breaks really happens: as sure as they are.
+            uncertain = all(
+                (r.severity or all_rules()[r.code].severity) is not Severity.ERROR for r in inside
+            )
             self.report(
                 inside[0].node,
                 message + " (in configurations that take the enclosing branch)"
                 if conditional
                 else message,
                 hint=self.hint.format(codes=codes),
-                severity=Severity.WARNING if conditional else None,
+                severity=Severity.WARNING if conditional or uncertain else None,
             )
 
 

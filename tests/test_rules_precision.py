@@ -95,6 +95,23 @@ def test_break_under_a_flag_inside_a_loop_is_a_warning(tmp_path: Path) -> None:
     assert {f.code: f.severity.value for f in findings} == {"BL202": "warning", "BL401": "warning"}
 
 
+def test_a_loop_skip_is_as_certain_as_the_break_it_follows(tmp_path: Path) -> None:
+    # transformers' dac: `n_quantizers` is a tensor only in training, and the trace-time left
+    # operand keeps the comparison from running then: the break, and so the skip, are unsure.
+    body = (
+        "n = 8\n"
+        "if self.training:\n"
+        "    n = torch.ones(3) * 8\n"
+        "for i, layer in enumerate(self.layers):\n"
+        "    if self.training is False and i >= n:\n"
+        "        break\n"
+        "    x = layer(x)"
+    )
+    assert flagged(tmp_path, body) == [("BL201", 5), ("BL202", 5)]
+    findings = lint_paths([str(tmp_path / "model.py")], Settings(root=tmp_path), jobs=1).findings
+    assert {f.code: f.severity.value for f in findings} == {"BL201": "warning", "BL202": "warning"}
+
+
 def test_unconditional_breaks_are_errors(tmp_path: Path) -> None:
     flagged(tmp_path, "for i in range(3):\n    print(i)")
     findings = lint_paths([str(tmp_path / "model.py")], Settings(root=tmp_path), jobs=1).findings
