@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 MODEL = """
@@ -131,3 +132,22 @@ def test_a_breaklint_bug_is_reported_where_it_happened_and_exits_2(
         "model.py:5:1: BL002 breaklint failed on this code; the rest of the project was still "
         "checked (KeyError: 'boom')\n"
     )
+
+
+def test_a_killed_worker_leaves_its_files_to_the_main_process(tmp_path, write, monkeypatch):
+    from breaklint import checker
+    from breaklint.config import Settings
+    from breaklint.engine import lint_paths
+
+    files = [str(write(f"model{n}.py", MODEL)) for n in range(10)]
+    serial = lint_paths(files, Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    assert len(serial) == 10
+    main, check_file = os.getpid(), checker.check_file
+
+    def dying(*args):
+        if os.getpid() != main:
+            os._exit(1)  # as if the kernel had killed the worker
+        return check_file(*args)
+
+    monkeypatch.setattr(checker, "check_file", dying)
+    assert lint_paths(files, Settings(root=tmp_path), jobs=2, use_cache=False).findings == serial
