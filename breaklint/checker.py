@@ -18,7 +18,14 @@ from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index
 from breaklint.rule import Report, Rule, RuleContext, all_rules, collect_reports
 from breaklint.scope import Project, ScopedFunction, compile_scope
-from breaklint.source import TOO_DEEP, LazyLines, file_problem, internal_error, read_source
+from breaklint.source import (
+    TOO_DEEP,
+    LazyLines,
+    char_offset,
+    file_problem,
+    internal_error,
+    read_source,
+)
 from breaklint.suppression import Suppressions, is_skipped
 from breaklint.syntax import walk
 from breaklint.tensorness import FunctionFacts
@@ -153,10 +160,8 @@ def check_functions(
 
 
 def _column(line: str, offset: int) -> int:
-    """The 1-based character column of a UTF-8 byte offset into `line`, as `ast` counts."""
-    if line.isascii():
-        return offset + 1
-    return len(line.encode("utf-8")[:offset].decode("utf-8", errors="replace")) + 1
+    """The 1-based character column of a UTF-8 byte offset into `line`."""
+    return char_offset(line, offset) + 1
 
 
 def _check_function(

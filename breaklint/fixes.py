@@ -12,6 +12,7 @@ import tokenize
 
 from breaklint.findings import Edit, Fix
 from breaklint.rule import RuleContext
+from breaklint.source import char_offset
 
 UNSAFE = "unsafe"
 GUARD = "if not {torch}.compiler.is_compiling():"
@@ -42,8 +43,8 @@ def indent_under(statement: ast.stmt, lines: list[str], header: str) -> Edit | N
     """
     first, last = statement.lineno, statement.end_lineno or statement.lineno
     head, tail = lines[first - 1], lines[last - 1]
-    before = head.encode("utf-8")[: statement.col_offset].decode("utf-8", errors="replace")
-    after = tail.encode("utf-8")[statement.end_col_offset or 0 :].decode("utf-8", "replace")
+    before = head[: char_offset(head, statement.col_offset)]
+    after = tail[char_offset(tail, statement.end_col_offset or 0) :]
     if before.strip() or (after.strip() and not after.strip().startswith("#")):
         return None
     block = lines[first - 1 : last]

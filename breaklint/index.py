@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from breaklint.syntax import SCALARS, child_fields
+from breaklint.syntax import SCALARS, child_fields, dotted
 
 _LEAVES = set(SCALARS)  # types of children that hold nothing to index
 COMPILE_CALLS = ("torch.compile", "torch._dynamo.optimize")
@@ -77,17 +77,10 @@ class ModuleIndex:
 
 def dotted_name(node: ast.expr) -> str | None:
     """`a.b.c` for a chain of attributes on a name, `a.b()` for a call of one, else None."""
-    parts: list[str] = []
-    suffix = ""
     if isinstance(node, ast.Call):
-        node, suffix = node.func, "()"
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts)) + suffix
+        name = dotted(node.func)
+        return None if name is None else f"{name}()"
+    return dotted(node)
 
 
 def _relative_module(package_parts: list[str], level: int, module: str | None) -> str:

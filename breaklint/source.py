@@ -22,6 +22,13 @@ def source_lines(text: str) -> list[str]:
     return _LINE.split(text)
 
 
+def char_offset(line: str, byte_offset: int) -> int:
+    """The character index in `line` of a UTF-8 byte offset, the unit `ast` counts columns in."""
+    if line.isascii():
+        return byte_offset
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="replace"))
+
+
 class LazyLines:
     """A file's `source_lines`, split on first use: most files have nothing to report."""
 
