@@ -174,14 +174,21 @@ def _check_function(
     rules: list[type[Rule]],
 ) -> list[Finding]:
     """The findings of one function in scope."""
-    facts = FunctionFacts(imports, root=function.root)
-    context = RuleContext(
-        path, function.qualname, function.scope, imports, facts, source, function.disabled_calls
-    )
-    visitors = [rule(context) for rule in rules]
-    # The facts visitor goes first so that rules see names bound before the node they visit.
-    walk(node, [facts, *visitors])
-    reports = collect_reports(visitors)
+    reports = []
+    for target in _traced_parts(node, function.inner_only):
+        facts = FunctionFacts(
+            imports,
+            root=function.root,
+            guard_calls=frozenset(function.guard_calls),
+            tensor_calls=frozenset(function.tensor_calls),
+        )
+        context = RuleContext(
+            path, function.qualname, function.scope, imports, facts, source, function.disabled_calls
+        )
+        visitors = [rule(context) for rule in rules]
+        # The facts visitor goes first so that rules see names bound before the node they visit.
+        walk(target, [facts, *visitors])
+        reports.extend(collect_reports(visitors))
     if not reports:
         return []
     lines = source.lines
@@ -210,6 +217,25 @@ def _check_function(
     if HOOK_RULE in codes:
         findings.extend(_registration_findings(path, function, reports, lines))
     return findings
+
+
+def _traced_parts(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, inner_only: tuple[str, ...] | None
+) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The function itself, or the outermost functions nested in it that Dynamo traces."""
+    if inner_only is None:
+        return [node]
+    found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    pending: list[ast.AST] = list(reversed(node.body))
+    while pending:
+        child = pending.pop()
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) and (
+            not inner_only or child.name in inner_only
+        ):
+            found.append(child)
+            continue
+        pending.extend(reversed(list(ast.iter_child_nodes(child))))
+    return found
 
 
 def _registration_findings(

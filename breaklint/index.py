@@ -34,7 +34,17 @@ class FunctionInfo:
     end_line: int
     indented: bool
     decorators: tuple[str, ...]  # dotted, aliases resolved; calls written as "torch.compile()"
-    callees: tuple[str, ...]  # dotted callee expressions as written: "self.norm", "F.silu"
+    # Dotted callee expressions as written ("self.norm", "F.silu"), and `self.x` reads, which
+    # reach a property's getter.
+    callees: tuple[str, ...]
+    nested: tuple[str, ...] = ()  # functions defined inside it, at any depth
+    # What it assigns to a `forward` attribute (`cls.forward = wrapper`), as written: the
+    # function Dynamo then traces when the module is called.
+    installs_forward: tuple[str, ...] = ()
+    # Calls as written whose truth makes every value it returns true (`return
+    # torch.compiler.is_compiling() or is_jit_tracing()`): it is true whenever one of them is.
+    true_when: tuple[str, ...] = ()
+    returns_tensor: bool = False  # by its return annotation
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +64,7 @@ class ClassInfo:
     name: str
     bases: tuple[str, ...]  # dotted, aliases resolved
     methods: tuple[str, ...]
+    forward_alias: str | None = None  # `forward = _shared_forward` in the class body
 
 
 @dataclass(slots=True)
@@ -88,6 +99,20 @@ def _relative_module(package_parts: list[str], level: int, module: str | None) -
     return ".".join([*base, module] if module else base)
 
 
+@dataclass(slots=True)
+class _FunctionScan:
+    """What the scan of one top-level or method function gathers while it passes."""
+
+    qualname: str
+    callees: list[str] = field(default_factory=list)
+    nested: list[str] = field(default_factory=list)
+    installs_forward: list[str] = field(default_factory=list)
+    returns: list[ast.expr | None] = field(default_factory=list)  # outside `except` handlers
+    assigned: dict[str, list[ast.expr | None]] = field(default_factory=dict)  # None: not `|=`
+    nesting: int = 0  # inside a function defined in this one
+    handlers: int = 0  # inside an `except` handler
+
+
 class _Indexer:
     """One pass over a module: imports, classes, top-level functions and what they call."""
 
@@ -101,7 +126,7 @@ class _Indexer:
         self.package_parts = package_parts
         self.nodes = nodes
         self.class_stack: list[str] = []
-        self.function: tuple[str, list[str]] | None = None  # (qualname, callees)
+        self.function: _FunctionScan | None = None
 
     def scan(self, node: ast.AST) -> None:
         """Index the children of `node` (a hand-rolled `generic_visit`: the hot loop)."""
@@ -118,6 +143,8 @@ class _Indexer:
         kind = type(node)
         if kind is ast.Call:
             self.visit_Call(node)
+        elif kind is ast.Attribute:
+            self.visit_Attribute(node)
         elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             self.visit_function(node)
         elif kind is ast.ClassDef:
@@ -126,6 +153,10 @@ class _Indexer:
             self.visit_Import(node)
         elif kind is ast.ImportFrom:
             self.visit_ImportFrom(node)
+        elif kind is ast.Return or kind is ast.Assign or kind is ast.AugAssign:
+            self.visit_flow(node)
+        elif kind is ast.ExceptHandler:
+            self.visit_ExceptHandler(node)
         elif child_fields(kind):
             self.scan(node)
         else:
@@ -166,24 +197,40 @@ class _Indexer:
             for item in node.body
             if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
         )
-        self.index.classes[name] = ClassInfo(name, bases, methods)
+        alias = None
+        for item in node.body:
+            if isinstance(item, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "forward" for t in item.targets
+            ):
+                alias = dotted(item.value)
+        self.index.classes[name] = ClassInfo(name, bases, methods, alias)
         self.class_stack.append(node.name)
         self.scan(node)
         self.class_stack.pop()
 
     def visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        if self.function is not None:
-            # A nested function is part of its parent's snippet; its calls are the parent's.
+        scan = self.function
+        if scan is not None:
+            # A nested function is analysed with its parent; its calls are the parent's.
+            scan.nested.append(node.name)
+            scan.nesting += 1
             self.scan(node)
+            scan.nesting -= 1
             return
         class_name = ".".join(self.class_stack) or None
         qualname = f"{class_name}.{node.name}" if class_name else node.name
         decorators = tuple(
             self.index.resolve(d) for d in map(dotted_name, node.decorator_list) if d is not None
         )
+        if qualname in self.index.functions:
+            # `@x.setter` redefines `x`: keep the getter under its name, the accessor beside it.
+            accessor = next(
+                (d.rpartition(".")[2] for d in decorators if d.endswith(_ACCESSORS)), None
+            )
+            if accessor is not None:
+                qualname = f"{qualname}.{accessor}"
         start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        callees: list[str] = []
-        self.function = (qualname, callees)
+        scan = self.function = _FunctionScan(qualname)
         self.scan(node)
         self.function = None
         self.nodes[qualname] = node
@@ -194,16 +241,59 @@ class _Indexer:
             end_line=node.end_lineno or node.lineno,
             indented=node.col_offset > 0,
             decorators=decorators,
-            callees=tuple(dict.fromkeys(callees)),
+            callees=tuple(dict.fromkeys(scan.callees)),
+            nested=tuple(scan.nested),
+            installs_forward=tuple(scan.installs_forward),
+            true_when=_true_when(scan),
+            returns_tensor=_annotated_tensor(node.returns),
         )
 
     def visit_Call(self, node: ast.Call) -> None:
         callee = dotted_name(node.func)
         if callee is not None:
             if self.function is not None:
-                self.function[1].append(callee)
+                self.function.callees.append(callee)
+                if callee == "setattr" and len(node.args) == 3:
+                    name, value = node.args[1], dotted(node.args[2])
+                    if isinstance(name, ast.Constant) and name.value == "forward" and value:
+                        self.function.installs_forward.append(value)
             self._note_compile_or_hook(node, callee)
         self.scan(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        scan = self.function
+        value = node.value
+        if scan is not None and type(value) is ast.Name and value.id == "self":
+            scan.callees.append(f"self.{node.attr}")  # a property's getter runs on a read
+        self.scan(node)
+
+    def visit_flow(self, node: ast.Return | ast.Assign | ast.AugAssign) -> None:
+        scan = self.function
+        if scan is not None and not scan.nesting:
+            if type(node) is ast.Return:
+                if not scan.handlers:
+                    scan.returns.append(node.value)
+            elif type(node) is ast.Assign:
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        scan.assigned.setdefault(target.id, []).append(node.value)
+                    elif isinstance(target, ast.Attribute) and target.attr == "forward":
+                        installed = dotted(node.value)
+                        if installed is not None:
+                            scan.installs_forward.append(installed)
+            elif isinstance(node.target, ast.Name):
+                # `flag |= other` keeps a true flag true; any other update may not.
+                keeps = isinstance(node.op, ast.BitOr)
+                scan.assigned.setdefault(node.target.id, []).append(None if keeps else node)
+        self.scan(node)
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        scan = self.function
+        if scan is not None:
+            scan.handlers += 1
+        self.scan(node)
+        if scan is not None:
+            scan.handlers -= 1
 
     def _note_compile_or_hook(self, node: ast.Call, callee: str) -> None:
         method = callee.rpartition(".")[2]
@@ -218,7 +308,7 @@ class _Indexer:
                         offset=node.col_offset,
                         end_line=node.end_lineno or node.lineno,
                         end_offset=node.end_col_offset or node.col_offset,
-                        in_function=self.function[0] if self.function else None,
+                        in_function=self.function.qualname if self.function else None,
                         class_name=".".join(self.class_stack) or None,
                     )
                 )
@@ -226,6 +316,49 @@ class _Indexer:
             target = dotted_name(node.args[0])
             if target is not None:
                 self.index.compiled_names.add(target)
+
+
+_ACCESSORS = (".setter", ".deleter")
+
+
+def _annotated_tensor(annotation: ast.expr | None) -> bool:
+    if annotation is None:
+        return False
+    text = ast.unparse(annotation)
+    return "Tensor" in text and "Callable" not in text
+
+
+def _true_when(scan: _FunctionScan) -> tuple[str, ...]:
+    """The calls, as written, that make every value the function returns true; () when its
+    result can be false although one of them is true."""
+    terms: list[str] = []
+    for value in scan.returns:
+        found = _truth_terms(value, scan, set())
+        if not found:
+            return ()
+        terms.extend(found)
+    return tuple(dict.fromkeys(terms))
+
+
+def _truth_terms(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) -> list[str]:
+    if isinstance(value, ast.Call):
+        callee = dotted(value.func)
+        return [callee] if callee is not None else []
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+        return [term for operand in value.values for term in _truth_terms(operand, scan, seen)]
+    if isinstance(value, ast.Name) and value.id not in seen:
+        seen.add(value.id)
+        bindings = scan.assigned.get(value.id, [])
+        terms = []
+        for bound in bindings:
+            if bound is None:
+                continue  # `|=`: cannot make it false
+            found = _truth_terms(bound, scan, seen) if isinstance(bound, ast.expr) else []
+            if not found:
+                return []
+            terms.extend(found)
+        return terms
+    return []
 
 
 def build_index(

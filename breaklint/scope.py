@@ -8,7 +8,9 @@ calls that resolve inside the linted tree.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 
 from breaklint.index import FunctionInfo, HookRegistration, ModuleIndex
 
@@ -16,6 +18,8 @@ COMPILING_DECORATORS = frozenset(
     {"torch.compile", "torch.compiler.compile", "torch._dynamo.optimize"}
 )
 DISABLING_DECORATORS = frozenset({"torch.compiler.disable", "torch._dynamo.disable"})
+# torch's own "is Dynamo tracing now?" functions, by the last part of their name.
+COMPILING_CHECKS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling"})
 # Well-known nn.Module subclasses outside torch.nn, recognised by their class name.
 MODULE_BASE_NAMES = frozenset({"LightningModule", "PreTrainedModel", "ModelMixin"})
 NOT_A_BASE = frozenset({"object", "typing.Generic", "typing.Protocol", "abc.ABC"})
@@ -30,6 +34,12 @@ class ScopedFunction:
     scope: str  # "Encoder.forward" for a root, "reached from Encoder.forward" otherwise
     root: bool = False  # a compile root: its parameters are the traced tensors
     disabled_calls: tuple[str, ...] = ()  # callees as written that are compiler-disabled
+    # Check only the functions nested in it with these names (all of them when empty): the
+    # wrapper a decorator returns, or a `forward` a function installs, runs under Dynamo;
+    # the outer body runs once, when the class is made. None: the whole function.
+    inner_only: tuple[str, ...] | None = None
+    guard_calls: tuple[str, ...] = ()  # callees as written that are true while compiling
+    tensor_calls: tuple[str, ...] = ()  # callees as written that return tensors
     registrations: tuple[HookRegistration, ...] = ()  # where this hook is registered, same file
 
 
@@ -37,6 +47,15 @@ class ScopedFunction:
 class _Ref:
     module: str  # module name in the project
     qualname: str
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    """A function `torch.compile` traces first, and the label findings inside it carry."""
+
+    ref: _Ref
+    label: str
+    inner_only: tuple[str, ...] | None = None  # see ScopedFunction.inner_only
 
 
 def _strip_call(dotted: str) -> str:
@@ -50,6 +69,7 @@ class Project:
         self.by_module = {module_names[path]: index for path, index in indexes.items()}
         self.module_of_path = module_names
         self._is_module_class: dict[_Ref, bool] = {}
+        self._is_guard: dict[_Ref, bool] = {}
 
     def lookup(self, dotted: str) -> _Ref | None:
         """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree."""
@@ -136,25 +156,79 @@ class Project:
             return None
         return ref
 
-    def roots(self) -> list[tuple[_Ref, str]]:
+    def roots(self) -> list[Root]:
         """Every compile root with its label, in a stable order."""
-        found: dict[_Ref, str] = {}
+        found: dict[_Ref, Root] = {}
+
+        def add(ref: _Ref | None, label: str, inner: tuple[str, ...] | None = None) -> None:
+            if ref is not None and self.function(ref) is not None:
+                found.setdefault(ref, Root(ref, label, inner))
+
         for module, index in sorted(self.by_module.items()):
             for name, cls in index.classes.items():
-                if "forward" in cls.methods and self.is_module_class(_Ref(module, name)):
-                    found.setdefault(_Ref(module, f"{name}.forward"), f"{name}.forward")
+                has_forward = "forward" in cls.methods or cls.forward_alias is not None
+                if not has_forward or not self.is_module_class(_Ref(module, name)):
+                    continue
+                if "forward" in cls.methods:
+                    add(_Ref(module, f"{name}.forward"), f"{name}.forward")
+                elif cls.forward_alias is not None:  # `forward = _shared_forward`
+                    alias = cls.forward_alias
+                    in_class = _Ref(module, f"{name}.{alias}")
+                    ref = in_class if self.function(in_class) else self.resolve_local(module, alias)
+                    add(ref, f"{name}.forward")
             for info in index.functions.values():
                 if any(_strip_call(d) in COMPILING_DECORATORS for d in info.decorators):
-                    found.setdefault(_Ref(module, info.qualname), info.qualname)
+                    add(_Ref(module, info.qualname), info.qualname)
+                for installed in info.installs_forward:
+                    # `cls.forward = wrapper`: Dynamo traces what is installed.
+                    if installed in info.nested:
+                        label = f"{info.qualname}.{installed}"
+                        add(_Ref(module, info.qualname), label, (installed,))
+                    else:
+                        add(self.resolve_callee(module, info, installed), installed)
             for name in sorted(index.compiled_names):
                 ref = self._compiled_target(module, name)
                 if ref is not None:
-                    found.setdefault(ref, ref.qualname)
+                    add(ref, ref.qualname)
             for hook in index.hooks:
-                ref = self._hook_target(module, hook)
-                if ref is not None:
-                    found.setdefault(ref, f"{hook.method}({hook.target})")
-        return sorted(found.items(), key=lambda item: (item[0].module, item[0].qualname))
+                add(self._hook_target(module, hook), f"{hook.method}({hook.target})")
+        return sorted(found.values(), key=lambda root: (root.ref.module, root.ref.qualname))
+
+    def decorator_functions(self, ref: _Ref) -> list[_Ref]:
+        """The project functions decorating `ref`: their wrappers run when it is called."""
+        info = self.function(ref)
+        assert info is not None
+        found = []
+        for decorator in info.decorators:
+            target = self.resolve_local(ref.module, _strip_call(decorator))
+            if target is not None and self.function(target) is not None:
+                found.append(target)
+        return found
+
+    def is_guard(self, module: str, caller: FunctionInfo, callee: str) -> bool:
+        """Whether calling `callee` (as written in `caller`) answers True while Dynamo traces:
+        torch's own checks, and project functions that return one of them (or a guard)."""
+        callee = _strip_call(callee)
+        resolved = self.by_module[module].resolve(callee)
+        if resolved.startswith("torch.") and resolved.rpartition(".")[2] in COMPILING_CHECKS:
+            return True
+        ref = self.resolve_callee(module, caller, callee)
+        if ref is None:
+            # Outside the tree: torch's names are all that can be trusted.
+            return callee.rpartition(".")[2] in COMPILING_CHECKS
+        known = self._is_guard.get(ref)
+        if known is None:
+            self._is_guard[ref] = False  # cycle guard
+            info = self.function(ref)
+            assert info is not None
+            known = any(self.is_guard(ref.module, info, term) for term in info.true_when)
+            self._is_guard[ref] = known
+        return known
+
+    def returns_tensor(self, module: str, caller: FunctionInfo, callee: str) -> bool:
+        ref = self.resolve_callee(module, caller, callee)
+        info = None if ref is None else self.function(ref)
+        return info is not None and info.returns_tensor
 
     def _hook_target(self, module: str, hook: HookRegistration) -> _Ref | None:
         caller = self.by_module[module].functions.get(hook.in_function or "")
@@ -191,27 +265,58 @@ class Project:
         )
 
 
-def compile_scope(project: Project, *, everything: bool = False) -> dict[str, list[ScopedFunction]]:
-    """Scoped functions per path. `everything` adds every function of files importing torch."""
+def _calls_that(
+    test: Callable[[str, FunctionInfo, str], bool], module: str, info: FunctionInfo
+) -> tuple[str, ...]:
+    return tuple(callee for callee in info.callees if test(module, info, callee))
+
+
+def matches_root(root: Root, patterns: tuple[str, ...]) -> bool:
+    """Whether a root is kept by `roots` patterns (all are, without patterns): a pattern
+    matches the label (`Encoder.forward`) or the dotted path (`pkg.models.Encoder.forward`)."""
+    if not patterns:
+        return True
+    dotted_path = f"{root.ref.module}.{root.ref.qualname}"
+    return any(fnmatchcase(root.label, p) or fnmatchcase(dotted_path, p) for p in patterns)
+
+
+def compile_scope(
+    project: Project, *, everything: bool = False, root_patterns: tuple[str, ...] = ()
+) -> dict[str, list[ScopedFunction]]:
+    """Scoped functions per path. `everything` adds every function of files importing torch;
+    `root_patterns` keeps only the roots they match."""
     labels: dict[_Ref, str] = {}
+    inner: dict[_Ref, tuple[str, ...] | None] = {}  # absent or None: the whole function
     queue: deque[tuple[_Ref, str]] = deque()
-    roots = project.roots()
-    for ref, label in roots:
-        if not project.is_disabled(ref):
-            labels[ref] = label
-            queue.append((ref, label))
-    root_refs = {ref for ref, _ in roots}
+
+    def reach(ref: _Ref, label: str, root: str, only: tuple[str, ...] | None = None) -> None:
+        if project.is_disabled(ref):
+            return
+        if ref in labels:
+            if only is None or inner.get(ref) is None:
+                inner[ref] = None  # checked whole once anything calls it
+            else:
+                inner[ref] = tuple(dict.fromkeys([*(inner[ref] or ()), *only])) if only else ()
+            return
+        labels[ref] = label
+        inner[ref] = only
+        queue.append((ref, root))
+
+    roots = [root for root in project.roots() if matches_root(root, root_patterns)]
+    for root in roots:
+        reach(root.ref, root.label, root.label, root.inner_only)
+    root_refs = {root.ref for root in roots}
     registrations = project.hook_registrations()
     while queue:
         ref, root = queue.popleft()
         info = project.function(ref)
         assert info is not None
+        for decorator in project.decorator_functions(ref):
+            reach(decorator, f"reached from {root}", root, ())
         for callee in info.callees:
             target = project.resolve_callee(ref.module, info, callee)
-            if target is None or target in labels or project.is_disabled(target):
-                continue
-            labels[target] = f"reached from {root}"
-            queue.append((target, root))
+            if target is not None:
+                reach(target, f"reached from {root}", root)
     if everything:
         for module, index in project.by_module.items():
             if index.imports_torch:
@@ -222,13 +327,14 @@ def compile_scope(project: Project, *, everything: bool = False) -> dict[str, li
     for ref, label in labels.items():
         info = project.function(ref)
         assert info is not None
+        module = ref.module
         disabled = tuple(
             callee
             for callee in info.callees
-            if (target := project.resolve_callee(ref.module, info, callee)) is not None
+            if (target := project.resolve_callee(module, info, callee)) is not None
             and project.is_disabled(target)
         )
-        scoped.setdefault(path_of[ref.module], []).append(
+        scoped.setdefault(path_of[module], []).append(
             ScopedFunction(
                 info.qualname,
                 info.start_line,
@@ -237,6 +343,9 @@ def compile_scope(project: Project, *, everything: bool = False) -> dict[str, li
                 label,
                 root=ref in root_refs,
                 disabled_calls=disabled,
+                inner_only=inner.get(ref),
+                guard_calls=_calls_that(project.is_guard, module, info),
+                tensor_calls=_calls_that(project.returns_tensor, module, info),
                 registrations=tuple(registrations.get(ref, ())),
             )
         )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from enum import Enum
 
+from breaklint.scope import COMPILING_CHECKS
 from breaklint.syntax import Visitor, dotted, negated
 from breaklint.tensor_api import TENSOR_METHOD_NAMES
 
@@ -102,7 +103,6 @@ _PYTHON_NODES = (
     ast.Constant, ast.JoinedStr, ast.Tuple, ast.List, ast.Dict, ast.Set, ast.Lambda,
     ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
 )  # fmt: skip
-COMPILING_CHECKS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling"})
 Loop = ast.For | ast.AsyncFor | ast.While
 
 
@@ -120,15 +120,29 @@ def annotation_kind(annotation: ast.expr | None) -> Kind | None:
     if annotation is None:
         return None
     text = ast.unparse(annotation)
-    return Kind.TENSOR if "Tensor" in text and "Callable" not in text else Kind.PYTHON
+    if "Tensor" not in text or "Callable" in text:
+        return Kind.PYTHON
+    return Kind.MASK if "BoolTensor" in text else Kind.TENSOR
 
 
 class FunctionFacts(Visitor):
     """Names, their kinds and the enclosing loops, kept up to date during the one traversal."""
 
-    def __init__(self, imports: dict[str, str], *, root: bool) -> None:
+    def __init__(
+        self,
+        imports: dict[str, str],
+        *,
+        root: bool,
+        guard_calls: frozenset[str] = frozenset(),
+        tensor_calls: frozenset[str] = frozenset(),
+    ) -> None:
         self.imports = imports
         self.root = root  # parameters of a compile root are the traced tensors
+        self.guard_calls = guard_calls  # project functions true while compiling, as written
+        self.tensor_calls = tensor_calls  # project functions that return tensors, as written
+        # Names that hold a tensor on one path through an `if` and not on another.
+        self.uncertain: set[str] = set()
+        self._branches: list[tuple[dict[str, Kind], dict[str, Kind] | None]] = []
         self.names: dict[str, Kind] = {}
         self.loops: list[Loop] = []
         # Enclosing `if`s on trace-time values (flags, shapes): code under them is traced only
@@ -214,7 +228,7 @@ class FunctionFacts(Visitor):
         tensor; `int(x.sum())` is one whatever `x` is, since `.sum()` is a tensor method.
         """
         if isinstance(node, ast.Name):
-            return node.id in self.guessed_parameters
+            return node.id in self.guessed_parameters or node.id in self.uncertain
         if isinstance(node, ast.BinOp):
             return self._all_guessed([node.left, node.right])
         if isinstance(node, ast.UnaryOp):
@@ -232,7 +246,7 @@ class FunctionFacts(Visitor):
     def reads_tensor_value(self, test: ast.expr) -> bool:
         """Whether Python needs a tensor's data to decide the truth of `test`."""
         if isinstance(test, ast.BoolOp):
-            return any(self.reads_tensor_value(value) for value in test.values)
+            return any(self.reads_tensor_value(value) for value in self.traced_operands(test))
         if (operand := negated(test)) is not None:
             return self.reads_tensor_value(operand)
         if isinstance(test, ast.NamedExpr):
@@ -242,6 +256,35 @@ class FunctionFacts(Visitor):
             # eager mode, so real code tests Python flags this way, not tensors.
             return False
         return self.kind(test).is_tensor
+
+    def traced_operands(self, node: ast.BoolOp) -> list[ast.expr]:
+        """The operands of `and`/`or` Python evaluates under Dynamo: `not is_compiling() and
+        t.any()` stops at its first operand, which is false while compiling."""
+        stops = self.false_when_compiling if isinstance(node.op, ast.And) else self.compiling
+        operands = []
+        for value in node.values:
+            operands.append(value)
+            if stops(value):
+                break
+        return operands
+
+    def compiling(self, test: ast.expr) -> bool:
+        """Whether `test` is true while Dynamo traces: a compiling check, or `or` with one."""
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+            return any(self.compiling(value) for value in test.values)
+        if not isinstance(test, ast.Call):
+            return False
+        if dotted(test.func) in self.guard_calls:
+            return True
+        name = self.resolve(test.func)
+        return name is not None and name.rpartition(".")[2] in COMPILING_CHECKS
+
+    def false_when_compiling(self, test: ast.expr) -> bool:
+        """Whether `test` is false while Dynamo traces: `not check()`, or `and` with one."""
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            return any(self.false_when_compiling(value) for value in test.values)
+        operand = negated(test)
+        return operand is not None and self.compiling(operand)
 
     def _attribute_kind(self, node: ast.Attribute) -> Kind:
         attribute = node.attr
@@ -259,6 +302,8 @@ class FunctionFacts(Visitor):
 
     def _call_kind(self, node: ast.Call) -> Kind:
         func = node.func
+        if self.tensor_calls and dotted(func) in self.tensor_calls:
+            return Kind.TENSOR
         if isinstance(func, ast.Name) and func.id not in self.names:
             if func.id in PYTHON_BUILTINS:
                 return Kind.PYTHON
@@ -338,6 +383,8 @@ class FunctionFacts(Visitor):
     def _parameter_kind(self, parameter: ast.arg, default: ast.expr | None, first: bool) -> Kind:
         if first and parameter.arg in ("self", "cls") and self._depth == 1:
             return Kind.UNKNOWN
+        if isinstance(default, ast.Constant) and default.value is not None:
+            return Kind.PYTHON  # `output_attentions: Tensor | None = False` holds a flag
         declared = annotation_kind(parameter.annotation)
         if declared is not None:
             return declared
@@ -381,29 +428,47 @@ class FunctionFacts(Visitor):
 
     def visit_If(self, node: ast.If) -> None:
         self._static_ifs.append(not self.reads_tensor_value(node.test))
+        self._branches.append((dict(self.names), None))
 
     def leave_If(self, node: ast.If) -> None:
         self._static_ifs.pop()
+        _, after_body = self._branches.pop()
+        if after_body is None or _ends_flow(node.body):
+            return  # the `else` (or what follows) is the only way on
+        if _ends_flow(node.orelse):
+            self.names = after_body
+            return
+        # Both ways go on: a name that is a tensor on one of them only is uncertain.
+        after_else = self.names
+        for name in after_body.keys() | after_else.keys():
+            one, other = after_body.get(name), after_else.get(name)
+            if one == other:
+                continue
+            if one is None or other is None:
+                self.names[name] = one or other or Kind.UNKNOWN  # bound on one way only
+                continue
+            kinds = {one, other}
+            merged = Kind.MASK if kinds <= {Kind.MASK, Kind.UNKNOWN} else join(*kinds)
+            if merged.is_tensor and Kind.PYTHON in kinds:
+                self.uncertain.add(name)
+            self.names[name] = merged
 
     @property
     def eager_only(self) -> bool:
         """Whether the current node is skipped while Dynamo traces (an is_compiling guard)."""
         return any(self._eager_branches)
 
-    def _compiling_check(self, test: ast.expr | None) -> bool:
-        if not isinstance(test, ast.Call):
-            return False
-        name = self.resolve(test.func)
-        return name is not None and name.rpartition(".")[2] in COMPILING_CHECKS
-
     def visit_If_body(self, node: ast.If) -> None:
-        self._eager_branches.append(self._compiling_check(negated(node.test)))
+        self._eager_branches.append(self.false_when_compiling(node.test))
 
     def leave_If_body(self, node: ast.If) -> None:
         self._eager_branches.pop()
 
     def visit_If_orelse(self, node: ast.If) -> None:
-        self._eager_branches.append(self._compiling_check(node.test))
+        self._eager_branches.append(self.compiling(node.test))
+        before, _ = self._branches[-1]
+        self._branches[-1] = (before, self.names)
+        self.names = dict(before)  # the `else` starts from what held before the `if`
 
     def leave_If_orelse(self, node: ast.If) -> None:
         self._eager_branches.pop()
@@ -440,6 +505,7 @@ class FunctionFacts(Visitor):
 
     def _set_name(self, name: str, kind: Kind) -> None:
         self.names[name] = kind
+        self.uncertain.discard(name)
         self._resolved = (None, None)
         self.guessed_parameters.discard(name)
 
@@ -453,9 +519,35 @@ class FunctionFacts(Visitor):
             self._bind_kind(target.value, Kind.PYTHON)
 
     def _bind_iteration(self, target: ast.expr, iterable: ast.expr) -> None:
-        if isinstance(iterable, ast.Call) and dotted(iterable.func) == "range":
+        builtin = (
+            dotted(iterable.func)
+            if isinstance(iterable, ast.Call) and not iterable.keywords
+            else None
+        )
+        if builtin in self.names:
+            builtin = None  # a local shadows the builtin
+        if builtin == "range":
             self._bind_kind(target, Kind.PYTHON)
+        elif builtin in ("zip", "enumerate") and isinstance(target, ast.Tuple | ast.List):
+            assert isinstance(iterable, ast.Call)
+            # `for i, row in enumerate(t)`, `for a, b in zip(xs, ys)`: each part its own kind.
+            parts = [*iterable.args] if builtin == "zip" else [None, *iterable.args[:1]]
+            if len(parts) == len(target.elts) and not any(
+                isinstance(p, ast.Starred) for p in parts
+            ):
+                for element, part in zip(target.elts, parts, strict=True):
+                    if part is None:
+                        self._bind_kind(element, Kind.PYTHON)
+                    else:
+                        self._bind_iteration(element, part)
+            else:
+                self._bind_kind(target, Kind.UNKNOWN)
         elif self.kind(iterable).is_tensor:  # iterating a tensor yields its rows
             self._bind_kind(target, Kind.TENSOR)
         else:
             self._bind_kind(target, Kind.UNKNOWN)
+
+
+def _ends_flow(body: list[ast.stmt]) -> bool:
+    """Whether a block never falls through to what follows it."""
+    return bool(body) and isinstance(body[-1], ast.Return | ast.Raise | ast.Continue | ast.Break)
