@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index
 from breaklint.rule import Report, Rule, RuleContext, all_rules, collect_reports
-from breaklint.scope import Project, ScopedFunction, compile_scope
+from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import (
     TOO_DEEP,
     LazyLines,
@@ -64,22 +64,22 @@ def _collector_paused() -> Iterator[None]:
 
 
 def check_file(
-    path: str, package: list[str], module: str, codes: frozenset[str], everything: bool
+    path: str, package: list[str], module: str, codes: frozenset[str], scope: ScopeOptions
 ) -> FileResult:
     """Read, parse and index one file, then check it against its own scope."""
     with _collector_paused():
-        return _check_file(path, package, module, codes, everything)
+        return _check_file(path, package, module, codes, scope)
 
 
 def _check_file(
-    path: str, package: list[str], module: str, codes: frozenset[str], everything: bool
+    path: str, package: list[str], module: str, codes: frozenset[str], scope: ScopeOptions
 ) -> FileResult:
     parsed = _parse(path, package)
     if isinstance(parsed, FileResult):
         return parsed
     text, tree, index, nodes = parsed
     source = LazyLines(text)
-    functions = compile_scope(Project({path: index}, {path: module}), everything=everything)
+    functions = compile_scope(Project({path: index}, {path: module}), scope)
     checked = check_functions(path, source, nodes, functions.get(path, []), codes, index.imports)
     if any(result.findings for result in checked):
         suppressions = Suppressions(text, source.lines, tree)

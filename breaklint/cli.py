@@ -60,6 +60,11 @@ def _lint_parser() -> argparse.ArgumentParser:
         help="apply excludes to files named explicitly too (for pre-commit)",
     )
     parser.add_argument("--scope", choices=SCOPES, help="compiled code only (default) or all")
+    parser.add_argument(
+        "--roots",
+        type=_csv,
+        help="compile roots to keep, as patterns of `Class.forward` or `pkg.module.Class.*`",
+    )
     parser.add_argument("--output-format", choices=FORMATS, default="full")
     parser.add_argument("--output-file", type=Path, help="write the report here, not stdout")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
@@ -133,6 +138,8 @@ def _settings(args: argparse.Namespace) -> Settings:
         changes["force_exclude"] = args.force_exclude
     if args.scope is not None:
         changes["scope"] = args.scope
+    if args.roots is not None:
+        changes["roots"] = tuple(args.roots)
     changes["extend_select"] = settings.extend_select + tuple(args.extend_select)
     changes["ignore"] = settings.ignore + tuple(args.ignore)
     changes["extend_exclude"] = settings.extend_exclude + tuple(args.extend_exclude)

@@ -35,6 +35,8 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     force_exclude: bool = False
     scope: str = "compiled"
+    # Patterns of the compile roots to keep (`Encoder.forward`, `pkg.models.*`); empty: all.
+    roots: tuple[str, ...] = ()
     root: Path = field(default_factory=Path.cwd)  # patterns are relative to it
     source: str = "defaults"  # the file the settings came from, for messages
     probes: tuple[str, ...] = ()  # probe files or folders for --dynamic, relative to root
@@ -147,7 +149,7 @@ def load_pyproject(path: Path) -> Settings:
     changes: dict[str, Any] = {}
     for key, value in table.items():
         match key:
-            case "select" | "extend-select" | "ignore" | "exclude" | "extend-exclude":
+            case "select" | "extend-select" | "ignore" | "exclude" | "extend-exclude" | "roots":
                 changes[key.replace("-", "_")] = _string_list(value, key, origin)
             case "per-file-ignores":
                 if not isinstance(value, dict):

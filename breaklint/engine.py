@@ -25,7 +25,7 @@ from breaklint.codes import known_codes
 from breaklint.config import Settings, _matches_any
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding
-from breaklint.scope import Project, ScopedFunction, compile_scope
+from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -125,17 +125,17 @@ def lint_paths(
     packages: dict[str, list[str]] = {}
     package_of = {path: package_parts(path, packages) for path in files}
     codes_of = {path: codes_for(path, settings, enabled) for path in files}
-    everything = settings.scope == "all"
+    scope = ScopeOptions(everything=settings.scope == "all", roots=settings.roots)
     if not use_cache:
         with Workers(jobs) as workers:
-            return _lint(files, package_of, codes_of, everything, workers, None, {})
+            return _lint(files, package_of, codes_of, scope, workers, None, {})
     cache = ResultCache(settings.root, _knowledge_version())
     digests = {path: file_digest(path) for path in files}
     # With nothing changed the whole run is one entry: no index, scope or per-file lookups.
     key = None
     if all(digests.values()):
         inputs = [(path, package_of[path], digests[path], sorted(codes_of[path])) for path in files]
-        key = cache.key("run", everything, inputs)
+        key = cache.key("run", scope, inputs)
         stored = cache.load(key)
         try:
             if stored is not None:
@@ -144,7 +144,7 @@ def lint_paths(
         except (KeyError, TypeError, ValueError):  # an entry of the wrong shape is a miss
             pass
     with Workers(jobs) as workers:
-        result = _lint(files, package_of, codes_of, everything, workers, cache, digests)
+        result = _lint(files, package_of, codes_of, scope, workers, cache, digests)
     if key is not None:
         stored = {"findings": findings_to_json(result.findings), "skipped": result.files_skipped}
         cache.store(key, stored)
@@ -155,7 +155,7 @@ def _lint(
     files: list[str],
     package_of: dict[str, list[str]],
     codes_of: dict[str, frozenset[str]],
-    everything: bool,
+    scope: ScopeOptions,
     workers: Workers,
     cache: ResultCache | None,
     digests: dict[str, str | None],
@@ -164,10 +164,10 @@ def _lint(
 
     # A file that could not be read has no digest and is not cached.
     def file_key(
-        path: str, package: list[str], module: str, codes: frozenset[str], everything: bool
+        path: str, package: list[str], module: str, codes: frozenset[str], scope: ScopeOptions
     ) -> tuple | None:
         # A file is checked against its own scope, which depends on nothing else.
-        key = ("file", path, package, module, digests[path], sorted(codes), everything)
+        key = ("file", path, package, module, digests[path], sorted(codes), scope)
         return key if digests[path] else None
 
     def recheck_key(
@@ -178,9 +178,7 @@ def _lint(
         return key if digests[path] else None
 
     module_of = {path: _module_name(path, package_of[path]) for path in files}
-    calls = [
-        (path, package_of[path], module_of[path], codes_of[path], everything) for path in files
-    ]
+    calls = [(path, package_of[path], module_of[path], codes_of[path], scope) for path in files]
     checked_files = _cached_map(
         _check_file,
         calls,
@@ -197,7 +195,7 @@ def _lint(
         if problem.code in codes_of[result.path]
     ]
     indexes = {r.path: r.index for r in checked_files if r.index is not None}
-    scoped = compile_scope(Project(indexes, module_of), everything=everything)
+    scoped = compile_scope(Project(indexes, module_of), scope)
     rechecks = []
     for result in checked_files:
         functions = scoped.get(result.path, [])

@@ -280,11 +280,18 @@ def matches_root(root: Root, patterns: tuple[str, ...]) -> bool:
     return any(fnmatchcase(root.label, p) or fnmatchcase(dotted_path, p) for p in patterns)
 
 
+@dataclass(frozen=True, slots=True)
+class ScopeOptions:
+    """What the user asks of scope: every function (`--scope all`), and which roots to keep."""
+
+    everything: bool = False
+    roots: tuple[str, ...] = ()  # patterns; empty: every root
+
+
 def compile_scope(
-    project: Project, *, everything: bool = False, root_patterns: tuple[str, ...] = ()
+    project: Project, options: ScopeOptions = ScopeOptions()
 ) -> dict[str, list[ScopedFunction]]:
-    """Scoped functions per path. `everything` adds every function of files importing torch;
-    `root_patterns` keeps only the roots they match."""
+    """Scoped functions per path."""
     labels: dict[_Ref, str] = {}
     inner: dict[_Ref, tuple[str, ...] | None] = {}  # absent or None: the whole function
     queue: deque[tuple[_Ref, str]] = deque()
@@ -302,7 +309,7 @@ def compile_scope(
         inner[ref] = only
         queue.append((ref, root))
 
-    roots = [root for root in project.roots() if matches_root(root, root_patterns)]
+    roots = [root for root in project.roots() if matches_root(root, options.roots)]
     for root in roots:
         reach(root.ref, root.label, root.label, root.inner_only)
     root_refs = {root.ref for root in roots}
@@ -317,7 +324,7 @@ def compile_scope(
             target = project.resolve_callee(ref.module, info, callee)
             if target is not None:
                 reach(target, f"reached from {root}", root)
-    if everything:
+    if options.everything:
         for module, index in project.by_module.items():
             if index.imports_torch:
                 for name in index.functions:

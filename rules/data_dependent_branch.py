@@ -2,7 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
-from breaklint.syntax import without_not
+from breaklint.syntax import negated, without_not
 
 
 class DataDependentBranch(Rule):
@@ -21,7 +21,9 @@ class DataDependentBranch(Rule):
 Flags `if`, `elif`, `while`, conditional expressions, comprehension filters and `and`/`or`
 whose truth depends on tensor data (`if t.sum() > 0`, `if (t > 0).any()`, `if score > 0` where
 `score` is a tensor). Shapes, dtypes, devices, `None` checks, `self.training` and config flags
-are known while tracing and are never flagged; neither is `assert`, which Dynamo traces.
+are known while tracing and are never flagged; neither is `assert t`, which Dynamo traces into
+the graph, but `and`, `or` and `not` inside an `assert` are (`assert (t > 0).all() and
+t.sum() != 0` calls `bool()` on the first tensor).
 
 A finding is an error when the value is certainly a tensor, and a warning when the break
 depends on something else: the condition sits behind a trace-time test (`x.dtype ==
@@ -110,14 +112,37 @@ compiled = torch.compile(clip_positive)
             self._check(test, "a comprehension filter")
 
     def visit_Assert(self, node: ast.Assert) -> None:
-        self._mark(node.test)  # asserts on tensors become torch._assert in the graph
+        # `assert t` on a tensor becomes torch._assert in the graph, but `and`, `or` and `not`
+        # inside it call bool() on their tensor operands first.
+        self._mark(node.test)
+        forced = self._forced_truth(node.test)
+        if forced is not None:
+            severity = Severity.WARNING if self.context.facts.rests_on_guess(forced) else None
+            construct = "`not`" if negated(node.test) is not None else "`and`/`or`"
+            message = self.message.format(construct=f"{construct} inside an `assert`")
+            self.report(node.test, message, severity=severity)
+
+    def _forced_truth(self, test: ast.expr) -> ast.expr | None:
+        """The tensor operand whose truth an asserted `test` computes in Python, if any."""
+        facts = self.context.facts
+        if isinstance(test, ast.BoolOp):
+            *first, last = facts.traced_operands(test)
+            for operand in first:
+                if facts.reads_tensor_value(operand):
+                    return operand
+            return self._forced_truth(last)
+        operand = negated(test)
+        if operand is not None and facts.reads_tensor_value(operand):
+            return operand
+        return None
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         if id(node) in self._tests:
             return
         self._mark(node)
         # `a or b` used as a value needs the truth of every operand but the last.
-        if any(self.context.facts.reads_tensor_value(value) for value in node.values[:-1]):
+        facts = self.context.facts
+        if any(facts.reads_tensor_value(value) for value in facts.traced_operands(node)[:-1]):
             operator = "and" if isinstance(node.op, ast.And) else "or"
             self.report(node, self.message.format(construct=f"`{operator}`"))
 

@@ -1,7 +1,7 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.rule import Report, Rule, RuleContext
 from breaklint.syntax import method_call
 from breaklint.tensorness import Kind
 
@@ -11,17 +11,27 @@ class RequiresGradToggle(Rule):
     name = "requires-grad-toggle"
     severity = Severity.ERROR
     message = (
-        "`.requires_grad_()` changes autograd metadata of a tensor inside the traced region; "
+        "`.requires_grad_()` on {what} changes autograd metadata that the compiled graph "
+        "depends on; Dynamo breaks the graph here"
+    )
+    assignment_message = (
+        "assigning `.requires_grad` on a tensor inside the traced region is not supported; "
         "Dynamo breaks the graph here"
     )
     hint = "set requires_grad on inputs and parameters before calling the compiled code"
     what = """
-Flags `tensor.requires_grad_()` in compiled code.
+Flags `t.requires_grad = ...` on a tensor, which Dynamo never traces, and
+`t.requires_grad_()` where Dynamo breaks on it: on an input of the compiled function (one of
+its parameters, or an attribute such as a module's parameter), or on a tensor that flows into
+what the function returns. `.requires_grad_()` on a tensor made inside the function that only
+feeds the computation compiles into the graph and is not flagged.
 """
     why = """
-Dynamo cannot change whether a tensor it is tracing requires gradients: the autograd graph
-built around the compiled region depends on it. It breaks the graph (GB0125) and runs the call
-eagerly.
+Dynamo cannot change whether a graph input requires gradients (GB0125, "Unsupported
+Tensor.requires_grad_() call"), nor return an intermediate it turned into a leaf ("requires_grad_()
+intermediate leaked as output"), nor assign the attribute at all ("setattr() on
+Tensor.requires_grad"): the autograd graph built around the compiled region depends on it. It
+breaks the graph and runs the change eagerly.
 """
     example = """
 import torch
@@ -49,11 +59,91 @@ compiled = torch.compile(prepare)
     probe = "(prepare, (torch.randn(8),))"
     gb_ids = ("GB0125",)
 
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self._outer: ast.AST | None = None  # the function itself, not one nested in it
+        self._parameters: set[str] = set()
+        self._sources: dict[str, set[str]] = {}  # name -> the names its values were made from
+        self._returned: set[str] = set()  # names read in a `return`, outside `.detach()`
+        self._toggled: list[tuple[Report, str]] = []  # calls on a local, decided at the end
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if self.context.facts.in_outer_function:
+            self._outer = node
+            arguments = node.args
+            every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+            self._parameters = {a.arg for a in every if a.arg not in ("self", "cls")}
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        read = _names_read(node.value)
+        for target in node.targets:
+            for name in _names_bound(target):
+                self._sources.setdefault(name, set()).update(read)
+                self._parameters.discard(name)
+            if isinstance(target, ast.Attribute) and target.attr == "requires_grad":
+                receiver = target.value
+                is_module = isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")
+                if not is_module and self.context.facts.kind(receiver) is not Kind.PYTHON:
+                    self.report(target, self.assignment_message)
+
+    def visit_Return(self, node: ast.Return) -> None:
+        if node.value is not None and self.context.facts.in_outer_function:
+            self._returned.update(_names_read(node.value))
+
     def visit_Call(self, node: ast.Call) -> None:
         call = method_call(node)
-        if (
-            call is not None
-            and call[1] == "requires_grad_"
-            and (self.context.facts.kind(call[0]) is not Kind.PYTHON)
-        ):
-            self.report(node)
+        if call is None or call[1] != "requires_grad_":
+            return
+        receiver, facts = call[0], self.context.facts
+        if facts.kind(receiver) is Kind.PYTHON:
+            return
+        if isinstance(receiver, ast.Name) and receiver.id not in self._parameters:
+            # A local breaks only if it is returned, known at the end: report now, with
+            # where it stands (loops, branches), and keep the report aside until then.
+            before = len(self.reports)
+            self.report(node, self.message.format(what="a tensor that is returned"))
+            if len(self.reports) > before:
+                self._toggled.append((self.reports.pop(), receiver.id))
+        elif isinstance(receiver, ast.Name | ast.Attribute):
+            self.report(node, self.message.format(what="an input of the compiled code"))
+
+    def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if node is not self._outer:
+            return
+        flowing = set(self._returned)  # names whose value reaches what is returned
+        grown = True
+        while grown:
+            grown = False
+            for name in list(flowing):
+                new = self._sources.get(name, set()) - flowing
+                if new:
+                    flowing |= new
+                    grown = True
+        self.reports.extend(report for report, name in self._toggled if name in flowing)
+
+    leave_AsyncFunctionDef = leave_FunctionDef
+
+
+def _names_bound(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Tuple | ast.List | ast.Starred):
+        elements = target.elts if not isinstance(target, ast.Starred) else [target.value]
+        return [name for element in elements for name in _names_bound(element)]
+    return []
+
+
+def _names_read(value: ast.expr) -> set[str]:
+    """The names an expression reads, except under `.detach()` (which cuts autograd)."""
+    names: set[str] = set()
+    pending: list[ast.AST] = [value]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Call) and (method_call(node) or (None, ""))[1] == "detach":
+            continue
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        pending.extend(ast.iter_child_nodes(node))
+    return names

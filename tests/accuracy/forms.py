@@ -1,0 +1,90 @@
+"""Forms of known breaks that look alike but break differently."""
+
+import torch
+
+
+def make_leaf(x):
+    noise = torch.zeros_like(x)
+    noise.requires_grad = True  # BREAK
+    return x + noise
+
+
+def leaf_kept_inside(x):
+    weights = torch.ones_like(x).requires_grad_()
+    return (x * weights).sum().detach()
+
+
+def leaf_returned(x):
+    weights = torch.ones_like(x)
+    weights.requires_grad_()  # BREAK
+    return x * weights
+
+
+def padded(x):
+    lengths = (x > 0).sum(-1)
+    batch, width = x.shape
+    return torch.zeros((batch, lengths.max(), width))  # BREAK
+
+
+def positions(x):
+    lengths = (x > 0).sum(-1)
+    return torch.arange(lengths.max()) + x.shape[0]  # BREAK
+
+
+def sliced(x):
+    n = (x > 0).sum()
+    return x.flatten()[:n]  # BREAK
+
+
+def checked_twice(x):
+    y = x * 2
+    assert (y == y).all() and y.sum() != 0  # BREAK
+    return y + 1
+
+
+def checked_once(x):
+    y = x * 2
+    assert (y == y).all(), "nan in y"
+    return y + 1
+
+
+compiled_make_leaf = torch.compile(make_leaf)
+compiled_leaf_kept_inside = torch.compile(leaf_kept_inside)
+compiled_leaf_returned = torch.compile(leaf_returned)
+compiled_padded = torch.compile(padded)
+compiled_positions = torch.compile(positions)
+compiled_sliced = torch.compile(sliced)
+compiled_checked_twice = torch.compile(checked_twice)
+compiled_checked_once = torch.compile(checked_once)
+
+
+def probe_requires_grad_assignment():
+    return make_leaf, (torch.randn(4, 3),)
+
+
+def probe_requires_grad_on_a_fresh_tensor():
+    return leaf_kept_inside, (torch.randn(4, 3),)
+
+
+def probe_requires_grad_returned():
+    return leaf_returned, (torch.randn(4, 3),)
+
+
+def probe_tensor_as_size():
+    return padded, (torch.randn(4, 3),)
+
+
+def probe_tensor_as_bound():
+    return positions, (torch.randn(4, 3),)
+
+
+def probe_tensor_as_slice_bound():
+    return sliced, (torch.randn(4, 3),)
+
+
+def probe_assert_with_and():
+    return checked_twice, (torch.randn(4, 3),)
+
+
+def probe_plain_assert():
+    return checked_once, (torch.randn(4, 3),)
