@@ -105,3 +105,47 @@ def test_a_registration_is_located_in_characters_over_all_its_lines(breaklint, w
         if f["code"] == "BL701"
     ]
     assert spans == [(9, 8, 9, 42), (10, 10, 12, 2)]
+
+
+def test_roots_narrow_what_counts_as_compiled(breaklint, write) -> None:
+    write("pkg/__init__.py", "")
+    write(
+        "pkg/transforms.py",
+        """
+        from torch import nn
+
+
+        class Jitter(nn.Module):
+            def forward(self, x):
+                print("augmenting")
+                return x
+        """,
+    )
+    write(
+        "pkg/model.py",
+        """
+        from torch import nn
+
+
+        class Model(nn.Module):
+            def forward(self, x):
+                print("forward")
+                return x
+        """,
+    )
+
+    def flagged(*options: str) -> list[tuple[str, int]]:
+        done = breaklint("--output-format", "json", "--no-cache", *options, "pkg")
+        assert done.returncode == 1, done.stderr
+        return [(f["path"], f["line"]) for f in json.loads(done.stdout)["findings"]]
+
+    everything = [("pkg/model.py", 6), ("pkg/transforms.py", 6)]
+    assert flagged("--isolated") == everything
+    assert flagged("--isolated", "--roots", "Model.forward") == [("pkg/model.py", 6)]
+    write("pyproject.toml", '[tool.breaklint]\nroots = ["pkg.model.*"]\n')
+    assert flagged() == [("pkg/model.py", 6)]
+    assert flagged("--roots", "*") == everything  # the command line wins
+    write("pyproject.toml", '[tool.breaklint]\nroots = "Model.forward"\n')
+    done = breaklint("pkg")
+    assert done.returncode == 2
+    assert "'roots' must be a list of strings" in done.stderr
