@@ -66,6 +66,8 @@ compiled = torch.compile(prepare)
         self._sources: dict[str, set[str]] = {}  # name -> the names its values were made from
         self._returned: set[str] = set()  # names read in a `return`, outside `.detach()`
         self._toggled: list[tuple[Report, str]] = []  # calls on a local, decided at the end
+        self._assigned: list[str] = []  # names the statement being visited binds
+        self._in_return = False
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if self.context.facts.in_outer_function:
@@ -78,6 +80,7 @@ compiled = torch.compile(prepare)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         read = _names_read(node.value)
+        self._assigned = [name for target in node.targets for name in _names_bound(target)]
         for target in node.targets:
             for name in _names_bound(target):
                 self._sources.setdefault(name, set()).update(read)
@@ -88,9 +91,16 @@ compiled = torch.compile(prepare)
                 if not is_module and self.context.facts.kind(receiver) is not Kind.PYTHON:
                     self.report(target, self.assignment_message)
 
+    def leave_Assign(self, node: ast.Assign) -> None:
+        self._assigned = []
+
     def visit_Return(self, node: ast.Return) -> None:
+        self._in_return = True
         if node.value is not None and self.context.facts.in_outer_function:
             self._returned.update(_names_read(node.value))
+
+    def leave_Return(self, node: ast.Return) -> None:
+        self._in_return = False
 
     def visit_Call(self, node: ast.Call) -> None:
         call = method_call(node)
@@ -99,15 +109,24 @@ compiled = torch.compile(prepare)
         receiver, facts = call[0], self.context.facts
         if facts.kind(receiver) is Kind.PYTHON:
             return
+        returned = self.message.format(what="a tensor that is returned")
         if isinstance(receiver, ast.Name) and receiver.id not in self._parameters:
-            # A local breaks only if it is returned, known at the end: report now, with
-            # where it stands (loops, branches), and keep the report aside until then.
-            before = len(self.reports)
-            self.report(node, self.message.format(what="a tensor that is returned"))
-            if len(self.reports) > before:
-                self._toggled.append((self.reports.pop(), receiver.id))
+            self._decide_at_the_end(node, [receiver.id])
         elif isinstance(receiver, ast.Name | ast.Attribute):
             self.report(node, self.message.format(what="an input of the compiled code"))
+        elif self._in_return:
+            self.report(node, returned)
+        elif self._assigned:  # `h = h.detach().requires_grad_()`: a new tensor, named
+            self._decide_at_the_end(node, self._assigned)
+
+    def _decide_at_the_end(self, node: ast.Call, names: list[str]) -> None:
+        """A local breaks only if it is returned, known at the end: report now, with where
+        it stands (loops, branches), and keep the report aside until then."""
+        before = len(self.reports)
+        self.report(node, self.message.format(what="a tensor that is returned"))
+        if len(self.reports) > before:
+            report = self.reports.pop()
+            self._toggled.extend((report, name) for name in names)
 
     def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if node is not self._outer:
@@ -121,7 +140,8 @@ compiled = torch.compile(prepare)
                 if new:
                     flowing |= new
                     grown = True
-        self.reports.extend(report for report, name in self._toggled if name in flowing)
+        kept = {id(report): report for report, name in self._toggled if name in flowing}
+        self.reports.extend(kept.values())
 
     leave_AsyncFunctionDef = leave_FunctionDef
 

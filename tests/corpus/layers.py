@@ -218,3 +218,12 @@ class HookedStack(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.second(self.first(x).relu())
+
+
+class LengthPadder(nn.Module):
+    """A tensor used as a size: Dynamo reads its value, a data-dependent operator."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        lengths = (x > 0).sum(-1)
+        padded = x.new_zeros(x.shape[0], lengths.max())  # BREAK
+        return padded.sum() + x.sum()

@@ -7,6 +7,7 @@ from layers import (
     Chunker,
     HookedStack,
     LabelSmoothingLoss,
+    LengthPadder,
     MoERouter,
     NoisyTraining,
     Resampler,
@@ -65,3 +66,7 @@ def probe_chunker():
 
 def probe_hooked_stack():
     return HookedStack(), (torch.randn(2, 8),)
+
+
+def probe_length_padder():
+    return LengthPadder(), (torch.randn(2, 8),)
