@@ -70,6 +70,7 @@ class Project:
         self.module_of_path = module_names
         self._is_module_class: dict[_Ref, bool] = {}
         self._is_guard: dict[_Ref, bool] = {}
+        self._callees: dict[tuple[str, str | None, str], _Ref | None] = {}
 
     def lookup(self, dotted: str) -> _Ref | None:
         """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree."""
@@ -147,6 +148,12 @@ class Project:
 
     def resolve_callee(self, module: str, caller: FunctionInfo, callee: str) -> _Ref | None:
         """The function a call in `caller` reaches, when it is defined in the tree."""
+        key = (module, caller.class_name, callee)
+        if key not in self._callees:
+            self._callees[key] = self._resolve_callee(module, caller, callee)
+        return self._callees[key]
+
+    def _resolve_callee(self, module: str, caller: FunctionInfo, callee: str) -> _Ref | None:
         callee = _strip_call(callee)
         head, _, rest = callee.partition(".")
         if head in ("self", "cls") and caller.class_name and rest and "." not in rest:

@@ -35,5 +35,7 @@ def test_no_error_findings_on_clean_model_code(tmp_path: Path) -> None:
     # The one error is true: T5ForSequenceClassification calls torch.unique_consecutive, which
     # Dynamo 2.13 breaks on (GB0036); the base models never reach that line.
     assert errors == [("modeling_t5.py", "BL301", "torch.unique_consecutive")]
-    # What remains are warnings on lines only some configurations trace (training, logging).
-    assert {f["code"] for f in findings} <= {"BL201", "BL202", "BL301", "BL402"}
+    # What remains are warnings on lines only some configurations trace (training, logging);
+    # BL503 is T5's `position_bias.requires_grad = True` under gradient checkpointing in
+    # training, which Dynamo breaks on ("setattr() on Tensor.requires_grad").
+    assert {f["code"] for f in findings} <= {"BL201", "BL202", "BL301", "BL402", "BL503"}
