@@ -1,11 +1,13 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule
-from breaklint.rules._numpy_support import traced_numpy_functions
+from breaklint.rules._knowledge import knowledge
+from breaklint.rules._traced_values import TracedValue, TracedValueUses, python_number
+
+SEQUENCES = (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp)
 
 
-class UntraceableNumpy(Rule):
+class UntraceableNumpy(TracedValueUses):
     code = "BL601"
     name = "untraceable-numpy"
     severity = Severity.ERROR
@@ -14,16 +16,53 @@ class UntraceableNumpy(Rule):
         "the graph here (numpy functions it does know are traced as torch ops)"
     )
     hint = "use the torch equivalent, or compute it outside the compiled code"
+    breaks_inside_message = (
+        "`{call}` is traced through torch._numpy, but breaks inside on a data-dependent "
+        "operation (it reads a tensor's value), so the graph breaks here"
+    )
+    scalar_draw_message = (
+        "`{call}()` without a size returns a Python number, which torch._numpy reads from a "
+        "tensor with `.item()` (a data-dependent operation): the graph breaks here"
+    )
+    draw_hint = (
+        "draw with torch (`torch.rand`, `torch.randint`, `torch.randperm`, `torch.multinomial`)"
+    )
+    module = "numpy"
+    use_message = (
+        "{subject} is an array Dynamo traces as a tensor: {use} needs its value, which breaks "
+        "the graph here"
+    )
+    use_hint = (
+        "compute Python numbers with Python (`math.lcm`, `math.sqrt`), or keep the value a "
+        "tensor operand"
+    )
     what = """
-Flags calls of numpy functions that Dynamo's numpy tracing does not support. Dynamo traces
-numpy code through `torch._numpy` (`np.sum`, `np.sort`, `np.linalg.norm`, `np.random.rand`...),
-so those are not flagged. The supported set is read from the installed torch once per version
-(in a subprocess, cached under the user cache folder), with a list for torch 2.13 as fallback.
+Flags numpy in compiled code where Dynamo's numpy tracing breaks the graph:
+
+- calls of numpy functions that `torch._numpy` lacks (`np.interp`, `np.histogram`...);
+- traced calls that break inside on a data-dependent operation: `np.random.choice`, and the
+  `np.random` draws that return a Python number when given no size (`np.random.uniform(0, 1)`,
+  `np.random.rand()`; `np.random.rand(3)` is traced);
+- uses of a traced numpy result that need its value as a Python number: a branch
+  (`if np.sum(a) > 0`), `int()`/`float()`/`bool()`/`range()` (`int(np.lcm(a, b))`), a slice
+  bound, and an index or a size when the value comes from arrays
+  (`torch.zeros(np.sum(mask))`; `torch.zeros(np.lcm(a, b))` is traced). As a tensor operand
+  (`x * np.sum(a)`) a result costs nothing, and Dynamo folds floats computed from Python
+  numbers (`int(np.sqrt(n))` is traced).
+
+What numpy Dynamo traces, what breaks inside, and which uses of which results break are read
+from the installed torch once per version (in a subprocess, cached under the user cache
+folder), with the answer for torch 2.13 as fallback.
 """
     why = """
 For a numpy call Dynamo looks up the function of the same name in `torch._numpy`; when there is
 none (`np.interp`, `np.histogram`, ...) it cannot trace the call, breaks the graph and runs
-numpy eagerly on real arrays.
+numpy eagerly on real arrays ("attempted to trace numpy function unsupported by PyTorch",
+GB0294). A traced call becomes torch ops on fake tensors, which have no values: a function
+that reads one inside (`np.random.choice` checks its probabilities, a size-less draw calls
+`.item()`) breaks ("Data dependent operator", GB0033), and so does user code that turns a
+traced result into a Python number ("Data-dependent branching", GB0170; "torch.* op returned
+non-Tensor", GB0208).
 """
     example = """
 import numpy as np
@@ -50,10 +89,73 @@ def resample(x):
 compiled = torch.compile(resample)
 """
     probe = "(resample, (torch.randn(8),))"
+    gb_ids = ("GB0294", "GB0033", "GB0170", "GB0208")
 
     def visit_Call(self, node: ast.Call) -> None:
+        self._check_call(node)
+        super().visit_Call(node)
+
+    def _check_call(self, node: ast.Call) -> None:
         name = self.context.facts.resolve(node.func)
         if name is None or not name.startswith("numpy."):
             return
-        if name not in traced_numpy_functions():
+        known = knowledge()
+        if name not in known.numpy_traced:
             self.report(node, self.message.format(call=name))
+        elif self._breaks_inside(name):
+            self.report(node, self.breaks_inside_message.format(call=name), hint=self.draw_hint)
+        elif self._scalar_draw(node, name):
+            self.report(node, self.scalar_draw_message.format(call=name), hint=self.draw_hint)
+
+    @staticmethod
+    def _breaks_inside(name: str) -> bool:
+        status, _ = knowledge().numpy_draws.get(name, ("traced", None))
+        return status == "breaks"
+
+    @staticmethod
+    def _scalar_draw(node: ast.Call, name: str) -> bool:
+        status, size = knowledge().numpy_draws.get(name, ("traced", None))
+        if status != "breaks-without-size":
+            return False
+        return len(node.args) <= size and not any(k.arg == "size" for k in node.keywords)
+
+    def value_of_call(self, node: ast.Call) -> TracedValue | None:
+        name = self.context.facts.resolve(node.func)
+        known = knowledge()
+        if name is None or name not in known.numpy_traced:
+            return None
+        if name in known.numpy_draws:
+            if self._breaks_inside(name) or self._scalar_draw(node, name):
+                return None  # reported at the call
+            return TracedValue(name, frozenset({"numpy-data"}))
+        return self._computed_value(node, name)
+
+    def _computed_value(self, node: ast.Call, name: str) -> TracedValue:
+        """What Dynamo knows of a numpy result: arrays give values it does not know
+        ("numpy-data"); Python numbers give a number it holds at trace time."""
+        facts = self.context.facts
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        values = [self.value(argument) for argument in node.args]
+        arrays = any(facts.kind(argument).is_tensor for argument in arguments) or any(
+            isinstance(argument, (*SEQUENCES, ast.Starred))
+            or (value is not None and "numpy-data" in value.kinds)
+            for argument, value in zip(node.args, values, strict=True)
+        )
+        result = knowledge().numpy_results.get(name)
+        if arrays or result is None:
+            return TracedValue(name, frozenset({"numpy-data"}))
+        numbers = [
+            value.number if value is not None else python_number(argument)
+            for argument, value in zip(node.args, values, strict=True)
+        ]
+        if result == "follows":
+            result = (
+                "float" if "float" in numbers else "integer" if set(numbers) == {"int"} else None
+            )
+        kinds = {"float": {"numpy-float"}, "integer": {"numpy-int"}}.get(
+            result, {"numpy-int", "numpy-float"}
+        )
+        if None in numbers:
+            kinds.add("numpy-data")  # an argument that may be an array
+        number = {"float": "float", "integer": "int"}.get(result)
+        return TracedValue(name, frozenset(kinds), number)

@@ -1,7 +1,8 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.rules._knowledge import knowledge
+from breaklint.rules._traced_values import TracedValue, TracedValueUses
 from breaklint.tensorness import Kind
 
 # Modules (and functions) Dynamo marks as skipped, each with the specific way out.
@@ -17,7 +18,7 @@ ALTERNATIVES = {
 }
 
 
-class UntraceableStdlibCall(Rule):
+class UntraceableStdlibCall(TracedValueUses):
     code = "BL501"
     name = "untraceable-stdlib-call"
     severity = Severity.ERROR
@@ -26,15 +27,39 @@ class UntraceableStdlibCall(Rule):
         "serialization or deep copy); it breaks the graph here to run it eagerly"
     )
     hint = "move the call outside the compiled code and pass its result in"
+    tensor_argument_message = (
+        "`{call}()` is traced only with Python numbers as arguments; given a tensor, Dynamo "
+        "runs it eagerly and breaks the graph here"
+    )
+    module = "random"
+    use_message = (
+        "{subject} is a random number Dynamo traces as a tensor input: {use} needs the number "
+        "itself, which breaks the graph here"
+    )
+    use_hint = (
+        "use the draw only as a tensor operand (`x * r`), or draw with torch (`torch.rand(())`) "
+        "and branch with `torch.where`"
+    )
     what = """
 Flags calls into `time`, Python's `random`, `json`, `pickle`, `zlib`, `datetime`, `uuid` and
-`copy.deepcopy` in compiled code.
+`copy.deepcopy` in compiled code. The `random` functions Dynamo traces (`random.uniform`,
+`random.randint`, `random.randrange` and `random.Random` with torch 2.13) are flagged only
+where they break: called with a tensor argument, or where their result is used as a Python
+number (a branch, `int()`, Python arithmetic, an index, a size) rather than as a tensor operand
+(`x * random.uniform(0, 1)` compiles to one graph). Which functions Dynamo traces, and which
+uses of a draw break, are measured on the installed torch once per version (in a subprocess,
+cached under the user cache folder), with the answer for torch 2.13 as fallback.
 """
     why = """
 These functions are implemented in C or touch the process's state (the clock, the Python RNG,
 files and buffers). Dynamo marks them as skipped (GB0007, "Attempted to call function marked as
 skipped"; `copy.deepcopy` fails inside `copy.py`, GB4198), breaks the graph and calls them
-eagerly. Python's RNG would also be frozen into the graph if it were traced.
+eagerly. The few `random` functions it supports it draws at trace time and feeds to the graph
+as a tensor input, so that each call gets a fresh number. A use that needs the number itself
+needs that tensor's value, which fake tensors do not have: a branch ("Data-dependent
+branching", GB0170), a size ("Data dependent operator", GB0033), an index or slice bound
+(GB0124), `int()` or `float()` ("constant fold exception", GB0178), Python arithmetic
+("unimplemented builtin op on tensor arguments", GB0213, which skips the whole frame).
 """
     example = """
 import random
@@ -61,20 +86,40 @@ def jitter(x):
 compiled = torch.compile(jitter)
 """
     probe = "(jitter, (torch.randn(8),))"
-    gb_ids = ("GB0007", "GB4198")
+    gb_ids = ("GB0007", "GB4198", "GB0170", "GB0033", "GB0124", "GB0178", "GB0213")
 
     def visit_Call(self, node: ast.Call) -> None:
-        name = self.context.facts.resolve(node.func)
-        if name is None or name.partition(".")[0] in self.context.facts.names:
+        self._check_call(node)
+        super().visit_Call(node)
+
+    def _check_call(self, node: ast.Call) -> None:
+        facts = self.context.facts
+        name = facts.resolve(node.func)
+        if name is None or name.partition(".")[0] in facts.names:
             return
         copies_python_data = (
-            name == "copy.deepcopy"
-            and node.args
-            and self.context.facts.kind(node.args[0]) is Kind.PYTHON
+            name == "copy.deepcopy" and node.args and facts.kind(node.args[0]) is Kind.PYTHON
         )
         if copies_python_data:
             return  # Dynamo traces the deep copy of plain Python data (a config dict)
+        if name in knowledge().random_traced:
+            if self._tensor_argument(node):
+                message = self.tensor_argument_message.format(call=name)
+                self.report(node, message, hint=ALTERNATIVES["random."])
+            return
         for prefix, alternative in ALTERNATIVES.items():
             if name == prefix or (prefix.endswith(".") and name.startswith(prefix)):
                 self.report(node, self.message.format(call=name), hint=alternative)
                 return
+
+    def _tensor_argument(self, node: ast.Call) -> bool:
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        return any(self.context.facts.kind(argument).is_tensor for argument in arguments)
+
+    def value_of_call(self, node: ast.Call) -> TracedValue | None:
+        name = self.context.facts.resolve(node.func)
+        if name is None or knowledge().random_traced.get(name) != "number":
+            return None
+        if name.partition(".")[0] in self.context.facts.names or self._tensor_argument(node):
+            return None
+        return TracedValue(name, frozenset({"random"}))

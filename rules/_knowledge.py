@@ -1,0 +1,151 @@
+"""What Dynamo does with numpy and Python's `random`, for the installed torch, without importing
+torch here.
+
+The answer (`_knowledge_query.py`) is computed once per torch version in a subprocess and
+cached under the user cache folder; without torch, or when that fails, the answer shipped for
+torch 2.13 (`_knowledge_fallback.py`) is used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from breaklint.rules._knowledge_query import FUNCTION, METHOD, VARARGS, VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class IntegerParameters:
+    """Where a torch function or tensor method takes only integers (sizes, dimensions, counts).
+
+    Positions count `self` as 0, as in `torch.narrow(x, 0, 0, n)`; a method call's arguments
+    start at 1.
+    """
+
+    function: bool  # callable as `torch.<name>(...)`
+    method: bool  # callable as `tensor.<name>(...)`
+    varargs: bool  # sizes may come one by one: `torch.zeros(2, 3)`, `x.view(2, 3)`
+    positions: frozenset[int]
+    keywords: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    numpy_traced: frozenset[str]  # numpy functions Dynamo traces through torch._numpy
+    # What traced numpy functions give from Python numbers when Dynamo knows it at trace
+    # time: "float" (`numpy.sqrt`), "integer" (`numpy.lcm`) or "follows" the arguments
+    # (`numpy.sum`); the others build arrays whose values it does not know (`numpy.zeros`).
+    numpy_results: dict[str, str]
+    # Traced `numpy.random` functions: [status, position of the size argument], status
+    # "traced", "breaks" or "breaks-without-size".
+    numpy_draws: dict[str, list[Any]]
+    # `random` functions and classes Dynamo traces, and whether they give a "number".
+    random_traced: dict[str, str]
+    # For each kind of traced value (`_knowledge_query.VALUES`), whether each use of it
+    # (`_knowledge_query.USES`) compiles to one graph.
+    uses: dict[str, dict[str, bool]]
+    _integer_parameters: dict[str, list[Any]]
+
+    def integer_parameters(self, name: str) -> IntegerParameters | None:
+        entry = self._integer_parameters.get(name)
+        if entry is None:
+            return None
+        flags, positions, keywords = entry
+        return IntegerParameters(
+            bool(flags & FUNCTION),
+            bool(flags & METHOD),
+            bool(flags & VARARGS),
+            frozenset(positions),
+            frozenset(keywords),
+        )
+
+
+def _cache_file(torch_version: str) -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "breaklint" / f"dynamo-knowledge-{VERSION}-torch-{torch_version}.json"
+
+
+def _query_torch() -> dict[str, Any] | None:
+    """Ask the installed torch, in a subprocess (imported here: a cached answer never pays)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "breaklint.rules._knowledge_query"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        return json.loads(done.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+
+
+def _torch_version() -> str | None:
+    """The installed torch's version, read from its `.dist-info` folder's name (importing
+    importlib.metadata cost more than the rest of a run answered from the cache)."""
+    for folder in sys.path:
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith("torch-") and name.endswith(".dist-info"):
+                return name.removeprefix("torch-").removesuffix(".dist-info")
+    return None
+
+
+def _shipped() -> dict[str, Any]:
+    from breaklint.rules._knowledge_fallback import ANSWER
+
+    return json.loads(ANSWER)
+
+
+@cache
+def _answer() -> dict[str, Any]:
+    version = _torch_version()
+    if version is None:
+        return _shipped()
+    path = _cache_file(version)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    answer = _query_torch()
+    if answer is None:
+        return _shipped()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written aside and renamed: worker processes may read it at the same time.
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(answer), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        pass  # a read-only home still gets the right answer, just not cached
+    return answer
+
+
+@cache
+def knowledge() -> Knowledge:
+    answer = _answer()
+    return Knowledge(
+        frozenset(answer["numpy_traced"]),
+        answer["numpy_results"],
+        answer["numpy_draws"],
+        answer["random_traced"],
+        answer["uses"],
+        answer["integer_parameters"],
+    )
+
+
+def fingerprint() -> str:
+    """Changes whenever the knowledge does: for keys of cached lint results."""
+    import hashlib
+
+    return hashlib.sha256(json.dumps(_answer(), sort_keys=True).encode()).hexdigest()
