@@ -7,7 +7,6 @@ Workers receive paths and plain data and return plain data; no syntax tree leave
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -284,11 +283,10 @@ class _Storing:
 
 
 def _knowledge_version() -> str:
-    """What the rules know beyond their code: the numpy functions Dynamo traces."""
-    from breaklint.rules._numpy_support import traced_numpy_functions
+    """What the rules know beyond their code: what the installed torch traces and breaks on."""
+    from breaklint.rules._knowledge import fingerprint
 
-    names = "\n".join(sorted(traced_numpy_functions()))
-    return hashlib.sha256(names.encode()).hexdigest()
+    return fingerprint()
 
 
 def _module_name(path: str, package: list[str]) -> str:

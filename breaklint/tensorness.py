@@ -427,11 +427,9 @@ class FunctionFacts(Visitor):
         return any(self._static_ifs)
 
     def visit_If(self, node: ast.If) -> None:
-        self._static_ifs.append(not self.reads_tensor_value(node.test))
         self._branches.append((dict(self.names), None))
 
     def leave_If(self, node: ast.If) -> None:
-        self._static_ifs.pop()
         _, after_body = self._branches.pop()
         if after_body is None or _ends_flow(node.body):
             return  # the `else` (or what follows) is the only way on
@@ -459,6 +457,8 @@ class FunctionFacts(Visitor):
         return any(self._eager_branches)
 
     def visit_If_body(self, node: ast.If) -> None:
+        # The test runs whatever it says; only the branches depend on it.
+        self._static_ifs.append(not self.reads_tensor_value(node.test))
         self._eager_branches.append(self.false_when_compiling(node.test))
 
     def leave_If_body(self, node: ast.If) -> None:
@@ -472,6 +472,7 @@ class FunctionFacts(Visitor):
 
     def leave_If_orelse(self, node: ast.If) -> None:
         self._eager_branches.pop()
+        self._static_ifs.pop()
 
     def visit_Expr(self, node: ast.Expr) -> None:
         self._expression_statements.append(node)
