@@ -85,8 +85,8 @@ Flags a tensor passed where a torch function or tensor method needs a Python num
 (`torch.arange(lengths.max())`, `range(t)`), a count (`x.chunk(n)`, `x.topk(k)`,
 `F.one_hot(t, num_classes=n)`), a slice bound (`x[:n]`).
 
-The finding is a warning when the only tensor is a parameter of the compiled function that no
-tensor operation has touched (it may be a Python number).
+A parameter of the compiled function that no tensor operation has touched is not taken for a
+tensor here: as a size it is almost always a Python int passed in.
 """
     why = """
 Sizes, counts and bounds are Python integers in the graph. Given a tensor, Dynamo has to read
@@ -146,10 +146,11 @@ compiled = torch.compile(pad_to_longest)
         """Report the first tensor among values that must be Python numbers."""
         facts = self.context.facts
         for value in values:
-            if facts.kind(value).is_tensor:
-                severity = Severity.WARNING if facts.rests_on_guess(value) else None
+            # A parameter taken for a tensor only because it is one (`height`, `width`) is
+            # far more often a Python int passed in as a size: not flagged.
+            if facts.kind(value).is_tensor and not facts.rests_on_guess(value):
                 message = self.message.format(argument=ast.unparse(value), call=needs)
-                self.report(value, message, severity=severity)
+                self.report(value, message)
                 return
 
 
