@@ -322,10 +322,19 @@ _ACCESSORS = (".setter", ".deleter")
 
 
 def _annotated_tensor(annotation: ast.expr | None) -> bool:
+    """`-> torch.Tensor`, `-> Tensor | None`; not a container that also holds other values
+    (`-> tuple[bool, torch.Tensor]`), whose parts unpack to different kinds."""
     if annotation is None:
+        return False
+    container = annotation.value if isinstance(annotation, ast.Subscript) else None
+    name = dotted(container) if container is not None else None
+    if name is not None and name.rpartition(".")[2].lower() in _CONTAINERS:
         return False
     text = ast.unparse(annotation)
     return "Tensor" in text and "Callable" not in text
+
+
+_CONTAINERS = frozenset({"tuple", "list", "dict", "sequence", "iterable", "iterator", "mapping"})
 
 
 def _true_when(scan: _FunctionScan) -> tuple[str, ...]:
