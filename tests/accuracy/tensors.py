@@ -74,3 +74,21 @@ def probe_tensor_on_one_path():
 
 def probe_guard_written_by_the_user():
     return Guarded(), (torch.randn(4, 3), torch.ones(4, 3))
+
+
+def prepare_mask(x, mask) -> tuple[bool, torch.Tensor]:
+    if mask is None:
+        return True, x
+    return False, mask
+
+
+class EarlyExit(nn.Module):
+    def forward(self, x, mask=None):
+        early_exit, mask = prepare_mask(x, mask)
+        if early_exit:
+            return x
+        return x * mask
+
+
+def probe_flag_returned_beside_a_tensor():
+    return EarlyExit(), (torch.randn(4, 3),)
