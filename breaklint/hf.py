@@ -1,0 +1,727 @@
+"""Tiny Hugging Face transformers models built from configs alone, with inputs to call them.
+
+`build("gpt2", "eval")` returns an `HFProbe`: a randomly initialised model a few layers and a
+few dozen channels wide, and the arguments of one forward call, ready to be a breaklint probe.
+Nothing is downloaded: the config is `AutoConfig.for_model(model_type)`, shrunk by rules on
+field names and types that hold for the whole zoo (never by model name), and the weights are
+random.
+
+This module needs torch and transformers (`breaklint[hf]`) and imports them inside its
+functions: the command line and the static phase never import it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    import torch
+    from transformers import PretrainedConfig
+
+Mode = Literal["eval", "train"]
+MODES: tuple[Mode, ...] = ("eval", "train")
+
+BATCH = 2
+SEQUENCE = 8
+LAYERS = 2  # two of every stack: enough to trace a layer twice and alternate layer kinds
+MAX_LAYERS = 4  # a stack that mixes more kinds of layers keeps one of each, up to this
+VOCAB = 256
+MAX_POSITIONS = 512
+EXPERTS = 4
+EXPERTS_PER_TOKEN = 2
+AUDIO_SAMPLES = 4000  # a quarter of a second at 16 kHz
+FEATURE_FRAMES = 64  # frames of a spectrogram input when the config does not fix them
+DEFAULT_IMAGE_SIZE = 224
+# Widths are divided by a power of two up to this (see _Plan).
+MAX_WIDTH_DIVISOR = 16
+MIN_HEAD_DIM = 8  # rotary embeddings need even, not tiny, head dims
+_REASON_CHARS = 300
+
+# Field-name rules, matched against every key of the config and of its nested sub-configs.
+_LAYER_COUNT = re.compile(r"(layers|^n_layer|^depth|_depth)$")
+_NOT_A_COUNT = re.compile(r"^(max|min)_")
+_LAYER_INDEX = re.compile(r"(_layer|_layer_idx|_layer_id)$")
+_LAYER_INDEX_LIST = re.compile(r"(layer|idxs|indices|indexes)")
+_STAGE_DEPTHS = re.compile(r"(depths|blocks_per_stage|block_repeats)$")
+_WIDTH = re.compile(
+    r"(hidden_size|hidden_sizes|hidden_dim|hidden_channels|d_model|n_embd|n_inner|d_inner|"
+    r"embed_dim|embed_dims|embedding_size|embedding_dim|intermediate_size|ffn_dim|d_ff|"
+    r"dim_feedforward|feedforward_dim|projection_dim|proj_dim|head_dim|d_kv|d_head|dim_head|"
+    r"lora_rank|mlp_dim|conv_dim|^dim)$"
+)
+_HEAD_DIM = re.compile(r"(head_dim|d_kv|d_head|dim_head)$")
+_HEADS = re.compile(r"(heads|^n_head)$")
+# Group counts (group norms, grouped convolutions) split widths as head counts do.
+_GROUPS = re.compile(r"(heads|^n_head|groups)$")
+_PRIMARY_WIDTHS = ("hidden_size", "d_model", "n_embd", "embed_dim", "dim")
+_SECTION = re.compile(r"section")  # rotary sections (mrope) add up to a head dim
+_EXPERTS = re.compile(r"experts$")
+_SHARED = re.compile(r"shared")
+_EXPERTS_PER_TOKEN = re.compile(r"(experts_per_tok|experts_per_token|moe_topk|moe_top_k|moe_k)$")
+_EXPERT_GROUPS = re.compile(r"(n_group|topk_group|expert_group)$")
+_POSITIONS = re.compile(r"^(max_position_embeddings|n_positions|max_target_positions|n_ctx)$")
+_SPECIAL_ID = re.compile(r"(token_id|token_ids|token_index|_id|suppress_tokens)$")
+
+_IMAGE_SIZE_KEYS = ("image_size", "img_size", "input_size")
+_CHANNEL_KEYS = ("num_channels", "in_channels", "in_chans", "input_channels")
+_FEATURE_KEYS = ("num_mel_bins", "feature_size", "n_mel_bins", "input_feat_size", "mel_dim")
+
+
+class ModelBuildError(Exception):
+    """A model type that cannot be built or called; `reason` says why, in one line."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(slots=True)
+class HFProbe:
+    """A tiny model and the arguments of one call: `module(*args, **kwargs)`."""
+
+    model_type: str
+    mode: Mode
+    model_class: str  # e.g. "GPT2LMHeadModel"
+    module: torch.nn.Module
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    attention: str  # the attn_implementation the model was built with: "sdpa" or "eager"
+    gradient_checkpointing: bool = False
+
+    def as_probe(self) -> tuple[torch.nn.Module, tuple[Any, ...], dict[str, Any]]:
+        """The `(callable, args, kwargs)` a breaklint probe function returns."""
+        return self.module, self.args, self.kwargs
+
+
+@dataclass(frozen=True, slots=True)
+class _Head:
+    """A model class family (an Auto class) and the labels that make it compute a loss."""
+
+    auto_class: str  # attribute of `transformers`, e.g. "AutoModelForCausalLM"
+    labels: Literal["tokens", "decoder_tokens", "class", "ctc", "none"]
+
+
+_BASE = _Head("AutoModel", "none")
+# Train mode takes the first of these the installed transformers offers for the model type.
+_TRAIN_HEADS = (
+    _Head("AutoModelForCausalLM", "tokens"),
+    _Head("AutoModelForImageTextToText", "tokens"),
+    _Head("AutoModelForMaskedLM", "tokens"),
+    _Head("AutoModelForSeq2SeqLM", "decoder_tokens"),
+    _Head("AutoModelForSpeechSeq2Seq", "decoder_tokens"),
+    _Head("AutoModelForImageClassification", "class"),
+    _Head("AutoModelForAudioClassification", "class"),
+    _Head("AutoModelForCTC", "ctc"),
+    _Head("AutoModelForSequenceClassification", "class"),
+)
+
+
+def model_types() -> list[str]:
+    """Every model type the installed transformers knows (its CONFIG_MAPPING keys), sorted."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    return sorted(CONFIG_MAPPING.keys())
+
+
+def tiny_config(model_type: str) -> PretrainedConfig:
+    """`AutoConfig.for_model(model_type)` shrunk: LAYERS layers per stack, widths and head
+    counts divided by one power of two (head dims kept), at most EXPERTS experts, a
+    VOCAB-token vocabulary with every special token id inside it, at most MAX_POSITIONS
+    positions. Sub-configs (text, vision, audio, encoder, decoder, backbone...) are shrunk by
+    the same rules."""
+    config = _default_config(model_type)
+    return _shrunk_config(config, _plans(config.to_dict())[0])
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """How widths shrink: head (and group) counts are divided by `head_divisor`, head dims by
+    `head_dim_divisor`, and so widths, which are heads times head dims, by their product."""
+
+    head_divisor: int
+    head_dim_divisor: int
+
+    @property
+    def width_divisor(self) -> int:
+        return self.head_divisor * self.head_dim_divisor
+
+
+def _plans(tree: dict[str, Any]) -> list[_Plan]:
+    """The plans to try, in order: the one that shrinks most, then one that keeps head dims
+    (some code hard-codes them, e.g. rotary sections). One plan serves the whole tree, so
+    widths that must match across sub-configs (a projector's input and the vision tower's
+    output) still match."""
+    counts = [
+        count
+        for node in _nodes(tree)
+        for key, value in node.items()
+        if _GROUPS.search(key)
+        for count in (value if _int_list(value) else [value] if _is_int(value) else [])
+        if count > 0
+    ]
+    dims = [d for node in _nodes(tree) for d in _head_dims(node)]
+    sections = [
+        item
+        for node in _nodes(tree)
+        for key, value in node.items()
+        if _SECTION.search(key) and _int_list(value)
+        for item in value
+    ]
+
+    def heads_fit(divisor: int) -> bool:  # every count divides, none drops below two
+        return all(c % divisor == 0 and c // divisor >= min(c, 2) for c in counts)
+
+    def dims_fit(divisor: int) -> bool:
+        fit = all(d % divisor == 0 and d // divisor >= MIN_HEAD_DIM for d in dims)
+        return divisor == 1 or (fit and all(s % divisor == 0 for s in sections))
+
+    head_divisors = [d for d in range(MAX_WIDTH_DIVISOR, 0, -1) if heads_fit(d)]
+    powers = [2**p for p in range(MAX_WIDTH_DIVISOR.bit_length())][::-1]
+    best = max(
+        (
+            _Plan(h, next(p for p in powers if h * p <= MAX_WIDTH_DIVISOR and dims_fit(p)))
+            for h in head_divisors
+        ),
+        key=lambda plan: (plan.width_divisor, plan.head_divisor),
+    )
+    keep_dims = _Plan(head_divisors[0], 1)
+    return [best] if best == keep_dims else [best, keep_dims]
+
+
+def _default_config(model_type: str) -> PretrainedConfig:
+    from transformers import AutoConfig
+
+    if model_type not in model_types():
+        raise ModelBuildError(f"unknown model type '{model_type}' for this transformers")
+    try:
+        return AutoConfig.for_model(model_type)
+    except Exception as error:
+        reason = f"AutoConfig.for_model rejects the defaults: {_one_line(error)}"
+        raise ModelBuildError(reason) from None
+
+
+def _shrunk_config(config: PretrainedConfig, plan: _Plan) -> PretrainedConfig:
+    tree = config.to_dict()
+    _shrink(tree, plan)
+    _remap_special_ids(tree)
+    if tree.get("is_encoder_decoder") and tree.get("decoder_start_token_id") is None:
+        # Released encoder-decoder checkpoints start decoding at the pad (else bos) token;
+        # some default configs leave the start token out, and labels cannot be shifted then.
+        start = tree.get("pad_token_id")
+        tree["decoder_start_token_id"] = start if start is not None else tree.get("bos_token_id")
+    try:
+        return type(config).from_dict(tree)
+    except Exception as error:
+        raise ModelBuildError(f"the shrunk config is rejected: {_one_line(error)}") from None
+
+
+def build(model_type: str, mode: Mode, seed: int = 0) -> HFProbe:
+    """A tiny `model_type` model and the inputs of one forward call, checked by calling it once.
+
+    - eval: the base model (`AutoModel`; the first head class when the type has none) in
+      `eval()` mode, called with its `main_input_name` (`input_ids`, `pixel_values`,
+      `input_features`, `input_values`...), an all-ones `attention_mask` next to `input_ids`,
+      `decoder_input_ids` for encoder-decoders and any other required forward argument that can
+      be synthesized; when that call fails, other inputs the forward takes are added.
+    - train: the first head class that computes a loss from `labels` (causal LM, image-text-to-
+      text, masked LM, seq2seq LM, speech seq2seq, image, audio classification, CTC, sequence
+      classification), in `train()` mode with gradient checkpointing when the model supports
+      it, and `labels` among the inputs. Dropout and layer drop stay as configured.
+
+    Attention is sdpa, what transformers picks by default on torch 2, and eager for classes
+    without sdpa. Inputs are BATCH x SEQUENCE tokens, images at the configured size and
+    AUDIO_SAMPLES of audio. Raises ModelBuildError with a one-line reason when the config,
+    the model or the call fails.
+    """
+    if mode not in MODES:
+        raise ModelBuildError(f"mode must be one of {MODES}, not '{mode}'")
+    try:
+        return _build(model_type, mode, seed)
+    except ModelBuildError:
+        raise
+    except Exception as error:  # transformers' own code can raise anything on odd configs
+        raise ModelBuildError(f"building '{model_type}' failed: {_one_line(error)}") from None
+
+
+def _build(model_type: str, mode: Mode, seed: int) -> HFProbe:
+    import torch
+    import transformers
+
+    default = _default_config(model_type)
+    failures: list[str] = []
+    for plan in _plans(default.to_dict()):
+        try:
+            config = _shrunk_config(default, plan)
+        except ModelBuildError as error:
+            failures.append(error.reason)
+            continue
+        heads = (_BASE, *_TRAIN_HEADS, *_other_heads()) if mode == "eval" else _TRAIN_HEADS
+        offered = [h for h in heads if _offers(getattr(transformers, h.auto_class), config)]
+        if not offered:
+            wanted = "AutoModel or a head class" if mode == "eval" else "a head class with a loss"
+            raise ModelBuildError(f"transformers maps '{model_type}' to no {wanted}")
+        for head in offered[:1] if mode == "eval" else offered:
+            torch.manual_seed(seed)
+            try:
+                return _build_with(model_type, mode, config, head, seed)
+            except ModelBuildError as error:
+                failures.append(error.reason)
+    raise ModelBuildError(failures[0])
+
+
+def _other_heads() -> list[_Head]:
+    """Every other Auto class of the installed transformers (depth estimation, object
+    detection, backbones...), for eval-mode types that have neither a base model nor a head
+    with a loss."""
+    import transformers
+
+    known = {_BASE.auto_class, *(head.auto_class for head in _TRAIN_HEADS)}
+    names = [n for n in dir(transformers) if n.startswith("AutoModelFor") or n == "AutoBackbone"]
+    return [_Head(name, "none") for name in sorted(set(names) - known)]
+
+
+def _offers(auto_class: Any, config: PretrainedConfig) -> bool:
+    try:
+        return type(config) in auto_class._model_mapping
+    except Exception:  # a mapping entry whose class the installed transformers lacks
+        return False
+
+
+def _model_class(auto_class: Any, config: PretrainedConfig) -> type:
+    found = auto_class._model_mapping[type(config)]
+    return found[0] if isinstance(found, tuple) else found  # the first of several is the default
+
+
+def _build_with(
+    model_type: str, mode: Mode, config: PretrainedConfig, head: _Head, seed: int
+) -> HFProbe:
+    import torch
+    import transformers
+
+    auto_class = getattr(transformers, head.auto_class)
+    model, attention = _instantiate(auto_class, config)
+    name = type(model).__name__
+    checkpointing = False
+    if mode == "train":
+        model.train()
+        if getattr(model, "supports_gradient_checkpointing", False):
+            # transformers 5 renamed it; the old name warns.
+            enable = getattr(model, "activation_checkpointing_enable", None)
+            enable = enable or model.gradient_checkpointing_enable
+            try:
+                enable()
+            except Exception as error:
+                reason = f"{name}.{enable.__name__}() failed: {_one_line(error)}"
+                raise ModelBuildError(reason) from None
+            checkpointing = True
+    else:
+        model.eval()
+    inputs = _Inputs(model.config, torch.Generator().manual_seed(seed))
+    last_failure = f"{name}.forward takes no input breaklint can make"
+    for kwargs in _input_sets(model, inputs, mode, head):
+        failure = _call_fails(model, kwargs, mode)
+        if failure is None:
+            return HFProbe(model_type, mode, name, model, (), kwargs, attention, checkpointing)
+        # The last attempt passed the most inputs: its failure says the most.
+        last_failure = f"{name}.forward({_describe(kwargs)}) {failure}"
+    raise ModelBuildError(last_failure)
+
+
+def _instantiate(auto_class: Any, config: PretrainedConfig) -> tuple[torch.nn.Module, str]:
+    import torch
+
+    model_class = _model_class(auto_class, config)
+    attention = "sdpa" if getattr(model_class, "_supports_sdpa", False) else "eager"
+    try:
+        model = auto_class.from_config(config, attn_implementation=attention, dtype=torch.float32)
+    except Exception as error:
+        if attention == "eager":
+            raise ModelBuildError(f"{model_class.__name__}(config): {_one_line(error)}") from None
+        # A composite model whose parts do not all support sdpa: eager everywhere.
+        try:
+            model = auto_class.from_config(config, attn_implementation="eager", dtype=torch.float32)
+        except Exception:
+            raise ModelBuildError(f"{model_class.__name__}(config): {_one_line(error)}") from None
+        attention = "eager"
+    return model, attention
+
+
+def _call_fails(model: torch.nn.Module, kwargs: dict[str, Any], mode: Mode) -> str | None:
+    """Why one eager call with `kwargs` is not usable as a probe, or None when it is."""
+    try:
+        output = model(**kwargs)
+    except Exception as error:
+        return f"raised {_one_line(error)}"
+    if mode == "train" and getattr(output, "loss", None) is None:
+        return "returned no loss"
+    return None
+
+
+def _describe(kwargs: dict[str, Any]) -> str:
+    parts = []
+    for key, value in kwargs.items():
+        shape = getattr(value, "shape", None)
+        parts.append(f"{key}={list(shape)}" if shape is not None else key)
+    return ", ".join(parts)
+
+
+def _one_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    text = f"{type(error).__name__}: {lines[0] if lines else ''}".strip().rstrip(":")
+    return text if len(text) <= _REASON_CHARS else text[: _REASON_CHARS - 3] + "..."
+
+
+# --- Shrinking the config ------------------------------------------------------------------
+
+
+def _nodes(tree: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The config dict and every dict with named fields nested in it (sub-configs, rope
+    parameters...), not label maps keyed by class id."""
+    if not all(isinstance(key, str) for key in tree):
+        return
+    yield tree
+    for value in tree.values():
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, dict):
+                yield from _nodes(item)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(_is_int(item) for item in value)
+
+
+def _head_dims(node: dict[str, Any]) -> list[int]:
+    """The per-head widths a config node implies: explicit head dims, else width / heads."""
+    explicit = [v for k, v in node.items() if _HEAD_DIM.search(k) and _is_int(v) and v > 0]
+    if explicit:
+        return explicit
+    width = next((node[k] for k in _PRIMARY_WIDTHS if _is_int(node.get(k))), None)
+    dims = []
+    for key, heads in node.items():
+        if not _HEADS.search(key) or "key_value" in key or "kv" in key:
+            continue  # query heads split the width; key/value heads may be fewer
+        if _is_int(heads) and heads > 0 and width and width % heads == 0:
+            dims.append(width // heads)
+        elif _int_list(heads):
+            widths = next((v for k, v in node.items() if _WIDTH.search(k) and _int_list(v)), None)
+            if widths and len(widths) == len(heads):
+                dims += [w // h for w, h in zip(widths, heads, strict=True) if h and w % h == 0]
+            elif width and heads[0] and width % heads[0] == 0:
+                dims.append(width // heads[0])
+    return dims
+
+
+def _shrink(tree: dict[str, Any], plan: _Plan) -> None:
+    for node in _nodes(tree):
+        _shrink_layers(node)
+        for key, value in list(node.items()):
+            node[key] = _shrunk_value(key, value, plan)
+
+
+def _shrink_layers(node: dict[str, Any]) -> None:
+    """LAYERS layers per stack, with the per-layer lists and layer indices that go with them.
+
+    The layers kept are the first, the first of each kind the per-layer lists name (so a
+    hybrid stack keeps an attention layer and a linear one) and the first special layer an
+    index list names, up to MAX_LAYERS. A backbone keeps one layer per stage it outputs.
+    """
+    # A count that matches the length of a per-stage depth list counts stages, not layers.
+    stages = {len(v) for k, v in node.items() if _STAGE_DEPTHS.search(k) and _int_list(v)}
+    outputs = node.get("out_indices")
+    floor = max(LAYERS, len(outputs)) if _int_list(outputs) else LAYERS
+    counts = {
+        key: value
+        for key, value in node.items()
+        if _LAYER_COUNT.search(key)
+        and not _NOT_A_COUNT.search(key)
+        and _is_int(value)
+        and value > floor
+        and value not in stages
+    }
+    for total in sorted(set(counts.values())):
+        if _int_list(outputs):
+            kept = list(range(floor))
+            node["out_indices"] = list(range(floor - len(outputs) + 1, floor + 1))
+            node.pop("out_features", None)  # both are derived again from out_indices
+            node.pop("stage_names", None)
+        else:
+            kept = _layers_to_keep(node, total)
+        for key, value in counts.items():
+            if value == total:
+                node[key] = len(kept)
+        _follow_layers(node, total, kept)
+
+
+def _layers_to_keep(node: dict[str, Any], total: int) -> list[int]:
+    chosen = [0]
+    for key, value in node.items():
+        if isinstance(value, list) and len(value) == total:
+            kinds: dict[str, int] = {}
+            for index, item in enumerate(value):
+                kinds.setdefault(repr(item), index)
+            chosen += kinds.values()
+        elif _int_list(value) and _LAYER_INDEX_LIST.search(key):
+            chosen += [index for index in value if 0 <= index < total][:1]
+        elif isinstance(value, dict) and value and all(_is_index(k) for k in value):
+            chosen.append(min(int(k) for k in value))
+    kept = list(dict.fromkeys(chosen))[:MAX_LAYERS]
+    kept += [i for i in range(total) if i not in kept][: max(0, LAYERS - len(kept))]
+    return sorted(kept)
+
+
+def _follow_layers(node: dict[str, Any], total: int, kept: list[int]) -> None:
+    """Per-layer lists and dicts keep the kept layers' entries; layer indices are renumbered."""
+    position = {old: new for new, old in enumerate(kept)}
+    last = len(kept) - 1
+    for key, value in list(node.items()):
+        if key == "out_indices":
+            continue
+        if isinstance(value, list) and len(value) == total:
+            node[key] = [value[i] for i in kept]  # one entry per layer: layer_types, kernels...
+        elif isinstance(value, dict) and value and all(_is_index(k) for k in value):
+            node[key] = {
+                type(k)(position[int(k)]): v for k, v in value.items() if int(k) in position
+            }
+        elif _int_list(value) and _LAYER_INDEX_LIST.search(key) and max(value) > last:
+            renumbered = [position[i] if i >= 0 else i for i in value if i < 0 or i in position]
+            node[key] = renumbered or [last]
+        elif _LAYER_INDEX.search(key) and _is_int(value) and value > last:
+            node[key] = position.get(value, last)
+
+
+def _is_index(key: Any) -> bool:
+    return _is_int(key) or (isinstance(key, str) and key.isdigit())
+
+
+def _shrunk_value(key: str, value: Any, plan: _Plan) -> Any:
+    if _STAGE_DEPTHS.search(key) and _int_list(value):
+        return [min(depth, LAYERS) for depth in value]
+    if _WIDTH.search(key) or _GROUPS.search(key):
+        divisor = plan.head_divisor if _GROUPS.search(key) else plan.width_divisor
+        divisor = plan.head_dim_divisor if _HEAD_DIM.search(key) else divisor
+        if _is_int(value) and value > 0:
+            return max(1, math.ceil(value / divisor))
+        if _int_list(value):
+            return [max(1, math.ceil(width / divisor)) for width in value]
+    if _SECTION.search(key) and _int_list(value):
+        return [section // plan.head_dim_divisor for section in value]
+    if not _is_int(value):
+        return value
+    if _EXPERTS.search(key):
+        return min(value, 1 if _SHARED.search(key) else EXPERTS)
+    if _EXPERTS_PER_TOKEN.search(key):
+        return min(value, EXPERTS_PER_TOKEN)
+    if _EXPERT_GROUPS.search(key):
+        return min(value, 1)
+    if _POSITIONS.search(key):
+        return min(value, MAX_POSITIONS)
+    if key == "vocab_size":
+        return min(value, VOCAB)
+    return value
+
+
+def _remap_special_ids(tree: dict[str, Any]) -> None:
+    """Move special token ids that no longer fit the vocabulary to its top, one new id per old
+    id across the whole tree, so ids shared between sub-configs stay equal."""
+    mapping: dict[int, int] = {}
+
+    def remapped(value: int) -> int:
+        if value < VOCAB:
+            return value
+        if value not in mapping:
+            mapping[value] = VOCAB - 1 - len(mapping)
+        return mapping[value]
+
+    for node in _nodes(tree):
+        for key, value in list(node.items()):
+            if not _SPECIAL_ID.search(key) or "layer" in key:
+                continue
+            if _is_int(value):
+                node[key] = remapped(value)
+            elif _int_list(value):
+                node[key] = [remapped(item) for item in value]
+
+
+def _special_ids(config: PretrainedConfig) -> set[int]:
+    found: set[int] = set()
+    for node in _nodes(config.to_dict()):
+        for key, value in node.items():
+            if _SPECIAL_ID.search(key) and "layer" not in key:
+                if _is_int(value):
+                    found.add(value)
+                elif _int_list(value):
+                    found.update(value)
+    return found
+
+
+# --- Inputs -------------------------------------------------------------------------------
+
+
+class _Inputs:
+    """Synthesizes the tensors a forward call takes, from the config of the built model."""
+
+    def __init__(self, config: PretrainedConfig, generator: torch.Generator) -> None:
+        self.config = config
+        self.generator = generator
+        self.tree = config.to_dict()
+        text = config.get_text_config(decoder=True)
+        self.vocab = min(getattr(text, "vocab_size", None) or VOCAB, VOCAB)
+        self.num_labels = getattr(config, "num_labels", 2) or 2
+
+    def _first(self, keys: tuple[str, ...]) -> Any:
+        """The first value of `keys` in the config tree, the sub-configs that have images or
+        audio first (their values describe the inputs)."""
+        nodes = sorted(_nodes(self.tree), key=lambda node: not any(k in node for k in keys))
+        for node in nodes:
+            for key in keys:
+                if node.get(key) is not None:
+                    return node[key]
+        return None
+
+    def tokens(self, shape: tuple[int, ...] = (BATCH, SEQUENCE), low: int = 0) -> torch.Tensor:
+        import torch
+
+        special = _special_ids(self.config)
+        allowed = [i for i in range(low, self.vocab) if i not in special] or [self.vocab - 1]
+        picks = torch.randint(len(allowed), shape, generator=self.generator)
+        return torch.tensor(allowed)[picks]
+
+    def ones(self, shape: tuple[int, ...] = (BATCH, SEQUENCE)) -> torch.Tensor:
+        import torch
+
+        return torch.ones(shape, dtype=torch.long)
+
+    def _random(self, *shape: int) -> torch.Tensor:
+        import torch
+
+        return torch.randn(shape, generator=self.generator)
+
+    def pixel_values(self) -> list[torch.Tensor]:
+        size = self._first(_IMAGE_SIZE_KEYS) or DEFAULT_IMAGE_SIZE
+        if isinstance(size, dict):
+            height = size.get("height") or size.get("shortest_edge") or DEFAULT_IMAGE_SIZE
+            width = size.get("width") or height
+        elif isinstance(size, list | tuple):
+            height, width = size[-2:] if len(size) > 1 else (size[0], size[0])
+        else:
+            height = width = size
+        channels = self._first(_CHANNEL_KEYS)
+        channels = channels if _is_int(channels) and channels > 0 else 3
+        images = [self._random(BATCH, channels, height, width)]
+        frames = self._first(("num_frames",))
+        if _is_int(frames) and frames > 0:
+            images.append(self._random(BATCH, frames, channels, height, width))
+        return images
+
+    def input_features(self) -> list[torch.Tensor]:
+        features = self._first(_FEATURE_KEYS)
+        per_channel = self._first(("input_feat_per_channel",))
+        if _is_int(per_channel):
+            features = per_channel * (self._first(("input_channels",)) or 1)
+        features = features if _is_int(features) and features > 0 else 80
+        lengths = [FEATURE_FRAMES]
+        source_positions = self._first(("max_source_positions",))
+        if _is_int(source_positions):
+            lengths.insert(0, 2 * source_positions)  # a stride-2 convolution feeds the encoder
+        shapes = [(BATCH, features, n) for n in lengths] + [(BATCH, n, features) for n in lengths]
+        return [self._random(*shape) for shape in shapes]
+
+    def input_values(self) -> list[torch.Tensor]:
+        return [self._random(BATCH, AUDIO_SAMPLES), self._random(BATCH, 1, AUDIO_SAMPLES)]
+
+    def class_labels(self) -> torch.Tensor:
+        import torch
+
+        return torch.randint(self.num_labels, (BATCH,), generator=self.generator)
+
+    def variants(self, name: str) -> list[Any]:
+        """Candidate values for the forward parameter `name`; empty when it cannot be made."""
+        makers: dict[str, Callable[[], list[Any]]] = {
+            "input_ids": lambda: [self.tokens()],
+            "decoder_input_ids": lambda: [self.tokens()],
+            "attention_mask": lambda: [self.ones()],
+            "decoder_attention_mask": lambda: [self.ones()],
+            "pixel_values": self.pixel_values,
+            "input_features": self.input_features,
+            "input_values": self.input_values,
+        }
+        maker = makers.get(name)
+        return maker() if maker else []
+
+
+_MODALITIES = ("input_ids", "pixel_values", "input_features", "input_values")
+
+
+def _input_sets(
+    model: torch.nn.Module, inputs: _Inputs, mode: Mode, head: _Head
+) -> Iterator[dict[str, Any]]:
+    """Forward kwargs to try, most plausible first: the main input alone (with its mask,
+    decoder inputs and labels), then with each other input the forward takes."""
+    parameters = inspect.signature(model.forward).parameters
+    main = getattr(model, "main_input_name", "input_ids")
+    if main not in parameters:  # a sub-model that kept its parent's main_input_name
+        main = next((m for m in _MODALITIES if m in parameters), main)
+    if main not in parameters:
+        raise ModelBuildError(f"{type(model).__name__}.forward has no `{main}` parameter")
+    fixed: dict[str, Any] = {}
+    for name, parameter in parameters.items():
+        required = parameter.default is inspect.Parameter.empty
+        plain = parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
+        if required and plain and name != main:
+            values = inputs.variants(name)
+            if not values:
+                raise ModelBuildError(
+                    f"{type(model).__name__}.forward requires `{name}`, which breaklint cannot make"
+                )
+            fixed[name] = values[0]
+    if main == "input_ids" and "attention_mask" in parameters:
+        fixed["attention_mask"] = inputs.ones()
+    encoder_decoder = getattr(model.config, "is_encoder_decoder", False)
+    if encoder_decoder and "decoder_input_ids" in parameters and head.labels != "decoder_tokens":
+        fixed["decoder_input_ids"] = inputs.tokens()
+    extras = [m for m in _MODALITIES if m != main and m in parameters and m not in fixed]
+    for extra in (None, *extras):
+        for value in inputs.variants(main):
+            kwargs = {main: value, **fixed}
+            if extra is not None:
+                kwargs[extra] = inputs.variants(extra)[0]
+            if mode == "train":
+                labels = _labels(head, inputs, kwargs)
+                if labels is None:
+                    continue
+                kwargs["labels"] = labels
+            yield kwargs
+
+
+def _labels(head: _Head, inputs: _Inputs, kwargs: dict[str, Any]) -> torch.Tensor | None:
+    if head.labels == "tokens":
+        ids = kwargs.get("input_ids")
+        return ids.clone() if ids is not None else None
+    if head.labels == "decoder_tokens":
+        return inputs.tokens()
+    if head.labels == "class":
+        return inputs.class_labels()
+    if head.labels == "ctc":
+        return inputs.tokens((BATCH, SEQUENCE // 2), low=1)  # id 0 is CTC's blank
+    return None
+
+
+__all__ = [
+    "MODES",
+    "HFProbe",
+    "Mode",
+    "ModelBuildError",
+    "build",
+    "model_types",
+    "tiny_config",
+]
