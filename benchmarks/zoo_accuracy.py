@@ -16,6 +16,7 @@ skipped a frame, the share a static finding flagged. It prints a summary and wri
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.util
 import json
 import linecache
@@ -28,6 +29,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,7 @@ BREAK_CODES = {"BL900": "graph break", "BL901": "frame skipped"}
 _FILE_PROBLEMS = "BL0"  # unreadable or unparsable files: not statements
 _NOT_BUILT = "ModelBuildError: "
 _EXAMPLES = 5  # model types shown per build-failure reason
+RUN_FILE = "run.json"  # the probes and wall time of the last run, for --rescore
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,9 @@ class FalsePositive:
     codes: list[str]
     messages: list[str]
     source: str
+    # The line's function is one Dynamo skipped in some probe: the line ran eagerly, so Dynamo
+    # may never have traced it, and "not reproduced" proves less there.
+    in_skipped_frame: bool = False
 
 
 @dataclass(slots=True)
@@ -116,6 +122,8 @@ class ModelRow:
 @dataclass(slots=True)
 class Scores:
     overall: LineCounts = field(default_factory=LineCounts)
+    # Without the lines "not reproduced" in functions Dynamo skipped somewhere.
+    traced: LineCounts = field(default_factory=LineCounts)
     errors: LineCounts = field(default_factory=LineCounts)
     by_code: dict[str, LineCounts] = field(default_factory=dict)
     recall: Ratio = field(default_factory=lambda: Ratio(0, 0))
@@ -204,12 +212,44 @@ def _count(counts: LineCounts, status: str) -> None:
         counts.not_reached += 1
 
 
+@cache
+def _function_spans(path: Path) -> tuple[tuple[int, int], ...]:
+    """(first line, last line) of every function in the file, innermost last when nested."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return ()
+    spans = [
+        (node.lineno, node.end_lineno or node.lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+    ]
+    return tuple(sorted(spans, key=lambda span: (span[0], -span[1])))
+
+
+def enclosing_function(root: Path, where: str) -> tuple[str, int, int] | None:
+    """The innermost function around `path:line`, as (path, first line, last line)."""
+    path, _, line = where.rpartition(":")
+    number = int(line)
+    inside = [span for span in _function_spans(root / path) if span[0] <= number <= span[1]]
+    return (path, *inside[-1]) if inside else None
+
+
+def _skips_frame(finding: dict[str, Any]) -> bool:
+    return finding["code"] == "BL901" or bool(finding.get("frame_skipped"))
+
+
 def score(findings: list[dict[str, Any]], package: Path) -> Scores:
     scores = Scores()
     root = package.parent
     inside = f"{package.name}/"
     static: dict[str, list[dict[str, Any]]] = defaultdict(list)
     breaks: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    skipped_functions = {
+        enclosing_function(root, f"{f['path']}:{f['line']}")
+        for f in findings
+        if f["path"].startswith(inside) and _skips_frame(f)
+    }
     for finding in findings:
         where = f"{finding['path']}:{finding['line']}"
         if finding["origin"] == "dynamic" and finding["code"] in BREAK_CODES:
@@ -224,6 +264,11 @@ def score(findings: list[dict[str, Any]], package: Path) -> Scores:
     for where, flagged in sorted(static.items()):
         status = _merged_status(f["status"] for f in flagged)
         _count(scores.overall, status)
+        in_skipped_frame = enclosing_function(root, where) in skipped_functions - {None}
+        if not (
+            in_skipped_frame and status == "not-reproduced"
+        ):  # a refutation Dynamo may not have seen
+            _count(scores.traced, status)
         errors = [f["status"] for f in flagged if f["severity"] == "error"]
         if errors:
             _count(scores.errors, _merged_status(errors))
@@ -238,6 +283,7 @@ def score(findings: list[dict[str, Any]], package: Path) -> Scores:
                     sorted({f["code"] for f in flagged}),
                     [f["message"] for f in flagged],
                     source_line(root, where),
+                    in_skipped_frame,
                 )
             )
     scores.by_code = dict(sorted(by_code.items()))
@@ -319,12 +365,14 @@ def results_document(
         "probe_statuses": dict(statuses),
         "precision": {
             "overall": _percent(scores.overall.precision),
+            "outside_skipped_frames": _percent(scores.traced.precision),
             "errors": _percent(scores.errors.precision),
             "by_code": {code: _percent(c.precision) for code, c in scores.by_code.items()},
         },
         "recall": _percent(scores.recall),
         "lines": {
             "overall": asdict(scores.overall),
+            "outside_skipped_frames": asdict(scores.traced),
             "errors": asdict(scores.errors),
             "by_code": {code: asdict(counts) for code, counts in scores.by_code.items()},
             "recall": asdict(scores.recall),
@@ -365,7 +413,11 @@ def report_markdown(document: dict[str, Any], scores: Scores, rows: list[ModelRo
         "## Scores (distinct statements)",
         "",
     ]
-    slices = [("all findings", scores.overall), ("errors", scores.errors)]
+    slices = [
+        ("all findings", scores.overall),
+        ("all, outside frames Dynamo skipped", scores.traced),
+        ("errors", scores.errors),
+    ]
     slices += list(scores.by_code.items())
     lines += _table(
         ("slice", "precision", "confirmed", "not reproduced", "not reached"),
@@ -404,10 +456,21 @@ def report_markdown(document: dict[str, Any], scores: Scores, rows: list[ModelRo
         Counter(code for fp in scores.false_positives for code in fp.codes).most_common(),
     )
     lines += ["", "## False positives", ""]
+    lines += [
+        "A line marked *skipped* is in a function Dynamo skipped in some probe: it ran eagerly "
+        "there, so Dynamo may never have traced it.",
+        "",
+    ]
     lines += _table(
-        ("line", "codes", "message", "source"),
+        ("line", "codes", "message", "source", "frame"),
         (
-            (fp.where, ", ".join(fp.codes), " / ".join(fp.messages), _code(fp.source))
+            (
+                fp.where,
+                ", ".join(fp.codes),
+                " / ".join(fp.messages),
+                _code(fp.source),
+                "skipped" if fp.in_skipped_frame else "",
+            )
             for fp in scores.false_positives
         ),
     )
@@ -452,6 +515,7 @@ def summary_text(document: dict[str, Any], scores: Scores, rows: list[ModelRow])
         [
             f"{document['probes']} probes in {document['wall_s']} s ({statuses}); {timing}",
             f"precision, all findings: {scores.overall.precision}",
+            f"  outside skipped frames: {scores.traced.precision}",
             f"precision, errors:       {scores.errors.precision}",
             f"recall:                  {scores.recall}",
             "precision by rule (rules a probe reached): "
@@ -472,6 +536,11 @@ def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--probe-timeout", type=float, default=120, help="seconds per probe")
     parser.add_argument("--limit", type=int, help="only the first N model types")
     parser.add_argument("--out", required=True, help="folder for results.json and report.md")
+    parser.add_argument(
+        "--rescore",
+        action="store_true",
+        help="score the breaklint run already in --out again instead of running breaklint",
+    )
     options = parser.parse_args(argv)
     modes = [mode.strip() for mode in options.modes.split(",") if mode.strip()]
     if not modes or set(modes) - set(hf.MODES):
@@ -482,6 +551,35 @@ def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     options = parse_arguments(argv)
+    out = Path(options.out).resolve()
+    options.out = str(out)
+    package = transformers_folder()
+    if options.rescore:
+        run = json.loads((out / RUN_FILE).read_text())
+        targets = [ProbeTarget(**target) for target in run["targets"]]
+        wall_s = run["wall_s"]
+        report = json.loads((out / "breaklint.json").read_text())
+    else:
+        targets = probe_targets(selected_types(options), options.modes)
+        out.mkdir(parents=True, exist_ok=True)
+        probe_file = out / "zoo_probes.py"
+        write_probe_file(probe_file, targets)
+        print(f"{len(targets)} probes over {package}; breaklint's report goes to {out}", flush=True)
+        started = time.perf_counter()
+        report = run_breaklint(probe_file, package, options)
+        wall_s = time.perf_counter() - started
+        run = {"wall_s": wall_s, "targets": [asdict(target) for target in targets]}
+        (out / RUN_FILE).write_text(json.dumps(run) + "\n", encoding="utf-8")
+    scores = score(report["findings"], package)
+    rows = model_rows(report.get("probes", []), targets)
+    document = results_document(options, scores, rows, wall_s)
+    (out / "results.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    (out / "report.md").write_text(report_markdown(document, scores, rows), encoding="utf-8")
+    print(summary_text(document, scores, rows))
+    print(f"wrote {out / 'results.json'} and {out / 'report.md'}")
+
+
+def selected_types(options: argparse.Namespace) -> list[str]:
     known = hf.model_types()
     if options.models == "all":
         model_types = known
@@ -490,25 +588,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         unknown = sorted(set(model_types) - set(known))
         if unknown:
             sys.exit(f"unknown model types: {', '.join(unknown)}")
-    model_types = model_types[: options.limit] if options.limit else model_types
-    out = Path(options.out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    options.out = str(out)
-    targets = probe_targets(model_types, options.modes)
-    probe_file = out / "zoo_probes.py"
-    write_probe_file(probe_file, targets)
-    package = transformers_folder()
-    print(f"{len(targets)} probes over {package}; breaklint's report goes to {out}", flush=True)
-    started = time.perf_counter()
-    report = run_breaklint(probe_file, package, options)
-    wall_s = time.perf_counter() - started
-    scores = score(report["findings"], package)
-    rows = model_rows(report.get("probes", []), targets)
-    document = results_document(options, scores, rows, wall_s)
-    (out / "results.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
-    (out / "report.md").write_text(report_markdown(document, scores, rows), encoding="utf-8")
-    print(summary_text(document, scores, rows))
-    print(f"wrote {out / 'results.json'} and {out / 'report.md'}")
+    return model_types[: options.limit] if options.limit else model_types
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -37,8 +37,7 @@ EXPERTS_PER_TOKEN = 2
 AUDIO_SAMPLES = 4000  # a quarter of a second at 16 kHz
 FEATURE_FRAMES = 64  # frames of a spectrogram input when the config does not fix them
 DEFAULT_IMAGE_SIZE = 224
-# Widths are divided by a power of two up to this (see _Plan).
-MAX_WIDTH_DIVISOR = 16
+MAX_WIDTH_DIVISOR = 16  # widths are divided by at most this (see _Plan)
 MIN_HEAD_DIM = 8  # rotary embeddings need even, not tiny, head dims
 _REASON_CHARS = 300
 
@@ -103,7 +102,10 @@ class _Head:
     """A model class family (an Auto class) and the labels that make it compute a loss."""
 
     auto_class: str  # attribute of `transformers`, e.g. "AutoModelForCausalLM"
-    labels: Literal["tokens", "decoder_tokens", "class", "ctc", "none"]
+    # What makes it compute a loss: `labels` of some kind, or `return_loss=True` (contrastive).
+    loss_from: Literal[
+        "tokens", "decoder_tokens", "class", "ctc", "segmentation", "return_loss", "none"
+    ]
 
 
 _BASE = _Head("AutoModel", "none")
@@ -118,6 +120,9 @@ _TRAIN_HEADS = (
     _Head("AutoModelForAudioClassification", "class"),
     _Head("AutoModelForCTC", "ctc"),
     _Head("AutoModelForSequenceClassification", "class"),
+    _Head("AutoModelForVideoClassification", "class"),
+    _Head("AutoModelForSemanticSegmentation", "segmentation"),
+    _Head("AutoModel", "return_loss"),
 )
 
 
@@ -129,11 +134,11 @@ def model_types() -> list[str]:
 
 
 def tiny_config(model_type: str) -> PretrainedConfig:
-    """`AutoConfig.for_model(model_type)` shrunk: LAYERS layers per stack, widths and head
-    counts divided by one power of two (head dims kept), at most EXPERTS experts, a
-    VOCAB-token vocabulary with every special token id inside it, at most MAX_POSITIONS
-    positions. Sub-configs (text, vision, audio, encoder, decoder, backbone...) are shrunk by
-    the same rules."""
+    """`AutoConfig.for_model(model_type)` shrunk: LAYERS layers per stack (one of each kind
+    of layer, up to MAX_LAYERS), widths divided by up to MAX_WIDTH_DIVISOR with head counts
+    and head dims keeping widths whole, at most EXPERTS experts, a VOCAB-token vocabulary
+    with every special token id inside it, at most MAX_POSITIONS positions. Sub-configs
+    (text, vision, audio, encoder, decoder, backbone...) are shrunk by the same rules."""
     config = _default_config(model_type)
     return _shrunk_config(config, _plans(config.to_dict())[0])
 
@@ -229,9 +234,11 @@ def build(model_type: str, mode: Mode, seed: int = 0) -> HFProbe:
       `decoder_input_ids` for encoder-decoders and any other required forward argument that can
       be synthesized; when that call fails, other inputs the forward takes are added.
     - train: the first head class that computes a loss from `labels` (causal LM, image-text-to-
-      text, masked LM, seq2seq LM, speech seq2seq, image, audio classification, CTC, sequence
-      classification), in `train()` mode with gradient checkpointing when the model supports
-      it, and `labels` among the inputs. Dropout and layer drop stay as configured.
+      text, masked LM, seq2seq LM, speech seq2seq, image, audio classification, CTC, sequence,
+      video classification, semantic segmentation; else the base model with
+      `return_loss=True`, as contrastive models take it), in `train()` mode with gradient
+      checkpointing when the model supports it, and `labels` among the inputs. Dropout and
+      layer drop stay as configured.
 
     Attention is sdpa, what transformers picks by default on torch 2, and eager for classes
     without sdpa. Inputs are BATCH x SEQUENCE tokens, images at the configured size and
@@ -280,7 +287,7 @@ def _other_heads() -> list[_Head]:
     with a loss."""
     import transformers
 
-    known = {_BASE.auto_class, *(head.auto_class for head in _TRAIN_HEADS)}
+    known = {head.auto_class for head in (_BASE, *_TRAIN_HEADS)}
     names = [n for n in dir(transformers) if n.startswith("AutoModelFor") or n == "AutoBackbone"]
     return [_Head(name, "none") for name in sorted(set(names) - known)]
 
@@ -424,8 +431,20 @@ def _head_dims(node: dict[str, Any]) -> list[int]:
 def _shrink(tree: dict[str, Any], plan: _Plan) -> None:
     for node in _nodes(tree):
         _shrink_layers(node)
+        positions = node.get("max_position_embeddings")
         for key, value in list(node.items()):
             node[key] = _shrunk_value(key, value, plan)
+        if _is_int(positions) and positions > node["max_position_embeddings"]:
+            _keep_rope_scaling(node, positions / node["max_position_embeddings"])
+
+
+def _keep_rope_scaling(node: dict[str, Any], ratio: float) -> None:
+    """Rope scaling (YaRN, longrope) reads its factor as max positions over original ones:
+    shrink the original ones by as much as the max, so the factor stays."""
+    key = "original_max_position_embeddings"
+    for holder in (node, *(v for v in node.values() if isinstance(v, dict))):
+        if _is_int(holder.get(key)):
+            holder[key] = max(1, math.ceil(holder[key] / ratio))
 
 
 def _shrink_layers(node: dict[str, Any]) -> None:
@@ -644,6 +663,12 @@ class _Inputs:
 
         return torch.randint(self.num_labels, (BATCH,), generator=self.generator)
 
+    def pixel_labels(self, size: tuple[int, ...]) -> torch.Tensor:
+        """One class per pixel, for semantic segmentation."""
+        import torch
+
+        return torch.randint(self.num_labels, (BATCH, *size), generator=self.generator)
+
     def variants(self, name: str) -> list[Any]:
         """Candidate values for the forward parameter `name`; empty when it cannot be made."""
         makers: dict[str, Callable[[], list[Any]]] = {
@@ -687,7 +712,7 @@ def _input_sets(
     if main == "input_ids" and "attention_mask" in parameters:
         fixed["attention_mask"] = inputs.ones()
     encoder_decoder = getattr(model.config, "is_encoder_decoder", False)
-    if encoder_decoder and "decoder_input_ids" in parameters and head.labels != "decoder_tokens":
+    if encoder_decoder and "decoder_input_ids" in parameters and head.loss_from != "decoder_tokens":
         fixed["decoder_input_ids"] = inputs.tokens()
     extras = [m for m in _MODALITIES if m != main and m in parameters and m not in fixed]
     for extra in (None, *extras):
@@ -696,23 +721,30 @@ def _input_sets(
             if extra is not None:
                 kwargs[extra] = inputs.variants(extra)[0]
             if mode == "train":
-                labels = _labels(head, inputs, kwargs)
-                if labels is None:
+                loss_inputs = _loss_inputs(head, inputs, kwargs, parameters)
+                if loss_inputs is None:
                     continue
-                kwargs["labels"] = labels
+                kwargs.update(loss_inputs)
             yield kwargs
 
 
-def _labels(head: _Head, inputs: _Inputs, kwargs: dict[str, Any]) -> torch.Tensor | None:
-    if head.labels == "tokens":
+def _loss_inputs(
+    head: _Head, inputs: _Inputs, kwargs: dict[str, Any], parameters: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The arguments that make `head` compute a loss from `kwargs`; None when it cannot."""
+    if head.loss_from == "tokens":
         ids = kwargs.get("input_ids")
-        return ids.clone() if ids is not None else None
-    if head.labels == "decoder_tokens":
-        return inputs.tokens()
-    if head.labels == "class":
-        return inputs.class_labels()
-    if head.labels == "ctc":
-        return inputs.tokens((BATCH, SEQUENCE // 2), low=1)  # id 0 is CTC's blank
+        return {"labels": ids.clone()} if ids is not None else None
+    if head.loss_from == "decoder_tokens":
+        return {"labels": inputs.tokens()}
+    if head.loss_from == "class":
+        return {"labels": inputs.class_labels()}
+    if head.loss_from == "ctc":
+        return {"labels": inputs.tokens((BATCH, SEQUENCE // 2), low=1)}  # id 0 is CTC's blank
+    if head.loss_from == "segmentation" and "pixel_values" in kwargs:
+        return {"labels": inputs.pixel_labels(kwargs["pixel_values"].shape[-2:])}
+    if head.loss_from == "return_loss" and "return_loss" in parameters:
+        return {"return_loss": True}
     return None
 
 
