@@ -8,9 +8,11 @@ those probes (so breaks land on transformers' own lines), and scores the JSON re
     .venv/bin/python benchmarks/zoo_accuracy.py --models all --jobs 2 --out /tmp/zoo
 
 Scores count distinct statements (path:line). Precision: of the lines static findings flag
-that a probe ran, the share where Dynamo broke. Recall: of the lines where Dynamo broke or
-skipped a frame, the share a static finding flagged. It prints a summary and writes
-`results.json` and `report.md` (with every miss and false positive) to --out.
+that a probe ran, the share where Dynamo broke; a second precision leaves out the lines "not
+reproduced" inside functions Dynamo skipped in some probe (they ran eagerly, so Dynamo may
+never have traced them). Recall: of the lines where Dynamo broke or skipped a frame, the share
+a static finding flagged. It prints a summary and writes `results.json` and `report.md` (with
+every miss and false positive) to --out; `--rescore --out DIR` scores the run kept there again.
 """
 
 from __future__ import annotations
@@ -52,6 +54,17 @@ class ProbeTarget:
     function: str
     model_type: str
     mode: hf.Mode
+
+
+@dataclass(slots=True)
+class Run:
+    """What one breaklint run was asked to do and how long it took; --rescore reads it back."""
+
+    command: str
+    jobs: int
+    probe_timeout_s: float
+    wall_s: float
+    targets: list[ProbeTarget]
 
 
 @dataclass(slots=True)
@@ -347,20 +360,18 @@ def _percent(ratio: Ratio) -> float | None:
     return round(ratio.value, 4) if ratio.value is not None else None
 
 
-def results_document(
-    options: argparse.Namespace, scores: Scores, rows: list[ModelRow], wall_s: float
-) -> dict[str, Any]:
+def results_document(run: Run, scores: Scores, rows: list[ModelRow]) -> dict[str, Any]:
     import torch
     import transformers
 
     statuses = Counter(row.status for row in rows)
     return {
-        "command": " ".join(sys.argv),
+        "command": run.command,
         "torch": torch.__version__,
         "transformers": transformers.__version__,
-        "jobs": options.jobs,
-        "probe_timeout_s": options.probe_timeout,
-        "wall_s": round(wall_s, 1),
+        "jobs": run.jobs,
+        "probe_timeout_s": run.probe_timeout_s,
+        "wall_s": round(run.wall_s, 1),
         "probes": len(rows),
         "probe_statuses": dict(statuses),
         "precision": {
@@ -555,9 +566,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     options.out = str(out)
     package = transformers_folder()
     if options.rescore:
-        run = json.loads((out / RUN_FILE).read_text())
-        targets = [ProbeTarget(**target) for target in run["targets"]]
-        wall_s = run["wall_s"]
+        saved = json.loads((out / RUN_FILE).read_text())
+        targets = [ProbeTarget(**target) for target in saved.pop("targets")]
+        run = Run(**saved, targets=targets)
         report = json.loads((out / "breaklint.json").read_text())
     else:
         targets = probe_targets(selected_types(options), options.modes)
@@ -568,11 +579,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         started = time.perf_counter()
         report = run_breaklint(probe_file, package, options)
         wall_s = time.perf_counter() - started
-        run = {"wall_s": wall_s, "targets": [asdict(target) for target in targets]}
-        (out / RUN_FILE).write_text(json.dumps(run) + "\n", encoding="utf-8")
+        command = " ".join(sys.argv)
+        run = Run(command, options.jobs, options.probe_timeout, wall_s, targets)
+        (out / RUN_FILE).write_text(json.dumps(asdict(run)) + "\n", encoding="utf-8")
     scores = score(report["findings"], package)
-    rows = model_rows(report.get("probes", []), targets)
-    document = results_document(options, scores, rows, wall_s)
+    rows = model_rows(report.get("probes", []), run.targets)
+    document = results_document(run, scores, rows)
     (out / "results.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     (out / "report.md").write_text(report_markdown(document, scores, rows), encoding="utf-8")
     print(summary_text(document, scores, rows))
