@@ -108,7 +108,9 @@ class _FunctionScan:
     nested: list[str] = field(default_factory=list)
     installs_forward: list[str] = field(default_factory=list)
     returns: list[ast.expr | None] = field(default_factory=list)  # outside `except` handlers
-    assigned: dict[str, list[ast.expr | None]] = field(default_factory=dict)  # None: not `|=`
+    assigned: dict[str, list[ast.expr]] = field(default_factory=dict)  # by `name = value`
+    # Names updated in a way that may turn a true value false (`n += 1`; `n |= x` cannot).
+    may_turn_false: set[str] = field(default_factory=set)
     nesting: int = 0  # inside a function defined in this one
     handlers: int = 0  # inside an `except` handler
 
@@ -281,10 +283,8 @@ class _Indexer:
                         installed = dotted(node.value)
                         if installed is not None:
                             scan.installs_forward.append(installed)
-            elif isinstance(node.target, ast.Name):
-                # `flag |= other` keeps a true flag true; any other update may not.
-                keeps = isinstance(node.op, ast.BitOr)
-                scan.assigned.setdefault(node.target.id, []).append(None if keeps else node)
+            elif isinstance(node.target, ast.Name) and not isinstance(node.op, ast.BitOr):
+                scan.may_turn_false.add(node.target.id)
         self.scan(node)
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
@@ -357,12 +357,11 @@ def _truth_terms(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) ->
         return [term for operand in value.values for term in _truth_terms(operand, scan, seen)]
     if isinstance(value, ast.Name) and value.id not in seen:
         seen.add(value.id)
-        bindings = scan.assigned.get(value.id, [])
+        if value.id in scan.may_turn_false:
+            return []
         terms = []
-        for bound in bindings:
-            if bound is None:
-                continue  # `|=`: cannot make it false
-            found = _truth_terms(bound, scan, seen) if isinstance(bound, ast.expr) else []
+        for bound in scan.assigned.get(value.id, []):
+            found = _truth_terms(bound, scan, seen)
             if not found:
                 return []
             terms.extend(found)

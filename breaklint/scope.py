@@ -307,10 +307,13 @@ def compile_scope(
         if project.is_disabled(ref):
             return
         if ref in labels:
-            if only is None or inner.get(ref) is None:
+            known = inner.get(ref)
+            if only is None or known is None:
                 inner[ref] = None  # checked whole once anything calls it
+            elif only and known:
+                inner[ref] = tuple(dict.fromkeys([*known, *only]))
             else:
-                inner[ref] = tuple(dict.fromkeys([*(inner[ref] or ()), *only])) if only else ()
+                inner[ref] = ()  # every nested function
             return
         labels[ref] = label
         inner[ref] = only

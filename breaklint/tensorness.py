@@ -142,7 +142,8 @@ class FunctionFacts(Visitor):
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written
         # Names that hold a tensor on one path through an `if` and not on another.
         self.uncertain: set[str] = set()
-        self._branches: list[tuple[dict[str, Kind], dict[str, Kind] | None]] = []
+        # Per open `if`: the names before it, then, once its `else` starts, after its body.
+        self._branches: list[dict[str, Kind]] = []
         self.names: dict[str, Kind] = {}
         self.loops: list[Loop] = []
         # Enclosing `if`s on trace-time values (flags, shapes): code under them is traced only
@@ -427,11 +428,11 @@ class FunctionFacts(Visitor):
         return any(self._static_ifs)
 
     def visit_If(self, node: ast.If) -> None:
-        self._branches.append((dict(self.names), None))
+        self._branches.append(dict(self.names))
 
     def leave_If(self, node: ast.If) -> None:
-        _, after_body = self._branches.pop()
-        if after_body is None or _ends_flow(node.body):
+        after_body = self._branches.pop()
+        if _ends_flow(node.body):
             return  # the `else` (or what follows) is the only way on
         if _ends_flow(node.orelse):
             self.names = after_body
@@ -466,8 +467,8 @@ class FunctionFacts(Visitor):
 
     def visit_If_orelse(self, node: ast.If) -> None:
         self._eager_branches.append(self.compiling(node.test))
-        before, _ = self._branches[-1]
-        self._branches[-1] = (before, self.names)
+        before = self._branches[-1]
+        self._branches[-1] = self.names
         self.names = dict(before)  # the `else` starts from what held before the `if`
 
     def leave_If_orelse(self, node: ast.If) -> None:

@@ -109,13 +109,12 @@ compiled = torch.compile(prepare)
         receiver, facts = call[0], self.context.facts
         if facts.kind(receiver) is Kind.PYTHON:
             return
-        returned = self.message.format(what="a tensor that is returned")
         if isinstance(receiver, ast.Name) and receiver.id not in self._parameters:
             self._decide_at_the_end(node, [receiver.id])
         elif isinstance(receiver, ast.Name | ast.Attribute):
             self.report(node, self.message.format(what="an input of the compiled code"))
         elif self._in_return:
-            self.report(node, returned)
+            self.report(node, self.message.format(what=_RETURNED))
         elif self._assigned:  # `h = h.detach().requires_grad_()`: a new tensor, named
             self._decide_at_the_end(node, self._assigned)
 
@@ -123,7 +122,7 @@ compiled = torch.compile(prepare)
         """A local breaks only if it is returned, known at the end: report now, with where
         it stands (loops, branches), and keep the report aside until then."""
         before = len(self.reports)
-        self.report(node, self.message.format(what="a tensor that is returned"))
+        self.report(node, self.message.format(what=_RETURNED))
         if len(self.reports) > before:
             report = self.reports.pop()
             self._toggled.extend((report, name) for name in names)
@@ -144,6 +143,9 @@ compiled = torch.compile(prepare)
         self.reports.extend(kept.values())
 
     leave_AsyncFunctionDef = leave_FunctionDef
+
+
+_RETURNED = "a tensor that is returned"
 
 
 def _names_bound(target: ast.expr) -> list[str]:

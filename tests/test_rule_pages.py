@@ -11,6 +11,7 @@ from breaklint.config import Settings
 from breaklint.engine import lint_paths
 from breaklint.fixer import plan_fixes
 from breaklint.rule import Rule, all_rules, rule_page
+from conftest import compile_and_count
 
 # The BL0xx family reports files breaklint could not check; BL9xx comes from probes.
 RULES = [rule for code, rule in all_rules().items() if code[2] not in "09"]
@@ -56,28 +57,6 @@ def test_page_has_every_section(rule: type[Rule]) -> None:
     for section in ("What it does", "Why it breaks the graph", "Example", "Use instead"):
         assert f"\n## {section}\n" in page
     assert rule.probe, "every rule page needs a probe so that Dynamo checks its examples"
-
-
-def compile_and_count(source: str, probe: str) -> tuple[int, int]:
-    """(graphs recorded, graph breaks counted) when Dynamo compiles the probed callable."""
-    torch = pytest.importorskip("torch")
-    from torch._dynamo.utils import counters
-
-    namespace: dict = {}
-    exec(compile(source, "<rule page>", "exec"), namespace)
-    function, args = eval(probe, namespace)
-    graphs = []
-
-    def record(graph_module, example_inputs):
-        graphs.append(graph_module)
-        return graph_module.forward
-
-    torch._dynamo.reset()
-    counters.clear()
-    torch.compile(function, backend=record)(*args)
-    breaks = sum(counters["graph_break"].values())
-    torch._dynamo.reset()
-    return len(graphs), breaks
 
 
 @pytest.mark.parametrize("rule", PROBED, ids=lambda rule: rule.code)
