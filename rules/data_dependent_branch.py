@@ -84,7 +84,18 @@ compiled = torch.compile(clip_positive)
         # quite possibly a Python number passed in, so a warning rather than an error.
         uncertain = guarded or facts.rests_on_guess(without_not(test))
         severity = Severity.WARNING if uncertain and self.severity is Severity.ERROR else None
-        self.report(test, self.message.format(construct=construct), severity=severity)
+        message = self.message.format(construct=construct)
+        self.report(self._first_tensor_read(test), message, severity=severity)
+
+    def _first_tensor_read(self, test: ast.expr) -> ast.expr:
+        """The operand of `and`/`or` whose truth Python reads first from a tensor: the part of
+        the condition that breaks, which may run only in some configurations."""
+        facts = self.context.facts
+        if isinstance(test, ast.BoolOp):
+            for operand in facts.traced_operands(test):
+                if facts.reads_tensor_value(operand):
+                    return self._first_tensor_read(operand)
+        return test
 
     def _mark(self, test: ast.expr) -> None:
         test = without_not(test)

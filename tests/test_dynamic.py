@@ -260,6 +260,76 @@ def test_not_reproduced_is_in_json_only(failing_report: tuple[dict, str], write,
     assert (item["code"], item["status"]) == ("BL101", "not-reproduced")
 
 
+def test_a_flagged_operand_that_never_ran_is_not_reached(write, breaklint) -> None:
+    write(
+        "model.py",
+        """
+        import torch
+
+
+        class Guarded(torch.nn.Module):
+            def forward(self, x, mask=None):
+                if x.dtype == torch.float16 and not torch.isfinite(x).all():
+                    x = x.clamp(-1, 1)
+                if mask is not None and mask.any():
+                    x = x + 1
+                if x.dtype == torch.float32 and x.any():
+                    x = x + 2
+                return x
+        """,
+    )
+    write("probes.py", "import torch\nfrom model import Guarded\n\n\n"
+          "def probe_guarded():\n    return Guarded(), (torch.randn(4),)\n")  # fmt: skip
+    done = breaklint("model.py", "--probes", "probes.py", "--output-format", "json")
+    assert done.returncode == 1, done.stderr
+    flagged = [
+        (f["code"], f["line"], f["column"], f["end_column"], f["status"])
+        for f in json.loads(done.stdout)["findings"]
+    ]
+    assert flagged == [
+        ("BL201", 6, 41, 68, "not-reached"),  # fp32: Python stops at the dtype test
+        ("BL201", 8, 33, 43, "not-reached"),  # mask is None
+        ("BL201", 10, 41, 48, "confirmed"),
+    ]
+
+
+def test_a_break_on_the_first_line_of_a_call_confirms_its_flagged_argument(
+    write, breaklint
+) -> None:
+    write(
+        "model.py",
+        """
+        import torch
+
+
+        def pad_to_longest(x, lengths):
+            return torch.zeros(
+                x.size(0),
+                lengths.max(),
+            )
+
+
+        compiled = torch.compile(pad_to_longest)
+        """,
+    )
+    write(
+        "probes.py",
+        """
+        import torch
+        from model import pad_to_longest
+
+
+        def probe_pad():
+            return pad_to_longest, (torch.randn(2, 3), torch.tensor([2, 3]))
+        """,
+    )
+    done = breaklint("model.py", "--probes", "probes.py", "--output-format", "json")
+    assert done.returncode == 1, done.stderr
+    findings = json.loads(done.stdout)["findings"]
+    assert [(f["code"], f["line"], f["status"]) for f in findings] == [("BL304", 7, "confirmed")]
+    assert findings[0]["gb_type"] == "Data dependent operator"
+
+
 def test_without_probes_no_user_code_runs(write, breaklint) -> None:
     write("model.py", "import os\nos._exit(3)\n")
     done = breaklint("model.py", "--output-format", "json")

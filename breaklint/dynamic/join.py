@@ -2,19 +2,72 @@
 
 from __future__ import annotations
 
+import ast
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import cache
 
-from breaklint.dynamic.model import Break, BreakKind, ProbeResult, ProbeStatus, break_fields
+from breaklint.dynamic.model import Break, BreakKind, ProbeResult, ProbeStatus, Span, break_fields
 from breaklint.findings import Finding, Origin, Status
 from breaklint.rule import all_rules
+from breaklint.source import read_source
 
 GRAPH_BREAK, FRAME_SKIPPED, PROBE_FAILED = "BL900", "BL901", "BL902"
 _FILE_PROBLEMS = "BL0"  # parse errors and the like describe files, not statements
 _HOOK_REGISTRATION = "BL701"  # points at a registration; the hook's own findings hold the breaks
 _REACHED_FROM = "reached from "
 _KNOB_NOTE = "Dynamo did not break here when rerun with torch._dynamo.config.{} = True"
+
+
+def is_statement_finding(finding: Finding) -> bool:
+    """A static finding about code, which a probe can confirm or refute."""
+    return finding.origin == Origin.STATIC and not finding.code.startswith(_FILE_PROBLEMS)
+
+
+def flagged_span(finding: Finding) -> Span:
+    return Span(
+        os.path.realpath(finding.path),
+        finding.line,
+        finding.column,
+        finding.end_line,
+        finding.end_column,
+    )
+
+
+@cache
+def _statement_spans(real_path: str) -> tuple[tuple[int, int], ...]:
+    """(first, last) line of every simple statement and of every compound statement's header
+    in a file: Dynamo reports a break at the line its instruction starts on, which for a call
+    spread over several lines is the call's first line, not the argument a rule flags."""
+    text, _ = read_source(real_path)
+    try:
+        tree = ast.parse(text or "")
+    except (SyntaxError, ValueError):
+        return ()
+    spans = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            spans.append((node.lineno, max(node.lineno, body[0].lineno - 1)))
+        else:
+            spans.append((node.lineno, node.end_lineno or node.lineno))
+    return tuple(spans)
+
+
+def _statement_lines(finding: Finding, real_path: str) -> range:
+    """The lines of the innermost statement (or header) holding the finding."""
+    holding = [
+        (first, last)
+        for first, last in _statement_spans(real_path)
+        if first <= finding.line and finding.end_line <= last
+    ]
+    if not holding:
+        return range(finding.line, finding.end_line + 1)
+    first, last = min(holding, key=lambda span: span[1] - span[0])
+    return range(first, last + 1)
 
 
 def unique_breaks(results: Sequence[ProbeResult]) -> list[Break]:
@@ -126,15 +179,18 @@ def join(
     for item in breaks:
         by_line.setdefault((item.path, item.line), []).append(item)
     executed = set().union(*(r.executed for r in results))
+    instrumented = set().union(*(r.instrumented for r in results))
+    reached = set().union(*(r.reached for r in results))
     matched: set[int] = set()
     joined: list[Finding] = []
     for finding in findings:
-        if finding.origin != Origin.STATIC or finding.code.startswith(_FILE_PROBLEMS):
+        if not is_statement_finding(finding):
             joined.append(finding)
             continue
-        real = os.path.realpath(finding.path)
+        span = flagged_span(finding)
         lines = range(finding.line, finding.end_line + 1)
-        hits = [b for line in lines for b in by_line.get((real, line), [])]
+        statement = _statement_lines(finding, span.path)
+        hits = [b for line in statement for b in by_line.get((span.path, line), [])]
         if hits:
             matched.update(id(b) for b in hits)
             joined.append(
@@ -145,7 +201,9 @@ def join(
                     extra={**finding.extra, **_evidence(hits[0])},
                 )
             )
-        elif any((real, line) in executed for line in lines):
+        elif span in reached or (
+            span not in instrumented and any((span.path, line) in executed for line in lines)
+        ):
             joined.append(replace(finding, status=Status.NOT_REPRODUCED))
         else:
             joined.append(replace(finding, status=Status.NOT_REACHED))

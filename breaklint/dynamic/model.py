@@ -34,9 +34,35 @@ class Probe:
 
 
 @dataclass(frozen=True, slots=True)
+class Span:
+    """A flagged expression in a linted file, in findings' columns (1-based characters, the
+    end exclusive), so a probe can tell whether that expression ran and not only its line."""
+
+    path: str  # real path
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def holds(self, line: int, column: int, end_line: int, end_column: int) -> bool:
+        return (self.line, self.column) <= (line, column) and (end_line, end_column) <= (
+            self.end_line,
+            self.end_column,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """What every probe records: breaks and executed lines in `linted`, and which `spans` ran."""
+
+    linted: frozenset[str]  # real paths of the linted files: breaks are attributed to these
+    spans: frozenset[Span] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
 class ProbeRequest:
     probe: Probe
-    linted: frozenset[str]  # real paths of the linted files: breaks are attributed to these
+    watch: Watch
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +101,10 @@ class ProbeResult:
     frames_skipped: int = 0
     breaks: tuple[Break, ...] = ()
     executed: frozenset[tuple[str, int]] = frozenset()  # (real path, line) run in eager mode
+    # Watched spans with an instruction in some function that ran eagerly, and those of them
+    # where such an instruction ran: `a and t.any()` runs its line without running `t.any()`.
+    instrumented: frozenset[Span] = frozenset()
+    reached: frozenset[Span] = frozenset()
     error: str | None = None  # one line: the exception or what killed the worker
     traceback: str | None = None  # its tail
 

@@ -8,8 +8,8 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from breaklint.dynamic.join import join
-from breaklint.dynamic.model import ProbeResult
+from breaklint.dynamic.join import flagged_span, is_statement_finding, join
+from breaklint.dynamic.model import ProbeResult, Watch
 from breaklint.dynamic.pool import DynamicError, WorkerPool
 from breaklint.dynamic.probes import find_probes
 from breaklint.findings import Finding, Origin
@@ -41,12 +41,15 @@ def run_dynamic(
     found = find_probes(list(probe_paths))
     if found.missing:
         raise DynamicError(f"probe path '{found.missing[0]}' does not exist")
-    linted = frozenset(os.path.realpath(path) for path in linted_files)
+    watch = Watch(
+        frozenset(os.path.realpath(path) for path in linted_files),
+        frozenset(flagged_span(f) for f in findings if is_statement_finding(f)),
+    )
     pool = WorkerPool(jobs, timeout_s, device)
     if progress and found.probes:
-        results = _with_progress(pool, found.probes, linted)
+        results = _with_progress(pool, found.probes, watch)
     else:
-        results = pool.run(found.probes, linted)
+        results = pool.run(found.probes, watch)
     results = found.problems + results
     joined = _apply_suppressions(join(findings, results, allowed))
     return DynamicResult(joined, results, sorted(pool.warnings))
@@ -65,7 +68,7 @@ def _apply_suppressions(findings: list[Finding]) -> list[Finding]:
     return sorted(kept, key=Finding.sort_key)
 
 
-def _with_progress(pool: WorkerPool, probes: list, linted: frozenset[str]) -> list[ProbeResult]:
+def _with_progress(pool: WorkerPool, probes: list, watch: Watch) -> list[ProbeResult]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -76,4 +79,4 @@ def _with_progress(pool: WorkerPool, probes: list, linted: frozenset[str]) -> li
         def advance(result: ProbeResult) -> None:
             bar.update(task, advance=1, description=result.probe.name)
 
-        return pool.run(probes, linted, advance)
+        return pool.run(probes, watch, advance)

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from breaklint.dynamic.model import Probe, ProbeRequest, ProbeResult, ProbeStatus
+from breaklint.dynamic.model import Probe, ProbeRequest, ProbeResult, ProbeStatus, Watch
 from breaklint.dynamic.protocol import receive, send
 
 _START_TIMEOUT_S = 300.0  # importing torch: about 5 s on a quiet machine, far more when loaded
@@ -134,7 +134,7 @@ class WorkerPool:
     def run(
         self,
         probes: Sequence[Probe],
-        linted: frozenset[str],
+        watch: Watch,
         on_result: Callable[[ProbeResult], None] = lambda result: None,
     ) -> list[ProbeResult]:
         """Run every probe; results in the order of `probes`."""
@@ -152,7 +152,7 @@ class WorkerPool:
                         index = pending.get_nowait()
                     except queue.Empty:
                         return
-                    result = slot.run(ProbeRequest(probes[index], linted))
+                    result = slot.run(ProbeRequest(probes[index], watch))
                     with lock:
                         results[index] = result
                     on_result(result)

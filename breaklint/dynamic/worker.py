@@ -15,9 +15,9 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import cache
-from types import FrameType, ModuleType
+from types import CodeType, FrameType, ModuleType
 from typing import Any
 
 from breaklint.dynamic.bytecode import listing
@@ -28,8 +28,11 @@ from breaklint.dynamic.model import (
     ProbeRequest,
     ProbeResult,
     ProbeStatus,
+    Span,
+    Watch,
 )
 from breaklint.dynamic.protocol import receive, send
+from breaklint.source import char_offset
 
 _TRACEBACK_FRAMES = 6
 _BREAKLINT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -78,23 +81,73 @@ def _to_device(value: Any, device: str) -> Any:
     return value
 
 
-def _executed_lines(call: Callable[[], Any], linted: frozenset[str]) -> tuple[set, Any]:
-    """Run `call` eagerly, recording the lines it executes in the linted files; a generator
-    it returns is run to the end too. Returns the lines and what `call` returned."""
-    executed: set[tuple[str, int]] = set()
-    inside: dict[str, str | None] = {}
+@dataclass(slots=True)
+class _Coverage:
+    """What one eager run executed in the linted files."""
 
-    def local(frame: FrameType, event: str, arg: Any) -> Callable | None:
+    executed: set[tuple[str, int]] = field(default_factory=set)  # (real path, line)
+    instrumented: set[Span] = field(default_factory=set)
+    reached: set[Span] = field(default_factory=set)
+
+
+def _instructions_in_spans(code: CodeType, spans: list[Span]) -> dict[int, tuple[Span, ...]]:
+    """The watched spans holding each instruction of `code`, by instruction offset."""
+    inside: dict[int, tuple[Span, ...]] = {}
+    for index, (line, end_line, start, end) in enumerate(code.co_positions()):
+        if line is None or end_line is None or start is None or end is None:
+            continue
+        first, last = (
+            linecache.getline(code.co_filename, line),
+            linecache.getline(code.co_filename, end_line),
+        )
+        position = (line, char_offset(first, start) + 1, end_line, char_offset(last, end) + 1)
+        holding = tuple(span for span in spans if span.holds(*position))
+        if holding:
+            inside[index * 2] = holding  # one position per 2-byte code unit
+    return inside
+
+
+def _traced_run(call: Callable[[], Any], watch: Watch) -> tuple[_Coverage, Any]:
+    """Run `call` eagerly, recording the lines it executes in the linted files and which
+    watched spans ran; a generator it returns is run to the end too. Returns what was
+    covered and what `call` returned."""
+    coverage = _Coverage()
+    inside: dict[str, str | None] = {}
+    spans_by_path: dict[str, list[Span]] = {}
+    for span in watch.spans:
+        spans_by_path.setdefault(span.path, []).append(span)
+    offsets: dict[CodeType, dict[int, tuple[Span, ...]]] = {}
+
+    def lines(frame: FrameType, event: str, arg: Any) -> Callable | None:
         if event == "line":
-            executed.add((inside[frame.f_code.co_filename], frame.f_lineno))
-        return local
+            coverage.executed.add((inside[frame.f_code.co_filename], frame.f_lineno))
+        return lines
 
     def on_call(frame: FrameType, event: str, arg: Any) -> Callable | None:
-        filename = frame.f_code.co_filename
+        code = frame.f_code
+        filename = code.co_filename
         if filename not in inside:
             real = os.path.realpath(filename)
-            inside[filename] = real if real in linted else None
-        return local if inside[filename] else None
+            inside[filename] = real if real in watch.linted else None
+        path = inside[filename]
+        if path is None:
+            return None
+        if code not in offsets:
+            offsets[code] = _instructions_in_spans(code, spans_by_path.get(path, []))
+            coverage.instrumented.update(s for held in offsets[code].values() for s in held)
+        held_at = offsets[code]
+        if not held_at:
+            return lines
+
+        def instructions(frame: FrameType, event: str, arg: Any) -> Callable | None:
+            if event == "opcode":
+                coverage.reached.update(held_at.get(frame.f_lasti, ()))
+            elif event == "line":
+                coverage.executed.add((path, frame.f_lineno))
+            return instructions
+
+        frame.f_trace_opcodes = True  # opcode events only in functions holding a watched span
+        return instructions
 
     sys.settrace(on_call)
     try:
@@ -103,7 +156,7 @@ def _executed_lines(call: Callable[[], Any], linted: frozenset[str]) -> tuple[se
             list(returned)
     finally:
         sys.settrace(None)
-    return executed, returned
+    return coverage, returned
 
 
 def _attribute(raw: Any, request: ProbeRequest) -> Break | None:
@@ -112,7 +165,7 @@ def _attribute(raw: Any, request: ProbeRequest) -> Break | None:
     frames = raw.frames
     if not frames:
         return None
-    linted = [f for f in frames if os.path.realpath(f.path) in request.linted]
+    linted = [f for f in frames if os.path.realpath(f.path) in request.watch.linted]
     user = [f for f in frames if not torch_shim.is_library(f.path) and not _is_ours(f.path)]
     frame = (linted or user or frames)[-1]
     cause = raw.segments[0]
@@ -163,7 +216,7 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         target, args, kwargs = _unpack(probe, function())
         target = _to_device(target, device)
         args, kwargs = _to_device(args, device), _to_device(kwargs, device)
-        executed, returned = _executed_lines(lambda: target(*args, **kwargs), request.linted)
+        coverage, returned = _traced_run(lambda: target(*args, **kwargs), request.watch)
         captured = torch_shim.capture(lambda compiled: compiled(*args, **kwargs), target)
         if inspect.isgenerator(returned):  # Dynamo never sees the frame: no channel reports it
             captured.breaks.append(torch_shim.generator_skip(returned.gi_code))
@@ -197,7 +250,9 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         ops_per_graph=tuple(captured.ops_per_graph),
         frames_skipped=captured.frames_skipped,
         breaks=tuple(breaks.values()),
-        executed=frozenset(executed),
+        executed=frozenset(coverage.executed),
+        instrumented=frozenset(coverage.instrumented),
+        reached=frozenset(coverage.reached),
     )
 
 
