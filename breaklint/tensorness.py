@@ -77,6 +77,35 @@ MASK_METHODS = frozenset(
         "isposinf", "logical_not", "logical_and", "logical_or", "logical_xor", "any", "all",
     }
 )  # fmt: skip
+# Tensor methods whose result has the receiver's dtype (a boolean mask stays one).
+DTYPE_KEEPING_METHODS = frozenset(
+    {
+        "view", "reshape", "unsqueeze", "squeeze", "flatten", "expand", "expand_as", "repeat",
+        "transpose", "permute", "contiguous", "clone", "detach", "cpu", "cuda", "flip", "roll",
+        "narrow", "tril", "triu", "t", "movedim", "unflatten", "view_as", "reshape_as",
+    }
+)  # fmt: skip
+# Methods only tensors have (numpy arrays and Python containers do not): a parameter they are
+# called on is a tensor even where nothing says so.
+TENSOR_ONLY_METHODS = frozenset(
+    {
+        "unsqueeze", "masked_fill", "masked_fill_", "masked_scatter", "new_zeros", "new_ones",
+        "new_full", "new_empty", "type_as", "expand_as", "contiguous", "detach", "numel",
+        "permute", "size", "dim", "float", "long", "bool", "half", "bfloat16", "softmax",
+        "index_select", "masked_select", "unsqueeze_", "view_as", "split_with_sizes",
+    }
+)  # fmt: skip
+# torch functions that make a tensor from Python numbers; any other torch function given
+# only Python values (`torch.div(n, 2, rounding_mode="floor")`) is computed at trace time.
+TENSOR_FACTORIES = frozenset(
+    {
+        "tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "empty", "full",
+        "arange", "range", "linspace", "logspace", "eye", "rand", "randn", "randint",
+        "randperm", "normal", "scalar_tensor", "tril_indices", "triu_indices", "empty_strided",
+        "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like",
+        "randint_like", "stack", "cat", "concat", "concatenate",
+    }
+)  # fmt: skip
 # torch functions whose result is a Python value or an object, not a tensor.
 PYTHON_TORCH_PREFIXES = (
     "torch.is_", "torch.are_", "torch.get_", "torch.has_", "torch.compiler.", "torch.jit.",
@@ -104,6 +133,7 @@ _PYTHON_NODES = (
     ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
 )  # fmt: skip
 Loop = ast.For | ast.AsyncFor | ast.While
+_UNIONS = frozenset({"Union", "Optional", "typing.Union", "typing.Optional"})
 
 
 def join(*kinds: Kind) -> Kind:
@@ -123,6 +153,22 @@ def annotation_kind(annotation: ast.expr | None) -> Kind | None:
     if "Tensor" not in text or "Callable" in text:
         return Kind.PYTHON
     return Kind.MASK if "BoolTensor" in text else Kind.TENSOR
+
+
+def _admits_non_tensors(annotation: ast.expr) -> bool:
+    """Whether a tensor annotation also admits another value: `Tensor | list[tuple]`."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        members = [annotation.left, annotation.right]
+    elif isinstance(annotation, ast.Subscript) and dotted(annotation.value) in _UNIONS:
+        index = annotation.slice
+        members = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+    else:
+        return "Tensor" not in ast.unparse(annotation)
+    return any(
+        _admits_non_tensors(member)
+        for member in members
+        if not (isinstance(member, ast.Constant) and member.value is None)
+    )
 
 
 class FunctionFacts(Visitor):
@@ -202,9 +248,8 @@ class FunctionFacts(Visitor):
             return self._attribute_kind(node)
         if isinstance(node, ast.Call):
             return self._call_kind(node)
-        if isinstance(node, ast.Subscript):
-            base = self.kind(node.value)
-            return Kind.TENSOR if base is Kind.MASK else base
+        if isinstance(node, ast.Subscript):  # `mask[:, None]` is still a mask
+            return self.kind(node.value)
         if isinstance(node, ast.BinOp):
             left, right = self.kind(node.left), self.kind(node.right)
             if isinstance(node.op, _MASK_OPERATORS) and Kind.MASK in (left, right):
@@ -319,6 +364,9 @@ class FunctionFacts(Visitor):
             if name.startswith(PYTHON_TORCH_PREFIXES) or name.rpartition(".")[2][:1].isupper():
                 return Kind.PYTHON
             last = name.rpartition(".")[2]
+            values = [*node.args, *(k.value for k in node.keywords if k.arg != "rounding_mode")]
+            if last not in TENSOR_FACTORIES and all(self.kind(v) is Kind.PYTHON for v in values):
+                return Kind.UNKNOWN
             return Kind.MASK if last in MASK_METHODS else Kind.TENSOR
         written = dotted(func)
         if written is not None and self._is_module(written.partition(".")[0]):
@@ -330,9 +378,26 @@ class FunctionFacts(Visitor):
             receiver = self.kind(func.value)
             if receiver is Kind.PYTHON:
                 return Kind.PYTHON
+            if receiver is Kind.MASK and self._keeps_dtype(node):
+                return Kind.MASK
             if method in TENSOR_METHODS or (receiver.is_tensor and method in TENSOR_METHOD_NAMES):
                 return Kind.MASK if method in MASK_METHODS else Kind.TENSOR
         return Kind.UNKNOWN
+
+    def _keeps_dtype(self, call: ast.Call) -> bool:
+        """Whether a method call on a tensor keeps its dtype: a view, a copy, a move to a
+        device (`.to(x.device)`, but not `.to(torch.float)`, `.to(x.dtype)` or `.to(y)`)."""
+        assert isinstance(call.func, ast.Attribute)
+        method = call.func.attr
+        if method != "to":
+            return method in DTYPE_KEEPING_METHODS
+        for argument in [*call.args, *(k.value for k in call.keywords)]:
+            name = self.resolve(argument) or ""
+            if "dtype" in name or self.kind(argument).is_tensor:
+                return False
+            if name.startswith("torch.") and name != "torch.device":
+                return False
+        return all(k.arg != "dtype" for k in call.keywords)
 
     def _comparison_kind(self, node: ast.Compare) -> Kind:
         if any(isinstance(op, _VALUE_TESTS) for op in node.ops):
@@ -361,10 +426,18 @@ class FunctionFacts(Visitor):
             *zip(positional, defaults, strict=True),
             *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True),
         ]
+        used_as_tensor: set[str] | None = None  # found on first need: most have no unknowns
         for index, (parameter, default) in enumerate(parameters):
             kind = self._parameter_kind(parameter, default, first=index == 0)
+            if kind is Kind.UNKNOWN and parameter.annotation is None and default is None:
+                if used_as_tensor is None:
+                    used_as_tensor = self._used_as_tensor(node)
+                if parameter.arg in used_as_tensor:
+                    kind = Kind.TENSOR
             self.names[parameter.arg] = kind
-            guessed = parameter.annotation is None and default is None
+            guessed = default is None and (
+                parameter.annotation is None or _admits_non_tensors(parameter.annotation)
+            )
             if guessed and kind is Kind.TENSOR:
                 self.guessed_parameters.add(parameter.arg)
         for star in (arguments.vararg, arguments.kwarg):
@@ -372,6 +445,26 @@ class FunctionFacts(Visitor):
                 self.names[star.arg] = Kind.PYTHON
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _used_as_tensor(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+        """Names the function treats as tensors in a way only tensors allow: a tensor-only
+        method called on them, or passed first to a `torch.*_like` function."""
+        names = set()
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.attr in TENSOR_ONLY_METHODS
+            ):
+                names.add(func.value.id)
+            elif node.args and isinstance(node.args[0], ast.Name):
+                name = self.resolve(func) or ""
+                if name.startswith("torch.") and name.endswith("_like"):
+                    names.add(node.args[0].id)
+        return names
 
     def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if self._depth > 1:
@@ -502,6 +595,8 @@ class FunctionFacts(Visitor):
             # `a, b = x.chunk(2)` unpacks tensors; `b, n = x.shape` unpacks Python ints.
             kind = self.kind(value)
             self._bind_kind(target, Kind.TENSOR if kind is Kind.MASK else kind)
+            if self.rests_on_guess(value):  # `height, width = sizes`: a tuple as likely
+                self._keep_guess(target)
         else:
             self._bind_kind(target, self.kind(value))
 
@@ -519,6 +614,12 @@ class FunctionFacts(Visitor):
                 self._bind_kind(element, kind)
         elif isinstance(target, ast.Starred):
             self._bind_kind(target.value, Kind.PYTHON)
+
+    def _keep_guess(self, target: ast.expr) -> None:
+        """Names bound from a guessed tensor are guesses too."""
+        for node in ast.walk(target):
+            if isinstance(node, ast.Name):
+                self.guessed_parameters.add(node.id)
 
     def _bind_iteration(self, target: ast.expr, iterable: ast.expr) -> None:
         builtin = (
@@ -546,6 +647,8 @@ class FunctionFacts(Visitor):
                 self._bind_kind(target, Kind.UNKNOWN)
         elif self.kind(iterable).is_tensor:  # iterating a tensor yields its rows
             self._bind_kind(target, Kind.TENSOR)
+            if self.rests_on_guess(iterable):  # `for h, w in shapes`: a list as likely
+                self._keep_guess(target)
         else:
             self._bind_kind(target, Kind.UNKNOWN)
 

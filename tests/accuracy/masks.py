@@ -1,0 +1,73 @@
+"""Boolean masks that travel (through `.to()`, views, `~`, `&`, into helpers) and Python
+values that only look like tensors (tuples unpacked from a parameter, torch math on ints)."""
+
+import torch
+from torch import nn
+
+
+def spline(inputs, widths, tail_bound=5.0):
+    inside = (inputs >= -tail_bound) & (inputs <= tail_bound)
+    outside = ~inside
+    outputs = torch.zeros_like(inputs)
+    outputs[outside] = inputs[outside]  # BREAK
+    outputs[inside] = widths[inside] * 2  # BREAK
+    return outputs
+
+
+class Spline(nn.Module):
+    def forward(self, x, widths):
+        first, second = torch.chunk(x, 2, dim=-1)
+        return first.sum() + spline(second, widths).sum()
+
+
+class Routed(nn.Module):
+    def forward(self, hidden, token_mask: torch.BoolTensor):
+        token_mask = token_mask.to(hidden.device)
+        hidden = hidden.masked_scatter(
+            token_mask.unsqueeze(-1),
+            hidden[token_mask] * 2,  # BREAK
+        )
+        return hidden[~token_mask]  # BREAK
+
+
+class Windows(nn.Module):
+    def forward(self, x, dims):
+        height, width = dims
+        batch, _, channels = x.shape
+        return x.view(batch, height, width, channels)
+
+
+def chunked(x, window: int = 2):
+    chunks = torch.div(x.size(1), window, rounding_mode="trunc") - 1
+    return x.new_zeros((x.size(0), chunks + 1, window))
+
+
+def levels(value: torch.Tensor, shapes: torch.Tensor | list[tuple]):
+    pieces = []
+    for level, (height, width) in enumerate(shapes):
+        pieces.append(value[level].reshape(height, width))
+    return pieces
+
+
+compiled_chunked = torch.compile(chunked)
+compiled_levels = torch.compile(levels)
+
+
+def probe_mask_into_a_helper():
+    return Spline(), (torch.randn(4, 6) * 6, torch.randn(4, 3))
+
+
+def probe_mask_moved_to_a_device():
+    return Routed(), (torch.randn(2, 5, 3), torch.rand(2, 5) > 0.5)
+
+
+def probe_sizes_unpacked_from_a_parameter():
+    return Windows(), (torch.randn(2, 6, 3), (2, 3))
+
+
+def probe_torch_math_on_sizes():
+    return chunked, (torch.randn(2, 8),)
+
+
+def probe_sizes_iterated_from_a_parameter():
+    return levels, (torch.randn(2, 6), [(2, 3), (3, 2)])
