@@ -27,7 +27,7 @@ from breaklint.source import (
     read_source,
 )
 from breaklint.suppression import Suppressions, is_skipped
-from breaklint.syntax import walk
+from breaklint.syntax import dotted, walk
 from breaklint.tensorness import FunctionFacts
 
 HOOK_RULE = "BL701"  # reported at a hook's registration when the hook itself breaks
@@ -146,10 +146,16 @@ def check_functions(
     """Run the enabled rules over each function in scope."""
     rules = [rule for code, rule in all_rules().items() if code in codes]
     checked = []
+    submodules_of: dict[str, dict[str, tuple[str, ...]]] = {}
     for function in functions:
         try:
             node = nodes[function.qualname]
-            findings = _check_function(path, function, node, codes, imports, source, rules)
+            owner = function.qualname.rpartition(".")[0]
+            if owner not in submodules_of:
+                submodules_of[owner] = _submodules(nodes, owner, imports)
+            findings = _check_function(
+                path, function, node, codes, imports, source, rules, submodules_of[owner]
+            )
         except (RecursionError, MemoryError):
             what = f"`{function.qualname}`"
             findings = [file_problem(path, TOO_DEEP.format(what=what), function.start_line)]
@@ -157,6 +163,35 @@ def check_functions(
             findings = [internal_error(path, error, function.start_line)]
         checked.append(CheckedFunction(function, findings))
     return checked
+
+
+def _submodules(nodes: Nodes, owner: str, imports: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """What the methods of class `owner` assign to `self.<attribute>` from a call, as the
+    callees' dotted names with imports resolved."""
+    if not owner:
+        return {}
+    prefix = f"{owner}."
+    found: dict[str, set[str]] = {}
+    for qualname, method in nodes.items():
+        if not qualname.startswith(prefix) or "." in qualname[len(prefix) :]:
+            continue
+        for node in ast.walk(method):
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+                continue
+            callee = dotted(node.value.func)
+            if callee is None:
+                continue
+            head, _, rest = callee.partition(".")
+            target = imports.get(head)
+            resolved = (f"{target}.{rest}" if rest else target) if target else callee
+            for assigned in node.targets:
+                if (
+                    isinstance(assigned, ast.Attribute)
+                    and isinstance(assigned.value, ast.Name)
+                    and assigned.value.id == "self"
+                ):
+                    found.setdefault(assigned.attr, set()).add(resolved)
+    return {attribute: tuple(sorted(callees)) for attribute, callees in found.items()}
 
 
 def _column(line: str, offset: int) -> int:
@@ -172,6 +207,7 @@ def _check_function(
     imports: dict[str, str],
     source: LazyLines,
     rules: list[type[Rule]],
+    submodules: dict[str, tuple[str, ...]],
 ) -> list[Finding]:
     """The findings of one function in scope."""
     reports = []
@@ -183,7 +219,14 @@ def _check_function(
             tensor_calls=frozenset(function.tensor_calls),
         )
         context = RuleContext(
-            path, function.qualname, function.scope, imports, facts, source, function.disabled_calls
+            path,
+            function.qualname,
+            function.scope,
+            imports,
+            facts,
+            source,
+            function.disabled_calls,
+            submodules,
         )
         visitors = [rule(context) for rule in rules]
         # The facts visitor goes first so that rules see names bound before the node they visit.

@@ -227,3 +227,16 @@ class LengthPadder(nn.Module):
         lengths = (x > 0).sum(-1)
         padded = x.new_zeros(x.shape[0], lengths.max())  # BREAK
         return padded.sum() + x.sum()
+
+
+class RecurrentTagger(nn.Module):
+    """A recurrent submodule: Dynamo does not wrap nn.LSTM by default."""
+
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.lstm = nn.LSTM(dim, dim, batch_first=True)
+        self.head = nn.Linear(dim, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        output, _ = self.lstm(x * 2)  # SKIP
+        return self.head(output)

@@ -10,6 +10,7 @@ from layers import (
     LengthPadder,
     MoERouter,
     NoisyTraining,
+    RecurrentTagger,
     Resampler,
     RMSNorm,
 )
@@ -70,3 +71,7 @@ def probe_hooked_stack():
 
 def probe_length_padder():
     return LengthPadder(), (torch.randn(2, 8),)
+
+
+def probe_recurrent_tagger():
+    return RecurrentTagger(), (torch.randn(2, 5, 8),)

@@ -1,0 +1,92 @@
+import ast
+
+from breaklint.findings import Severity
+from breaklint.rule import Rule
+
+RECURRENT_MODULES = frozenset({"torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"})
+_SUBMODULE_PATHS = ("torch.nn.modules.rnn.", "torch.nn.modules.")
+
+
+def _public_name(constructor: str) -> str:
+    """`torch.nn.modules.rnn.LSTM` -> `torch.nn.LSTM`."""
+    for prefix in _SUBMODULE_PATHS:
+        if constructor.startswith(prefix):
+            return f"torch.nn.{constructor.rpartition('.')[2]}"
+    return constructor
+
+
+class RnnModuleCall(Rule):
+    code = "BL506"
+    name = "rnn-module-call"
+    severity = Severity.ERROR
+    message = (
+        "`self.{attribute}` is a `{module}`, which Dynamo refuses to trace: it gives up on the "
+        "whole function, which runs eagerly with no graph"
+    )
+    hint = (
+        "run the recurrent layer outside the compiled region, or set "
+        "torch._dynamo.config.allow_rnn = True (experimental) to trace it"
+    )
+    what = """
+Flags calling a submodule that the same class creates as `nn.RNN`, `nn.LSTM` or `nn.GRU`
+(`self.lstm = nn.LSTM(...)` in `__init__`, then `self.lstm(x)` in compiled code).
+"""
+    why = """
+Dynamo refuses to wrap the recurrent modules by default (`torch._dynamo.config.allow_rnn` is
+False): their cuDNN path flattens weights behind Python's back. It cannot resume after the
+call either, so it skips the whole calling function, which runs eagerly: no graph at all for
+it, and only the functions it calls get compiled on their own.
+"""
+    example = """
+import torch
+from torch import nn
+
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(8, 8, batch_first=True)
+        self.head = nn.Linear(8, 3)
+
+    def forward(self, x):
+        output, _ = self.lstm(x * 2)
+        return self.head(output)
+
+
+compiled = torch.compile(Tagger())
+"""
+    use_instead = """
+import torch
+from torch import nn
+
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mix = nn.Conv1d(8, 8, kernel_size=3, padding=1)
+        self.head = nn.Linear(8, 3)
+
+    def forward(self, x):
+        output = self.mix((x * 2).transpose(1, 2)).transpose(1, 2)
+        return self.head(output)
+
+
+compiled = torch.compile(Tagger())
+"""
+    probe = "(Tagger(), (torch.randn(2, 5, 8),))"
+    gb_ids = ("GB0014",)
+    breaks_graph = False  # the whole frame is skipped already, loop or not
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "self"
+        ):
+            return
+        constructors = self.context.submodules.get(func.attr, ())
+        recurrent = sorted({_public_name(c) for c in constructors} & RECURRENT_MODULES)
+        if recurrent:
+            module = " or ".join(f"nn.{name.rpartition('.')[2]}" for name in recurrent)
+            self.report(node, self.message.format(attribute=func.attr, module=module))
