@@ -27,7 +27,8 @@ class Routed(nn.Module):
             token_mask.unsqueeze(-1),
             hidden[token_mask] * 2,  # BREAK
         )
-        return hidden[~token_mask]  # BREAK
+        positions = token_mask.to(torch.long)  # a cast: no longer a mask
+        return hidden[~token_mask] + hidden[positions].sum()  # BREAK
 
 
 class Windows(nn.Module):
