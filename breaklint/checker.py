@@ -14,6 +14,7 @@ import gc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from breaklint.class_attributes import SelfAssignments
 from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index
 from breaklint.rule import Report, Rule, RuleContext, all_rules, collect_reports
@@ -27,8 +28,8 @@ from breaklint.source import (
     read_source,
 )
 from breaklint.suppression import Suppressions, is_skipped
-from breaklint.syntax import dotted, walk
-from breaklint.tensorness import FunctionFacts
+from breaklint.syntax import walk
+from breaklint.tensorness import FunctionFacts, names_used_as_tensors
 
 HOOK_RULE = "BL701"  # reported at a hook's registration when the hook itself breaks
 Nodes = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
@@ -146,15 +147,15 @@ def check_functions(
     """Run the enabled rules over each function in scope."""
     rules = [rule for code, rule in all_rules().items() if code in codes]
     checked = []
-    submodules_of: dict[str, dict[str, tuple[str, ...]]] = {}
+    assignments: dict[str, SelfAssignments] = {}
     for function in functions:
         try:
             node = nodes[function.qualname]
             owner = function.qualname.rpartition(".")[0]
-            if owner not in submodules_of:
-                submodules_of[owner] = _submodules(nodes, owner, imports)
+            if owner not in assignments:
+                assignments[owner] = SelfAssignments(_methods(nodes, owner), imports)
             findings = _check_function(
-                path, function, node, codes, imports, source, rules, submodules_of[owner]
+                path, function, node, codes, imports, source, rules, assignments[owner]
             )
         except (RecursionError, MemoryError):
             what = f"`{function.qualname}`"
@@ -165,33 +166,16 @@ def check_functions(
     return checked
 
 
-def _submodules(nodes: Nodes, owner: str, imports: dict[str, str]) -> dict[str, tuple[str, ...]]:
-    """What the methods of class `owner` assign to `self.<attribute>` from a call, as the
-    callees' dotted names with imports resolved."""
+def _methods(nodes: Nodes, owner: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The functions defined directly in `owner` (a class, for a method)."""
     if not owner:
-        return {}
+        return []
     prefix = f"{owner}."
-    found: dict[str, set[str]] = {}
-    for qualname, method in nodes.items():
-        if not qualname.startswith(prefix) or "." in qualname[len(prefix) :]:
-            continue
-        for node in ast.walk(method):
-            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
-                continue
-            callee = dotted(node.value.func)
-            if callee is None:
-                continue
-            head, _, rest = callee.partition(".")
-            target = imports.get(head)
-            resolved = (f"{target}.{rest}" if rest else target) if target else callee
-            for assigned in node.targets:
-                if (
-                    isinstance(assigned, ast.Attribute)
-                    and isinstance(assigned.value, ast.Name)
-                    and assigned.value.id == "self"
-                ):
-                    found.setdefault(assigned.attr, set()).add(resolved)
-    return {attribute: tuple(sorted(callees)) for attribute, callees in found.items()}
+    return [
+        node
+        for qualname, node in nodes.items()
+        if qualname.startswith(prefix) and "." not in qualname[len(prefix) :]
+    ]
 
 
 def _column(line: str, offset: int) -> int:
@@ -207,16 +191,19 @@ def _check_function(
     imports: dict[str, str],
     source: LazyLines,
     rules: list[type[Rule]],
-    submodules: dict[str, tuple[str, ...]],
+    self_assignments: SelfAssignments,
 ) -> list[Finding]:
     """The findings of one function in scope."""
     reports = []
+    text = "\n".join(source.lines[node.lineno - 1 : node.end_lineno])
+    used_as_tensors = names_used_as_tensors(text, imports)
     for target in _traced_parts(node, function.inner_only):
         facts = FunctionFacts(
             imports,
             root=function.root,
             guard_calls=frozenset(function.guard_calls),
             tensor_calls=frozenset(function.tensor_calls),
+            used_as_tensors=used_as_tensors,
         )
         context = RuleContext(
             path,
@@ -226,7 +213,7 @@ def _check_function(
             facts,
             source,
             function.disabled_calls,
-            submodules,
+            self_assignments,
         )
         visitors = [rule(context) for rule in rules]
         # The facts visitor goes first so that rules see names bound before the node they visit.

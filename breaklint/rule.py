@@ -9,11 +9,11 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import ClassVar
 
+from breaklint.class_attributes import SelfAssignments
 from breaklint.findings import Fix, Severity
 from breaklint.source import LazyLines
 from breaklint.syntax import Visitor
@@ -34,9 +34,8 @@ class RuleContext:
     facts: FunctionFacts  # tensor-ness of names and enclosing loops, current as rules visit
     source: LazyLines  # the file's text, for rules that build fixes
     disabled_calls: tuple[str, ...] = ()  # callees as written that are compiler-disabled
-    # For a method: what its class assigns to `self.<attribute>`, as the dotted callees of
-    # those assignments with imports resolved (`{"lstm": ("torch.nn.LSTM",)}`).
-    submodules: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # For a method: what its class assigns to `self.<attribute>` (its submodules).
+    self_assignments: SelfAssignments = field(default_factory=lambda: SelfAssignments([], {}))
 
     @property
     def root(self) -> bool:

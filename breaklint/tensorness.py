@@ -16,6 +16,7 @@ methods only tensors have (`x.sum()`, `x.any()`), so shapes, dtypes, devices, `N
 from __future__ import annotations
 
 import ast
+import re
 from enum import Enum
 
 from breaklint.scope import COMPILING_CHECKS
@@ -95,6 +96,8 @@ TENSOR_ONLY_METHODS = frozenset(
         "index_select", "masked_select", "unsqueeze_", "view_as", "split_with_sizes",
     }
 )  # fmt: skip
+_TENSOR_ONLY_CALL = re.compile(rf"\.(?:{'|'.join(sorted(TENSOR_ONLY_METHODS))})\(")
+_LIKE_CALL = re.compile(r"([A-Za-z_][\w.]*)_like\(\s*([A-Za-z_]\w*)\s*[,)]")
 # torch functions that make a tensor from Python numbers; any other torch function given
 # only Python values (`torch.div(n, 2, rounding_mode="floor")`) is computed at trace time.
 TENSOR_FACTORIES = frozenset(
@@ -171,6 +174,26 @@ def _admits_non_tensors(annotation: ast.expr) -> bool:
     )
 
 
+def names_used_as_tensors(text: str, imports: dict[str, str]) -> frozenset[str]:
+    """Names a function's source uses the way only tensors allow: a tensor-only method called
+    on them (`x.unsqueeze(1)`), or passed first to a `torch.*_like` function. A parameter of a
+    helper used so is a tensor even though nothing declares it. Read from the text, not the
+    tree: a regular-expression pass costs far less than another walk of every function."""
+    names = set()
+    for match in _TENSOR_ONLY_CALL.finditer(text):
+        end = start = match.start()
+        while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1
+        receiver = text[start:end]
+        if receiver.isidentifier() and text[start - 1 : start] != ".":  # not `self.mask`
+            names.add(receiver)
+    torch_aliases = {alias for alias, target in imports.items() if target == "torch"}
+    for match in _LIKE_CALL.finditer(text):
+        if match.group(1).partition(".")[0] in torch_aliases:
+            names.add(match.group(2))
+    return frozenset(names)
+
+
 class FunctionFacts(Visitor):
     """Names, their kinds and the enclosing loops, kept up to date during the one traversal."""
 
@@ -181,11 +204,13 @@ class FunctionFacts(Visitor):
         root: bool,
         guard_calls: frozenset[str] = frozenset(),
         tensor_calls: frozenset[str] = frozenset(),
+        used_as_tensors: frozenset[str] = frozenset(),
     ) -> None:
         self.imports = imports
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written
+        self.used_as_tensors = used_as_tensors  # see `names_used_as_tensors`
         # Names that hold a tensor on one path through an `if` and not on another.
         self.uncertain: set[str] = set()
         # Per open `if`: the names before it, then, once its `else` starts, after its body.
@@ -426,14 +451,11 @@ class FunctionFacts(Visitor):
             *zip(positional, defaults, strict=True),
             *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True),
         ]
-        used_as_tensor: set[str] | None = None  # found on first need: most have no unknowns
         for index, (parameter, default) in enumerate(parameters):
             kind = self._parameter_kind(parameter, default, first=index == 0)
-            if kind is Kind.UNKNOWN and parameter.annotation is None and default is None:
-                if used_as_tensor is None:
-                    used_as_tensor = self._used_as_tensor(node)
-                if parameter.arg in used_as_tensor:
-                    kind = Kind.TENSOR
+            unmarked = parameter.annotation is None and default is None
+            if kind is Kind.UNKNOWN and unmarked and parameter.arg in self.used_as_tensors:
+                kind = Kind.TENSOR
             self.names[parameter.arg] = kind
             guessed = default is None and (
                 parameter.annotation is None or _admits_non_tensors(parameter.annotation)
@@ -445,26 +467,6 @@ class FunctionFacts(Visitor):
                 self.names[star.arg] = Kind.PYTHON
 
     visit_AsyncFunctionDef = visit_FunctionDef
-
-    def _used_as_tensor(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-        """Names the function treats as tensors in a way only tensors allow: a tensor-only
-        method called on them, or passed first to a `torch.*_like` function."""
-        names = set()
-        for node in ast.walk(function):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func
-            if (
-                isinstance(func, ast.Attribute)
-                and isinstance(func.value, ast.Name)
-                and func.attr in TENSOR_ONLY_METHODS
-            ):
-                names.add(func.value.id)
-            elif node.args and isinstance(node.args[0], ast.Name):
-                name = self.resolve(func) or ""
-                if name.startswith("torch.") and name.endswith("_like"):
-                    names.add(node.args[0].id)
-        return names
 
     def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if self._depth > 1:

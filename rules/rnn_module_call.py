@@ -85,7 +85,7 @@ compiled = torch.compile(Tagger())
             and func.value.id == "self"
         ):
             return
-        constructors = self.context.submodules.get(func.attr, ())
+        constructors = self.context.self_assignments.callees(func.attr)
         recurrent = sorted({_public_name(c) for c in constructors} & RECURRENT_MODULES)
         if recurrent:
             module = " or ".join(f"nn.{name.rpartition('.')[2]}" for name in recurrent)
