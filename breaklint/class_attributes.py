@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 
-from breaklint.syntax import dotted
+from breaklint.syntax import dotted, expand_import
 
 _BLOCKS = ("body", "orelse", "finalbody")
 
@@ -44,15 +44,9 @@ class SelfAssignments:
                         and isinstance(target.value, ast.Name)
                         and target.value.id == "self"
                     ):
-                        found.setdefault(target.attr, set()).add(self._resolve(callee))
+                        resolved = expand_import(callee, self._imports)
+                        found.setdefault(target.attr, set()).add(resolved)
         return {attribute: tuple(sorted(callees)) for attribute, callees in found.items()}
-
-    def _resolve(self, name: str) -> str:
-        head, _, rest = name.partition(".")
-        target = self._imports.get(head)
-        if target is None:
-            return name
-        return f"{target}.{rest}" if rest else target
 
 
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from breaklint.syntax import SCALARS, child_fields, dotted
+from breaklint.syntax import SCALARS, child_fields, dotted, expand_import
 
 _LEAVES = set(SCALARS)  # types of children that hold nothing to index
 COMPILE_CALLS = ("torch.compile", "torch._dynamo.optimize")
@@ -79,11 +79,7 @@ class ModuleIndex:
 
     def resolve(self, dotted: str) -> str:
         """Expand the first component through the import table: `nn.Module` -> `torch.nn.Module`."""
-        head, _, rest = dotted.partition(".")
-        target = self.imports.get(head)
-        if target is None:
-            return dotted
-        return f"{target}.{rest}" if rest else target
+        return expand_import(dotted, self.imports)
 
 
 def dotted_name(node: ast.expr) -> str | None:

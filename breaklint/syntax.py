@@ -11,6 +11,16 @@ import ast
 from collections.abc import Callable, Iterator, Sequence
 
 
+def expand_import(name: str, imports: dict[str, str]) -> str:
+    """Expand a dotted name's first component through an import table: `nn.Module` ->
+    `torch.nn.Module`."""
+    head, _, rest = name.partition(".")
+    target = imports.get(head)
+    if target is None:
+        return name
+    return f"{target}.{rest}" if rest else target
+
+
 def dotted(node: ast.AST) -> str | None:
     """`a.b.c` for a chain of attributes on a name, else None."""
     parts: list[str] = []
