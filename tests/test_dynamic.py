@@ -135,7 +135,7 @@ def test_hook_break_and_skipped_frame(corpus_report: dict) -> None:
 def test_probe_report(corpus_report: dict) -> None:
     probes = {p["name"]: p for p in corpus_report["probes"]}
     assert {p["status"] for p in probes.values()} == {"ok"}
-    assert len(probes) == 15
+    assert len(probes) == 16
     assert (probes["probe_clean"]["graphs"], probes["probe_clean"]["breaks"]) == (1, 0)
     assert (probes["probe_hooked"]["graphs"], probes["probe_hooked"]["breaks"]) == (2, 1)
     assert (probes["probe_looped"]["graphs"], probes["probe_looped"]["frames_skipped"]) == (0, 1)

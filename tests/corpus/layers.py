@@ -240,3 +240,12 @@ class RecurrentTagger(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         output, _ = self.lstm(x * 2)  # SKIP
         return self.head(output)
+
+
+class DeterministicPool(nn.Module):
+    """A backend flag switched inside forward: Dynamo cannot enter cudnn.flags()."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        with torch.backends.cudnn.flags(enabled=False):  # SKIP
+            pooled = torch.nn.functional.avg_pool1d(x, 3)
+        return pooled * 2

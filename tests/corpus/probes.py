@@ -5,6 +5,7 @@ from layers import (
     MLP,
     Attention,
     Chunker,
+    DeterministicPool,
     HookedStack,
     LabelSmoothingLoss,
     LengthPadder,
@@ -75,3 +76,7 @@ def probe_length_padder():
 
 def probe_recurrent_tagger():
     return RecurrentTagger(), (torch.randn(2, 5, 8),)
+
+
+def probe_deterministic_pool():
+    return DeterministicPool(), (torch.randn(2, 4, 9),)
