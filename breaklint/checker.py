@@ -17,21 +17,15 @@ from dataclasses import dataclass
 from breaklint.class_attributes import SelfAssignments
 from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index
-from breaklint.rule import Report, Rule, RuleContext, all_rules, collect_reports
+from breaklint.rule import Phase, Rule, RuleContext, all_rules, collect_reports
+from breaklint.rules.internal_error import InternalError
+from breaklint.rules.parse_error import ParseError
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
-from breaklint.source import (
-    TOO_DEEP,
-    LazyLines,
-    char_offset,
-    file_problem,
-    internal_error,
-    read_source,
-)
+from breaklint.source import LazyLines, Unreadable, column, read_source
 from breaklint.suppression import Suppressions, is_skipped
 from breaklint.syntax import walk
 from breaklint.tensorness import FunctionFacts, names_used_as_tensors
 
-HOOK_RULE = "BL701"  # reported at a hook's registration when the hook itself breaks
 Nodes = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
 
 
@@ -113,9 +107,11 @@ def _recheck_file(
 def _parse(
     path: str, package: list[str]
 ) -> FileResult | tuple[str, ast.Module, ModuleIndex, Nodes]:
-    text, problem = read_source(path)
-    if text is None:
-        return FileResult(path, None, [problem] if problem else [], [])
+    text = read_source(path)
+    if isinstance(text, Unreadable):
+        return FileResult(
+            path, None, [ParseError.finding(path, text.line, 1, message=text.message)], []
+        )
     if is_skipped(text):
         return FileResult(path, None, [], [])
     try:
@@ -124,13 +120,13 @@ def _parse(
         index = build_index(path, tree, package, nodes)
     except SyntaxError as error:
         line, column = error.lineno or 1, error.offset or 1
-        problem = file_problem(path, f"SyntaxError: {error.msg}", line, column)
+        problem = ParseError.finding(path, line, column, message=f"SyntaxError: {error.msg}")
     except ValueError as error:  # e.g. a null byte in the source
-        problem = file_problem(path, f"cannot parse file: {error}")
+        problem = ParseError.finding(path, 1, 1, message=f"cannot parse file: {error}")
     except (RecursionError, MemoryError):
-        problem = file_problem(path, TOO_DEEP.format(what="this file"))
+        problem = ParseError.too_deep(path, "this file")
     except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
-        problem = internal_error(path, error, 1)
+        problem = InternalError.of(path, error, 1)
     else:
         return text, tree, index, nodes
     return FileResult(path, None, [problem], [])
@@ -145,7 +141,9 @@ def check_functions(
     imports: dict[str, str],
 ) -> list[CheckedFunction]:
     """Run the enabled rules over each function in scope."""
-    rules = [rule for code, rule in all_rules().items() if code in codes]
+    rules = [
+        rule for code, rule in all_rules().items() if code in codes and rule.phase is Phase.STATIC
+    ]
     checked = []
     assignments: dict[str, SelfAssignments] = {}
     for function in functions:
@@ -155,13 +153,13 @@ def check_functions(
             if owner not in assignments:
                 assignments[owner] = SelfAssignments(_methods(nodes, owner), imports)
             findings = _check_function(
-                path, function, node, codes, imports, source, rules, assignments[owner]
+                path, function, node, imports, source, rules, assignments[owner]
             )
         except (RecursionError, MemoryError):
             what = f"`{function.qualname}`"
-            findings = [file_problem(path, TOO_DEEP.format(what=what), function.start_line)]
+            findings = [ParseError.too_deep(path, what, function.start_line)]
         except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
-            findings = [internal_error(path, error, function.start_line)]
+            findings = [InternalError.of(path, error, function.start_line)]
         checked.append(CheckedFunction(function, findings))
     return checked
 
@@ -178,16 +176,10 @@ def _methods(nodes: Nodes, owner: str) -> list[ast.FunctionDef | ast.AsyncFuncti
     ]
 
 
-def _column(line: str, offset: int) -> int:
-    """The 1-based character column of a UTF-8 byte offset into `line`."""
-    return char_offset(line, offset) + 1
-
-
 def _check_function(
     path: str,
     function: ScopedFunction,
     node: ast.FunctionDef | ast.AsyncFunctionDef,
-    codes: frozenset[str],
     imports: dict[str, str],
     source: LazyLines,
     rules: list[type[Rule]],
@@ -225,27 +217,25 @@ def _check_function(
     findings = []
     for report in reports:
         where = report.node
-        line, end_line = where.lineno, where.end_lineno
-        rule = all_rules()[report.code]
+        line = where.lineno
+        end_line = where.end_lineno if where.end_lineno is not None else line
+        end_offset = where.end_col_offset if where.end_col_offset is not None else where.col_offset
         findings.append(
-            Finding(
-                code=rule.code,
-                name=rule.name,
-                severity=report.severity or rule.severity,
+            all_rules()[report.code].finding(
+                path,
+                line,
+                column(lines[line - 1], where.col_offset),
+                end_line,
+                column(lines[end_line - 1], end_offset),
                 message=report.message,
-                path=path,
-                line=line,
-                column=_column(lines[line - 1], where.col_offset),
-                end_line=end_line,
-                end_column=_column(lines[end_line - 1], where.end_col_offset),
-                url=rule.url(),
+                severity=report.severity,
                 hint=report.hint,
                 scope=function.scope,
                 fix=report.fix,
             )
         )
-    if HOOK_RULE in codes:
-        findings.extend(_registration_findings(path, function, reports, lines))
+    for rule in rules:
+        findings.extend(rule.function_findings(path, function, reports, lines))
     return findings
 
 
@@ -266,34 +256,3 @@ def _traced_parts(
             continue
         pending.extend(reversed(list(ast.iter_child_nodes(child))))
     return found
-
-
-def _registration_findings(
-    path: str, hook: ScopedFunction, reports: list[Report], lines: list[str]
-) -> list[Finding]:
-    """Mention a hook's graph breaks where the hook is registered (same file only)."""
-    codes = sorted({r.code for r in reports if all_rules()[r.code].breaks_graph})
-    if not codes:
-        return []
-    rule = all_rules()[HOOK_RULE]
-    message = (
-        f"hook `{hook.qualname}` breaks the graph ({', '.join(codes)} inside it): Dynamo "
-        "inlines hooks into the compiled module's graph, so every call of the module is split"
-    )
-    return [
-        Finding(
-            code=rule.code,
-            name=rule.name,
-            severity=rule.severity,
-            message=message,
-            path=path,
-            line=registration.line,
-            column=_column(lines[registration.line - 1], registration.offset),
-            end_line=registration.end_line,
-            end_column=_column(lines[registration.end_line - 1], registration.end_offset),
-            url=rule.url(),
-            hint=rule.hint,
-            scope=hook.scope,
-        )
-        for registration in hook.registrations
-    ]

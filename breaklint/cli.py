@@ -25,7 +25,6 @@ from breaklint.config import (
 )
 from breaklint.findings import Finding, Status
 from breaklint.report import FORMATS, WRITERS, Summary, summary_line, write_full
-from breaklint.source import INTERNAL_ERROR
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -215,9 +214,17 @@ def _lint(argv: list[str]) -> int:
             sys.stderr.write(hint + "\n")
     # A BL002 finding means breaklint failed on some code: CI must notice; so must a fix that
     # could not be written.
-    if found.missing or fix_failed or any(f.code == INTERNAL_ERROR for f in shown):
+    if found.missing or fix_failed or _internal_error(shown):
         return EXIT_ERROR
     return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
+
+
+def _internal_error(findings: list[Finding]) -> bool:
+    if not findings:
+        return False  # without importing the catalogue, on a clean run
+    from breaklint.rules.internal_error import InternalError
+
+    return any(f.code == InternalError.code for f in findings)
 
 
 def _show_diff(findings: list[Finding], unsafe: bool) -> int:

@@ -20,8 +20,10 @@ _SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold 
 def _lines(path: str) -> list[str]:
     from breaklint.source import read_source, source_lines
 
-    text, _ = read_source(path)
-    return [line.rstrip("\r\n") for line in source_lines(text)] if text else []
+    text = read_source(path)
+    if not isinstance(text, str) or not text:
+        return []
+    return [line.rstrip("\r\n") for line in source_lines(text)]
 
 
 def _finding_text(f: Finding, show_bytecode: bool) -> Text:

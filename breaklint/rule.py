@@ -1,23 +1,28 @@
 """The rule base class and its registry.
 
 A rule is a visitor over the `ast` of one function in compile scope. Declaring a subclass with a
-`code` registers it; `all_rules()` imports every module of `breaklint.rules` once.
+`code` registers it; `all_rules()` imports every catalogue module (`catalogue_modules()`) once.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
-import pkgutil
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from breaklint.class_attributes import SelfAssignments
-from breaklint.findings import Fix, Severity
-from breaklint.source import LazyLines
+from breaklint.codes import catalogue_modules
+from breaklint.findings import Finding, Fix, Origin, Severity, Status
 from breaklint.syntax import Visitor
-from breaklint.tensorness import FunctionFacts, Loop
+
+if TYPE_CHECKING:
+    from breaklint.scope import ScopedFunction
+    from breaklint.source import LazyLines
+    from breaklint.tensorness import FunctionFacts, Loop
 
 DOCS_URL = "https://breaklint.readthedocs.io/en/latest/rules/"
 GB_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
@@ -56,8 +61,17 @@ class Report:
     severity: Severity | None = None  # overrides the rule's severity
 
 
+class Phase(StrEnum):
+    """Where a rule's findings come from."""
+
+    STATIC = "static"  # a matcher over the code of functions in compile scope
+    FILE = "file"  # a file (or a function) breaklint could not check: it describes no statement
+    DYNAMIC = "dynamic"  # only running Dynamo on a probe reports it
+
+
 class Rule(Visitor):
     code: ClassVar[str]
+    phase: ClassVar[Phase] = Phase.STATIC
     name: ClassVar[str]  # kebab-case
     severity: ClassVar[Severity]
     message: ClassVar[str]  # one line: what is wrong here
@@ -121,8 +135,55 @@ class Rule(Visitor):
         """Called once the traversal is over, with every rule's reports for the function."""
 
     @classmethod
+    def function_findings(
+        cls, path: str, function: ScopedFunction, reports: Sequence[Report], lines: list[str]
+    ) -> list[Finding]:
+        """Findings away from the function's own code, from every rule's reports in it (a
+        hook's registration, say); called only when the function has reports."""
+        return []
+
+    @classmethod
     def url(cls) -> str:
         return f"{DOCS_URL}{cls.code}-{cls.name}/"
+
+    @classmethod
+    def finding(
+        cls,
+        path: str,
+        line: int,
+        column: int,
+        end_line: int | None = None,
+        end_column: int | None = None,
+        *,
+        message: str | None = None,
+        severity: Severity | None = None,
+        hint: str | None = None,
+        url: str | None = None,
+        scope: str | None = None,
+        origin: Origin = Origin.STATIC,
+        status: Status = Status.UNVERIFIED,
+        fix: Fix | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> Finding:
+        """The one way a finding is made: what is left out comes from the rule."""
+        return Finding(
+            code=cls.code,
+            name=cls.name,
+            severity=severity or cls.severity,
+            message=message or cls.message,
+            path=path,
+            line=line,
+            column=column,
+            end_line=line if end_line is None else end_line,
+            end_column=column if end_column is None else end_column,
+            url=url or cls.url(),
+            hint=hint or cls.hint,
+            scope=scope,
+            origin=origin,
+            status=status,
+            fix=fix,
+            extra=extra or {},
+        )
 
 
 _REGISTRY: dict[str, type[Rule]] = {}
@@ -141,10 +202,8 @@ def collect_reports(visitors: list[Rule]) -> list[Report]:
 @cache
 def all_rules() -> dict[str, type[Rule]]:
     """Every declared rule by code, in code order."""
-    import breaklint.rules as package
-
-    for module in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{package.__name__}.{module.name}")
+    for module in catalogue_modules():
+        importlib.import_module(module)
     return dict(sorted(_REGISTRY.items()))
 
 
@@ -156,7 +215,7 @@ def rule_page(rule: type[Rule]) -> str:
     code_sections = [
         f"## {title}\n```python\n{snippet.strip()}\n```"
         for title, snippet in (("Example", rule.example), ("Use instead", rule.use_instead))
-        if snippet.strip()  # the BL0xx family reports breaklint's own failures: no snippets
+        if snippet.strip()  # rules about files breaklint could not check have no snippets
     ]
     sections = [
         f"# {rule.code} {rule.name} ({rule.severity})",

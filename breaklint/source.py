@@ -1,19 +1,13 @@
-"""Reading source files as Python does, and the findings for files that cannot be checked."""
+"""Reading source files as Python does."""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import io
 import re
 import tokenize
+from dataclasses import dataclass
 
-from breaklint.findings import Finding
-
-PARSE_ERROR = "BL001"
-INTERNAL_ERROR = "BL002"
-INTERNAL_ERROR_MESSAGE = "breaklint failed on this code; the rest of the project was still checked"
-TOO_DEEP = "{what} is nested too deeply to analyse; nothing in it was checked"
 _LINE = re.compile(r"(?<=\n)")
 
 
@@ -40,31 +34,17 @@ class LazyLines:
         return source_lines(self.text)
 
 
-def file_problem(
-    path: str, message: str, line: int = 1, column: int = 1, code: str = PARSE_ERROR
-) -> Finding:
-    from breaklint.rule import all_rules  # only when a file really has a problem
-
-    rule = all_rules()[code]
-    return Finding(
-        code=rule.code,
-        name=rule.name,
-        severity=rule.severity,
-        message=message,
-        path=path,
-        line=line,
-        column=column,
-        end_line=line,
-        end_column=column,
-        url=rule.url(),
-        hint=rule.hint,
-    )
+def column(line: str, byte_offset: int) -> int:
+    """The 1-based character column of a UTF-8 byte offset into `line`."""
+    return char_offset(line, byte_offset) + 1
 
 
-def internal_error(path: str, error: Exception, line: int) -> Finding:
-    detail = f"{type(error).__name__}: {error}".splitlines()[0]
-    finding = file_problem(path, "", line, code=INTERNAL_ERROR)
-    return dataclasses.replace(finding, message=f"{INTERNAL_ERROR_MESSAGE} ({detail})")
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """Why a file's bytes are not Python text, and the line where that shows."""
+
+    message: str
+    line: int = 1
 
 
 def decode_source(data: bytes) -> tuple[str, str]:
@@ -75,23 +55,21 @@ def decode_source(data: bytes) -> tuple[str, str]:
     return data.decode(encoding).removeprefix("\ufeff"), encoding
 
 
-def read_source(path: str) -> tuple[str | None, Finding | None]:
-    """The decoded text of a file (PEP 263 aware), or the finding that explains why not."""
+def read_source(path: str) -> str | Unreadable:
+    """The decoded text of a file (PEP 263 aware), or why it cannot be had."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        return None, file_problem(path, f"cannot read file: {error.strerror or error}")
+        return Unreadable(f"cannot read file: {error.strerror or error}")
     try:
-        return decode_source(data)[0], None
+        return decode_source(data)[0]
     except SyntaxError as error:
-        return None, file_problem(path, f"cannot decode file: {error.msg}")
+        return Unreadable(f"cannot decode file: {error.msg}")
     except (UnicodeDecodeError, LookupError) as error:
         line = data[: getattr(error, "start", 0)].count(b"\n") + 1
         reason = error.reason if isinstance(error, UnicodeDecodeError) else str(error)
         encoding = getattr(error, "encoding", "the declared encoding")
-        return None, file_problem(
-            path,
-            f"cannot decode file as {encoding}: {reason} (declare its encoding, PEP 263)",
-            line,
+        return Unreadable(
+            f"cannot decode file as {encoding}: {reason} (declare its encoding, PEP 263)", line
         )

@@ -1,10 +1,14 @@
-from breaklint.findings import Severity
-from breaklint.rule import Rule
+from collections.abc import Sequence
+
+from breaklint.findings import Finding, Severity
+from breaklint.rule import Report, Rule, all_rules
+from breaklint.scope import ScopedFunction
+from breaklint.source import column
 
 
 class BreakingHook(Rule):
-    """Reported by the engine at a hook's registration; the hook body is checked by the
-    other rules because every registered hook is a compile root."""
+    """Reported at a hook's registration, from the reports of the other rules in the hook's
+    body (every registered hook is a compile root, so they check it)."""
 
     code = "BL701"
     name = "breaking-hook"
@@ -48,3 +52,30 @@ layer = torch.nn.Linear(4, 4)
 layer.register_forward_hook(clamp_output)
 """
     probe = "(layer, (torch.randn(2, 4),))"
+
+    @classmethod
+    def function_findings(
+        cls, path: str, function: ScopedFunction, reports: Sequence[Report], lines: list[str]
+    ) -> list[Finding]:
+        """Mention a hook's graph breaks where the hook is registered (same file only)."""
+        rules = all_rules()
+        codes = sorted({r.code for r in reports if rules[r.code].breaks_graph})
+        if not codes:
+            return []
+        message = (
+            f"hook `{function.qualname}` breaks the graph ({', '.join(codes)} inside it): "
+            "Dynamo inlines hooks into the compiled module's graph, so every call of the "
+            "module is split"
+        )
+        return [
+            cls.finding(
+                path,
+                registration.line,
+                column(lines[registration.line - 1], registration.offset),
+                registration.end_line,
+                column(lines[registration.end_line - 1], registration.end_offset),
+                message=message,
+                scope=function.scope,
+            )
+            for registration in function.registrations
+        ]

@@ -4,11 +4,12 @@ These rules have no matcher; the dynamic phase (`--probes`) reports them.
 """
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.rule import Phase, Rule
 
 
 class DynamoGraphBreak(Rule):
     code = "BL900"
+    phase = Phase.DYNAMIC
     name = "dynamo-graph-break"
     severity = Severity.ERROR
     message = "Dynamo broke the graph here"
@@ -48,6 +49,7 @@ class Quiet(torch.nn.Module):
 
 class DynamoFrameSkipped(Rule):
     code = "BL901"
+    phase = Phase.DYNAMIC
     name = "dynamo-frame-skipped"
     severity = Severity.ERROR
     message = "Dynamo skipped this whole function: it runs eagerly in full"
@@ -89,6 +91,7 @@ class Steps(torch.nn.Module):
 
 class ProbeFailed(Rule):
     code = "BL902"
+    phase = Phase.DYNAMIC
     name = "probe-failed"
     severity = Severity.ERROR
     message = "the probe could not be run to the end"

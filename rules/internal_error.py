@@ -1,10 +1,11 @@
-from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.findings import Finding, Severity
+from breaklint.rule import Phase, Rule
 
 
 class InternalError(Rule):
     code = "BL002"
     name = "internal-error"
+    phase = Phase.FILE
     severity = Severity.ERROR
     message = "breaklint failed on this code; the rest of the project was still checked"
     hint = "please report this with the code that caused it; `# noqa: BL002` silences it"
@@ -19,3 +20,8 @@ than report the code as clean.
 """
     example = ""
     use_instead = ""
+
+    @classmethod
+    def of(cls, path: str, error: Exception, line: int) -> Finding:
+        detail = f"{type(error).__name__}: {error}".splitlines()[0]
+        return cls.finding(path, line, 1, message=f"{cls.message} ({detail})")

@@ -1,10 +1,11 @@
-from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.findings import Finding, Severity
+from breaklint.rule import Phase, Rule
 
 
 class ParseError(Rule):
     code = "BL001"
     name = "parse-error"
+    phase = Phase.FILE
     severity = Severity.ERROR
     message = "file cannot be parsed"
     hint = "fix the syntax or the encoding; nothing in this file was checked"
@@ -26,3 +27,9 @@ class Head(torch.nn.Module):
     def forward(self, x):
         return x
 """
+
+    @classmethod
+    def too_deep(cls, path: str, what: str, line: int = 1) -> Finding:
+        """`what` (the file, a function) nests deeper than the parser or the rules recurse."""
+        message = f"{what} is nested too deeply to analyse; nothing in it was checked"
+        return cls.finding(path, line, 1, message=message)

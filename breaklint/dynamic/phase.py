@@ -63,8 +63,10 @@ def _apply_suppressions(findings: list[Finding]) -> list[Finding]:
             added.setdefault(finding.path, []).append(finding)
     kept = [f for f in findings if f.origin is not Origin.DYNAMIC]
     for path, dynamic in added.items():
-        text, _ = read_source(path)
-        kept.extend(Suppressions(text, source_lines(text)).apply(dynamic) if text else dynamic)
+        text = read_source(path)
+        if isinstance(text, str) and text:
+            dynamic = Suppressions(text, source_lines(text)).apply(dynamic)
+        kept.extend(dynamic)
     return sorted(kept, key=Finding.sort_key)
 
 
