@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO
 
 from breaklint import __version__
-from breaklint.codes import known_codes
+from breaklint.codes import code_declared_in, known_codes
 from breaklint.config import (
     SCOPES,
     ConfigError,
@@ -214,17 +214,10 @@ def _lint(argv: list[str]) -> int:
             sys.stderr.write(hint + "\n")
     # A BL002 finding means breaklint failed on some code: CI must notice; so must a fix that
     # could not be written.
-    if found.missing or fix_failed or _internal_error(shown):
+    internal_error = code_declared_in("internal_error")
+    if found.missing or fix_failed or any(f.code == internal_error for f in shown):
         return EXIT_ERROR
     return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
-
-
-def _internal_error(findings: list[Finding]) -> bool:
-    if not findings:
-        return False  # without importing the catalogue, on a clean run
-    from breaklint.rules.internal_error import InternalError
-
-    return any(f.code == InternalError.code for f in findings)
 
 
 def _show_diff(findings: list[Finding], unsafe: bool) -> int:

@@ -38,18 +38,33 @@ def catalogue_modules() -> list[str]:
 
 
 @cache
-def known_codes() -> list[str]:
-    """Every declared rule code, sorted: the `code = "BL..."` of each class in the catalogue,
-    however that line is written."""
-    codes: list[str] = []
-    for path in _catalogue_files().values():
+def _declarations() -> dict[str, list[str]]:
+    """Module name -> the codes its classes declare: the `code = "BL..."` statements, however
+    they are written."""
+    declared: dict[str, list[str]] = {}
+    for module, path in _catalogue_files().items():
         with open(path, encoding="utf-8") as source:
             text = source.read()
-        for match in _CANDIDATE.finditer(text):
-            code = _declared_code(text.splitlines()[text.count("\n", 0, match.start()) :])
-            if code:
-                codes.append(code)
-    return sorted(codes)
+        lines = text.splitlines()
+        found = (
+            _declared_code(lines[text.count("\n", 0, match.start()) :])
+            for match in _CANDIDATE.finditer(text)
+        )
+        declared[module] = [code for code in found if code]
+    return declared
+
+
+@cache
+def known_codes() -> list[str]:
+    """Every declared rule code, sorted."""
+    return sorted(code for codes in _declarations().values() for code in codes)
+
+
+def code_declared_in(module: str) -> str:
+    """The code of the one rule in `breaklint.rules.<module>`, for the few places that must
+    know a rule without importing the catalogue."""
+    (code,) = _declarations()[f"breaklint.rules.{module}"]
+    return code
 
 
 def _declared_code(lines: list[str]) -> str | None:

@@ -69,3 +69,10 @@ def test_example_breaks_under_dynamo(rule: type[Rule]) -> None:
 @pytest.mark.parametrize("rule", PROBED, ids=lambda rule: rule.code)
 def test_alternative_compiles_to_one_graph(rule: type[Rule]) -> None:
     assert compile_and_count(rule.use_instead, rule.probe) == (1, 0)
+
+
+def test_readme_lists_every_rule_of_the_registry() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = [line.split(" | ")[:3] for line in readme.splitlines() if line.startswith("| BL")]
+    expected = [[f"| {r.code}", f"`{r.name}`", r.severity.value] for r in all_rules().values()]
+    assert rows == expected
