@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import breaklint.rules
 from breaklint.cache import (
     ResultCache,
     file_digest,
@@ -128,7 +129,7 @@ def lint_paths(
     if not use_cache:
         with Workers(jobs) as workers:
             return _lint(files, package_of, codes_of, scope, workers, None, {})
-    cache = ResultCache(settings.root, _knowledge_version())
+    cache = ResultCache(settings.root, breaklint.rules.knowledge_version())
     digests = {path: file_digest(path) for path in files}
     # With nothing changed the whole run is one entry: no index, scope or per-file lookups.
     key = None
@@ -280,13 +281,6 @@ class _Storing:
         if key:
             self.cache.store(key, self.to_json(result))
         return result
-
-
-def _knowledge_version() -> str:
-    """What the rules know beyond their code: what the installed torch traces and breaks on."""
-    from breaklint.rules._knowledge import fingerprint
-
-    return fingerprint()
 
 
 def _module_name(path: str, package: list[str]) -> str:

@@ -1,9 +1,9 @@
 """What Dynamo does with numpy and Python's `random`, for the installed torch, without importing
 torch here.
 
-The answer (`_knowledge_query.py`) is computed once per torch version in a subprocess and
-cached under the user cache folder; without torch, or when that fails, the answer shipped for
-torch 2.13 (`_knowledge_fallback.py`) is used.
+The answer (`breaklint/dynamic/torch_knowledge.py`) is computed once per torch version in a
+subprocess and cached under the user cache folder; without torch, or when that fails, the
+answer shipped for torch 2.13 (`_knowledge_fallback.py`) is used.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from breaklint.rules._knowledge_query import FUNCTION, METHOD, VARARGS, VERSION
+from breaklint.dynamic.torch_knowledge import FUNCTION, METHOD, VARARGS, VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +46,8 @@ class Knowledge:
     numpy_draws: dict[str, list[Any]]
     # `random` functions and classes Dynamo traces, and whether they give a "number".
     random_traced: dict[str, str]
-    # For each kind of traced value (`_knowledge_query.VALUES`), whether each use of it
-    # (`_knowledge_query.USES`) compiles to one graph.
+    # For each kind of traced value (`torch_knowledge.VALUES`), whether each use of it
+    # (`torch_knowledge.USES`) compiles to one graph.
     uses: dict[str, dict[str, bool]]
     _integer_parameters: dict[str, list[Any]]
 
@@ -76,7 +76,7 @@ def _query_torch() -> dict[str, Any] | None:
 
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "breaklint.rules._knowledge_query"],
+            [sys.executable, "-m", "breaklint.dynamic.torch_knowledge"],
             capture_output=True,
             text=True,
             timeout=120,

@@ -52,23 +52,13 @@ def write(tmp_path: Path) -> Callable[[str, str], Path]:
 
 
 def compile_and_count(source: str, probe: str) -> tuple[int, int]:
-    """(graphs recorded, graph breaks counted) when Dynamo compiles the probed callable."""
-    torch = pytest.importorskip("torch")
-    from torch._dynamo.utils import counters
+    """(graphs recorded, graph breaks seen) when Dynamo compiles the probed callable, read
+    through the shim the dynamic phase uses."""
+    pytest.importorskip("torch", reason="compiling with Dynamo needs torch")
+    from breaklint.dynamic import torch_shim
 
     namespace: dict = {}
     exec(compile(source, "<rule page>", "exec"), namespace)
     function, args = eval(probe, namespace)
-    graphs = []
-
-    def record(graph_module, example_inputs):
-        graphs.append(graph_module)
-        return graph_module.forward
-
-    torch._dynamo.reset()
-    counters.clear()
-    try:
-        torch.compile(function, backend=record)(*args)
-        return len(graphs), sum(counters["graph_break"].values())
-    finally:
-        torch._dynamo.reset()
+    captured = torch_shim.capture(lambda compiled: compiled(*args), function)
+    return len(captured.ops_per_graph), len(captured.breaks)

@@ -1,7 +1,7 @@
 """Every private torch API breaklint touches, in one place. Imported only inside workers.
 
 Supports torch 2.6 to 2.13 (written and tested against 2.13.0): the structured trace artifact
-`dynamo_graph_break_reason`, `torch._dynamo.utils` compilation metrics and counters, the
+`dynamo_graph_break_reason`, `torch._dynamo.utils` compilation metrics, the
 graph-break registry JSON and `torch._dynamo.config` knobs. See shared notes on Dynamo 2.13.
 """
 
@@ -78,7 +78,6 @@ class Capture:
     breaks: list[RawBreak] = field(default_factory=list)
     ops_per_graph: list[int] = field(default_factory=list)
     frames_skipped: int = 0
-    counted_breaks: int = 0  # torch._dynamo.utils.counters["graph_break"], a cross-check
 
 
 @cache
@@ -187,7 +186,9 @@ def _knob(name: str | None) -> Iterator[None]:
         yield
 
 
-def capture(call: Callable[[], Any], target: Any, knob: str | None = None) -> Capture:
+def capture(
+    call: Callable[[Callable[..., Any]], Any], target: Any, knob: str | None = None
+) -> Capture:
     """Compile `target` with a recording backend after a reset, run `call(compiled)`, and
     read every channel that reports breaks."""
     result = Capture()
@@ -198,7 +199,6 @@ def capture(call: Callable[[], Any], target: Any, knob: str | None = None) -> Ca
 
     torch._dynamo.reset()
     dynamo_utils.clear_compilation_metrics()
-    dynamo_utils.counters.clear()
     handler = _TraceHandler()
     logger = logging.getLogger("torch.__trace")
     saved = (logger.level, logger.propagate)
@@ -224,7 +224,6 @@ def capture(call: Callable[[], Any], target: Any, knob: str | None = None) -> Ca
             reason = metrics.fail_reason or metrics.fail_type
             frame = Frame(where[0], int(where[1]), metrics.co_name or "?", None, None)
             result.breaks.append(RawBreak((frame,), (_segment(reason),), True, reason))
-    result.counted_breaks = sum(dynamo_utils.counters["graph_break"].values())
     return result
 
 
