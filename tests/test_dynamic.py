@@ -14,6 +14,7 @@ from conftest import REPO, run_breaklint
 pytest.importorskip(
     "torch", reason="the dynamic phase runs Dynamo: pip install 'breaklint[dynamic]'"
 )
+pytest.importorskip("numpy", reason="the corpus models call numpy")
 
 CORPUS = REPO / "tests" / "corpus"
 CORPUS_MODELS = ("models.py", "layers.py")

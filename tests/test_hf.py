@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("transformers")
+torch = pytest.importorskip("torch", reason="hf builds torch models")
+pytest.importorskip("transformers", reason="hf builds models from transformers configs")
 
 from breaklint import hf  # noqa: E402  (after the skips: it needs both)
 
