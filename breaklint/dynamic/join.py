@@ -40,9 +40,9 @@ def _statement_spans(real_path: str) -> tuple[tuple[int, int], ...]:
     """(first, last) line of every simple statement and of every compound statement's header
     in a file: Dynamo reports a break at the line its instruction starts on, which for a call
     spread over several lines is the call's first line, not the argument a rule flags."""
-    text, _ = read_source(real_path)
+    text = read_source(real_path)
     try:
-        tree = ast.parse(text or "")
+        tree = ast.parse(text if isinstance(text, str) else "")
     except (SyntaxError, ValueError):
         return ()
     spans = []
