@@ -13,6 +13,7 @@ import contextlib
 import gc
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from breaklint.class_attributes import SelfAssignments
 from breaklint.findings import Finding
@@ -216,7 +217,7 @@ def _check_function(
     lines = source.lines
     findings = []
     for report in reports:
-        where = report.node
+        where = cast(ast.expr | ast.stmt, report.node)  # rules report nodes with a position
         line = where.lineno
         end_line = where.end_lineno if where.end_lineno is not None else line
         end_offset = where.end_col_offset if where.end_col_offset is not None else where.col_offset

@@ -327,11 +327,11 @@ def _rule_command(argv: list[str], out: IO[str]) -> int:
     if len(argv) != 2:
         _error("usage: breaklint rule CODE")
         return EXIT_ERROR
-    rule = rules.get(argv[1].upper())
-    if rule is None:
+    wanted = rules.get(argv[1].upper())
+    if wanted is None:
         _error(f"unknown rule '{argv[1]}' (see 'breaklint rules')")
         return EXIT_ERROR
-    out.write(rule_page(rule))
+    out.write(rule_page(wanted))
     return EXIT_CLEAN
 
 
