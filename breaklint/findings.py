@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -17,6 +17,11 @@ class Severity(StrEnum):
 class Origin(StrEnum):
     STATIC = "static"
     DYNAMIC = "dynamic"
+
+
+class BreakKind(StrEnum):
+    GRAPH_BREAK = "graph-break"  # Dynamo ends a graph, runs the statement eagerly, resumes
+    FRAME_SKIPPED = "frame-skipped"  # Dynamo gave up on the whole function: it runs eagerly
 
 
 class Status(StrEnum):
@@ -45,6 +50,56 @@ class Fix:
 
 
 @dataclass(frozen=True, slots=True)
+class Evidence:
+    """What Dynamo reported for the break that confirms a finding (or that is one)."""
+
+    kind: BreakKind
+    function: str  # qualified name of the function holding the line
+    gb_id: str | None
+    gb_type: str
+    explanation: str
+    hints: tuple[str, ...]
+    reason: str  # Dynamo's message, as it logged it
+    gb_url: str | None  # Dynamo's page for this graph break
+    probe: str
+    bytecode: str  # `dis` listing around the breaking instruction, which is marked
+    instruction: str  # e.g. "CALL 1 @ offset 42"
+    stack: tuple[str, ...]  # "path:line in function", outermost first, user frames only
+    config_knob: str | None = None  # a torch._dynamo.config flag that makes this break go away
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding's JSON fields: a public contract, named here and not by the attributes."""
+        return {
+            "kind": self.kind.value,
+            "function": self.function,
+            "gb_id": self.gb_id,
+            "gb_type": self.gb_type,
+            "explanation": self.explanation,
+            "hints": list(self.hints),
+            "reason": self.reason,
+            "gb_url": self.gb_url,
+            "probe": self.probe,
+            "bytecode": self.bytecode,
+            "instruction": self.instruction,
+            "stack": list(self.stack),
+            "config_knob": self.config_knob,
+            "frame_skipped": self.kind is BreakKind.FRAME_SKIPPED,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeFailure:
+    """Why a probe proves nothing: it raised, timed out or crashed its worker."""
+
+    probe: str
+    status: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding's JSON fields: a public contract, named here and not by the attributes."""
+        return {"probe": self.probe, "probe_status": self.status}
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One problem at one place. Lines and columns are 1-based; end_column is exclusive."""
 
@@ -63,12 +118,14 @@ class Finding:
     origin: Origin = Origin.STATIC
     status: Status = Status.UNVERIFIED
     fix: Fix | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    evidence: Evidence | ProbeFailure | None = None  # only the dynamic phase gives one
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.column, self.code)
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
-        data.update(data.pop("extra"))
+        del data["evidence"]
+        if self.evidence is not None:
+            data.update(self.evidence.to_json())
         return data

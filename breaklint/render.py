@@ -11,7 +11,7 @@ from typing import IO, Any
 from rich.console import Console
 from rich.text import Text
 
-from breaklint.findings import Finding, Status
+from breaklint.findings import Evidence, Finding, Status
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
 
@@ -50,8 +50,8 @@ def _finding_text(f: Finding, show_bytecode: bool) -> Text:
     if f.scope:
         text.append("  = compiled: ", style="bold")
         text.append(f"{f.scope}\n")
-    if "gb_type" in f.extra:
-        _evidence(text, f.extra, show_bytecode)
+    if isinstance(f.evidence, Evidence):
+        _evidence(text, f.evidence, show_bytecode)
     if f.hint:
         text.append("  = help: ", style="bold cyan")
         text.append(f"{f.hint}\n")
@@ -63,20 +63,20 @@ def _finding_text(f: Finding, show_bytecode: bool) -> Text:
     return text
 
 
-def _evidence(text: Text, extra: dict[str, Any], show_bytecode: bool) -> None:
+def _evidence(text: Text, evidence: Evidence, show_bytecode: bool) -> None:
     """What Dynamo said about the break that confirmed this finding."""
     text.append("  = dynamo: ", style="bold magenta")
-    text.append(f"{extra['gb_id'] or 'no GB id'} {extra['gb_type']}")
-    text.append(f" in {extra['function']}, probe {extra['probe']}\n")
-    if extra["explanation"]:
+    text.append(f"{evidence.gb_id or 'no GB id'} {evidence.gb_type}")
+    text.append(f" in {evidence.function}, probe {evidence.probe}\n")
+    if evidence.explanation:
         text.append("  = why: ", style="bold")
-        text.append(f"{extra['explanation']}\n")
-    for hint in extra["hints"][:2]:
+        text.append(f"{evidence.explanation}\n")
+    for hint in evidence.hints[:2]:
         text.append("  = dynamo hint: ", style="bold")
         text.append(f"{hint}\n")
-    if show_bytecode and extra["bytecode"]:
-        text.append(f"  = bytecode ({extra['instruction']}):\n", style="bold")
-        text.append("".join(f"      {row}\n" for row in extra["bytecode"].splitlines()))
+    if show_bytecode and evidence.bytecode:
+        text.append(f"  = bytecode ({evidence.instruction}):\n", style="bold")
+        text.append("".join(f"      {row}\n" for row in evidence.bytecode.splitlines()))
 
 
 def _probe_line(result: Any) -> Text:

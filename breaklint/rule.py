@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.class_attributes import SelfAssignments
 from breaklint.codes import catalogue_modules
-from breaklint.findings import Finding, Fix, Origin, Severity, Status
+from breaklint.findings import Evidence, Finding, Fix, Origin, ProbeFailure, Severity, Status
 from breaklint.syntax import Visitor
 
 if TYPE_CHECKING:
@@ -143,6 +143,13 @@ class Rule(Visitor):
         return []
 
     @classmethod
+    def dynamic_status(cls, finding: Finding, joined: Sequence[Finding]) -> Finding:
+        """The finding once the dynamic phase has given every statement finding its status
+        (`joined`): a rule whose findings point at code that never runs under Dynamo (a hook's
+        registration) takes its status from them."""
+        return finding
+
+    @classmethod
     def url(cls) -> str:
         return f"{DOCS_URL}{cls.code}-{cls.name}/"
 
@@ -163,7 +170,7 @@ class Rule(Visitor):
         origin: Origin = Origin.STATIC,
         status: Status = Status.UNVERIFIED,
         fix: Fix | None = None,
-        extra: dict[str, Any] | None = None,
+        evidence: Evidence | ProbeFailure | None = None,
     ) -> Finding:
         """The one way a finding is made: what is left out comes from the rule."""
         return Finding(
@@ -182,7 +189,7 @@ class Rule(Visitor):
             origin=origin,
             status=status,
             fix=fix,
-            extra=extra or {},
+            evidence=evidence,
         )
 
 

@@ -1,6 +1,7 @@
 from collections.abc import Sequence
+from dataclasses import replace
 
-from breaklint.findings import Finding, Severity
+from breaklint.findings import Finding, Origin, Severity, Status
 from breaklint.rule import Report, Rule, all_rules
 from breaklint.scope import ScopedFunction
 from breaklint.source import column
@@ -79,3 +80,24 @@ layer.register_forward_hook(clamp_output)
             )
             for registration in function.registrations
         ]
+
+    @classmethod
+    def dynamic_status(cls, finding: Finding, joined: Sequence[Finding]) -> Finding:
+        """A registration takes the status of the breaks inside the hook it registers (the
+        findings of the same file in the hook's compile scope), with the first confirmed one's
+        evidence: the registration line itself never runs under Dynamo."""
+        inside = [
+            f
+            for f in joined
+            if f.path == finding.path
+            and f.code != cls.code
+            and f.origin == Origin.STATIC
+            and f.scope in (finding.scope, f"reached from {finding.scope}")
+        ]
+        for status in (Status.CONFIRMED, Status.NOT_REPRODUCED):
+            hits = [f for f in inside if f.status == status]
+            if hits:
+                return replace(
+                    finding, status=status, evidence=finding.evidence or hits[0].evidence
+                )
+        return finding

@@ -3,8 +3,15 @@
 These rules have no matcher; the dynamic phase (`--probes`) reports them.
 """
 
-from breaklint.findings import Severity
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from breaklint.findings import BreakKind, Finding, Origin, ProbeFailure, Severity, Status
 from breaklint.rule import Phase, Rule
+
+if TYPE_CHECKING:
+    from breaklint.dynamic.model import Break, ProbeResult
 
 
 class DynamoGraphBreak(Rule):
@@ -113,3 +120,39 @@ def probe_broken():
 def probe_model():
     return Model(), (torch.randn(2, 8),)
 """
+
+    @classmethod
+    def of_result(cls, result: ProbeResult) -> Finding:
+        probe = result.probe
+        label = "probe file" if probe.name == "<file>" else f"probe {probe.name}"
+        return cls.finding(
+            probe.path,
+            probe.line,
+            1,
+            message=f"{label} {result.status.value}: {result.error}",
+            origin=Origin.DYNAMIC,
+            evidence=ProbeFailure(probe.key, result.status.value),
+        )
+
+
+def break_finding(item: Break, path: str) -> Finding:
+    """A break that no static finding explains, at its place in `path` (as displayed)."""
+    evidence = item.evidence
+    if evidence.kind is BreakKind.FRAME_SKIPPED:
+        rule: type[Rule] = DynamoFrameSkipped
+        what = f"Dynamo skipped `{evidence.function}`: it runs eagerly in full"
+    else:
+        rule, what = DynamoGraphBreak, DynamoGraphBreak.message
+    return rule.finding(
+        path,
+        item.line,
+        item.column,
+        item.line,
+        max(item.end_column, item.column),
+        message=f"{what} ({evidence.gb_id or 'no GB id'}: {evidence.gb_type})",
+        url=evidence.gb_url or rule.url(),
+        hint=item.with_knob_note(evidence.hints[0] if evidence.hints else rule.hint),
+        origin=Origin.DYNAMIC,
+        status=Status.CONFIRMED,
+        evidence=evidence,
+    )

@@ -105,10 +105,22 @@ def test_every_static_finding_has_a_status(corpus_report: dict) -> None:
     assert "confirmed" in statuses
 
 
+# The JSON contract of a finding with Dynamo's evidence: these names are public.
+FINDING_FIELDS = [
+    *("code", "name", "severity", "message", "path", "line", "column", "end_line"),
+    *("end_column", "url", "hint", "scope", "origin", "status", "fix"),
+]
+EVIDENCE_FIELDS = [
+    *("kind", "function", "gb_id", "gb_type", "explanation", "hints", "reason", "gb_url"),
+    *("probe", "bytecode", "instruction", "stack", "config_knob", "frame_skipped"),
+]
+
+
 def test_break_evidence_fields(corpus_report: dict) -> None:
     item = next(
         f for f in corpus_report["findings"] if f["line"] == 17 and f["status"] == "confirmed"
     )
+    assert list(item) == FINDING_FIELDS + EVIDENCE_FIELDS
     assert item["gb_id"] == "GB0124"
     assert item["gb_type"] == "Unsupported Tensor.item() call with capture_scalar_outputs=False"
     assert "capture_scalar_outputs" in item["explanation"]
@@ -234,6 +246,13 @@ def test_failing_probes_get_their_status(failing_report: tuple[dict, str]) -> No
         errors["probe_takes_arguments"]
         == "probe_takes_arguments takes parameters; a probe takes none"
     )
+    failed = next(f for f in report["findings"] if f["message"].startswith("probe probe_raises"))
+    assert list(failed) == [*FINDING_FIELDS, "probe", "probe_status"]
+    assert (failed["code"], failed["probe"], failed["probe_status"]) == (
+        "BL902",
+        "probes.py::probe_raises",
+        "error",
+    )
     raised = next(p for p in report["probes"] if p["name"] == "probe_raises")
     assert raised["traceback"].rstrip().endswith("ValueError: no weights here")
     assert "worker.py" not in raised["traceback"]
@@ -256,6 +275,7 @@ def test_other_probes_complete_despite_failures(failing_report: tuple[dict, str]
     assert (good["graphs"], good["breaks"]) == (2, 1)
     dynamic = [f for f in report["findings"] if f["code"] == "BL900"]
     assert [(f["line"], f["gb_id"], f["status"]) for f in dynamic] == [(11, "GB0025", "confirmed")]
+    assert list(dynamic[0]) == FINDING_FIELDS + EVIDENCE_FIELDS
 
 
 def test_not_reproduced_is_in_json_only(failing_report: tuple[dict, str], write, breaklint) -> None:

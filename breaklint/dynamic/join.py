@@ -8,21 +8,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache
 
-from breaklint.dynamic.model import Break, BreakKind, ProbeResult, ProbeStatus, Span, break_fields
+from breaklint.dynamic.model import Break, ProbeResult, ProbeStatus, Span
 from breaklint.findings import Finding, Origin, Status
-from breaklint.rule import all_rules
+from breaklint.rule import Phase, all_rules
+from breaklint.rules.dynamic_break import ProbeFailed, break_finding
 from breaklint.source import read_source
-
-GRAPH_BREAK, FRAME_SKIPPED, PROBE_FAILED = "BL900", "BL901", "BL902"
-_FILE_PROBLEMS = "BL0"  # parse errors and the like describe files, not statements
-_HOOK_REGISTRATION = "BL701"  # points at a registration; the hook's own findings hold the breaks
-_REACHED_FROM = "reached from "
-_KNOB_NOTE = "Dynamo did not break here when rerun with torch._dynamo.config.{} = True"
 
 
 def is_statement_finding(finding: Finding) -> bool:
-    """A static finding about code, which a probe can confirm or refute."""
-    return finding.origin == Origin.STATIC and not finding.code.startswith(_FILE_PROBLEMS)
+    """A static finding about code, which a probe can confirm or refute (not one about a file
+    breaklint could not check)."""
+    return finding.origin == Origin.STATIC and all_rules()[finding.code].phase is Phase.STATIC
 
 
 def flagged_span(finding: Finding) -> Span:
@@ -84,86 +80,6 @@ def _display(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
-def _hint(hint: str | None, item: Break) -> str | None:
-    if item.config_knob is None:
-        return hint
-    note = _KNOB_NOTE.format(item.config_knob)
-    return f"{hint}; {note}" if hint else note
-
-
-def _evidence(item: Break) -> dict:
-    return {**break_fields(item), "frame_skipped": item.kind == BreakKind.FRAME_SKIPPED}
-
-
-def _break_finding(item: Break, path: str) -> Finding:
-    skipped = item.kind == BreakKind.FRAME_SKIPPED
-    rule = all_rules()[FRAME_SKIPPED if skipped else GRAPH_BREAK]
-    what = (
-        f"Dynamo skipped `{item.function}`: it runs eagerly in full"
-        if skipped
-        else ("Dynamo broke the graph here")
-    )
-    return Finding(
-        code=rule.code,
-        name=rule.name,
-        severity=rule.severity,
-        message=f"{what} ({item.gb_id or 'no GB id'}: {item.gb_type})",
-        path=path,
-        line=item.line,
-        column=item.column,
-        end_line=item.line,
-        end_column=max(item.end_column, item.column),
-        url=item.gb_url or rule.url(),
-        hint=_hint(item.hints[0] if item.hints else rule.hint, item),
-        origin=Origin.DYNAMIC,
-        status=Status.CONFIRMED,
-        extra=_evidence(item),
-    )
-
-
-def _probe_finding(result: ProbeResult) -> Finding:
-    rule = all_rules()[PROBE_FAILED]
-    probe = result.probe
-    label = "probe file" if probe.name == "<file>" else f"probe {probe.name}"
-    return Finding(
-        code=rule.code,
-        name=rule.name,
-        severity=rule.severity,
-        message=f"{label} {result.status.value}: {result.error}",
-        path=probe.path,
-        line=probe.line,
-        column=1,
-        end_line=probe.line,
-        end_column=1,
-        url=rule.url(),
-        hint=rule.hint,
-        origin=Origin.DYNAMIC,
-        extra={"probe": probe.key, "probe_status": result.status.value},
-    )
-
-
-def _registration_status(finding: Finding, joined: list[Finding]) -> Finding:
-    """A hook registration takes the status of the breaks inside the hook it registers (the
-    findings of the same file in the hook's compile scope), with the first confirmed one's
-    evidence: the registration line itself never runs under Dynamo."""
-    if finding.code != _HOOK_REGISTRATION or finding.origin != Origin.STATIC:
-        return finding
-    inside = [
-        f
-        for f in joined
-        if f.path == finding.path
-        and f.code != _HOOK_REGISTRATION
-        and f.origin == Origin.STATIC
-        and f.scope in (finding.scope, f"{_REACHED_FROM}{finding.scope}")
-    ]
-    for status in (Status.CONFIRMED, Status.NOT_REPRODUCED):
-        hits = [f for f in inside if f.status == status]
-        if hits:
-            evidence = {k: v for k, v in hits[0].extra.items() if k not in finding.extra}
-            return replace(finding, status=status, extra={**finding.extra, **evidence})
-    return finding
-
-
 def join(
     findings: Sequence[Finding],
     results: Sequence[ProbeResult],
@@ -197,8 +113,8 @@ def join(
                 replace(
                     finding,
                     status=Status.CONFIRMED,
-                    hint=_hint(finding.hint, hits[0]),
-                    extra={**finding.extra, **_evidence(hits[0])},
+                    hint=hits[0].with_knob_note(finding.hint),
+                    evidence=hits[0].evidence,
                 )
             )
         elif span in reached or (
@@ -207,16 +123,17 @@ def join(
             joined.append(replace(finding, status=Status.NOT_REPRODUCED))
         else:
             joined.append(replace(finding, status=Status.NOT_REACHED))
-    joined = [_registration_status(f, joined) for f in joined]
+    rules = all_rules()
+    joined = [rules[f.code].dynamic_status(f, joined) for f in joined]
     displayed = {os.path.realpath(f.path): f.path for f in findings}
     for item in breaks:
         if id(item) in matched:
             continue
         path = displayed.get(item.path) or _display(item.path)
-        finding = _break_finding(item, path)
+        finding = break_finding(item, path)
         if allowed(finding.code, path):
             joined.append(finding)
     for result in results:
-        if result.status != ProbeStatus.OK and allowed(PROBE_FAILED, result.probe.path):
-            joined.append(_probe_finding(result))
+        if result.status != ProbeStatus.OK and allowed(ProbeFailed.code, result.probe.path):
+            joined.append(ProbeFailed.of_result(result))
     return sorted(joined, key=Finding.sort_key)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from breaklint.findings import BreakKind, Evidence
+
+_KNOB_NOTE = "Dynamo did not break here when rerun with torch._dynamo.config.{} = True"
 
 
 class ProbeStatus(StrEnum):
@@ -13,11 +16,6 @@ class ProbeStatus(StrEnum):
     ERROR = "error"  # the probe file, the probe or the model raised
     TIMEOUT = "timeout"  # ran past --probe-timeout; its worker was killed
     CRASHED = "crashed"  # the worker died (os._exit, a signal, the OOM killer)
-
-
-class BreakKind(StrEnum):
-    GRAPH_BREAK = "graph-break"  # Dynamo ends a graph, runs the statement eagerly, resumes
-    FRAME_SKIPPED = "frame-skipped"  # Dynamo gave up on the whole function: it runs eagerly
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,26 +67,26 @@ class ProbeRequest:
 class Break:
     """One graph break or skipped frame, at the innermost frame inside the linted tree."""
 
-    kind: BreakKind
-    path: str
+    path: str  # real path
     line: int
     column: int
     end_column: int
-    function: str  # qualified name of the function holding the line
-    gb_id: str | None
-    gb_type: str
-    explanation: str
-    hints: tuple[str, ...]
-    reason: str  # Dynamo's message, as it logged it
-    gb_url: str | None  # Dynamo's page for this graph break
-    probe: str
-    bytecode: str  # `dis` listing around the breaking instruction, which is marked
-    instruction: str  # e.g. "CALL 1 @ offset 42"
-    stack: tuple[str, ...]  # "path:line in function", outermost first, user frames only
-    config_knob: str | None = None  # a torch._dynamo.config flag that makes this break go away
+    evidence: Evidence  # what Dynamo said, as a finding carries it
+
+    @property
+    def kind(self) -> BreakKind:
+        return self.evidence.kind
 
     def key(self) -> tuple[str, str, int, str]:
-        return (self.kind, self.path, self.line, self.gb_id or self.gb_type)
+        return (self.kind, self.path, self.line, self.evidence.gb_id or self.evidence.gb_type)
+
+    def with_knob_note(self, hint: str | None) -> str | None:
+        """`hint`, and the Dynamo config flag under which this break went away, if one did."""
+        knob = self.evidence.config_knob
+        if knob is None:
+            return hint
+        note = _KNOB_NOTE.format(knob)
+        return f"{hint}; {note}" if hint else note
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,14 +120,3 @@ class ProbeResult:
             "error": self.error,
             "traceback": self.traceback,
         }
-
-
-def break_fields(item: Break) -> dict[str, Any]:
-    """The evidence a finding carries in JSON for a break."""
-    data = dataclasses.asdict(item)
-    for private in ("path", "line", "column", "end_column"):
-        data.pop(private)
-    data["hints"] = list(item.hints)
-    data["stack"] = list(item.stack)
-    data["kind"] = item.kind.value
-    return data

@@ -23,7 +23,6 @@ from typing import Any
 from breaklint.dynamic.bytecode import listing
 from breaklint.dynamic.model import (
     Break,
-    BreakKind,
     Probe,
     ProbeRequest,
     ProbeResult,
@@ -32,6 +31,7 @@ from breaklint.dynamic.model import (
     Watch,
 )
 from breaklint.dynamic.protocol import receive, send
+from breaklint.findings import BreakKind, Evidence
 from breaklint.source import char_offset
 
 _TRACEBACK_FRAMES = 6
@@ -177,12 +177,8 @@ def _attribute(raw: Any, request: ProbeRequest) -> Break | None:
     exact = frame.column is not None
     code = listing(frame.path, frame.line, frame.function, column if exact else None, end_column)
     skip_reason = raw.segments[-1] if raw.skipped and len(raw.segments) > 1 else None
-    return Break(
+    evidence = Evidence(
         kind=BreakKind.FRAME_SKIPPED if raw.skipped else BreakKind.GRAPH_BREAK,
-        path=os.path.realpath(frame.path),
-        line=frame.line,
-        column=column,
-        end_column=max(end_column, column),
         function=code.function,
         gb_id=cause.gb_id,
         gb_type=cause.gb_type,
@@ -195,6 +191,9 @@ def _attribute(raw: Any, request: ProbeRequest) -> Break | None:
         bytecode=code.text,
         instruction=code.instruction,
         stack=tuple(f"{f.path}:{f.line} in {f.function}" for f in user),
+    )
+    return Break(
+        os.path.realpath(frame.path), frame.line, column, max(end_column, column), evidence
     )
 
 
@@ -232,7 +231,7 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
             still = {(b.path, b.line) for r in rerun.breaks if (b := _attribute(r, request))}
             for key, item in breaks.items():
                 if (item.path, item.line) in lines_left and (item.path, item.line) not in still:
-                    breaks[key] = replace(item, config_knob=knob)
+                    breaks[key] = replace(item, evidence=replace(item.evidence, config_knob=knob))
             lines_left &= still
     except BaseException as error:  # the user's code may raise anything, SystemExit included
         if isinstance(error, KeyboardInterrupt):
