@@ -64,6 +64,21 @@ class ProbeRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class WorkerReady:
+    """A worker's first message when it can run probes."""
+
+    device: str  # "cpu" or "cuda", as it resolved --device
+    warning: str | None  # about the torch it imported, if breaklint does not know that version
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerFailed:
+    """A worker's first message when it cannot run any probe (torch missing, no CUDA)."""
+
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
 class Break:
     """One graph break or skipped frame, at the innermost frame inside the linted tree."""
 
@@ -120,3 +135,8 @@ class ProbeResult:
             "error": self.error,
             "traceback": self.traceback,
         }
+
+
+# Everything that crosses the pipe: the supervisor sends requests, a worker answers with
+# WorkerReady or WorkerFailed once, then with one result per request.
+Message = ProbeRequest | ProbeResult | WorkerReady | WorkerFailed

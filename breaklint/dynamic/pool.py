@@ -19,7 +19,16 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from breaklint.dynamic.model import Probe, ProbeRequest, ProbeResult, ProbeStatus, Watch
+from breaklint.dynamic.model import (
+    Message,
+    Probe,
+    ProbeRequest,
+    ProbeResult,
+    ProbeStatus,
+    Watch,
+    WorkerFailed,
+    WorkerReady,
+)
 from breaklint.dynamic.protocol import receive, send
 
 _START_TIMEOUT_S = 300.0  # importing torch: about 5 s on a quiet machine, far more when loaded
@@ -43,7 +52,7 @@ class _Worker:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.requests, self.results = self.process.stdin, self.process.stdout
 
-    def wait(self, timeout_s: float) -> object:
+    def wait(self, timeout_s: float) -> Message:
         """The next message within `timeout_s`; TimeoutError or EOFError otherwise."""
         ready, _, _ = select.select([self.results], [], [], timeout_s)
         if not ready:
@@ -85,12 +94,13 @@ class _Slot:
         except (TimeoutError, EOFError):
             worker.kill()
             raise DynamicError(f"a probe worker failed to start: {worker.log_tail()}") from None
-        if message[0] == "fatal":
+        if isinstance(message, WorkerFailed):
             worker.kill()
-            raise DynamicError(message[1])
-        _, self.pool.resolved_device, warning = message
-        if warning:
-            self.pool.warnings.add(warning)
+            raise DynamicError(message.error)
+        assert isinstance(message, WorkerReady), message
+        self.pool.resolved_device = message.device
+        if message.warning:
+            self.pool.warnings.add(message.warning)
         return worker
 
     def run(self, request: ProbeRequest) -> ProbeResult:
@@ -100,7 +110,9 @@ class _Slot:
         started = time.perf_counter()
         try:
             send(worker.requests, request)
-            return worker.wait(self.pool.timeout_s)
+            result = worker.wait(self.pool.timeout_s)
+            assert isinstance(result, ProbeResult), result
+            return result
         except TimeoutError:
             worker.kill()
             self.worker = None

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import pickle
 import struct
-from typing import IO, Any
+from typing import IO
+
+from breaklint.dynamic.model import Message
 
 _HEADER = struct.Struct(">Q")
 
 
-def send(stream: IO[bytes], message: Any) -> None:
+def send(stream: IO[bytes], message: Message) -> None:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_HEADER.pack(len(data)) + data)
     stream.flush()
 
 
-def receive(stream: IO[bytes]) -> Any:
+def receive(stream: IO[bytes]) -> Message:
     """The next message, or raise EOFError when the other side is gone."""
     header = stream.read(_HEADER.size)
     if len(header) < _HEADER.size:
@@ -24,4 +26,5 @@ def receive(stream: IO[bytes]) -> Any:
     data = stream.read(size)
     if len(data) < size:
         raise EOFError
-    return pickle.loads(data)
+    message: Message = pickle.loads(data)
+    return message

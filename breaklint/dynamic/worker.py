@@ -29,6 +29,8 @@ from breaklint.dynamic.model import (
     ProbeStatus,
     Span,
     Watch,
+    WorkerFailed,
+    WorkerReady,
 )
 from breaklint.dynamic.protocol import receive, send
 from breaklint.findings import BreakKind, Evidence
@@ -120,7 +122,9 @@ def _traced_run(call: Callable[[], Any], watch: Watch) -> tuple[_Coverage, Any]:
 
     def lines(frame: FrameType, event: str, arg: Any) -> Callable | None:
         if event == "line":
-            coverage.executed.add((inside[frame.f_code.co_filename], frame.f_lineno))
+            path = inside[frame.f_code.co_filename]
+            assert path is not None  # only functions of linted files are traced
+            coverage.executed.add((path, frame.f_lineno))
         return lines
 
     def on_call(frame: FrameType, event: str, arg: Any) -> Callable | None:
@@ -219,7 +223,7 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         captured = torch_shim.capture(lambda compiled: compiled(*args, **kwargs), target)
         if inspect.isgenerator(returned):  # Dynamo never sees the frame: no channel reports it
             captured.breaks.append(torch_shim.generator_skip(returned.gi_code))
-        breaks = {}
+        breaks: dict[tuple[str, str, int, str], Break] = {}
         for raw in captured.breaks:
             item = _attribute(raw, request)
             if item is not None:
@@ -285,14 +289,15 @@ def main() -> None:
 
         device = _resolve_device(requested_device)
     except Exception as error:
-        send(results, ("fatal", str(error)))
+        send(results, WorkerFailed(str(error)))
         return
-    send(results, ("ready", device, torch_shim.version_problem()))
+    send(results, WorkerReady(device, torch_shim.version_problem()))
     while True:
         try:
             request = receive(requests)
         except EOFError:
             return
+        assert isinstance(request, ProbeRequest), request
         send(results, run_probe(request, device))
 
 
