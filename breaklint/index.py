@@ -2,7 +2,7 @@
 
 Only plain data leaves this module: classes with their bases, functions with their line spans,
 decorators and callees, and the import-alias table that turns local names into dotted ones.
-Phase 2 (`checker`) later parses only the functions that scope selects.
+Phase 2 (`checker`) later visits only the functions that scope selects.
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ class FunctionInfo:
     qualname: str  # "helper", "Encoder.forward"
     class_name: str | None
     start_line: int  # first decorator line
-    end_line: int
-    indented: bool
     decorators: tuple[str, ...]  # dotted, aliases resolved; calls written as "torch.compile()"
     # Dotted callee expressions as written ("self.norm", "F.silu"), and `self.x` reads, which
     # reach a property's getter.
@@ -56,7 +54,6 @@ class HookRegistration:
     end_line: int
     end_offset: int
     in_function: str | None
-    class_name: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,8 +233,6 @@ class _Indexer:
             qualname=qualname,
             class_name=class_name,
             start_line=start,
-            end_line=node.end_lineno or node.lineno,
-            indented=node.col_offset > 0,
             decorators=decorators,
             callees=tuple(dict.fromkeys(scan.callees)),
             nested=tuple(scan.nested),
@@ -305,7 +300,6 @@ class _Indexer:
                         end_line=node.end_lineno or node.lineno,
                         end_offset=node.end_col_offset or node.col_offset,
                         in_function=self.function.qualname if self.function else None,
-                        class_name=".".join(self.class_stack) or None,
                     )
                 )
         elif self.index.resolve(callee) in COMPILE_CALLS and node.args:

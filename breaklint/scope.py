@@ -29,8 +29,6 @@ NOT_A_BASE = frozenset({"object", "typing.Generic", "typing.Protocol", "abc.ABC"
 class ScopedFunction:
     qualname: str
     start_line: int
-    end_line: int
-    indented: bool
     scope: str  # "Encoder.forward" for a root, "reached from Encoder.forward" otherwise
     root: bool = False  # a compile root: its parameters are the traced tensors
     disabled_calls: tuple[str, ...] = ()  # callees as written that are compiler-disabled
@@ -67,7 +65,6 @@ class Project:
 
     def __init__(self, indexes: dict[str, ModuleIndex], module_names: dict[str, str]) -> None:
         self.by_module = {module_names[path]: index for path, index in indexes.items()}
-        self.module_of_path = module_names
         self._is_module_class: dict[_Ref, bool] = {}
         self._is_guard: dict[_Ref, bool] = {}
         self._callees: dict[tuple[str, str | None, str], _Ref | None] = {}
@@ -355,8 +352,6 @@ def compile_scope(
             ScopedFunction(
                 info.qualname,
                 info.start_line,
-                info.end_line,
-                info.indented,
                 label,
                 root=ref in root_refs,
                 disabled_calls=disabled,
