@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import json
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -61,8 +62,9 @@ class ResultCache:
         self.folder = root / CACHE_DIR
         self.salt = f"{__version__}|{code_fingerprint()}|{salt}"
 
-    def key(self, *parts: object) -> str:
-        text = "|".join([self.salt, *map(str, parts)])
+    def key(self, inputs: object) -> str:
+        """The entry's name: a hash of what its value depends on (JSON data)."""
+        text = f"{self.salt}|{json.dumps(inputs, separators=(',', ':'))}"
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     def load(self, key: str) -> Any:
@@ -103,12 +105,31 @@ def _write_new(path: Path, text: str) -> None:
         handle.write(text)
 
 
-def _rows(items: Any) -> list[list[Any]]:
-    return [[getattr(item, f.name) for f in fields(item)] for item in items]
+def _table(kind: type, items: Iterable[Any], nested: Mapping[str, type] = {}) -> dict[str, Any]:
+    """Dataclass instances as a table: field names once, then one row of values per item;
+    the `nested` fields hold tuples of another dataclass, stored as tables in turn."""
+    names = [f.name for f in fields(kind)]
+
+    def cell(item: Any, name: str) -> Any:
+        value = getattr(item, name)
+        return _table(nested[name], value) if name in nested else value
+
+    return {"fields": names, "rows": [[cell(item, name) for name in names] for item in items]}
 
 
-def _from_row(kind: type, row: list[Any]) -> Any:
-    return kind(*(tuple(value) if isinstance(value, list) else value for value in row))
+def _from_table(kind: type, table: dict[str, Any], nested: Mapping[str, type] = {}) -> list[Any]:
+    """The items of a table, read by field name (a table of other fields raises TypeError)."""
+
+    def value(name: str, stored: Any) -> Any:
+        if name in nested:
+            return tuple(_from_table(nested[name], stored))
+        return tuple(stored) if isinstance(stored, list) else stored
+
+    names = table["fields"]
+    return [
+        kind(**{name: value(name, stored) for name, stored in zip(names, row, strict=True)})
+        for row in table["rows"]
+    ]
 
 
 def index_to_json(index: ModuleIndex) -> dict[str, Any]:
@@ -116,16 +137,16 @@ def index_to_json(index: ModuleIndex) -> dict[str, Any]:
         "path": index.path,
         "imports": index.imports,
         "imports_torch": index.imports_torch,
-        "classes": _rows(index.classes.values()),
-        "functions": _rows(index.functions.values()),
+        "classes": _table(ClassInfo, index.classes.values()),
+        "functions": _table(FunctionInfo, index.functions.values()),
         "compiled_names": sorted(index.compiled_names),
-        "hooks": _rows(index.hooks),
+        "hooks": _table(HookRegistration, index.hooks),
     }
 
 
 def index_from_json(data: dict[str, Any]) -> ModuleIndex:
-    classes = [_from_row(ClassInfo, row) for row in data["classes"]]
-    functions = [_from_row(FunctionInfo, row) for row in data["functions"]]
+    classes = _from_table(ClassInfo, data["classes"])
+    functions = _from_table(FunctionInfo, data["functions"])
     return ModuleIndex(
         path=data["path"],
         imports=data["imports"],
@@ -133,7 +154,7 @@ def index_from_json(data: dict[str, Any]) -> ModuleIndex:
         classes={c.name: c for c in classes},
         functions={f.qualname: f for f in functions},
         compiled_names=set(data["compiled_names"]),
-        hooks=[_from_row(HookRegistration, row) for row in data["hooks"]],
+        hooks=_from_table(HookRegistration, data["hooks"]),
     )
 
 
@@ -158,15 +179,11 @@ def findings_from_json(data: list[dict[str, Any]]) -> list[Finding]:
     return findings
 
 
-def _scoped_to_json(function: ScopedFunction) -> list[Any]:
-    row = _rows([function])[0]
-    row[-1] = _rows(function.registrations)
-    return row
+_SCOPED_NESTED = {"registrations": HookRegistration}
 
 
-def _scoped_from_json(row: list[Any]) -> ScopedFunction:
-    registrations = tuple(_from_row(HookRegistration, r) for r in row[-1])
-    return _from_row(ScopedFunction, [*row[:-1], registrations])
+def scoped_to_json(functions: Sequence[ScopedFunction]) -> dict[str, Any]:
+    return _table(ScopedFunction, functions, _SCOPED_NESTED)
 
 
 def file_result_to_json(result: FileResult) -> dict[str, Any]:
@@ -175,22 +192,24 @@ def file_result_to_json(result: FileResult) -> dict[str, Any]:
         "path": result.path,
         "index": None if index is None else index_to_json(index),
         "problems": findings_to_json(result.problems),
-        "checked": [
-            [_scoped_to_json(c.function), findings_to_json(c.findings)] for c in result.checked
-        ],
+        "checked": {
+            "functions": scoped_to_json([c.function for c in result.checked]),
+            "findings": [findings_to_json(c.findings) for c in result.checked],
+        },
     }
 
 
 def file_result_from_json(data: dict[str, Any]) -> FileResult:
     from breaklint.checker import CheckedFunction, FileResult
 
-    index = data["index"]
+    index, checked = data["index"], data["checked"]
+    functions = _from_table(ScopedFunction, checked["functions"], _SCOPED_NESTED)
     return FileResult(
         data["path"],
         None if index is None else index_from_json(index),
         findings_from_json(data["problems"]),
         [
-            CheckedFunction(_scoped_from_json(function), findings_from_json(findings))
-            for function, findings in data["checked"]
+            CheckedFunction(function, findings_from_json(findings))
+            for function, findings in zip(functions, checked["findings"], strict=True)
         ],
     )

@@ -1,36 +1,30 @@
 """The static engine: files -> parse + index + own-scope check (ast, in workers) -> project
 scope -> re-check of what it changes -> findings.
 
-Workers receive paths and plain data and return plain data; no syntax tree leaves a worker.
+Workers receive jobs (`breaklint.jobs`) and return plain data; no syntax tree leaves a worker.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import breaklint.rules
-from breaklint.cache import (
-    ResultCache,
-    file_digest,
-    file_result_from_json,
-    file_result_to_json,
-    findings_from_json,
-    findings_to_json,
-)
+from breaklint.cache import ResultCache, file_digest, findings_from_json, findings_to_json
 from breaklint.codes import known_codes
 from breaklint.config import Settings, _matches_any
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding
+from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-    from breaklint.checker import CheckedFunction, FileResult
+    from breaklint.checker import CheckedFunction
 
 _POOL_MIN_FILES = 8  # below this, starting workers costs more than it saves
 
@@ -45,25 +39,16 @@ class LintResult:
 R = TypeVar("R")
 
 
-# The rules are imported only in a process that has a file to check: a cached run never does.
-def _check_file(*args: Any) -> FileResult:
-    from breaklint.checker import check_file
-
-    return check_file(*args)
-
-
-def _recheck_file(*args: Any) -> list[Finding]:
-    from breaklint.checker import recheck_file
-
-    return recheck_file(*args)
+def _run(task: Task[R]) -> R:
+    return task.run()
 
 
 class Workers:
     """A process pool shared by both phases, started only when a phase has enough files.
 
-    Calls start with a file's path; the largest files go first, so that no worker is left
-    with a big one at the end while the others idle. A broken pool (a worker killed, out of
-    memory?) finishes the work in this process.
+    The tasks for the largest files go first, so that no worker is left with a big one at the
+    end while the others idle. A broken pool (a worker killed, out of memory?) finishes the
+    work in this process.
     """
 
     def __init__(self, jobs: int) -> None:
@@ -77,9 +62,9 @@ class Workers:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
 
-    def map(self, function: Callable[..., R], calls: list[tuple]) -> list[R]:
-        if self.jobs <= 1 or len(calls) < _POOL_MIN_FILES:
-            return [function(*args) for args in calls]
+    def map(self, tasks: Sequence[Task[R]]) -> list[R]:
+        if self.jobs <= 1 or len(tasks) < _POOL_MIN_FILES:
+            return [task.run() for task in tasks]
         # Imported here: a run answered from the cache, or of a few files, never starts one.
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -88,18 +73,17 @@ class Workers:
         if self._pool is None:
             context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
             self._pool = ProcessPoolExecutor(self.jobs, mp_context=context)
-        order = sorted(range(len(calls)), key=lambda i: -_size(calls[i][0]))
-        chunk = max(1, len(calls) // (self.jobs * 32))
-        ordered = [calls[i] for i in order]
+        order = sorted(range(len(tasks)), key=lambda i: -_size(tasks[i].path))
+        chunk = max(1, len(tasks) // (self.jobs * 32))
         try:
-            computed = self._pool.map(function, *zip(*ordered, strict=True), chunksize=chunk)
-            results: list[Any] = [None] * len(calls)
+            computed = self._pool.map(_run, [tasks[i] for i in order], chunksize=chunk)
+            results: list[Any] = [None] * len(tasks)
             for i, result in zip(order, computed, strict=True):
                 results[i] = result
             return results
         except BrokenProcessPool:
             self.jobs = 1
-            return [function(*args) for args in calls]
+            return [task.run() for task in tasks]
 
 
 def _size(path: str) -> int:
@@ -135,7 +119,7 @@ def lint_paths(
     key = None
     if all(digests.values()):
         inputs = [(path, package_of[path], digests[path], sorted(codes_of[path])) for path in files]
-        key = cache.key("run", scope, inputs)
+        key = cache.key(["run", dataclasses.asdict(scope), inputs])
         stored = cache.load(key)
         try:
             if stored is not None:
@@ -160,34 +144,14 @@ def _lint(
     cache: ResultCache | None,
     digests: dict[str, str | None],
 ) -> LintResult:
-    """Both phases, each file answered from the cache when its entry is there."""
-
-    # A file that could not be read has no digest and is not cached.
-    def file_key(
-        path: str, package: list[str], module: str, codes: frozenset[str], scope: ScopeOptions
-    ) -> tuple | None:
-        # A file is checked against its own scope, which depends on nothing else.
-        key = ("file", path, package, module, digests[path], sorted(codes), scope)
-        return key if digests[path] else None
-
-    def recheck_key(
-        path: str, functions: list, codes: frozenset[str], imports: dict
-    ) -> tuple | None:
-        # What scope hands to the file is in the key: a change elsewhere that alters it re-lints.
-        key = ("recheck", path, digests[path], sorted(codes), imports, functions)
-        return key if digests[path] else None
-
+    """Both phases, each file answered from the cache when its entry is there (a file that
+    could not be read has no digest and is not cached)."""
     module_of = {path: _module_name(path, package_of[path]) for path in files}
-    calls = [(path, package_of[path], module_of[path], codes_of[path], scope) for path in files]
-    checked_files = _cached_map(
-        _check_file,
-        calls,
-        workers,
-        cache,
-        file_key,
-        file_result_to_json,
-        file_result_from_json,
-    )
+    checks = [
+        CheckJob(path, package_of[path], module_of[path], codes_of[path], scope, digests.get(path))
+        for path in files
+    ]
+    checked_files = _cached_map(checks, workers, cache)
     findings = [
         problem
         for result in checked_files
@@ -196,18 +160,16 @@ def _lint(
     ]
     indexes = {r.path: r.index for r in checked_files if r.index is not None}
     scoped = compile_scope(Project(indexes, module_of), scope)
-    rechecks = []
+    rechecks: list[RecheckJob] = []
     for result in checked_files:
         functions = scoped.get(result.path, [])
         kept, missing = _reusable(result.checked, functions)
         findings.extend(kept)
         if missing:
-            rechecks.append(
-                (result.path, missing, codes_of[result.path], indexes[result.path].imports)
-            )
-    for rechecked in _cached_map(
-        _recheck_file, rechecks, workers, cache, recheck_key, findings_to_json, findings_from_json
-    ):
+            imports = indexes[result.path].imports
+            path = result.path
+            rechecks.append(RecheckJob(path, missing, codes_of[path], imports, digests.get(path)))
+    for rechecked in _cached_map(rechecks, workers, cache):
         findings.extend(rechecked)
     findings.sort(key=Finding.sort_key)
     skipped = sum(1 for r in checked_files if r.index is None and not r.problems)
@@ -235,52 +197,29 @@ def _reusable(
     return kept, missing
 
 
-def _cached_map(
-    function: Callable[..., R],
-    calls: list[tuple],
-    workers: Workers,
-    cache: ResultCache | None,
-    key_parts: Callable[..., tuple | None],
-    to_json: Callable[[R], Any],
-    from_json: Callable[[Any], R],
-) -> list[R]:
+def _cached_map(jobs: Sequence[Job[R]], workers: Workers, cache: ResultCache | None) -> list[R]:
     """`workers.map`, answering from the cache what it holds; what is computed is stored by
     the process that computed it."""
     if cache is None:
-        return workers.map(function, calls)
+        return workers.map(jobs)
     results: list[R | None] = []
-    keys: list[str | None] = []
-    for args in calls:
-        parts = key_parts(*args)
-        key = cache.key(*parts) if parts else None
+    missing: list[int] = []
+    storing: list[Storing[R]] = []
+    for job in jobs:
+        parts = job.cache_key()
+        key = None if parts is None else cache.key(parts)
         stored = cache.load(key) if key else None
         try:
-            results.append(None if stored is None else from_json(stored))
+            result = None if stored is None else job.result_from_json(stored)
         except (KeyError, TypeError, ValueError):  # an entry of the wrong shape is a miss
-            results.append(None)
-        keys.append(key)
-    missing = [i for i, result in enumerate(results) if result is None]
-    storing = _Storing(function, to_json, cache)
-    computed = workers.map(storing, [(*calls[i], keys[i]) for i in missing])
-    for i, result in zip(missing, computed, strict=True):
-        results[i] = result
+            result = None
+        if result is None:
+            missing.append(len(results))
+            storing.append(Storing(job, cache, key))
+        results.append(result)
+    for i, computed in zip(missing, workers.map(storing), strict=True):
+        results[i] = computed
     return results  # type: ignore[return-value]
-
-
-@dataclass(frozen=True, slots=True)
-class _Storing:
-    """`function`, whose result is also stored in the cache under the key passed last."""
-
-    function: Callable[..., Any]
-    to_json: Callable[[Any], Any]
-    cache: ResultCache
-
-    def __call__(self, *args: Any) -> Any:
-        *arguments, key = args
-        result = self.function(*arguments)
-        if key:
-            self.cache.store(key, self.to_json(result))
-        return result
 
 
 def _module_name(path: str, package: list[str]) -> str:
