@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import time
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import IO
 
 from breaklint import __version__
-from breaklint.codes import code_declared_in, known_codes
+from breaklint.codes import known_codes
+from breaklint.commands import (
+    EXIT_ERROR,
+    LintRequest,
+    error,
+    lint,
+    list_rules,
+    show_rule,
+)
 from breaklint.config import (
     SCOPES,
     ConfigError,
@@ -23,10 +29,7 @@ from breaklint.config import (
     load_pyproject,
     parse_per_file_ignore,
 )
-from breaklint.findings import Finding, Status
-from breaklint.report import FORMATS, WRITERS, Summary, summary_line, write_full
-
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+from breaklint.report import FORMATS, OutputOptions
 
 
 def _csv(value: str) -> list[str]:
@@ -149,190 +152,52 @@ def _settings(args: argparse.Namespace) -> Settings:
     return replace(settings, **changes)
 
 
-def _error(message: str) -> None:
-    sys.stderr.write(f"breaklint: error: {message}\n")
-
-
 def _lint(argv: list[str]) -> int:
     args = _lint_parser().parse_args(argv)
     args.paths = args.paths or ["."]
     if args.jobs < 1:
-        _error("--jobs must be at least 1")
+        error("--jobs must be at least 1")
         return EXIT_ERROR
     started = time.perf_counter()
     try:
         settings = _settings(args)
-        from breaklint.discovery import discover
-        from breaklint.engine import lint_paths
-
-        found = discover(args.paths, settings)
-        result = lint_paths(found.files, settings, args.jobs, use_cache=not args.no_cache)
-        if args.diff:
-            return _show_diff(result.findings, args.unsafe_fixes)
-        fixed, fix_failed = 0, False
-        if args.fix:
-            fixed, fix_failed = _apply_fixes(result.findings, args.unsafe_fixes)
-            if fixed:  # report what is left, at its new positions
-                result = lint_paths(found.files, settings, args.jobs, use_cache=not args.no_cache)
-        probe_paths = args.probes or (list(settings.probes) if args.dynamic else [])
-        if args.dynamic and not probe_paths:
-            raise ConfigError(
-                "--dynamic needs probes: pass --probes or set [tool.breaklint] probes"
-            )
-        probes: list | None = None
-        if probe_paths:
-            result.findings, probes = _run_dynamic(
-                args, settings, found.files, result.findings, probe_paths
-            )
-    except ConfigError as error:
-        _error(str(error))
+    except ConfigError as problem:
+        error(str(problem))
         return EXIT_ERROR
-    for missing in found.missing:
-        _error(f"path '{missing}' does not exist")
-    for empty in found.empty:
-        sys.stderr.write(f"breaklint: warning: no Python files found under '{empty}'\n")
-    summary = Summary(
-        result.files_checked, time.perf_counter() - started, result.files_skipped, probes
-    )
-    # A finding that a probe ran through without a break stays in JSON, out of sight elsewhere,
-    # and does not fail the run.
-    shown = [
-        f for f in result.findings
-        if args.show_not_reproduced or f.status != Status.NOT_REPRODUCED
-    ]  # fmt: skip
-    try:
-        _write_report(args, result.findings if args.output_format == "json" else shown, summary)
-    except OSError as error:
-        _error(f"cannot write report to '{args.output_file}': {error.strerror or error}")
-        return EXIT_ERROR
-    if not args.quiet:
-        sys.stderr.write(summary_line(shown, summary) + "\n")
-        if fixed:
-            sys.stderr.write(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.\n")
-        hint = _fix_hint(shown, args.unsafe_fixes)
-        if hint:
-            sys.stderr.write(hint + "\n")
-    # A BL002 finding means breaklint failed on some code: CI must notice; so must a fix that
-    # could not be written.
-    internal_error = code_declared_in("internal_error")
-    if found.missing or fix_failed or any(f.code == internal_error for f in shown):
-        return EXIT_ERROR
-    return EXIT_FINDINGS if shown and not args.exit_zero else EXIT_CLEAN
-
-
-def _show_diff(findings: list[Finding], unsafe: bool) -> int:
-    """`--diff`: the fixes as a unified diff on stdout; exit 1 when there is one."""
-    from breaklint.fixer import plan_fixes, unified_diff
-
-    plan = plan_fixes(findings, unsafe=unsafe)
-    for path, problem in plan.problems.items():
-        _error(f"{path}: {problem}")
-    for file in plan.files:
-        sys.stdout.write(unified_diff(file))
-    count = plan.applied
-    sys.stderr.write(
-        f"Would fix {count} finding{'s' if count != 1 else ''} in {len(plan.files)} "
-        f"file{'s' if len(plan.files) != 1 else ''}.\n"
-    )
-    hint = _fix_hint(findings, unsafe)
-    if hint and not count:
-        sys.stderr.write(hint + "\n")
-    return EXIT_ERROR if plan.problems else EXIT_FINDINGS if plan.files else EXIT_CLEAN
-
-
-def _apply_fixes(findings: list[Finding], unsafe: bool) -> tuple[int, bool]:
-    """`--fix`: write the fixes; the number of findings fixed, and whether a file failed."""
-    from breaklint.fixer import plan_fixes, write_fixes
-
-    plan = plan_fixes(findings, unsafe=unsafe)
-    problems = plan.problems | write_fixes(plan)
-    for path, problem in problems.items():
-        _error(f"{path}: {problem}")
-    return sum(f.applied for f in plan.files if f.path not in problems), bool(problems)
-
-
-def _fix_hint(findings: list[Finding], unsafe: bool) -> str | None:
-    """Point at fixes that the options given leave out."""
-    from breaklint.fixer import applicable
-
-    hidden = sum(1 for f in findings if applicable(f, True) and not applicable(f, unsafe))
-    available = sum(1 for f in findings if applicable(f, unsafe))
-    if available:
-        return f"{available} fix{'es' if available != 1 else ''} available with `--fix`."
-    if hidden:
-        return (
-            f"{hidden} unsafe fix{'es' if hidden != 1 else ''} available with "
-            "`--fix --unsafe-fixes` (see each rule's page for what it changes)."
-        )
-    return None
-
-
-def _run_dynamic(
-    args: argparse.Namespace,
-    settings: Settings,
-    files: list[str],
-    findings: list[Finding],
-    probe_paths: list[str],
-) -> tuple[list[Finding], list]:
-    """The dynamic phase: imported only when probes are given (its workers import torch)."""
-    from breaklint.dynamic.phase import run_dynamic
-    from breaklint.dynamic.pool import DynamicError
-    from breaklint.engine import codes_for
-
-    if args.probe_timeout <= 0:
-        raise ConfigError("--probe-timeout must be positive")
-    enabled = settings.enabled_codes(known_codes())
-    try:
-        outcome = run_dynamic(
-            findings,
-            files,
-            probe_paths,
+    return lint(
+        LintRequest(
+            paths=args.paths,
+            settings=settings,
+            started=started,
             jobs=args.jobs,
-            timeout_s=args.probe_timeout,
+            use_cache=not args.no_cache,
+            fix=args.fix,
+            unsafe_fixes=args.unsafe_fixes,
+            diff=args.diff,
+            probes=tuple(args.probes),
+            dynamic=args.dynamic,
+            probe_timeout=args.probe_timeout,
             device=args.device,
-            allowed=lambda code, path: code in codes_for(path, settings, enabled),
-            progress=sys.stderr.isatty() and not args.quiet,
+            output_format=args.output_format,
+            output_file=args.output_file,
+            output=OutputOptions(show_bytecode=args.show_bytecode),
+            show_not_reproduced=args.show_not_reproduced,
+            exit_zero=args.exit_zero,
+            quiet=args.quiet,
         )
-    except DynamicError as error:
-        raise ConfigError(str(error)) from None
-    for warning in outcome.warnings:
-        sys.stderr.write(f"breaklint: warning: {warning}\n")
-    return outcome.findings, outcome.probes
-
-
-def _write_report(args: argparse.Namespace, findings: list, summary: Summary) -> None:
-    writer = WRITERS[args.output_format]
-    if args.output_format == "full":
-        writer = partial(write_full, show_bytecode=args.show_bytecode)
-    if args.output_file is None:
-        writer(findings, sys.stdout, summary)
-        return
-    with open(args.output_file, "w", encoding="utf-8") as out:
-        writer(findings, out, summary)
+    )
 
 
 def _rule_command(argv: list[str], out: IO[str]) -> int:
-    from breaklint.rule import all_rules, rule_page
-
-    rules = all_rules()
     if argv[0] == "rules":
         if len(argv) > 1:
-            _error("'breaklint rules' takes no arguments")
+            error("'breaklint rules' takes no arguments")
             return EXIT_ERROR
-        for rule in rules.values():
-            # Messages are templates filled in per finding: show their placeholders as "…".
-            message = re.sub(r"\{\w+\}", "…", rule.message)
-            out.write(f"{rule.code}  {rule.name:<32} {rule.severity.value:<8} {message}\n")
-        return EXIT_CLEAN
+        return list_rules(out)
     if len(argv) != 2:
-        _error("usage: breaklint rule CODE")
+        error("usage: breaklint rule CODE")
         return EXIT_ERROR
-    wanted = rules.get(argv[1].upper())
-    if wanted is None:
-        _error(f"unknown rule '{argv[1]}' (see 'breaklint rules')")
-        return EXIT_ERROR
-    out.write(rule_page(wanted))
-    return EXIT_CLEAN
+    return show_rule(argv[1], out)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -51,10 +51,10 @@ class Settings:
         ):
             check_selectors(selectors, codes, f"{self.source}: '{key}'")
 
-    def enabled_codes(self, codes: list[str]) -> frozenset[str]:
-        """The known codes that select/ignore (codes, prefixes, ALL) leave enabled."""
+    def selection(self, codes: list[str]) -> Selection:
+        """Of the known `codes`, those select/ignore (codes, prefixes, ALL) leave enabled."""
         chosen = {c for c in codes if _matches_any(c, self.select + self.extend_select)}
-        return frozenset(c for c in chosen if not _matches_any(c, self.ignore))
+        return Selection(self, frozenset(c for c in chosen if not _matches_any(c, self.ignore)))
 
     def ignored_for(self, path: str) -> tuple[str, ...]:
         """Selectors that per-file-ignores applies to `path`."""
@@ -81,6 +81,26 @@ class Settings:
 
 def _matches_any(code: str, selectors: tuple[str, ...]) -> bool:
     return any(s == "ALL" or code.startswith(s) for s in selectors)
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The rules a run reports: select and ignore applied once, per-file-ignores per path."""
+
+    settings: Settings
+    enabled: frozenset[str]
+
+    def codes_for(self, path: str) -> frozenset[str]:
+        settings = self.settings
+        if not settings.per_file_ignores:
+            return self.enabled  # without resolving the path against the root for nothing
+        ignored = settings.ignored_for(path)
+        if not ignored:
+            return self.enabled
+        return frozenset(c for c in self.enabled if not _matches_any(c, ignored))
+
+    def allows(self, code: str, path: str) -> bool:
+        return code in self.codes_for(path)
 
 
 def check_selectors(selectors: tuple[str, ...], codes: list[str], origin: str) -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import breaklint.rules
 from breaklint.cache import ResultCache, file_digest, findings_from_json, findings_to_json
 from breaklint.codes import known_codes
-from breaklint.config import Settings, _matches_any
+from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding
 from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
@@ -93,22 +93,21 @@ def _size(path: str) -> int:
         return 0
 
 
-def codes_for(path: str, settings: Settings, enabled: frozenset[str]) -> frozenset[str]:
-    if not settings.per_file_ignores:
-        return enabled  # without resolving the path against the root for nothing
-    ignored = settings.ignored_for(path)
-    return frozenset(c for c in enabled if not _matches_any(c, ignored)) if ignored else enabled
-
-
 def lint_paths(
-    files: Iterable[str], settings: Settings, jobs: int, use_cache: bool = True
+    files: Iterable[str],
+    settings: Settings,
+    jobs: int,
+    use_cache: bool = True,
+    selection: Selection | None = None,
 ) -> LintResult:
-    """Lint files end to end and return sorted findings."""
+    """Lint files end to end and return sorted findings (of the rules `selection` enables:
+    by default, those the settings select)."""
     files = list(files)
-    enabled = settings.enabled_codes(known_codes())
+    if selection is None:
+        selection = settings.selection(known_codes())
     packages: dict[str, list[str]] = {}
     package_of = {path: package_parts(path, packages) for path in files}
-    codes_of = {path: codes_for(path, settings, enabled) for path in files}
+    codes_of = {path: selection.codes_for(path) for path in files}
     scope = ScopeOptions(everything=settings.scope == "all", roots=settings.roots)
     if not use_cache:
         with Workers(jobs) as workers:

@@ -35,6 +35,13 @@ class Summary:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class OutputOptions:
+    """What the user asked to see; formats that have no use for an option ignore it."""
+
+    show_bytecode: bool = False  # the `dis` listing at each break (full format)
+
+
 def summary_line(findings: Sequence[Finding], summary: Summary) -> str:
     files = f"{summary.files_checked} file{'s' if summary.files_checked != 1 else ''}"
     elapsed = f"{summary.elapsed_s:.2f}s"
@@ -46,12 +53,16 @@ def summary_line(findings: Sequence[Finding], summary: Summary) -> str:
     return f"Found {len(findings)} {noun} ({counts}) in {files} in {elapsed}."
 
 
-def write_concise(findings: Sequence[Finding], out: IO[str], summary: Summary) -> None:
+def write_concise(
+    findings: Sequence[Finding], out: IO[str], summary: Summary, options: OutputOptions
+) -> None:
     for f in findings:
         out.write(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}\n")
 
 
-def write_json(findings: Sequence[Finding], out: IO[str], summary: Summary) -> None:
+def write_json(
+    findings: Sequence[Finding], out: IO[str], summary: Summary, options: OutputOptions
+) -> None:
     document = {
         "version": __version__,
         "findings": [f.to_dict() for f in findings],
@@ -75,7 +86,9 @@ _GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 _SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 
 
-def write_github(findings: Sequence[Finding], out: IO[str], summary: Summary) -> None:
+def write_github(
+    findings: Sequence[Finding], out: IO[str], summary: Summary, options: OutputOptions
+) -> None:
     # GitHub shows only the first annotations of each level: the most severe go first.
     for f in sorted(findings, key=lambda f: (_SEVERITY_RANK[f.severity.value], f.sort_key())):
         properties = (
@@ -121,7 +134,9 @@ def _sarif_fixes(f: Finding) -> list[dict[str, Any]]:
     return [{"description": {"text": description}, "artifactChanges": [change]}]
 
 
-def write_sarif(findings: Sequence[Finding], out: IO[str], summary: Summary) -> None:
+def write_sarif(
+    findings: Sequence[Finding], out: IO[str], summary: Summary, options: OutputOptions
+) -> None:
     """SARIF 2.1.0, what GitHub code scanning ingests; rules are those the findings name."""
     rules: dict[str, dict[str, Any]] = {}
     for f in findings:
@@ -164,14 +179,15 @@ def write_sarif(findings: Sequence[Finding], out: IO[str], summary: Summary) -> 
 
 
 def write_full(
-    findings: Sequence[Finding], out: IO[str], summary: Summary, show_bytecode: bool = False
+    findings: Sequence[Finding], out: IO[str], summary: Summary, options: OutputOptions
 ) -> None:
     from breaklint.render import write_rich  # rich is imported only for this format
 
-    write_rich(findings, out, summary.probes or (), show_bytecode)
+    write_rich(findings, out, summary.probes or (), options.show_bytecode)
 
 
-WRITERS: dict[str, Callable[[Sequence[Finding], IO[str], Summary], None]] = {
+Writer = Callable[[Sequence[Finding], IO[str], Summary, OutputOptions], None]
+WRITERS: dict[str, Writer] = {
     "full": write_full,
     "concise": write_concise,
     "json": write_json,
