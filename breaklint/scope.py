@@ -317,9 +317,9 @@ def compile_scope(
         queue.append((ref, root))
 
     roots = [root for root in project.roots() if matches_root(root, options.roots)]
-    for root in roots:
-        reach(root.ref, root.label, root.label, root.inner_only)
-    root_refs = {root.ref for root in roots}
+    for compiled in roots:
+        reach(compiled.ref, compiled.label, compiled.label, compiled.inner_only)
+    root_refs = {compiled.ref for compiled in roots}
     registrations = project.hook_registrations()
     while queue:
         ref, root = queue.popleft()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 
 def expand_import(name: str, imports: dict[str, str]) -> str:
@@ -77,7 +78,7 @@ _SOURCE_ORDER: dict[type, tuple[str, ...]] = {
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def child_fields(kind: type) -> tuple[str, ...]:
+def child_fields(kind: type[ast.AST]) -> tuple[str, ...]:
     """The fields of a node type that hold child nodes, in source order."""
     fields = _CHILD_FIELDS.get(kind)
     if fields is None:
@@ -156,7 +157,7 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
         for field, enter, leave in fields:
             for position, method in enter:
                 method(visitors[position], node)
-            value = getattr(node, field, None)
+            value: Any = getattr(node, field, None)  # a node, a list, None or a scalar
             if type(value) is list:
                 for child in value:
                     if type(child) not in skip:
