@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -112,6 +113,57 @@ def test_json_contract(breaklint, write):
     assert document["summary"]["files_checked"] == 1
     assert document["summary"]["findings"] == 1
     assert document["summary"]["by_code"] == {"BL101": 1}
+
+
+def test_json_names_of_dynamo_evidence():
+    """What a dynamic finding carries in JSON, by name: a contract that holds without torch
+    (the dynamic tests check the same names on real breaks)."""
+    from breaklint.dynamic.model import Break
+    from breaklint.findings import BreakKind, Evidence
+    from breaklint.report import OutputOptions, Summary, write_json
+    from breaklint.rules.dynamic_break import break_finding
+
+    evidence = Evidence(
+        kind=BreakKind.FRAME_SKIPPED,
+        function="Net.forward",
+        gb_id="GB7000",
+        gb_type="Skip frame",
+        explanation="a break in a loop",
+        hints=("move it out",),
+        reason="Skipping frame",
+        gb_url=None,
+        probe="probes.py::probe_net",
+        bytecode="--> 12 CALL",
+        instruction="CALL 0 @ offset 12",
+        stack=("model.py:3 in forward",),
+        config_knob="capture_scalar_outputs",
+    )
+    finding = break_finding(Break("/repo/model.py", 3, 5, 9, evidence), "model.py")
+    out = io.StringIO()
+    write_json([finding], out, Summary(1, 0.0), OutputOptions())
+    (item,) = json.loads(out.getvalue())["findings"]
+    assert (item["code"], item["origin"], item["status"]) == ("BL901", "dynamic", "confirmed")
+    expected = {  # after the finding's own fields, in this order
+        "kind": "frame-skipped",
+        "function": "Net.forward",
+        "gb_id": "GB7000",
+        "gb_type": "Skip frame",
+        "explanation": "a break in a loop",
+        "hints": ["move it out"],
+        "reason": "Skipping frame",
+        "gb_url": None,
+        "probe": "probes.py::probe_net",
+        "bytecode": "--> 12 CALL",
+        "instruction": "CALL 0 @ offset 12",
+        "stack": ["model.py:3 in forward"],
+        "config_knob": "capture_scalar_outputs",
+        "frame_skipped": True,
+    }
+    assert list(item.items())[15:] == list(expected.items())
+    assert item["hint"] == (
+        "move it out; Dynamo did not break here when rerun with "
+        "torch._dynamo.config.capture_scalar_outputs = True"
+    )
 
 
 def test_github_annotations_escape_properties(breaklint, write):
