@@ -121,19 +121,6 @@ def probe_model():
     return Model(), (torch.randn(2, 8),)
 """
 
-    @classmethod
-    def of_result(cls, result: ProbeResult) -> Finding:
-        probe = result.probe
-        label = "probe file" if probe.name == "<file>" else f"probe {probe.name}"
-        return cls.finding(
-            probe.path,
-            probe.line,
-            1,
-            message=f"{label} {result.status.value}: {result.error}",
-            origin=Origin.DYNAMIC,
-            evidence=ProbeFailure(probe.key, result.status.value),
-        )
-
 
 def break_finding(item: Break, path: str) -> Finding:
     """A break that no static finding explains, at its place in `path` (as displayed)."""
@@ -155,4 +142,18 @@ def break_finding(item: Break, path: str) -> Finding:
         origin=Origin.DYNAMIC,
         status=Status.CONFIRMED,
         evidence=evidence,
+    )
+
+
+def probe_finding(result: ProbeResult) -> Finding:
+    """A probe that proves nothing: it raised, timed out or crashed its worker."""
+    probe = result.probe
+    label = "probe file" if probe.name == "<file>" else f"probe {probe.name}"
+    return ProbeFailed.finding(
+        probe.path,
+        probe.line,
+        1,
+        message=f"{label} {result.status.value}: {result.error}",
+        origin=Origin.DYNAMIC,
+        evidence=ProbeFailure(probe.key, result.status.value),
     )

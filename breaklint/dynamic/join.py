@@ -11,7 +11,7 @@ from functools import cache
 from breaklint.dynamic.model import Break, ProbeResult, ProbeStatus, Span
 from breaklint.findings import Finding, Origin, Status
 from breaklint.rule import Phase, all_rules
-from breaklint.rules.dynamic_break import ProbeFailed, break_finding
+from breaklint.rules.dynamic_break import ProbeFailed, break_finding, probe_finding
 from breaklint.source import read_source
 
 
@@ -135,5 +135,5 @@ def join(
             joined.append(finding)
     for result in results:
         if result.status != ProbeStatus.OK and allowed(ProbeFailed.code, result.probe.path):
-            joined.append(ProbeFailed.of_result(result))
+            joined.append(probe_finding(result))
     return sorted(joined, key=Finding.sort_key)
