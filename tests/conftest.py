@@ -1,15 +1,67 @@
 from __future__ import annotations
 
+import ast
 import os
+import re
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+# A corpus line ends in `# KIND CODE...`: BREAK where Dynamo breaks the graph, SKIP where it
+# skips the whole frame, HOOK where a hook whose body breaks is registered; the codes are the
+# rules that flag the line (BL900 for a break no static rule predicts).
+_MARKER = re.compile(r"#\s*(BREAK|SKIP|HOOK)((?:\s+BL\d{3})+)\s*$")
+_BARE_MARKER = re.compile(r"#\s*(BREAK|SKIP|HOOK)\s*$")
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One rule code marked on one corpus line."""
+
+    file: str
+    line: int
+    code: str
+    kind: str
+
+
+def corpus_markers(paths: Iterable[Path]) -> set[Marker]:
+    """Every (file, line, code, kind) marked in the given corpus files; a marker without a
+    code is an error, so no expectation is silently dropped."""
+    marked = set()
+    for path in paths:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, text in enumerate(lines, 1):
+            if match := _MARKER.search(text):
+                kind, codes = match.groups()
+                marked |= {Marker(path.name, number, code, kind) for code in codes.split()}
+            else:
+                assert not _BARE_MARKER.search(text), f"{path.name}:{number}: marker lacks a code"
+    return marked
+
+
+def corpus_line(path: Path, snippet: str) -> int:
+    """The number of the one line of `path` that contains `snippet`."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    found = [number for number, text in enumerate(lines, 1) if snippet in text]
+    assert len(found) == 1, f"{snippet!r} is on lines {found} of {path.name}, not on one"
+    return found[0]
+
+
+def probe_names(path: Path) -> list[str]:
+    """The probe functions a probe file defines, in order."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("probe_")
+    ]
 
 
 def run_breaklint(

@@ -1,4 +1,4 @@
-"""Forms of graph breaks seen in real models, each marked `# BREAK` where Dynamo breaks.
+"""Forms of graph breaks seen in real models, each marked `# BREAK BL...` where Dynamo breaks.
 
 The static phase must flag exactly the marked lines, and Dynamo, run on every probe of the
 corpus, must confirm each finding and break nowhere else.
@@ -11,18 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_breaklint
+from conftest import corpus_markers, run_breaklint
 
 CORPUS = Path(__file__).parent / "accuracy"
 
 
-def marked_lines() -> set[tuple[str, int]]:
-    return {
-        (path.name, number)
-        for path in sorted(CORPUS.glob("*.py"))
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if line.rstrip().endswith("# BREAK")
-    }
+def marked_lines() -> set[tuple[str, int, str]]:
+    """(file, line, code) of every marker in the accuracy corpus."""
+    return {(m.file, m.line, m.code) for m in corpus_markers(sorted(CORPUS.glob("*.py")))}
 
 
 def lint(tmp_path: Path, *options: str) -> list[dict]:
@@ -35,7 +31,7 @@ def lint(tmp_path: Path, *options: str) -> list[dict]:
 
 def test_static_findings_are_exactly_the_marked_breaks(tmp_path: Path) -> None:
     findings = lint(tmp_path)
-    assert {(Path(f["path"]).name, f["line"]) for f in findings} == marked_lines()
+    assert {(Path(f["path"]).name, f["line"], f["code"]) for f in findings} == marked_lines()
 
 
 def test_dynamo_confirms_every_finding_and_breaks_nowhere_else(tmp_path: Path) -> None:
@@ -47,4 +43,4 @@ def test_dynamo_confirms_every_finding_and_breaks_nowhere_else(tmp_path: Path) -
         if f["status"] != "confirmed" or f["origin"] != "static"
     ]
     assert unconfirmed == []
-    assert {(Path(f["path"]).name, f["line"]) for f in findings} == marked_lines()
+    assert {(Path(f["path"]).name, f["line"], f["code"]) for f in findings} == marked_lines()

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
 from breaklint.rule import Phase, all_rules
-from conftest import REPO, run_breaklint
+from conftest import REPO, Marker, corpus_line, corpus_markers, probe_names, run_breaklint
 
 pytest.importorskip(
     "torch", reason="the dynamic phase runs Dynamo: pip install 'breaklint[dynamic]'"
@@ -18,8 +19,17 @@ pytest.importorskip("numpy", reason="the corpus models call numpy")
 
 CORPUS = REPO / "tests" / "corpus"
 CORPUS_MODELS = ("models.py", "layers.py")
-_MARKER = re.compile(r"#\s*(BREAK|SKIP)$")
-_HOOK_REGISTRATION = "BL701"  # reported where a hook is registered, not where it breaks
+PROBES = CORPUS / "probes.py"
+
+
+def _line(name: str, snippet: str) -> int:
+    """The corpus line of `name` that contains `snippet` (found by its text, not its number)."""
+    return corpus_line(CORPUS / name, snippet)
+
+
+def _site(frame: str) -> str:
+    """`layers.py:206` from a stack frame `/tmp/.../layers.py:206 in log_input_norm`."""
+    return Path(frame.rsplit(" in ", 1)[0]).name
 
 
 @pytest.fixture(scope="module")
@@ -37,22 +47,23 @@ def corpus_report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return json.loads(done.stdout)
 
 
-def _markers() -> dict[tuple[str, int], str]:
-    marked = {}
-    for name in CORPUS_MODELS:
-        lines = (CORPUS / name).read_text(encoding="utf-8").splitlines()
-        for number, line in enumerate(lines, 1):
-            if match := _MARKER.search(line):
-                marked[name, number] = match.group(1)
-    return marked
+def _markers() -> set[Marker]:
+    return corpus_markers(CORPUS / name for name in CORPUS_MODELS)
+
+
+def _kind(finding: dict) -> str:
+    """The marker a confirmed finding's evidence calls for: HOOK where Dynamo broke elsewhere
+    (in the registered hook), else SKIP or BREAK."""
+    if _site(finding["stack"][-1]) != f"{finding['path']}:{finding['line']}":
+        return "HOOK"
+    return "SKIP" if finding["frame_skipped"] else "BREAK"
 
 
 def test_confirmed_and_dynamic_findings_are_exactly_the_real_breaks(corpus_report: dict) -> None:
     evidence = {
-        (f["path"], f["line"]): "SKIP" if f["frame_skipped"] else "BREAK"
+        Marker(f["path"], f["line"], f["code"], _kind(f))
         for f in corpus_report["findings"]
-        if (f["status"] == "confirmed" and f["code"] != _HOOK_REGISTRATION)
-        or f["origin"] == "dynamic"
+        if f["status"] == "confirmed" or f["origin"] == "dynamic"
     }
     assert evidence == _markers()
 
@@ -64,16 +75,20 @@ def test_every_static_rule_is_confirmed_in_the_corpus(corpus_report: dict) -> No
 
 
 def test_hook_registration_takes_the_status_of_the_hook(corpus_report: dict) -> None:
+    hooks = {m for m in _markers() if m.kind == "HOOK"}
     registrations = {
         (f["path"], f["line"]): f
         for f in corpus_report["findings"]
-        if f["code"] == _HOOK_REGISTRATION
+        if f["code"] in {m.code for m in hooks}
     }
-    assert set(registrations) == {("models.py", 64), ("layers.py", 217)}
+    assert set(registrations) == {(m.file, m.line) for m in hooks}
     assert {f["status"] for f in registrations.values()} == {"confirmed"}
-    assert registrations["models.py", 64]["stack"][-1].endswith("models.py:71 in report_shape")
-    logging_hook = registrations["layers.py", 217]
-    assert logging_hook["stack"][-1].endswith("layers.py:206 in log_input_norm")
+    shape_hook = registrations["models.py", _line("models.py", "register_forward_hook(report_")]
+    shape_line = _line("models.py", 'print("fc output"')
+    assert shape_hook["stack"][-1].endswith(f"models.py:{shape_line} in report_shape")
+    logging_hook = registrations["layers.py", _line("layers.py", "pre_hook(log_input_norm)")]
+    norm_line = _line("layers.py", 'logger.info("input norm')
+    assert logging_hook["stack"][-1].endswith(f"layers.py:{norm_line} in log_input_norm")
     assert logging_hook["probe"] == "probes.py::probe_hooked_stack"
 
 
@@ -81,18 +96,19 @@ def test_generator_forward_is_a_skipped_frame(corpus_report: dict) -> None:
     by_line = {
         (f["line"], f["code"]): f for f in corpus_report["findings"] if f["path"] == "layers.py"
     }
-    first_yield = by_line[197, "BL801"]
+    first_yield = by_line[_line("layers.py", "yield h[:1]"), "BL801"]
     assert (first_yield["status"], first_yield["kind"]) == ("confirmed", "frame-skipped")
     assert (first_yield["gb_id"], first_yield["gb_type"]) == (
         "GB0003",
         "Attempt to trace generator",
     )
-    assert by_line[198, "BL801"]["status"] == "not-reproduced"
+    assert by_line[_line("layers.py", "yield h[1:]"), "BL801"]["status"] == "not-reproduced"
 
 
 def test_break_in_a_while_condition_does_not_skip_the_frame(corpus_report: dict) -> None:
+    condition = _line("layers.py", "while x.abs().max() > 100:")
     at_condition = [
-        f for f in corpus_report["findings"] if f["path"] == "layers.py" and f["line"] == 147
+        f for f in corpus_report["findings"] if f["path"] == "layers.py" and f["line"] == condition
     ]
     assert [(f["code"], f["status"], f["kind"]) for f in at_condition] == [
         ("BL201", "confirmed", "graph-break")
@@ -117,8 +133,11 @@ EVIDENCE_FIELDS = [
 
 
 def test_break_evidence_fields(corpus_report: dict) -> None:
+    line = _line("models.py", "return x / x.norm().item()")
     item = next(
-        f for f in corpus_report["findings"] if f["line"] == 17 and f["status"] == "confirmed"
+        f
+        for f in corpus_report["findings"]
+        if (f["path"], f["line"], f["status"]) == ("models.py", line, "confirmed")
     )
     assert list(item) == FINDING_FIELDS + EVIDENCE_FIELDS
     assert item["gb_id"] == "GB0124"
@@ -131,27 +150,36 @@ def test_break_evidence_fields(corpus_report: dict) -> None:
     assert "capture_scalar_outputs = True" in item["hint"]
     assert "gb0124.html" in item["reason"]
     marked = [row for row in item["bytecode"].splitlines() if row.startswith("-->")]
-    assert len(marked) == 1 and marked[0].split()[1:4] == ["17", "68", "CALL"]
-    assert item["stack"][-1].endswith("models.py:17 in scale_by_norm")
+    assert len(marked) == 1 and marked[0].split()[1:4] == [str(line), "68", "CALL"]
+    assert item["stack"][-1].endswith(f"models.py:{line} in scale_by_norm")
 
 
 def test_breaks_without_knob_say_so(corpus_report: dict) -> None:
-    deepcopy = next(f for f in corpus_report["findings"] if f["line"] == 35)
+    line = _line("models.py", "copy.deepcopy(h.detach())")
+    deepcopy = next(
+        f for f in corpus_report["findings"] if (f["path"], f["line"]) == ("models.py", line)
+    )
     assert (deepcopy["gb_id"], deepcopy["config_knob"]) == ("GB4198", None)
 
 
 def test_hook_break_and_skipped_frame(corpus_report: dict) -> None:
-    by_line = {f["line"]: f for f in corpus_report["findings"] if f["status"] == "confirmed"}
-    assert by_line[71]["function"] == "report_shape"
-    assert by_line[71]["probe"] == "probes.py::probe_hooked"
-    assert by_line[84]["kind"] == "frame-skipped"
-    assert "GB7000" in by_line[84]["explanation"]
+    by_line = {
+        f["line"]: f
+        for f in corpus_report["findings"]
+        if f["status"] == "confirmed" and f["path"] == "models.py"
+    }
+    hook_break = by_line[_line("models.py", 'print("fc output"')]
+    assert hook_break["function"] == "report_shape"
+    assert hook_break["probe"] == "probes.py::probe_hooked"
+    skipped = by_line[_line("models.py", 'print("step", step)')]
+    assert skipped["kind"] == "frame-skipped"
+    assert "GB7000" in skipped["explanation"]
 
 
 def test_probe_report(corpus_report: dict) -> None:
     probes = {p["name"]: p for p in corpus_report["probes"]}
     assert {p["status"] for p in probes.values()} == {"ok"}
-    assert len(probes) == 16
+    assert list(probes) == probe_names(PROBES)
     assert (probes["probe_clean"]["graphs"], probes["probe_clean"]["breaks"]) == (1, 0)
     assert (probes["probe_hooked"]["graphs"], probes["probe_hooked"]["breaks"]) == (2, 1)
     assert (probes["probe_looped"]["graphs"], probes["probe_looped"]["frames_skipped"]) == (0, 1)

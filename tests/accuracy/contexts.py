@@ -7,7 +7,7 @@ from torch.autograd import graph
 
 class Encoder(nn.Module):
     def forward(self, x):
-        with torch.no_grad(), torch.backends.cudnn.flags(enabled=False):  # BREAK
+        with torch.no_grad(), torch.backends.cudnn.flags(enabled=False):  # BREAK BL507
             x = x * 2
         with torch.autocast("cpu", enabled=False), torch.enable_grad():
             x = x - 1
@@ -15,39 +15,39 @@ class Encoder(nn.Module):
 
 
 def without_mkldnn(x):
-    with torch.backends.mkldnn.flags(enabled=False):  # BREAK
+    with torch.backends.mkldnn.flags(enabled=False):  # BREAK BL507
         return x + 1
 
 
 def attention(q):
     with torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.MATH):
         q = q * 3
-    with torch.backends.cuda.sdp_kernel(enable_math=True):  # BREAK
+    with torch.backends.cuda.sdp_kernel(enable_math=True):  # BREAK BL507
         return q.softmax(-1)
 
 
 def noisy(x):
-    with torch.random.fork_rng(devices=[]):  # BREAK
+    with torch.random.fork_rng(devices=[]):  # BREAK BL507
         return x + torch.rand_like(x)
 
 
 def anomalies_detected(x):
-    with torch.autograd.detect_anomaly():  # BREAK
+    with torch.autograd.detect_anomaly():  # BREAK BL507
         return x.exp()
 
 
 def anomalies_set(x):
-    with torch.autograd.set_detect_anomaly(False):  # BREAK
+    with torch.autograd.set_detect_anomaly(False):  # BREAK BL507
         return x.log()
 
 
 def saved_on_cpu(x):
-    with graph.save_on_cpu():  # BREAK
+    with graph.save_on_cpu():  # BREAK BL507
         return x * x
 
 
 def hooked(x):
-    with graph.saved_tensors_hooks(lambda t: t, lambda t: t):  # BREAK
+    with graph.saved_tensors_hooks(lambda t: t, lambda t: t):  # BREAK BL507
         return x + 1
 
 

@@ -13,7 +13,7 @@ def merge_defaults(func):
     @functools.wraps(func)
     def wrapper(self, *args, **kwargs):
         if self.training:
-            logger.warning("merging config defaults")  # BREAK
+            logger.warning("merging config defaults")  # BREAK BL402
         return func(self, *args, **kwargs)
 
     return wrapper
@@ -35,7 +35,7 @@ class Layer(nn.Module):
         forward = cls.forward
 
         def forward_with_log(self, *args, **kwargs):
-            print("calling", type(self).__name__)  # BREAK
+            print("calling", type(self).__name__)  # BREAK BL401
             return forward(self, *args, **kwargs)
 
         cls.forward = forward_with_log
@@ -52,7 +52,7 @@ class Dense(Layer):
 
 def shared_forward(self, x):
     y = self.proj(x)
-    return y * y.sum().item()  # BREAK
+    return y * y.sum().item()  # BREAK BL101
 
 
 class Shared(nn.Module):
@@ -71,7 +71,7 @@ class Scaled(nn.Module):
 
     @property
     def scale(self):
-        print("reading the scale")  # BREAK
+        print("reading the scale")  # BREAK BL401
         return self._scale
 
     @scale.setter

@@ -5,7 +5,7 @@ import torch
 
 def make_leaf(x):
     noise = torch.zeros_like(x)
-    noise.requires_grad = True  # BREAK
+    noise.requires_grad = True  # BREAK BL503
     return x + noise
 
 
@@ -16,29 +16,29 @@ def leaf_kept_inside(x):
 
 def leaf_returned(x):
     weights = torch.ones_like(x)
-    weights.requires_grad_()  # BREAK
+    weights.requires_grad_()  # BREAK BL503
     return x * weights
 
 
 def padded(x):
     lengths = (x > 0).sum(-1)
     batch, width = x.shape
-    return torch.zeros((batch, lengths.max(), width))  # BREAK
+    return torch.zeros((batch, lengths.max(), width))  # BREAK BL304
 
 
 def positions(x):
     lengths = (x > 0).sum(-1)
-    return torch.arange(lengths.max()) + x.shape[0]  # BREAK
+    return torch.arange(lengths.max()) + x.shape[0]  # BREAK BL304
 
 
 def sliced(x):
     n = (x > 0).sum()
-    return x.flatten()[:n]  # BREAK
+    return x.flatten()[:n]  # BREAK BL304
 
 
 def checked_twice(x):
     y = x * 2
-    assert (y == y).all() and y.sum() != 0  # BREAK
+    assert (y == y).all() and y.sum() != 0  # BREAK BL201
     return y + 1
 
 

@@ -9,8 +9,8 @@ def spline(inputs, widths, tail_bound=5.0):
     inside = (inputs >= -tail_bound) & (inputs <= tail_bound)
     outside = ~inside
     outputs = torch.zeros_like(inputs)
-    outputs[outside] = inputs[outside]  # BREAK
-    outputs[inside] = widths[inside] * 2  # BREAK
+    outputs[outside] = inputs[outside]  # BREAK BL302
+    outputs[inside] = widths[inside] * 2  # BREAK BL302
     return outputs
 
 
@@ -25,10 +25,10 @@ class Routed(nn.Module):
         token_mask = token_mask.to(hidden.device)
         hidden = hidden.masked_scatter(
             token_mask.unsqueeze(-1),
-            hidden[token_mask] * 2,  # BREAK
+            hidden[token_mask] * 2,  # BREAK BL302
         )
         positions = token_mask.to(torch.long)  # a cast: no longer a mask
-        return hidden[~token_mask] + hidden[positions].sum()  # BREAK
+        return hidden[~token_mask] + hidden[positions].sum()  # BREAK BL302
 
 
 class Windows(nn.Module):

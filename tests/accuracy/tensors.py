@@ -13,7 +13,7 @@ def positive_count(x) -> torch.Tensor:
 
 
 def select(x, keep: torch.BoolTensor):
-    return x[keep]  # BREAK
+    return x[keep]  # BREAK BL302
 
 
 class Annotated(nn.Module):
@@ -25,7 +25,7 @@ class Annotated(nn.Module):
     ):
         if output_scores:
             x = x * 2
-        if positive_count(x) > 0:  # BREAK
+        if positive_count(x) > 0:  # BREAK BL201
             x = x - 1
         return select(x, x > 0)
 
@@ -34,7 +34,7 @@ class Paired(nn.Module):
     def forward(self, x, y):
         total = x.new_zeros(())
         for row, other in zip(x.unbind(), y.unbind()):
-            if row.mean() > other:  # BREAK
+            if row.mean() > other:  # BREAK BL201 BL202
                 total = total + row.sum()
         return total
 
@@ -48,7 +48,7 @@ class DropPath(nn.Module):
         skip = False
         if self.training and self.p > 0:
             skip = torch.rand(()) < self.p
-        if skip:  # BREAK
+        if skip:  # BREAK BL201
             return x
         return x * 2
 

@@ -1,7 +1,8 @@
 """More of breaklint's example corpus: transformer and MoE layers, losses and normalization.
 
-Same convention as models.py: `# BREAK` ends a line where Dynamo 2.13 breaks the graph, `# SKIP`
-a line that makes it skip the whole function. Every other line is something Dynamo traces.
+Same convention as models.py: `# BREAK BL...` ends a line where Dynamo 2.13 breaks the graph,
+`# SKIP BL...` a line that makes it skip the whole function, `# HOOK BL701` a hook registration;
+the codes are the rules that flag the line. Every other line is something Dynamo traces.
 """
 
 import copy
@@ -38,7 +39,7 @@ class Attention(nn.Module):
         self.calls = 0
 
     def forward(self, x: torch.Tensor, lengths: torch.Tensor | None = None) -> torch.Tensor:
-        logger.debug("attention on %s", tuple(x.shape))  # BREAK
+        logger.debug("attention on %s", tuple(x.shape))  # BREAK BL402
         self.calls += 1
         batch, seq, dim = x.shape
         assert dim == self.heads * self.head_dim
@@ -53,7 +54,7 @@ class Attention(nn.Module):
         if scores.dtype == torch.float16:
             scores = scores.float()
         weights = scores.softmax(dim=-1)
-        longest = int(lengths.max()) if lengths is not None else seq  # BREAK
+        longest = int(lengths.max()) if lengths is not None else seq  # BREAK BL102
         context = (weights @ v).transpose(1, 2).reshape(batch, seq, dim)
         return self.out(context[:, :longest])
 
@@ -68,12 +69,12 @@ class MLP(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h = F.gelu(self.up(x))
-        sparsity = float((h == 0).float().mean())  # BREAK
+        sparsity = float((h == 0).float().mean())  # BREAK BL102
         if sparsity > 0.9:
             h = h * 2
         out = self.down(h)
         peak = out.abs().sum(dim=(0, 2))
-        return out[:, : int(peak.argmax()) + 1]  # BREAK
+        return out[:, : int(peak.argmax()) + 1]  # BREAK BL102
 
 
 class MoERouter(nn.Module):
@@ -87,15 +88,15 @@ class MoERouter(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         probs = self.gate(x).softmax(dim=-1)
         top = probs.argmax(dim=-1)
-        used = torch.unique(top)  # BREAK
+        used = torch.unique(top)  # BREAK BL301
         chosen = probs.max(dim=-1).values
-        routed = x[top == used[0]]  # BREAK
-        counts = torch.bincount(top, minlength=self.experts)  # BREAK
-        record_router_stats(counts)  # BREAK
-        order = torch.arange(self.experts).repeat_interleave(counts)  # BREAK
-        first = torch.where(top == order[0])  # BREAK
-        strong = torch.nonzero(chosen > 0.3)  # BREAK
-        kept = torch.masked_select(chosen, chosen > 0.3)  # BREAK
+        routed = x[top == used[0]]  # BREAK BL302
+        counts = torch.bincount(top, minlength=self.experts)  # BREAK BL301
+        record_router_stats(counts)  # BREAK BL505
+        order = torch.arange(self.experts).repeat_interleave(counts)  # BREAK BL303
+        first = torch.where(top == order[0])  # BREAK BL301
+        strong = torch.nonzero(chosen > 0.3)  # BREAK BL301
+        kept = torch.masked_select(chosen, chosen > 0.3)  # BREAK BL301
         weighted = torch.where(chosen[:, None] > 0.3, x * chosen[:, None], x)
         balance = routed.sum() + kept.sum() + first[0].sum() + strong.sum()
         return weighted + balance
@@ -106,10 +107,10 @@ def smoothed_nll(logits: torch.Tensor, target: torch.Tensor, eps: float) -> torc
     nll = -log_probs.gather(-1, target[:, None]).squeeze(-1)
     smooth = -log_probs.mean(dim=-1)
     loss = ((1 - eps) * nll + eps * smooth).mean()
-    if loss.isnan().any():  # BREAK
+    if loss.isnan().any():  # BREAK BL201
         loss = torch.zeros_like(loss)
     if eps > 0.3:
-        warnings.warn("label smoothing above 0.3 hides the target", stacklevel=2)  # BREAK
+        warnings.warn("label smoothing above 0.3 hides the target", stacklevel=2)  # BREAK BL403
     return loss
 
 
@@ -125,14 +126,14 @@ class LabelSmoothingLoss(nn.Module):
         if logits.dim() != 2 or target.dtype != torch.long:
             raise ValueError("expected (batch, classes) logits and long targets")
         loss = smoothed_nll(logits, target, self.eps)
-        per_class = logits.softmax(dim=-1).mean(dim=0).tolist()  # BREAK
+        per_class = logits.softmax(dim=-1).mean(dim=0).tolist()  # BREAK BL103
         self.history.append(per_class[0])
-        scale = 0.5 if loss > 10 else 1.0  # BREAK
+        scale = 0.5 if loss > 10 else 1.0  # BREAK BL201
         if self.eps == 0.0:
             return loss
-        elif loss.mean() < 0:  # BREAK
+        elif loss.mean() < 0:  # BREAK BL201
             loss = -loss
-        confident = bool(loss < 0.1)  # BREAK
+        confident = bool(loss < 0.1)  # BREAK BL102
         return loss * scale * (2 if confident else 1)
 
 
@@ -144,11 +145,11 @@ class RMSNorm(nn.Module):
         self.weight = nn.Parameter(torch.ones(dim))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        while x.abs().max() > 100:  # BREAK
+        while x.abs().max() > 100:  # BREAK BL201
             x = x / 2
         norm = x.pow(2).mean(dim=-1, keepdim=True).add(1e-6).rsqrt()
         gain = self.weight if self.training else self.weight.detach()
-        bias = x.mean() > 0 and 0.1  # BREAK
+        bias = x.mean() > 0 and 0.1  # BREAK BL201
         return x * norm * gain + bias
 
 
@@ -162,15 +163,15 @@ class NoisyTraining(nn.Module):
         self.config = {"scale": 1.0}
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        torch.manual_seed(0)  # BREAK
+        torch.manual_seed(0)  # BREAK BL502
         h = self.proj(x)
-        started = time.time()  # BREAK
-        jitter = random.random()  # BREAK
-        tag = json.dumps(self.config)  # BREAK
+        started = time.time()  # BREAK BL501
+        jitter = random.random()  # BREAK BL501
+        tag = json.dumps(self.config)  # BREAK BL501
         frozen = copy.deepcopy(self.config)
-        h = h.detach().requires_grad_()  # BREAK
-        torch._dynamo.graph_break()  # BREAK
-        with open(os.devnull, "w") as sink:  # SKIP
+        h = h.detach().requires_grad_()  # BREAK BL503
+        torch._dynamo.graph_break()  # BREAK BL504
+        with open(os.devnull, "w") as sink:  # SKIP BL404
             sink.write(tag)
         return h * frozen["scale"] + jitter * 0 + (started - started)
 
@@ -181,7 +182,7 @@ class Resampler(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         arr = x.detach().numpy()
         total = np.sum(arr) + np.linalg.norm(arr)
-        grid = np.interp(np.linspace(0, 1, arr.shape[-1]), [0.0, 1.0], [0.0, 2.0])  # BREAK
+        grid = np.interp(np.linspace(0, 1, arr.shape[-1]), [0.0, 1.0], [0.0, 2.0])  # BREAK BL601
         return x * torch.from_numpy(grid).float() + torch.as_tensor(total)
 
 
@@ -194,7 +195,7 @@ class Chunker(nn.Module):
 
     def forward(self, x: torch.Tensor):
         h = self.proj(x)
-        yield h[:1]  # SKIP
+        yield h[:1]  # SKIP BL801
         yield h[1:]
 
 
@@ -203,7 +204,7 @@ def clamp_output(module: nn.Module, inputs: tuple, output: torch.Tensor) -> torc
 
 
 def log_input_norm(module: nn.Module, inputs: tuple) -> None:
-    logger.info("input norm %s", inputs[0].norm().item())  # BREAK
+    logger.info("input norm %s", inputs[0].norm().item())  # BREAK BL402 BL101
 
 
 class HookedStack(nn.Module):
@@ -214,7 +215,7 @@ class HookedStack(nn.Module):
         self.first = nn.Linear(dim, dim)
         self.second = nn.Linear(dim, dim)
         self.first.register_forward_hook(clamp_output)
-        self.second.register_forward_pre_hook(log_input_norm)
+        self.second.register_forward_pre_hook(log_input_norm)  # HOOK BL701
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.second(self.first(x).relu())
@@ -225,7 +226,7 @@ class LengthPadder(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         lengths = (x > 0).sum(-1)
-        padded = x.new_zeros(x.shape[0], lengths.max())  # BREAK
+        padded = x.new_zeros(x.shape[0], lengths.max())  # BREAK BL304
         return padded.sum() + x.sum()
 
 
@@ -238,7 +239,7 @@ class RecurrentTagger(nn.Module):
         self.head = nn.Linear(dim, 2)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        output, _ = self.lstm(x * 2)  # SKIP
+        output, _ = self.lstm(x * 2)  # SKIP BL506
         return self.head(output)
 
 
@@ -246,6 +247,6 @@ class DeterministicPool(nn.Module):
     """A backend flag switched inside forward: Dynamo cannot enter cudnn.flags()."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        with torch.backends.cudnn.flags(enabled=False):  # SKIP
+        with torch.backends.cudnn.flags(enabled=False):  # SKIP BL507
             pooled = torch.nn.functional.avg_pool1d(x, 3)
         return pooled * 2

@@ -1,8 +1,9 @@
 """breaklint's example corpus: realistic modules with real graph breaks and look-alikes.
 
-A line ending in `# BREAK` is where Dynamo 2.13 breaks the graph; `# SKIP` is a break that
-makes Dynamo skip the whole function. tests/test_dynamic.py checks that breaklint's
-confirmed and dynamic findings are exactly these lines.
+A line ending in `# BREAK BL...` is where Dynamo 2.13 breaks the graph; `# SKIP BL...` is a
+break that makes Dynamo skip the whole function; `# HOOK BL701` registers a hook that breaks.
+The codes are the rules that flag the line (BL900 for a break no rule predicts).
+tests/test_dynamic.py checks that breaklint's confirmed and dynamic findings are exactly these.
 """
 
 import copy
@@ -14,7 +15,7 @@ from torch import nn
 
 
 def scale_by_norm(x: torch.Tensor) -> torch.Tensor:
-    return x / x.norm().item()  # BREAK
+    return x / x.norm().item()  # BREAK BL101
 
 
 class Block(nn.Module):
@@ -27,12 +28,12 @@ class Block(nn.Module):
         self.calls = 0
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        print("block input", x.shape)  # BREAK
+        print("block input", x.shape)  # BREAK BL401
         h = self.fc(x)
         h = scale_by_norm(h)  # the break is inside the helper, at its `.item()`
-        if h.abs().sum() > 0:  # BREAK
-            h = h * self.gate.item()  # BREAK
-        snapshot = copy.deepcopy(h.detach())  # BREAK
+        if h.abs().sum() > 0:  # BREAK BL201
+            h = h * self.gate.item()  # BREAK BL101
+        snapshot = copy.deepcopy(h.detach())  # BREAK BL501
         return x + snapshot
 
 
@@ -61,14 +62,14 @@ class Hooked(nn.Module):
     def __init__(self, dim: int = 8) -> None:
         super().__init__()
         self.fc = nn.Linear(dim, dim)
-        self.fc.register_forward_hook(report_shape)
+        self.fc.register_forward_hook(report_shape)  # HOOK BL701
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(x).relu()
 
 
 def report_shape(module: nn.Module, inputs: tuple, output: torch.Tensor) -> None:
-    print("fc output", output.shape)  # BREAK
+    print("fc output", output.shape)  # BREAK BL401
 
 
 class Looped(nn.Module):
@@ -81,7 +82,7 @@ class Looped(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         for step in range(2):
             x = self.fc(x)
-            print("step", step)  # SKIP
+            print("step", step)  # SKIP BL202 BL401
         return x
 
 
