@@ -138,6 +138,7 @@ class Scores:
     # Without the lines "not reproduced" in functions Dynamo skipped somewhere.
     traced: LineCounts = field(default_factory=LineCounts)
     errors: LineCounts = field(default_factory=LineCounts)
+    traced_errors: LineCounts = field(default_factory=LineCounts)
     by_code: dict[str, LineCounts] = field(default_factory=dict)
     recall: Ratio = field(default_factory=lambda: Ratio(0, 0))
     misses: list[Miss] = field(default_factory=list)
@@ -278,13 +279,16 @@ def score(findings: list[dict[str, Any]], package: Path) -> Scores:
         status = _merged_status(f["status"] for f in flagged)
         _count(scores.overall, status)
         in_skipped_frame = enclosing_function(root, where) in skipped_functions - {None}
-        if not (
-            in_skipped_frame and status == "not-reproduced"
-        ):  # a refutation Dynamo may not have seen
+        # A refutation inside a frame Dynamo skipped is one it may never have seen.
+        unseen = in_skipped_frame and status == "not-reproduced"
+        if not unseen:
             _count(scores.traced, status)
         errors = [f["status"] for f in flagged if f["severity"] == "error"]
         if errors:
-            _count(scores.errors, _merged_status(errors))
+            error_status = _merged_status(errors)
+            _count(scores.errors, error_status)
+            if not (in_skipped_frame and error_status == "not-reproduced"):
+                _count(scores.traced_errors, error_status)
         for code in sorted({f["code"] for f in flagged}):
             _count(by_code[code], _merged_status(f["status"] for f in flagged if f["code"] == code))
         if status == "confirmed":
@@ -378,6 +382,7 @@ def results_document(run: Run, scores: Scores, rows: list[ModelRow]) -> dict[str
             "overall": _percent(scores.overall.precision),
             "outside_skipped_frames": _percent(scores.traced.precision),
             "errors": _percent(scores.errors.precision),
+            "errors_outside_skipped_frames": _percent(scores.traced_errors.precision),
             "by_code": {code: _percent(c.precision) for code, c in scores.by_code.items()},
         },
         "recall": _percent(scores.recall),
@@ -385,6 +390,7 @@ def results_document(run: Run, scores: Scores, rows: list[ModelRow]) -> dict[str
             "overall": asdict(scores.overall),
             "outside_skipped_frames": asdict(scores.traced),
             "errors": asdict(scores.errors),
+            "errors_outside_skipped_frames": asdict(scores.traced_errors),
             "by_code": {code: asdict(counts) for code, counts in scores.by_code.items()},
             "recall": asdict(scores.recall),
             "breaks_outside_package": scores.outside_package,
@@ -428,6 +434,7 @@ def report_markdown(document: dict[str, Any], scores: Scores, rows: list[ModelRo
         ("all findings", scores.overall),
         ("all, outside frames Dynamo skipped", scores.traced),
         ("errors", scores.errors),
+        ("errors, outside frames Dynamo skipped", scores.traced_errors),
     ]
     slices += list(scores.by_code.items())
     lines += _table(
@@ -528,6 +535,7 @@ def summary_text(document: dict[str, Any], scores: Scores, rows: list[ModelRow])
             f"precision, all findings: {scores.overall.precision}",
             f"  outside skipped frames: {scores.traced.precision}",
             f"precision, errors:       {scores.errors.precision}",
+            f"  outside skipped frames: {scores.traced_errors.precision}",
             f"recall:                  {scores.recall}",
             "precision by rule (rules a probe reached): "
             + ", ".join(

@@ -390,7 +390,11 @@ class FunctionFacts(Visitor):
                 return Kind.PYTHON
             last = name.rpartition(".")[2]
             values = [*node.args, *(k.value for k in node.keywords if k.arg != "rounding_mode")]
-            if last not in TENSOR_FACTORIES and all(self.kind(v) is Kind.PYTHON for v in values):
+            kinds = {self.kind(v) for v in values}
+            # `torch.div(x.size(1), window, ...)`: Python sizes in and no tensor, computed at
+            # trace time.
+            sizes_only = not any(k.is_tensor for k in kinds) and (Kind.PYTHON in kinds or not kinds)
+            if last not in TENSOR_FACTORIES and sizes_only:
                 return Kind.UNKNOWN
             return Kind.MASK if last in MASK_METHODS else Kind.TENSOR
         written = dotted(func)

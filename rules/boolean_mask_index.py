@@ -18,7 +18,8 @@ class BooleanMaskIndex(Rule):
     what = """
 Flags reading `x[mask]` where the index is a boolean tensor: a comparison of tensors, a
 `.bool()`/`isnan`-style result, a combination of those with `&`, `|`, `~`, or a name bound to
-one. Writing through a mask (`x[mask] = 0`) keeps the shape and is not flagged.
+one, and `x[mask] += y`, which reads `x[mask]` first. Writing through a mask (`x[mask] = 0`)
+keeps the shape and is not flagged.
 """
     why = WHY
     example = """
@@ -48,12 +49,19 @@ compiled = torch.compile(positive_mean)
     gb_ids = ("GB0036",)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        if not isinstance(node.ctx, ast.Load):
-            return  # `x[mask] = 0` writes through the mask and keeps the shape
+        # `x[mask] = 0` writes through the mask and keeps the shape; `x[mask] += y` reads first.
+        if isinstance(node.ctx, ast.Load) and self._indexes_with_mask(node):
+            self.report(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        target = node.target
+        if isinstance(target, ast.Subscript) and self._indexes_with_mask(target):
+            self.report(target)
+
+    def _indexes_with_mask(self, node: ast.Subscript) -> bool:
         facts = self.context.facts
         if facts.kind(node.value) is Kind.PYTHON:
-            return
+            return False
         index = node.slice
         elements = index.elts if isinstance(index, ast.Tuple) else [index]
-        if any(facts.kind(element) is Kind.MASK for element in elements):
-            self.report(node)
+        return any(facts.kind(element) is Kind.MASK for element in elements)

@@ -78,6 +78,10 @@ compiled = torch.compile(top_prefix)
         message = self.message.format(func=func.id)
         if self._index_depth:
             message += "; used as an index or slice bound it also makes the shape data-dependent"
-        # A parameter used only in arithmetic may well be a Python number (`patch_height`).
+        # `float(x)` of a parameter taken for a tensor: a warning. Arithmetic on such a
+        # parameter converted back, `int(patch_height * self.patch_size)`, is how Python sizes
+        # are computed, not tensors: not flagged.
         guess = facts.rests_on_guess(node.args[0])
+        if guess and isinstance(node.args[0], ast.BinOp):
+            return
         self.report(node, message, severity=Severity.WARNING if guess else None)

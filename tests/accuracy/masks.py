@@ -72,3 +72,39 @@ def probe_torch_math_on_sizes():
 
 def probe_sizes_iterated_from_a_parameter():
     return levels, (torch.randn(2, 6), [(2, 3), (3, 2)])
+
+
+def bumped(x):
+    keep = x > 0
+    x[keep] += 1  # BREAK BL302
+    return x * 2
+
+
+def windows(x, window):
+    chunks = torch.div(x.size(1), window * 2, rounding_mode="trunc")
+    return x.view(x.size(0), chunks, window * 2)
+
+
+def windowed(x):
+    return windows(x, 2)
+
+
+def upsampled(x, height):
+    return nn.functional.interpolate(x, size=(int(height * 2), 4))
+
+
+compiled_bumped = torch.compile(bumped)
+compiled_windowed = torch.compile(windowed)
+compiled_upsampled = torch.compile(upsampled)
+
+
+def probe_read_through_a_mask_in_place():
+    return bumped, (torch.randn(4, 3),)
+
+
+def probe_torch_math_on_a_helper_size():
+    return windowed, (torch.randn(2, 8),)
+
+
+def probe_python_size_converted():
+    return upsampled, (torch.randn(1, 1, 2, 2), 2)
