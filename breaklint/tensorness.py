@@ -97,7 +97,7 @@ TENSOR_ONLY_METHODS = frozenset(
     }
 )  # fmt: skip
 _TENSOR_ONLY_CALL = re.compile(rf"\.(?:{'|'.join(sorted(TENSOR_ONLY_METHODS))})\(")
-_LIKE_CALL = re.compile(r"([A-Za-z_][\w.]*)_like\(\s*([A-Za-z_]\w*)\s*[,)]")
+_LIKE_CALL = re.compile(r"_like\(\s*([A-Za-z_]\w*)\s*[,)]")  # literal first: a fast search
 # torch functions that make a tensor from Python numbers; any other torch function given
 # only Python values (`torch.div(n, 2, rounding_mode="floor")`) is computed at trace time.
 TENSOR_FACTORIES = frozenset(
@@ -181,17 +181,25 @@ def names_used_as_tensors(text: str, imports: dict[str, str]) -> frozenset[str]:
     tree: a regular-expression pass costs far less than another walk of every function."""
     names = set()
     for match in _TENSOR_ONLY_CALL.finditer(text):
-        end = start = match.start()
-        while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
-            start -= 1
-        receiver = text[start:end]
-        if receiver.isidentifier() and text[start - 1 : start] != ".":  # not `self.mask`
+        receiver = _name_before(text, match.start())
+        start = match.start() - len(receiver)
+        if receiver and text[start - 1 : start] != ".":  # `x.unsqueeze(`, not `self.x.unsqueeze(`
             names.add(receiver)
     torch_aliases = {alias for alias, target in imports.items() if target == "torch"}
     for match in _LIKE_CALL.finditer(text):
-        if match.group(1).partition(".")[0] in torch_aliases:
-            names.add(match.group(2))
+        callee = _name_before(text, match.start(), dotted=True)
+        if callee.partition(".")[0] in torch_aliases:
+            names.add(match.group(1))
     return frozenset(names)
+
+
+def _name_before(text: str, end: int, *, dotted: bool = False) -> str:
+    """The identifier (or dotted name) that ends at `end` in `text`, or ""."""
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in ("_." if dotted else "_")):
+        start -= 1
+    name = text[start:end]
+    return name if name and (name[0].isalpha() or name[0] == "_") else ""
 
 
 class FunctionFacts(Visitor):
