@@ -17,11 +17,11 @@ import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 
 if TYPE_CHECKING:
     import torch
-    from transformers import PretrainedConfig
+    from transformers import PretrainedConfig, PreTrainedModel
 
 Mode = Literal["eval", "train"]
 MODES: tuple[Mode, ...] = ("eval", "train")
@@ -339,7 +339,7 @@ def _build_with(
     raise ModelBuildError(last_failure)
 
 
-def _instantiate(auto_class: Any, config: PretrainedConfig) -> tuple[torch.nn.Module, str]:
+def _instantiate(auto_class: Any, config: PretrainedConfig) -> tuple[PreTrainedModel, str]:
     import torch
 
     model_class = _model_class(auto_class, config)
@@ -403,7 +403,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _int_list(value: Any) -> bool:
+def _int_list(value: Any) -> TypeGuard[list[int]]:
     return isinstance(value, list) and bool(value) and all(_is_int(item) for item in value)
 
 

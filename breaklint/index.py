@@ -8,7 +8,9 @@ Phase 2 (`checker`) later visits only the functions that scope selects.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from breaklint.syntax import SCALARS, child_fields, dotted, expand_import
 
@@ -126,7 +128,7 @@ class _Indexer:
     def scan(self, node: ast.AST) -> None:
         """Index the children of `node` (a hand-rolled `generic_visit`: the hot loop)."""
         for name in child_fields(type(node)):
-            value = getattr(node, name, None)
+            value: Any = getattr(node, name, None)
             if type(value) is list:
                 for child in value:
                     if type(child) not in _LEAVES:
@@ -136,22 +138,9 @@ class _Indexer:
 
     def visit(self, node: ast.AST) -> None:
         kind = type(node)
-        if kind is ast.Call:
-            self.visit_Call(node)
-        elif kind is ast.Attribute:
-            self.visit_Attribute(node)
-        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-            self.visit_function(node)
-        elif kind is ast.ClassDef:
-            self.visit_ClassDef(node)
-        elif kind is ast.Import:
-            self.visit_Import(node)
-        elif kind is ast.ImportFrom:
-            self.visit_ImportFrom(node)
-        elif kind is ast.Return or kind is ast.Assign or kind is ast.AugAssign:
-            self.visit_flow(node)
-        elif kind is ast.ExceptHandler:
-            self.visit_ExceptHandler(node)
+        handler = _HANDLERS.get(kind)
+        if handler is not None:
+            handler(self, node)
         elif child_fields(kind):
             self.scan(node)
         else:
@@ -274,7 +263,11 @@ class _Indexer:
                         installed = dotted(node.value)
                         if installed is not None:
                             scan.installs_forward.append(installed)
-            elif isinstance(node.target, ast.Name) and not isinstance(node.op, ast.BitOr):
+            elif (
+                type(node) is ast.AugAssign
+                and isinstance(node.target, ast.Name)
+                and not isinstance(node.op, ast.BitOr)
+            ):
                 scan.may_turn_false.add(node.target.id)
         self.scan(node)
 
@@ -357,6 +350,23 @@ def _truth_terms(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) ->
             terms.extend(found)
         return terms
     return []
+
+
+# The node types the indexer handles itself, by exact type (a dict lookup is the hot path's
+# cheapest dispatch); any other node is scanned for its children.
+_HANDLERS: dict[type[ast.AST], Callable[[_Indexer, Any], None]] = {
+    ast.Call: _Indexer.visit_Call,
+    ast.Attribute: _Indexer.visit_Attribute,
+    ast.FunctionDef: _Indexer.visit_function,
+    ast.AsyncFunctionDef: _Indexer.visit_function,
+    ast.ClassDef: _Indexer.visit_ClassDef,
+    ast.Import: _Indexer.visit_Import,
+    ast.ImportFrom: _Indexer.visit_ImportFrom,
+    ast.Return: _Indexer.visit_flow,
+    ast.Assign: _Indexer.visit_flow,
+    ast.AugAssign: _Indexer.visit_flow,
+    ast.ExceptHandler: _Indexer.visit_ExceptHandler,
+}
 
 
 def build_index(

@@ -600,8 +600,11 @@ class FunctionFacts(Visitor):
 
     def _bind(self, target: ast.expr, value: ast.expr) -> None:
         sequences = (ast.Tuple, ast.List)
-        unpacked = isinstance(target, sequences) and isinstance(value, sequences)
-        if unpacked and len(target.elts) == len(value.elts):
+        if (
+            isinstance(target, sequences)
+            and isinstance(value, sequences)
+            and len(target.elts) == len(value.elts)
+        ):
             for element, item in zip(target.elts, value.elts, strict=True):
                 self._bind(element, item)
             return

@@ -317,10 +317,10 @@ class TracedValueUses(Rule):
 
     def _bind(self, target: ast.expr, value: ast.expr) -> None:
         traced = self.value(value) if isinstance(target, ast.Name) else None
-        if traced is None:
-            self._unbind(target)
-        else:
+        if isinstance(target, ast.Name) and traced is not None:
             self.values[target.id] = traced
+        else:
+            self._unbind(target)
 
     def _unbind(self, target: ast.expr) -> None:
         if isinstance(target, ast.Name):

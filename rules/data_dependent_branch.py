@@ -107,8 +107,8 @@ compiled = torch.compile(clip_positive)
     def visit_If(self, node: ast.If) -> None:
         if id(node) not in self._tests:
             self._check(node.test, "`if`")
-        if _is_elif(node):
-            elif_ = node.orelse[0]
+        elif_ = _elif_of(node)
+        if elif_ is not None:
             self._tests.add(id(elif_))
             self._check(elif_.test, "`elif`")
 
@@ -142,9 +142,9 @@ compiled = torch.compile(clip_positive)
                 if facts.reads_tensor_value(operand):
                     return operand
             return self._forced_truth(last)
-        operand = negated(test)
-        if operand is not None and facts.reads_tensor_value(operand):
-            return operand
+        negated_operand = negated(test)
+        if negated_operand is not None and facts.reads_tensor_value(negated_operand):
+            return negated_operand
         return None
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
@@ -158,11 +158,10 @@ compiled = torch.compile(clip_positive)
             self.report(node, self.message.format(construct=f"`{operator}`"))
 
 
-def _is_elif(node: ast.If) -> bool:
-    """`elif` rather than an `if` nested under `else:`, which is indented further."""
+def _elif_of(node: ast.If) -> ast.If | None:
+    """The `elif` of an `if`, not an `if` nested under `else:`, which is indented further."""
     orelse = node.orelse
-    return (
-        len(orelse) == 1
-        and isinstance(orelse[0], ast.If)
-        and orelse[0].col_offset == node.col_offset
-    )
+    if len(orelse) == 1 and isinstance(orelse[0], ast.If):
+        nested = orelse[0]
+        return nested if nested.col_offset == node.col_offset else None
+    return None

@@ -69,8 +69,12 @@ compiled = torch.compile(top_prefix)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
-        converts = isinstance(func, ast.Name) and func.id in CONVERSIONS
-        if not (converts and len(node.args) == 1 and not node.keywords):
+        if not (
+            isinstance(func, ast.Name)
+            and func.id in CONVERSIONS
+            and len(node.args) == 1
+            and not node.keywords
+        ):
             return
         facts = self.context.facts
         if func.id in facts.names or not facts.kind(node.args[0]).is_tensor:

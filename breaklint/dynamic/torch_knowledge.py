@@ -67,7 +67,7 @@ def _probe(statements: str) -> bool | None:
     import torch
     from torch._dynamo.utils import counters
 
-    namespace = {"np": np, "numpy": np, "random": random, "torch": torch}
+    namespace: dict[str, Any] = {"np": np, "numpy": np, "random": random, "torch": torch}
     source = f"def probe(x):\n    x = x * 2\n    {statements}\n"
     exec(compile(source, "<breaklint probe>", "exec"), namespace)
     graphs: list[Any] = []

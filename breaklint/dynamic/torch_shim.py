@@ -182,7 +182,7 @@ def _knob(name: str | None) -> Iterator[None]:
     if name is None:
         yield
         return
-    with torch._dynamo.config.patch(**{name: True}):
+    with torch._dynamo.config.patch({name: True}):
         yield
 
 
@@ -232,8 +232,12 @@ def generator_skip(code: types.CodeType) -> RawBreak:
     iterated, after the compiled call returned, so Dynamo never sees the frame and logs nothing;
     Dynamo's own message for such a frame is "Attempt to trace generator". Placed at the first
     `yield`, where the body first hands a value back eagerly."""
-    yields = [i for i in dis.get_instructions(code) if i.opname == "YIELD_VALUE" and i.positions]
-    line = yields[0].positions.lineno if yields else code.co_firstlineno
+    yields = [
+        i.positions.lineno
+        for i in dis.get_instructions(code)
+        if i.opname == "YIELD_VALUE" and i.positions is not None and i.positions.lineno
+    ]
+    line = yields[0] if yields else code.co_firstlineno
     gb_type = "Attempt to trace generator"
     gb_id = next((gb for gb, entry in registry().items() if entry.get("Gb_type") == gb_type), None)
     entry = registry().get(gb_id or "", {})
