@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from breaklint import __version__
 from breaklint.findings import Edit, Finding, Fix, Origin, Severity, Status
 from breaklint.index import ClassInfo, FunctionInfo, HookRegistration, ModuleIndex
-from breaklint.scope import ScopedFunction
+from breaklint.scope import Scope, ScopedFunction
 
 if TYPE_CHECKING:
     from breaklint.checker import FileResult
@@ -105,22 +105,31 @@ def _write_new(path: Path, text: str) -> None:
         handle.write(text)
 
 
-def _table(kind: type, items: Iterable[Any], nested: Mapping[str, type] = {}) -> dict[str, Any]:
+def _table(
+    kind: type, items: Iterable[Any], nested: Mapping[str, type] = {}, one: Mapping[str, type] = {}
+) -> dict[str, Any]:
     """Dataclass instances as a table: field names once, then one row of values per item;
-    the `nested` fields hold tuples of another dataclass, stored as tables in turn."""
+    the `nested` fields hold tuples of another dataclass, stored as tables in turn, and the
+    `one` fields one dataclass instance, stored by field name."""
     names = [f.name for f in fields(kind)]
 
     def cell(item: Any, name: str) -> Any:
         value = getattr(item, name)
+        if name in one:
+            return asdict(value)
         return _table(nested[name], value) if name in nested else value
 
     return {"fields": names, "rows": [[cell(item, name) for name in names] for item in items]}
 
 
-def _from_table(kind: type, table: dict[str, Any], nested: Mapping[str, type] = {}) -> list[Any]:
+def _from_table(
+    kind: type, table: dict[str, Any], nested: Mapping[str, type] = {}, one: Mapping[str, type] = {}
+) -> list[Any]:
     """The items of a table, read by field name (a table of other fields raises TypeError)."""
 
     def value(name: str, stored: Any) -> Any:
+        if name in one:
+            return one[name](**stored)
         if name in nested:
             return tuple(_from_table(nested[name], stored))
         return tuple(stored) if isinstance(stored, list) else stored
@@ -169,8 +178,10 @@ def findings_from_json(data: list[dict[str, Any]]) -> list[Finding]:
         if fix is not None:
             edits = tuple(Edit(**edit) for edit in fix["edits"])
             fix = Fix(fix["message"], fix["applicability"], edits)
+        scope = item["scope"]
         item.update(
             severity=Severity(item["severity"]),
+            scope=None if scope is None else Scope(**scope),
             origin=Origin(item["origin"]),
             status=Status(item["status"]),
             fix=fix,
@@ -180,10 +191,11 @@ def findings_from_json(data: list[dict[str, Any]]) -> list[Finding]:
 
 
 _SCOPED_NESTED = {"registrations": HookRegistration}
+_SCOPED_ONE = {"scope": Scope}
 
 
 def scoped_to_json(functions: Sequence[ScopedFunction]) -> dict[str, Any]:
-    return _table(ScopedFunction, functions, _SCOPED_NESTED)
+    return _table(ScopedFunction, functions, _SCOPED_NESTED, _SCOPED_ONE)
 
 
 def file_result_to_json(result: FileResult) -> dict[str, Any]:
@@ -203,7 +215,7 @@ def file_result_from_json(data: dict[str, Any]) -> FileResult:
     from breaklint.checker import CheckedFunction, FileResult
 
     index, checked = data["index"], data["checked"]
-    functions = _from_table(ScopedFunction, checked["functions"], _SCOPED_NESTED)
+    functions = _from_table(ScopedFunction, checked["functions"], _SCOPED_NESTED, _SCOPED_ONE)
     return FileResult(
         data["path"],
         None if index is None else index_from_json(index),

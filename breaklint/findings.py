@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from breaklint.scope import Scope
+
 
 class Severity(StrEnum):
     ERROR = "error"
@@ -114,7 +116,7 @@ class Finding:
     end_column: int
     url: str
     hint: str | None = None
-    scope: str | None = None  # the compile root that makes this code relevant
+    scope: Scope | None = None  # the compile root that makes this code relevant
     origin: Origin = Origin.STATIC
     status: Status = Status.UNVERIFIED
     fix: Fix | None = None
@@ -125,6 +127,7 @@ class Finding:
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
+        data["scope"] = None if self.scope is None else self.scope.label()
         del data["evidence"]
         if self.evidence is not None:
             data.update(self.evidence.to_json())

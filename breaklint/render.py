@@ -47,9 +47,9 @@ def _finding_text(f: Finding, show_bytecode: bool) -> Text:
             " " * (f.column - 1) + "^" * width + "\n", style=_SEVERITY_STYLE[f.severity.value]
         )
         text.append(f"{gutter} |\n", style="blue")
-    if f.scope:
+    if f.scope is not None:
         text.append("  = compiled: ", style="bold")
-        text.append(f"{f.scope}\n")
+        text.append(f"{f.scope.label()}\n")
     if isinstance(f.evidence, Evidence):
         _evidence(text, f.evidence, show_bytecode)
     if f.hint:

@@ -158,7 +158,11 @@ def write_sarif(
             "level": _SARIF_LEVEL[f.severity.value],
             "message": {"text": f.message + (f"\nhelp: {f.hint}" if f.hint else "")},
             "locations": [_sarif_location(f)],
-            "properties": {"origin": f.origin.value, "status": f.status.value, "scope": f.scope},
+            "properties": {
+                "origin": f.origin.value,
+                "status": f.status.value,
+                "scope": None if f.scope is None else f.scope.label(),
+            },
         }
         | ({"fixes": fixes} if (fixes := _sarif_fixes(f)) else {})
         for f in findings

@@ -20,7 +20,7 @@ from breaklint.findings import Evidence, Finding, Fix, Origin, ProbeFailure, Sev
 from breaklint.syntax import Visitor
 
 if TYPE_CHECKING:
-    from breaklint.scope import ScopedFunction
+    from breaklint.scope import Scope, ScopedFunction
     from breaklint.source import LazyLines
     from breaklint.tensorness import FunctionFacts, Loop
 
@@ -34,7 +34,7 @@ class RuleContext:
 
     path: str
     function: str  # qualified name of the visited function, e.g. "Encoder.forward"
-    scope: str  # why it is compiled, e.g. "Encoder.forward" or "reached from Encoder.forward"
+    scope: Scope  # why it is compiled: its compile root, and whether calls reach it from there
     imports: dict[str, str]  # local alias -> dotted name, e.g. {"np": "numpy"}
     facts: FunctionFacts  # tensor-ness of names and enclosing loops, current as rules visit
     source: LazyLines  # the file's text, for rules that build fixes
@@ -166,7 +166,7 @@ class Rule(Visitor):
         severity: Severity | None = None,
         hint: str | None = None,
         url: str | None = None,
-        scope: str | None = None,
+        scope: Scope | None = None,
         origin: Origin = Origin.STATIC,
         status: Status = Status.UNVERIFIED,
         fix: Fix | None = None,

@@ -26,10 +26,28 @@ NOT_A_BASE = frozenset({"object", "typing.Generic", "typing.Protocol", "abc.ABC"
 
 
 @dataclass(frozen=True, slots=True)
+class Scope:
+    """Why a function is compiled: it is the compile root `root` (`Encoder.forward`), or calls
+    from that root reach it, or (no root) `--scope all` takes every function in."""
+
+    root: str | None
+    reached: bool = False
+
+    def label(self) -> str:
+        """How reporters show it: `Encoder.forward`, `reached from Encoder.forward`."""
+        if self.root is None:
+            return "scope = all"
+        return f"reached from {self.root}" if self.reached else self.root
+
+
+EVERYTHING = Scope(None)
+
+
+@dataclass(frozen=True, slots=True)
 class ScopedFunction:
     qualname: str
     start_line: int
-    scope: str  # "Encoder.forward" for a root, "reached from Encoder.forward" otherwise
+    scope: Scope
     root: bool = False  # a compile root: its parameters are the traced tensors
     disabled_calls: tuple[str, ...] = ()  # callees as written that are compiler-disabled
     # Check only the functions nested in it with these names (all of them when empty): the
@@ -296,14 +314,14 @@ def compile_scope(
     project: Project, options: ScopeOptions = ScopeOptions()
 ) -> dict[str, list[ScopedFunction]]:
     """Scoped functions per path."""
-    labels: dict[_Ref, str] = {}
+    scopes: dict[_Ref, Scope] = {}
     inner: dict[_Ref, tuple[str, ...] | None] = {}  # absent or None: the whole function
-    queue: deque[tuple[_Ref, str]] = deque()
+    queue: deque[tuple[_Ref, Scope]] = deque()  # with the scope of what it calls
 
-    def reach(ref: _Ref, label: str, root: str, only: tuple[str, ...] | None = None) -> None:
+    def reach(ref: _Ref, scope: Scope, callees: Scope, only: tuple[str, ...] | None = None) -> None:
         if project.is_disabled(ref):
             return
-        if ref in labels:
+        if ref in scopes:
             known = inner.get(ref)
             if only is None or known is None:
                 inner[ref] = None  # checked whole once anything calls it
@@ -312,33 +330,38 @@ def compile_scope(
             else:
                 inner[ref] = ()  # every nested function
             return
-        labels[ref] = label
+        scopes[ref] = scope
         inner[ref] = only
-        queue.append((ref, root))
+        queue.append((ref, callees))
 
     roots = [root for root in project.roots() if matches_root(root, options.roots)]
     for compiled in roots:
-        reach(compiled.ref, compiled.label, compiled.label, compiled.inner_only)
+        reach(
+            compiled.ref,
+            Scope(compiled.label),
+            Scope(compiled.label, reached=True),
+            compiled.inner_only,
+        )
     root_refs = {compiled.ref for compiled in roots}
     registrations = project.hook_registrations()
     while queue:
-        ref, root = queue.popleft()
+        ref, reached = queue.popleft()
         info = project.function(ref)
         assert info is not None
         for decorator in project.decorator_functions(ref):
-            reach(decorator, f"reached from {root}", root, ())
+            reach(decorator, reached, reached, ())
         for callee in info.callees:
             target = project.resolve_callee(ref.module, info, callee)
             if target is not None:
-                reach(target, f"reached from {root}", root)
+                reach(target, reached, reached)
     if options.everything:
         for module, index in project.by_module.items():
             if index.imports_torch:
                 for name in index.functions:
-                    labels.setdefault(_Ref(module, name), "scope = all")
+                    scopes.setdefault(_Ref(module, name), EVERYTHING)
     path_of = {module: index.path for module, index in project.by_module.items()}
     scoped: dict[str, list[ScopedFunction]] = {}
-    for ref, label in labels.items():
+    for ref, scope in scopes.items():
         info = project.function(ref)
         assert info is not None
         module = ref.module
@@ -352,7 +375,7 @@ def compile_scope(
             ScopedFunction(
                 info.qualname,
                 info.start_line,
-                label,
+                scope,
                 root=ref in root_refs,
                 disabled_calls=disabled,
                 inner_only=inner.get(ref),

@@ -3,7 +3,7 @@ from dataclasses import replace
 
 from breaklint.findings import Finding, Origin, Severity, Status
 from breaklint.rule import Report, Rule, all_rules
-from breaklint.scope import ScopedFunction
+from breaklint.scope import Scope, ScopedFunction
 from breaklint.source import column
 
 
@@ -86,13 +86,15 @@ layer.register_forward_hook(clamp_output)
         """A registration takes the status of the breaks inside the hook it registers (the
         findings of the same file in the hook's compile scope), with the first confirmed one's
         evidence: the registration line itself never runs under Dynamo."""
+        scope = finding.scope
+        scopes = (scope,) if scope is None else (scope, Scope(scope.root, reached=True))
         inside = [
             f
             for f in joined
             if f.path == finding.path
             and f.code != cls.code
             and f.origin == Origin.STATIC
-            and f.scope in (finding.scope, f"reached from {finding.scope}")
+            and f.scope in scopes
         ]
         for status in (Status.CONFIRMED, Status.NOT_REPRODUCED):
             hits = [f for f in inside if f.status == status]
