@@ -22,7 +22,7 @@ from breaklint.syntax import Visitor
 if TYPE_CHECKING:
     from breaklint.scope import Scope, ScopedFunction
     from breaklint.source import LazyLines
-    from breaklint.tensorness import FunctionFacts, Loop
+    from breaklint.tensorness import FunctionFacts
 
 DOCS_URL = "https://breaklint.readthedocs.io/en/latest/rules/"
 GB_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
@@ -41,6 +41,8 @@ class RuleContext:
     disabled_calls: tuple[str, ...] = ()  # callees as written that are compiler-disabled
     # For a method: what its class assigns to `self.<attribute>` (its submodules).
     self_assignments: SelfAssignments = field(default_factory=lambda: SelfAssignments([], {}))
+    # The rules that observe every report as it is made (see `Rule.observe`).
+    observers: list[Rule] = field(default_factory=list)
 
     @property
     def root(self) -> bool:
@@ -56,8 +58,6 @@ class Report:
     message: str
     hint: str | None
     fix: Fix | None
-    loop: Loop | None = None  # the outermost loop around the node, if any
-    conditional: bool = False  # under an `if` on a trace-time value (flag, shape)
     severity: Severity | None = None  # overrides the rule's severity
 
 
@@ -93,6 +93,8 @@ class Rule(Visitor):
     def __init__(self, context: RuleContext) -> None:
         self.context = context
         self.reports: list[Report] = []
+        if type(self).observe is not Rule.observe:
+            context.observers.append(self)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -113,23 +115,18 @@ class Rule(Visitor):
         facts = self.context.facts
         if facts.eager_only:
             return  # under `if not torch.compiler.is_compiling():` Dynamo never sees it
-        loops = facts.loops
         if severity is None and facts.conditional and self.severity is Severity.ERROR:
             # Under `if self.training:` or a config flag the break happens only in the
             # configurations that take the branch: a warning, not an error.
             severity = Severity.WARNING
-        self.reports.append(
-            Report(
-                self.code,
-                node,
-                message or self.message,
-                hint or self.hint,
-                fix,
-                loops[0] if loops else None,
-                facts.conditional,
-                severity,
-            )
-        )
+        report = Report(self.code, node, message or self.message, hint or self.hint, fix, severity)
+        self.reports.append(report)
+        for observer in self.context.observers:
+            observer.observe(report)
+
+    def observe(self, report: Report) -> None:
+        """Called with every rule's report as it is made, where the traversal then is (what
+        `self.context.facts` says); a rule that overrides it observes the reports."""
 
     def finish(self, reports: list[Report]) -> None:
         """Called once the traversal is over, with every rule's reports for the function."""

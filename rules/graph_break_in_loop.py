@@ -1,8 +1,9 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Report, Rule, all_rules
+from breaklint.rule import Report, Rule, RuleContext, all_rules
 from breaklint.syntax import contains
+from breaklint.tensorness import Loop
 
 
 class GraphBreakInLoop(Rule):
@@ -58,20 +59,32 @@ compiled = torch.compile(accumulate)
     probe = "(accumulate, (torch.randn(8),))"
     gb_ids = ("GB7000",)
 
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        # By id of a report made inside a loop: the outermost loop around it, and whether it is
+        # under an `if` on a trace-time value (flag, shape).
+        self.in_loop: dict[int, tuple[Loop, bool]] = {}
+
+    def observe(self, report: Report) -> None:
+        facts = self.context.facts
+        if facts.loops:
+            self.in_loop[id(report)] = (facts.loops[0], facts.conditional)
+
     def finish(self, reports: list[Report]) -> None:
         first_in_loop: dict[int, list[Report]] = {}
         for report in reports:
+            where = self.in_loop.get(id(report))
             if (
-                report.loop is not None
+                where is not None
                 and all_rules()[report.code].breaks_graph
-                and not _in_while_test(report)
+                and not _in_while_test(where[0], report)
             ):
-                first_in_loop.setdefault(id(report.loop), []).append(report)
+                first_in_loop.setdefault(id(where[0]), []).append(report)
         for inside in first_in_loop.values():
             codes = ", ".join(sorted({r.code for r in inside}))
             message = self.message.format(codes=codes, function=self.context.function)
             # Under `if self.training:` or a config flag, only that configuration is affected.
-            conditional = all(r.conditional for r in inside)
+            conditional = all(self.in_loop[id(r)][1] for r in inside)
             # The frame is skipped only if one of the breaks really happens: as sure as they are.
             uncertain = all(
                 (r.severity or all_rules()[r.code].severity) is not Severity.ERROR for r in inside
@@ -86,8 +99,7 @@ compiled = torch.compile(accumulate)
             )
 
 
-def _in_while_test(report: Report) -> bool:
+def _in_while_test(loop: Loop, report: Report) -> bool:
     """A break in the condition of the outermost `while` is before the loop, not inside it:
     Dynamo breaks the graph there and resumes at the loop head without skipping the frame."""
-    loop = report.loop
     return isinstance(loop, ast.While) and contains(loop.test, report.node)
