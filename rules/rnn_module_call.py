@@ -4,14 +4,12 @@ from breaklint.findings import Severity
 from breaklint.rule import Rule
 
 RECURRENT_MODULES = frozenset({"torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"})
-_SUBMODULE_PATHS = ("torch.nn.modules.rnn.", "torch.nn.modules.")
 
 
 def _public_name(constructor: str) -> str:
     """`torch.nn.modules.rnn.LSTM` -> `torch.nn.LSTM`."""
-    for prefix in _SUBMODULE_PATHS:
-        if constructor.startswith(prefix):
-            return f"torch.nn.{constructor.rpartition('.')[2]}"
+    if constructor.startswith("torch.nn.modules."):
+        return f"torch.nn.{constructor.rpartition('.')[2]}"
     return constructor
 
 

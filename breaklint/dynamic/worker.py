@@ -95,6 +95,13 @@ class _Coverage:
 def _instructions_in_spans(code: CodeType, spans: list[Span]) -> dict[int, tuple[Span, ...]]:
     """The watched spans holding each instruction of `code`, by instruction offset."""
     inside: dict[int, tuple[Span, ...]] = {}
+    numbers = [line for *_, line in code.co_lines() if line is not None]
+    if not numbers:
+        return inside
+    first_line, last_line = min(numbers), max(numbers)
+    spans = [s for s in spans if first_line <= s.end_line and s.line <= last_line]
+    if not spans:  # most functions hold no finding: no position to read
+        return inside
     for index, (line, end_line, start, end) in enumerate(code.co_positions()):
         if line is None or end_line is None or start is None or end is None:
             continue
