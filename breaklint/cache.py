@@ -20,7 +20,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from breaklint import __version__
-from breaklint.findings import Edit, Finding, Fix, Origin, Severity, Status
+from breaklint.findings import (
+    Applicability,
+    Edit,
+    Finding,
+    Fix,
+    FixTarget,
+    Origin,
+    Severity,
+    Status,
+)
 from breaklint.index import ClassInfo, FunctionInfo, HookRegistration, ModuleIndex
 from breaklint.scope import Scope, ScopedFunction
 
@@ -176,8 +185,14 @@ def findings_from_json(data: list[dict[str, Any]]) -> list[Finding]:
     for item in data:
         fix = item["fix"]
         if fix is not None:
-            edits = tuple(Edit(**edit) for edit in fix["edits"])
-            fix = Fix(fix["message"], fix["applicability"], edits)
+            fix = Fix(
+                **fix
+                | {
+                    "applicability": Applicability(fix["applicability"]),
+                    "target": FixTarget(**fix["target"]),
+                    "edits": tuple(Edit(**edit) for edit in fix["edits"]),
+                }
+            )
         scope = item["scope"]
         item.update(
             severity=Severity(item["severity"]),

@@ -6,14 +6,15 @@ from __future__ import annotations
 import re
 import sys
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from breaklint.codes import code_declared_in, known_codes
 from breaklint.config import ConfigError, Selection, Settings
 from breaklint.findings import Finding, Status
-from breaklint.report import WRITERS, OutputOptions, Summary, summary_line
+from breaklint.report import CARRIES_EDITS, WRITERS, OutputOptions, Summary, summary_line
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -54,7 +55,7 @@ class _Outcome:
     files_checked: int
     files_skipped: int
     probes: list[Any] | None = None  # breaklint.dynamic.model.ProbeResult, if probes ran
-    fixed: int = 0
+    fixed: Counter[str] = field(default_factory=Counter)  # findings fixed, by rule code
     fix_failed: bool = False
 
 
@@ -125,9 +126,8 @@ def _report(request: LintRequest, outcome: _Outcome, failed: bool) -> int:
         return EXIT_ERROR
     if not request.quiet:
         sys.stderr.write(summary_line(shown, summary) + "\n")
-        fixed = outcome.fixed
-        if fixed:
-            sys.stderr.write(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.\n")
+        if outcome.fixed:
+            sys.stderr.write(_fixed_summary(outcome.fixed))
         hint = _fix_hint(shown, request.unsafe_fixes)
         if hint:
             sys.stderr.write(hint + "\n")
@@ -139,8 +139,23 @@ def _report(request: LintRequest, outcome: _Outcome, failed: bool) -> int:
     return EXIT_FINDINGS if shown and not request.exit_zero else EXIT_CLEAN
 
 
+def _fixed_summary(fixed: Counter[str]) -> str:
+    """How many findings `--fix` fixed, then how many of each rule, as ruff's statistics."""
+    from breaklint.rule import all_rules
+
+    count = sum(fixed.values())
+    rules = all_rules()
+    lines = [f"Fixed {count} finding{'s' if count != 1 else ''}."]
+    lines += [f"  {n:>4}  {code} {rules[code].name}" for code, n in sorted(fixed.items())]
+    return "\n".join(lines) + "\n"
+
+
 def _write_report(request: LintRequest, findings: list[Finding], summary: Summary) -> None:
     writer = WRITERS[request.output_format]
+    if request.output_format in CARRIES_EDITS and any(f.fix for f in findings):
+        from breaklint.fixer import with_edits  # libcst, only when edits are shown
+
+        findings = with_edits(findings)
     if request.output_file is None:
         writer(findings, sys.stdout, summary, request.output)
         return
@@ -162,37 +177,43 @@ def _show_diff(findings: list[Finding], unsafe: bool) -> int:
         f"Would fix {count} finding{'s' if count != 1 else ''} in {len(plan.files)} "
         f"file{'s' if len(plan.files) != 1 else ''}.\n"
     )
-    hint = _fix_hint(findings, unsafe)
-    if hint and not count:
-        sys.stderr.write(hint + "\n")
+    hidden = sum(1 for f in findings if f.fix is not None and not f.fix.applies(unsafe))
+    if hidden:
+        sys.stderr.write(
+            f"{hidden} more unsafe fix{'es' if hidden != 1 else ''} with `--unsafe-fixes` "
+            "(`--diff --unsafe-fixes` shows them).\n"
+        )
     return EXIT_ERROR if plan.problems else EXIT_FINDINGS if plan.files else EXIT_CLEAN
 
 
-def _apply_fixes(findings: list[Finding], unsafe: bool) -> tuple[int, bool]:
-    """`--fix`: write the fixes; the number of findings fixed, and whether a file failed."""
+def _apply_fixes(findings: list[Finding], unsafe: bool) -> tuple[Counter[str], bool]:
+    """`--fix`: write the fixes; the findings fixed per rule, and whether a file failed."""
     from breaklint.fixer import plan_fixes, write_fixes
 
     plan = plan_fixes(findings, unsafe=unsafe)
     problems = plan.problems | write_fixes(plan)
     for path, problem in problems.items():
         error(f"{path}: {problem}")
-    return sum(f.applied for f in plan.files if f.path not in problems), bool(problems)
+    plan.files = [file for file in plan.files if file.path not in problems]
+    return plan.by_rule(), bool(problems)
 
 
 def _fix_hint(findings: list[Finding], unsafe: bool) -> str | None:
-    """Point at fixes that the options given leave out."""
-    from breaklint.fixer import applicable
-
-    hidden = sum(1 for f in findings if applicable(f, True) and not applicable(f, unsafe))
-    available = sum(1 for f in findings if applicable(f, unsafe))
+    """Point at the fixes the options given leave out."""
+    fixes = [f.fix for f in findings if f.fix is not None]
+    hidden = sum(1 for fix in fixes if not fix.applies(unsafe))
+    available = len(fixes) - hidden
+    lines = []
     if available:
-        return f"{available} fix{'es' if available != 1 else ''} available with `--fix`."
+        lines.append(f"{available} fix{'es' if available != 1 else ''} available with `--fix`.")
     if hidden:
-        return (
-            f"{hidden} unsafe fix{'es' if hidden != 1 else ''} available with "
-            "`--fix --unsafe-fixes` (see each rule's page for what it changes)."
+        more = "more " if available else ""
+        lines.append(
+            f"{hidden} {more}unsafe fix{'es' if hidden != 1 else ''} available with "
+            "`--fix --unsafe-fixes` (`--diff --unsafe-fixes` shows them; each rule's page says "
+            "what they change)."
         )
-    return None
+    return "\n".join(lines) or None
 
 
 def _run_dynamic(

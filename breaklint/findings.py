@@ -44,11 +44,40 @@ class Edit:
     content: str
 
 
+class Applicability(StrEnum):
+    """Whether a fix keeps eager behaviour identical (safe) or may change it (unsafe), as in
+    ruff: only `--unsafe-fixes` applies an unsafe one."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True, slots=True)
+class FixTarget:
+    """The node a fix rewrites, in findings' positions (1-based characters, end exclusive)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """A fix a rule offers: decided on `ast` while linting, made by the rule's libcst rewrite
+    (`Rule.rewrite`) only when edits are needed (`--fix`, `--diff`, JSON and SARIF)."""
+
     message: str
-    applicability: str  # "safe" or "unsafe", as in ruff
-    edits: tuple[Edit, ...]
+    applicability: Applicability
+    rewrite: str  # which of the rule's rewrites, e.g. "guard"
+    target: FixTarget
+    torch: str = "torch"  # the name the rewritten code reaches torch by
+    adds_torch_import: bool = False  # the file does not bind `torch`: the fix imports it
+    edits: tuple[Edit, ...] = ()  # the text edits, once the fix engine has made them
+
+    def applies(self, unsafe: bool) -> bool:
+        """Whether `--fix` applies it, given `--unsafe-fixes` or not."""
+        return self.applicability is Applicability.SAFE or unsafe
 
 
 @dataclass(frozen=True, slots=True)

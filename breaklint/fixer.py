@@ -1,22 +1,43 @@
-"""Applying fixes: edits grouped by file, applied bottom-up, checked to parse, written atomically.
+"""The fix engine: each rule's libcst rewrite applied to the node its finding targets.
 
-Nothing is written unless asked (`--fix`); `--diff` shows the same changes without writing.
+Rules decide on `ast` while linting whether a fix applies (`breaklint.fixes`); this module,
+the only one that imports libcst, makes the rewrites when edits are needed: `--fix` writes
+them (atomically), `--diff` shows them, JSON and SARIF carry them as text edits. libcst keeps
+every comment and formatting choice outside the rewritten node.
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import difflib
 import os
 import stat
 import tempfile
-from collections import defaultdict
-from collections.abc import Iterable
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from breaklint.findings import Edit, Finding
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from breaklint import rewrites
+from breaklint.findings import Edit, Finding, FixTarget
+from breaklint.rule import Rewritten, all_rules
 from breaklint.source import decode_source, source_lines
+
+
+@dataclass(slots=True)
+class Rewrite:
+    """The fixes applied to one file's text."""
+
+    text: str
+    applied: list[Finding] = field(default_factory=list)
+    left: list[Finding] = field(default_factory=list)  # another fix rewrote the same node
+    declined: list[Finding] = field(default_factory=list)  # the node was not as promised
 
 
 @dataclass(slots=True)
@@ -25,78 +46,185 @@ class FileFix:
     encoding: str
     original: str
     fixed: str
-    applied: int  # fixes applied to this file
+    applied: list[Finding]  # the findings whose fixes this file's new text holds
 
 
 @dataclass(slots=True)
 class FixPlan:
     files: list[FileFix] = field(default_factory=list)  # files whose text changes
-    left: int = 0  # fixes that overlap an applied one: another run applies them
+    left: int = 0  # fixes of a node another fix rewrote: another run applies them
     problems: dict[str, str] = field(default_factory=dict)  # files left alone, and why
 
     @property
     def applied(self) -> int:
-        return sum(f.applied for f in self.files)
+        return sum(len(f.applied) for f in self.files)
+
+    def by_rule(self) -> Counter[str]:
+        return Counter(finding.code for file in self.files for finding in file.applied)
 
 
-def applicable(finding: Finding, unsafe: bool) -> bool:
-    fix = finding.fix
-    return fix is not None and bool(fix.edits) and (fix.applicability == "safe" or unsafe)
+class FixError(Exception):
+    """The file cannot be rewritten: libcst cannot parse it, or a fix broke its syntax."""
+
+
+class ParsedFile:
+    """A file parsed once by libcst, with its nodes indexed by position."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        try:
+            self.module = cst.parse_module(text)
+        except cst.ParserSyntaxError as error:
+            raise FixError(f"libcst cannot parse it ({error.message})") from error
+        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+        positions = wrapper.resolve(PositionProvider)
+        self._at: dict[FixTarget, cst.CSTNode] = {}
+        # Parents come before their children: the first node at a position is the outermost.
+        for node in _preorder(self.module):
+            where = positions.get(node)
+            if where is not None:
+                target = FixTarget(
+                    where.start.line,
+                    where.start.column + 1,
+                    where.end.line,
+                    where.end.column + 1,
+                )
+                self._at.setdefault(target, node)
+
+    def rewrite(self, findings: Sequence[Finding]) -> Rewrite:
+        """The text with the fixes of `findings` applied, each by its rule."""
+        rules = all_rules()
+        targets: dict[int, list[Finding]] = defaultdict(list)
+        result = Rewrite(self.text)
+        for finding in findings:
+            assert finding.fix is not None
+            node = self._at.get(finding.fix.target)
+            if node is None:
+                result.declined.append(finding)
+            else:
+                targets[id(node)].append(finding)
+        transformer = _Rewriter(targets, rules, result)
+        module = self.module.visit(transformer)
+        if any(f.fix is not None and f.fix.adds_torch_import for f in result.applied):
+            context = CodemodContext()
+            AddImportsVisitor.add_needed_import(context, "torch")
+            module = AddImportsVisitor(context).transform_module(module)
+        result.text = module.code
+        return result
+
+
+def _preorder(root: cst.CSTNode) -> Iterable[cst.CSTNode]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
+
+
+class _Rewriter(cst.CSTTransformer):
+    def __init__(self, targets: dict[int, list[Finding]], rules: dict, result: Rewrite) -> None:
+        super().__init__()
+        self.targets = targets
+        self.rules = rules
+        self.result = result
+        self.removed: set[int] = set()  # original statements a rewrite took out
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Rewritten:  # type: ignore[override]
+        updated_node = rewrites.keep_block_valid(original_node, updated_node, self.removed)
+        findings = self.targets.get(id(original_node))
+        if not findings:
+            return updated_node
+        first = findings[0]
+        assert first.fix is not None
+        replacement = self.rules[first.code].rewrite(updated_node, first.fix)
+        if replacement is None:
+            self.result.declined.extend(findings)
+            return updated_node
+        for finding in findings:  # the same rewrite asked twice is made once
+            same = finding.code == first.code and finding.fix == first.fix
+            (self.result.applied if same else self.result.left).append(finding)
+        if isinstance(replacement, cst.RemovalSentinel):
+            self.removed.add(id(original_node))
+        return replacement
 
 
 def plan_fixes(findings: Iterable[Finding], *, unsafe: bool) -> FixPlan:
     """The new text of every file that applicable fixes change (nothing is written)."""
-    by_path: dict[str, list[tuple[Edit, ...]]] = defaultdict(list)
+    by_path: dict[str, list[Finding]] = defaultdict(list)
     for finding in findings:
-        if applicable(finding, unsafe):
-            by_path[finding.path].append(finding.fix.edits)  # type: ignore[union-attr]
+        if finding.fix is not None and finding.fix.applies(unsafe):
+            by_path[finding.path].append(finding)
     plan = FixPlan()
-    for path, fixes in sorted(by_path.items()):
+    for path, fixable in sorted(by_path.items()):
         try:
             with open(path, "rb") as handle:
                 original, encoding = decode_source(handle.read())
         except (OSError, SyntaxError, UnicodeDecodeError, LookupError) as error:
             plan.problems[path] = f"cannot read it again to fix it ({error})"
             continue
-        fixed, applied, left = _apply(original, fixes)
         try:
-            ast.parse(fixed)
-        except (SyntaxError, ValueError) as error:  # a bug in a fix: never write broken code
-            plan.problems[path] = f"the fixes would not parse ({error}); left unchanged"
+            rewrite = _checked(ParsedFile(original).rewrite(fixable))
+        except FixError as error:
+            plan.problems[path] = f"{error}; left unchanged"
             continue
-        plan.left += left
-        if fixed != original:
-            plan.files.append(FileFix(path, encoding, original, fixed, applied))
+        plan.left += len(rewrite.left)
+        if rewrite.text != original:
+            plan.files.append(FileFix(path, encoding, original, rewrite.text, rewrite.applied))
     return plan
 
 
-def _apply(text: str, fixes: list[tuple[Edit, ...]]) -> tuple[str, int, int]:
-    """Apply whole fixes from the bottom up; a fix overlapping one already applied waits."""
-    lines = source_lines(text)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
+def _checked(rewrite: Rewrite) -> Rewrite:
+    """The rewrite, or FixError if a fix promised while linting did not apply (a breaklint
+    bug, reported rather than hidden) or the result would not parse."""
+    if rewrite.declined:
+        where = ", ".join(f"{f.code} at line {f.line}" for f in rewrite.declined)
+        raise FixError(f"breaklint could not make the fix it announced ({where}); please report")
+    try:
+        ast.parse(rewrite.text)
+    except (SyntaxError, ValueError) as error:  # never write broken code
+        raise FixError(f"the fixes would not parse ({error})") from error
+    return rewrite
 
-    def offset(line: int, column: int) -> int:
-        return starts[line - 1] + column - 1
 
-    spans = sorted(
-        {tuple((offset(e.line, e.column), offset(e.end_line, e.end_column), e.content)
-               for e in edits) for edits in fixes},
-        key=lambda fix: min(start for start, _, _ in fix),
-        reverse=True,
-    )  # fmt: skip
-    applied = left = 0
-    limit = len(text) + 1
-    for fix in spans:
-        if max(end for _, end, _ in fix) > limit:
-            left += 1
-            continue
-        for start, end, content in sorted(fix, reverse=True):
-            text = text[:start] + content + text[end:]
-        limit = min(start for start, _, _ in fix)
-        applied += 1
-    return text, applied, left
+def with_edits(findings: Sequence[Finding]) -> list[Finding]:
+    """`findings` with each fix's text edits, for formats that carry them; a fix that cannot
+    be made (the file changed since) is dropped rather than shown."""
+    by_path: dict[str, list[int]] = defaultdict(list)
+    for index, finding in enumerate(findings):
+        if finding.fix is not None:
+            by_path[finding.path].append(index)
+    result = list(findings)
+    for path, indices in by_path.items():
+        parsed = _parse_again(path)
+        for index in indices:
+            finding = findings[index]
+            assert finding.fix is not None
+            edits: tuple[Edit, ...] = ()
+            if parsed is not None:
+                with contextlib.suppress(FixError):
+                    edits = line_edits(parsed.text, _checked(parsed.rewrite([finding])).text)
+            fix = dataclasses.replace(finding.fix, edits=edits) if edits else None
+            result[index] = dataclasses.replace(finding, fix=fix)
+    return result
+
+
+def _parse_again(path: str) -> ParsedFile | None:
+    try:
+        with open(path, "rb") as handle:
+            return ParsedFile(decode_source(handle.read())[0])
+    except (OSError, SyntaxError, UnicodeDecodeError, LookupError, FixError):
+        return None
+
+
+def line_edits(original: str, fixed: str) -> tuple[Edit, ...]:
+    """The changes from `original` to `fixed` as whole-line edits."""
+    before, after = source_lines(original), source_lines(fixed)
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    return tuple(
+        Edit(first + 1, 1, last + 1, 1, "".join(after[new_first:new_last]))
+        for tag, first, last, new_first, new_last in matcher.get_opcodes()
+        if tag != "equal"
+    )
 
 
 def write_fixes(plan: FixPlan) -> dict[str, str]:
@@ -104,16 +232,27 @@ def write_fixes(plan: FixPlan) -> dict[str, str]:
     problems = {}
     for file in plan.files:
         try:
-            _replace(file.path, file.fixed.encode(file.encoding))
+            replace_file(file.path, file.fixed.encode(file.encoding), expected=file.original)
         except (OSError, UnicodeEncodeError) as error:
             problems[file.path] = f"cannot write the fixes ({error}); left unchanged"
+        except ChangedOnDisk:
+            problems[file.path] = "it changed on disk since it was read; left unchanged"
     return problems
 
 
-def _replace(path: str, data: bytes) -> None:
+class ChangedOnDisk(Exception):
+    """The file no longer holds the text the fixes were made from."""
+
+
+def replace_file(path: str, data: bytes, *, expected: str | None = None) -> None:
     """Write through a temporary file in the same folder and rename it over the original, so
-    the file is either the old or the new text, never half of each; keep its permissions."""
+    the file is either the old or the new text, never half of each; keep its permissions.
+    With `expected`, only if the file still holds that text (decoded)."""
     target = os.path.realpath(path)  # a symlink keeps pointing at the fixed file
+    if expected is not None:
+        with open(target, "rb") as current:
+            if decode_source(current.read())[0] != expected:
+                raise ChangedOnDisk(path)
     mode = stat.S_IMODE(os.stat(target).st_mode)
     handle, temporary = tempfile.mkstemp(
         dir=os.path.dirname(target), prefix=".breaklint-", suffix=".tmp"

@@ -1,67 +1,101 @@
-"""Fixes that rules offer: text edits computed from `ast` positions and the file's own lines.
+"""Offering fixes while linting: what a rule checks on `ast` before it promises a fix.
 
-Plain data (`Fix`, `Edit`) computed in the worker that checks the file; `breaklint.fixer`
-applies them when asked to.
+Nothing here imports libcst: a rule decides here, in the lint path, whether its rewrite will
+apply, and `breaklint.fixer` makes the rewrite only when edits are needed. What is decided
+here must be exactly what the rewrite can do: a fix shown in a report is a fix `--fix` makes.
 """
 
 from __future__ import annotations
 
 import ast
-import io
-import tokenize
+from dataclasses import dataclass
 
-from breaklint.findings import Edit, Fix
+from breaklint.findings import Applicability, Fix, FixTarget
 from breaklint.rule import RuleContext
 from breaklint.source import char_offset
 
-UNSAFE = "unsafe"
 GUARD = "if not {torch}.compiler.is_compiling():"
-# Tokens whose text may run over several lines: a newline inside one is part of a string.
-_STRING_TOKENS = {tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
+
+
+@dataclass(frozen=True, slots=True)
+class TorchName:
+    """How rewritten code in a file reaches torch."""
+
+    name: str  # `torch`, or the file's alias (`th`)
+    imported: bool  # False: the fix adds `import torch`
+
+
+def torch_name(context: RuleContext) -> TorchName | None:
+    """The name a fix can write torch by: the file's alias, or `torch` itself imported by the
+    fix; None when `torch` means something else here."""
+    alias = context.facts.alias_of("torch")
+    if alias is not None:
+        return TorchName(alias, imported=True)
+    bound = context.imports.get("torch")
+    if bound is not None or "torch" in context.facts.names:
+        return None
+    return TorchName("torch", imported=False)
+
+
+def target_of(context: RuleContext, node: ast.AST) -> FixTarget:
+    """`node`'s position as a fix target, in findings' columns."""
+    lines = context.source.lines
+    line, end_line = node.lineno, node.end_lineno or node.lineno  # type: ignore[attr-defined]
+    column = char_offset(lines[line - 1], node.col_offset) + 1  # type: ignore[attr-defined]
+    end = char_offset(lines[end_line - 1], node.end_col_offset or 0) + 1  # type: ignore[attr-defined]
+    return FixTarget(line, column, end_line, end)
+
+
+def offer(
+    context: RuleContext,
+    node: ast.AST,
+    message: str,
+    rewrite: str,
+    applicability: Applicability = Applicability.UNSAFE,
+    *,
+    needs_torch: bool = False,
+) -> Fix | None:
+    """A fix rewriting `node` with the rule's `rewrite`; None when it needs torch by a name
+    the file cannot give it."""
+    torch = torch_name(context) if needs_torch else TorchName("torch", imported=True)
+    if torch is None:
+        return None
+    return Fix(
+        message.format(torch=torch.name),
+        applicability,
+        rewrite,
+        target_of(context, node),
+        torch=torch.name,
+        adds_torch_import=not torch.imported,
+    )
+
+
+def owns_its_lines(context: RuleContext, statement: ast.stmt) -> bool:
+    """Whether `statement` is alone on its lines (at most a comment after it) inside an
+    indented block, so it can be wrapped, replaced or removed as whole lines."""
+    lines = context.source.lines
+    first, last = statement.lineno, statement.end_lineno or statement.lineno
+    head, tail = lines[first - 1], lines[last - 1]
+    before = head[: char_offset(head, statement.col_offset)]
+    after = tail[char_offset(tail, statement.end_col_offset or 0) :].strip()
+    return not before.strip() and (not after or after.startswith("#"))
 
 
 def guard_fix(context: RuleContext, call: ast.Call) -> Fix | None:
     """Run a side-effect statement only when Dynamo is not tracing: eager runs keep it,
-    compiled runs lose it (hence unsafe). None when the call is not a whole statement on its
-    own lines, or the file does not import torch under a name the guard can use."""
+    compiled runs lose it (hence unsafe). Offered for a call that is a whole statement on
+    its own lines."""
     statement = context.facts.statement_of(call)
-    torch = context.facts.alias_of("torch")
-    if statement is None or torch is None:
+    if statement is None or not owns_its_lines(context, statement):
         return None
-    guard = GUARD.format(torch=torch)
-    edit = indent_under(statement, context.source.lines, guard)
-    if edit is None:
+    return offer(
+        context, statement, f"run it only when not compiling: `{GUARD}`", "guard", needs_torch=True
+    )
+
+
+def removal_fix(context: RuleContext, call: ast.Call, message: str) -> Fix | None:
+    """Delete a statement that is only this call (a breakpoint, an explicit graph break)."""
+    statement = context.facts.statement_of(call)
+    if statement is None or not owns_its_lines(context, statement):
         return None
-    return Fix(f"run it only when not compiling: `{guard}`", UNSAFE, (edit,))
-
-
-def indent_under(statement: ast.stmt, lines: list[str], header: str) -> Edit | None:
-    """The edit that puts `statement` in a block opened by `header` (`if ...:`).
-
-    Only for a statement that owns its lines (nothing before it, at most a comment after it)
-    and holds no string running over several lines, whose text indenting would change.
-    """
-    first, last = statement.lineno, statement.end_lineno or statement.lineno
-    head, tail = lines[first - 1], lines[last - 1]
-    before = head[: char_offset(head, statement.col_offset)]
-    after = tail[char_offset(tail, statement.end_col_offset or 0) :]
-    if before.strip() or (after.strip() and not after.strip().startswith("#")):
-        return None
-    block = lines[first - 1 : last]
-    if last > first and _has_multiline_string(block):
-        return None
-    indent = head[: len(head) - len(head.lstrip(" \t"))]
-    unit = "\t" if "\t" in indent else "    "
-    newline = "\r\n" if head.endswith("\r\n") else "\n"
-    body = "".join(unit + line if line.strip() else line for line in block)
-    tail_text = tail.rstrip("\r\n")
-    body = body[: len(body) - (len(tail) - len(tail_text))]  # the last line's newline stays
-    return Edit(first, 1, last, len(tail_text) + 1, f"{indent}{header}{newline}{body}")
-
-
-def _has_multiline_string(block: list[str]) -> bool:
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO("".join(block)).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return True  # not sure: no fix
-    return any(t.type in _STRING_TOKENS and t.start[0] != t.end[0] for t in tokens)
+    return offer(context, statement, message, "remove")

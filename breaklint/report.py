@@ -13,6 +13,8 @@ from breaklint import __version__
 from breaklint.findings import Finding
 
 FORMATS = ("full", "concise", "json", "github", "sarif")
+# Formats that give each fix's text edits: writing them runs the fix engine (libcst).
+CARRIES_EDITS = frozenset({"json", "sarif"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
 from breaklint.class_attributes import SelfAssignments
 from breaklint.codes import catalogue_modules
@@ -20,9 +20,14 @@ from breaklint.findings import Evidence, Finding, Fix, Origin, ProbeFailure, Sev
 from breaklint.syntax import Visitor
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from breaklint.scope import Scope, ScopedFunction
     from breaklint.source import LazyLines
     from breaklint.tensorness import FunctionFacts
+
+# What a rule's libcst rewrite gives for a node: its replacement, or a statement's removal.
+Rewritten: TypeAlias = "cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]"
 
 DOCS_URL = "https://breaklint.readthedocs.io/en/latest/rules/"
 GB_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
@@ -145,6 +150,16 @@ class Rule(Visitor):
         (`joined`): a rule whose findings point at code that never runs under Dynamo (a hook's
         registration) takes its status from them."""
         return finding
+
+    @classmethod
+    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+        """The rewrite `fix.rewrite` of `node` (the outermost libcst node at `fix.target`), or
+        None when the node does not have the shape the rule checked on `ast` (a bug the fix
+        engine reports). Called only by the fix engine, which imports libcst; a rule that
+        offers its own rewrites overrides this and passes the shared ones on."""
+        from breaklint import rewrites
+
+        return rewrites.shared(node, fix)
 
     @classmethod
     def url(cls) -> str:

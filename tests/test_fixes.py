@@ -53,14 +53,15 @@ class Net(torch.nn.Module):
             )
         x = x + 1; print(x)
         if x.dim() > 1: warnings.warn("2d")
-        print(\"\"\"two
+        if not torch.compiler.is_compiling():
+            print(\"\"\"two
 lines\"\"\")
         return x
 """
 
 UNSAFE_HINT = (
-    "2 unsafe fixes available with `--fix --unsafe-fixes` (see each rule's page for what it "
-    "changes)."
+    "3 unsafe fixes available with `--fix --unsafe-fixes` (`--diff --unsafe-fixes` shows them; "
+    "each rule's page says what they change)."
 )
 
 
@@ -72,14 +73,10 @@ def test_unsafe_fixes_guard_whole_statements_and_the_rest_is_reported(breaklint,
     path = write("model.py", MODEL)
     result = breaklint("model.py", "--fix", "--unsafe-fixes", "--output-format", "concise")
     assert path.read_text(encoding="utf-8") == FIXED
-    # A statement sharing its line, one inside a one-line `if` and one holding a string over
-    # two lines are left to the user, at their new positions.
-    assert _codes_at(result.stdout) == [
-        "model.py:18:20: BL401",
-        "model.py:19:25: BL403",
-        "model.py:20:9: BL401",
-    ]
-    assert "Fixed 2 findings." in result.stderr.splitlines()
+    # A statement sharing its line and one inside a one-line `if` are left to the user, at
+    # their new positions; a string over two lines keeps its text.
+    assert _codes_at(result.stdout) == ["model.py:18:20: BL401", "model.py:19:25: BL403"]
+    assert "Fixed 3 findings." in result.stderr.splitlines()
     assert result.returncode == 1
     rerun = breaklint("model.py", "--fix", "--unsafe-fixes", "--output-format", "concise")
     assert path.read_text(encoding="utf-8") == FIXED
@@ -105,7 +102,7 @@ def test_diff_prints_the_fixes_and_writes_nothing(breaklint, write):
     assert result.stdout.splitlines()[:3] == [
         "--- a/model.py",
         "+++ b/model.py",
-        "@@ -8,11 +8,13 @@",
+        "@@ -8,14 +8,17 @@",
     ]
     added = [line for line in result.stdout.splitlines() if line.startswith("+ ")]
     assert added == [
@@ -116,9 +113,16 @@ def test_diff_prints_the_fixes_and_writes_nothing(breaklint, write):
         '+                "shape %s",',
         "+                x.shape,",
         "+            )",
+        "+        if not torch.compiler.is_compiling():",
+        '+            print("""two',
     ]
-    assert "Would fix 2 findings in 1 file." in result.stderr.splitlines()
-    assert breaklint("model.py", "--diff").returncode == 0  # no safe fix to show
+    assert "Would fix 3 findings in 1 file." in result.stderr.splitlines()
+    safe_only = breaklint("model.py", "--diff")
+    assert safe_only.returncode == 0  # no safe fix to show
+    assert safe_only.stderr.splitlines() == [
+        "Would fix 0 findings in 0 files.",
+        "3 more unsafe fixes with `--unsafe-fixes` (`--diff --unsafe-fixes` shows them).",
+    ]
 
 
 def test_fixes_keep_encoding_line_endings_tabs_mode_and_symlinks(breaklint, tmp_path):
@@ -155,18 +159,22 @@ def test_json_and_sarif_carry_the_edit(breaklint, write):
     assert first["fix"] == {
         "message": "run it only when not compiling: `if not torch.compiler.is_compiling():`",
         "applicability": "unsafe",
+        "rewrite": "guard",
+        "target": {"line": 11, "column": 9, "end_line": 11, "end_column": 29},
+        "torch": "torch",
+        "adds_torch_import": False,
         "edits": [
             {
                 "line": 11,
                 "column": 1,
-                "end_line": 11,
-                "end_column": 38,
+                "end_line": 12,
+                "end_column": 1,
                 "content": "        if not torch.compiler.is_compiling():\n"
-                '            print("in", x.shape)  # trace',
+                '            print("in", x.shape)  # trace\n',
             }
         ],
     }
-    assert [f["fix"] is None for f in findings] == [False, False, True, True, True]
+    assert [f["fix"] is None for f in findings] == [False, False, True, True, False]
     sarif = json.loads(breaklint("model.py", "--output-format", "sarif").stdout)
     schema = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
     jsonschema = pytest.importorskip("jsonschema", reason="validating SARIF needs jsonschema")
@@ -176,16 +184,19 @@ def test_json_and_sarif_carry_the_edit(breaklint, write):
     assert change["replacements"][0]["deletedRegion"] == {
         "startLine": 11,
         "startColumn": 1,
-        "endLine": 11,
-        "endColumn": 38,
+        "endLine": 12,
+        "endColumn": 1,
     }
 
 
 @pytest.mark.parametrize(
-    ("imports", "offered"),
-    [("from torch import nn", False), ("import torch\nfrom torch import nn", True)],
+    ("imports", "added"),
+    [
+        ("from torch import nn", "from torch import nn\nimport torch\n"),
+        ("import torch as th", None),
+    ],
 )
-def test_the_guard_needs_torch_by_name(breaklint, write, imports, offered):
+def test_the_guard_imports_torch_once_when_the_file_does_not(breaklint, write, imports, added):
     body = """
 
 
@@ -194,10 +205,16 @@ class Net(nn.Module):
         print(x)
         return x
 """
-    write("model.py", imports + body)
+    path = write("model.py", imports + body + body.replace("Net", "Other"))
     findings = json.loads(breaklint("model.py", "--output-format", "json").stdout)["findings"]
-    assert [f["code"] for f in findings] == ["BL401"]
-    assert (findings[0]["fix"] is not None) is offered
+    assert [f["code"] for f in findings] == ["BL401", "BL401"]
+    assert all(f["fix"]["adds_torch_import"] is (added is not None) for f in findings)
+    assert breaklint("model.py", "--fix", "--unsafe-fixes").returncode == 0
+    fixed = path.read_text(encoding="utf-8")
+    torch = "torch" if added else "th"
+    assert fixed.count(f"if not {torch}.compiler.is_compiling():\n            print(x)") == 2
+    assert fixed.startswith(added or imports)
+    assert fixed.count("import torch\n") == (1 if added else 0)
 
 
 def test_a_fix_that_cannot_be_written_leaves_the_file_and_exits_2(
@@ -205,13 +222,13 @@ def test_a_fix_that_cannot_be_written_leaves_the_file_and_exits_2(
 ):
     from breaklint import cli, fixer
 
-    def refuse(path: str, data: bytes) -> None:
+    def refuse(path: str, data: bytes, *, expected: str) -> None:
         raise PermissionError(13, "Permission denied")
 
     path = write("model.py", MODEL)
     before = path.read_bytes()
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(fixer, "_replace", refuse)
+    monkeypatch.setattr(fixer, "replace_file", refuse)
     code = cli.main(["model.py", "--fix", "--unsafe-fixes", "--no-cache", "-q"])
     assert code == 2
     assert path.read_bytes() == before
