@@ -78,33 +78,26 @@ class ParsedFile:
             raise FixError(f"libcst cannot parse it ({error.message})") from error
         wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
         positions = wrapper.resolve(PositionProvider)
-        self._at: dict[FixTarget, cst.CSTNode] = {}
-        # Parents come before their children: the first node at a position is the outermost.
-        for node in _preorder(self.module):
-            where = positions.get(node)
-            if where is not None:
-                target = FixTarget(
-                    where.start.line,
-                    where.start.column + 1,
-                    where.end.line,
-                    where.end.column + 1,
-                )
-                self._at.setdefault(target, node)
+        # Several nodes can span one position (a block, its only statement, the call that is
+        # that statement): a rewrite is tried on each, innermost first, until one takes it.
+        self._at: dict[FixTarget, list[cst.CSTNode]] = defaultdict(list)
+        for node, where in positions.items():
+            target = FixTarget(
+                where.start.line, where.start.column + 1, where.end.line, where.end.column + 1
+            )
+            self._at[target].append(node)
 
     def rewrite(self, findings: Sequence[Finding]) -> Rewrite:
         """The text with the fixes of `findings` applied, each by its rule."""
-        rules = all_rules()
-        targets: dict[int, list[Finding]] = defaultdict(list)
-        result = Rewrite(self.text)
+        candidates: dict[int, list[Finding]] = defaultdict(list)
         for finding in findings:
             assert finding.fix is not None
-            node = self._at.get(finding.fix.target)
-            if node is None:
-                result.declined.append(finding)
-            else:
-                targets[id(node)].append(finding)
-        transformer = _Rewriter(targets, rules, result)
+            for node in self._at.get(finding.fix.target, ()):
+                candidates[id(node)].append(finding)
+        transformer = _Rewriter(candidates, all_rules())
         module = self.module.visit(transformer)
+        result = Rewrite(self.text, transformer.applied, transformer.left)
+        result.declined = [f for f in findings if id(f) not in transformer.done]
         if any(f.fix is not None and f.fix.adds_torch_import for f in result.applied):
             context = CodemodContext()
             AddImportsVisitor.add_needed_import(context, "torch")
@@ -113,36 +106,30 @@ class ParsedFile:
         return result
 
 
-def _preorder(root: cst.CSTNode) -> Iterable[cst.CSTNode]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(node.children))
-
-
 class _Rewriter(cst.CSTTransformer):
-    def __init__(self, targets: dict[int, list[Finding]], rules: dict, result: Rewrite) -> None:
+    def __init__(self, candidates: dict[int, list[Finding]], rules: dict) -> None:
         super().__init__()
-        self.targets = targets
+        self.candidates = candidates  # by node id: the findings whose target the node spans
         self.rules = rules
-        self.result = result
+        self.done: set[int] = set()  # ids of the findings a rewrite took
+        self.applied: list[Finding] = []
+        self.left: list[Finding] = []  # another fix rewrote the same node first
         self.removed: set[int] = set()  # original statements a rewrite took out
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Rewritten:  # type: ignore[override]
         updated_node = rewrites.keep_block_valid(original_node, updated_node, self.removed)
-        findings = self.targets.get(id(original_node))
-        if not findings:
+        waiting = [f for f in self.candidates.get(id(original_node), ()) if id(f) not in self.done]
+        if not waiting:
             return updated_node
-        first = findings[0]
+        first = waiting[0]
         assert first.fix is not None
         replacement = self.rules[first.code].rewrite(updated_node, first.fix)
         if replacement is None:
-            self.result.declined.extend(findings)
-            return updated_node
-        for finding in findings:  # the same rewrite asked twice is made once
+            return updated_node  # not this node's shape: an outer node at the same place may be
+        for finding in waiting:  # the same rewrite asked twice is made once
+            self.done.add(id(finding))
             same = finding.code == first.code and finding.fix == first.fix
-            (self.result.applied if same else self.result.left).append(finding)
+            (self.applied if same else self.left).append(finding)
         if isinstance(replacement, cst.RemovalSentinel):
             self.removed.add(id(original_node))
         return replacement

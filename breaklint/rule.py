@@ -66,6 +66,19 @@ class Report:
     severity: Severity | None = None  # overrides the rule's severity
 
 
+@dataclass(frozen=True, slots=True)
+class FixExample:
+    """A fix as its rule's page shows it, and as the test suite proves it: `before` is flagged
+    with this fix, `after` is what `--fix --unsafe-fixes` writes, and `probe` (an expression
+    returning (callable, args)) runs both, under Dynamo and eagerly."""
+
+    before: str
+    after: str
+    probe: str
+    # Eager outputs of `after` equal those of `before` within this (0: exactly).
+    tolerance: float = 0.0
+
+
 class Phase(StrEnum):
     """Where a rule's findings come from."""
 
@@ -90,6 +103,8 @@ class Rule(Visitor):
     use_instead: ClassVar[str]
     probe: ClassVar[str | None] = None
     fix_safety: ClassVar[str] = "This rule offers no automatic fix."
+    # Each rewrite the rule offers, shown before and after (the first is the page's).
+    fix_examples: ClassVar[tuple[FixExample, ...]] = ()
     gb_ids: ClassVar[tuple[str, ...]] = ()
     # Whether a finding marks a graph break at that spot (a break inside a loop then also
     # skips the whole frame, see BL202).
@@ -242,6 +257,12 @@ def rule_page(rule: type[Rule]) -> str:
         f"## Why it breaks the graph\n{rule.why.strip()}",
         *code_sections,
         f"## Fix safety\n{rule.fix_safety.strip()}",
+        *(
+            f"## Fix{f' {n}' if len(rule.fix_examples) > 1 else ''}\nBefore:\n```python\n"
+            f"{fix.before.strip()}\n```\nAfter `breaklint --fix --unsafe-fixes`:\n```python\n"
+            f"{fix.after.strip()}\n```"
+            for n, fix in enumerate(rule.fix_examples, 1)
+        ),
         f"## References\n{references or '- none'}\n- This page: {rule.url()}",
     ]
     return "\n\n".join(sections) + "\n"

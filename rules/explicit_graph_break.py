@@ -1,7 +1,8 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.fixes import removal_fix
+from breaklint.rule import FixExample, Rule
 
 
 class ExplicitGraphBreak(Rule):
@@ -42,7 +43,45 @@ compiled = torch.compile(two_stage)
 """
     probe = "(two_stage, (torch.randn(8),))"
     gb_ids = ("GB0025",)
+    fix_examples = (
+        FixExample(example, use_instead, probe),
+        FixExample(
+            before="""
+import torch
+
+
+def gated(x, training=True):
+    y = x.relu()
+    if training:
+        torch._dynamo.graph_break()  # split here while debugging
+    return y * 3
+
+
+compiled = torch.compile(gated)
+""",
+            after="""
+import torch
+
+
+def gated(x, training=True):
+    y = x.relu()
+    if training:
+        pass
+    return y * 3
+
+
+compiled = torch.compile(gated)
+""",
+            probe="(gated, (torch.randn(8),))",
+        ),
+    )
+    fix_safety = """
+Unsafe fix: the statement is removed. Eager runs do exactly what they did (the call does
+nothing outside Dynamo), but the split was put there on purpose, so compiled code now joins
+the two graphs, which the author may not want. Offered when the call is alone on its lines; a
+block left empty gets `pass`.
+"""
 
     def visit_Call(self, node: ast.Call) -> None:
         if self.context.facts.resolve(node.func) == "torch._dynamo.graph_break":
-            self.report(node)
+            self.report(node, fix=removal_fix(self.context, node, "remove the explicit break"))

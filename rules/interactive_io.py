@@ -1,8 +1,11 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.fixes import removal_fix
+from breaklint.rule import FixExample, Rule
 
+# Debugger entry points: removing the call changes no value the program computes.
+DEBUGGERS = ("breakpoint", "pdb.set_trace")
 CALLS = {
     "breakpoint": "`breakpoint()` stops in a debugger",
     "pdb.set_trace": "`pdb.set_trace()` stops in a debugger",
@@ -58,7 +61,47 @@ compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
 
+    fix_examples = (
+        FixExample(
+            before="""
+import torch
+
+
+def scaled(x):
+    y = x * 2
+    # look at y here
+    breakpoint()
+    return y + 1
+
+
+compiled = torch.compile(scaled)
+""",
+            after="""
+import torch
+
+
+def scaled(x):
+    y = x * 2
+    # look at y here
+    return y + 1
+
+
+compiled = torch.compile(scaled)
+""",
+            probe="(scaled, (torch.randn(8),))",
+        ),
+    )
+    fix_safety = """
+Unsafe fix: a `breakpoint()` or `pdb.set_trace()` that is a whole statement is removed, so no
+run stops in the debugger any more (values computed are unchanged; comment lines above it
+stay). Offered when the call is alone on its lines; a block left empty gets `pass`. `input()`
+and `open()` have no automatic fix: their results are used.
+"""
+
     def visit_Call(self, node: ast.Call) -> None:
         name = self.context.facts.resolve(node.func)
         if name in CALLS and name not in self.context.facts.names:
-            self.report(node, self.message.format(what=CALLS[name]))
+            fix = None
+            if name in DEBUGGERS and not node.args and not node.keywords:
+                fix = removal_fix(self.context, node, "remove the debugger call")
+            self.report(node, self.message.format(what=CALLS[name]), fix=fix)

@@ -2,7 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.fixes import guard_fix
-from breaklint.rule import Rule
+from breaklint.rule import FixExample, Rule
 
 
 class PrintCall(Rule):
@@ -53,10 +53,11 @@ compiled = torch.compile(scaled)
     fix_safety = """
 Unsafe fix: the statement is guarded with `if not torch.compiler.is_compiling():`, so eager runs
 keep the output and compiled runs skip it. Offered when the call is a whole statement on its own
-lines, holds no string running over several lines, and the file imports `torch` (under any
-name).
+lines (a comment may follow it); the file's name for torch is used, and `import torch` is
+added when the file has none.
 """
     gb_ids = ("GB0059",)
+    fix_examples = (FixExample(example, use_instead, probe),)
 
     def visit_Call(self, node: ast.Call) -> None:
         if (

@@ -2,7 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.fixes import guard_fix
-from breaklint.rule import Rule
+from breaklint.rule import FixExample, Rule
 
 
 class WarningsWarn(Rule):
@@ -54,11 +54,12 @@ def scaled(x):
 compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
+    fix_examples = (FixExample(example, use_instead, probe),)
     fix_safety = """
 Unsafe fix: the statement is guarded with `if not torch.compiler.is_compiling():`, so eager runs
 keep the warning and compiled runs skip it. Offered when the call is a whole statement on its
-own lines, holds no string running over several lines, and the file imports `torch` (under any
-name).
+own lines (a comment may follow it); the file's name for torch is used, and `import torch`
+is added when the file has none.
 """
 
     def visit_Call(self, node: ast.Call) -> None:
