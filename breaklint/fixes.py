@@ -99,3 +99,16 @@ def removal_fix(context: RuleContext, call: ast.Call, message: str) -> Fix | Non
     if statement is None or not owns_its_lines(context, statement):
         return None
     return offer(context, statement, message, "remove")
+
+
+def tensor_operands(context: RuleContext, node: ast.BinOp | ast.Compare) -> list[ast.expr]:
+    """The operands of arithmetic or of a single comparison whose other operand is a tensor:
+    there a tensor does what a Python number did."""
+    if isinstance(node, ast.BinOp):
+        pairs = [(node.left, node.right), (node.right, node.left)]
+    elif len(node.comparators) == 1:
+        pairs = [(node.left, node.comparators[0]), (node.comparators[0], node.left)]
+    else:
+        return []
+    kind = context.facts.kind
+    return [operand for operand, other in pairs if kind(other).is_tensor]

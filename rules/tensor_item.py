@@ -1,8 +1,15 @@
-import ast
+from __future__ import annotations
 
-from breaklint.findings import Severity
-from breaklint.rule import Rule
+import ast
+from typing import TYPE_CHECKING
+
+from breaklint.findings import Fix, Severity
+from breaklint.fixes import offer, tensor_operands
+from breaklint.rule import FixExample, Rewritten, Rule
 from breaklint.syntax import method_call
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 class TensorItem(Rule):
@@ -48,13 +55,68 @@ class Scale(torch.nn.Module):
         return x * self.gain
 """
     probe = "(Scale(), (torch.randn(4),))"
+    fix_examples = (
+        FixExample(example, use_instead.replace("x * self.gain", "x * self.gain.detach()"), probe),
+        FixExample(
+            before="""
+import torch
+
+
+def shifted(x, offset):
+    # the mean of `offset` moves every element
+    return (x - offset.mean().item()) / 2  # centred
+
+
+compiled = torch.compile(shifted)
+""",
+            after="""
+import torch
+
+
+def shifted(x, offset):
+    # the mean of `offset` moves every element
+    return (x - offset.mean().detach()) / 2  # centred
+
+
+compiled = torch.compile(shifted)
+""",
+            probe="(shifted, (torch.randn(8), torch.randn(3)))",
+        ),
+    )
     fix_safety = """
-No automatic fix: dropping `.item()` changes the type of the value, which is only correct
-when every use of it accepts a tensor.
+Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor,
+`.item()` becomes `.detach()`: the value stays a tensor without gradient, as the number had
+none, and the graph goes on. Eager results can differ when the value's tensor has a higher
+dtype category than the other operand (an integer tensor times a `float64` value gives
+`float64`, not the default float), and a one-element tensor that is not 0-d broadcasts (a 0-d
+operand then gives a 1-element result). Elsewhere (stored, returned, passed to Python) no fix
+is offered: the hint says what to change.
 """
     gb_ids = ("GB0124",)
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        self._in_tensor_arithmetic.update(map(id, tensor_operands(self.context, node)))
+
+    visit_Compare = visit_BinOp  # type: ignore[assignment]
 
     def visit_Call(self, node: ast.Call) -> None:
         call = method_call(node)
         if call is not None and call[1] == "item" and not node.args and not node.keywords:
-            self.report(node)
+            fix = None
+            if id(node) in self._in_tensor_arithmetic:
+                fix = offer(self.context, node, "keep the value a tensor: `.detach()`", "detach")
+            self.report(node, fix=fix)
+
+    @classmethod
+    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+        import libcst as cst
+
+        if fix.rewrite != "detach" or not isinstance(node, cst.Call):
+            return super().rewrite(node, fix)
+        if not isinstance(node.func, cst.Attribute) or node.func.attr.value != "item":
+            return None
+        return node.with_changes(func=node.func.with_changes(attr=cst.Name("detach")))

@@ -1,9 +1,18 @@
-import ast
+from __future__ import annotations
 
-from breaklint.findings import Severity
-from breaklint.rule import Rule
+import ast
+from typing import TYPE_CHECKING
+
+from breaklint.findings import Fix, Severity
+from breaklint.fixes import offer, tensor_operands
+from breaklint.rule import FixExample, Rewritten, Rule
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 CONVERSIONS = frozenset({"float", "int", "bool", "complex"})
+# The tensor method that converts as the builtin does (`int()` truncates, as `.long()` does).
+TENSOR_CONVERSIONS = {"float": "float", "int": "long"}
 
 
 class TensorToScalar(Rule):
@@ -56,10 +65,70 @@ compiled = torch.compile(top_prefix)
 """
     probe = "(top_prefix, (torch.randn(8),))"
     gb_ids = ("GB0124",)
+    fix_examples = (
+        FixExample(
+            before="""
+import torch
+
+
+class Gate(torch.nn.Module):
+    def forward(self, x):
+        return x * float(x.mean()) + int(x.abs().max())  # scaled, shifted
+
+
+compiled = torch.compile(Gate())
+""",
+            after="""
+import torch
+
+
+class Gate(torch.nn.Module):
+    def forward(self, x):
+        return x * x.mean().detach().float() + x.abs().max().detach().long()  # scaled, shifted
+
+
+compiled = torch.compile(Gate())
+""",
+            probe="(Gate(), (torch.randn(8) * 4,))",
+        ),
+    )
+    fix_safety = """
+Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor,
+`float(t)` becomes `t.detach().float()` and `int(t)` becomes `t.detach().long()` (which
+truncates as `int()` does): the value stays a tensor without gradient and the graph goes on.
+Eager results can differ when the other operand is an integer tensor and the value a float
+(`float32` is used where Python would promote to the default float dtype) and when `t` is a
+one-element tensor that is not 0-d (it broadcasts). `bool()`, `complex()` and other uses have
+no automatic fix.
+"""
 
     def __init__(self, context) -> None:
         super().__init__(context)
+        self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self._index_depth = 0
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        self._in_tensor_arithmetic.update(map(id, tensor_operands(self.context, node)))
+
+    visit_Compare = visit_BinOp  # type: ignore[assignment]
+
+    @classmethod
+    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+        import libcst as cst
+
+        from breaklint.rewrites import method
+
+        if fix.rewrite != "keep-tensor" or not isinstance(node, cst.Call):
+            return super().rewrite(node, fix)
+        if not isinstance(node.func, cst.Name) or len(node.args) != 1:
+            return None
+        conversion = TENSOR_CONVERSIONS.get(node.func.value)
+        if conversion is None:
+            return None
+        value = node.args[0].value
+        return method(method(value, "detach"), conversion).with_changes(
+            lpar=node.lpar, rpar=node.rpar
+        )
 
     def visit_Subscript_slice(self, node: ast.Subscript) -> None:
         self._index_depth += 1
@@ -88,4 +157,9 @@ compiled = torch.compile(top_prefix)
         guess = facts.rests_on_guess(node.args[0])
         if guess and isinstance(node.args[0], ast.BinOp):
             return
-        self.report(node, message, severity=Severity.WARNING if guess else None)
+        fix = None
+        if id(node) in self._in_tensor_arithmetic and func.id in TENSOR_CONVERSIONS:
+            conversion = TENSOR_CONVERSIONS[func.id]
+            message_fix = f"keep the value a tensor: `.detach().{conversion}()`"
+            fix = offer(self.context, node, message_fix, "keep-tensor")
+        self.report(node, message, severity=Severity.WARNING if guess else None, fix=fix)
