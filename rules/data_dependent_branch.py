@@ -1,8 +1,15 @@
-import ast
+from __future__ import annotations
 
-from breaklint.findings import Severity
-from breaklint.rule import Rule
+import ast
+from typing import TYPE_CHECKING, Any
+
+from breaklint.findings import Fix, Severity
+from breaklint.fixes import offer, owns_its_lines
+from breaklint.rule import FixExample, Rewritten, Rule
 from breaklint.syntax import negated, without_not
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 class DataDependentBranch(Rule):
@@ -63,12 +70,112 @@ compiled = torch.compile(clip_positive)
 """
     probe = "(clip_positive, (torch.randn(8),))"
     gb_ids = ("GB0170",)
+    fix_examples = (
+        FixExample(
+            before="""
+import torch
+
+
+def clip_positive(x):
+    y = x * 2
+    if y.sum() > 0:
+        out = y - 1
+    else:
+        out = y + 1
+    return out
+
+
+compiled = torch.compile(clip_positive)
+""",
+            after="""
+import torch
+
+
+def clip_positive(x):
+    y = x * 2
+    out = torch.where(y.sum() > 0, y - 1, y + 1)
+    return out
+
+
+compiled = torch.compile(clip_positive)
+""",
+            probe="(clip_positive, (torch.randn(8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def damp(x, limit):
+    scale = (x.abs() > limit).float()
+    if scale.mean() > 0.5:
+        x = x / 2
+    return x * 0.5 if x.max() > 1 else x
+
+
+compiled = torch.compile(damp)
+""",
+            after="""
+import torch
+
+
+def damp(x, limit):
+    scale = (x.abs() > limit).float()
+    x = torch.where(scale.mean() > 0.5, x / 2, x)
+    return torch.where(x.max() > 1, x * 0.5, x)
+
+
+compiled = torch.compile(damp)
+""",
+            probe="(damp, (torch.randn(8) * 3, torch.tensor(1.0)))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def checked_log(x):
+    if (x <= 0).any():
+        raise ValueError("log of a non-positive value")
+    return torch.log(x)
+
+
+compiled = torch.compile(checked_log)
+""",
+            after="""
+import torch
+
+
+def checked_log(x):
+    torch._assert_async(torch.logical_not((x <= 0).any()), "log of a non-positive value")
+    return torch.log(x)
+
+
+compiled = torch.compile(checked_log)
+""",
+            probe="(checked_log, (torch.rand(8) + 0.1,))",
+        ),
+    )
+    fix_safety = """
+Unsafe fix: one per shape of branch whose condition is a single tensor test (no `and`, `or` or
+`not`, which would still call `bool()`):
+- an `if`/`else` whose two branches only assign a value to the same names (and an `if` without
+  `else` assigning a name already bound) becomes `name = torch.where(cond, a, b)`; a
+  conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both sides are
+  now computed, which costs time and can raise where the untaken side used to be skipped, and
+  Python numbers become tensors. Offered when every value is a tensor or a number and the
+  statement holds no comment that the rewrite would drop.
+- an `if` whose only statement raises an exception with a literal message (or none) becomes
+  `torch._assert_async(torch.logical_not(cond), message)`, which Dynamo keeps in the graph:
+  the error is raised later (when the device syncs) and is a `RuntimeError`, not the
+  exception the code raised.
+"""
 
     def __init__(self, context) -> None:
         super().__init__(context)
         self._tests: set[int] = set()  # conditions already judged as a whole
 
-    def _check(self, test: ast.expr, construct: str) -> None:
+    def _check(self, test: ast.expr, construct: str, fix: Fix | None = None) -> None:
         self._mark(test)
         facts = self.context.facts
         if not facts.reads_tensor_value(test):
@@ -85,7 +192,93 @@ compiled = torch.compile(clip_positive)
         uncertain = guarded or facts.rests_on_guess(without_not(test))
         severity = Severity.WARNING if uncertain and self.severity is Severity.ERROR else None
         message = self.message.format(construct=construct)
-        self.report(self._first_tensor_read(test), message, severity=severity)
+        fix = fix if self._single_test(test) else None
+        self.report(self._first_tensor_read(test), message, severity=severity, fix=fix)
+
+    def _single_test(self, test: ast.expr) -> bool:
+        """A condition `torch.where` or an assertion can take as it is: one tensor test,
+        without `and`, `or` or `not`, which would still call `bool()` on it."""
+        return not any(
+            isinstance(node, ast.BoolOp)
+            or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not))
+            for node in ast.walk(test)
+        )
+
+    def _is_value(self, node: ast.expr) -> bool:
+        """A value `torch.where` takes: a tensor, or a number."""
+        if isinstance(node, ast.Constant):
+            return type(node.value) in (int, float, bool)
+        return self.context.facts.kind(node).is_tensor
+
+    def _if_fix(self, node: ast.If) -> Fix | None:
+        context = self.context
+        lines = context.source.lines[node.lineno - 1 : node.end_lineno]
+        if not owns_its_lines(context, node) or any("#" in line for line in lines[1:]):
+            return None
+        if _raises_literally(node):
+            message = "assert in the graph: `{torch}._assert_async(...)`"
+            return offer(context, node, message, "assert", needs_torch=True)
+        chosen = _assignments(node.body)
+        if chosen is None or not all(self._is_value(value) for _, value in chosen):
+            return None
+        if node.orelse:
+            other = _assignments(node.orelse)
+            if other is None or [n for n, _ in other] != [n for n, _ in chosen]:
+                return None
+            if not all(self._is_value(value) for _, value in other):
+                return None
+        elif len(chosen) != 1 or chosen[0][0] not in context.facts.names:
+            return None
+        if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
+            return None  # the condition would be computed once per name
+        message = "choose in the graph: `{torch}.where(...)`"
+        return offer(context, node, message, "where", needs_torch=True)
+
+    @classmethod
+    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+        import libcst as cst
+
+        from breaklint.rewrites import call, torch_function
+
+        where = torch_function(fix.torch, "where")
+        if fix.rewrite == "where-expression" and isinstance(node, cst.IfExp):
+            return call(where, node.test, node.body, node.orelse).with_changes(
+                lpar=node.lpar, rpar=node.rpar
+            )
+        if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+            return super().rewrite(node, fix)
+        if fix.rewrite == "assert":
+            (line,) = node.body.body
+            raised = line.body[0]  # type: ignore[attr-defined]
+            condition = call(torch_function(fix.torch, "logical_not"), node.test)
+            message = raised.exc.args[0].value if raised.exc.args else None
+            arguments = (condition, message) if message is not None else (condition,)
+            statement = cst.Expr(call(torch_function(fix.torch, "_assert_async"), *arguments))
+            return cst.SimpleStatementLine([statement], leading_lines=node.leading_lines)
+        if fix.rewrite != "where":
+            return None
+        chosen = _cst_assignments(node.body)
+        other = (
+            _cst_assignments(node.orelse.body)
+            if isinstance(node.orelse, cst.Else)
+            else [(name, cst.Name(name)) for name, _ in chosen]
+        )
+        values = [
+            call(where, node.test, a, b) for (_, a), (_, b) in zip(chosen, other, strict=True)
+        ]
+        names = [cst.Name(name) for name, _ in chosen]
+        target: cst.BaseAssignTargetExpression = (
+            names[0]
+            if len(names) == 1
+            else cst.Tuple([cst.Element(n) for n in names], lpar=[], rpar=[])
+        )
+        value: cst.BaseExpression = (
+            values[0]
+            if len(values) == 1
+            else cst.Tuple([cst.Element(v) for v in values], lpar=[], rpar=[])
+        )
+        assign = cst.Assign(targets=[cst.AssignTarget(target)], value=value)
+        return cst.SimpleStatementLine([assign], leading_lines=node.leading_lines)
 
     def _first_tensor_read(self, test: ast.expr) -> ast.expr:
         """The operand of `and`/`or` whose truth Python reads first from a tensor: the part of
@@ -106,7 +299,7 @@ compiled = torch.compile(clip_positive)
 
     def visit_If(self, node: ast.If) -> None:
         if id(node) not in self._tests:
-            self._check(node.test, "`if`")
+            self._check(node.test, "`if`", self._if_fix(node))
         elif_ = _elif_of(node)
         if elif_ is not None:
             self._tests.add(id(elif_))
@@ -116,7 +309,11 @@ compiled = torch.compile(clip_positive)
         self._check(node.test, "`while`")
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
-        self._check(node.test, "a conditional expression")
+        fix = None
+        if self._is_value(node.body) and self._is_value(node.orelse):
+            message = "choose in the graph: `{torch}.where(...)`"
+            fix = offer(self.context, node, message, "where-expression", needs_torch=True)
+        self._check(node.test, "a conditional expression", fix)
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
         for test in node.ifs:
@@ -165,3 +362,38 @@ def _elif_of(node: ast.If) -> ast.If | None:
         nested = orelse[0]
         return nested if nested.col_offset == node.col_offset else None
     return None
+
+
+def _raises_literally(node: ast.If) -> bool:
+    """`if cond: raise Error("literal")`, and nothing else."""
+    if node.orelse or len(node.body) != 1 or not isinstance(node.body[0], ast.Raise):
+        return False
+    raised = node.body[0].exc
+    if not isinstance(raised, ast.Call) or raised.keywords or node.body[0].cause:
+        return False
+    arguments = raised.args
+    return not arguments or (
+        len(arguments) == 1
+        and isinstance(arguments[0], ast.Constant)
+        and isinstance(arguments[0].value, str)
+    )
+
+
+def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
+    """(name, value) of a block that only assigns values to plain names, each once."""
+    chosen = []
+    for statement in body:
+        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+            return None
+        target = statement.targets[0]
+        if not isinstance(target, ast.Name):
+            return None
+        chosen.append((target.id, statement.value))
+    names = [name for name, _ in chosen]
+    return chosen if len(set(names)) == len(names) else None
+
+
+def _cst_assignments(block: cst.BaseSuite) -> list[tuple[str, cst.BaseExpression]]:
+    """`_assignments` of the same block, read from libcst."""
+    lines: list[Any] = list(block.body)  # simple statement lines, as `_assignments` checked
+    return [(line.body[0].targets[0].target.value, line.body[0].value) for line in lines]

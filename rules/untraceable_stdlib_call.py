@@ -1,9 +1,17 @@
-import ast
+from __future__ import annotations
 
-from breaklint.findings import Severity
+import ast
+from typing import TYPE_CHECKING
+
+from breaklint.findings import Fix, Severity
+from breaklint.fixes import offer
+from breaklint.rule import FixExample, Rewritten
 from breaklint.rules._knowledge import knowledge
 from breaklint.rules._traced_values import TracedValue, TracedValueUses
 from breaklint.tensorness import Kind
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 # Modules (and functions) Dynamo marks as skipped, each with the specific way out.
 ALTERNATIVES = {
@@ -87,6 +95,49 @@ compiled = torch.compile(jitter)
 """
     probe = "(jitter, (torch.randn(8),))"
     gb_ids = ("GB0007", "GB4198", "GB0170", "GB0033", "GB0124", "GB0178", "GB0213")
+    fix_examples = (
+        FixExample(
+            before="""
+import copy
+
+import torch
+
+
+def snapshot(x):
+    y = x * 2
+    saved = copy.deepcopy(y)  # kept for the residual
+    y.add_(1)
+    return y + saved
+
+
+compiled = torch.compile(snapshot)
+""",
+            after="""
+import copy
+
+import torch
+
+
+def snapshot(x):
+    y = x * 2
+    saved = y.clone()  # kept for the residual
+    y.add_(1)
+    return y + saved
+
+
+compiled = torch.compile(snapshot)
+""",
+            probe="(snapshot, (torch.randn(8),))",
+        ),
+    )
+    fix_safety = """
+Unsafe fix: `copy.deepcopy(t)` of a tensor becomes `t.clone()`: the same values in new memory,
+traced by Dynamo. Autograd differs: the deep copy is a new leaf (it keeps `requires_grad` but
+no history, and raises on a non-leaf tensor that requires grad), while the clone stays
+connected to `t`'s graph, so gradients now flow back through it. The other calls this rule
+flags (clocks, Python's RNG, serialization) have no automatic fix: their results must come
+from outside the compiled code.
+"""
 
     def visit_Call(self, node: ast.Call) -> None:
         self._check_call(node)
@@ -109,8 +160,30 @@ compiled = torch.compile(jitter)
             return
         for prefix, alternative in ALTERNATIVES.items():
             if name == prefix or (prefix.endswith(".") and name.startswith(prefix)):
-                self.report(node, self.message.format(call=name), hint=alternative)
+                fix = None
+                if name == "copy.deepcopy" and self._copies_a_tensor(node):
+                    fix = offer(self.context, node, "copy the tensor with `.clone()`", "clone")
+                self.report(node, self.message.format(call=name), hint=alternative, fix=fix)
                 return
+
+    def _copies_a_tensor(self, node: ast.Call) -> bool:
+        return (
+            len(node.args) == 1
+            and not node.keywords
+            and self.context.facts.kind(node.args[0]).is_tensor
+        )
+
+    @classmethod
+    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+        import libcst as cst
+
+        from breaklint.rewrites import method
+
+        if fix.rewrite != "clone" or not isinstance(node, cst.Call):
+            return super().rewrite(node, fix)
+        if len(node.args) != 1 or node.args[0].star:
+            return None
+        return method(node.args[0].value, "clone").with_changes(lpar=node.lpar, rpar=node.rpar)
 
     def _tensor_argument(self, node: ast.Call) -> bool:
         arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
