@@ -1,9 +1,20 @@
-import ast
+from __future__ import annotations
 
-from breaklint.findings import Severity
-from breaklint.rule import Rule
+import ast
+from typing import TYPE_CHECKING
+
+from breaklint.findings import Fix, Severity
+from breaklint.fixes import offer
+from breaklint.rule import FixExample, Rewritten, Rule
 from breaklint.rules._dynamic_shapes import HINT, WHY
 from breaklint.tensorness import Kind
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+# Reductions of the selected elements that the whole tensor gives as well, once the elements
+# left out are replaced by the reduction's neutral value.
+NEUTRAL = {"sum": 0, "any": 0, "all": 1}
 
 
 class BooleanMaskIndex(Rule):
@@ -47,11 +58,95 @@ compiled = torch.compile(positive_mean)
 """
     probe = "(positive_mean, (torch.randn(8),))"
     gb_ids = ("GB0036",)
+    fix_examples = (
+        FixExample(
+            before="""
+import torch
+
+
+def positive_total(x):
+    y = x * 2
+    keep = y > 0
+    # reduce what passes
+    return y[keep].sum() + (y[y < -1]).any()
+
+
+compiled = torch.compile(positive_total)
+""",
+            after="""
+import torch
+
+
+def positive_total(x):
+    y = x * 2
+    keep = y > 0
+    # reduce what passes
+    return torch.where(keep, y, 0).sum() + (torch.where(y < -1, y, 0)).any()
+
+
+compiled = torch.compile(positive_total)
+""",
+            probe="(positive_total, (torch.randn(64),))",
+            tolerance=1e-5,
+        ),
+    )
+    fix_safety = """
+Unsafe fix: a masked read reduced at once, `x[mask].sum()`, `.any()` or `.all()` with no
+arguments, becomes the same reduction over `torch.where(mask, x, neutral)` (0 for `sum` and
+`any`, 1 for `all`), which has a fixed shape. It equals the original only when `mask` has
+`x`'s shape: a mask over the leading dimensions broadcasts differently (or fails). A float sum
+adds in another order, so it can differ in the last bits. Other reads have no automatic fix.
+"""
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self._reduced: dict[int, ast.Call] = {}  # masked reads reduced at once, by their call
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in NEUTRAL
+            and isinstance(func.value, ast.Subscript)
+            and not isinstance(func.value.slice, ast.Tuple | ast.Slice)
+            and not node.args
+            and not node.keywords
+        ):
+            self._reduced[id(func.value)] = node
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         # `x[mask] = 0` writes through the mask and keeps the shape; `x[mask] += y` reads first.
         if isinstance(node.ctx, ast.Load) and self._indexes_with_mask(node):
-            self.report(node)
+            fix = None
+            reduction = self._reduced.get(id(node))
+            if reduction is not None:
+                message = "reduce over `{torch}.where(mask, x, neutral)`"
+                fix = offer(self.context, reduction, message, "where-reduce", needs_torch=True)
+            self.report(node, fix=fix)
+
+    @classmethod
+    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+        import libcst as cst
+
+        from breaklint.rewrites import call, torch_function
+
+        if fix.rewrite != "where-reduce" or not isinstance(node, cst.Call):
+            return super().rewrite(node, fix)
+        func = node.func
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Subscript):
+            return None
+        read = func.value
+        (element,) = read.slice
+        if not isinstance(element.slice, cst.Index):
+            return None
+        neutral = cst.Integer(str(NEUTRAL[func.attr.value]))
+        where = torch_function(fix.torch, "where")
+        selected = call(
+            where, element.slice.value, read.value.with_changes(lpar=[], rpar=[]), neutral
+        )
+        return node.with_changes(
+            func=func.with_changes(value=selected.with_changes(lpar=read.lpar, rpar=read.rpar))
+        )
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         target = node.target
