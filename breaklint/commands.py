@@ -3,17 +3,25 @@ phase -> report -> exit code), `list_rules` and `show_rule`. The command line on
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from breaklint.codes import code_declared_in, known_codes
 from breaklint.config import ConfigError, Selection, Settings
 from breaklint.findings import Finding, Status
+
+if TYPE_CHECKING:
+    from breaklint.dynamic.model import OutputsPlan, ProbeResult
+    from breaklint.dynamic.phase import DynamicResult
+    from breaklint.fixer import FileFix
+
 from breaklint.report import CARRIES_EDITS, WRITERS, OutputOptions, Summary, summary_line
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -70,14 +78,17 @@ def lint(request: LintRequest) -> int:
         if request.diff:
             findings = _static(request, found.files, selection).findings
             return _show_diff(findings, request.unsafe_fixes)
-        outcome = _fixed(request, found.files, selection)
         probe_paths = list(request.probes) or (list(settings.probes) if request.dynamic else [])
         if request.dynamic and not probe_paths:
             raise ConfigError(
                 "--dynamic needs probes: pass --probes or set [tool.breaklint] probes"
             )
-        if probe_paths:
-            _run_dynamic(request, selection, found.files, outcome, probe_paths)
+        if request.fix and probe_paths:
+            outcome = _fixed_and_verified(request, found.files, selection, probe_paths)
+        else:
+            outcome = _fixed(request, found.files, selection)
+            if probe_paths:
+                _run_dynamic(request, selection, found.files, outcome, probe_paths)
     except ConfigError as problem:
         error(str(problem))
         return EXIT_ERROR
@@ -106,6 +117,104 @@ def _fixed(request: LintRequest, files: list[str], selection: Selection) -> _Out
         outcome = _static(request, files, selection)
     outcome.fixed, outcome.fix_failed = fixed, fix_failed
     return outcome
+
+
+def _fixed_and_verified(
+    request: LintRequest, files: list[str], selection: Selection, probe_paths: list[str]
+) -> _Outcome:
+    """`--fix` with probes checks its own work: every probe runs before and after the fixes
+    (same seed), and a file keeps its fixes only when each probe that ran its code before
+    still runs, gives equal eager outputs and breaks no more often; otherwise the file gets
+    its old text back, byte for byte. Then the static and dynamic phases see the result."""
+    from breaklint.dynamic.model import OutputsPlan
+    from breaklint.fixer import plan_fixes, write_fixes
+
+    outcome = _static(request, files, selection)
+    plan = plan_fixes(outcome.findings, unsafe=request.unsafe_fixes)
+    if not plan.files:
+        for path, problem in plan.problems.items():
+            error(f"{path}: {problem}")
+        outcome.fix_failed = bool(plan.problems)
+        _run_dynamic(request, selection, files, outcome, probe_paths)
+        return outcome
+    with tempfile.TemporaryDirectory(prefix="breaklint-outputs-") as folder:
+        before = _dynamic(
+            request, selection, files, outcome.findings, probe_paths, OutputsPlan(folder, False)
+        )
+        problems = plan.problems | write_fixes(plan)
+        fixed = _static(request, files, selection)
+        after = _dynamic(
+            request, selection, files, fixed.findings, probe_paths, OutputsPlan(folder, True)
+        )
+    written = [file for file in plan.files if file.path not in problems]
+    problems |= _keep_verified(written, before.probes, after.probes, request.quiet)
+    for path, problem in problems.items():
+        error(f"{path}: {problem}")
+    kept = [file for file in written if file.path not in problems]
+    if len(kept) == len(written):
+        fixed.findings, fixed.probes = after.findings, after.probes
+    else:  # some files have their old text again: what is reported is what is on disk
+        fixed = _static(request, files, selection)
+        _run_dynamic(request, selection, files, fixed, probe_paths)
+    fixed.fixed = Counter(f.code for file in kept for f in file.applied)
+    fixed.fix_failed = any(path not in {f.path for f in written} for path in problems)
+    return fixed
+
+
+def _keep_verified(
+    written: list[FileFix], before: list[ProbeResult], after: list[ProbeResult], quiet: bool
+) -> dict[str, str]:
+    """Restore each fixed file that a probe disagrees about; why, by path. `before` and
+    `after` are the results of the same probes, in the same order."""
+    from breaklint.fixer import ChangedOnDisk, replace_file
+
+    if not quiet:
+        sys.stderr.write("Fixes checked on the probes (before -> after):\n")
+        for old, new in zip(before, after, strict=True):
+            sys.stderr.write(f"  {_probe_change(old, new)}\n")
+    restored = {}
+    for file in written:
+        real = os.path.realpath(file.path)
+        disagreements = [
+            f"{old.probe.key} {why}"
+            for old, new in zip(before, after, strict=True)
+            if any(path == real for path, _ in old.executed) and (why := _disagreement(old, new))
+        ]
+        if not disagreements:
+            continue
+        fixes = ", ".join(f"{f.code} at line {f.line}" for f in file.applied)
+        try:
+            replace_file(file.path, file.original.encode(file.encoding), expected=file.fixed)
+        except (OSError, ChangedOnDisk) as problem:
+            restored[file.path] = f"fixes ({fixes}) failed a probe but cannot be undone ({problem})"
+            continue
+        restored[file.path] = (
+            f"fixes ({fixes}) undone, the file is as it was: {'; '.join(disagreements)}"
+        )
+    return restored
+
+
+def _disagreement(old: ProbeResult, new: ProbeResult) -> str | None:
+    """Why a probe that ran before the fixes rejects them, if it does."""
+    if old.status != "ok":
+        return None  # it proved nothing before the fixes
+    if new.status != "ok":
+        return f"now fails ({new.status}: {new.error})"
+    if new.outputs_differ is not None:
+        return f"gives other eager outputs ({new.outputs_differ})"
+    if new.break_count > old.break_count:
+        return f"breaks more often ({old.break_count} -> {new.break_count})"
+    return None
+
+
+def _probe_change(old: ProbeResult, new: ProbeResult) -> str:
+    if old.status != "ok" or new.status != "ok":
+        return f"{old.probe.key}: {old.status} -> {new.status}"
+    outputs = "equal outputs" if new.outputs_differ is None else "outputs differ"
+    return (
+        f"{old.probe.key}: graphs {old.graphs} -> {new.graphs}, "
+        f"breaks {old.break_count} -> {new.break_count}, {outputs}"
+    )
 
 
 def _report(request: LintRequest, outcome: _Outcome, failed: bool) -> int:
@@ -223,6 +332,19 @@ def _run_dynamic(
     outcome: _Outcome,
     probe_paths: list[str],
 ) -> None:
+    """The dynamic phase, joined into `outcome`."""
+    result = _dynamic(request, selection, files, outcome.findings, probe_paths)
+    outcome.findings, outcome.probes = result.findings, result.probes
+
+
+def _dynamic(
+    request: LintRequest,
+    selection: Selection,
+    files: list[str],
+    findings: list[Finding],
+    probe_paths: list[str],
+    outputs: OutputsPlan | None = None,
+) -> DynamicResult:
     """The dynamic phase: imported only when probes are given (its workers import torch)."""
     from breaklint.dynamic.phase import run_dynamic
     from breaklint.dynamic.pool import DynamicError
@@ -231,7 +353,7 @@ def _run_dynamic(
         raise ConfigError("--probe-timeout must be positive")
     try:
         result = run_dynamic(
-            outcome.findings,
+            findings,
             files,
             probe_paths,
             jobs=request.jobs,
@@ -239,12 +361,13 @@ def _run_dynamic(
             device=request.device,
             allowed=selection.allows,
             progress=sys.stderr.isatty() and not request.quiet,
+            outputs=outputs,
         )
     except DynamicError as problem:
         raise ConfigError(str(problem)) from None
     for warning in result.warnings:
         sys.stderr.write(f"breaklint: warning: {warning}\n")
-    outcome.findings, outcome.probes = result.findings, result.probes
+    return result
 
 
 def list_rules(out: IO[str]) -> int:

@@ -236,3 +236,74 @@ def test_a_fix_that_cannot_be_written_leaves_the_file_and_exits_2(
         "breaklint: error: model.py: cannot write the fixes ([Errno 13] Permission denied); "
         "left unchanged"
     ]
+
+
+FIX_HOLDS = """
+    import torch
+
+
+    def scaled(x):
+        y = x * 2
+        print("scaled")
+        return y + 1
+
+
+    compiled = torch.compile(scaled)
+"""
+
+# The mask selects rows; `torch.where(mask, x, 0)` broadcasts it over columns instead.
+FIX_CHANGES_OUTPUT = """
+    import torch
+
+
+    def row_total(x):
+        keep = x[:, 0] > 0
+        return x[keep].sum()
+
+
+    compiled = torch.compile(row_total)
+"""
+
+PROBES = """
+    import torch
+
+    from holds import scaled
+    from changes import row_total
+
+
+    def probe_holds():
+        return scaled, (torch.randn(8),)
+
+
+    def probe_changes():
+        return row_total, (torch.randn(4, 4),)
+"""
+
+
+def test_fix_with_probes_keeps_what_holds_and_restores_what_changes_an_output(
+    breaklint, write
+):
+    pytest.importorskip("torch", reason="checking fixes on probes needs torch")
+    holds, changes = write("holds.py", FIX_HOLDS), write("changes.py", FIX_CHANGES_OUTPUT)
+    write("probes.py", PROBES)
+    original = changes.read_bytes()
+    result = breaklint(
+        "holds.py", "changes.py", "--probes", "probes.py", "--fix", "--unsafe-fixes",
+        "--output-format", "concise",
+    )  # fmt: skip
+    assert "    if not torch.compiler.is_compiling():\n        print" in holds.read_text()
+    assert changes.read_bytes() == original
+    lines = result.stderr.splitlines()
+    start = lines.index("Fixes checked on the probes (before -> after):")
+    assert lines[start + 1 : start + 3] == [
+        "  probes.py::probe_holds: graphs 2 -> 1, breaks 1 -> 0, equal outputs",
+        "  probes.py::probe_changes: graphs 2 -> 1, breaks 1 -> 0, outputs differ",
+    ]
+    (restored,) = [line for line in lines if line.startswith("breaklint: error: changes.py")]
+    assert restored.startswith(
+        "breaklint: error: changes.py: fixes (BL302 at line 6) undone, the file is as it was: "
+        "probes.py::probe_changes gives other eager outputs ("
+    )
+    assert "Fixed 1 finding." in lines
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["BL302"]
+    assert result.returncode == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -58,9 +60,31 @@ class Watch:
 
 
 @dataclass(frozen=True, slots=True)
+class OutputsCheck:
+    """Where a probe's eager outputs are kept: `--fix` saves them before it writes fixes and
+    compares with them after, to keep only fixes that change no result."""
+
+    path: str  # a file for this probe
+    compare: bool  # False: save the outputs there; True: compare them with what is there
+
+
+@dataclass(frozen=True, slots=True)
+class OutputsPlan:
+    """Every probe's OutputsCheck of one run: a file per probe in `folder`."""
+
+    folder: str
+    compare: bool
+
+    def for_probe(self, probe: Probe) -> OutputsCheck:
+        name = hashlib.sha256(probe.key.encode()).hexdigest()[:24]
+        return OutputsCheck(os.path.join(self.folder, f"{name}.pt"), self.compare)
+
+
+@dataclass(frozen=True, slots=True)
 class ProbeRequest:
     probe: Probe
     watch: Watch
+    outputs: OutputsCheck | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +144,14 @@ class ProbeResult:
     reached: frozenset[Span] = frozenset()
     error: str | None = None  # one line: the exception or what killed the worker
     traceback: str | None = None  # its tail
+    # With an OutputsCheck that compares: how the eager outputs differ from the saved ones
+    # (None when they are equal, or when nothing was compared).
+    outputs_differ: str | None = None
+
+    @property
+    def break_count(self) -> int:
+        """Graph breaks and skipped frames, as `--fix` compares them before and after."""
+        return len(self.breaks)
 
     def to_dict(self) -> dict[str, Any]:
         return {

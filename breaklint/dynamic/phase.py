@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from breaklint.dynamic.join import flagged_span, is_statement_finding, join
-from breaklint.dynamic.model import ProbeResult, Watch
+from breaklint.dynamic.model import OutputsPlan, ProbeResult, Watch
 from breaklint.dynamic.pool import DynamicError, WorkerPool
 from breaklint.dynamic.probes import find_probes
 from breaklint.findings import Finding, Origin
@@ -34,8 +34,10 @@ def run_dynamic(
     device: str,
     allowed: Callable[[str, str], bool],
     progress: bool = False,
+    outputs: OutputsPlan | None = None,
 ) -> DynamicResult:
-    """Run every probe and join what Dynamo did with the static `findings`."""
+    """Run every probe and join what Dynamo did with the static `findings`; with `outputs`,
+    each probe also saves its eager outputs or compares them with those saved."""
     if importlib.util.find_spec("torch") is None:
         raise DynamicError("the dynamic phase needs torch: pip install 'breaklint[dynamic]'")
     found = find_probes(list(probe_paths))
@@ -47,9 +49,9 @@ def run_dynamic(
     )
     pool = WorkerPool(jobs, timeout_s, device)
     if progress and found.probes:
-        results = _with_progress(pool, found.probes, watch)
+        results = _with_progress(pool, found.probes, watch, outputs)
     else:
-        results = pool.run(found.probes, watch)
+        results = pool.run(found.probes, watch, outputs=outputs)
     results = found.problems + results
     joined = _apply_suppressions(join(findings, results, allowed))
     return DynamicResult(joined, results, sorted(pool.warnings))
@@ -70,7 +72,9 @@ def _apply_suppressions(findings: list[Finding]) -> list[Finding]:
     return sorted(kept, key=Finding.sort_key)
 
 
-def _with_progress(pool: WorkerPool, probes: list, watch: Watch) -> list[ProbeResult]:
+def _with_progress(
+    pool: WorkerPool, probes: list, watch: Watch, outputs: OutputsPlan | None
+) -> list[ProbeResult]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -81,4 +85,4 @@ def _with_progress(pool: WorkerPool, probes: list, watch: Watch) -> list[ProbeRe
         def advance(result: ProbeResult) -> None:
             bar.update(task, advance=1, description=result.probe.name)
 
-        return pool.run(probes, watch, advance)
+        return pool.run(probes, watch, advance, outputs)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 
 from breaklint.dynamic.model import (
     Message,
+    OutputsPlan,
     Probe,
     ProbeRequest,
     ProbeResult,
@@ -148,6 +149,7 @@ class WorkerPool:
         probes: Sequence[Probe],
         watch: Watch,
         on_result: Callable[[ProbeResult], None] = lambda result: None,
+        outputs: OutputsPlan | None = None,
     ) -> list[ProbeResult]:
         """Run every probe; results in the order of `probes`."""
         pending: queue.Queue[int] = queue.Queue()
@@ -164,7 +166,9 @@ class WorkerPool:
                         index = pending.get_nowait()
                     except queue.Empty:
                         return
-                    result = slot.run(ProbeRequest(probes[index], watch))
+                    probe = probes[index]
+                    check = None if outputs is None else outputs.for_probe(probe)
+                    result = slot.run(ProbeRequest(probe, watch, check))
                     with lock:
                         results[index] = result
                     on_result(result)

@@ -7,6 +7,7 @@ that prints cannot corrupt the protocol.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import inspect
 import linecache
@@ -23,6 +24,7 @@ from typing import Any
 from breaklint.dynamic.bytecode import listing
 from breaklint.dynamic.model import (
     Break,
+    OutputsCheck,
     Probe,
     ProbeRequest,
     ProbeResult,
@@ -223,10 +225,14 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         function = getattr(module, probe.name, None)
         if not callable(function):
             raise ProbeError(f"{probe.name} is not a function of {probe.path}")
+        _seed()  # the same weights and inputs on every run, so that runs can be compared
         target, args, kwargs = _unpack(probe, function())
         target = _to_device(target, device)
         args, kwargs = _to_device(args, device), _to_device(kwargs, device)
         coverage, returned = _traced_run(lambda: target(*args, **kwargs), request.watch)
+        outputs_differ = None
+        if request.outputs is not None:
+            outputs_differ = _check_outputs(returned, request.outputs)
         captured = torch_shim.capture(lambda compiled: compiled(*args, **kwargs), target)
         if inspect.isgenerator(returned):  # Dynamo never sees the frame: no channel reports it
             captured.breaks.append(torch_shim.generator_skip(returned.gi_code))
@@ -263,7 +269,38 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         executed=frozenset(coverage.executed),
         instrumented=frozenset(coverage.instrumented),
         reached=frozenset(coverage.reached),
+        outputs_differ=outputs_differ,
     )
+
+
+def _seed() -> None:
+    import random
+
+    import torch
+
+    random.seed(0)
+    torch.manual_seed(0)
+
+
+def _check_outputs(returned: Any, check: OutputsCheck) -> str | None:
+    """Save the eager outputs, or how they differ from those saved (torch's `assert_close`
+    with its default tolerances for the dtype; exact for integers and Python values)."""
+    import torch
+
+    if inspect.isgenerator(returned):
+        return None  # consumed while tracing: nothing left to compare
+    if not check.compare:
+        with contextlib.suppress(Exception):  # unsaved outputs show when they are compared
+            torch.save(_to_device(returned, "cpu"), check.path)
+        return None
+    try:
+        saved = torch.load(check.path, map_location="cpu", weights_only=False)
+        torch.testing.assert_close(_to_device(returned, "cpu"), saved)
+    except AssertionError as difference:
+        return " ".join(str(difference).split())[:300]
+    except Exception as error:  # outputs that cannot be saved or compared prove nothing
+        return f"cannot compare the outputs ({type(error).__name__}: {error})"[:300]
+    return None
 
 
 def _traceback_tail(error: BaseException) -> str:
