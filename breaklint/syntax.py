@@ -34,6 +34,13 @@ def dotted(node: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
+def excerpt(node: ast.AST, limit: int = 48) -> str:
+    """The code of `node` on one line, shortened to `limit` characters, for a hint that names
+    what the user wrote."""
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def method_call(node: ast.Call) -> tuple[ast.expr, str] | None:
     """(receiver, method name) for `receiver.method(...)`, else None."""
     if isinstance(node.func, ast.Attribute):

@@ -7,6 +7,7 @@ from breaklint.findings import Fix, Severity
 from breaklint.fixes import offer
 from breaklint.rule import FixExample, Rewritten, Rule
 from breaklint.rules._dynamic_shapes import HINT, WHY
+from breaklint.syntax import excerpt
 from breaklint.tensorness import Kind
 
 if TYPE_CHECKING:
@@ -122,7 +123,15 @@ adds in another order, so it can differ in the last bits. Other reads have no au
             if reduction is not None:
                 message = "reduce over `{torch}.where(mask, x, neutral)`"
                 fix = offer(self.context, reduction, message, "where-reduce", needs_torch=True)
-            self.report(node, fix=fix)
+            self.report(node, fix=fix, hint=None if fix else self._hint(node))
+
+    def _hint(self, node: ast.Subscript) -> str:
+        tensor, mask = excerpt(node.value, 24), excerpt(node.slice, 32)
+        return (
+            f"keep a fixed shape: compute on `torch.where({mask}, {tensor}, 0)` (or weight "
+            f"`{tensor}` by the mask) instead of `{tensor}[{mask}]`, or set "
+            "torch._dynamo.config.capture_dynamic_output_shape_ops = True"
+        )
 
     @classmethod
     def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from breaklint.findings import Fix, Severity
 from breaklint.fixes import offer, owns_its_lines
 from breaklint.rule import FixExample, Rewritten, Rule
-from breaklint.syntax import negated, without_not
+from breaklint.syntax import excerpt, negated, without_not
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -193,7 +193,14 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
         severity = Severity.WARNING if uncertain and self.severity is Severity.ERROR else None
         message = self.message.format(construct=construct)
         fix = fix if self._single_test(test) else None
-        self.report(self._first_tensor_read(test), message, severity=severity, fix=fix)
+        read = self._first_tensor_read(test)
+        condition = excerpt(read)
+        hint = (
+            f"keep the choice in the graph: `torch.where({condition}, a, b)` for values, "
+            f"`torch.cond({condition}, true_fn, false_fn)` for branches; or decide on shapes "
+            "or flags"
+        )
+        self.report(read, message, severity=severity, fix=fix, hint=None if fix else hint)
 
     def _single_test(self, test: ast.expr) -> bool:
         """A condition `torch.where` or an assertion can take as it is: one tensor test,

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from breaklint.findings import Fix, Severity
 from breaklint.fixes import offer, tensor_operands
 from breaklint.rule import FixExample, Rewritten, Rule
-from breaklint.syntax import method_call
+from breaklint.syntax import excerpt, method_call
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -106,10 +106,17 @@ is offered: the hint says what to change.
     def visit_Call(self, node: ast.Call) -> None:
         call = method_call(node)
         if call is not None and call[1] == "item" and not node.args and not node.keywords:
-            fix = None
             if id(node) in self._in_tensor_arithmetic:
                 fix = offer(self.context, node, "keep the value a tensor: `.detach()`", "detach")
-            self.report(node, fix=fix)
+                self.report(node, fix=fix)
+                return
+            tensor = excerpt(call[0])
+            hint = (
+                f"use `{tensor}` itself where `{excerpt(node)}` is used: tensor arithmetic and "
+                "`torch.where` take the tensor; or set "
+                "torch._dynamo.config.capture_scalar_outputs = True"
+            )
+            self.report(node, hint=hint)
 
     @classmethod
     def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:

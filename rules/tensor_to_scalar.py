@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from breaklint.findings import Fix, Severity
 from breaklint.fixes import offer, tensor_operands
 from breaklint.rule import FixExample, Rewritten, Rule
+from breaklint.syntax import excerpt
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -162,4 +163,11 @@ no automatic fix.
             conversion = TENSOR_CONVERSIONS[func.id]
             message_fix = f"keep the value a tensor: `.detach().{conversion}()`"
             fix = offer(self.context, node, message_fix, "keep-tensor")
-        self.report(node, message, severity=Severity.WARNING if guess else None, fix=fix)
+        tensor = excerpt(node.args[0])
+        hint = (
+            f"use `{tensor}` itself where `{excerpt(node)}` is used: tensor arithmetic and "
+            "`torch.where` take the tensor; or set "
+            "torch._dynamo.config.capture_scalar_outputs = True"
+        )
+        severity = Severity.WARNING if guess else None
+        self.report(node, message, severity=severity, fix=fix, hint=None if fix else hint)

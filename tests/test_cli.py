@@ -107,7 +107,23 @@ def test_json_contract(breaklint, write):
         "url": "https://breaklint.readthedocs.io/en/latest/rules/BL101-tensor-item/",
         "origin": "static",
         "status": "unverified",
-        "fix": None,
+        "fix": {
+            "message": "keep the value a tensor: `.detach()`",
+            "applicability": "unsafe",
+            "rewrite": "detach",
+            "target": {"line": 6, "column": 20, "end_line": 6, "end_column": 34},
+            "torch": "torch",
+            "adds_torch_import": False,
+            "edits": [
+                {
+                    "line": 6,
+                    "column": 1,
+                    "end_line": 7,
+                    "end_column": 1,
+                    "content": "        return x * x.max().detach()\n",
+                }
+            ],
+        },
         "scope": "Scale.forward",
     }
     assert document["summary"]["files_checked"] == 1
@@ -200,6 +216,8 @@ def test_rule_page_and_rule_list(breaklint):
         "## Example",
         "## Use instead",
         "## Fix safety",
+        "## Fix 1",
+        "## Fix 2",
         "## References",
     ]
     listing = breaklint("rules").stdout.splitlines()

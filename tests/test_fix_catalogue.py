@@ -127,3 +127,39 @@ def test_static_rules_without_fix_examples_offer_no_fix(tmp_path: Path) -> None:
             findings = _lint(tmp_path, rule.example)
             assert all(f.fix is None for f in findings if f.code == rule.code), rule.code
     os.remove(tmp_path / "example.py")
+
+
+HINTED = """
+import torch
+
+
+def pick(x, mask):
+    total = x.sum().item()
+    if (x > total).any():
+        x = x.relu()
+    while x.norm() > 1:
+        x = x / 2
+    keep = x > 0
+    return x[keep], float(x.mean()), total
+compiled = torch.compile(pick)
+"""
+
+
+def test_without_a_fix_the_hint_names_the_users_code(tmp_path: Path) -> None:
+    findings = _lint(tmp_path, HINTED)
+    hints = {(f.code, f.line): f.hint for f in findings if f.fix is None}
+    assert [(f.code, f.line) for f in findings if f.fix] == [("BL201", 6)]  # `x = where(...)`
+    assert hints == {
+        ("BL101", 5): "use `x.sum()` itself where `x.sum().item()` is used: tensor arithmetic "
+        "and `torch.where` take the tensor; or set torch._dynamo.config.capture_scalar_outputs "
+        "= True",
+        ("BL201", 8): "keep the choice in the graph: `torch.where(x.norm() > 1, a, b)` for "
+        "values, `torch.cond(x.norm() > 1, true_fn, false_fn)` for branches; or decide on "
+        "shapes or flags",
+        ("BL302", 11): "keep a fixed shape: compute on `torch.where(keep, x, 0)` (or weight `x` "
+        "by the mask) instead of `x[keep]`, or set "
+        "torch._dynamo.config.capture_dynamic_output_shape_ops = True",
+        ("BL102", 11): "use `x.mean()` itself where `float(x.mean())` is used: tensor "
+        "arithmetic and `torch.where` take the tensor; or set "
+        "torch._dynamo.config.capture_scalar_outputs = True",
+    }

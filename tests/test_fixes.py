@@ -280,9 +280,7 @@ PROBES = """
 """
 
 
-def test_fix_with_probes_keeps_what_holds_and_restores_what_changes_an_output(
-    breaklint, write
-):
+def test_fix_with_probes_keeps_what_holds_and_restores_what_changes_an_output(breaklint, write):
     pytest.importorskip("torch", reason="checking fixes on probes needs torch")
     holds, changes = write("holds.py", FIX_HOLDS), write("changes.py", FIX_CHANGES_OUTPUT)
     write("probes.py", PROBES)
@@ -307,3 +305,52 @@ def test_fix_with_probes_keeps_what_holds_and_restores_what_changes_an_output(
     assert "Fixed 1 finding." in lines
     assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["BL302"]
     assert result.returncode == 1
+
+
+def test_fixed_summary_counts_each_rule(breaklint, write):
+    write("model.py", MODEL)
+    result = breaklint("model.py", "--fix", "--unsafe-fixes", "--output-format", "concise")
+    lines = result.stderr.splitlines()
+    start = lines.index("Fixed 3 findings.")
+    assert lines[start + 1 :] == ["     2  BL401 print-call", "     1  BL402 logging-call"]
+
+
+def test_a_file_changed_since_it_was_read_is_not_overwritten(write, tmp_path, monkeypatch):
+    from breaklint.config import Settings
+    from breaklint.engine import lint_paths
+    from breaklint.fixer import plan_fixes, write_fixes
+
+    path = write("model.py", MODEL)
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    plan = plan_fixes(findings, unsafe=True)
+    edited = path.read_text(encoding="utf-8") + "# the user typed this meanwhile\n"
+    path.write_text(edited, encoding="utf-8")
+    assert write_fixes(plan) == {str(path): "it changed on disk since it was read; left unchanged"}
+    assert path.read_text(encoding="utf-8") == edited
+
+
+def test_linting_without_edits_never_imports_libcst(write, tmp_path):
+    """libcst is the fix engine: a plain lint (pre-commit's path) does not pay for importing
+    it, even with fixes to announce; JSON, which carries the edits, does."""
+    import subprocess
+    import sys
+
+    write("model.py", MODEL)
+    check = (
+        "import sys\n"
+        "from breaklint.cli import main\n"
+        "code = main(['model.py', '--no-cache', '-q', '--output-format', sys.argv[1]])\n"
+        "print(code, 'libcst' in sys.modules)\n"
+    )
+    for output_format, imported in (("concise", "False"), ("full", "False"), ("json", "True")):
+        result = subprocess.run(
+            [sys.executable, "-c", check, output_format],
+            cwd=tmp_path, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert result.stdout.splitlines()[-1] == f"1 {imported}", output_format
+
+
+def test_installing_breaklint_brings_libcst():
+    from importlib.metadata import requires
+
+    assert any(requirement.startswith("libcst") for requirement in requires("breaklint") or [])
