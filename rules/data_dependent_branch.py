@@ -107,10 +107,10 @@ import torch
 
 
 def damp(x, limit):
-    scale = (x.abs() > limit).float()
-    if scale.mean() > 0.5:
-        x = x / 2
-    return x * 0.5 if x.max() > 1 else x
+    y = x * (x.abs() > limit).float()
+    if y.mean() > 0.5:
+        y = y / 2
+    return y * 0.5 if y.max() > 1 else y
 
 
 compiled = torch.compile(damp)
@@ -120,9 +120,9 @@ import torch
 
 
 def damp(x, limit):
-    scale = (x.abs() > limit).float()
-    x = torch.where(scale.mean() > 0.5, x / 2, x)
-    return torch.where(x.max() > 1, x * 0.5, x)
+    y = x * (x.abs() > limit).float()
+    y = torch.where(y.mean() > 0.5, y / 2, y)
+    return torch.where(y.max() > 1, y * 0.5, y)
 
 
 compiled = torch.compile(damp)
@@ -217,6 +217,12 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
             return type(node.value) in (int, float, bool)
         return self.context.facts.kind(node).is_tensor
 
+    def _certain_tensor(self, name: str) -> bool:
+        """A name bound to a tensor, not a parameter that may hold None or a number."""
+        facts = self.context.facts
+        reference = ast.Name(name)
+        return facts.kind(reference).is_tensor and not facts.rests_on_guess(reference)
+
     def _if_fix(self, node: ast.If) -> Fix | None:
         context = self.context
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
@@ -234,8 +240,8 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
                 return None
             if not all(self._is_value(value) for _, value in other):
                 return None
-        elif len(chosen) != 1 or chosen[0][0] not in context.facts.names:
-            return None
+        elif len(chosen) != 1 or not self._certain_tensor(chosen[0][0]):
+            return None  # the name keeps its value otherwise: `None` would not do
         if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
             return None  # the condition would be computed once per name
         message = "choose in the graph: `{torch}.where(...)`"
