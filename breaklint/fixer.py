@@ -174,25 +174,66 @@ def _checked(rewrite: Rewrite) -> Rewrite:
 
 
 def with_edits(findings: Sequence[Finding]) -> list[Finding]:
-    """`findings` with each fix's text edits, for formats that carry them; a fix that cannot
-    be made (the file changed since) is dropped rather than shown."""
+    """`findings` with each fix's text edits, for formats that carry them. A file's fixes are
+    made together, once; each fix gets the changed lines that overlap its target (and an
+    added import, if it needs one). A fix that cannot be made now (the file changed since it
+    was linted) is dropped rather than shown."""
     by_path: dict[str, list[int]] = defaultdict(list)
     for index, finding in enumerate(findings):
         if finding.fix is not None:
             by_path[finding.path].append(index)
     result = list(findings)
     for path, indices in by_path.items():
-        parsed = _parse_again(path)
-        for index in indices:
-            finding = findings[index]
-            assert finding.fix is not None
-            edits: tuple[Edit, ...] = ()
-            if parsed is not None:
-                with contextlib.suppress(FixError):
-                    edits = line_edits(parsed.text, _checked(parsed.rewrite([finding])).text)
-            fix = dataclasses.replace(finding.fix, edits=edits) if edits else None
-            result[index] = dataclasses.replace(finding, fix=fix)
+        fixable = [findings[index] for index in indices]
+        edits = _edits_by_finding(path, fixable)
+        for index, finding in zip(indices, fixable, strict=True):
+            made = edits.get(id(finding), ())
+            fix = finding.fix
+            assert fix is not None
+            result[index] = dataclasses.replace(
+                finding, fix=dataclasses.replace(fix, edits=made) if made else None
+            )
     return result
+
+
+def _edits_by_finding(path: str, findings: list[Finding]) -> dict[int, tuple[Edit, ...]]:
+    """Each made fix's edits, by the finding's id: from one rewrite of the whole file, and
+    from a rewrite of its own for a fix whose changed lines run into another fix's."""
+    parsed = _parse_again(path)
+    if parsed is None:
+        return {}
+    try:
+        rewrite = _checked(parsed.rewrite(findings))
+    except FixError:
+        return {}
+    changes = line_edits(parsed.text, rewrite.text)
+    targets = {id(f): f.fix.target for f in rewrite.applied if f.fix is not None}
+    touching = {
+        key: [change for change in changes if _overlaps(change, target)]
+        for key, target in targets.items()
+    }
+    owners: Counter[int] = Counter(id(change) for found in touching.values() for change in found)
+    imports = tuple(change for change in changes if not owners[id(change)])
+    edits = {}
+    for finding in rewrite.applied:
+        assert finding.fix is not None
+        own = touching[id(finding)]
+        if any(owners[id(change)] > 1 for change in own):  # adjacent fixes share lines
+            try:
+                alone = _checked(parsed.rewrite([finding])).text
+            except FixError:
+                continue
+            own = list(line_edits(parsed.text, alone))
+        elif finding.fix.adds_torch_import:
+            own = own + list(imports)
+        edits[id(finding)] = tuple(sorted(own, key=lambda change: change.line))
+    return edits
+
+
+def _overlaps(change: Edit, target: FixTarget) -> bool:
+    """Whether a whole-line change touches the target's lines (the change's end line is
+    exclusive; an insertion touches the line it goes before)."""
+    return change.line <= target.end_line and target.line <= max(change.end_line - 1, change.line)
 
 
 def _parse_again(path: str) -> ParsedFile | None:

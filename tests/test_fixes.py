@@ -209,6 +209,8 @@ class Net(nn.Module):
     findings = json.loads(breaklint("model.py", "--output-format", "json").stdout)["findings"]
     assert [f["code"] for f in findings] == ["BL401", "BL401"]
     assert all(f["fix"]["adds_torch_import"] is (added is not None) for f in findings)
+    inserted = [e["content"] for e in findings[0]["fix"]["edits"] if e["line"] == e["end_line"]]
+    assert inserted == (["import torch\n"] if added else [])
     assert breaklint("model.py", "--fix", "--unsafe-fixes").returncode == 0
     fixed = path.read_text(encoding="utf-8")
     torch = "torch" if added else "th"
