@@ -251,6 +251,8 @@ def rule_page(rule: type[Rule]) -> str:
         for title, snippet in (("Example", rule.example), ("Use instead", rule.use_instead))
         if snippet.strip()  # rules about files breaklint could not check have no snippets
     ]
+    safe = rule.fix_safety.lstrip().startswith("Safe fix:")
+    fix_options = "--fix" if safe else "--fix --unsafe-fixes"
     sections = [
         f"# {rule.code} {rule.name} ({rule.severity})",
         f"## What it does\n{rule.what.strip()}",
@@ -259,7 +261,7 @@ def rule_page(rule: type[Rule]) -> str:
         f"## Fix safety\n{rule.fix_safety.strip()}",
         *(
             f"## Fix{f' {n}' if len(rule.fix_examples) > 1 else ''}\nBefore:\n```python\n"
-            f"{fix.before.strip()}\n```\nAfter `breaklint --fix --unsafe-fixes`:\n```python\n"
+            f"{fix.before.strip()}\n```\nAfter `breaklint {fix_options}`:\n```python\n"
             f"{fix.after.strip()}\n```"
             for n, fix in enumerate(rule.fix_examples, 1)
         ),
