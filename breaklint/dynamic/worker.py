@@ -213,9 +213,63 @@ def _is_ours(path: str) -> bool:
     return path.startswith((_BREAKLINT_DIR, "<"))
 
 
-def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """What Dynamo did on one compiled call: its graphs and its breaks, attributed."""
+
+    ops_per_graph: tuple[int, ...]
+    frames_skipped: int
+    breaks: tuple[Break, ...]
+
+    def result(self, probe: Probe, wall_s: float, coverage: _Coverage | None = None) -> ProbeResult:
+        """The probe's result, with what its eager run executed when it was traced."""
+        ran = coverage or _Coverage()
+        return ProbeResult(
+            probe,
+            ProbeStatus.OK,
+            wall_s,
+            graphs=len(self.ops_per_graph),
+            ops_per_graph=self.ops_per_graph,
+            frames_skipped=self.frames_skipped,
+            breaks=self.breaks,
+            executed=frozenset(ran.executed),
+            instrumented=frozenset(ran.instrumented),
+            reached=frozenset(ran.reached),
+        )
+
+
+def observe(
+    call: Callable[[Callable[..., Any]], Any],
+    target: Any,
+    request: ProbeRequest,
+    generator: CodeType | None = None,
+) -> Observed:
+    """Compile `target`, run `call(compiled)` and attribute every break; a break that goes
+    away under one of torch_shim.KNOBS says so. `generator`: the code of a generator the eager
+    call returned, which Dynamo never sees."""
     from breaklint.dynamic import torch_shim
 
+    captured = torch_shim.capture(call, target)
+    if generator is not None:  # Dynamo never sees the frame: no channel reports it
+        captured.breaks.append(torch_shim.generator_skip(generator))
+    breaks: dict[tuple[str, str, int, str], Break] = {}
+    for raw in captured.breaks:
+        item = _attribute(raw, request)
+        if item is not None:
+            breaks.setdefault(item.key(), item)
+    # A break "goes away with a knob" when, rerun with it, nothing breaks on that line.
+    lines_left = {(b.path, b.line) for b in breaks.values()}
+    for knob in torch_shim.KNOBS if breaks else ():
+        rerun = torch_shim.capture(call, target, knob)
+        still = {(b.path, b.line) for r in rerun.breaks if (b := _attribute(r, request))}
+        for key, item in breaks.items():
+            if (item.path, item.line) in lines_left and (item.path, item.line) not in still:
+                breaks[key] = replace(item, evidence=replace(item.evidence, config_knob=knob))
+        lines_left &= still
+    return Observed(tuple(captured.ops_per_graph), captured.frames_skipped, tuple(breaks.values()))
+
+
+def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
     started = time.perf_counter()
     probe = request.probe
     try:
@@ -227,23 +281,8 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         target = _to_device(target, device)
         args, kwargs = _to_device(args, device), _to_device(kwargs, device)
         coverage, returned = _traced_run(lambda: target(*args, **kwargs), request.watch)
-        captured = torch_shim.capture(lambda compiled: compiled(*args, **kwargs), target)
-        if inspect.isgenerator(returned):  # Dynamo never sees the frame: no channel reports it
-            captured.breaks.append(torch_shim.generator_skip(returned.gi_code))
-        breaks: dict[tuple[str, str, int, str], Break] = {}
-        for raw in captured.breaks:
-            item = _attribute(raw, request)
-            if item is not None:
-                breaks.setdefault(item.key(), item)
-        # A break "goes away with a knob" when, rerun with it, nothing breaks on that line.
-        lines_left = {(b.path, b.line) for b in breaks.values()}
-        for knob in torch_shim.KNOBS if breaks else ():
-            rerun = torch_shim.capture(lambda c: c(*args, **kwargs), target, knob)
-            still = {(b.path, b.line) for r in rerun.breaks if (b := _attribute(r, request))}
-            for key, item in breaks.items():
-                if (item.path, item.line) in lines_left and (item.path, item.line) not in still:
-                    breaks[key] = replace(item, evidence=replace(item.evidence, config_knob=knob))
-            lines_left &= still
+        generator = returned.gi_code if inspect.isgenerator(returned) else None
+        observed = observe(lambda compiled: compiled(*args, **kwargs), target, request, generator)
     except BaseException as error:  # the user's code may raise anything, SystemExit included
         if isinstance(error, KeyboardInterrupt):
             raise
@@ -252,18 +291,7 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         return ProbeResult(
             probe, ProbeStatus.ERROR, time.perf_counter() - started, error=message, traceback=tail
         )
-    return ProbeResult(
-        probe,
-        ProbeStatus.OK,
-        time.perf_counter() - started,
-        graphs=len(captured.ops_per_graph),
-        ops_per_graph=tuple(captured.ops_per_graph),
-        frames_skipped=captured.frames_skipped,
-        breaks=tuple(breaks.values()),
-        executed=frozenset(coverage.executed),
-        instrumented=frozenset(coverage.instrumented),
-        reached=frozenset(coverage.reached),
-    )
+    return observed.result(probe, time.perf_counter() - started, coverage)
 
 
 def _traceback_tail(error: BaseException) -> str:
