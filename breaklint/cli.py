@@ -29,11 +29,20 @@ from breaklint.config import (
     load_pyproject,
     parse_per_file_ignore,
 )
-from breaklint.report import FORMATS, OutputOptions
+from breaklint.report import FORMATS, OutputOptions, ReportTarget
 
 
 def _csv(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _report_target(value: str) -> ReportTarget:
+    format, separator, path = value.partition(":")
+    if not separator or not path or format not in FORMATS:
+        raise argparse.ArgumentTypeError(
+            f"'{value}' is not FORMAT:PATH with FORMAT one of {', '.join(FORMATS)}"
+        )
+    return ReportTarget(format, Path(path))
 
 
 def _lint_parser() -> argparse.ArgumentParser:
@@ -69,6 +78,14 @@ def _lint_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--output-format", choices=FORMATS, default="full")
     parser.add_argument("--output-file", type=Path, help="write the report here, not stdout")
+    parser.add_argument(
+        "--report",
+        action="append",
+        type=_report_target,
+        default=[],
+        metavar="FORMAT:PATH",
+        help="also write a report in FORMAT to PATH (repeatable), e.g. sarif:breaklint.sarif",
+    )
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
     parser.add_argument("--config", type=Path, help="pyproject.toml to read settings from")
     parser.add_argument("--isolated", action="store_true", help="ignore every configuration file")
@@ -184,6 +201,7 @@ def _lint(argv: list[str]) -> int:
             show_not_reproduced=args.show_not_reproduced,
             exit_zero=args.exit_zero,
             quiet=args.quiet,
+            reports=tuple(args.report),
         )
     )
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import re
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from breaklint.codes import code_declared_in, known_codes
 from breaklint.config import ConfigError, Selection, Settings
 from breaklint.findings import Finding, Status
-from breaklint.report import WRITERS, OutputOptions, Summary, summary_line
+from breaklint.report import WRITERS, OutputOptions, ReportTarget, Summary, summary_line
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -40,6 +40,7 @@ class LintRequest:
     show_not_reproduced: bool
     exit_zero: bool
     quiet: bool
+    reports: tuple[ReportTarget, ...] = ()  # written besides the main report
 
 
 def error(message: str) -> None:
@@ -56,6 +57,7 @@ class _Outcome:
     probes: list[Any] | None = None  # breaklint.dynamic.model.ProbeResult, if probes ran
     fixed: int = 0
     fix_failed: bool = False
+    files: list[str] = field(default_factory=list)  # the files linted
 
 
 def lint(request: LintRequest) -> int:
@@ -91,7 +93,7 @@ def _static(request: LintRequest, files: list[str], selection: Selection) -> _Ou
     from breaklint.engine import lint_paths
 
     result = lint_paths(files, request.settings, request.jobs, request.use_cache, selection)
-    return _Outcome(result.findings, result.files_checked, result.files_skipped)
+    return _Outcome(result.findings, result.files_checked, result.files_skipped, files=files)
 
 
 def _fixed(request: LintRequest, files: list[str], selection: Selection) -> _Outcome:
@@ -110,19 +112,23 @@ def _fixed(request: LintRequest, files: list[str], selection: Selection) -> _Out
 def _report(request: LintRequest, outcome: _Outcome, failed: bool) -> int:
     """Write the report and the summary line; the exit code."""
     elapsed = time.perf_counter() - request.started
-    summary = Summary(outcome.files_checked, elapsed, outcome.files_skipped, outcome.probes)
+    summary = Summary(
+        outcome.files_checked, elapsed, outcome.files_skipped, outcome.probes, outcome.files
+    )
     # A finding that a probe ran through without a break stays in JSON, out of sight elsewhere,
     # and does not fail the run.
     shown = [
         f for f in outcome.findings
         if request.show_not_reproduced or f.status != Status.NOT_REPRODUCED
     ]  # fmt: skip
-    reported = outcome.findings if request.output_format == "json" else shown
-    try:
-        _write_report(request, reported, summary)
-    except OSError as problem:
-        error(f"cannot write report to '{request.output_file}': {problem.strerror or problem}")
-        return EXIT_ERROR
+    main = ReportTarget(request.output_format, request.output_file)
+    for target in (main, *request.reports):
+        reported = outcome.findings if target.format == "json" else shown
+        try:
+            _write_report(target, reported, summary, request.output)
+        except OSError as problem:
+            error(f"cannot write report to '{target.path}': {problem.strerror or problem}")
+            return EXIT_ERROR
     if not request.quiet:
         sys.stderr.write(summary_line(shown, summary) + "\n")
         fixed = outcome.fixed
@@ -139,13 +145,15 @@ def _report(request: LintRequest, outcome: _Outcome, failed: bool) -> int:
     return EXIT_FINDINGS if shown and not request.exit_zero else EXIT_CLEAN
 
 
-def _write_report(request: LintRequest, findings: list[Finding], summary: Summary) -> None:
-    writer = WRITERS[request.output_format]
-    if request.output_file is None:
-        writer(findings, sys.stdout, summary, request.output)
+def _write_report(
+    target: ReportTarget, findings: list[Finding], summary: Summary, options: OutputOptions
+) -> None:
+    writer = WRITERS[target.format]
+    if target.path is None:
+        writer(findings, sys.stdout, summary, options)
         return
-    with open(request.output_file, "w", encoding="utf-8") as out:
-        writer(findings, out, summary, request.output)
+    with open(target.path, "w", encoding="utf-8") as out:
+        writer(findings, out, summary, options)
 
 
 def _show_diff(findings: list[Finding], unsafe: bool) -> int:
