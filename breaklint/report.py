@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from breaklint import __version__
+from breaklint import DOCS_URL, __version__
 from breaklint.findings import Finding
 
 FORMATS = ("full", "concise", "json", "github", "sarif", "junit")
@@ -186,7 +186,7 @@ def write_sarif(
     driver = {
         "name": "breaklint",
         "version": __version__,
-        "informationUri": "https://breaklint.readthedocs.io",
+        "informationUri": DOCS_URL,
         "rules": list(rules.values()),
     }
     document = {

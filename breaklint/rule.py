@@ -14,6 +14,7 @@ from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
+from breaklint import DOCS_URL
 from breaklint.class_attributes import SelfAssignments
 from breaklint.codes import catalogue_modules
 from breaklint.findings import Evidence, Finding, Fix, Origin, ProbeFailure, Severity, Status
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from breaklint.source import LazyLines
     from breaklint.tensorness import FunctionFacts
 
-DOCS_URL = "https://breaklint.readthedocs.io/en/latest/rules/"
 GB_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
 
 
@@ -148,7 +148,7 @@ class Rule(Visitor):
 
     @classmethod
     def url(cls) -> str:
-        return f"{DOCS_URL}{cls.code}-{cls.name}/"
+        return f"{DOCS_URL}rules/{cls.code}-{cls.name}/"
 
     @classmethod
     def finding(
