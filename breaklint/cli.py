@@ -29,7 +29,13 @@ from breaklint.config import (
     load_pyproject,
     parse_per_file_ignore,
 )
+from breaklint.hf_models import HFRequest
 from breaklint.report import FORMATS, OutputOptions, ReportTarget
+
+_HF_HELP = (
+    "a transformers model type (gpt2, llama...), a folder with a config.json, or 'all' for "
+    "every type; built small, probed, its modeling source linted (repeatable)"
+)
 
 
 def _csv(value: str) -> list[str]:
@@ -129,8 +135,26 @@ def _lint_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also show static findings that a probe ran without a break (JSON always has them)",
     )
+    models = parser.add_argument_group("Hugging Face models (built small from their configs)")
+    models.add_argument("--hf", action="append", default=[], metavar="MODEL", help=_HF_HELP)
+    models.add_argument("--hf-mode", choices=("eval", "train"), default="eval")
+    models.add_argument(
+        "--trust-remote-code",
+        action="store_true",
+        help="run the custom modeling code of a --hf folder (its config.json's auto_map)",
+    )
     parser.add_argument("--version", action="version", version=f"breaklint {__version__}")
     return parser
+
+
+def _hf_request(args: argparse.Namespace) -> HFRequest | None:
+    if not args.hf:
+        return None
+    if "all" in args.hf and len(args.hf) > 1:
+        raise ConfigError("--hf all runs every model type: give it alone")
+    if args.fix or args.diff:
+        raise ConfigError("--fix and --diff do not apply to --hf models (installed code)")
+    return HFRequest(tuple(args.hf), args.hf_mode, args.trust_remote_code)
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -141,7 +165,7 @@ def _settings(args: argparse.Namespace) -> Settings:
             raise ConfigError(f"configuration file '{args.config}' does not exist")
         settings = load_pyproject(args.config)
     else:
-        start = Path(os.path.commonpath([os.path.abspath(p) for p in args.paths]))
+        start = Path(os.path.commonpath([os.path.abspath(p) for p in args.paths or ["."]]))
         found = find_pyproject(start if start.is_dir() else start.parent)
         settings = load_pyproject(found) if found else Settings()
     codes = known_codes()
@@ -171,13 +195,14 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _lint(argv: list[str]) -> int:
     args = _lint_parser().parse_args(argv)
-    args.paths = args.paths or ["."]
+    args.paths = args.paths or ([] if args.hf else ["."])  # --hf alone lints only the models
     if args.jobs < 1:
         error("--jobs must be at least 1")
         return EXIT_ERROR
     started = time.perf_counter()
     try:
         settings = _settings(args)
+        hf = _hf_request(args)
     except ConfigError as problem:
         error(str(problem))
         return EXIT_ERROR
@@ -202,6 +227,7 @@ def _lint(argv: list[str]) -> int:
             exit_zero=args.exit_zero,
             quiet=args.quiet,
             reports=tuple(args.report),
+            hf=hf,
         )
     )
 

@@ -8,12 +8,15 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from breaklint.codes import code_declared_in, known_codes
 from breaklint.config import ConfigError, Selection, Settings
 from breaklint.findings import Finding, Status
 from breaklint.report import WRITERS, OutputOptions, ReportTarget, Summary, summary_line
+
+if TYPE_CHECKING:
+    from breaklint.hf_models import HFRequest, HFRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -41,6 +44,7 @@ class LintRequest:
     exit_zero: bool
     quiet: bool
     reports: tuple[ReportTarget, ...] = ()  # written besides the main report
+    hf: HFRequest | None = None  # --hf models to build and probe
 
 
 def error(message: str) -> None:
@@ -71,14 +75,17 @@ def lint(request: LintRequest) -> int:
         if request.diff:
             findings = _static(request, found.files, selection).findings
             return _show_diff(findings, request.unsafe_fixes)
-        outcome = _fixed(request, found.files, selection)
+        models = _hf_models(request)
+        files = found.files + (models.files if models else [])
+        outcome = _fixed(request, files, selection)
         probe_paths = list(request.probes) or (list(settings.probes) if request.dynamic else [])
         if request.dynamic and not probe_paths:
             raise ConfigError(
                 "--dynamic needs probes: pass --probes or set [tool.breaklint] probes"
             )
+        probe_paths += [models.probe_file] if models else []
         if probe_paths:
-            _run_dynamic(request, selection, found.files, outcome, probe_paths)
+            _run_dynamic(request, selection, files, outcome, probe_paths)
     except ConfigError as problem:
         error(str(problem))
         return EXIT_ERROR
@@ -86,7 +93,41 @@ def lint(request: LintRequest) -> int:
         error(f"path '{missing}' does not exist")
     for empty in found.empty:
         sys.stderr.write(f"breaklint: warning: no Python files found under '{empty}'\n")
-    return _report(request, outcome, failed=bool(found.missing) or outcome.fix_failed)
+    not_built = _report_models(request, models, outcome) if models else False
+    failed = bool(found.missing) or outcome.fix_failed or not_built
+    return _report(request, outcome, failed=failed)
+
+
+def _hf_models(request: LintRequest) -> HFRun | None:
+    """`--hf`: the models, their probe file and their modeling files; None without it."""
+    from breaklint.hf_models import HFError, prepared
+
+    try:
+        return prepared(request.hf)
+    except HFError as problem:
+        raise ConfigError(str(problem)) from None
+
+
+def _report_models(request: LintRequest, models: HFRun, outcome: _Outcome) -> bool:
+    """The model table on stderr, and an error for each model that could not be built (in
+    the zoo, `--hf all`, a row says so instead). Whether the run failed."""
+    from breaklint.hf_models import write_table
+
+    models.close()
+    results = outcome.probes or []
+    failures = models.build_failures(results)
+    # A model that cannot be built is named here, not as a failed probe in a temporary file.
+    unbuilt = {f"{models.probe_file}::{model.probe}" for model, _ in failures}
+    outcome.findings = [
+        f for f in outcome.findings if getattr(f.evidence, "probe", None) not in unbuilt
+    ]
+    if not request.quiet:
+        write_table(models.rows(results, outcome.findings), sys.stderr)
+    if models.zoo:
+        return False
+    for model, reason in failures:
+        error(f"cannot build --hf {model.spec} ({models.request.mode}): {reason}")
+    return bool(failures)
 
 
 def _static(request: LintRequest, files: list[str], selection: Selection) -> _Outcome:
@@ -134,7 +175,8 @@ def _report(request: LintRequest, outcome: _Outcome, failed: bool) -> int:
         fixed = outcome.fixed
         if fixed:
             sys.stderr.write(f"Fixed {fixed} finding{'s' if fixed != 1 else ''}.\n")
-        hint = _fix_hint(shown, request.unsafe_fixes)
+        # --hf models are installed code: breaklint never fixes them.
+        hint = None if request.hf else _fix_hint(shown, request.unsafe_fixes)
         if hint:
             sys.stderr.write(hint + "\n")
     # A BL002 finding means breaklint failed on some code: CI must notice; so must a fix that

@@ -24,6 +24,7 @@ from breaklint.dynamic.bytecode import listing
 from breaklint.dynamic.model import (
     Break,
     Probe,
+    ProbeError,
     ProbeRequest,
     ProbeResult,
     ProbeStatus,
@@ -38,10 +39,6 @@ from breaklint.source import char_offset
 
 _TRACEBACK_FRAMES = 6
 _BREAKLINT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-class ProbeError(Exception):
-    """The probe itself is wrong (bad return shape): reported without a traceback."""
 
 
 @cache
@@ -138,8 +135,7 @@ def _traced_run(call: Callable[[], Any], watch: Watch) -> tuple[_Coverage, Any]:
         code = frame.f_code
         filename = code.co_filename
         if filename not in inside:
-            real = os.path.realpath(filename)
-            inside[filename] = real if real in watch.linted else None
+            inside[filename] = linted_file(filename, watch.linted)
         path = inside[filename]
         if path is None:
             return None
@@ -170,13 +166,43 @@ def _traced_run(call: Callable[[], Any], watch: Watch) -> tuple[_Coverage, Any]:
     return coverage, returned
 
 
+@cache
+def _by_name(linted: frozenset[str]) -> dict[str, list[str]]:
+    named: dict[str, list[str]] = {}
+    for path in linted:
+        named.setdefault(os.path.basename(path), []).append(path)
+    return named
+
+
+@cache
+def _content(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+@cache
+def linted_file(path: str, linted: frozenset[str]) -> str | None:
+    """The linted file (real path) that `path` is, or is a byte-for-byte copy of: transformers
+    runs a local folder's custom modeling code from a copy in its module cache."""
+    real = os.path.realpath(path)
+    if real in linted:
+        return real
+    copies = _by_name(linted).get(os.path.basename(real), [])
+    return next(
+        (c for c in copies if _content(real) is not None and _content(c) == _content(real)), None
+    )
+
+
 def _attribute(raw: Any, request: ProbeRequest) -> Break | None:
     from breaklint.dynamic import torch_shim
 
     frames = raw.frames
     if not frames:
         return None
-    linted = [f for f in frames if os.path.realpath(f.path) in request.watch.linted]
+    linted = [f for f in frames if linted_file(f.path, request.watch.linted)]
     user = [f for f in frames if not torch_shim.is_library(f.path) and not _is_ours(f.path)]
     frame = (linted or user or frames)[-1]
     cause = raw.segments[0]
@@ -204,7 +230,11 @@ def _attribute(raw: Any, request: ProbeRequest) -> Break | None:
         stack=tuple(f"{f.path}:{f.line} in {f.function}" for f in user),
     )
     return Break(
-        os.path.realpath(frame.path), frame.line, column, max(end_column, column), evidence
+        linted_file(frame.path, request.watch.linted) or os.path.realpath(frame.path),
+        frame.line,
+        column,
+        max(end_column, column),
+        evidence,
     )
 
 
