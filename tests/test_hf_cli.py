@@ -159,3 +159,32 @@ def test_fixes_do_not_apply_to_installed_models(tmp_path: Path):
     done = run_breaklint("--hf", "gpt2", "--fix", cwd=tmp_path)
     assert done.returncode == 2
     assert "--fix and --diff do not apply to --hf models" in done.stderr
+
+
+def test_zoo_gives_a_row_per_type_and_unbuilt_types_are_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    from breaklint import cli, hf_models
+
+    # Two types stand for the zoo (all 800 take an hour): one that builds, one that cannot.
+    zoo = {name: hf_models.model_folders()[name] for name in ("gpt2", "encoder-decoder")}
+    monkeypatch.setattr(hf_models, "model_folders", lambda: zoo)
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["--hf", "all", "--jobs", "2", "--no-cache", "--output-format", "json"])
+    out, err = capsys.readouterr()
+    assert code in (0, 1), err
+    assert "breaklint: error" not in err
+    table = _table(err)
+    assert table["gpt2"][:4] == ["ok", "1", "0", "0"]
+    assert table["encoder-decoder"][:2] == ["not", "built"]
+    assert "EncoderDecoderModel.forward(input_ids=[2, 8]" in err
+    assert sorted(p["name"] for p in json.loads(out)["probes"]) == [
+        "probe_encoder_decoder",
+        "probe_gpt2",
+    ]
+
+
+def test_all_goes_alone(tmp_path: Path):
+    done = run_breaklint("--hf", "all", "--hf", "gpt2", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == "breaklint: error: --hf all runs every model type: give it alone\n"
