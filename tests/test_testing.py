@@ -158,3 +158,31 @@ def test_skips_without_torch(pytester: pytest.Pytester, monkeypatch: pytest.Monk
         "def test_helper():\n    assert_graph_clean(abs, 1)\n",
     )
     result.assert_outcomes(skipped=2)
+
+
+LINT_MODEL = """
+import torch
+
+
+class Scale(torch.nn.Module):
+    def forward(self, x):
+        return x * x.max().item()
+"""
+
+
+def test_breaklint_option_adds_a_lint_item_per_file(pytester: pytest.Pytester):
+    pytester.makepyfile(lint_model=LINT_MODEL, test_clean="def test_nothing():\n    pass\n")
+    result = pytester.runpytest_inprocess(*_plugin_args(), "-p", "no:cacheprovider", "--breaklint")
+    result.assert_outcomes(passed=2, failed=1)
+    failed = [line.split(" - ")[0] for line in result.outlines if line.startswith("FAILED")]
+    assert failed == ["FAILED lint_model.py::breaklint"]
+    assert (
+        "lint_model.py:6:20: BL101 [error] `.item()` turns a tensor into a Python number: "
+        "Dynamo breaks the graph here"
+    ) in result.outlines
+
+
+def test_without_the_option_no_lint_items(pytester: pytest.Pytester):
+    pytester.makepyfile(lint_model=LINT_MODEL, test_clean="def test_nothing():\n    pass\n")
+    result = pytester.runpytest_inprocess(*_plugin_args(), "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
