@@ -188,3 +188,15 @@ def test_all_goes_alone(tmp_path: Path):
     done = run_breaklint("--hf", "all", "--hf", "gpt2", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr == "breaklint: error: --hf all runs every model type: give it alone\n"
+
+
+def test_train_mode_runs_the_model_with_labels_and_a_loss(tmp_path: Path):
+    done = run_breaklint(
+        *("--hf", "gpt2", "--hf-mode", "train", "--output-format", "json", "--no-cache"),
+        cwd=tmp_path,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    (probe,) = json.loads(done.stdout)["probes"]
+    assert (probe["name"], probe["status"]) == ("probe_gpt2", "ok")
+    assert probe["graphs"] >= 1
+    assert _table(done.stderr)["gpt2"][0] == "ok"
