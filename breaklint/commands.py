@@ -123,6 +123,7 @@ def _report_models(request: LintRequest, models: HFRun, outcome: _Outcome) -> bo
     ]
     if not request.quiet:
         write_table(models.rows(results, outcome.findings), sys.stderr)
+    outcome.probes, outcome.findings = models.relabeled(results, outcome.findings)
     if models.zoo:
         return False
     for model, reason in failures:

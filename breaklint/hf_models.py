@@ -8,6 +8,7 @@ type's source folder is the one whose `configuration_*.py` declares that `model_
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import importlib.util
 import json
@@ -23,6 +24,7 @@ from typing import IO, Any
 from breaklint.findings import Finding
 
 ALL = "all"  # `--hf all`: every model type of the installed transformers
+HF_PROBES = "hf"  # what reports name a model's probe after: `hf::gpt2`
 _BUILD_ERROR = "ModelBuildError: "  # how a worker reports breaklint.hf.ModelBuildError
 _MODEL_TYPE = re.compile(r"""^\s+model_type\s*=\s*["']([^"']+)["']""", re.MULTILINE)
 
@@ -85,6 +87,36 @@ class HFRun:
         if result.probe.path != self.probe_file:
             return None
         return next((m for m in self.models if m.probe == result.probe.name), None)
+
+    def relabeled(
+        self, results: Sequence[Any], findings: Sequence[Finding]
+    ) -> tuple[list[Any], list[Finding]]:
+        """Results and findings with each model's probe named after the model (`hf::gpt2`),
+        not after the temporary file that built it."""
+        from breaklint.dynamic.model import Probe
+
+        labels = {
+            f"{self.probe_file}::{model.probe}": Probe(HF_PROBES, model.spec, 1)
+            for model in self.models
+        }
+        relabeled = [
+            dataclasses.replace(r, probe=labels[r.probe.key]) if r.probe.key in labels else r
+            for r in results
+        ]
+        kept = []
+        for f in findings:
+            label = labels.get(f.evidence.probe) if f.evidence is not None else None
+            if f.evidence is not None and label is not None:
+                moved = f.path == self.probe_file  # a failed probe points at its function
+                f = dataclasses.replace(
+                    f,
+                    evidence=dataclasses.replace(f.evidence, probe=label.key),
+                    path=label.path if moved else f.path,
+                    line=label.line if moved else f.line,
+                    end_line=label.line if moved else f.end_line,
+                )
+            kept.append(f)
+        return relabeled, kept
 
     def build_failures(self, results: Sequence[Any]) -> list[tuple[HFModel, str]]:
         """The models that could not be built, with the reason (ProbeResults in)."""

@@ -93,8 +93,9 @@ def test_model_types_and_a_local_config_folder_run_clean(tmp_path: Path):
     )
     assert done.returncode in (0, 1), done.stderr
     document = json.loads(done.stdout)
-    probes = {probe["name"]: probe for probe in document["probes"]}
-    assert sorted(probes) == ["probe_bert", "probe_gpt2", "probe_my_gpt2"]
+    # Probes are named after the models, not after the temporary file that builds them.
+    probes = {probe["probe"]: probe for probe in document["probes"]}
+    assert sorted(probes) == sorted(["hf::bert", "hf::gpt2", f"hf::{gpt2_folder}"])
     for probe in probes.values():
         assert (probe["status"], probe["graphs"], probe["breaks"]) == ("ok", 1, 0), probe
     # Only the models' modeling files are linted, and nothing they ran is a false finding.
@@ -132,6 +133,7 @@ def test_custom_code_runs_only_when_trusted_and_its_break_is_confirmed(tmp_path:
         25,
     )
     assert (finding["status"], finding["gb_id"]) == ("confirmed", "GB0124")
+    assert finding["probe"] == f"hf::{folder}"
 
 
 def test_unknown_type_is_a_one_line_usage_error(tmp_path: Path):
@@ -178,9 +180,9 @@ def test_zoo_gives_a_row_per_type_and_unbuilt_types_are_rows(
     assert table["gpt2"][:4] == ["ok", "1", "0", "0"]
     assert table["encoder-decoder"][:2] == ["not", "built"]
     assert "EncoderDecoderModel.forward(input_ids=[2, 8]" in err
-    assert sorted(p["name"] for p in json.loads(out)["probes"]) == [
-        "probe_encoder_decoder",
-        "probe_gpt2",
+    assert sorted(p["probe"] for p in json.loads(out)["probes"]) == [
+        "hf::encoder-decoder",
+        "hf::gpt2",
     ]
 
 
@@ -197,6 +199,6 @@ def test_train_mode_runs_the_model_with_labels_and_a_loss(tmp_path: Path):
     )
     assert done.returncode in (0, 1), done.stderr
     (probe,) = json.loads(done.stdout)["probes"]
-    assert (probe["name"], probe["status"]) == ("probe_gpt2", "ok")
+    assert (probe["probe"], probe["status"]) == ("hf::gpt2", "ok")
     assert probe["graphs"] >= 1
     assert _table(done.stderr)["gpt2"][0] == "ok"
