@@ -29,11 +29,26 @@ from breaklint.config import (
     load_pyproject,
     parse_per_file_ignore,
 )
-from breaklint.report import FORMATS, OutputOptions
+from breaklint.hf_models import HFRequest
+from breaklint.report import FORMATS, OutputOptions, ReportTarget
+
+_HF_HELP = (
+    "a transformers model type (gpt2, llama...), a folder with a config.json, or 'all' for "
+    "every type; built small, probed, its modeling source linted (repeatable)"
+)
 
 
 def _csv(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _report_target(value: str) -> ReportTarget:
+    format, separator, path = value.partition(":")
+    if not separator or not path or format not in FORMATS:
+        raise argparse.ArgumentTypeError(
+            f"'{value}' is not FORMAT:PATH with FORMAT one of {', '.join(FORMATS)}"
+        )
+    return ReportTarget(format, Path(path))
 
 
 def _lint_parser() -> argparse.ArgumentParser:
@@ -69,6 +84,14 @@ def _lint_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--output-format", choices=FORMATS, default="full")
     parser.add_argument("--output-file", type=Path, help="write the report here, not stdout")
+    parser.add_argument(
+        "--report",
+        action="append",
+        type=_report_target,
+        default=[],
+        metavar="FORMAT:PATH",
+        help="also write a report in FORMAT to PATH (repeatable), e.g. sarif:breaklint.sarif",
+    )
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
     parser.add_argument("--config", type=Path, help="pyproject.toml to read settings from")
     parser.add_argument("--isolated", action="store_true", help="ignore every configuration file")
@@ -112,8 +135,26 @@ def _lint_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also show static findings that a probe ran without a break (JSON always has them)",
     )
+    models = parser.add_argument_group("Hugging Face models (built small from their configs)")
+    models.add_argument("--hf", action="append", default=[], metavar="MODEL", help=_HF_HELP)
+    models.add_argument("--hf-mode", choices=("eval", "train"), default="eval")
+    models.add_argument(
+        "--trust-remote-code",
+        action="store_true",
+        help="run the custom modeling code of a --hf folder (its config.json's auto_map)",
+    )
     parser.add_argument("--version", action="version", version=f"breaklint {__version__}")
     return parser
+
+
+def _hf_request(args: argparse.Namespace) -> HFRequest | None:
+    if not args.hf:
+        return None
+    if "all" in args.hf and len(args.hf) > 1:
+        raise ConfigError("--hf all runs every model type: give it alone")
+    if args.fix or args.diff:
+        raise ConfigError("--fix and --diff do not apply to --hf models (installed code)")
+    return HFRequest(tuple(args.hf), args.hf_mode, args.trust_remote_code)
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -124,7 +165,7 @@ def _settings(args: argparse.Namespace) -> Settings:
             raise ConfigError(f"configuration file '{args.config}' does not exist")
         settings = load_pyproject(args.config)
     else:
-        start = Path(os.path.commonpath([os.path.abspath(p) for p in args.paths]))
+        start = Path(os.path.commonpath([os.path.abspath(p) for p in args.paths or ["."]]))
         found = find_pyproject(start if start.is_dir() else start.parent)
         settings = load_pyproject(found) if found else Settings()
     codes = known_codes()
@@ -154,13 +195,14 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _lint(argv: list[str]) -> int:
     args = _lint_parser().parse_args(argv)
-    args.paths = args.paths or ["."]
+    args.paths = args.paths or ([] if args.hf else ["."])  # --hf alone lints only the models
     if args.jobs < 1:
         error("--jobs must be at least 1")
         return EXIT_ERROR
     started = time.perf_counter()
     try:
         settings = _settings(args)
+        hf = _hf_request(args)
     except ConfigError as problem:
         error(str(problem))
         return EXIT_ERROR
@@ -184,6 +226,8 @@ def _lint(argv: list[str]) -> int:
             show_not_reproduced=args.show_not_reproduced,
             exit_zero=args.exit_zero,
             quiet=args.quiet,
+            reports=tuple(args.report),
+            hf=hf,
         )
     )
 

@@ -16,13 +16,20 @@ from typing import IO, TYPE_CHECKING, Any
 from breaklint.codes import code_declared_in, known_codes
 from breaklint.config import ConfigError, Selection, Settings
 from breaklint.findings import Finding, Status
+from breaklint.report import (
+    CARRIES_EDITS,
+    WRITERS,
+    OutputOptions,
+    ReportTarget,
+    Summary,
+    summary_line,
+)
 
 if TYPE_CHECKING:
     from breaklint.dynamic.model import OutputsPlan, ProbeResult
     from breaklint.dynamic.phase import DynamicResult
     from breaklint.fixer import FileFix
-
-from breaklint.report import CARRIES_EDITS, WRITERS, OutputOptions, Summary, summary_line
+    from breaklint.hf_models import HFRequest, HFRun
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -49,6 +56,8 @@ class LintRequest:
     show_not_reproduced: bool
     exit_zero: bool
     quiet: bool
+    reports: tuple[ReportTarget, ...] = ()  # written besides the main report
+    hf: HFRequest | None = None  # --hf models to build and probe
 
 
 def error(message: str) -> None:
@@ -65,6 +74,7 @@ class _Outcome:
     probes: list[Any] | None = None  # breaklint.dynamic.model.ProbeResult, if probes ran
     fixed: Counter[str] = field(default_factory=Counter)  # findings fixed, by rule code
     fix_failed: bool = False
+    files: list[str] = field(default_factory=list)  # the files linted
 
 
 def lint(request: LintRequest) -> int:
@@ -78,17 +88,20 @@ def lint(request: LintRequest) -> int:
         if request.diff:
             findings = _static(request, found.files, selection).findings
             return _show_diff(findings, request.unsafe_fixes)
+        models = _hf_models(request)
+        files = found.files + (models.files if models else [])
         probe_paths = list(request.probes) or (list(settings.probes) if request.dynamic else [])
         if request.dynamic and not probe_paths:
             raise ConfigError(
                 "--dynamic needs probes: pass --probes or set [tool.breaklint] probes"
             )
+        probe_paths += [models.probe_file] if models else []
         if request.fix and probe_paths:
-            outcome = _fixed_and_verified(request, found.files, selection, probe_paths)
+            outcome = _fixed_and_verified(request, files, selection, probe_paths)
         else:
-            outcome = _fixed(request, found.files, selection)
+            outcome = _fixed(request, files, selection)
             if probe_paths:
-                _run_dynamic(request, selection, found.files, outcome, probe_paths)
+                _run_dynamic(request, selection, files, outcome, probe_paths)
     except ConfigError as problem:
         error(str(problem))
         return EXIT_ERROR
@@ -96,14 +109,49 @@ def lint(request: LintRequest) -> int:
         error(f"path '{missing}' does not exist")
     for empty in found.empty:
         sys.stderr.write(f"breaklint: warning: no Python files found under '{empty}'\n")
-    return _report(request, outcome, failed=bool(found.missing) or outcome.fix_failed)
+    not_built = _report_models(request, models, outcome) if models else False
+    failed = bool(found.missing) or outcome.fix_failed or not_built
+    return _report(request, outcome, failed=failed)
+
+
+def _hf_models(request: LintRequest) -> HFRun | None:
+    """`--hf`: the models, their probe file and their modeling files; None without it."""
+    from breaklint.hf_models import HFError, prepared
+
+    try:
+        return prepared(request.hf)
+    except HFError as problem:
+        raise ConfigError(str(problem)) from None
+
+
+def _report_models(request: LintRequest, models: HFRun, outcome: _Outcome) -> bool:
+    """The model table on stderr, and an error for each model that could not be built (in
+    the zoo, `--hf all`, a row says so instead). Whether the run failed."""
+    from breaklint.hf_models import write_table
+
+    models.close()
+    results = outcome.probes or []
+    failures = models.build_failures(results)
+    # A model that cannot be built is named here, not as a failed probe in a temporary file.
+    unbuilt = {f"{models.probe_file}::{model.probe}" for model, _ in failures}
+    outcome.findings = [
+        f for f in outcome.findings if getattr(f.evidence, "probe", None) not in unbuilt
+    ]
+    if not request.quiet:
+        write_table(models.rows(results, outcome.findings), sys.stderr)
+    outcome.probes, outcome.findings = models.relabeled(results, outcome.findings)
+    if models.zoo:
+        return False
+    for model, reason in failures:
+        error(f"cannot build --hf {model.spec} ({models.request.mode}): {reason}")
+    return bool(failures)
 
 
 def _static(request: LintRequest, files: list[str], selection: Selection) -> _Outcome:
     from breaklint.engine import lint_paths
 
     result = lint_paths(files, request.settings, request.jobs, request.use_cache, selection)
-    return _Outcome(result.findings, result.files_checked, result.files_skipped)
+    return _Outcome(result.findings, result.files_checked, result.files_skipped, files=files)
 
 
 def _fixed(request: LintRequest, files: list[str], selection: Selection) -> _Outcome:
@@ -220,24 +268,29 @@ def _probe_change(old: ProbeResult, new: ProbeResult) -> str:
 def _report(request: LintRequest, outcome: _Outcome, failed: bool) -> int:
     """Write the report and the summary line; the exit code."""
     elapsed = time.perf_counter() - request.started
-    summary = Summary(outcome.files_checked, elapsed, outcome.files_skipped, outcome.probes)
+    summary = Summary(
+        outcome.files_checked, elapsed, outcome.files_skipped, outcome.probes, outcome.files
+    )
     # A finding that a probe ran through without a break stays in JSON, out of sight elsewhere,
     # and does not fail the run.
     shown = [
         f for f in outcome.findings
         if request.show_not_reproduced or f.status != Status.NOT_REPRODUCED
     ]  # fmt: skip
-    reported = outcome.findings if request.output_format == "json" else shown
-    try:
-        _write_report(request, reported, summary)
-    except OSError as problem:
-        error(f"cannot write report to '{request.output_file}': {problem.strerror or problem}")
-        return EXIT_ERROR
+    main = ReportTarget(request.output_format, request.output_file)
+    for target in (main, *request.reports):
+        reported = outcome.findings if target.format == "json" else shown
+        try:
+            _write_report(target, reported, summary, request.output)
+        except OSError as problem:
+            error(f"cannot write report to '{target.path}': {problem.strerror or problem}")
+            return EXIT_ERROR
     if not request.quiet:
         sys.stderr.write(summary_line(shown, summary) + "\n")
         if outcome.fixed:
             sys.stderr.write(_fixed_summary(outcome.fixed))
-        hint = _fix_hint(shown, request.unsafe_fixes)
+        # --hf models are installed code: breaklint never fixes them.
+        hint = None if request.hf else _fix_hint(shown, request.unsafe_fixes)
         if hint:
             sys.stderr.write(hint + "\n")
     # A BL002 finding means breaklint failed on some code: CI must notice; so must a fix that
@@ -259,17 +312,19 @@ def _fixed_summary(fixed: Counter[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _write_report(request: LintRequest, findings: list[Finding], summary: Summary) -> None:
-    writer = WRITERS[request.output_format]
-    if request.output_format in CARRIES_EDITS and any(f.fix for f in findings):
+def _write_report(
+    target: ReportTarget, findings: list[Finding], summary: Summary, options: OutputOptions
+) -> None:
+    writer = WRITERS[target.format]
+    if target.format in CARRIES_EDITS and any(f.fix for f in findings):
         from breaklint.fixer import with_edits  # libcst, only when edits are shown
 
         findings = with_edits(findings)
-    if request.output_file is None:
-        writer(findings, sys.stdout, summary, request.output)
+    if target.path is None:
+        writer(findings, sys.stdout, summary, options)
         return
-    with open(request.output_file, "w", encoding="utf-8") as out:
-        writer(findings, out, summary, request.output)
+    with open(target.path, "w", encoding="utf-8") as out:
+        writer(findings, out, summary, options)
 
 
 def _show_diff(findings: list[Finding], unsafe: bool) -> int:

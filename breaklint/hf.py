@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import inspect
 import math
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard
+
+from breaklint.dynamic.model import ProbeError
 
 if TYPE_CHECKING:
     import torch
@@ -71,8 +74,9 @@ _CHANNEL_KEYS = ("num_channels", "in_channels", "in_chans", "input_channels")
 _FEATURE_KEYS = ("num_mel_bins", "feature_size", "n_mel_bins", "input_feat_size", "mel_dim")
 
 
-class ModelBuildError(Exception):
-    """A model type that cannot be built or called; `reason` says why, in one line."""
+class ModelBuildError(ProbeError):
+    """A model type that cannot be built or called; `reason` says why, in one line (a probe
+    that raises it is reported with that line, without a traceback)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -198,6 +202,21 @@ def _plans(tree: dict[str, Any]) -> list[_Plan]:
     return [best] if best == keep_dims else [best, keep_dims]
 
 
+def _source_config(model: str, trust_remote_code: bool) -> PretrainedConfig:
+    """The config to shrink: a local folder's config.json, or a model type's defaults."""
+    if not os.path.isdir(model):
+        return _default_config(model)
+    from transformers import AutoConfig
+
+    try:
+        return AutoConfig.from_pretrained(model, trust_remote_code=trust_remote_code)
+    except Exception as error:
+        reason = f"{os.path.join(model, 'config.json')}: {_one_line(error)}"
+        if "trust_remote_code" in str(error) and not trust_remote_code:
+            reason = f"{model} holds custom modeling code: it runs only with --trust-remote-code"
+        raise ModelBuildError(reason) from None
+
+
 def _default_config(model_type: str) -> PretrainedConfig:
     from transformers import AutoConfig
 
@@ -225,8 +244,12 @@ def _shrunk_config(config: PretrainedConfig, plan: _Plan) -> PretrainedConfig:
         raise ModelBuildError(f"the shrunk config is rejected: {_one_line(error)}") from None
 
 
-def build(model_type: str, mode: Mode, seed: int = 0) -> HFProbe:
+def build(model_type: str, mode: Mode, seed: int = 0, trust_remote_code: bool = False) -> HFProbe:
     """A tiny `model_type` model and the inputs of one forward call, checked by calling it once.
+
+    `model_type` may also be a local folder holding a `config.json`: its config is shrunk the
+    same way. Custom modeling code in that folder (the config's `auto_map`) runs only with
+    `trust_remote_code=True`.
 
     - eval: the base model (`AutoModel`; the first head class when the type has none) in
       `eval()` mode, called with its `main_input_name` (`input_ids`, `pixel_values`,
@@ -248,18 +271,18 @@ def build(model_type: str, mode: Mode, seed: int = 0) -> HFProbe:
     if mode not in MODES:
         raise ModelBuildError(f"mode must be one of {MODES}, not '{mode}'")
     try:
-        return _build(model_type, mode, seed)
+        return _build(model_type, mode, seed, trust_remote_code)
     except ModelBuildError:
         raise
     except Exception as error:  # transformers' own code can raise anything on odd configs
         raise ModelBuildError(f"building '{model_type}' failed: {_one_line(error)}") from None
 
 
-def _build(model_type: str, mode: Mode, seed: int) -> HFProbe:
+def _build(model_type: str, mode: Mode, seed: int, trust_remote_code: bool) -> HFProbe:
     import torch
     import transformers
 
-    default = _default_config(model_type)
+    default = _source_config(model_type, trust_remote_code)
     failures: list[str] = []
     for plan in _plans(default.to_dict()):
         try:
@@ -292,7 +315,16 @@ def _other_heads() -> list[_Head]:
     return [_Head(name, "none") for name in sorted(set(names) - known)]
 
 
+def _custom_class(auto_class: Any, config: PretrainedConfig) -> str | None:
+    """The `module.Class` a local folder's config maps this Auto class to (its `auto_map`),
+    which only a config loaded with trust_remote_code=True can carry."""
+    custom: str | None = (getattr(config, "auto_map", None) or {}).get(auto_class.__name__)
+    return custom
+
+
 def _offers(auto_class: Any, config: PretrainedConfig) -> bool:
+    if _custom_class(auto_class, config):
+        return True
     try:
         return type(config) in auto_class._model_mapping
     except Exception:  # a mapping entry whose class the installed transformers lacks
@@ -300,6 +332,12 @@ def _offers(auto_class: Any, config: PretrainedConfig) -> bool:
 
 
 def _model_class(auto_class: Any, config: PretrainedConfig) -> type:
+    custom = _custom_class(auto_class, config)
+    if custom:
+        from transformers.dynamic_module_utils import get_class_from_dynamic_module
+
+        found_class: type = get_class_from_dynamic_module(custom, config._name_or_path)
+        return found_class
     found = auto_class._model_mapping[type(config)]
     return found[0] if isinstance(found, tuple) else found  # the first of several is the default
 
@@ -344,14 +382,15 @@ def _instantiate(auto_class: Any, config: PretrainedConfig) -> tuple[PreTrainedM
 
     model_class = _model_class(auto_class, config)
     attention = "sdpa" if getattr(model_class, "_supports_sdpa", False) else "eager"
+    options = {"dtype": torch.float32, "trust_remote_code": bool(_custom_class(auto_class, config))}
     try:
-        model = auto_class.from_config(config, attn_implementation=attention, dtype=torch.float32)
+        model = auto_class.from_config(config, attn_implementation=attention, **options)
     except Exception as error:
         if attention == "eager":
             raise ModelBuildError(f"{model_class.__name__}(config): {_one_line(error)}") from None
         # A composite model whose parts do not all support sdpa: eager everywhere.
         try:
-            model = auto_class.from_config(config, attn_implementation="eager", dtype=torch.float32)
+            model = auto_class.from_config(config, attn_implementation="eager", **options)
         except Exception:
             raise ModelBuildError(f"{model_class.__name__}(config): {_one_line(error)}") from None
         attention = "eager"

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from breaklint import __version__
+from breaklint import DOCS_URL, __version__
 from breaklint.findings import Finding
 
-FORMATS = ("full", "concise", "json", "github", "sarif")
+FORMATS = ("full", "concise", "json", "github", "sarif", "junit")
 # Formats that give each fix's text edits: writing them runs the fix engine (libcst).
 CARRIES_EDITS = frozenset({"json", "sarif"})
 
@@ -23,6 +23,7 @@ class Summary:
     elapsed_s: float
     files_skipped: int = 0
     probes: Sequence[Any] | None = None  # breaklint.dynamic.model.ProbeResult, if probes ran
+    files: Sequence[str] = ()  # the files linted, as the findings name them
 
     def to_dict(self, findings: Sequence[Finding]) -> dict:
         severities = Counter(f.severity.value for f in findings)
@@ -35,6 +36,15 @@ class Summary:
             "elapsed_s": round(self.elapsed_s, 3),
             "statuses": dict(sorted(Counter(f.status.value for f in findings).items())),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ReportTarget:
+    """Where one report goes: the main one (stdout when `path` is None) or `--report
+    FORMAT:PATH`."""
+
+    format: str
+    path: Path | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +65,17 @@ def summary_line(findings: Sequence[Finding], summary: Summary) -> str:
     return f"Found {len(findings)} {noun} ({counts}) in {files} in {elapsed}."
 
 
+def concise_line(f: Finding) -> str:
+    """`path:line:col: CODE [severity] message`: the code stays where linters put it, and the
+    severity, which codes do not tell apart, comes next for problem matchers."""
+    return f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity.value}] {f.message}"
+
+
 def write_concise(
     findings: Sequence[Finding], out: IO[str], summary: Summary, options: OutputOptions
 ) -> None:
     for f in findings:
-        out.write(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}\n")
+        out.write(concise_line(f) + "\n")
 
 
 def write_json(
@@ -172,7 +188,7 @@ def write_sarif(
     driver = {
         "name": "breaklint",
         "version": __version__,
-        "informationUri": "https://breaklint.readthedocs.io",
+        "informationUri": DOCS_URL,
         "rules": list(rules.values()),
     }
     document = {
@@ -181,6 +197,41 @@ def write_sarif(
         "runs": [{"tool": {"driver": driver}, "results": results}],
     }
     json.dump(document, out, indent=2)
+    out.write("\n")
+
+
+def write_junit(
+    findings: Sequence[Finding], out: IO[str], summary: Summary, options: OutputOptions
+) -> None:
+    """JUnit XML: one test case per linted file, one failure per finding (warnings too, their
+    severity in the text), so CI shows clean files as passing tests."""
+    from xml.etree import ElementTree
+
+    by_file: dict[str, list[Finding]] = {path: [] for path in summary.files}
+    for f in findings:
+        by_file.setdefault(f.path, []).append(f)
+    counts = {
+        "tests": str(len(by_file)),
+        "failures": str(sum(1 for found in by_file.values() if found)),
+        "errors": "0",
+        "skipped": "0",
+        "time": f"{summary.elapsed_s:.3f}",
+    }
+    suites = ElementTree.Element("testsuites", {"name": "breaklint", **counts})
+    suite = ElementTree.SubElement(suites, "testsuite", {"name": "breaklint", **counts})
+    for path in sorted(by_file):
+        case = ElementTree.SubElement(
+            suite, "testcase", {"classname": "breaklint", "name": path, "file": path, "time": "0"}
+        )
+        for f in by_file[path]:
+            failure = ElementTree.SubElement(
+                case, "failure", {"type": f.code, "message": concise_line(f)}
+            )
+            details = [concise_line(f), f"help: {f.hint}" if f.hint else "", f"docs: {f.url}"]
+            failure.text = "\n".join(line for line in details if line)
+    ElementTree.indent(suites)
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write(ElementTree.tostring(suites, encoding="unicode"))
     out.write("\n")
 
 
@@ -199,4 +250,5 @@ WRITERS: dict[str, Writer] = {
     "json": write_json,
     "github": write_github,
     "sarif": write_sarif,
+    "junit": write_junit,
 }

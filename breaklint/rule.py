@@ -14,6 +14,7 @@ from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar, TypeAlias
 
+from breaklint import DOCS_URL
 from breaklint.class_attributes import SelfAssignments
 from breaklint.codes import catalogue_modules
 from breaklint.findings import Evidence, Finding, Fix, Origin, ProbeFailure, Severity, Status
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 # What a rule's libcst rewrite gives for a node: its replacement, or a statement's removal.
 Rewritten: TypeAlias = "cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]"
 
-DOCS_URL = "https://breaklint.readthedocs.io/en/latest/rules/"
 GB_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
 
 
@@ -178,7 +178,7 @@ class Rule(Visitor):
 
     @classmethod
     def url(cls) -> str:
-        return f"{DOCS_URL}{cls.code}-{cls.name}/"
+        return f"{DOCS_URL}rules/{cls.code}-{cls.name}/"
 
     @classmethod
     def finding(

@@ -26,8 +26,8 @@ def test_syntax_error_is_a_finding_and_other_files_are_linted(breaklint, write):
     result = concise(breaklint, ".")
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
-        "broken.py:1:21: BL001 SyntaxError: expected ':'",
-        "model.py:6:20: BL101 `.item()` turns a tensor into a Python number: "
+        "broken.py:1:21: BL001 [error] SyntaxError: expected ':'",
+        "model.py:6:20: BL101 [error] `.item()` turns a tensor into a Python number: "
         "Dynamo breaks the graph here",
     ]
     assert "Traceback" not in result.stderr
@@ -38,7 +38,7 @@ def test_non_utf8_file_is_a_finding(breaklint, tmp_path, write):
     write("model.py", MODEL)
     result = concise(breaklint, ".")
     assert result.stdout.splitlines()[0] == (
-        "latin.py:2:1: BL001 cannot decode file as utf-8: invalid continuation byte "
+        "latin.py:2:1: BL001 [error] cannot decode file as utf-8: invalid continuation byte "
         "(declare its encoding, PEP 263)"
     )
     assert len(result.stdout.splitlines()) == 2
@@ -109,7 +109,8 @@ def test_code_nested_too_deeply_is_a_finding_not_a_crash(breaklint, write):
     result = concise(breaklint, ".")
     assert result.returncode == 1
     assert result.stdout.splitlines()[0] == (
-        "deep.py:1:1: BL001 this file is nested too deeply to analyse; nothing in it was checked"
+        "deep.py:1:1: BL001 [error] this file is nested too deeply to analyse; "
+        "nothing in it was checked"
     )
     assert result.stdout.splitlines()[1].startswith("model.py:6:20: BL101 ")
     assert "Traceback" not in result.stderr
@@ -129,8 +130,8 @@ def test_a_breaklint_bug_is_reported_where_it_happened_and_exits_2(
     code = cli.main(["model.py", "--output-format", "concise", "--no-cache", "--jobs", "1"])
     assert code == 2
     assert capsys.readouterr().out == (
-        "model.py:5:1: BL002 breaklint failed on this code; the rest of the project was still "
-        "checked (KeyError: 'boom')\n"
+        "model.py:5:1: BL002 [error] breaklint failed on this code; the rest of the project "
+        "was still checked (KeyError: 'boom')\n"
     )
 
 

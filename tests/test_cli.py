@@ -31,7 +31,7 @@ CLEAN_MODEL = """
             return x * x.max()
 """
 ITEM_LINE = (
-    "model.py:6:20: BL101 `.item()` turns a tensor into a Python number: "
+    "model.py:6:20: BL101 [error] `.item()` turns a tensor into a Python number: "
     "Dynamo breaks the graph here"
 )
 
@@ -356,7 +356,7 @@ def test_a_rule_declared_with_any_formatting_is_listed_and_run(tmp_path, write):
 
     assert "BL777  slow-len " in run("rules").stdout
     linted = run("model.py", "--isolated", "--no-cache", "-q", "--output-format", "concise")
-    assert linted.stdout == "model.py:6:12: BL777 `len()` in compiled code\n"
+    assert linted.stdout == "model.py:6:12: BL777 [warning] `len()` in compiled code\n"
     assert linted.returncode == 1
 
 

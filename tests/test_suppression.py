@@ -47,7 +47,7 @@ def test_own_line_ignore_above_a_statement(breaklint, write):
         "        return x * x.min().item()\n"
     )
     assert lint(breaklint, write, body) == [
-        "model.py:10:20: BL101 `.item()` turns a tensor into a Python number: "
+        "model.py:10:20: BL101 [error] `.item()` turns a tensor into a Python number: "
         "Dynamo breaks the graph here"
     ]
 

@@ -75,7 +75,8 @@ def unique_breaks(results: Sequence[ProbeResult]) -> list[Break]:
     return sorted(seen.values(), key=lambda b: (b.path, b.line, b.column, b.kind))
 
 
-def _display(path: str) -> str:
+def display_path(path: str) -> str:
+    """A path as reports show it: relative to the working directory when inside it."""
     relative = os.path.relpath(path)
     return path if relative.startswith("..") else relative
 
@@ -129,7 +130,7 @@ def join(
     for item in breaks:
         if id(item) in matched:
             continue
-        path = displayed.get(item.path) or _display(item.path)
+        path = displayed.get(item.path) or display_path(item.path)
         finding = break_finding(item, path)
         if allowed(finding.code, path):
             joined.append(finding)

@@ -20,6 +20,12 @@ class ProbeStatus(StrEnum):
     CRASHED = "crashed"  # the worker died (os._exit, a signal, the OOM killer)
 
 
+class ProbeError(Exception):
+    """The probe itself is wrong (bad return shape, a model that cannot be built): reported
+    with its message, without a traceback. Defined here, not in the worker, which runs as
+    `__main__`: an exception class from there would not be the one probes raise."""
+
+
 @dataclass(frozen=True, slots=True)
 class Probe:
     """A `probe_*` function in a probe file; `key` names it in reports."""

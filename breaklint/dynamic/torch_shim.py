@@ -8,12 +8,14 @@ graph-break registry JSON and `torch._dynamo.config` knobs. See shared notes on 
 from __future__ import annotations
 
 import contextlib
+import copy
 import dis
 import json
 import logging
 import os
 import re
 import types
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -186,6 +188,27 @@ def _knob(name: str | None) -> Iterator[None]:
         yield
 
 
+@contextlib.contextmanager
+def state_kept() -> Iterator[None]:
+    """Dynamo's config, counters and compilation metrics as they were before: a capture in
+    the user's own process (a test) must not change what the rest of that process reads.
+    Compiled code caches are not kept: `capture` resets them, and a function compiled
+    earlier compiles again on its next call, with the same result."""
+    config = torch._dynamo.config.save_config()
+    counters = copy.deepcopy(dynamo_utils.counters)
+    metrics = list(dynamo_utils.get_compilation_metrics())
+    try:
+        yield
+    finally:
+        with warnings.catch_warnings():  # loading sets deprecated options too, which warn
+            warnings.simplefilter("ignore", FutureWarning)
+            torch._dynamo.config.load_config(config)
+        dynamo_utils.counters.clear()
+        dynamo_utils.counters.update(counters)
+        dynamo_utils.clear_compilation_metrics()
+        dynamo_utils._compilation_metrics.extend(metrics)
+
+
 def capture(
     call: Callable[[Callable[..., Any]], Any], target: Any, knob: str | None = None
 ) -> Capture:
@@ -201,17 +224,19 @@ def capture(
     dynamo_utils.clear_compilation_metrics()
     handler = _TraceHandler()
     logger = logging.getLogger("torch.__trace")
-    saved = (logger.level, logger.propagate)
+    saved = (logger.level, logger.propagate, logger.handlers)
     logger.setLevel(logging.DEBUG)
     logger.propagate = False
-    logger.addHandler(handler)
+    # Ours alone: the DEBUG records turned on here must not reach the handlers a host process
+    # put there (pytest's log capture, torch's own trace file).
+    logger.handlers = [handler]
     try:
         with _knob(knob):
             call(torch.compile(target, backend=record))
     finally:
-        logger.removeHandler(handler)
         logger.setLevel(saved[0])
         logger.propagate = saved[1]
+        logger.handlers = saved[2]
         torch._dynamo.reset()
     result.breaks = [parse_break_reason(payload) for payload in handler.payloads]
     seen = {(b.frames[-1].path, b.frames[-1].line) for b in result.breaks if b.frames}

@@ -26,6 +26,7 @@ from breaklint.dynamic.model import (
     Break,
     OutputsCheck,
     Probe,
+    ProbeError,
     ProbeRequest,
     ProbeResult,
     ProbeStatus,
@@ -40,10 +41,6 @@ from breaklint.source import char_offset
 
 _TRACEBACK_FRAMES = 6
 _BREAKLINT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-class ProbeError(Exception):
-    """The probe itself is wrong (bad return shape): reported without a traceback."""
 
 
 @cache
@@ -140,8 +137,7 @@ def _traced_run(call: Callable[[], Any], watch: Watch) -> tuple[_Coverage, Any]:
         code = frame.f_code
         filename = code.co_filename
         if filename not in inside:
-            real = os.path.realpath(filename)
-            inside[filename] = real if real in watch.linted else None
+            inside[filename] = linted_file(filename, watch.linted)
         path = inside[filename]
         if path is None:
             return None
@@ -172,13 +168,43 @@ def _traced_run(call: Callable[[], Any], watch: Watch) -> tuple[_Coverage, Any]:
     return coverage, returned
 
 
+@cache
+def _by_name(linted: frozenset[str]) -> dict[str, list[str]]:
+    named: dict[str, list[str]] = {}
+    for path in linted:
+        named.setdefault(os.path.basename(path), []).append(path)
+    return named
+
+
+@cache
+def _content(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+@cache
+def linted_file(path: str, linted: frozenset[str]) -> str | None:
+    """The linted file (real path) that `path` is, or is a byte-for-byte copy of: transformers
+    runs a local folder's custom modeling code from a copy in its module cache."""
+    real = os.path.realpath(path)
+    if real in linted:
+        return real
+    copies = _by_name(linted).get(os.path.basename(real), [])
+    return next(
+        (c for c in copies if _content(real) is not None and _content(c) == _content(real)), None
+    )
+
+
 def _attribute(raw: Any, request: ProbeRequest) -> Break | None:
     from breaklint.dynamic import torch_shim
 
     frames = raw.frames
     if not frames:
         return None
-    linted = [f for f in frames if os.path.realpath(f.path) in request.watch.linted]
+    linted = [f for f in frames if linted_file(f.path, request.watch.linted)]
     user = [f for f in frames if not torch_shim.is_library(f.path) and not _is_ours(f.path)]
     frame = (linted or user or frames)[-1]
     cause = raw.segments[0]
@@ -206,7 +232,11 @@ def _attribute(raw: Any, request: ProbeRequest) -> Break | None:
         stack=tuple(f"{f.path}:{f.line} in {f.function}" for f in user),
     )
     return Break(
-        os.path.realpath(frame.path), frame.line, column, max(end_column, column), evidence
+        linted_file(frame.path, request.watch.linted) or os.path.realpath(frame.path),
+        frame.line,
+        column,
+        max(end_column, column),
+        evidence,
     )
 
 
@@ -215,9 +245,63 @@ def _is_ours(path: str) -> bool:
     return path.startswith((_BREAKLINT_DIR, "<"))
 
 
-def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """What Dynamo did on one compiled call: its graphs and its breaks, attributed."""
+
+    ops_per_graph: tuple[int, ...]
+    frames_skipped: int
+    breaks: tuple[Break, ...]
+
+    def result(self, probe: Probe, wall_s: float, coverage: _Coverage | None = None) -> ProbeResult:
+        """The probe's result, with what its eager run executed when it was traced."""
+        ran = coverage or _Coverage()
+        return ProbeResult(
+            probe,
+            ProbeStatus.OK,
+            wall_s,
+            graphs=len(self.ops_per_graph),
+            ops_per_graph=self.ops_per_graph,
+            frames_skipped=self.frames_skipped,
+            breaks=self.breaks,
+            executed=frozenset(ran.executed),
+            instrumented=frozenset(ran.instrumented),
+            reached=frozenset(ran.reached),
+        )
+
+
+def observe(
+    call: Callable[[Callable[..., Any]], Any],
+    target: Any,
+    request: ProbeRequest,
+    generator: CodeType | None = None,
+) -> Observed:
+    """Compile `target`, run `call(compiled)` and attribute every break; a break that goes
+    away under one of torch_shim.KNOBS says so. `generator`: the code of a generator the eager
+    call returned, which Dynamo never sees."""
     from breaklint.dynamic import torch_shim
 
+    captured = torch_shim.capture(call, target)
+    if generator is not None:  # Dynamo never sees the frame: no channel reports it
+        captured.breaks.append(torch_shim.generator_skip(generator))
+    breaks: dict[tuple[str, str, int, str], Break] = {}
+    for raw in captured.breaks:
+        item = _attribute(raw, request)
+        if item is not None:
+            breaks.setdefault(item.key(), item)
+    # A break "goes away with a knob" when, rerun with it, nothing breaks on that line.
+    lines_left = {(b.path, b.line) for b in breaks.values()}
+    for knob in torch_shim.KNOBS if breaks else ():
+        rerun = torch_shim.capture(call, target, knob)
+        still = {(b.path, b.line) for r in rerun.breaks if (b := _attribute(r, request))}
+        for key, item in breaks.items():
+            if (item.path, item.line) in lines_left and (item.path, item.line) not in still:
+                breaks[key] = replace(item, evidence=replace(item.evidence, config_knob=knob))
+        lines_left &= still
+    return Observed(tuple(captured.ops_per_graph), captured.frames_skipped, tuple(breaks.values()))
+
+
+def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
     started = time.perf_counter()
     probe = request.probe
     try:
@@ -233,23 +317,8 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         outputs_differ = None
         if request.outputs is not None:
             outputs_differ = _check_outputs(returned, request.outputs)
-        captured = torch_shim.capture(lambda compiled: compiled(*args, **kwargs), target)
-        if inspect.isgenerator(returned):  # Dynamo never sees the frame: no channel reports it
-            captured.breaks.append(torch_shim.generator_skip(returned.gi_code))
-        breaks: dict[tuple[str, str, int, str], Break] = {}
-        for raw in captured.breaks:
-            item = _attribute(raw, request)
-            if item is not None:
-                breaks.setdefault(item.key(), item)
-        # A break "goes away with a knob" when, rerun with it, nothing breaks on that line.
-        lines_left = {(b.path, b.line) for b in breaks.values()}
-        for knob in torch_shim.KNOBS if breaks else ():
-            rerun = torch_shim.capture(lambda c: c(*args, **kwargs), target, knob)
-            still = {(b.path, b.line) for r in rerun.breaks if (b := _attribute(r, request))}
-            for key, item in breaks.items():
-                if (item.path, item.line) in lines_left and (item.path, item.line) not in still:
-                    breaks[key] = replace(item, evidence=replace(item.evidence, config_knob=knob))
-            lines_left &= still
+        generator = returned.gi_code if inspect.isgenerator(returned) else None
+        observed = observe(lambda compiled: compiled(*args, **kwargs), target, request, generator)
     except BaseException as error:  # the user's code may raise anything, SystemExit included
         if isinstance(error, KeyboardInterrupt):
             raise
@@ -258,19 +327,8 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         return ProbeResult(
             probe, ProbeStatus.ERROR, time.perf_counter() - started, error=message, traceback=tail
         )
-    return ProbeResult(
-        probe,
-        ProbeStatus.OK,
-        time.perf_counter() - started,
-        graphs=len(captured.ops_per_graph),
-        ops_per_graph=tuple(captured.ops_per_graph),
-        frames_skipped=captured.frames_skipped,
-        breaks=tuple(breaks.values()),
-        executed=frozenset(coverage.executed),
-        instrumented=frozenset(coverage.instrumented),
-        reached=frozenset(coverage.reached),
-        outputs_differ=outputs_differ,
-    )
+    result = observed.result(probe, time.perf_counter() - started, coverage)
+    return replace(result, outputs_differ=outputs_differ)
 
 
 def _seed() -> None:

@@ -1,0 +1,267 @@
+"""`breaklint --hf MODEL`: Hugging Face models as targets of the dynamic phase.
+
+Each model becomes a generated probe that builds it small with `breaklint.hf.build` (in a
+worker, which imports torch and transformers); its modeling source is linted statically and
+joined with the breaks as for any probe. This process never imports transformers: a model
+type's source folder is the one whose `configuration_*.py` declares that `model_type`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.metadata
+import importlib.util
+import json
+import os
+import re
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import IO, Any
+
+from breaklint.findings import Finding
+
+ALL = "all"  # `--hf all`: every model type of the installed transformers
+HF_PROBES = "hf"  # what reports name a model's probe after: `hf::gpt2`
+_BUILD_ERROR = "ModelBuildError: "  # how a worker reports breaklint.hf.ModelBuildError
+_MODEL_TYPE = re.compile(r"""^\s+model_type\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+
+
+class HFError(Exception):
+    """A model that cannot be a target at all (unknown type, no config.json, custom code
+    without --trust-remote-code, transformers missing); the run exits 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class HFRequest:
+    models: tuple[str, ...]  # model types, local folders with a config.json, or ALL
+    mode: str  # "eval" or "train"
+    trust_remote_code: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HFModel:
+    spec: str  # as given: a model type or a folder
+    probe: str  # the generated probe function that builds it
+    sources: tuple[str, ...]  # its modeling files, linted statically
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRow:
+    """One line of the model table."""
+
+    model: str
+    status: str  # "ok", "not built", "error", "timeout", "crashed"
+    graphs: int
+    breaks: int
+    frames_skipped: int
+    findings: int
+    wall_s: float
+    note: str  # why it was not built, or what it raised
+
+
+@dataclass(slots=True)
+class HFRun:
+    """The models of one run and the probe file that builds them."""
+
+    request: HFRequest
+    models: list[HFModel]
+    probe_file: str
+    folder: tempfile.TemporaryDirectory[str]
+
+    def close(self) -> None:
+        self.folder.cleanup()
+
+    @property
+    def files(self) -> list[str]:
+        """The modeling files to lint, each once."""
+        return list(dict.fromkeys(path for model in self.models for path in model.sources))
+
+    @property
+    def zoo(self) -> bool:
+        return self.request.models == (ALL,)
+
+    def _model(self, result: Any) -> HFModel | None:
+        if result.probe.path != self.probe_file:
+            return None
+        return next((m for m in self.models if m.probe == result.probe.name), None)
+
+    def relabeled(
+        self, results: Sequence[Any], findings: Sequence[Finding]
+    ) -> tuple[list[Any], list[Finding]]:
+        """Results and findings with each model's probe named after the model (`hf::gpt2`),
+        not after the temporary file that built it."""
+        from breaklint.dynamic.model import Probe
+
+        labels = {
+            f"{self.probe_file}::{model.probe}": Probe(HF_PROBES, model.spec, 1)
+            for model in self.models
+        }
+        relabeled = [
+            dataclasses.replace(r, probe=labels[r.probe.key]) if r.probe.key in labels else r
+            for r in results
+        ]
+        kept = []
+        for f in findings:
+            label = labels.get(f.evidence.probe) if f.evidence is not None else None
+            if f.evidence is not None and label is not None:
+                moved = f.path == self.probe_file  # a failed probe points at its function
+                f = dataclasses.replace(
+                    f,
+                    evidence=dataclasses.replace(f.evidence, probe=label.key),
+                    path=label.path if moved else f.path,
+                    line=label.line if moved else f.line,
+                    end_line=label.line if moved else f.end_line,
+                )
+            kept.append(f)
+        return relabeled, kept
+
+    def build_failures(self, results: Sequence[Any]) -> list[tuple[HFModel, str]]:
+        """The models that could not be built, with the reason (ProbeResults in)."""
+        failed = []
+        for result in results:
+            model = self._model(result)
+            if model is not None and (result.error or "").startswith(_BUILD_ERROR):
+                failed.append((model, result.error.removeprefix(_BUILD_ERROR)))
+        return failed
+
+    def rows(self, results: Sequence[Any], findings: Sequence[Finding]) -> list[ModelRow]:
+        """One row per model: what Dynamo did and how many findings its files hold."""
+        rows = []
+        for result in results:
+            model = self._model(result)
+            if model is None:
+                continue
+            sources = {os.path.realpath(path) for path in model.sources}
+            found = sum(
+                1
+                for f in findings
+                if os.path.realpath(f.path) in sources
+                or getattr(f.evidence, "probe", None) == result.probe.key
+            )
+            error = result.error or ""
+            built = not error.startswith(_BUILD_ERROR)
+            rows.append(
+                ModelRow(
+                    model=model.spec,
+                    status=result.status.value if built else "not built",
+                    graphs=result.graphs,
+                    breaks=len(result.breaks),
+                    frames_skipped=result.frames_skipped,
+                    findings=found,
+                    wall_s=result.wall_s,
+                    note=error.removeprefix(_BUILD_ERROR),
+                )
+            )
+        return rows
+
+
+def write_table(rows: Sequence[ModelRow], out: IO[str]) -> None:
+    """The model table: which models compile to one graph on this torch."""
+    width = max([len("model"), *(len(row.model) for row in rows)])
+    out.write(f"{'model':<{width}}  {'status':<9}  graphs  breaks  skipped  findings  time\n")
+    for row in rows:
+        line = (
+            f"{row.model:<{width}}  {row.status:<9}  {row.graphs:>6}  {row.breaks:>6}  "
+            f"{row.frames_skipped:>7}  {row.findings:>8}  {row.wall_s:>5.1f}s"
+        )
+        out.write(f"{line}  {row.note}\n" if row.note else f"{line}\n")
+
+
+def _transformers() -> Path:
+    spec = importlib.util.find_spec("transformers")
+    if spec is None or not spec.submodule_search_locations:
+        raise HFError("--hf needs transformers: pip install 'breaklint[hf]'")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+@cache
+def model_folders() -> dict[str, Path]:
+    """Model type -> its folder in the installed transformers, read from the `model_type`
+    each configuration class declares."""
+    folders: dict[str, Path] = {}
+    for config in sorted((_transformers() / "models").glob("*/configuration_*.py")):
+        for match in _MODEL_TYPE.finditer(config.read_text(encoding="utf-8")):
+            folders.setdefault(match.group(1), config.parent)
+    return folders
+
+
+def _modeling_files(folder: Path) -> tuple[str, ...]:
+    return tuple(str(path) for path in sorted(folder.glob("modeling_*.py")))
+
+
+def _resolve(spec: str, trust_remote_code: bool) -> tuple[str, tuple[str, ...]]:
+    """(the name its probe is named after, its modeling files) for a type or a folder."""
+    if os.path.isdir(spec):
+        config_path = os.path.join(spec, "config.json")
+        try:
+            with open(config_path, encoding="utf-8") as handle:
+                config = json.load(handle)
+        except (OSError, ValueError) as problem:
+            raise HFError(f"--hf {spec}: cannot read {config_path}: {problem}") from None
+        name = os.path.basename(os.path.normpath(spec))
+        if config.get("auto_map"):
+            if not trust_remote_code:
+                raise HFError(
+                    f"--hf {spec}: config.json maps to custom modeling code in that folder "
+                    "(auto_map); it runs only with --trust-remote-code"
+                )
+            return name, tuple(str(p) for p in sorted(Path(spec).glob("*.py")))
+        model_type = config.get("model_type")
+        if not isinstance(model_type, str):
+            raise HFError(f"--hf {spec}: {config_path} names no model_type and no auto_map")
+        return name, _type_sources(model_type, spec)
+    return spec, _type_sources(spec, spec)
+
+
+def _type_sources(model_type: str, spec: str) -> tuple[str, ...]:
+    folder = model_folders().get(model_type)
+    if folder is None:
+        version = importlib.metadata.version("transformers")
+        raise HFError(
+            f"--hf {spec}: unknown model type '{model_type}' for transformers {version} "
+            f"(not a folder with a config.json either)"
+        )
+    return _modeling_files(folder)
+
+
+def _probe_name(name: str, taken: set[str]) -> str:
+    base = "probe_" + (re.sub(r"\W", "_", name).strip("_") or "model")
+    probe, number = base, 2
+    while probe in taken:
+        probe, number = f"{base}_{number}", number + 1
+    taken.add(probe)
+    return probe
+
+
+def _write_probes(path: str, models: Sequence[HFModel], request: HFRequest) -> None:
+    lines = [
+        '"""Generated by breaklint --hf: one probe per model."""',
+        "",
+        "from breaklint.hf import build",
+    ]
+    for model in models:
+        trust = request.trust_remote_code
+        call = f"build({model.spec!r}, {request.mode!r}, trust_remote_code={trust})"
+        lines += ["", "", f"def {model.probe}():", f"    return {call}.as_probe()"]
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+def prepared(request: HFRequest | None) -> HFRun | None:
+    """The run's models and the probe file that builds them (in a temporary folder, removed
+    by `HFRun.close`); None without --hf."""
+    if request is None or not request.models:
+        return None
+    specs = sorted(model_folders()) if request.models == (ALL,) else list(request.models)
+    taken: set[str] = set()
+    models = []
+    for spec in specs:
+        name, sources = _resolve(spec, request.trust_remote_code)
+        models.append(HFModel(spec, _probe_name(name, taken), sources))
+    folder = tempfile.TemporaryDirectory(prefix="breaklint-hf-")
+    probe_file = os.path.join(folder.name, "hf_models.py")
+    _write_probes(probe_file, models, request)
+    return HFRun(request, models, probe_file, folder)
