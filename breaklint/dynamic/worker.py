@@ -24,6 +24,7 @@ from typing import Any
 from breaklint.dynamic.bytecode import listing
 from breaklint.dynamic.model import (
     Break,
+    GraphRequest,
     OutputsCheck,
     Probe,
     ProbeRequest,
@@ -251,12 +252,13 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
                     breaks[key] = replace(item, evidence=replace(item.evidence, config_knob=knob))
             lines_left &= still
     except BaseException as error:  # the user's code may raise anything, SystemExit included
-        if isinstance(error, KeyboardInterrupt):
-            raise
-        message = f"{type(error).__name__}: {error}".strip().splitlines()[0]
-        tail = None if isinstance(error, ProbeError) else _traceback_tail(error)
+        failed = failure(error)
         return ProbeResult(
-            probe, ProbeStatus.ERROR, time.perf_counter() - started, error=message, traceback=tail
+            probe,
+            ProbeStatus.ERROR,
+            time.perf_counter() - started,
+            error=failed.error,
+            traceback=failed.traceback,
         )
     return ProbeResult(
         probe,
@@ -271,6 +273,20 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         reached=frozenset(coverage.reached),
         outputs_differ=outputs_differ,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    error: str  # one line: the exception
+    traceback: str | None  # its tail, None for a ProbeError
+
+
+def failure(error: BaseException) -> Failure:
+    """What a probe raised, as a result reports it; a KeyboardInterrupt is raised again."""
+    if isinstance(error, KeyboardInterrupt):
+        raise error
+    message = f"{type(error).__name__}: {error}".strip().splitlines()[0]
+    return Failure(message, None if isinstance(error, ProbeError) else _traceback_tail(error))
 
 
 def _seed() -> None:
@@ -341,6 +357,11 @@ def main() -> None:
             request = receive(requests)
         except EOFError:
             return
+        if isinstance(request, GraphRequest):  # `breaklint graph`: the same worker, another request
+            from breaklint.dynamic.graph import run_graph
+
+            send(results, run_graph(request, device))
+            continue
         assert isinstance(request, ProbeRequest), request
         send(results, run_probe(request, device))
 
