@@ -152,7 +152,7 @@ def _node_rows(nodes: Sequence[GraphNode], all_nodes: bool) -> list[tuple[str, .
                 "parameters and buffers",
                 "",
                 "--all-nodes lists them",
-                f"{len(modules)} modules" if len(modules) != 1 else modules[0],
+                ", ".join(modules[:1]) + (f" and {len(modules) - 1} more" if modules[1:] else ""),
             ),
         )
     return rows
