@@ -19,20 +19,19 @@ from breaklint.editability import (
     is_editable,
     module_anchors,
 )
-from breaklint.findings import Finding
+from breaklint.findings import BreakKind, Finding
 
 JSON_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
 class BreakView:
-    """A break with the static finding at its line, if a rule flags that statement."""
+    """A break with the static findings on its statement."""
 
     item: Break
-    finding: Finding | None
+    findings: tuple[Finding, ...]
 
     def to_json(self) -> dict[str, Any]:
-        finding = self.finding
         return {
             "path": display_path(self.item.path),
             "line": self.item.line,
@@ -44,19 +43,20 @@ class BreakView:
             "explanation": self.item.evidence.explanation,
             "hints": list(self.item.evidence.hints),
             "source": _source(self.item.path, self.item.line),
-            "finding": None
-            if finding is None
-            else {
-                "code": finding.code,
-                "name": finding.name,
-                "message": finding.message,
-                "line": finding.line,
-                "hint": finding.hint,
-                "fix": None if finding.fix is None else finding.fix.message,
-                "fix_applicability": None
-                if finding.fix is None
-                else finding.fix.applicability.value,
-            },
+            "findings": [
+                {
+                    "code": finding.code,
+                    "name": finding.name,
+                    "message": finding.message,
+                    "line": finding.line,
+                    "hint": finding.hint,
+                    "fix": None if finding.fix is None else finding.fix.message,
+                    "fix_applicability": None
+                    if finding.fix is None
+                    else finding.fix.applicability.value,
+                }
+                for finding in self.findings
+            ],
         }
 
 
@@ -79,8 +79,7 @@ class ProbeView:
     def view(self, item: Break) -> BreakView:
         from breaklint.dynamic.join import findings_at
 
-        matches = findings_at(self.findings.get(item.path, []), item)
-        return BreakView(item, matches[0] if matches else None)
+        return BreakView(item, tuple(findings_at(self.findings.get(item.path, []), item)))
 
 
 def _source(path: str, line: int) -> str | None:
@@ -118,19 +117,19 @@ def verdict(view: ProbeView) -> str:
 
 def _break_lines(view: BreakView) -> list[str]:
     item = view.item
-    lines = [f"graph break at {describe_break(item)} in {item.evidence.function}"]
+    what = "frame skipped" if item.kind is BreakKind.FRAME_SKIPPED else "graph break"
+    lines = [f"{what} at {describe_break(item)} in {item.evidence.function}"]
     source = _source(item.path, item.line)
     if source:
         lines.append(f"  {item.line} | {source}")
-    finding = view.finding
-    if finding is None:
+    if not view.findings:
         lines.append("  no static finding at this line")
-        return lines
-    lines.append(f"  finding: {finding.code} {finding.name}: {finding.message}")
-    if finding.fix is not None:
-        lines.append(f"  fix ({finding.fix.applicability.value}): {finding.fix.message}")
-    elif finding.hint:
-        lines.append(f"  hint: {finding.hint}")
+    for finding in view.findings:
+        lines.append(f"  finding: {finding.code} {finding.name}: {finding.message}")
+        if finding.fix is not None:
+            lines.append(f"  fix ({finding.fix.applicability.value}): {finding.fix.message}")
+        elif finding.hint:
+            lines.append(f"  hint: {finding.hint}")
     return lines
 
 

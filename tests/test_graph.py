@@ -201,7 +201,7 @@ _PROBE += "wraps:list wrapped_graph_count:int? outputs_differ:str?"
 _NODE = "name:str op:str target:str path:str? line:int? source:str? module:str? modules:list "
 _NODE += "lifted:bool"
 _BREAK = "path:str line:int column:int kind:str function:str gb_id:str? gb_type:str "
-_BREAK += "explanation:str hints:list source:str? finding:dict?"
+_BREAK += "explanation:str hints:list source:str? findings:list"
 _FINDING = "code:str name:str message:str line:int hint:str? fix:str? fix_applicability:str?"
 _MODULE = "module:str graphs:list anchor:str anchor_graph:int"
 _WRAP = "spec:str ok:bool message:str graph:int? node:str? module:str? seen:str?"
@@ -232,8 +232,8 @@ def test_json_follows_the_documented_schema(seed_dir: Path) -> None:
                 _check(node, _NODE)
             for item in graph["after"] + probe["trailing_breaks"]:
                 _check(item, _BREAK)
-                if item["finding"] is not None:
-                    _check(item["finding"], _FINDING)
+                for finding in item["findings"]:
+                    _check(finding, _FINDING)
         for module in probe["modules"]:
             _check(module, _MODULE)
         for wrap in probe["wraps"]:
@@ -245,7 +245,7 @@ def test_json_follows_the_documented_schema(seed_dir: Path) -> None:
     )
     assert seed["editable"] and seed["wraps"][0]["seen"] == "Tensor(1) float32"
     assert not hooked["editable"]
-    finding = hooked["graphs"][1]["after"][0]["finding"]
+    (finding,) = hooked["graphs"][1]["after"][0]["findings"]
     assert (finding["code"], finding["fix_applicability"]) == ("BL401", "unsafe")
 
 
@@ -305,3 +305,38 @@ def test_tiny_transformers_are_editable_and_wraps_hold(
     assert {f"graph1:{node}: saw {first['seen']}", f"graph1:{anchor}: saw {second['seen']}"} <= set(
         emitted
     )
+
+
+def test_skipped_frames_failing_probes_and_dead_workers(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="breaklint graph runs Dynamo")
+    (tmp_path / "odd_probes.py").write_text(
+        "import os\n"
+        "import torch\n\n\n"
+        "class Loop(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        for step in range(2):\n"
+        "            print(step)\n"
+        "            x = x + 1\n"
+        "        return x\n\n\n"
+        "def probe_loop():\n"
+        "    return Loop(), (torch.ones(2),)\n\n\n"
+        "def probe_raises():\n"
+        "    raise ValueError('no model today')\n\n\n"
+        "def probe_dies():\n"
+        "    os._exit(3)\n",
+        encoding="utf-8",
+    )
+    done = run_breaklint("graph", "odd_probes.py", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    lines = _lines(done.stdout)
+    assert (
+        "odd_probes.py::probe_loop: not editable (0 graphs, 1 break, 1 frame(s) skipped)" in lines
+    )
+    assert (
+        "  frame skipped at odd_probes.py:8 (GB0059 Failed to trace builtin operator) in "
+        "Loop.forward"
+    ) in lines
+    codes = [line.split()[1] for line in lines if line.startswith("    finding: ")]
+    assert codes == ["BL202", "BL401"]  # every finding on the statement
+    assert "odd_probes.py::probe_raises: error: ValueError: no model today" in lines
+    assert "odd_probes.py::probe_dies: crashed: worker exited with status 3" in lines

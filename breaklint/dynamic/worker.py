@@ -321,7 +321,10 @@ def _check_outputs(returned: Any, check: OutputsCheck) -> str | None:
 
 def _traceback_tail(error: BaseException) -> str:
     """The user's frames of the traceback, not the worker's, and the exception."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != __file__]
+    ours = os.path.dirname(__file__)  # the worker's frames and its request handlers
+    frames = [
+        f for f in traceback.extract_tb(error.__traceback__) if os.path.dirname(f.filename) != ours
+    ]
     lines = traceback.format_list(frames[-_TRACEBACK_FRAMES:])
     return "".join(["Traceback (most recent call last):\n", *lines]) + "".join(
         traceback.format_exception_only(error)
