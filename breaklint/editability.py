@@ -109,7 +109,7 @@ def resolve_wrap(spec: str, graphs: Sequence[CapturedGraph]) -> WrapTarget:
             spec,
             failure=f"{what} is in graph {target.graph}, after the graph break at "
             f"{describe_break(before[-1])}: fix that break to edit the model as one graph, "
-            f"or wrap graph{target.graph}:{target.node} to edit the graph Dynamo resumes in",
+            f"or name it graph{target.graph}:{target.node} to edit that graph alone",
         )
     return target
 

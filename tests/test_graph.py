@@ -61,7 +61,7 @@ def test_a_node_after_a_break_names_the_break() -> None:
     assert resolve_wrap("late", TWO).failure == (
         "node 'late' is in graph 2, after the graph break at /elsewhere/hook.py:17 "
         "(GB0059 Failed to trace builtin operator): fix that break to edit the model as one "
-        "graph, or wrap graph2:late to edit the graph Dynamo resumes in"
+        "graph, or name it graph2:late to edit that graph alone"
     )
     target = resolve_wrap("graph2:late", TWO)
     assert (target.graph, target.node, target.failure) == (2, "late", None)
@@ -172,8 +172,8 @@ def test_a_printing_hook_makes_the_seed_not_editable(seed_dir: Path) -> None:
     ) in lines
     assert (
         f"wrap value: failed: node 'value' is in graph 2, after the graph break at {where}: fix "
-        "that break to edit the model as one graph, or wrap graph2:value to edit the graph "
-        "Dynamo resumes in"
+        "that break to edit the model as one graph, or name it graph2:value to edit that graph "
+        "alone"
     ) in lines
 
 
@@ -340,3 +340,22 @@ def test_skipped_frames_failing_probes_and_dead_workers(tmp_path: Path) -> None:
     assert codes == ["BL202", "BL401"]  # every finding on the statement
     assert "odd_probes.py::probe_raises: error: ValueError: no model today" in lines
     assert "odd_probes.py::probe_dies: crashed: worker exited with status 3" in lines
+
+
+def test_a_break_inside_a_submodule_splits_it_across_graphs(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="breaklint graph runs Dynamo")
+    shutil.copy(GRAPH / "split_probes.py", tmp_path)
+    done = run_breaklint("graph", "split_probes.py", "--wrap", "block", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    lines = _lines(done.stdout)
+    line = corpus_line(GRAPH / "split_probes.py", 'print("between")')
+    assert lines[0] == "split_probes.py::probe_split: not editable (4 graphs, 2 breaks)"
+    cut = lines.index("modules split across graphs:")
+    assert lines[cut + 1] == "  block: graphs 2, 3"
+    assert (
+        "wrap block: failed: module 'block' is split across graphs 2, 3 by the graph break at "
+        f"split_probes.py:{line} (GB0059 Failed to trace builtin operator): it has no single "
+        "output node to wrap"
+    ) in lines
+    # Block.forward, compiled as a frame of its own, still reads as the module `block`.
+    assert _row(lines, "y")[-1] == "block"

@@ -78,7 +78,10 @@ def _timeline(captured: Any, request: GraphRequest, target: Any) -> GraphResult:
         for index, owner in enumerate(captured.graph_compiles):
             if owner == compile_id:
                 nodes = torch_shim.graph_nodes(
-                    captured.graphs[index], names, captured.lifted[index]
+                    captured.graphs[index],
+                    names,
+                    captured.lifted[index],
+                    captured.owners[index],
                 )
                 graphs.append(CapturedGraph(index + 1, nodes, tuple(pending)))
                 pending = []

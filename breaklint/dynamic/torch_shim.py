@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import re
+import sys
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -95,6 +96,9 @@ class Capture:
     # Per graph, its placeholders Dynamo lifted from parameters and buffers (known only while
     # the backend runs: the placeholders' `grapharg` is dropped after the compile).
     lifted: list[frozenset[str]] = field(default_factory=list)
+    # Per graph, the `self` of the frame it was compiled from (None for a plain function):
+    # a submodule's forward that Dynamo compiles on its own has no module stack of its own.
+    owners: list[Any] = field(default_factory=list)
 
     def seen(self, compile_id: CompileId) -> CompileId:
         if compile_id not in self.compiles:
@@ -231,6 +235,7 @@ def capture(
         result.ops_per_graph.append(sum(1 for node in gm.graph.nodes if node.op in _OPS))
         result.graphs.append(gm)
         result.lifted.append(_lifted(gm))
+        result.owners.append(_frame_self())
         result.graph_compiles.append(result.seen(_current_compile()))
         if edit is not None:
             edit(len(result.graphs), gm)
@@ -311,6 +316,26 @@ def _module_path(key: str, source: str, names: dict[int, str]) -> str | None:
     return path or None
 
 
+def _frame_self() -> Any:
+    """The `self` of the frame being compiled. A resume function (`__resume_at_N`) keeps
+    only the locals it still uses; its caller is the frame it resumes, which holds `self`."""
+    from torch._dynamo.symbolic_convert import InstructionTranslator
+
+    tx = InstructionTranslator.current_tx()
+    if tx is None:
+        return None
+    if "self" in tx.f_locals:
+        return tx.f_locals["self"]
+    code = tx.f_code
+    frame: types.FrameType | None = sys._getframe()
+    while frame is not None:
+        resumed = f"torch_dynamo_resume_in_{frame.f_code.co_name}_at_"
+        if code.co_name.startswith(resumed) and frame.f_code.co_filename == code.co_filename:
+            return frame.f_locals.get("self")
+        frame = frame.f_back
+    return None
+
+
 def _lifted(gm: torch.fx.GraphModule) -> frozenset[str]:
     lifted = set()
     for node in gm.graph.nodes:
@@ -322,18 +347,22 @@ def _lifted(gm: torch.fx.GraphModule) -> frozenset[str]:
 
 
 def graph_nodes(
-    gm: torch.fx.GraphModule, names: dict[int, str], lifted: frozenset[str]
+    gm: torch.fx.GraphModule, names: dict[int, str], lifted: frozenset[str], owner: Any
 ) -> tuple[GraphNode, ...]:
     """The nodes of a captured graph, read from the metadata Dynamo leaves on them
     (`stack_trace`, `nn_module_stack`); `names` maps id(module) to its path, `lifted` names
-    the placeholders that hold parameters and buffers."""
+    the placeholders that hold parameters and buffers, `owner` is the compiled frame's `self`."""
+    path = names.get(id(owner)) if owner is not None else None
+    parts = path.split(".") if path else []
+    # Every node of a submodule's own frame lies in that module and in its ancestors.
+    enclosing = [".".join(parts[: i + 1]) for i in range(len(parts))]
     nodes = []
     for node in gm.graph.nodes:
         lines = (node.meta.get("stack_trace") or "").splitlines()
         starts = [i for i, line in enumerate(lines) if _FRAME.match(line)]
         last = _FRAME.match(lines[starts[-1]]) if starts else None
         text = lines[starts[-1] + 1].strip() if starts and starts[-1] + 1 < len(lines) else None
-        modules: list[str] = []
+        modules: list[str] = list(enclosing)
         for key, (source, _) in (node.meta.get("nn_module_stack") or {}).items():
             path = _module_path(str(key), str(source), names)
             if path and path not in modules:
