@@ -409,7 +409,7 @@ class GraphCommand:
 def graph(request: GraphCommand) -> int:
     """`breaklint graph`: the captured graphs of each probe, its editability and the `--wrap`
     checks; 0 when every probe is editable and every wrap held, 1 otherwise."""
-    from breaklint.dynamic.model import GraphRequest
+    from breaklint.dynamic.model import GraphRequest, ProbeStatus
     from breaklint.dynamic.pool import DynamicError, WorkerPool
     from breaklint.graph_view import backend_source, judge, to_json, write_full
 
@@ -427,7 +427,7 @@ def graph(request: GraphCommand) -> int:
         sys.stdout.write(json.dumps(to_json(views), indent=2) + "\n")
     else:
         write_full(views, sys.stdout, request.all_nodes)
-    if any(r.status.value != "ok" for r in results):
+    if any(r.status is not ProbeStatus.OK for r in results):
         return EXIT_ERROR
     held = all(wrap.ok for r in results for wrap in r.wraps)
     if request.emit_backend is not None:
