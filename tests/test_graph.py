@@ -300,6 +300,9 @@ def test_tiny_transformers_are_editable_and_wraps_hold(
     assert (first["ok"], first["node"], second["ok"], second["node"]) == (True, node, True, anchor)
     assert "outputs equal eager (torch.equal); graphs 1 -> 1" in first["message"]
     assert first["seen"].startswith("Tensor(2, ")  # batch 2, from breaklint.hf
+    table = run_breaklint("graph", f"hf_probes.py::{probe}", cwd=tmp_path)
+    assert table.returncode == 0, table.stderr
+    assert _row(_lines(table.stdout), node)[-1] == module  # the table shows the module path
     emitted = _run_emitted(tmp_path / "edit.py")
     assert emitted[-1] == "outputs equal eager (torch.equal)"
     assert {f"graph1:{node}: saw {first['seen']}", f"graph1:{anchor}: saw {second['seen']}"} <= set(
