@@ -14,8 +14,10 @@ from breaklint import __version__
 from breaklint.codes import known_codes
 from breaklint.commands import (
     EXIT_ERROR,
+    GraphCommand,
     LintRequest,
     error,
+    graph,
     lint,
     list_rules,
     show_rule,
@@ -244,11 +246,54 @@ def _rule_command(argv: list[str], out: IO[str]) -> int:
     return show_rule(argv[1], out)
 
 
+def _graph_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="breaklint graph",
+        description="Show the FX graphs Dynamo captures for a probe, say whether the model is "
+        "editable (one graph, no break), and check edits that wrap named nodes.",
+    )
+    parser.add_argument(
+        "target", metavar="TARGET", help="probes.py::probe_name, or a probe file for all probes"
+    )
+    parser.add_argument(
+        "--wrap",
+        action="append",
+        default=[],
+        dest="wraps",
+        metavar="NODE",
+        help="insert a pass-through module after NODE (FX name, graphN:name or a module path) "
+        "and check it; repeatable",
+    )
+    parser.add_argument(
+        "--all-nodes", action="store_true", help="list lifted parameters one per row"
+    )
+    parser.add_argument("--output-format", choices=("full", "json"), default="full")
+    parser.add_argument(
+        "--emit-backend",
+        type=Path,
+        metavar="FILE",
+        help="write a torch-only module with the backend doing the wraps and a usage example",
+    )
+    parser.add_argument(
+        "--probe-timeout", type=float, default=300.0, metavar="SECONDS", help="limit per probe"
+    )
+    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    return parser
+
+
+def _graph(argv: list[str]) -> int:
+    args = _graph_parser().parse_args(argv)
+    args.wraps = tuple(args.wraps)
+    return graph(GraphCommand(**vars(args)))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         if argv and argv[0] in ("rule", "rules"):
             return _rule_command(argv, sys.stdout)
+        if argv and argv[0] == "graph":
+            return _graph(argv[1:])
         return _lint(argv)
     except KeyboardInterrupt:
         return 130

@@ -26,6 +26,22 @@ def _lines(path: str) -> list[str]:
     return [line.rstrip("\r\n") for line in source_lines(text)]
 
 
+def plain_console(out: IO[str], width: int | None = None) -> Console:
+    """A console writing text as given (no markup, highlighting or emoji), coloured only on
+    a terminal without NO_COLOR."""
+    is_terminal = out.isatty() and "NO_COLOR" not in os.environ
+    return Console(
+        file=out,
+        force_terminal=is_terminal,
+        no_color=not is_terminal,
+        highlight=False,
+        soft_wrap=True,
+        emoji=False,
+        markup=False,
+        width=None if is_terminal else width,
+    )
+
+
 def _finding_text(f: Finding, show_bytecode: bool) -> Text:
     text = Text()
     text.append(f"{f.path}:{f.line}:{f.column}: ", style="bold")
@@ -97,16 +113,7 @@ def write_rich(
     probes: Sequence[Any] = (),
     show_bytecode: bool = False,
 ) -> None:
-    is_terminal = out.isatty() and "NO_COLOR" not in os.environ
-    console = Console(
-        file=out,
-        force_terminal=is_terminal,
-        no_color=not is_terminal,
-        highlight=False,
-        soft_wrap=True,
-        emoji=False,
-        markup=False,
-    )
+    console = plain_console(out)
     for finding in findings:
         console.print(_finding_text(finding, show_bytecode))
     if probes:

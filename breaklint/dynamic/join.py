@@ -138,3 +138,14 @@ def join(
         if result.status != ProbeStatus.OK and allowed(ProbeFailed.code, result.probe.path):
             joined.append(probe_finding(result))
     return sorted(joined, key=Finding.sort_key)
+
+
+def findings_at(findings: Sequence[Finding], item: Break) -> list[Finding]:
+    """The static findings whose statement (or header) holds the line where `item` broke."""
+    return [
+        finding
+        for finding in findings
+        if is_statement_finding(finding)
+        and os.path.realpath(finding.path) == item.path
+        and item.line in _statement_lines(finding, item.path)
+    ]

@@ -175,6 +175,75 @@ class ProbeResult:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class GraphRequest:
+    """Show the FX graphs Dynamo captures for a probe (`breaklint graph`) and, with `wraps`,
+    insert a pass-through wrapper after each named node and check the edit."""
+
+    probe: Probe
+    wraps: tuple[str, ...] = ()  # as the user wrote them: `name`, `graphN:name`, a module path
+
+
+@dataclass(frozen=True, slots=True)
+class GraphNode:
+    """One FX node of a captured graph, as `breaklint graph` shows it."""
+
+    name: str
+    op: str  # placeholder, get_attr, call_function, call_method, call_module, output
+    target: str  # short and readable: `linear`, `Tensor.view`, `getitem`
+    path: str | None  # the user source it came from (meta["stack_trace"], innermost frame)
+    line: int | None
+    source: str | None  # that line's text, stripped
+    modules: tuple[str, ...]  # module paths holding it, outermost first (`h.0`, `h.0.attn`)
+    lifted: bool  # a placeholder Dynamo lifted from a parameter or buffer
+
+    @property
+    def module(self) -> str | None:
+        return self.modules[-1] if self.modules else None
+
+
+@dataclass(frozen=True, slots=True)
+class CapturedGraph:
+    """One graph in the order Dynamo compiled it, and the breaks between it and the one
+    before (why the previous graph ended)."""
+
+    index: int  # 1-based, as `graphN:` names it
+    nodes: tuple[GraphNode, ...]
+    after: tuple[Break, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WrapOutcome:
+    """What `--wrap SPEC` did: where it resolved and what its wrapper saw, or why it failed."""
+
+    spec: str
+    ok: bool
+    message: str  # one line: what the wrapper saw, or exactly why the wrap failed
+    graph: int | None = None
+    node: str | None = None
+    module: str | None = None  # the module path SPEC named, when it named one
+    seen: str | None = None  # the value the wrapper's hook saw: `Tensor(2, 8) float32`
+
+
+@dataclass(frozen=True, slots=True)
+class GraphResult:
+    probe: Probe
+    status: ProbeStatus
+    wall_s: float
+    graphs: tuple[CapturedGraph, ...] = ()
+    trailing: tuple[Break, ...] = ()  # breaks after the last graph (skipped frames among them)
+    frames_skipped: int = 0
+    wraps: tuple[WrapOutcome, ...] = ()
+    wrapped_graphs: int | None = None  # graphs compiled with the wrappers in, when any resolved
+    outputs_differ: str | None = None  # how compiled outputs with wrappers differ from eager
+    error: str | None = None
+    traceback: str | None = None
+
+    @property
+    def breaks(self) -> tuple[Break, ...]:
+        return tuple(b for graph in self.graphs for b in graph.after) + self.trailing
+
+
 # Everything that crosses the pipe: the supervisor sends requests, a worker answers with
 # WorkerReady or WorkerFailed once, then with one result per request.
-Message = ProbeRequest | ProbeResult | WorkerReady | WorkerFailed
+Message = ProbeRequest | ProbeResult | GraphRequest | GraphResult | WorkerReady | WorkerFailed

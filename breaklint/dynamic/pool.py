@@ -18,8 +18,11 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import overload
 
 from breaklint.dynamic.model import (
+    GraphRequest,
+    GraphResult,
     Message,
     OutputsPlan,
     Probe,
@@ -104,7 +107,13 @@ class _Slot:
             self.pool.warnings.add(message.warning)
         return worker
 
-    def run(self, request: ProbeRequest) -> ProbeResult:
+    @overload
+    def run(self, request: ProbeRequest) -> ProbeResult: ...
+
+    @overload
+    def run(self, request: GraphRequest) -> GraphResult: ...
+
+    def run(self, request: ProbeRequest | GraphRequest) -> ProbeResult | GraphResult:
         if self.worker is None:
             self.worker = self.start_worker()
         worker = self.worker
@@ -112,27 +121,32 @@ class _Slot:
         try:
             send(worker.requests, request)
             result = worker.wait(self.pool.timeout_s)
-            assert isinstance(result, ProbeResult), result
+            assert isinstance(result, ProbeResult | GraphResult), result
             return result
         except TimeoutError:
             worker.kill()
             self.worker = None
             elapsed = time.perf_counter() - started
             error = f"ran past the {self.pool.timeout_s:g} s limit (--probe-timeout); killed"
-            return ProbeResult(request.probe, ProbeStatus.TIMEOUT, elapsed, error=error)
+            return _failed(request)(request.probe, ProbeStatus.TIMEOUT, elapsed, error=error)
         except (EOFError, BrokenPipeError):
             error = worker.death()
             tail = worker.log_tail()
             worker.kill()
             self.worker = None
             elapsed = time.perf_counter() - started
-            return ProbeResult(
+            return _failed(request)(
                 request.probe, ProbeStatus.CRASHED, elapsed, error=error, traceback=tail or None
             )
 
     def close(self) -> None:
         if self.worker is not None:
             self.worker.kill()
+
+
+def _failed(request: ProbeRequest | GraphRequest) -> type[ProbeResult] | type[GraphResult]:
+    """The result type that answers `request` when its worker timed out or died."""
+    return GraphResult if isinstance(request, GraphRequest) else ProbeResult
 
 
 class WorkerPool:
@@ -187,3 +201,12 @@ class WorkerPool:
         if failures:
             raise failures[0]
         return [results[index] for index in range(len(probes))]
+
+    def run_graphs(self, requests: Sequence[GraphRequest]) -> list[GraphResult]:
+        """`breaklint graph`: the requests one after another on one worker, in order."""
+        with tempfile.TemporaryDirectory(prefix="breaklint-") as self.log_dir:
+            slot = _Slot(self)
+            try:
+                return [slot.run(request) for request in requests]
+            finally:
+                slot.close()

@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import re
+import sys
 import types
 import warnings
 from collections.abc import Callable, Iterator
@@ -23,8 +24,11 @@ from typing import Any
 
 import torch
 import torch._dynamo
+import torch._guards
 import torch.fx
 from torch._dynamo import utils as dynamo_utils
+
+from breaklint.dynamic.model import GraphNode
 
 SUPPORTED = ((2, 6), (2, 13))
 KNOBS = ("capture_scalar_outputs", "capture_dynamic_output_shape_ops")
@@ -75,11 +79,33 @@ class RawBreak:
     reason: str
 
 
+# A compile of one frame, (frame id, compile number), as Dynamo numbers them ("0/1").
+CompileId = tuple[int | None, int | None]
+
+
 @dataclass(slots=True)
 class Capture:
     breaks: list[RawBreak] = field(default_factory=list)
     ops_per_graph: list[int] = field(default_factory=list)
     frames_skipped: int = 0
+    graphs: list[torch.fx.GraphModule] = field(default_factory=list)
+    # The compile of each graph and of each logged break (the first len(...) of `breaks`),
+    # and every compile in the order it began: a compile yields its graph, then logs the break
+    # that ended it, which puts graphs and breaks on one timeline.
+    graph_compiles: list[CompileId] = field(default_factory=list)
+    break_compiles: list[CompileId] = field(default_factory=list)
+    compiles: list[CompileId] = field(default_factory=list)
+    # Per graph, its placeholders Dynamo lifted from parameters and buffers (known only while
+    # the backend runs: the placeholders' `grapharg` is dropped after the compile).
+    lifted: list[frozenset[str]] = field(default_factory=list)
+    # Per graph, the `self` of the frame it was compiled from (None for a plain function):
+    # a submodule's forward that Dynamo compiles on its own has no module stack of its own.
+    owners: list[Any] = field(default_factory=list)
+
+    def seen(self, compile_id: CompileId) -> CompileId:
+        if compile_id not in self.compiles:
+            self.compiles.append(compile_id)
+        return compile_id
 
 
 @cache
@@ -168,15 +194,18 @@ def parse_break_reason(payload: str) -> RawBreak:
 
 
 class _TraceHandler(logging.Handler):
-    def __init__(self) -> None:
+    def __init__(self, result: Capture) -> None:
         super().__init__(logging.DEBUG)
         self.payloads: list[str] = []
+        self.result = result
 
     def emit(self, record: logging.LogRecord) -> None:
         metadata = getattr(record, "metadata", None) or {}
         artifact = metadata.get("artifact") or {}
         if artifact.get("name") == "dynamo_graph_break_reason":
             self.payloads.append(getattr(record, "payload", "") or "")
+            compile_id = (metadata.get("frame_id"), metadata.get("frame_compile_id"))
+            self.result.break_compiles.append(self.result.seen(compile_id))
 
 
 @contextlib.contextmanager
@@ -209,20 +238,35 @@ def state_kept() -> Iterator[None]:
         dynamo_utils._compilation_metrics.extend(metrics)
 
 
+def _current_compile() -> CompileId:
+    current = torch._guards.CompileContext.current_compile_id()
+    return (None, None) if current is None else (current.frame_id, current.frame_compile_id)
+
+
 def capture(
-    call: Callable[[Callable[..., Any]], Any], target: Any, knob: str | None = None
+    call: Callable[[Callable[..., Any]], Any],
+    target: Any,
+    knob: str | None = None,
+    edit: Callable[[int, torch.fx.GraphModule], None] | None = None,
 ) -> Capture:
     """Compile `target` with a recording backend after a reset, run `call(compiled)`, and
-    read every channel that reports breaks."""
+    read every channel that reports breaks. `edit(n, gm)` may change the n-th graph (1-based)
+    after it is recorded and before it runs; it recompiles what it changes."""
     result = Capture()
 
     def record(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
         result.ops_per_graph.append(sum(1 for node in gm.graph.nodes if node.op in _OPS))
+        result.graphs.append(gm)
+        result.lifted.append(_lifted(gm))
+        result.owners.append(_frame_self())
+        result.graph_compiles.append(result.seen(_current_compile()))
+        if edit is not None:
+            edit(len(result.graphs), gm)
         return gm.forward
 
     torch._dynamo.reset()
     dynamo_utils.clear_compilation_metrics()
-    handler = _TraceHandler()
+    handler = _TraceHandler(result)
     logger = logging.getLogger("torch.__trace")
     saved = (logger.level, logger.propagate, logger.handlers)
     logger.setLevel(logging.DEBUG)
@@ -279,3 +323,93 @@ def generator_skip(code: types.CodeType) -> RawBreak:
 
 def is_library(path: str) -> bool:
     return path.startswith(TORCH_DIR) or "site-packages" in path or "/lib/python3" in path
+
+
+_MODULE_INDEX = re.compile(r"\._modules\[['\"](?P<name>[^'\"]+)['\"]\]|\[(?P<index>\d+)\]")
+
+
+def _module_path(key: str, source: str, names: dict[int, str]) -> str | None:
+    """A `nn_module_stack` entry as the user writes the module: `transformer.h.0.attn`. The
+    key starts with the module's id, which the root's `named_modules()` maps to its path
+    from the root even for a frame Dynamo compiled on its own; the source string
+    (`L['self'].h.0.attn`, relative to the compiled frame) is the fallback."""
+    digits = re.match(r"\d+", key)
+    if digits and int(digits.group()) in names:
+        return names[int(digits.group())] or None
+    path = _MODULE_INDEX.sub(lambda m: "." + (m["name"] or m["index"]), source)
+    path = re.sub(r"^L\[['\"]self['\"]\]\.?", "", path)
+    return path or None
+
+
+def _frame_self() -> Any:
+    """The `self` of the frame being compiled. A resume function (`__resume_at_N`) keeps
+    only the locals it still uses; its caller is the frame it resumes, which holds `self`."""
+    from torch._dynamo.symbolic_convert import InstructionTranslator
+
+    tx = InstructionTranslator.current_tx()
+    if tx is None:
+        return None
+    if "self" in tx.f_locals:
+        return tx.f_locals["self"]
+    code = tx.f_code
+    frame: types.FrameType | None = sys._getframe()
+    while frame is not None:
+        resumed = f"torch_dynamo_resume_in_{frame.f_code.co_name}_at_"
+        if code.co_name.startswith(resumed) and frame.f_code.co_filename == code.co_filename:
+            return frame.f_locals.get("self")
+        frame = frame.f_back
+    return None
+
+
+def _lifted(gm: torch.fx.GraphModule) -> frozenset[str]:
+    lifted = set()
+    for node in gm.graph.nodes:
+        source = getattr(node.meta.get("grapharg"), "source", None)
+        name = str(getattr(source, "name", ""))
+        if node.op == "placeholder" and ("._parameters[" in name or "._buffers[" in name):
+            lifted.add(node.name)
+    return frozenset(lifted)
+
+
+def graph_nodes(
+    gm: torch.fx.GraphModule, names: dict[int, str], lifted: frozenset[str], owner: Any
+) -> tuple[GraphNode, ...]:
+    """The nodes of a captured graph, read from the metadata Dynamo leaves on them
+    (`stack_trace`, `nn_module_stack`); `names` maps id(module) to its path, `lifted` names
+    the placeholders that hold parameters and buffers, `owner` is the compiled frame's `self`."""
+    path = names.get(id(owner)) if owner is not None else None
+    parts = path.split(".") if path else []
+    # Every node of a submodule's own frame lies in that module and in its ancestors.
+    enclosing = [".".join(parts[: i + 1]) for i in range(len(parts))]
+    nodes = []
+    for node in gm.graph.nodes:
+        lines = (node.meta.get("stack_trace") or "").splitlines()
+        starts = [i for i, line in enumerate(lines) if _FRAME.match(line)]
+        last = _FRAME.match(lines[starts[-1]]) if starts else None
+        text = lines[starts[-1] + 1].strip() if starts and starts[-1] + 1 < len(lines) else None
+        modules: list[str] = list(enclosing)
+        for key, (source, _) in (node.meta.get("nn_module_stack") or {}).items():
+            path = _module_path(str(key), str(source), names)
+            if path and path not in modules:
+                modules.append(path)
+        nodes.append(
+            GraphNode(
+                name=node.name,
+                op=node.op,
+                target=_short_target(node),
+                path=last["path"] if last else None,
+                line=int(last["line"]) if last else None,
+                source=text or None,
+                modules=tuple(modules),
+                lifted=node.name in lifted,
+            )
+        )
+    return tuple(nodes)
+
+
+def _short_target(node: torch.fx.Node) -> str:
+    if node.op == "call_method":
+        return f".{node.target}"
+    if node.op == "call_function":
+        return getattr(node.target, "__name__", None) or str(node.target)
+    return str(node.target)

@@ -24,6 +24,7 @@ from typing import Any
 from breaklint.dynamic.bytecode import listing
 from breaklint.dynamic.model import (
     Break,
+    GraphRequest,
     OutputsCheck,
     Probe,
     ProbeError,
@@ -320,15 +321,30 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         generator = returned.gi_code if inspect.isgenerator(returned) else None
         observed = observe(lambda compiled: compiled(*args, **kwargs), target, request, generator)
     except BaseException as error:  # the user's code may raise anything, SystemExit included
-        if isinstance(error, KeyboardInterrupt):
-            raise
-        message = f"{type(error).__name__}: {error}".strip().splitlines()[0]
-        tail = None if isinstance(error, ProbeError) else _traceback_tail(error)
+        failed = failure(error)
         return ProbeResult(
-            probe, ProbeStatus.ERROR, time.perf_counter() - started, error=message, traceback=tail
+            probe,
+            ProbeStatus.ERROR,
+            time.perf_counter() - started,
+            error=failed.error,
+            traceback=failed.traceback,
         )
     result = observed.result(probe, time.perf_counter() - started, coverage)
     return replace(result, outputs_differ=outputs_differ)
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    error: str  # one line: the exception
+    traceback: str | None  # its tail, None for a ProbeError
+
+
+def failure(error: BaseException) -> Failure:
+    """What a probe raised, as a result reports it; a KeyboardInterrupt is raised again."""
+    if isinstance(error, KeyboardInterrupt):
+        raise error
+    message = f"{type(error).__name__}: {error}".strip().splitlines()[0]
+    return Failure(message, None if isinstance(error, ProbeError) else _traceback_tail(error))
 
 
 def _seed() -> None:
@@ -363,7 +379,10 @@ def _check_outputs(returned: Any, check: OutputsCheck) -> str | None:
 
 def _traceback_tail(error: BaseException) -> str:
     """The user's frames of the traceback, not the worker's, and the exception."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != __file__]
+    ours = os.path.dirname(__file__)  # the worker's frames and its request handlers
+    frames = [
+        f for f in traceback.extract_tb(error.__traceback__) if os.path.dirname(f.filename) != ours
+    ]
     lines = traceback.format_list(frames[-_TRACEBACK_FRAMES:])
     return "".join(["Traceback (most recent call last):\n", *lines]) + "".join(
         traceback.format_exception_only(error)
@@ -399,6 +418,11 @@ def main() -> None:
             request = receive(requests)
         except EOFError:
             return
+        if isinstance(request, GraphRequest):  # `breaklint graph`: the same worker, another request
+            from breaklint.dynamic.graph import run_graph
+
+            send(results, run_graph(request, device))
+            continue
         assert isinstance(request, ProbeRequest), request
         send(results, run_probe(request, device))
 
