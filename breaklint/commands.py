@@ -154,17 +154,56 @@ def _static(request: LintRequest, files: list[str], selection: Selection) -> _Ou
     return _Outcome(result.findings, result.files_checked, result.files_skipped, files=files)
 
 
+# As in ruff: a fix can make another one possible (an inner `if` rewritten leaves its outer
+# `if` assigning values); `--fix` lints and fixes again until nothing changes, this many times.
+MAX_FIX_ROUNDS = 10
+
+
+@dataclass(slots=True)
+class _FixRun:
+    """What `--fix` did over all its rounds."""
+
+    outcome: _Outcome  # the static phase after the last round
+    files: dict[str, FileFix]  # by path: text before the first round, after the last
+    problems: dict[str, str]  # files that could not be fixed or written, and why
+
+
+def _fix_rounds(
+    request: LintRequest, files: list[str], selection: Selection, outcome: _Outcome
+) -> _FixRun:
+    from breaklint.fixer import FileFix, plan_fixes, write_fixes
+
+    run = _FixRun(outcome, {}, {})
+    for _ in range(MAX_FIX_ROUNDS):
+        plan = plan_fixes(run.outcome.findings, unsafe=request.unsafe_fixes)
+        plan.files = [file for file in plan.files if file.path not in run.problems]
+        problems = plan.problems | write_fixes(plan)
+        run.problems |= problems
+        written = [file for file in plan.files if file.path not in problems]
+        if not written:
+            break
+        for file in written:
+            first = run.files.get(file.path, file)
+            applied = first.applied + file.applied if first is not file else file.applied
+            run.files[file.path] = FileFix(
+                file.path, file.encoding, first.original, file.fixed, applied
+            )
+        run.outcome = _static(request, files, selection)
+    for path, problem in run.problems.items():
+        error(f"{path}: {problem}")
+    return run
+
+
 def _fixed(request: LintRequest, files: list[str], selection: Selection) -> _Outcome:
     """The static phase, with `--fix`: the fixes written, then what is left at its new
     positions."""
     outcome = _static(request, files, selection)
     if not request.fix:
         return outcome
-    fixed, fix_failed = _apply_fixes(outcome.findings, request.unsafe_fixes)
-    if fixed:
-        outcome = _static(request, files, selection)
-    outcome.fixed, outcome.fix_failed = fixed, fix_failed
-    return outcome
+    run = _fix_rounds(request, files, selection, outcome)
+    run.outcome.fixed = Counter(f.code for file in run.files.values() for f in file.applied)
+    run.outcome.fix_failed = bool(run.problems)
+    return run.outcome
 
 
 def _fixed_and_verified(
@@ -175,52 +214,55 @@ def _fixed_and_verified(
     still runs, gives equal eager outputs and breaks no more often; otherwise the file gets
     its old text back, byte for byte. Then the static and dynamic phases see the result."""
     from breaklint.dynamic.model import OutputsPlan
-    from breaklint.fixer import plan_fixes, write_fixes
 
     outcome = _static(request, files, selection)
-    plan = plan_fixes(outcome.findings, unsafe=request.unsafe_fixes)
-    if not plan.files:
-        for path, problem in plan.problems.items():
-            error(f"{path}: {problem}")
-        outcome.fix_failed = bool(plan.problems)
+    if not any(f.fix is not None and f.fix.applies(request.unsafe_fixes) for f in outcome.findings):
         _run_dynamic(request, selection, files, outcome, probe_paths)
         return outcome
     with tempfile.TemporaryDirectory(prefix="breaklint-outputs-") as folder:
         before = _dynamic(
             request, selection, files, outcome.findings, probe_paths, OutputsPlan(folder, False)
         )
-        problems = plan.problems | write_fixes(plan)
-        fixed = _static(request, files, selection)
+        run = _fix_rounds(request, files, selection, outcome)
+        fixed = run.outcome
         after = _dynamic(
             request, selection, files, fixed.findings, probe_paths, OutputsPlan(folder, True)
         )
-    written = [file for file in plan.files if file.path not in problems]
-    problems |= _keep_verified(written, before.probes, after.probes, request.quiet)
-    for path, problem in problems.items():
-        error(f"{path}: {problem}")
-    kept = [file for file in written if file.path not in problems]
-    if len(kept) == len(written):
-        fixed.findings, fixed.probes = after.findings, after.probes
-    else:  # some files have their old text again: what is reported is what is on disk
+    written = list(run.files.values())
+    rejected = _keep_verified(written, before.probes, after.probes, request.quiet)
+    for path, why in rejected.why.items():
+        error(f"{path}: {why}")
+    kept = [file for file in written if file.path not in rejected.why]
+    if rejected.undone:  # files have their old text again: what is reported is what is on disk
         fixed = _static(request, files, selection)
         _run_dynamic(request, selection, files, fixed, probe_paths)
+    else:
+        fixed.findings, fixed.probes = after.findings, after.probes
     fixed.fixed = Counter(f.code for file in kept for f in file.applied)
-    fixed.fix_failed = any(path not in {f.path for f in written} for path in problems)
+    fixed.fix_failed = bool(run.problems) or len(rejected.undone) < len(rejected.why)
     return fixed
+
+
+@dataclass(slots=True)
+class _Rejected:
+    """Fixed files a probe disagreed about, by path: why, and whether the old text is back."""
+
+    why: dict[str, str] = field(default_factory=dict)
+    undone: set[str] = field(default_factory=set)
 
 
 def _keep_verified(
     written: list[FileFix], before: list[ProbeResult], after: list[ProbeResult], quiet: bool
-) -> dict[str, str]:
-    """Restore each fixed file that a probe disagrees about; why, by path. `before` and
-    `after` are the results of the same probes, in the same order."""
+) -> _Rejected:
+    """Restore each fixed file that a probe disagrees about. `before` and `after` are the
+    results of the same probes, in the same order."""
     from breaklint.fixer import ChangedOnDisk, replace_file
 
     if not quiet:
         sys.stderr.write("Fixes checked on the probes (before -> after):\n")
         for old, new in zip(before, after, strict=True):
             sys.stderr.write(f"  {_probe_change(old, new)}\n")
-    restored = {}
+    rejected = _Rejected()
     for file in written:
         real = os.path.realpath(file.path)
         disagreements = [
@@ -234,12 +276,14 @@ def _keep_verified(
         try:
             replace_file(file.path, file.original.encode(file.encoding), expected=file.fixed)
         except (OSError, ChangedOnDisk) as problem:
-            restored[file.path] = f"fixes ({fixes}) failed a probe but cannot be undone ({problem})"
+            why = f"fixes ({fixes}) failed a probe but cannot be undone ({problem})"
+            rejected.why[file.path] = why
             continue
-        restored[file.path] = (
+        rejected.undone.add(file.path)
+        rejected.why[file.path] = (
             f"fixes ({fixes}) undone, the file is as it was: {'; '.join(disagreements)}"
         )
-    return restored
+    return rejected
 
 
 def _disagreement(old: ProbeResult, new: ProbeResult) -> str | None:
@@ -348,18 +392,6 @@ def _show_diff(findings: list[Finding], unsafe: bool) -> int:
             "(`--diff --unsafe-fixes` shows them).\n"
         )
     return EXIT_ERROR if plan.problems else EXIT_FINDINGS if plan.files else EXIT_CLEAN
-
-
-def _apply_fixes(findings: list[Finding], unsafe: bool) -> tuple[Counter[str], bool]:
-    """`--fix`: write the fixes; the findings fixed per rule, and whether a file failed."""
-    from breaklint.fixer import plan_fixes, write_fixes
-
-    plan = plan_fixes(findings, unsafe=unsafe)
-    problems = plan.problems | write_fixes(plan)
-    for path, problem in problems.items():
-        error(f"{path}: {problem}")
-    plan.files = [file for file in plan.files if file.path not in problems]
-    return plan.by_rule(), bool(problems)
 
 
 def _fix_hint(findings: list[Finding], unsafe: bool) -> str | None:

@@ -356,3 +356,39 @@ def test_installing_breaklint_brings_libcst():
     from importlib.metadata import requires
 
     assert any(requirement.startswith("libcst") for requirement in requires("breaklint") or [])
+
+
+def test_fix_runs_again_when_a_fix_makes_another_possible(breaklint, write):
+    path = write(
+        "model.py",
+        """
+        import torch
+
+
+        def pick(x):
+            y = x * 2
+            if y.sum() > 0:
+                if y.mean() > 1:
+                    out = y - 1
+                else:
+                    out = y + 1
+            else:
+                out = y
+            return out
+
+
+        compiled = torch.compile(pick)
+        """,
+    )
+    result = breaklint("model.py", "--fix", "--unsafe-fixes")
+    assert "    out = torch.where(y.sum() > 0, torch.where(y.mean() > 1, y - 1, y + 1), y)\n" in (
+        path.read_text(encoding="utf-8")
+    )
+    assert result.stderr.splitlines()[-2:] == [
+        "Fixed 2 findings.",
+        "     2  BL201 data-dependent-branch",
+    ]
+    assert result.returncode == 0
+    before = path.read_bytes()
+    assert "Fixed" not in breaklint("model.py", "--fix", "--unsafe-fixes").stderr
+    assert path.read_bytes() == before
