@@ -188,7 +188,7 @@ def _check_function(
 ) -> list[Finding]:
     """The findings of one function in scope."""
     reports = []
-    text = "\n".join(source.lines[node.lineno - 1 : node.end_lineno])
+    text = "".join(source.lines[node.lineno - 1 : node.end_lineno])
     used_as_tensors = names_used_as_tensors(text, imports)
     for target in _traced_parts(node, function.inner_only):
         facts = FunctionFacts(

@@ -8,11 +8,14 @@ import re
 import tokenize
 from dataclasses import dataclass
 
-_LINE = re.compile(r"(?<=\n)")
+# Python's tokenizer ends a line at `\n`, `\r\n` or a lone `\r` (old Mac files, a stray `\r`);
+# `str.splitlines` also splits at form feeds and Unicode separators, which Python does not.
+_LINE = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+LINE_START = r"(?:^|(?<=[\r\n]))"  # for patterns that look at line starts, as `^` with MULTILINE
 
 
 def source_lines(text: str) -> list[str]:
-    """Lines as Python numbers them (form feeds and other separators do not split)."""
+    """Lines as Python numbers them, each with its line ending."""
     return _LINE.split(text)
 
 

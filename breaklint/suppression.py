@@ -9,8 +9,9 @@ import tokenize
 from collections.abc import Iterable, Sequence
 
 from breaklint.findings import Finding, Origin
+from breaklint.source import LINE_START
 
-_SKIP_FILE = re.compile(r"^[ \t]*#[ \t]*breaklint:[ \t]*skip-file\b", re.MULTILINE)
+_SKIP_FILE = re.compile(LINE_START + r"[ \t]*#[ \t]*breaklint:[ \t]*skip-file\b")
 _NOQA = re.compile(
     r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
 )
