@@ -18,6 +18,7 @@ from breaklint.commands import (
     error,
     lint,
     list_rules,
+    report_crash,
     show_rule,
 )
 from breaklint.config import (
@@ -210,4 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         sys.stderr.close()
+        return EXIT_ERROR
+    except Exception as crash:  # a bug in breaklint: CI must not read it as findings (exit 1)
+        report_crash(crash)
         return EXIT_ERROR

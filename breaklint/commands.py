@@ -3,9 +3,12 @@ phase -> report -> exit code), `list_rules` and `show_rule`. The command line on
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+import tempfile
 import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -44,6 +47,28 @@ class LintRequest:
 
 def error(message: str) -> None:
     sys.stderr.write(f"breaklint: error: {message}\n")
+
+
+DEBUG_VARIABLE = "BREAKLINT_DEBUG"
+
+
+def report_crash(crash: Exception) -> None:
+    """One line on stderr for an unexpected exception; its traceback goes to a log file, or to
+    stderr too when BREAKLINT_DEBUG is set."""
+    detail = traceback.format_exception(crash)
+    summary = f"{type(crash).__name__}: {crash}".splitlines()[0]
+    if os.environ.get(DEBUG_VARIABLE):
+        sys.stderr.write("".join(detail))
+        error(f"internal error: {summary}")
+        return
+    try:
+        handle, log = tempfile.mkstemp(prefix="breaklint-crash-", suffix=".log")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write("".join(detail))
+        where = f"traceback in {log}"
+    except OSError:
+        where = f"set {DEBUG_VARIABLE}=1 for the traceback"
+    error(f"internal error: {summary} (a bug in breaklint; {where})")
 
 
 @dataclass(slots=True)
