@@ -11,16 +11,21 @@ A whole run is one more entry, keyed by all of its files, so an unchanged tree c
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import enum
+import functools
 import hashlib
 import json
 import os
+import types
+import typing
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from breaklint import __version__
-from breaklint.findings import Edit, Finding, Fix, Origin, Severity, Status
+from breaklint.findings import Finding
 from breaklint.index import ClassInfo, FunctionInfo, HookRegistration, ModuleIndex
 from breaklint.scope import Scope, ScopedFunction
 
@@ -72,7 +77,7 @@ class ResultCache:
         try:
             with open(self.folder / key[:2] / f"{key}.json", encoding="utf-8") as handle:
                 return json.load(handle)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # json recurses once per nesting level
             return None
 
     def store(self, key: str, value: Any) -> None:
@@ -125,20 +130,66 @@ def _table(
 def _from_table(
     kind: type, table: dict[str, Any], nested: Mapping[str, type] = {}, one: Mapping[str, type] = {}
 ) -> list[Any]:
-    """The items of a table, read by field name (a table of other fields raises TypeError)."""
+    """The items of a table, read by field name and checked against the fields' types (a table
+    of other fields or types raises TypeError or ValueError)."""
+    hints = _hints(kind)
 
     def value(name: str, stored: Any) -> Any:
-        if name in one:
-            return one[name](**stored)
         if name in nested:
             return tuple(_from_table(nested[name], stored))
-        return tuple(stored) if isinstance(stored, list) else stored
+        return as_type(hints[name], stored)
 
     names = table["fields"]
+    if not isinstance(names, list) or not isinstance(table["rows"], list):
+        raise TypeError("a table holds lists")
     return [
         kind(**{name: value(name, stored) for name, stored in zip(names, row, strict=True)})
         for row in table["rows"]
     ]
+
+
+@functools.cache
+def _hints(kind: type) -> dict[str, Any]:
+    return typing.get_type_hints(kind)
+
+
+def as_type(hint: Any, stored: Any) -> Any:
+    """JSON data as the type `hint` says (a dataclass from its fields by name, an enum from its
+    value, a tuple or set from a list), or TypeError/ValueError: a cache entry is checked, never
+    trusted, and one of another shape is a miss."""
+    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        for option in arguments:
+            try:
+                return as_type(option, stored)
+            except (TypeError, ValueError):
+                continue
+        raise TypeError(f"{stored!r:.40} is not {hint}")
+    if origin in (tuple, list, frozenset, set):
+        if not isinstance(stored, list):
+            raise TypeError(f"{stored!r:.40} is not a list")
+        item = arguments[0]
+        return (list if origin is list else origin)(as_type(item, value) for value in stored)
+    if origin is dict:
+        key, item = arguments
+        if not isinstance(stored, dict):
+            raise TypeError(f"{stored!r:.40} is not an object")
+        return {as_type(key, k): as_type(item, v) for k, v in stored.items()}
+    if hint is type(None):
+        if stored is not None:
+            raise TypeError(f"{stored!r:.40} is not null")
+        return None
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint(stored)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        if not isinstance(stored, dict):
+            raise TypeError(f"{stored!r:.40} is not an object")
+        fields = _hints(hint)
+        return hint(**{name: as_type(fields[name], value) for name, value in stored.items()})
+    # bool is an int to Python, not to a cache entry.
+    if type(stored) is not hint and not (hint is float and type(stored) is int):
+        raise TypeError(f"{stored!r:.40} is not {hint.__name__}")
+    return stored
 
 
 def index_to_json(index: ModuleIndex) -> dict[str, Any]:
@@ -156,13 +207,14 @@ def index_to_json(index: ModuleIndex) -> dict[str, Any]:
 def index_from_json(data: dict[str, Any]) -> ModuleIndex:
     classes = _from_table(ClassInfo, data["classes"])
     functions = _from_table(FunctionInfo, data["functions"])
+    hints = _hints(ModuleIndex)
     return ModuleIndex(
-        path=data["path"],
-        imports=data["imports"],
-        imports_torch=data["imports_torch"],
+        path=as_type(hints["path"], data["path"]),
+        imports=as_type(hints["imports"], data["imports"]),
+        imports_torch=as_type(hints["imports_torch"], data["imports_torch"]),
         classes={c.name: c for c in classes},
         functions={f.qualname: f for f in functions},
-        compiled_names=set(data["compiled_names"]),
+        compiled_names=as_type(hints["compiled_names"], data["compiled_names"]),
         hooks=_from_table(HookRegistration, data["hooks"]),
     )
 
@@ -172,21 +224,7 @@ def findings_to_json(findings: list[Finding]) -> list[dict[str, Any]]:
 
 
 def findings_from_json(data: list[dict[str, Any]]) -> list[Finding]:
-    findings = []
-    for item in data:
-        fix = item["fix"]
-        if fix is not None:
-            edits = tuple(Edit(**edit) for edit in fix["edits"])
-            fix = Fix(fix["message"], fix["applicability"], edits)
-        scope = item["scope"]
-        item.update(
-            severity=Severity(item["severity"]),
-            scope=None if scope is None else Scope(**scope),
-            origin=Origin(item["origin"]),
-            status=Status(item["status"]),
-            fix=fix,
-        )
-        findings.append(Finding(**item))
+    findings: list[Finding] = as_type(list[Finding], data)
     return findings
 
 
@@ -215,13 +253,16 @@ def file_result_from_json(data: dict[str, Any]) -> FileResult:
     from breaklint.checker import CheckedFunction, FileResult
 
     index, checked = data["index"], data["checked"]
-    functions = _from_table(ScopedFunction, checked["functions"], _SCOPED_NESTED, _SCOPED_ONE)
+    path = as_type(str, data["path"])
+    functions = _from_table(ScopedFunction, checked["functions"], _SCOPED_NESTED)
     return FileResult(
-        data["path"],
+        path,
         None if index is None else index_from_json(index),
         findings_from_json(data["problems"]),
         [
             CheckedFunction(function, findings_from_json(findings))
-            for function, findings in zip(functions, checked["findings"], strict=True)
+            for function, findings in zip(
+                functions, as_type(list, checked["findings"]), strict=True
+            )
         ],
     )
