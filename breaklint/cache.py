@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from breaklint import __version__
 from breaklint.findings import Finding
-from breaklint.index import ClassInfo, FunctionInfo, HookRegistration, ModuleIndex
+from breaklint.index import ClassInfo, FunctionInfo, HookRegistration, ImportAlias, ModuleIndex
 from breaklint.scope import Scope, ScopedFunction
 
 if TYPE_CHECKING:
@@ -192,13 +192,16 @@ def as_type(hint: Any, stored: Any) -> Any:
     return stored
 
 
+_FUNCTION_NESTED = {"imports": ImportAlias}
+
+
 def index_to_json(index: ModuleIndex) -> dict[str, Any]:
     return {
         "path": index.path,
         "imports": index.imports,
         "imports_torch": index.imports_torch,
         "classes": _table(ClassInfo, index.classes.values()),
-        "functions": _table(FunctionInfo, index.functions.values()),
+        "functions": _table(FunctionInfo, index.functions.values(), _FUNCTION_NESTED),
         "compiled_names": sorted(index.compiled_names),
         "hooks": _table(HookRegistration, index.hooks),
     }
@@ -206,7 +209,7 @@ def index_to_json(index: ModuleIndex) -> dict[str, Any]:
 
 def index_from_json(data: dict[str, Any]) -> ModuleIndex:
     classes = _from_table(ClassInfo, data["classes"])
-    functions = _from_table(FunctionInfo, data["functions"])
+    functions = _from_table(FunctionInfo, data["functions"], _FUNCTION_NESTED)
     hints = _hints(ModuleIndex)
     return ModuleIndex(
         path=as_type(hints["path"], data["path"]),

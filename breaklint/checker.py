@@ -76,7 +76,7 @@ def _check_file(
     text, tree, index, nodes = parsed
     source = LazyLines(text)
     functions = compile_scope(Project({path: index}, {path: module}), scope)
-    checked = check_functions(path, source, nodes, functions.get(path, []), codes, index.imports)
+    checked = check_functions(path, source, nodes, functions.get(path, []), codes, index)
     if any(result.findings for result in checked):
         suppressions = Suppressions(text, source.lines, tree)
         for result in checked:
@@ -85,22 +85,22 @@ def _check_file(
 
 
 def recheck_file(
-    path: str, functions: Sequence[ScopedFunction], codes: frozenset[str], imports: dict[str, str]
+    path: str, package: list[str], functions: Sequence[ScopedFunction], codes: frozenset[str]
 ) -> list[Finding]:
     """Check the functions whose project-wide scope differs from the file's own."""
     with _collector_paused():
-        return _recheck_file(path, functions, codes, imports)
+        return _recheck_file(path, package, functions, codes)
 
 
 def _recheck_file(
-    path: str, functions: Sequence[ScopedFunction], codes: frozenset[str], imports: dict[str, str]
+    path: str, package: list[str], functions: Sequence[ScopedFunction], codes: frozenset[str]
 ) -> list[Finding]:
-    parsed = _parse(path, [])
+    parsed = _parse(path, package)
     if isinstance(parsed, FileResult):  # the file changed or vanished since it was indexed
         return parsed.problems
-    text, tree, _, nodes = parsed
+    text, tree, index, nodes = parsed
     source = LazyLines(text)
-    checked = check_functions(path, source, nodes, functions, codes, imports)
+    checked = check_functions(path, source, nodes, functions, codes, index)
     findings = [f for c in checked for f in c.findings]
     return Suppressions(text, source.lines, tree).apply(findings) if findings else []
 
@@ -139,7 +139,7 @@ def check_functions(
     nodes: Nodes,
     functions: Sequence[ScopedFunction],
     codes: frozenset[str],
-    imports: dict[str, str],
+    index: ModuleIndex,
 ) -> list[CheckedFunction]:
     """Run the enabled rules over each function in scope."""
     rules = [
@@ -152,7 +152,9 @@ def check_functions(
             node = nodes[function.qualname]
             owner = function.qualname.rpartition(".")[0]
             if owner not in assignments:
-                assignments[owner] = SelfAssignments(_methods(nodes, owner), imports)
+                assignments[owner] = SelfAssignments(_methods(nodes, owner), index.imports)
+            # The names its own imports bind (`import numpy as np` in its body) are its alone.
+            imports = index.functions[function.qualname].import_table(index.imports)
             findings = _check_function(
                 path, function, node, imports, source, rules, assignments[owner]
             )

@@ -173,9 +173,10 @@ def _lint(
         kept, missing = _reusable(result.checked, functions)
         findings.extend(kept)
         if missing:
-            imports = indexes[result.path].imports
             path = result.path
-            rechecks.append(RecheckJob(path, missing, codes_of[path], imports, digests.get(path)))
+            rechecks.append(
+                RecheckJob(path, package_of[path], missing, codes_of[path], digests.get(path))
+            )
     for rechecked in _cached_map(rechecks, workers, cache):
         findings.extend(rechecked)
     findings.sort(key=Finding.sort_key)

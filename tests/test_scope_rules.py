@@ -149,3 +149,69 @@ def test_roots_narrow_what_counts_as_compiled(breaklint, write) -> None:
     done = breaklint("pkg")
     assert done.returncode == 2
     assert "'roots' must be a list of strings" in done.stderr
+
+
+HELPERS = {
+    "pkg/__init__.py": "",
+    "pkg/fast.py": "def scale(x):\n    return x * x.max().item()\n",
+    "pkg/slow.py": "def scale(x):\n    return x\n",
+}
+
+
+def _concise(breaklint, *paths: str) -> list[str]:
+    result = breaklint(*paths, "--output-format", "concise", "--no-cache")
+    assert "Traceback" not in result.stderr and result.returncode in (0, 1), result.stderr
+    return result.stdout.splitlines()
+
+
+def test_an_import_cycle_through_re_exports_is_followed_to_its_end(breaklint, write) -> None:
+    for path, text in HELPERS.items():
+        write(path, text)
+    write("pkg/a.py", "from pkg.b import helper\nfrom pkg.b import scale\n")
+    write("pkg/b.py", "from pkg.a import helper\nfrom pkg.fast import scale\n")
+    write(
+        "pkg/model.py",
+        """
+        import torch
+        from pkg.a import helper, scale
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return scale(helper(x))
+        """,
+    )
+    for scope in ("compiled", "all"):
+        assert [line.split(" BL")[0] for line in _concise(breaklint, ".", "--scope", scope)] == [
+            "pkg/fast.py:2:16:"
+        ]
+
+
+MODEL_WITH_LOCAL_IMPORT = """
+import torch
+from pkg.{module} import scale
+
+
+def eager_only():
+    from pkg.{other} import scale
+
+    return scale
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        {local}
+        return scale(x)
+"""
+
+
+def test_an_import_in_a_function_binds_its_name_there_only(breaklint, write) -> None:
+    for path, text in HELPERS.items():
+        write(path, text)
+    # A local import elsewhere leaves the module's binding to the function that uses it...
+    write("pkg/m.py", MODEL_WITH_LOCAL_IMPORT.format(module="fast", other="slow", local="pass"))
+    assert [line.split(" BL")[0] for line in _concise(breaklint, "pkg")] == ["pkg/fast.py:2:16:"]
+    # ... and one in the function itself wins over the module's there.
+    local = "from pkg.fast import scale"
+    write("pkg/m.py", MODEL_WITH_LOCAL_IMPORT.format(module="slow", other="slow", local=local))
+    assert [line.split(" BL")[0] for line in _concise(breaklint, "pkg")] == ["pkg/fast.py:2:16:"]
