@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import gc
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -22,7 +23,7 @@ from breaklint.rule import Phase, Rule, RuleContext, all_rules, collect_reports
 from breaklint.rules.internal_error import InternalError
 from breaklint.rules.parse_error import ParseError
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
-from breaklint.source import LazyLines, Unreadable, column, read_source
+from breaklint.source import LazyLines, Unreadable, column, parse_python, read_source
 from breaklint.suppression import Suppressions, is_skipped
 from breaklint.syntax import walk
 from breaklint.tensorness import FunctionFacts, names_used_as_tensors
@@ -44,6 +45,23 @@ class FileResult:
     index: ModuleIndex | None  # None when the file cannot be parsed or is skipped
     problems: list[Finding]  # why it could not be checked
     checked: list[CheckedFunction]  # against the file's own scope
+
+
+# Code that compiles is at most a few thousand levels deep (the compiler's own limit); the
+# analysis recurses a few frames per level, in Python frames that take no C stack (3.11+).
+_ANALYSIS_RECURSION_LIMIT = 50_000
+
+
+@contextlib.contextmanager
+def deep_recursion() -> Iterator[None]:
+    """Room to recurse through any tree that compiles. Only around the analysis: `ast.parse`
+    and `compile`, which recurse in C, scale their own limits with this one."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, _ANALYSIS_RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
 
 
 @contextlib.contextmanager
@@ -76,7 +94,8 @@ def _check_file(
     text, tree, index, nodes = parsed
     source = LazyLines(text)
     functions = compile_scope(Project({path: index}, {path: module}), scope)
-    checked = check_functions(path, source, nodes, functions.get(path, []), codes, index)
+    with deep_recursion():
+        checked = check_functions(path, source, nodes, functions.get(path, []), codes, index)
     if any(result.findings for result in checked):
         suppressions = Suppressions(text, source.lines, tree)
         for result in checked:
@@ -100,7 +119,8 @@ def _recheck_file(
         return parsed.problems
     text, tree, index, nodes = parsed
     source = LazyLines(text)
-    checked = check_functions(path, source, nodes, functions, codes, index)
+    with deep_recursion():
+        checked = check_functions(path, source, nodes, functions, codes, index)
     findings = [f for c in checked for f in c.findings]
     return Suppressions(text, source.lines, tree).apply(findings) if findings else []
 
@@ -116,9 +136,10 @@ def _parse(
     if is_skipped(text):
         return FileResult(path, None, [], [])
     try:
-        tree = ast.parse(text, filename=path)
+        tree = parse_python(text, path)
         nodes: Nodes = {}
-        index = build_index(path, tree, package, nodes)
+        with deep_recursion():
+            index = build_index(path, tree, package, nodes)
     except SyntaxError as error:
         line, column = error.lineno or 1, error.offset or 1
         problem = ParseError.finding(path, line, column, message=f"SyntaxError: {error.msg}")

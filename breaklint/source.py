@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import ast
 import functools
 import io
 import re
+import sys
 import tokenize
 from dataclasses import dataclass
+from types import FrameType
+from typing import cast
 
 # Python's tokenizer ends a line at `\n`, `\r\n` or a lone `\r` (old Mac files, a stray `\r`);
 # `str.splitlines` also splits at form feeds and Unicode separators, which Python does not.
 _LINE = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+_LINE_END = re.compile(rb"\r\n|\r|\n")
 LINE_START = r"(?:^|(?<=[\r\n]))"  # for patterns that look at line starts, as `^` with MULTILINE
 
 
@@ -70,9 +75,43 @@ def read_source(path: str) -> str | Unreadable:
     except SyntaxError as error:
         return Unreadable(f"cannot decode file: {error.msg}")
     except (UnicodeDecodeError, LookupError) as error:
-        line = data[: getattr(error, "start", 0)].count(b"\n") + 1
+        line = len(_LINE_END.findall(data, 0, getattr(error, "start", 0))) + 1
         reason = error.reason if isinstance(error, UnicodeDecodeError) else str(error)
         encoding = getattr(error, "encoding", "the declared encoding")
         return Unreadable(
             f"cannot decode file as {encoding}: {reason} (declare its encoding, PEP 263)", line
         )
+
+
+def parse_python(text: str, path: str) -> ast.Module:
+    """The tree of a file that Python can run, or the SyntaxError, RecursionError or
+    MemoryError that compiling it raises: BL001 exactly when `python file.py` would fail,
+    which parsing alone does not tell (`break` outside a loop, nesting too deep to compile)."""
+    # Python's parser and compiler count the frames they are called from against their depth
+    # limits: give back all but one (a script's own), so that a file parses and compiles here
+    # as in a script, whatever the depth of the stack this runs on.
+    depth, frame = 0, cast(FrameType | None, sys._getframe(1))
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(before + depth)
+    try:
+        try:
+            tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        except (RecursionError, MemoryError):
+            compile(text, path, "exec", dont_inherit=True)  # raises when Python fails too
+            # It compiles: building the tree's objects takes a few levels more than that.
+            sys.setrecursionlimit(before + depth + _TREE_MARGIN)
+            tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        assert isinstance(tree, ast.Module)
+        try:
+            compile(tree, path, "exec", dont_inherit=True)
+        except (RecursionError, MemoryError):
+            # Compiling a tree (not text) stops at a third of the depth: ask the text.
+            compile(text, path, "exec", dont_inherit=True)
+    finally:
+        sys.setrecursionlimit(before)
+    return tree
+
+
+_TREE_MARGIN = 20  # levels that building `ast` objects takes beyond compiling the same text

@@ -9,7 +9,7 @@ import tokenize
 from collections.abc import Iterable, Sequence
 
 from breaklint.findings import Finding, Origin
-from breaklint.source import LINE_START
+from breaklint.source import LINE_START, parse_python
 
 _SKIP_FILE = re.compile(LINE_START + r"[ \t]*#[ \t]*breaklint:[ \t]*skip-file\b")
 _NOQA = re.compile(
@@ -93,7 +93,11 @@ class Suppressions:
         if not kept or "breaklint:" not in self.text:
             return kept
         if self._spans is None:
-            self._spans = _statement_starts(self._tree or ast.parse(self.text))
+            try:
+                tree = self._tree or parse_python(self.text, "<suppressions>")
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return kept  # a file that does not compile has no statement findings to suppress
+            self._spans = _statement_starts(tree)
         result = []
         for finding in kept:
             # The innermost statement whose header holds the finding: a simple statement whole,

@@ -151,3 +151,23 @@ def test_a_killed_worker_leaves_its_files_to_the_main_process(tmp_path, write, m
 
     monkeypatch.setattr(checker, "check_file", dying)
     assert lint_paths(files, Settings(root=tmp_path), jobs=2, use_cache=False).findings == serial
+
+
+def test_deep_code_that_compiles_is_linted_not_reported(breaklint, write):
+    write("sum.py", "import torch\nx = " + " + ".join(["1"] * 500) + "\n")
+    # The rules walk it too: it is in a forward.
+    chain = " + ".join(["x"] * 2000)
+    write("deep.py", MODEL.replace("return x *", f"y = {chain}\n        return y *"))
+    result = concise(breaklint, ".")
+    assert result.returncode == 1, result.stderr
+    assert [line.split(" ")[:2] for line in result.stdout.splitlines()] == [
+        ["deep.py:7:20:", "BL101"]
+    ]
+
+
+def test_code_that_parses_but_does_not_compile_is_a_finding(breaklint, write):
+    write("loose.py", "import torch\n\nbreak\n")
+    write("model.py", MODEL)
+    result = concise(breaklint, ".")
+    assert result.stdout.splitlines()[0] == "loose.py:3:1: BL001 SyntaxError: 'break' outside loop"
+    assert result.stdout.splitlines()[1].startswith("model.py:6:20: BL101 ")

@@ -75,3 +75,9 @@ def test_unsafe_fix_after_a_stray_cr_guards_the_flagged_statement(breaklint, tmp
         "        if not torch.compiler.is_compiling():\n            print(x)\n"
         "        return x\n"
     )
+
+
+def test_an_undecodable_byte_is_reported_on_its_line_after_lone_crs(breaklint, tmp_path):
+    (tmp_path / "latin.py").write_bytes(b"x = 1\ry = 2\r\nname = '\xe9t\xe9'\n")
+    result = breaklint("latin.py", "--output-format", "concise", "--no-cache")
+    assert result.stdout.startswith("latin.py:3:1: BL001 cannot decode file as utf-8: ")

@@ -12,7 +12,7 @@ from breaklint.dynamic.model import Break, ProbeResult, ProbeStatus, Span
 from breaklint.findings import Finding, Origin, Status
 from breaklint.rule import Phase, all_rules
 from breaklint.rules.dynamic_break import ProbeFailed, break_finding, probe_finding
-from breaklint.source import read_source
+from breaklint.source import parse_python, read_source
 
 
 def is_statement_finding(finding: Finding) -> bool:
@@ -38,8 +38,8 @@ def _statement_spans(real_path: str) -> tuple[tuple[int, int], ...]:
     spread over several lines is the call's first line, not the argument a rule flags."""
     text = read_source(real_path)
     try:
-        tree = ast.parse(text if isinstance(text, str) else "")
-    except (SyntaxError, ValueError):
+        tree = parse_python(text if isinstance(text, str) else "", real_path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
     spans = []
     for node in ast.walk(tree):
