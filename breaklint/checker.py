@@ -168,12 +168,15 @@ def check_functions(
     ]
     checked = []
     assignments: dict[str, SelfAssignments] = {}
+    methods: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] | None = None
     for function in functions:
         try:
             node = nodes[function.qualname]
             owner = function.qualname.rpartition(".")[0]
             if owner not in assignments:
-                assignments[owner] = SelfAssignments(_methods(nodes, owner), index.imports)
+                if methods is None:
+                    methods = _methods_by_owner(nodes)
+                assignments[owner] = SelfAssignments(methods.get(owner, []), index.imports)
             # The names its own imports bind (`import numpy as np` in its body) are its alone.
             imports = index.functions[function.qualname].import_table(index.imports)
             findings = _check_function(
@@ -188,16 +191,15 @@ def check_functions(
     return checked
 
 
-def _methods(nodes: Nodes, owner: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """The functions defined directly in `owner` (a class, for a method)."""
-    if not owner:
-        return []
-    prefix = f"{owner}."
-    return [
-        node
-        for qualname, node in nodes.items()
-        if qualname.startswith(prefix) and "." not in qualname[len(prefix) :]
-    ]
+def _methods_by_owner(nodes: Nodes) -> dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """The functions defined directly in each class (by qualified name), in one pass: a scan
+    of every node per class was quadratic in the size of the file."""
+    owners: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+    for qualname, node in nodes.items():
+        owner = qualname.rpartition(".")[0]
+        if owner:
+            owners.setdefault(owner, []).append(node)
+    return owners
 
 
 def _check_function(
