@@ -36,6 +36,7 @@ class LintRequest:
     probes: tuple[str, ...]  # probe files or folders given on the command line
     dynamic: bool  # run the probes the settings list when none are given
     probe_timeout: float
+    probe_memory: int | None  # MB per probe worker; None: the default, 0: no limit
     device: str
     output_format: str
     output_file: Path | None
@@ -233,6 +234,8 @@ def _run_dynamic(
 
     if request.probe_timeout <= 0:
         raise ConfigError("--probe-timeout must be positive")
+    if request.probe_memory is not None and request.probe_memory < 0:
+        raise ConfigError("--probe-memory must be a number of megabytes, or 0 for no limit")
     try:
         result = run_dynamic(
             outcome.findings,
@@ -240,6 +243,7 @@ def _run_dynamic(
             probe_paths,
             jobs=request.jobs,
             timeout_s=request.probe_timeout,
+            memory_mb=request.probe_memory,
             device=request.device,
             allowed=selection.allows,
             progress=sys.stderr.isatty() and not request.quiet,
