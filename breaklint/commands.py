@@ -108,6 +108,10 @@ def lint(request: LintRequest) -> int:
         return EXIT_ERROR
     for missing in found.missing:
         error(f"path '{missing}' does not exist")
+    for folder in found.unreadable:
+        sys.stderr.write(
+            f"breaklint: warning: cannot read folder '{folder.folder}': {folder.reason}\n"
+        )
     for empty in found.empty:
         sys.stderr.write(f"breaklint: warning: no Python files found under '{empty}'\n")
     return _report(request, outcome, failed=bool(found.missing) or outcome.fix_failed)

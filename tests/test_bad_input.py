@@ -6,6 +6,8 @@ import hashlib
 import os
 from pathlib import Path
 
+import pytest
+
 MODEL = """
 import torch
 
@@ -171,3 +173,34 @@ def test_code_that_parses_but_does_not_compile_is_a_finding(breaklint, write):
     result = concise(breaklint, ".")
     assert result.stdout.splitlines()[0] == "loose.py:3:1: BL001 SyntaxError: 'break' outside loop"
     assert result.stdout.splitlines()[1].startswith("model.py:6:20: BL101 ")
+
+
+def test_an_unreadable_subfolder_is_warned_about(breaklint, write, tmp_path):
+    write("model.py", MODEL)
+    # A folder whose path is too long to open: unreadable even for root, unlike chmod 000.
+    deep = os.open(tmp_path, os.O_RDONLY)
+    for _ in range(20):
+        os.mkdir("d" * 250, dir_fd=deep)
+        inner = os.open("d" * 250, os.O_RDONLY, dir_fd=deep)
+        os.close(deep)
+        deep = inner
+    os.close(deep)
+    result = concise(breaklint, ".")
+    assert result.returncode == 1
+    assert result.stdout.startswith("model.py:6:20: BL101 ")
+    warnings = [line for line in result.stderr.splitlines() if "cannot read folder" in line]
+    assert len(warnings) == 1
+    assert warnings[0].startswith("breaklint: warning: cannot read folder '" + "d" * 250 + "/")
+    assert warnings[0].endswith("': File name too long")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any folder")
+def test_a_folder_without_read_permission_is_warned_about(breaklint, write, tmp_path):
+    write("model.py", MODEL)
+    write("private/secret.py", MODEL)
+    (tmp_path / "private").chmod(0)
+    try:
+        result = concise(breaklint, ".")
+    finally:
+        (tmp_path / "private").chmod(0o755)
+    assert "breaklint: warning: cannot read folder 'private': Permission denied\n" in result.stderr
