@@ -98,6 +98,17 @@ class ModuleIndex:
         return expand_import(dotted, self.imports)
 
 
+REDEFINED = "@"  # joins a redefined class's name and the line of its definition
+
+
+def label(qualname: str) -> str:
+    """A qualified name as findings show it: `Q.forward` for the `Q` defined again on line 12
+    too (`Q@12.forward`)."""
+    if REDEFINED not in qualname:
+        return qualname
+    return ".".join(part.partition(REDEFINED)[0] for part in qualname.split("."))
+
+
 def dotted_name(node: ast.expr) -> str | None:
     """`a.b.c` for a chain of attributes on a name, `a.b()` for a call of one, else None."""
     if isinstance(node, ast.Call):
@@ -195,6 +206,10 @@ class _Indexer:
             self.scan(node)  # a class local to a function is analysed as part of it
             return
         name = ".".join([*self.class_stack, node.name])
+        if name in self.index.classes:
+            # Defined again (`if ...: class Q ... else: class Q ...`): both are analysed, the
+            # later one under a key of its own, which labels show as the name alone.
+            name = f"{name}{REDEFINED}{node.lineno}"
         bases = tuple(
             self.index.resolve(base) for base in map(dotted_name, node.bases) if base is not None
         )
@@ -210,7 +225,7 @@ class _Indexer:
             ):
                 alias = dotted(item.value)
         self.index.classes[name] = ClassInfo(name, bases, methods, alias)
-        self.class_stack.append(node.name)
+        self.class_stack.append(name.rpartition(".")[2])
         self.scan(node)
         self.class_stack.pop()
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from breaklint.index import FunctionInfo, HookRegistration, ImportAlias, ModuleIndex
+from breaklint.index import FunctionInfo, HookRegistration, ImportAlias, ModuleIndex, label
 from breaklint.syntax import expand_import
 
 COMPILING_DECORATORS = frozenset(
@@ -198,9 +198,9 @@ class Project:
         """Every compile root with its label, in a stable order."""
         found: dict[_Ref, Root] = {}
 
-        def add(ref: _Ref | None, label: str, inner: tuple[str, ...] | None = None) -> None:
+        def add(ref: _Ref | None, name: str, inner: tuple[str, ...] | None = None) -> None:
             if ref is not None and self.function(ref) is not None:
-                found.setdefault(ref, Root(ref, label, inner))
+                found.setdefault(ref, Root(ref, label(name), inner))
 
         for module, index in sorted(self.by_module.items()):
             for name, cls in index.classes.items():
@@ -220,8 +220,11 @@ class Project:
                 for installed in info.installs_forward:
                     # `cls.forward = wrapper`: Dynamo traces what is installed.
                     if installed in info.nested:
-                        label = f"{info.qualname}.{installed}"
-                        add(_Ref(module, info.qualname), label, (installed,))
+                        add(
+                            _Ref(module, info.qualname),
+                            f"{info.qualname}.{installed}",
+                            (installed,),
+                        )
                     else:
                         add(self.resolve_callee(module, info, installed), installed)
             for name in sorted(index.compiled_names):

@@ -215,3 +215,26 @@ def test_an_import_in_a_function_binds_its_name_there_only(breaklint, write) -> 
     local = "from pkg.fast import scale"
     write("pkg/m.py", MODEL_WITH_LOCAL_IMPORT.format(module="slow", other="slow", local=local))
     assert [line.split(" BL")[0] for line in _concise(breaklint, "pkg")] == ["pkg/fast.py:2:16:"]
+
+
+def test_a_class_defined_on_both_ways_of_an_if_is_analysed_twice(breaklint, write) -> None:
+    write(
+        "model.py",
+        """
+        import torch
+
+        FAST = True
+        if FAST:
+            class Q(torch.nn.Module):
+                def forward(self, x):
+                    return x.item()
+        else:
+            class Q(torch.nn.Module):
+                def forward(self, x):
+                    print(x)
+                    return x
+        """,
+    )
+    result = breaklint("model.py", "--output-format", "json", "--no-cache")
+    found = [(f["code"], f["line"], f["scope"]) for f in json.loads(result.stdout)["findings"]]
+    assert found == [("BL101", 7, "Q.forward"), ("BL401", 11, "Q.forward")]
