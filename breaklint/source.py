@@ -8,6 +8,7 @@ import io
 import re
 import sys
 import tokenize
+import warnings
 from dataclasses import dataclass
 from types import FrameType
 from typing import cast
@@ -88,29 +89,37 @@ def parse_python(text: str, path: str) -> ast.Module:
     MemoryError that compiling it raises: BL001 exactly when `python file.py` would fail,
     which parsing alone does not tell (`break` outside a loop, nesting too deep to compile)."""
     # Python's parser and compiler count the frames they are called from against their depth
-    # limits: give back all but one (a script's own), so that a file parses and compiles here
-    # as in a script, whatever the depth of the stack this runs on.
-    depth, frame = 0, cast(FrameType | None, sys._getframe(1))
+    # limits: give back all but one (the helper's, as a script's own), so that a file parses
+    # and compiles here as in a script, whatever the depth of the stack this runs on.
+    depth, frame = 0, cast(FrameType | None, sys._getframe(0))
     while frame is not None:
         depth, frame = depth + 1, frame.f_back
     before = sys.getrecursionlimit()
     sys.setrecursionlimit(before + depth)
     try:
-        try:
-            tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-        except (RecursionError, MemoryError):
-            compile(text, path, "exec", dont_inherit=True)  # raises when Python fails too
-            # It compiles: building the tree's objects takes a few levels more than that.
-            sys.setrecursionlimit(before + depth + _TREE_MARGIN)
-            tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-        assert isinstance(tree, ast.Module)
-        try:
-            compile(tree, path, "exec", dont_inherit=True)
-        except (RecursionError, MemoryError):
-            # Compiling a tree (not text) stops at a third of the depth: ask the text.
-            compile(text, path, "exec", dont_inherit=True)
+        # The compiler's warnings about the user's code (`"\d"`, `1()`) are not breaklint's
+        # to print, and must not become errors under `-W error`.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _compiled_tree(text, path, before + depth + _TREE_MARGIN)
     finally:
         sys.setrecursionlimit(before)
+
+
+def _compiled_tree(text: str, path: str, tree_limit: int) -> ast.Module:
+    try:
+        tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (RecursionError, MemoryError):
+        compile(text, path, "exec", dont_inherit=True)  # raises when Python fails too
+        # It compiles: building the tree's objects takes a few levels more than that.
+        sys.setrecursionlimit(tree_limit)
+        tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    assert isinstance(tree, ast.Module)
+    try:
+        compile(tree, path, "exec", dont_inherit=True)
+    except (RecursionError, MemoryError):
+        # Compiling a tree (not text) stops at a third of the depth: ask the text.
+        compile(text, path, "exec", dont_inherit=True)
     return tree
 
 

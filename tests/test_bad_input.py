@@ -204,3 +204,11 @@ def test_a_folder_without_read_permission_is_warned_about(breaklint, write, tmp_
     finally:
         (tmp_path / "private").chmod(0o755)
     assert "breaklint: warning: cannot read folder 'private': Permission denied\n" in result.stderr
+
+
+def test_the_compilers_warnings_about_user_code_are_not_printed(breaklint, write):
+    write("warns.py", 'import torch\n\npattern = "\\d"\nvalue = 1() if False else 0\n')
+    result = breaklint("warns.py", "--no-cache", "-q")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    strict = breaklint("warns.py", "--no-cache", "-q", env={"PYTHONWARNINGS": "error"})
+    assert (strict.returncode, strict.stdout, strict.stderr) == (0, "", "")
