@@ -19,7 +19,7 @@ import json
 import os
 import types
 import typing
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -127,9 +127,7 @@ def _table(
     return {"fields": names, "rows": [[cell(item, name) for name in names] for item in items]}
 
 
-def _from_table(
-    kind: type, table: dict[str, Any], nested: Mapping[str, type] = {}, one: Mapping[str, type] = {}
-) -> list[Any]:
+def _from_table(kind: type, table: dict[str, Any], nested: Mapping[str, type] = {}) -> list[Any]:
     """The items of a table, read by field name and checked against the fields' types (a table
     of other fields or types raises TypeError or ValueError)."""
     hints = _hints(kind)
@@ -157,38 +155,47 @@ def as_type(hint: Any, stored: Any) -> Any:
     """JSON data as the type `hint` says (a dataclass from its fields by name, an enum from its
     value, a tuple or set from a list), or TypeError/ValueError: a cache entry is checked, never
     trusted, and one of another shape is a miss."""
+    return _converter(hint)(stored)
+
+
+@functools.cache
+def _converter(hint: Any) -> Callable[[Any], Any]:
+    """The check and conversion for one type, built once: a warm run reads every finding."""
     origin, arguments = typing.get_origin(hint), typing.get_args(hint)
     if origin in (types.UnionType, typing.Union):
-        for option in arguments:
-            try:
-                return as_type(option, stored)
-            except (TypeError, ValueError):
-                continue
-        raise TypeError(f"{stored!r:.40} is not {hint}")
+        options = [_converter(option) for option in arguments]
+
+        def union(stored: Any) -> Any:
+            for option in options:
+                try:
+                    return option(stored)
+                except (TypeError, ValueError):
+                    continue
+            raise TypeError(f"{stored!r:.40} is not {hint}")
+
+        return union
     if origin in (tuple, list, frozenset, set):
-        if not isinstance(stored, list):
-            raise TypeError(f"{stored!r:.40} is not a list")
-        item = arguments[0]
-        return (list if origin is list else origin)(as_type(item, value) for value in stored)
+        item, collection = _converter(arguments[0]), list if origin is list else origin
+        return lambda stored: collection(item(value) for value in _checked(list, stored))
     if origin is dict:
-        key, item = arguments
-        if not isinstance(stored, dict):
-            raise TypeError(f"{stored!r:.40} is not an object")
-        return {as_type(key, k): as_type(item, v) for k, v in stored.items()}
+        key, item = (_converter(argument) for argument in arguments)
+        return lambda stored: {key(k): item(v) for k, v in _checked(dict, stored).items()}
     if hint is type(None):
-        if stored is not None:
-            raise TypeError(f"{stored!r:.40} is not null")
-        return None
+        return lambda stored: _checked(type(None), stored)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        return hint(stored)
+        return hint
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        if not isinstance(stored, dict):
-            raise TypeError(f"{stored!r:.40} is not an object")
-        fields = _hints(hint)
-        return hint(**{name: as_type(fields[name], value) for name, value in stored.items()})
-    # bool is an int to Python, not to a cache entry.
-    if type(stored) is not hint and not (hint is float and type(stored) is int):
-        raise TypeError(f"{stored!r:.40} is not {hint.__name__}")
+        fields = {name: _converter(field) for name, field in _hints(hint).items()}
+        return lambda stored: hint(
+            **{name: fields[name](value) for name, value in _checked(dict, stored).items()}
+        )
+    return lambda stored: _checked(hint, stored)
+
+
+def _checked(kind: type, stored: Any) -> Any:
+    # Exactly the type: bool is an int to Python, not to a cache entry.
+    if type(stored) is not kind:
+        raise TypeError(f"{stored!r:.40} is not {kind.__name__}")
     return stored
 
 
