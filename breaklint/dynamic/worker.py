@@ -256,12 +256,11 @@ def run_probe(
 ) -> ProbeResult:
     from breaklint.dynamic import torch_shim
 
-    state.restore()
     started = time.perf_counter()
     probe = request.probe
-    folder = os.path.dirname(os.path.abspath(probe.path))
-    sys.path.insert(0, folder)  # so a probe file can import the model next to it
     try:
+        state.restore()  # inside: a probe that removed the working directory fails the next
+        sys.path.insert(0, os.path.dirname(os.path.abspath(probe.path)))  # for its model
         module = _load(probe.path)
         function = getattr(module, probe.name, None)
         if not callable(function):
