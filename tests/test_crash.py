@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from conftest import REPO
 
@@ -29,7 +32,11 @@ def _crash(tmp_path, env=None):
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        env={"PYTHONPATH": str(REPO), **(env or {})},
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(REPO), *sys.path[1:]]),
+            **(env or {}),
+        },
         timeout=120,
     )
 
@@ -54,3 +61,18 @@ def test_the_debug_variable_shows_the_traceback(tmp_path):
     assert result.returncode == 2
     assert result.stderr.startswith("Traceback (most recent call last):\n")
     assert result.stderr.endswith("breaklint: error: internal error: KeyError: 'boom'\n")
+
+
+def test_a_bug_in_a_probe_slot_reaches_the_caller_without_a_thread_traceback(capsys, monkeypatch):
+    from breaklint.dynamic import pool
+    from breaklint.dynamic.model import Probe, Watch
+
+    def broken(slot, request):
+        raise KeyError("slot")
+
+    monkeypatch.setattr(pool._Slot, "run", broken)
+    workers = pool.WorkerPool(jobs=2, timeout_s=5, device="cpu", memory_mb=0)
+    probes = [Probe("p.py", f"probe_{n}", n) for n in range(3)]
+    with pytest.raises(KeyError, match="slot"):
+        workers.run(probes, Watch(frozenset()))
+    assert capsys.readouterr().err == ""

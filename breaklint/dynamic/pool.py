@@ -180,7 +180,9 @@ class WorkerPool:
         for index in range(len(probes)):
             pending.put(index)
         results: dict[int, ProbeResult] = {}
-        failures: list[DynamicError] = []
+        # Whatever stops a slot, a bug in breaklint included, is raised in the calling thread:
+        # a thread's own exception would print a traceback and leave its probes unanswered.
+        failures: list[Exception] = []
         lock = threading.Lock()
 
         def serve(slot: _Slot) -> None:
@@ -194,7 +196,7 @@ class WorkerPool:
                     with lock:
                         results[index] = result
                     on_result(result)
-            except DynamicError as error:
+            except Exception as error:
                 failures.append(error)
             finally:
                 slot.close()
