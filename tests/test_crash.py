@@ -27,16 +27,14 @@ sys.exit(main(sys.argv[1:]))
 
 def _crash(tmp_path, env=None):
     (tmp_path / "m.py").write_text("import torch\n", encoding="utf-8")
+    inherited = {k: v for k, v in os.environ.items() if k != "BREAKLINT_DEBUG"}
+    path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, "-c", CRASHING, "m.py", "--no-cache"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        env={
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(REPO), *sys.path[1:]]),
-            **(env or {}),
-        },
+        env={**inherited, "PYTHONPATH": path, **(env or {})},
         timeout=120,
     )
 
