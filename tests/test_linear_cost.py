@@ -12,6 +12,7 @@ import pytest
 
 from breaklint.checker import check_file
 from breaklint.findings import Finding
+from breaklint.rule import all_rules
 from breaklint.scope import ScopeOptions
 
 BLOCK = """
@@ -54,8 +55,8 @@ def _lines_executed(action: Callable[[], object]) -> int:
     return count
 
 
-def _checked(path: str) -> list[Finding]:
-    result = check_file(path, [], "big", frozenset({"BL101", "BL401"}), ScopeOptions())
+def _checked(path: str, codes: frozenset[str] = frozenset({"BL101", "BL401"})) -> list[Finding]:
+    result = check_file(path, [], "big", codes, ScopeOptions())
     return [finding for checked in result.checked for finding in checked.findings]
 
 
@@ -78,3 +79,29 @@ def test_joining_four_times_the_findings_is_four_times_the_work(tmp_path):
     small = joined(_module(tmp_path / "small.py", 40, ""))
     large = joined(_module(tmp_path / "large.py", 160, ""))
     assert _lines_executed(large) / _lines_executed(small) < 4.4
+
+
+DEEP = """
+import torch
+
+
+class Deep(torch.nn.Module):
+    def forward(self, x):
+        y = torch.zeros({chain})
+        if {chain} > 0:
+            y = y + int({chain})
+        return y
+"""
+
+
+def test_four_times_as_deep_an_expression_is_four_times_the_work(tmp_path):
+    def module(name: str, terms: int) -> str:
+        path = tmp_path / name
+        path.write_text(DEEP.format(chain=" + ".join(["x.sum()"] * terms)), encoding="utf-8")
+        return str(path)
+
+    every = frozenset(all_rules())
+    _checked(module("warm.py", 10), every)
+    small, large = module("small.py", 100), module("large.py", 400)
+    work = [_lines_executed(lambda path=path: _checked(path, every)) for path in (small, large)]
+    assert work[1] / work[0] < 4.4
