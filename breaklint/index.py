@@ -98,12 +98,12 @@ class ModuleIndex:
         return expand_import(dotted, self.imports)
 
 
-REDEFINED = "@"  # joins a redefined class's name and the line of its definition
+REDEFINED = "@"  # joins a redefined class's or function's name and the line of its definition
 
 
 def label(qualname: str) -> str:
     """A qualified name as findings show it: `Q.forward` for the `Q` defined again on line 12
-    too (`Q@12.forward`)."""
+    too (`Q@12.forward`), `f` for the `f` defined again on line 30 (`f@30`)."""
     if REDEFINED not in qualname:
         return qualname
     return ".".join(part.partition(REDEFINED)[0] for part in qualname.split("."))
@@ -250,6 +250,10 @@ class _Indexer:
             )
             if accessor is not None:
                 qualname = f"{qualname}.{accessor}"
+            else:
+                # Defined again (`if ...: def f ... else: def f ...`, `@overload` stubs): each
+                # definition is analysed, the later ones under keys of their own.
+                qualname = f"{qualname}{REDEFINED}{node.lineno}"
         start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         scan = self.function = _FunctionScan(qualname)
         self.scan(node)

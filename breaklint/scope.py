@@ -12,7 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from breaklint.index import FunctionInfo, HookRegistration, ImportAlias, ModuleIndex, label
+from breaklint.index import (
+    REDEFINED,
+    FunctionInfo,
+    HookRegistration,
+    ImportAlias,
+    ModuleIndex,
+    label,
+)
 from breaklint.syntax import expand_import
 
 COMPILING_DECORATORS = frozenset(
@@ -86,6 +93,7 @@ class Project:
         self.by_module = {module_names[path]: index for path, index in indexes.items()}
         self._is_module_class: dict[_Ref, bool] = {}
         self._is_guard: dict[_Ref, bool] = {}
+        self._redefinitions: dict[str, dict[str, list[str]]] = {}  # per module, by first key
         self._callees: dict[tuple[str, str | None, tuple[ImportAlias, ...], str], _Ref | None] = {}
 
     def lookup(self, dotted: str) -> _Ref | None:
@@ -123,6 +131,21 @@ class Project:
         imports = index.imports if caller is None else caller.import_table(index.imports)
         resolved = expand_import(dotted, imports)
         return self.lookup(resolved) if resolved != dotted or "." in dotted else None
+
+    def definitions(self, ref: _Ref) -> list[_Ref]:
+        """`ref` and the later definitions of the same function in its module (`if ...: def f
+        ... else: def f ...`): which one runs is decided when the module runs."""
+        module = ref.module
+        if module not in self._redefinitions:
+            found: dict[str, list[str]] = {}
+            for qualname in self.by_module[module].functions:
+                owner, _, name = qualname.rpartition(".")
+                if REDEFINED in name:
+                    first = ".".join(filter(None, [owner, name.partition(REDEFINED)[0]]))
+                    found.setdefault(first, []).append(qualname)
+            self._redefinitions[module] = found
+        later = self._redefinitions[module].get(ref.qualname, [])
+        return [ref, *(_Ref(module, qualname) for qualname in later)]
 
     def is_module_class(self, ref: _Ref) -> bool:
         known = self._is_module_class.get(ref)
@@ -338,6 +361,12 @@ def compile_scope(
     queue: deque[tuple[_Ref, Scope]] = deque()  # with the scope of what it calls
 
     def reach(ref: _Ref, scope: Scope, callees: Scope, only: tuple[str, ...] | None = None) -> None:
+        for definition in project.definitions(ref):
+            reach_one(definition, scope, callees, only)
+
+    def reach_one(
+        ref: _Ref, scope: Scope, callees: Scope, only: tuple[str, ...] | None = None
+    ) -> None:
         if project.is_disabled(ref):
             return
         if ref in scopes:

@@ -238,3 +238,42 @@ def test_a_class_defined_on_both_ways_of_an_if_is_analysed_twice(breaklint, writ
     result = breaklint("model.py", "--output-format", "json", "--no-cache")
     found = [(f["code"], f["line"], f["scope"]) for f in json.loads(result.stdout)["findings"]]
     assert found == [("BL101", 7, "Q.forward"), ("BL401", 11, "Q.forward")]
+
+
+def test_every_definition_of_a_function_is_reached(breaklint, write) -> None:
+    write(
+        "model.py",
+        """
+        import typing
+
+        import torch
+
+        if torch.cuda.is_available():
+            def scale(x):
+                return x * x.max().item()
+        else:
+            def scale(x):
+                print(x)
+                return x
+
+
+        @typing.overload
+        def shift(x: int) -> int: ...
+        @typing.overload
+        def shift(x: torch.Tensor) -> torch.Tensor: ...
+        def shift(x):
+            return x + x.nonzero().sum()
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return shift(scale(x))
+        """,
+    )
+    result = breaklint("model.py", "--output-format", "json", "--no-cache")
+    found = [(f["code"], f["line"], f["scope"]) for f in json.loads(result.stdout)["findings"]]
+    assert found == [
+        ("BL101", 7, "reached from M.forward"),
+        ("BL401", 10, "reached from M.forward"),
+        ("BL301", 19, "reached from M.forward"),
+    ]
