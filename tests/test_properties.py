@@ -11,6 +11,7 @@ import importlib.util
 import os
 import tempfile
 import textwrap
+import warnings
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,9 @@ def _compiles(data: bytes) -> bool:
     file: `compile()` of the bytes themselves lets invalid UTF-8 in a comment through, which
     `python file.py` refuses."""
     try:
-        compile(importlib.util.decode_source(data), "<fuzzed>", "exec", dont_inherit=True)
+        with warnings.catch_warnings():  # about the fuzzed code, not the test's
+            warnings.simplefilter("ignore")
+            compile(importlib.util.decode_source(data), "<fuzzed>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError, UnicodeError, LookupError):
         return False
     return True
