@@ -11,26 +11,22 @@ A whole run is one more entry, keyed by all of its files, so an unchanged tree c
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import enum
+import functools
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from breaklint import __version__
-from breaklint.findings import (
-    Applicability,
-    Edit,
-    Finding,
-    Fix,
-    FixTarget,
-    Origin,
-    Severity,
-    Status,
-)
-from breaklint.index import ClassInfo, FunctionInfo, HookRegistration, ModuleIndex
+from breaklint.findings import Finding
+from breaklint.index import ClassInfo, FunctionInfo, HookRegistration, ImportAlias, ModuleIndex
 from breaklint.scope import Scope, ScopedFunction
 
 if TYPE_CHECKING:
@@ -81,7 +77,7 @@ class ResultCache:
         try:
             with open(self.folder / key[:2] / f"{key}.json", encoding="utf-8") as handle:
                 return json.load(handle)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # json recurses once per nesting level
             return None
 
     def store(self, key: str, value: Any) -> None:
@@ -131,23 +127,79 @@ def _table(
     return {"fields": names, "rows": [[cell(item, name) for name in names] for item in items]}
 
 
-def _from_table(
-    kind: type, table: dict[str, Any], nested: Mapping[str, type] = {}, one: Mapping[str, type] = {}
-) -> list[Any]:
-    """The items of a table, read by field name (a table of other fields raises TypeError)."""
+def _from_table(kind: type, table: dict[str, Any], nested: Mapping[str, type] = {}) -> list[Any]:
+    """The items of a table, read by field name and checked against the fields' types (a table
+    of other fields or types raises TypeError or ValueError)."""
+    hints = _hints(kind)
 
     def value(name: str, stored: Any) -> Any:
-        if name in one:
-            return one[name](**stored)
         if name in nested:
             return tuple(_from_table(nested[name], stored))
-        return tuple(stored) if isinstance(stored, list) else stored
+        return as_type(hints[name], stored)
 
     names = table["fields"]
+    if not isinstance(names, list) or not isinstance(table["rows"], list):
+        raise TypeError("a table holds lists")
     return [
         kind(**{name: value(name, stored) for name, stored in zip(names, row, strict=True)})
         for row in table["rows"]
     ]
+
+
+@functools.cache
+def _hints(kind: type) -> dict[str, Any]:
+    return typing.get_type_hints(kind)
+
+
+def as_type(hint: Any, stored: Any) -> Any:
+    """JSON data as the type `hint` says (a dataclass from its fields by name, an enum from its
+    value, a tuple or set from a list), or TypeError/ValueError: a cache entry is checked, never
+    trusted, and one of another shape is a miss."""
+    return _converter(hint)(stored)
+
+
+@functools.cache
+def _converter(hint: Any) -> Callable[[Any], Any]:
+    """The check and conversion for one type, built once: a warm run reads every finding."""
+    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        options = [_converter(option) for option in arguments]
+
+        def union(stored: Any) -> Any:
+            for option in options:
+                try:
+                    return option(stored)
+                except (TypeError, ValueError):
+                    continue
+            raise TypeError(f"{stored!r:.40} is not {hint}")
+
+        return union
+    if origin in (tuple, list, frozenset, set):
+        item, collection = _converter(arguments[0]), list if origin is list else origin
+        return lambda stored: collection(item(value) for value in _checked(list, stored))
+    if origin is dict:
+        key, item = (_converter(argument) for argument in arguments)
+        return lambda stored: {key(k): item(v) for k, v in _checked(dict, stored).items()}
+    if hint is type(None):
+        return lambda stored: _checked(type(None), stored)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        fields = {name: _converter(field) for name, field in _hints(hint).items()}
+        return lambda stored: hint(
+            **{name: fields[name](value) for name, value in _checked(dict, stored).items()}
+        )
+    return lambda stored: _checked(hint, stored)
+
+
+def _checked(kind: type, stored: Any) -> Any:
+    # Exactly the type: bool is an int to Python, not to a cache entry.
+    if type(stored) is not kind:
+        raise TypeError(f"{stored!r:.40} is not {kind.__name__}")
+    return stored
+
+
+_FUNCTION_NESTED = {"imports": ImportAlias}
 
 
 def index_to_json(index: ModuleIndex) -> dict[str, Any]:
@@ -156,7 +208,7 @@ def index_to_json(index: ModuleIndex) -> dict[str, Any]:
         "imports": index.imports,
         "imports_torch": index.imports_torch,
         "classes": _table(ClassInfo, index.classes.values()),
-        "functions": _table(FunctionInfo, index.functions.values()),
+        "functions": _table(FunctionInfo, index.functions.values(), _FUNCTION_NESTED),
         "compiled_names": sorted(index.compiled_names),
         "hooks": _table(HookRegistration, index.hooks),
     }
@@ -164,14 +216,15 @@ def index_to_json(index: ModuleIndex) -> dict[str, Any]:
 
 def index_from_json(data: dict[str, Any]) -> ModuleIndex:
     classes = _from_table(ClassInfo, data["classes"])
-    functions = _from_table(FunctionInfo, data["functions"])
+    functions = _from_table(FunctionInfo, data["functions"], _FUNCTION_NESTED)
+    hints = _hints(ModuleIndex)
     return ModuleIndex(
-        path=data["path"],
-        imports=data["imports"],
-        imports_torch=data["imports_torch"],
+        path=as_type(hints["path"], data["path"]),
+        imports=as_type(hints["imports"], data["imports"]),
+        imports_torch=as_type(hints["imports_torch"], data["imports_torch"]),
         classes={c.name: c for c in classes},
         functions={f.qualname: f for f in functions},
-        compiled_names=set(data["compiled_names"]),
+        compiled_names=as_type(hints["compiled_names"], data["compiled_names"]),
         hooks=_from_table(HookRegistration, data["hooks"]),
     )
 
@@ -181,27 +234,7 @@ def findings_to_json(findings: list[Finding]) -> list[dict[str, Any]]:
 
 
 def findings_from_json(data: list[dict[str, Any]]) -> list[Finding]:
-    findings = []
-    for item in data:
-        fix = item["fix"]
-        if fix is not None:
-            fix = Fix(
-                **fix
-                | {
-                    "applicability": Applicability(fix["applicability"]),
-                    "target": FixTarget(**fix["target"]),
-                    "edits": tuple(Edit(**edit) for edit in fix["edits"]),
-                }
-            )
-        scope = item["scope"]
-        item.update(
-            severity=Severity(item["severity"]),
-            scope=None if scope is None else Scope(**scope),
-            origin=Origin(item["origin"]),
-            status=Status(item["status"]),
-            fix=fix,
-        )
-        findings.append(Finding(**item))
+    findings: list[Finding] = as_type(list[Finding], data)
     return findings
 
 
@@ -230,13 +263,16 @@ def file_result_from_json(data: dict[str, Any]) -> FileResult:
     from breaklint.checker import CheckedFunction, FileResult
 
     index, checked = data["index"], data["checked"]
-    functions = _from_table(ScopedFunction, checked["functions"], _SCOPED_NESTED, _SCOPED_ONE)
+    path = as_type(str, data["path"])
+    functions = _from_table(ScopedFunction, checked["functions"], _SCOPED_NESTED)
     return FileResult(
-        data["path"],
+        path,
         None if index is None else index_from_json(index),
         findings_from_json(data["problems"]),
         [
             CheckedFunction(function, findings_from_json(findings))
-            for function, findings in zip(functions, checked["findings"], strict=True)
+            for function, findings in zip(
+                functions, as_type(list, checked["findings"]), strict=True
+            )
         ],
     )

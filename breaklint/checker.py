@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import gc
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -22,7 +23,7 @@ from breaklint.rule import Phase, Rule, RuleContext, all_rules, collect_reports
 from breaklint.rules.internal_error import InternalError
 from breaklint.rules.parse_error import ParseError
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
-from breaklint.source import LazyLines, Unreadable, column, read_source
+from breaklint.source import LazyLines, Unreadable, column, parse_python, read_source
 from breaklint.suppression import Suppressions, is_skipped
 from breaklint.syntax import walk
 from breaklint.tensorness import FunctionFacts, names_used_as_tensors
@@ -44,6 +45,23 @@ class FileResult:
     index: ModuleIndex | None  # None when the file cannot be parsed or is skipped
     problems: list[Finding]  # why it could not be checked
     checked: list[CheckedFunction]  # against the file's own scope
+
+
+# Code that compiles is at most a few thousand levels deep (the compiler's own limit); the
+# analysis recurses a few frames per level, in Python frames that take no C stack (3.11+).
+_ANALYSIS_RECURSION_LIMIT = 50_000
+
+
+@contextlib.contextmanager
+def deep_recursion() -> Iterator[None]:
+    """Room to recurse through any tree that compiles. Only around the analysis: `ast.parse`
+    and `compile`, which recurse in C, scale their own limits with this one."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, _ANALYSIS_RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
 
 
 @contextlib.contextmanager
@@ -76,7 +94,8 @@ def _check_file(
     text, tree, index, nodes = parsed
     source = LazyLines(text)
     functions = compile_scope(Project({path: index}, {path: module}), scope)
-    checked = check_functions(path, source, nodes, functions.get(path, []), codes, index.imports)
+    with deep_recursion():
+        checked = check_functions(path, source, nodes, functions.get(path, []), codes, index)
     if any(result.findings for result in checked):
         suppressions = Suppressions(text, source.lines, tree)
         for result in checked:
@@ -85,22 +104,23 @@ def _check_file(
 
 
 def recheck_file(
-    path: str, functions: Sequence[ScopedFunction], codes: frozenset[str], imports: dict[str, str]
+    path: str, package: list[str], functions: Sequence[ScopedFunction], codes: frozenset[str]
 ) -> list[Finding]:
     """Check the functions whose project-wide scope differs from the file's own."""
     with _collector_paused():
-        return _recheck_file(path, functions, codes, imports)
+        return _recheck_file(path, package, functions, codes)
 
 
 def _recheck_file(
-    path: str, functions: Sequence[ScopedFunction], codes: frozenset[str], imports: dict[str, str]
+    path: str, package: list[str], functions: Sequence[ScopedFunction], codes: frozenset[str]
 ) -> list[Finding]:
-    parsed = _parse(path, [])
+    parsed = _parse(path, package)
     if isinstance(parsed, FileResult):  # the file changed or vanished since it was indexed
         return parsed.problems
-    text, tree, _, nodes = parsed
+    text, tree, index, nodes = parsed
     source = LazyLines(text)
-    checked = check_functions(path, source, nodes, functions, codes, imports)
+    with deep_recursion():
+        checked = check_functions(path, source, nodes, functions, codes, index)
     findings = [f for c in checked for f in c.findings]
     return Suppressions(text, source.lines, tree).apply(findings) if findings else []
 
@@ -116,9 +136,10 @@ def _parse(
     if is_skipped(text):
         return FileResult(path, None, [], [])
     try:
-        tree = ast.parse(text, filename=path)
+        tree = parse_python(text, path)
         nodes: Nodes = {}
-        index = build_index(path, tree, package, nodes)
+        with deep_recursion():
+            index = build_index(path, tree, package, nodes)
     except SyntaxError as error:
         line, column = error.lineno or 1, error.offset or 1
         problem = ParseError.finding(path, line, column, message=f"SyntaxError: {error.msg}")
@@ -139,7 +160,7 @@ def check_functions(
     nodes: Nodes,
     functions: Sequence[ScopedFunction],
     codes: frozenset[str],
-    imports: dict[str, str],
+    index: ModuleIndex,
 ) -> list[CheckedFunction]:
     """Run the enabled rules over each function in scope."""
     rules = [
@@ -147,12 +168,17 @@ def check_functions(
     ]
     checked = []
     assignments: dict[str, SelfAssignments] = {}
+    methods: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] | None = None
     for function in functions:
         try:
             node = nodes[function.qualname]
             owner = function.qualname.rpartition(".")[0]
             if owner not in assignments:
-                assignments[owner] = SelfAssignments(_methods(nodes, owner), imports)
+                if methods is None:
+                    methods = _methods_by_owner(nodes)
+                assignments[owner] = SelfAssignments(methods.get(owner, []), index.imports)
+            # The names its own imports bind (`import numpy as np` in its body) are its alone.
+            imports = index.functions[function.qualname].import_table(index.imports)
             findings = _check_function(
                 path, function, node, imports, source, rules, assignments[owner]
             )
@@ -165,16 +191,15 @@ def check_functions(
     return checked
 
 
-def _methods(nodes: Nodes, owner: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """The functions defined directly in `owner` (a class, for a method)."""
-    if not owner:
-        return []
-    prefix = f"{owner}."
-    return [
-        node
-        for qualname, node in nodes.items()
-        if qualname.startswith(prefix) and "." not in qualname[len(prefix) :]
-    ]
+def _methods_by_owner(nodes: Nodes) -> dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """The functions defined directly in each class (by qualified name), in one pass: a scan
+    of every node per class was quadratic in the size of the file."""
+    owners: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+    for qualname, node in nodes.items():
+        owner = qualname.rpartition(".")[0]
+        if owner:
+            owners.setdefault(owner, []).append(node)
+    return owners
 
 
 def _check_function(
@@ -188,7 +213,7 @@ def _check_function(
 ) -> list[Finding]:
     """The findings of one function in scope."""
     reports = []
-    text = "\n".join(source.lines[node.lineno - 1 : node.end_lineno])
+    text = "".join(source.lines[node.lineno - 1 : node.end_lineno])
     used_as_tensors = names_used_as_tensors(text, imports)
     for target in _traced_parts(node, function.inner_only):
         facts = FunctionFacts(

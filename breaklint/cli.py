@@ -20,6 +20,7 @@ from breaklint.commands import (
     graph,
     lint,
     list_rules,
+    report_crash,
     show_rule,
 )
 from breaklint.config import (
@@ -128,6 +129,13 @@ def _lint_parser() -> argparse.ArgumentParser:
     dynamic.add_argument(
         "--probe-timeout", type=float, default=300.0, metavar="SECONDS", help="limit per probe"
     )
+    dynamic.add_argument(
+        "--probe-memory",
+        type=int,
+        metavar="MB",
+        help="memory limit per probe worker (default: the machine's memory divided among the "
+        "--jobs workers; 0: no limit)",
+    )
     dynamic.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     dynamic.add_argument(
         "--show-bytecode", action="store_true", help="full format: bytecode at each break"
@@ -221,6 +229,7 @@ def _lint(argv: list[str]) -> int:
             probes=tuple(args.probes),
             dynamic=args.dynamic,
             probe_timeout=args.probe_timeout,
+            probe_memory=args.probe_memory,
             device=args.device,
             output_format=args.output_format,
             output_file=args.output_file,
@@ -299,4 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         sys.stderr.close()
+        return EXIT_ERROR
+    except Exception as crash:  # a bug in breaklint: CI must not read it as findings (exit 1)
+        report_crash(crash)
         return EXIT_ERROR

@@ -8,6 +8,7 @@ import re
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +50,7 @@ class LintRequest:
     probes: tuple[str, ...]  # probe files or folders given on the command line
     dynamic: bool  # run the probes the settings list when none are given
     probe_timeout: float
+    probe_memory: int | None  # MB per probe worker; None: the default, 0: no limit
     device: str
     output_format: str
     output_file: Path | None
@@ -62,6 +64,28 @@ class LintRequest:
 
 def error(message: str) -> None:
     sys.stderr.write(f"breaklint: error: {message}\n")
+
+
+DEBUG_VARIABLE = "BREAKLINT_DEBUG"
+
+
+def report_crash(crash: Exception) -> None:
+    """One line on stderr for an unexpected exception; its traceback goes to a log file, or to
+    stderr too when BREAKLINT_DEBUG is set."""
+    detail = traceback.format_exception(crash)
+    summary = f"{type(crash).__name__}: {crash}".splitlines()[0]
+    if os.environ.get(DEBUG_VARIABLE):
+        sys.stderr.write("".join(detail))
+        error(f"internal error: {summary}")
+        return
+    try:
+        handle, log = tempfile.mkstemp(prefix="breaklint-crash-", suffix=".log")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write("".join(detail))
+        where = f"traceback in {log}"
+    except OSError:
+        where = f"set {DEBUG_VARIABLE}=1 for the traceback"
+    error(f"internal error: {summary} (a bug in breaklint; {where})")
 
 
 @dataclass(slots=True)
@@ -107,6 +131,10 @@ def lint(request: LintRequest) -> int:
         return EXIT_ERROR
     for missing in found.missing:
         error(f"path '{missing}' does not exist")
+    for folder in found.unreadable:
+        sys.stderr.write(
+            f"breaklint: warning: cannot read folder '{folder.folder}': {folder.reason}\n"
+        )
     for empty in found.empty:
         sys.stderr.write(f"breaklint: warning: no Python files found under '{empty}'\n")
     not_built = _report_models(request, models, outcome) if models else False
@@ -438,6 +466,8 @@ def _dynamic(
 
     if request.probe_timeout <= 0:
         raise ConfigError("--probe-timeout must be positive")
+    if request.probe_memory is not None and request.probe_memory < 0:
+        raise ConfigError("--probe-memory must be a number of megabytes, or 0 for no limit")
     try:
         result = run_dynamic(
             findings,
@@ -445,6 +475,7 @@ def _dynamic(
             probe_paths,
             jobs=request.jobs,
             timeout_s=request.probe_timeout,
+            memory_mb=request.probe_memory,
             device=request.device,
             allowed=selection.allows,
             progress=sys.stderr.isatty() and not request.quiet,
@@ -497,12 +528,12 @@ def graph(request: GraphCommand) -> int:
     """`breaklint graph`: the captured graphs of each probe, its editability and the `--wrap`
     checks; 0 when every probe is editable and every wrap held, 1 otherwise."""
     from breaklint.dynamic.model import GraphRequest, ProbeStatus
-    from breaklint.dynamic.pool import DynamicError, WorkerPool
+    from breaklint.dynamic.pool import DynamicError, WorkerPool, default_memory_mb
     from breaklint.graph_view import backend_source, judge, to_json, write_full
 
     try:
         probes = _graph_probes(request)
-        pool = WorkerPool(1, request.probe_timeout, request.device)
+        pool = WorkerPool(1, request.probe_timeout, request.device, default_memory_mb(1))
         results = pool.run_graphs([GraphRequest(probe, request.wraps) for probe in probes])
     except (ConfigError, DynamicError) as problem:
         error(str(problem))

@@ -135,10 +135,15 @@ def _matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
 
 
 def find_pyproject(start: Path) -> Path | None:
-    """The nearest pyproject.toml at or above `start` that has a [tool.breaklint] table."""
+    """The nearest pyproject.toml at or above `start` that configures breaklint, in any TOML
+    spelling (`[tool.breaklint]`, `[tool]` with `breaklint.ignore = ...`, an inline table)."""
     for folder in [start, *start.parents]:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file() and "[tool.breaklint" in _read(candidate):
+        if not candidate.is_file():
+            continue
+        text = _read(candidate)
+        # Only a file that names breaklint can configure it: others are not even parsed.
+        if "breaklint" in text and _breaklint_table(_parse(candidate, text)) is not None:
             return candidate
     return None
 
@@ -150,6 +155,20 @@ def _read(path: Path) -> str:
         raise ConfigError(f"{path}: cannot read: {error}") from None
 
 
+def _parse(path: Path, text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    except RecursionError:  # tomllib recurses once per level of nested arrays and tables
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
+
+
+def _breaklint_table(document: dict[str, Any]) -> Any:
+    tool = document.get("tool")
+    return tool.get("breaklint") if isinstance(tool, dict) else None
+
+
 def _string_list(value: Any, key: str, origin: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{origin}: '{key}' must be a list of strings")
@@ -159,10 +178,9 @@ def _string_list(value: Any, key: str, origin: str) -> tuple[str, ...]:
 def load_pyproject(path: Path) -> Settings:
     """Settings from `[tool.breaklint]` of one pyproject.toml."""
     origin = str(path)
-    try:
-        table = tomllib.loads(_read(path)).get("tool", {}).get("breaklint", {})
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{origin}: invalid TOML: {error}") from None
+    table = _breaklint_table(_parse(path, _read(path)))
+    if table is None:
+        table = {}
     if not isinstance(table, dict):
         raise ConfigError(f"{origin}: [tool.breaklint] must be a table")
     settings = Settings(root=path.parent.resolve(), source=origin)

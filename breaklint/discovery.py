@@ -13,6 +13,13 @@ class Discovery:
     files: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # paths that do not exist
     empty: list[str] = field(default_factory=list)  # folders holding no Python file
+    unreadable: list[Unreadable] = field(default_factory=list)  # folders the walk could not list
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    folder: str
+    reason: str  # e.g. "Permission denied"
 
 
 def _is_virtualenv(folder: str) -> bool:
@@ -30,6 +37,11 @@ def discover(paths: list[str], settings: Settings) -> Discovery:
             seen.add(key)
             result.files.append(path)
 
+    def unreadable(error: OSError) -> None:
+        # Skipped, but never silently: its files would be missing from the run.
+        reason = error.strerror or str(error)
+        result.unreadable.append(Unreadable(os.path.normpath(str(error.filename)), reason))
+
     for raw in paths:
         path = os.path.normpath(raw)
         if not os.path.exists(path):
@@ -40,7 +52,7 @@ def discover(paths: list[str], settings: Settings) -> Discovery:
         else:
             before = len(result.files)
             if not (settings.force_exclude and settings.is_excluded(path)):
-                for folder, subfolders, names in os.walk(path):
+                for folder, subfolders, names in os.walk(path, onerror=unreadable):
                     subfolders[:] = sorted(
                         d
                         for d in subfolders

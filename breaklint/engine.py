@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import breaklint.rules
-from breaklint.cache import ResultCache, file_digest, findings_from_json, findings_to_json
+from breaklint.cache import (
+    ResultCache,
+    as_type,
+    file_digest,
+    findings_from_json,
+    findings_to_json,
+)
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts
@@ -123,7 +129,9 @@ def lint_paths(
         try:
             if stored is not None:
                 findings = findings_from_json(stored["findings"])
-                return LintResult(findings, len(files), files_skipped=stored["skipped"])
+                return LintResult(
+                    findings, len(files), files_skipped=as_type(int, stored["skipped"])
+                )
         except (KeyError, TypeError, ValueError):  # an entry of the wrong shape is a miss
             pass
     with Workers(jobs) as workers:
@@ -165,9 +173,10 @@ def _lint(
         kept, missing = _reusable(result.checked, functions)
         findings.extend(kept)
         if missing:
-            imports = indexes[result.path].imports
             path = result.path
-            rechecks.append(RecheckJob(path, missing, codes_of[path], imports, digests.get(path)))
+            rechecks.append(
+                RecheckJob(path, package_of[path], missing, codes_of[path], digests.get(path))
+            )
     for rechecked in _cached_map(rechecks, workers, cache):
         findings.extend(rechecked)
     findings.sort(key=Finding.sort_key)

@@ -29,6 +29,14 @@ HOOK_METHODS = frozenset(
 
 
 @dataclass(frozen=True, slots=True)
+class ImportAlias:
+    """`import a.b as name`, `from a import b as name`: a local name for a dotted one."""
+
+    name: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class FunctionInfo:
     qualname: str  # "helper", "Encoder.forward"
     class_name: str | None
@@ -45,6 +53,15 @@ class FunctionInfo:
     # torch.compiler.is_compiling() or is_jit_tracing()`): it is true whenever one of them is.
     true_when: tuple[str, ...] = ()
     returns_tensor: bool = False  # by its return annotation
+    # Imports inside it (nested functions included): they bind its local names, and shadow
+    # the module's imports there only.
+    imports: tuple[ImportAlias, ...] = ()
+
+    def import_table(self, module_imports: dict[str, str]) -> dict[str, str]:
+        """The names bound by imports in this function's body: the module's and its own."""
+        if not self.imports:
+            return module_imports
+        return {**module_imports, **{alias.name: alias.target for alias in self.imports}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +98,17 @@ class ModuleIndex:
         return expand_import(dotted, self.imports)
 
 
+REDEFINED = "@"  # joins a redefined class's or function's name and the line of its definition
+
+
+def label(qualname: str) -> str:
+    """A qualified name as findings show it: `Q.forward` for the `Q` defined again on line 12
+    too (`Q@12.forward`), `f` for the `f` defined again on line 30 (`f@30`)."""
+    if REDEFINED not in qualname:
+        return qualname
+    return ".".join(part.partition(REDEFINED)[0] for part in qualname.split("."))
+
+
 def dotted_name(node: ast.expr) -> str | None:
     """`a.b.c` for a chain of attributes on a name, `a.b()` for a call of one, else None."""
     if isinstance(node, ast.Call):
@@ -106,6 +134,7 @@ class _FunctionScan:
     assigned: dict[str, list[ast.expr]] = field(default_factory=dict)  # by `name = value`
     # Names updated in a way that may turn a true value false (`n += 1`; `n |= x` cannot).
     may_turn_false: set[str] = field(default_factory=set)
+    imports: dict[str, str] = field(default_factory=dict)  # bound by imports in its body
     nesting: int = 0  # inside a function defined in this one
     handlers: int = 0  # inside an `except` handler
 
@@ -146,14 +175,18 @@ class _Indexer:
         else:
             _LEAVES.add(kind)  # `Name`, `Constant`, `Pass`: not worth a call next time
 
-    # Imports (anywhere in the file: aliases inside functions are rare and harmless here).
+    def _bind(self, name: str, target: str) -> None:
+        # A function's imports bind names in that function only.
+        table = self.index.imports if self.function is None else self.function.imports
+        table[name] = target
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             if alias.asname:
-                self.index.imports[alias.asname] = alias.name
+                self._bind(alias.asname, alias.name)
             else:
                 head = alias.name.partition(".")[0]
-                self.index.imports[head] = head
+                self._bind(head, head)
             if alias.name.partition(".")[0] == "torch":
                 self.index.imports_torch = True
 
@@ -166,13 +199,17 @@ class _Indexer:
         for alias in node.names:
             if alias.name != "*":
                 target = f"{module}.{alias.name}" if module else alias.name
-                self.index.imports[alias.asname or alias.name] = target
+                self._bind(alias.asname or alias.name, target)
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         if self.function is not None:
             self.scan(node)  # a class local to a function is analysed as part of it
             return
         name = ".".join([*self.class_stack, node.name])
+        if name in self.index.classes:
+            # Defined again (`if ...: class Q ... else: class Q ...`): both are analysed, the
+            # later one under a key of its own, which labels show as the name alone.
+            name = f"{name}{REDEFINED}{node.lineno}"
         bases = tuple(
             self.index.resolve(base) for base in map(dotted_name, node.bases) if base is not None
         )
@@ -188,7 +225,7 @@ class _Indexer:
             ):
                 alias = dotted(item.value)
         self.index.classes[name] = ClassInfo(name, bases, methods, alias)
-        self.class_stack.append(node.name)
+        self.class_stack.append(name.rpartition(".")[2])
         self.scan(node)
         self.class_stack.pop()
 
@@ -213,6 +250,10 @@ class _Indexer:
             )
             if accessor is not None:
                 qualname = f"{qualname}.{accessor}"
+            else:
+                # Defined again (`if ...: def f ... else: def f ...`, `@overload` stubs): each
+                # definition is analysed, the later ones under keys of their own.
+                qualname = f"{qualname}{REDEFINED}{node.lineno}"
         start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         scan = self.function = _FunctionScan(qualname)
         self.scan(node)
@@ -228,6 +269,7 @@ class _Indexer:
             installs_forward=tuple(scan.installs_forward),
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
+            imports=tuple(ImportAlias(name, target) for name, target in scan.imports.items()),
         )
 
     def visit_Call(self, node: ast.Call) -> None:

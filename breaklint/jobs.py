@@ -87,22 +87,22 @@ class RecheckJob:
     """Check again the functions whose project-wide scope differs from the file's own."""
 
     path: str
+    package: list[str]  # for relative imports, as the file was indexed
     functions: list[ScopedFunction]
     codes: frozenset[str]
-    imports: dict[str, str]
     digest: str | None
 
     def run(self) -> list[Finding]:
         from breaklint.checker import recheck_file
 
-        return recheck_file(self.path, self.functions, self.codes, self.imports)
+        return recheck_file(self.path, self.package, self.functions, self.codes)
 
     def cache_key(self) -> list[Any] | None:
         # What scope hands to the file is in the key: a change elsewhere that alters it re-lints.
         if self.digest is None:
             return None
         functions = scoped_to_json(self.functions)
-        return ["recheck", self.path, self.digest, sorted(self.codes), self.imports, functions]
+        return ["recheck", self.path, self.package, self.digest, sorted(self.codes), functions]
 
     def result_to_json(self, result: list[Finding]) -> Any:
         return findings_to_json(result)

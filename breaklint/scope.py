@@ -12,7 +12,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from breaklint.index import FunctionInfo, HookRegistration, ModuleIndex
+from breaklint.index import (
+    REDEFINED,
+    FunctionInfo,
+    HookRegistration,
+    ImportAlias,
+    ModuleIndex,
+    label,
+)
+from breaklint.syntax import expand_import
 
 COMPILING_DECORATORS = frozenset(
     {"torch.compile", "torch.compiler.compile", "torch._dynamo.optimize"}
@@ -85,28 +93,59 @@ class Project:
         self.by_module = {module_names[path]: index for path, index in indexes.items()}
         self._is_module_class: dict[_Ref, bool] = {}
         self._is_guard: dict[_Ref, bool] = {}
-        self._callees: dict[tuple[str, str | None, str], _Ref | None] = {}
+        self._redefinitions: dict[str, dict[str, list[str]]] = {}  # per module, by first key
+        self._callees: dict[tuple[str, str | None, tuple[ImportAlias, ...], str], _Ref | None] = {}
 
     def lookup(self, dotted: str) -> _Ref | None:
-        """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree."""
-        parts = dotted.split(".")
-        for cut in range(len(parts) - 1, 0, -1):
-            index = self.by_module.get(".".join(parts[:cut]))
-            if index is not None:
-                name = ".".join(parts[cut:])
-                if name in index.classes or name in index.functions:
-                    return _Ref(".".join(parts[:cut]), name)
-                target = index.imports.get(name)  # re-exported through the module
-                return self.lookup(target) if target and target != dotted else None
+        """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree,
+        following re-exports (`from pkg.b import helper` in pkg/a.py), which may form a cycle."""
+        seen = set()
+        while dotted not in seen:
+            seen.add(dotted)
+            parts = dotted.split(".")
+            for cut in range(len(parts) - 1, 0, -1):
+                index = self.by_module.get(".".join(parts[:cut]))
+                if index is not None:
+                    name = ".".join(parts[cut:])
+                    if name in index.classes or name in index.functions:
+                        return _Ref(".".join(parts[:cut]), name)
+                    target = index.imports.get(name)  # re-exported through the module
+                    if not target:
+                        return None
+                    dotted = target
+                    break
+            else:
+                return None
         return None
 
-    def resolve_local(self, module: str, dotted: str) -> _Ref | None:
-        """Resolve a name as written in `module` to a definition in the tree."""
+    def resolve_local(
+        self, module: str, dotted: str, caller: FunctionInfo | None = None
+    ) -> _Ref | None:
+        """Resolve a name as written in `module` (in `caller`'s body, when given, where its
+        own imports bind names) to a definition in the tree."""
         index = self.by_module[module]
-        if dotted in index.classes or dotted in index.functions:
+        head = dotted.partition(".")[0]
+        shadowed = caller is not None and any(alias.name == head for alias in caller.imports)
+        if not shadowed and (dotted in index.classes or dotted in index.functions):
             return _Ref(module, dotted)
-        resolved = index.resolve(dotted)
+        imports = index.imports if caller is None else caller.import_table(index.imports)
+        resolved = expand_import(dotted, imports)
         return self.lookup(resolved) if resolved != dotted or "." in dotted else None
+
+    def definitions(self, ref: _Ref) -> list[_Ref]:
+        """`ref` and the later definitions of the same function in its module (`if ...: def f
+        ... else: def f ...`): which one runs is decided when the module runs."""
+        module = ref.module
+        if module not in self._redefinitions:
+            found: dict[str, list[str]] = {}
+            for qualname in self.by_module[module].functions:
+                owner, _, name = qualname.rpartition(".")
+                if REDEFINED in name:
+                    first = ".".join(filter(None, [owner, name.partition(REDEFINED)[0]]))
+                    found.setdefault(first, []).append(qualname)
+            self._redefinitions[module] = found
+        later = self._redefinitions[module].get(ref.qualname, [])
+        return [ref, *(_Ref(module, qualname) for qualname in later)]
 
     def is_module_class(self, ref: _Ref) -> bool:
         known = self._is_module_class.get(ref)
@@ -163,7 +202,7 @@ class Project:
 
     def resolve_callee(self, module: str, caller: FunctionInfo, callee: str) -> _Ref | None:
         """The function a call in `caller` reaches, when it is defined in the tree."""
-        key = (module, caller.class_name, callee)
+        key = (module, caller.class_name, caller.imports, callee)
         if key not in self._callees:
             self._callees[key] = self._resolve_callee(module, caller, callee)
         return self._callees[key]
@@ -173,7 +212,7 @@ class Project:
         head, _, rest = callee.partition(".")
         if head in ("self", "cls") and caller.class_name and rest and "." not in rest:
             return self.method(module, caller.class_name, rest)
-        ref = self.resolve_local(module, callee)
+        ref = self.resolve_local(module, callee, caller)
         if ref is None or self.function(ref) is None:
             return None
         return ref
@@ -182,9 +221,9 @@ class Project:
         """Every compile root with its label, in a stable order."""
         found: dict[_Ref, Root] = {}
 
-        def add(ref: _Ref | None, label: str, inner: tuple[str, ...] | None = None) -> None:
+        def add(ref: _Ref | None, name: str, inner: tuple[str, ...] | None = None) -> None:
             if ref is not None and self.function(ref) is not None:
-                found.setdefault(ref, Root(ref, label, inner))
+                found.setdefault(ref, Root(ref, label(name), inner))
 
         for module, index in sorted(self.by_module.items()):
             for name, cls in index.classes.items():
@@ -204,8 +243,11 @@ class Project:
                 for installed in info.installs_forward:
                     # `cls.forward = wrapper`: Dynamo traces what is installed.
                     if installed in info.nested:
-                        label = f"{info.qualname}.{installed}"
-                        add(_Ref(module, info.qualname), label, (installed,))
+                        add(
+                            _Ref(module, info.qualname),
+                            f"{info.qualname}.{installed}",
+                            (installed,),
+                        )
                     else:
                         add(self.resolve_callee(module, info, installed), installed)
             for name in sorted(index.compiled_names):
@@ -231,7 +273,7 @@ class Project:
         """Whether calling `callee` (as written in `caller`) answers True while Dynamo traces:
         torch's own checks, and project functions that return one of them (or a guard)."""
         callee = _strip_call(callee)
-        resolved = self.by_module[module].resolve(callee)
+        resolved = expand_import(callee, caller.import_table(self.by_module[module].imports))
         if resolved.startswith("torch.") and resolved.rpartition(".")[2] in COMPILING_CHECKS:
             return True
         ref = self.resolve_callee(module, caller, callee)
@@ -319,6 +361,12 @@ def compile_scope(
     queue: deque[tuple[_Ref, Scope]] = deque()  # with the scope of what it calls
 
     def reach(ref: _Ref, scope: Scope, callees: Scope, only: tuple[str, ...] | None = None) -> None:
+        for definition in project.definitions(ref):
+            reach_one(definition, scope, callees, only)
+
+    def reach_one(
+        ref: _Ref, scope: Scope, callees: Scope, only: tuple[str, ...] | None = None
+    ) -> None:
         if project.is_disabled(ref):
             return
         if ref in scopes:

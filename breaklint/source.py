@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+import ast
 import functools
 import io
 import re
+import sys
 import tokenize
+import warnings
 from dataclasses import dataclass
+from types import FrameType
+from typing import cast
 
-_LINE = re.compile(r"(?<=\n)")
+# Python's tokenizer ends a line at `\n`, `\r\n` or a lone `\r` (old Mac files, a stray `\r`);
+# `str.splitlines` also splits at form feeds and Unicode separators, which Python does not.
+_LINE = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+LINE_START = r"(?:^|(?<=[\r\n]))"  # for patterns that look at line starts, as `^` with MULTILINE
 
 
 def source_lines(text: str) -> list[str]:
-    """Lines as Python numbers them (form feeds and other separators do not split)."""
+    """Lines as Python numbers them, each with its line ending."""
     return _LINE.split(text)
 
 
@@ -67,9 +76,51 @@ def read_source(path: str) -> str | Unreadable:
     except SyntaxError as error:
         return Unreadable(f"cannot decode file: {error.msg}")
     except (UnicodeDecodeError, LookupError) as error:
-        line = data[: getattr(error, "start", 0)].count(b"\n") + 1
+        line = len(_LINE_END.findall(data, 0, getattr(error, "start", 0))) + 1
         reason = error.reason if isinstance(error, UnicodeDecodeError) else str(error)
         encoding = getattr(error, "encoding", "the declared encoding")
         return Unreadable(
             f"cannot decode file as {encoding}: {reason} (declare its encoding, PEP 263)", line
         )
+
+
+def parse_python(text: str, path: str) -> ast.Module:
+    """The tree of a file that Python can run, or the SyntaxError, RecursionError or
+    MemoryError that compiling it raises: BL001 exactly when `python file.py` would fail,
+    which parsing alone does not tell (`break` outside a loop, nesting too deep to compile)."""
+    # Python's parser and compiler count the frames they are called from against their depth
+    # limits: give back all but one (the helper's, as a script's own), so that a file parses
+    # and compiles here as in a script, whatever the depth of the stack this runs on.
+    depth, frame = 0, cast(FrameType | None, sys._getframe(0))
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(before + depth)
+    try:
+        # The compiler's warnings about the user's code (`"\d"`, `1()`) are not breaklint's
+        # to print, and must not become errors under `-W error`.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _compiled_tree(text, path, before + depth + _TREE_MARGIN)
+    finally:
+        sys.setrecursionlimit(before)
+
+
+def _compiled_tree(text: str, path: str, tree_limit: int) -> ast.Module:
+    try:
+        tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (RecursionError, MemoryError):
+        compile(text, path, "exec", dont_inherit=True)  # raises when Python fails too
+        # It compiles: building the tree's objects takes a few levels more than that.
+        sys.setrecursionlimit(tree_limit)
+        tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    assert isinstance(tree, ast.Module)
+    try:
+        compile(tree, path, "exec", dont_inherit=True)
+    except (RecursionError, MemoryError):
+        # Compiling a tree (not text) stops at a third of the depth: ask the text.
+        compile(text, path, "exec", dont_inherit=True)
+    return tree
+
+
+_TREE_MARGIN = 20  # levels that building `ast` objects takes beyond compiling the same text

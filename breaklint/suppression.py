@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
 from collections.abc import Iterable, Sequence
 
 from breaklint.findings import Finding, Origin
+from breaklint.source import LINE_START, parse_python
+from breaklint.syntax import iter_nodes
 
-_SKIP_FILE = re.compile(r"^[ \t]*#[ \t]*breaklint:[ \t]*skip-file\b", re.MULTILINE)
+_SKIP_FILE = re.compile(LINE_START + r"[ \t]*#[ \t]*breaklint:[ \t]*skip-file\b")
 _NOQA = re.compile(
     r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE
 )
@@ -49,16 +52,22 @@ def _suppressed_by(codes: frozenset[str], finding: Finding) -> bool:
     return finding.origin is Origin.DYNAMIC and any(c.startswith("BL") for c in codes)
 
 
-def _statement_starts(tree: ast.Module) -> list[tuple[int, int, int]]:
-    """(first line, last header line, last line) of every statement, decorators included."""
+def _header_owners(tree: ast.Module, line_count: int) -> list[int]:
+    """For each 1-based line, the first line (decorators included) of the innermost statement
+    whose header holds it (a simple statement whole, a compound one up to its colon), or 0.
+    One pass over the statements: looking the statement up per finding was quadratic."""
     spans = []
-    for node in ast.walk(tree):
+    for node in iter_nodes(tree):
         if isinstance(node, ast.stmt):
             first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
             body = getattr(node, "body", None)
             header_end = body[0].lineno - 1 if body else node.end_lineno or node.lineno
-            spans.append((first, max(header_end, node.lineno), node.end_lineno or node.lineno))
-    return spans
+            spans.append((first, max(header_end, node.lineno)))
+    owners = [0] * (line_count + 2)
+    # Nested headers start later: written last, the innermost wins.
+    for first, last in sorted(spans):
+        owners[first : last + 1] = [first] * (last + 1 - first)
+    return owners
 
 
 def _ignore_codes_above(lines: Sequence[str], first_line: int) -> frozenset[str]:
@@ -83,24 +92,32 @@ class Suppressions:
         self.text = text
         self.lines = lines
         self._tree = tree  # the file's parse, when the caller has it
-        self._spans: list[tuple[int, int, int]] | None = None
+        self._owners: list[int] | None = None
+        self._above: dict[int, frozenset[str]] = {}  # codes ignored above a statement's line
+
+    @functools.cached_property
+    def _has_own_line_comments(self) -> bool:
+        return "breaklint:" in self.text  # once per file, not per function checked
 
     def apply(self, findings: Iterable[Finding]) -> list[Finding]:
         """Drop the findings that a suppression comment covers."""
         lines = self.lines
         kept = [f for f in findings if not _suppressed_by(noqa_codes(lines[f.line - 1]), f)]
-        if not kept or "breaklint:" not in self.text:
+        if not kept or not self._has_own_line_comments:
             return kept
-        if self._spans is None:
-            self._spans = _statement_starts(self._tree or ast.parse(self.text))
+        if self._owners is None:
+            try:
+                tree = self._tree or parse_python(self.text, "<suppressions>")
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return kept  # a file that does not compile has no statement findings to suppress
+            self._owners = _header_owners(tree, len(lines))
         result = []
         for finding in kept:
-            # The innermost statement whose header holds the finding: a simple statement whole,
-            # a compound one only up to its colon.
-            containing = [s for s in self._spans if s[0] <= finding.line <= s[1]]
-            if containing:
-                first = max(containing)[0]
-                if _suppressed_by(_ignore_codes_above(lines, first), finding):
+            first = self._owners[finding.line] if finding.line < len(self._owners) else 0
+            if first:
+                if first not in self._above:
+                    self._above[first] = _ignore_codes_above(lines, first)
+                if _suppressed_by(self._above[first], finding):
                     continue
             result.append(finding)
         return result

@@ -223,7 +223,10 @@ class FunctionFacts(Visitor):
         self.uncertain: set[str] = set()
         # Per open `if`: the names before it, then, once its `else` starts, after its body.
         self._branches: list[dict[str, Kind]] = []
-        self.names: dict[str, Kind] = {}
+        # The kind of each expression asked about since a name was last bound: rules ask about
+        # every node of a nested expression, and each answer recurses through the operands.
+        self._kinds: dict[ast.expr, Kind] = {}
+        self._names: dict[str, Kind] = {}
         self.loops: list[Loop] = []
         # Enclosing `if`s on trace-time values (flags, shapes): code under them is traced only
         # in the configurations that take that branch.
@@ -238,6 +241,20 @@ class FunctionFacts(Visitor):
         # until a name is bound again.
         self._resolved: tuple[ast.expr | None, str | None] = (None, None)
         self._expression_statements: list[ast.Expr] = []
+
+    @property
+    def names(self) -> dict[str, Kind]:
+        """The kinds of the names bound so far. Read-only to callers: `bind_name` binds."""
+        return self._names
+
+    @names.setter
+    def names(self, names: dict[str, Kind]) -> None:
+        self._names = names
+        self._kinds.clear()
+
+    def bind_name(self, name: str, kind: Kind) -> None:
+        self._names[name] = kind
+        self._kinds.clear()
 
     # Queries used by rules.
     def resolve(self, node: ast.expr) -> str | None:
@@ -273,6 +290,12 @@ class FunctionFacts(Visitor):
         return self._depth == 1
 
     def kind(self, node: ast.expr) -> Kind:
+        known = self._kinds.get(node)
+        if known is None:
+            known = self._kinds[node] = self._kind(node)
+        return known
+
+    def _kind(self, node: ast.expr) -> Kind:
         if isinstance(node, ast.Name):
             return self.names.get(node.id, Kind.UNKNOWN)
         if isinstance(node, _PYTHON_NODES):
@@ -468,7 +491,7 @@ class FunctionFacts(Visitor):
             unmarked = parameter.annotation is None and default is None
             if kind is Kind.UNKNOWN and unmarked and parameter.arg in self.used_as_tensors:
                 kind = Kind.TENSOR
-            self.names[parameter.arg] = kind
+            self.bind_name(parameter.arg, kind)
             guessed = default is None and (
                 parameter.annotation is None or _admits_non_tensors(parameter.annotation)
             )
@@ -476,7 +499,7 @@ class FunctionFacts(Visitor):
                 self.guessed_parameters.add(parameter.arg)
         for star in (arguments.vararg, arguments.kwarg):
             if star is not None:
-                self.names[star.arg] = Kind.PYTHON
+                self.bind_name(star.arg, Kind.PYTHON)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -551,13 +574,13 @@ class FunctionFacts(Visitor):
             if one == other:
                 continue
             if one is None or other is None:
-                self.names[name] = one or other or Kind.UNKNOWN  # bound on one way only
+                self.bind_name(name, one or other or Kind.UNKNOWN)  # bound on one way only
                 continue
             kinds = {one, other}
             merged = Kind.MASK if kinds <= {Kind.MASK, Kind.UNKNOWN} else join(*kinds)
             if merged.is_tensor and Kind.PYTHON in kinds:
                 self.uncertain.add(name)
-            self.names[name] = merged
+            self.bind_name(name, merged)
 
     @property
     def eager_only(self) -> bool:
@@ -618,7 +641,7 @@ class FunctionFacts(Visitor):
             self._bind_kind(target, self.kind(value))
 
     def _set_name(self, name: str, kind: Kind) -> None:
-        self.names[name] = kind
+        self.bind_name(name, kind)
         self.uncertain.discard(name)
         self._resolved = (None, None)
         self.guessed_parameters.discard(name)

@@ -104,9 +104,10 @@ class ProbeFailed(Rule):
     message = "the probe could not be run to the end"
     hint = "fix the probe (or the model) so that it runs eagerly first"
     what = """
-Reports a probe that raised, ran past `--probe-timeout`, crashed its worker process, or is not
-a valid probe (a `probe_*` function with no parameters returning `(callable, args)` or
-`(callable, args, kwargs)`). Lines only this probe reaches are reported as not reached.
+Reports a probe that raised, ran past `--probe-timeout` or `--probe-memory`, crashed its worker
+process, or is not a valid probe (a `probe_*` function with no parameters returning
+`(callable, args)` or `(callable, args, kwargs)`). Lines only this probe reaches are reported as
+not reached.
 """
     why = """
 breaklint proves graph breaks by running Dynamo on probes. A probe that fails proves nothing,

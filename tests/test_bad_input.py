@@ -6,6 +6,8 @@ import hashlib
 import os
 from pathlib import Path
 
+import pytest
+
 MODEL = """
 import torch
 
@@ -152,3 +154,62 @@ def test_a_killed_worker_leaves_its_files_to_the_main_process(tmp_path, write, m
 
     monkeypatch.setattr(checker, "check_file", dying)
     assert lint_paths(files, Settings(root=tmp_path), jobs=2, use_cache=False).findings == serial
+
+
+def test_deep_code_that_compiles_is_linted_not_reported(breaklint, write):
+    write("sum.py", "import torch\nx = " + " + ".join(["1"] * 500) + "\n")
+    # The rules walk it too: it is in a forward.
+    chain = " + ".join(["x"] * 2000)
+    write("deep.py", MODEL.replace("return x *", f"y = {chain}\n        return y *"))
+    result = concise(breaklint, ".")
+    assert result.returncode == 1, result.stderr
+    assert [line.split(" ")[:2] for line in result.stdout.splitlines()] == [
+        ["deep.py:7:20:", "BL101"]
+    ]
+
+
+def test_code_that_parses_but_does_not_compile_is_a_finding(breaklint, write):
+    write("loose.py", "import torch\n\nbreak\n")
+    write("model.py", MODEL)
+    result = concise(breaklint, ".")
+    assert result.stdout.splitlines()[0] == "loose.py:3:1: BL001 SyntaxError: 'break' outside loop"
+    assert result.stdout.splitlines()[1].startswith("model.py:6:20: BL101 ")
+
+
+def test_an_unreadable_subfolder_is_warned_about(breaklint, write, tmp_path):
+    write("model.py", MODEL)
+    # A folder whose path is too long to open: unreadable even for root, unlike chmod 000.
+    deep = os.open(tmp_path, os.O_RDONLY)
+    for _ in range(20):
+        os.mkdir("d" * 250, dir_fd=deep)
+        inner = os.open("d" * 250, os.O_RDONLY, dir_fd=deep)
+        os.close(deep)
+        deep = inner
+    os.close(deep)
+    result = concise(breaklint, ".")
+    assert result.returncode == 1
+    assert result.stdout.startswith("model.py:6:20: BL101 ")
+    warnings = [line for line in result.stderr.splitlines() if "cannot read folder" in line]
+    assert len(warnings) == 1
+    assert warnings[0].startswith("breaklint: warning: cannot read folder '" + "d" * 250 + "/")
+    assert warnings[0].endswith("': File name too long")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any folder")
+def test_a_folder_without_read_permission_is_warned_about(breaklint, write, tmp_path):
+    write("model.py", MODEL)
+    write("private/secret.py", MODEL)
+    (tmp_path / "private").chmod(0)
+    try:
+        result = concise(breaklint, ".")
+    finally:
+        (tmp_path / "private").chmod(0o755)
+    assert "breaklint: warning: cannot read folder 'private': Permission denied\n" in result.stderr
+
+
+def test_the_compilers_warnings_about_user_code_are_not_printed(breaklint, write):
+    write("warns.py", 'import torch\n\npattern = "\\d"\nvalue = 1() if False else 0\n')
+    result = breaklint("warns.py", "--no-cache", "-q")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    strict = breaklint("warns.py", "--no-cache", "-q", env={"PYTHONWARNINGS": "error"})
+    assert (strict.returncode, strict.stdout, strict.stderr) == (0, "", "")

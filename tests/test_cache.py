@@ -103,6 +103,39 @@ def test_corrupted_entries_are_ignored(breaklint, write, tmp_path):
     assert _concise(breaklint) == expected
 
 
+def test_an_entry_nested_too_deeply_is_a_miss(breaklint, write, tmp_path):
+    write("model.py", MODEL.format(n=0))
+    expected = _concise(breaklint)
+    for entry in _entries(tmp_path):
+        entry.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+    assert _concise(breaklint) == expected
+
+
+def _retyped(value, key=None):
+    """A cache entry with every value of some fields turned into another type."""
+    if isinstance(value, dict):
+        return {k: _retyped(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_retyped(v) for v in value]
+    wrong = {"line": str, "column": bool, "path": lambda v: None, "code": lambda v: 101}
+    return wrong[key](value) if key in wrong else value
+
+
+def test_entries_with_values_of_the_wrong_type_are_misses(breaklint, write, tmp_path):
+    for n in range(3):
+        write(f"model{n}.py", MODEL.format(n=n))
+    expected = _concise(breaklint)
+    for entry in _entries(tmp_path):
+        data = json.loads(entry.read_text(encoding="utf-8"))
+        entry.write_text(json.dumps(_retyped(data)), encoding="utf-8")
+    result = breaklint("--output-format", "json", ".")
+    findings = json.loads(result.stdout)["findings"]
+    assert [(f["path"], f["line"], f["column"]) for f in findings] == [
+        (line.split(":")[0], int(line.split(":")[1]), int(line.split(":")[2])) for line in expected
+    ]
+    assert _concise(breaklint) == expected
+
+
 def test_editing_breaklint_itself_invalidates_the_cache(tmp_path):
     from breaklint.cache import ResultCache
 

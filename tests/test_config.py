@@ -87,12 +87,22 @@ def test_unknown_rule_in_select_is_a_usage_error(breaklint, project):
     assert result.stderr == "breaklint: error: --select: unknown rule selector 'BL999'\n"
 
 
-def test_unknown_rule_in_config_names_the_file(breaklint, project, tmp_path):
-    project("pyproject.toml", '[tool.breaklint]\nignore = ["XYZ1"]\n')
+@pytest.mark.parametrize(
+    ("table", "key", "selector"),
+    [
+        ('[tool.breaklint]\nignore = ["XYZ1"]\n', "ignore", "XYZ1"),
+        ('[tool]\nbreaklint.select = ["BL999"]\n', "select", "BL999"),  # dotted keys
+    ],
+)
+def test_unknown_rule_in_config_names_the_file(breaklint, project, tmp_path, table, key, selector):
+    project("pyproject.toml", table)
     result = breaklint("model.py")
     assert result.returncode == 2
     config = tmp_path / "pyproject.toml"
-    assert result.stderr == f"breaklint: error: {config}: 'ignore': unknown rule selector 'XYZ1'\n"
+    assert (
+        result.stderr
+        == f"breaklint: error: {config}: '{key}': unknown rule selector '{selector}'\n"
+    )
 
 
 def test_malformed_pyproject_is_a_config_error(breaklint, project, tmp_path):
@@ -125,3 +135,38 @@ def test_a_folder_named_explicitly_is_walked_even_inside_an_excluded_one(breakli
     result = breaklint(".venv/lib/site-packages/pkg", "--output-format", "concise")
     assert paths_in(result) == [".venv/lib/site-packages/pkg/model.py"]
     assert breaklint(".venv/lib/site-packages/pkg", "--force-exclude").returncode == 0
+
+
+@pytest.mark.parametrize("nested", ["[" * 5000 + "]" * 5000, "{a = " * 5000 + "1" + "}" * 5000])
+def test_toml_nested_too_deeply_is_a_config_error_naming_the_file(
+    breaklint, project, tmp_path, nested
+):
+    project("pyproject.toml", f'[tool.breaklint]\nselect = ["BL1"]\n[other]\nx = {nested}\n')
+    result = breaklint("model.py")
+    assert result.returncode == 2
+    config = tmp_path / "pyproject.toml"
+    assert result.stderr == f"breaklint: error: {config}: invalid TOML: nested too deeply\n"
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        '[tool]\nbreaklint.ignore = ["BL1"]\n',
+        'tool.breaklint.ignore = ["BL1"]\n',
+        '[tool]\nbreaklint = { ignore = ["BL1"] }\n',
+    ],
+)
+def test_every_toml_spelling_of_the_table_is_read(breaklint, project, spelling):
+    project("pyproject.toml", spelling)
+    result = breaklint("model.py", "--output-format", "concise")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_pyproject_that_only_mentions_breaklint_elsewhere_is_passed_over(
+    breaklint, project, write
+):
+    project("pyproject.toml", '[tool.breaklint]\nignore = ["BL1"]\n')
+    write("sub/pyproject.toml", '[project]\nname = "uses-breaklint"\n')
+    write("sub/model.py", MODEL)
+    result = breaklint("sub/model.py", "--output-format", "concise")
+    assert result.returncode == 0, result.stdout

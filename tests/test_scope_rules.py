@@ -149,3 +149,131 @@ def test_roots_narrow_what_counts_as_compiled(breaklint, write) -> None:
     done = breaklint("pkg")
     assert done.returncode == 2
     assert "'roots' must be a list of strings" in done.stderr
+
+
+HELPERS = {
+    "pkg/__init__.py": "",
+    "pkg/fast.py": "def scale(x):\n    return x * x.max().item()\n",
+    "pkg/slow.py": "def scale(x):\n    return x\n",
+}
+
+
+def _concise(breaklint, *paths: str) -> list[str]:
+    result = breaklint(*paths, "--output-format", "concise", "--no-cache")
+    assert "Traceback" not in result.stderr and result.returncode in (0, 1), result.stderr
+    return result.stdout.splitlines()
+
+
+def test_an_import_cycle_through_re_exports_is_followed_to_its_end(breaklint, write) -> None:
+    for path, text in HELPERS.items():
+        write(path, text)
+    write("pkg/a.py", "from pkg.b import helper\nfrom pkg.b import scale\n")
+    write("pkg/b.py", "from pkg.a import helper\nfrom pkg.fast import scale\n")
+    write(
+        "pkg/model.py",
+        """
+        import torch
+        from pkg.a import helper, scale
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return scale(helper(x))
+        """,
+    )
+    for scope in ("compiled", "all"):
+        assert [line.split(" BL")[0] for line in _concise(breaklint, ".", "--scope", scope)] == [
+            "pkg/fast.py:2:16:"
+        ]
+
+
+MODEL_WITH_LOCAL_IMPORT = """
+import torch
+from pkg.{module} import scale
+
+
+def eager_only():
+    from pkg.{other} import scale
+
+    return scale
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        {local}
+        return scale(x)
+"""
+
+
+def test_an_import_in_a_function_binds_its_name_there_only(breaklint, write) -> None:
+    for path, text in HELPERS.items():
+        write(path, text)
+    # A local import elsewhere leaves the module's binding to the function that uses it...
+    write("pkg/m.py", MODEL_WITH_LOCAL_IMPORT.format(module="fast", other="slow", local="pass"))
+    assert [line.split(" BL")[0] for line in _concise(breaklint, "pkg")] == ["pkg/fast.py:2:16:"]
+    # ... and one in the function itself wins over the module's there.
+    local = "from pkg.fast import scale"
+    write("pkg/m.py", MODEL_WITH_LOCAL_IMPORT.format(module="slow", other="slow", local=local))
+    assert [line.split(" BL")[0] for line in _concise(breaklint, "pkg")] == ["pkg/fast.py:2:16:"]
+
+
+def test_a_class_defined_on_both_ways_of_an_if_is_analysed_twice(breaklint, write) -> None:
+    write(
+        "model.py",
+        """
+        import torch
+
+        FAST = True
+        if FAST:
+            class Q(torch.nn.Module):
+                def forward(self, x):
+                    return x.item()
+        else:
+            class Q(torch.nn.Module):
+                def forward(self, x):
+                    print(x)
+                    return x
+        """,
+    )
+    result = breaklint("model.py", "--output-format", "json", "--no-cache")
+    found = [(f["code"], f["line"], f["scope"]) for f in json.loads(result.stdout)["findings"]]
+    assert found == [("BL101", 7, "Q.forward"), ("BL401", 11, "Q.forward")]
+
+
+def test_every_definition_of_a_function_is_reached(breaklint, write) -> None:
+    write(
+        "model.py",
+        """
+        import typing
+
+        import torch
+
+        if torch.cuda.is_available():
+            def scale(x):
+                return x * x.max().item()
+        else:
+            def scale(x):
+                print(x)
+                return x
+
+
+        @typing.overload
+        def shift(x: int) -> int: ...
+        @typing.overload
+        def shift(x: torch.Tensor) -> torch.Tensor: ...
+        def shift(x):
+            return x + x.nonzero().sum()
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return shift(scale(x))
+        """,
+    )
+    result = breaklint("model.py", "--output-format", "json", "--no-cache")
+    found = [(f["code"], f["line"], f["scope"]) for f in json.loads(result.stdout)["findings"]]
+    assert found == [
+        ("BL101", 7, "reached from M.forward"),
+        ("BL401", 10, "reached from M.forward"),
+        ("BL301", 19, "reached from M.forward"),
+    ]

@@ -12,7 +12,8 @@ from breaklint.dynamic.model import Break, ProbeResult, ProbeStatus, Span
 from breaklint.findings import Finding, Origin, Status
 from breaklint.rule import Phase, all_rules
 from breaklint.rules.dynamic_break import ProbeFailed, break_finding, probe_finding
-from breaklint.source import read_source
+from breaklint.source import parse_python, read_source
+from breaklint.syntax import iter_nodes
 
 
 def is_statement_finding(finding: Finding) -> bool:
@@ -32,38 +33,40 @@ def flagged_span(finding: Finding) -> Span:
 
 
 @cache
-def _statement_spans(real_path: str) -> tuple[tuple[int, int], ...]:
-    """(first, last) line of every simple statement and of every compound statement's header
-    in a file: Dynamo reports a break at the line its instruction starts on, which for a call
-    spread over several lines is the call's first line, not the argument a rule flags."""
+def _statement_spans(real_path: str) -> dict[int, list[range]]:
+    """Each line mapped to the lines of the simple statements and compound statements' headers
+    that hold it: Dynamo reports a break at the line its instruction starts on, which for a
+    call spread over several lines is the call's first line, not the argument a rule flags.
+    Built once per file, so that a finding's statement is a lookup, not a scan."""
     text = read_source(real_path)
     try:
-        tree = ast.parse(text if isinstance(text, str) else "")
-    except (SyntaxError, ValueError):
-        return ()
-    spans = []
-    for node in ast.walk(tree):
+        tree = parse_python(text if isinstance(text, str) else "", real_path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    holding: dict[int, list[range]] = {}
+    for node in iter_nodes(tree):
         if not isinstance(node, ast.stmt):
             continue
         body = getattr(node, "body", None)
         if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-            spans.append((node.lineno, max(node.lineno, body[0].lineno - 1)))
+            lines = range(node.lineno, max(node.lineno, body[0].lineno - 1) + 1)
         else:
-            spans.append((node.lineno, node.end_lineno or node.lineno))
-    return tuple(spans)
+            lines = range(node.lineno, (node.end_lineno or node.lineno) + 1)
+        for line in lines:
+            holding.setdefault(line, []).append(lines)
+    return holding
 
 
 def _statement_lines(finding: Finding, real_path: str) -> range:
     """The lines of the innermost statement (or header) holding the finding."""
     holding = [
-        (first, last)
-        for first, last in _statement_spans(real_path)
-        if first <= finding.line and finding.end_line <= last
+        lines
+        for lines in _statement_spans(real_path).get(finding.line, ())
+        if finding.end_line in lines
     ]
     if not holding:
         return range(finding.line, finding.end_line + 1)
-    first, last = min(holding, key=lambda span: span[1] - span[0])
-    return range(first, last + 1)
+    return min(holding, key=len)
 
 
 def unique_breaks(results: Sequence[ProbeResult]) -> list[Break]:

@@ -18,6 +18,7 @@ class ProbeStatus(StrEnum):
     ERROR = "error"  # the probe file, the probe or the model raised
     TIMEOUT = "timeout"  # ran past --probe-timeout; its worker was killed
     CRASHED = "crashed"  # the worker died (os._exit, a signal, the OOM killer)
+    OUT_OF_MEMORY = "out-of-memory"  # ran past --probe-memory; its worker was replaced
 
 
 class ProbeError(Exception):

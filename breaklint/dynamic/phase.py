@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from breaklint.dynamic.join import flagged_span, is_statement_finding, join
 from breaklint.dynamic.model import OutputsPlan, ProbeResult, Watch
-from breaklint.dynamic.pool import DynamicError, WorkerPool
+from breaklint.dynamic.pool import DynamicError, WorkerPool, default_memory_mb
 from breaklint.dynamic.probes import find_probes
 from breaklint.findings import Finding, Origin
 from breaklint.source import read_source, source_lines
@@ -31,6 +31,7 @@ def run_dynamic(
     *,
     jobs: int,
     timeout_s: float,
+    memory_mb: int | None,
     device: str,
     allowed: Callable[[str, str], bool],
     progress: bool = False,
@@ -47,7 +48,8 @@ def run_dynamic(
         frozenset(os.path.realpath(path) for path in linted_files),
         frozenset(flagged_span(f) for f in findings if is_statement_finding(f)),
     )
-    pool = WorkerPool(jobs, timeout_s, device)
+    memory = default_memory_mb(jobs) if memory_mb is None else memory_mb
+    pool = WorkerPool(jobs, timeout_s, device, memory)
     if progress and found.probes:
         results = _with_progress(pool, found.probes, watch, outputs)
     else:

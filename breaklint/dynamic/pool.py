@@ -39,16 +39,26 @@ _START_TIMEOUT_S = 300.0  # importing torch: about 5 s on a quiet machine, far m
 _LOG_TAIL = 2000
 
 
+def default_memory_mb(jobs: int) -> int:
+    """The machine's memory shared among the workers: together they cannot exhaust it."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        return 0  # unknown here: no limit
+    return max(1, total // 2**20 // max(1, jobs))
+
+
 class DynamicError(Exception):
     """The dynamic phase cannot run at all (no CUDA for --device cuda, torch missing)."""
 
 
 class _Worker:
-    def __init__(self, device: str, log_dir: str) -> None:
+    def __init__(self, device: str, log_dir: str, memory_mb: int) -> None:
         handle, self.log_path = tempfile.mkstemp(prefix="worker-", suffix=".log", dir=log_dir)
         os.close(handle)
+        worker = [sys.executable, "-m", "breaklint.dynamic.worker", self.log_path, device]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "breaklint.dynamic.worker", self.log_path, device],
+            [*worker, str(memory_mb)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             start_new_session=True,  # its own process group, killed as one
@@ -63,12 +73,22 @@ class _Worker:
             raise TimeoutError
         return receive(self.results)
 
-    def log_tail(self) -> str:
+    def log_size(self) -> int:
         try:
-            with open(self.log_path, encoding="utf-8", errors="replace") as handle:
-                return handle.read()[-_LOG_TAIL:].strip()
+            return os.path.getsize(self.log_path)
+        except OSError:
+            return 0
+
+    def log_tail(self, start: int = 0) -> str:
+        """The end of what the worker logged from byte `start` on: a crashed probe's report
+        holds its own output, not that of the probes the worker ran before it."""
+        try:
+            with open(self.log_path, "rb") as handle:
+                handle.seek(start)
+                logged = handle.read().decode("utf-8", errors="replace")
         except OSError:
             return ""
+        return logged[-_LOG_TAIL:].strip()
 
     def death(self) -> str:
         code = self.process.wait()
@@ -92,7 +112,7 @@ class _Slot:
         self.worker: _Worker | None = None
 
     def start_worker(self) -> _Worker:
-        worker = _Worker(self.pool.device, self.pool.log_dir)
+        worker = _Worker(self.pool.device, self.pool.log_dir, self.pool.memory_mb)
         try:
             message = worker.wait(_START_TIMEOUT_S)
         except (TimeoutError, EOFError):
@@ -118,10 +138,15 @@ class _Slot:
             self.worker = self.start_worker()
         worker = self.worker
         started = time.perf_counter()
+        logged_before = worker.log_size()
         try:
             send(worker.requests, request)
             result = worker.wait(self.pool.timeout_s)
             assert isinstance(result, ProbeResult | GraphResult), result
+            if result.status is ProbeStatus.OUT_OF_MEMORY:
+                # Its heap may stay full or fragmented: the next probe gets a fresh worker.
+                worker.kill()
+                self.worker = None
             return result
         except TimeoutError:
             worker.kill()
@@ -131,7 +156,7 @@ class _Slot:
             return _failed(request)(request.probe, ProbeStatus.TIMEOUT, elapsed, error=error)
         except (EOFError, BrokenPipeError):
             error = worker.death()
-            tail = worker.log_tail()
+            tail = worker.log_tail(logged_before)
             worker.kill()
             self.worker = None
             elapsed = time.perf_counter() - started
@@ -150,10 +175,11 @@ def _failed(request: ProbeRequest | GraphRequest) -> type[ProbeResult] | type[Gr
 
 
 class WorkerPool:
-    def __init__(self, jobs: int, timeout_s: float, device: str) -> None:
+    def __init__(self, jobs: int, timeout_s: float, device: str, memory_mb: int) -> None:
         self.jobs = jobs
         self.timeout_s = timeout_s
         self.device = device
+        self.memory_mb = memory_mb  # per worker; 0: no limit
         self.resolved_device = device
         self.warnings: set[str] = set()
         self.log_dir = ""
@@ -170,7 +196,9 @@ class WorkerPool:
         for index in range(len(probes)):
             pending.put(index)
         results: dict[int, ProbeResult] = {}
-        failures: list[DynamicError] = []
+        # Whatever stops a slot, a bug in breaklint included, is raised in the calling thread:
+        # a thread's own exception would print a traceback and leave its probes unanswered.
+        failures: list[Exception] = []
         lock = threading.Lock()
 
         def serve(slot: _Slot) -> None:
@@ -186,7 +214,7 @@ class WorkerPool:
                     with lock:
                         results[index] = result
                     on_result(result)
-            except DynamicError as error:
+            except Exception as error:
                 failures.append(error)
             finally:
                 slot.close()

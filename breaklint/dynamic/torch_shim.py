@@ -413,3 +413,44 @@ def _short_target(node: torch.fx.Node) -> str:
     if node.op == "call_function":
         return getattr(node.target, "__name__", None) or str(node.target)
     return str(node.target)
+
+
+@dataclass(frozen=True, slots=True)
+class TorchDefaults:
+    """The process-wide torch state a probe may change and the next one must not inherit."""
+
+    dtype: torch.dtype
+    device: torch.device
+    grad_enabled: bool
+    dynamo_config: dict[str, Any]
+
+
+def torch_defaults() -> TorchDefaults:
+    return TorchDefaults(
+        torch.get_default_dtype(),
+        torch.get_default_device(),
+        torch.is_grad_enabled(),
+        torch._dynamo.config.get_config_copy(),
+    )
+
+
+def restore_torch_defaults(saved: TorchDefaults) -> None:
+    torch.set_default_dtype(saved.dtype)
+    if torch.get_default_device() != saved.device:
+        torch.set_default_device(None)  # the state a fresh process starts in
+        if torch.get_default_device() != saved.device:
+            torch.set_default_device(saved.device)
+    torch.set_grad_enabled(saved.grad_enabled)
+    config = torch._dynamo.config
+    # Only what changed: setting every key again warns about the deprecated ones.
+    changed = {k: v for k, v in saved.dynamo_config.items() if getattr(config, k, v) != v}
+    if changed:
+        config.load_config(changed)
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    """Whether an exception is an allocation that failed: Python's MemoryError, torch's
+    OutOfMemoryError (CUDA), or its CPU allocator's error, which is a plain RuntimeError."""
+    if isinstance(error, MemoryError | torch.OutOfMemoryError):
+        return True
+    return isinstance(error, RuntimeError) and "DefaultCPUAllocator: can't allocate" in str(error)

@@ -1,8 +1,8 @@
 """A worker process: imports torch once, then runs probe after probe sent by the supervisor.
 
-`python -m breaklint.dynamic.worker LOG DEVICE`. Requests arrive on stdin; results leave on
-the original stdout. The probes' own output (and torch's warnings) go to LOG, so user code
-that prints cannot corrupt the protocol.
+`python -m breaklint.dynamic.worker LOG DEVICE MEMORY_MB`. Requests arrive on stdin; results
+leave on the original stdout. The probes' own output (and torch's warnings) go to LOG, so user
+code that prints cannot corrupt the protocol. Every probe starts from the same process state.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import importlib.util
 import inspect
 import linecache
 import os
+import resource
 import sys
 import time
 import traceback
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from types import CodeType, FrameType, ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from breaklint.dynamic.bytecode import listing
 from breaklint.dynamic.model import (
@@ -40,15 +41,52 @@ from breaklint.dynamic.protocol import receive, send
 from breaklint.findings import BreakKind, Evidence
 from breaklint.source import char_offset
 
+if TYPE_CHECKING:
+    from breaklint.dynamic.torch_shim import TorchDefaults
+
 _TRACEBACK_FRAMES = 6
 _BREAKLINT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+@dataclass(frozen=True, slots=True)
+class ProcessState:
+    """What every probe starts from: the worker's state once torch is imported. A probe may
+    change any of it (`os.chdir`, `sys.path`, the environment, torch's defaults, Dynamo's
+    config), and the next probe in the same worker must not inherit that."""
+
+    cwd: str
+    path: tuple[str, ...]
+    environ: dict[str, str]
+    torch_defaults: TorchDefaults
+
+    @classmethod
+    def capture(cls) -> ProcessState:
+        from breaklint.dynamic import torch_shim
+
+        return cls(os.getcwd(), tuple(sys.path), dict(os.environ), torch_shim.torch_defaults())
+
+    def restore(self) -> None:
+        from breaklint.dynamic import torch_shim
+
+        os.chdir(self.cwd)
+        sys.path[:] = self.path
+        if os.environ != self.environ:
+            os.environ.clear()
+            os.environ.update(self.environ)
+        torch_shim.restore_torch_defaults(self.torch_defaults)
+
+
+def _limit_memory(megabytes: int) -> None:
+    """Cap the worker's data (heap and private mappings, where tensors live on the CPU): an
+    allocation past it fails in the probe instead of exhausting the machine. Address space
+    is left alone: CUDA reserves far more of it than it uses."""
+    if megabytes > 0:
+        limit = megabytes * 2**20
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+
+
 @cache
 def _load(path: str) -> ModuleType:
-    folder = os.path.dirname(os.path.abspath(path))
-    if folder not in sys.path:
-        sys.path.insert(0, folder)  # so a probe file can import the model next to it
     name = "breaklint_probe_" + os.path.splitext(os.path.basename(path))[0]
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
@@ -302,10 +340,16 @@ def observe(
     return Observed(tuple(captured.ops_per_graph), captured.frames_skipped, tuple(breaks.values()))
 
 
-def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
+def run_probe(
+    request: ProbeRequest, device: str, state: ProcessState, memory_mb: int
+) -> ProbeResult:
+    from breaklint.dynamic import torch_shim
+
     started = time.perf_counter()
     probe = request.probe
     try:
+        state.restore()  # inside: a probe that removed the working directory fails the next
+        sys.path.insert(0, os.path.dirname(os.path.abspath(probe.path)))  # for its model
         module = _load(probe.path)
         function = getattr(module, probe.name, None)
         if not callable(function):
@@ -322,11 +366,15 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         observed = observe(lambda compiled: compiled(*args, **kwargs), target, request, generator)
     except BaseException as error:  # the user's code may raise anything, SystemExit included
         failed = failure(error)
+        status, message = ProbeStatus.ERROR, failed.error
+        if torch_shim.is_out_of_memory(error):
+            status = ProbeStatus.OUT_OF_MEMORY
+            message = f"ran past the {memory_mb} MB limit (--probe-memory): {message}"
         return ProbeResult(
             probe,
-            ProbeStatus.ERROR,
+            status,
             time.perf_counter() - started,
-            error=failed.error,
+            error=message,
             traceback=failed.traceback,
         )
     result = observed.result(probe, time.perf_counter() - started, coverage)
@@ -399,7 +447,8 @@ def _resolve_device(requested: str) -> str:
 
 
 def main() -> None:
-    log_path, requested_device = sys.argv[1], sys.argv[2]
+    log_path, requested_device, memory_mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    _limit_memory(memory_mb)
     results = os.fdopen(os.dup(1), "wb")
     log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     os.dup2(log, 1)
@@ -412,6 +461,7 @@ def main() -> None:
     except Exception as error:
         send(results, WorkerFailed(str(error)))
         return
+    state = ProcessState.capture()
     send(results, WorkerReady(device, torch_shim.version_problem()))
     while True:
         try:
@@ -421,10 +471,11 @@ def main() -> None:
         if isinstance(request, GraphRequest):  # `breaklint graph`: the same worker, another request
             from breaklint.dynamic.graph import run_graph
 
+            state.restore()
             send(results, run_graph(request, device))
             continue
         assert isinstance(request, ProbeRequest), request
-        send(results, run_probe(request, device))
+        send(results, run_probe(request, device, state, memory_mb))
 
 
 if __name__ == "__main__":
