@@ -172,7 +172,10 @@ def test_code_that_parses_but_does_not_compile_is_a_finding(breaklint, write):
     write("loose.py", "import torch\n\nbreak\n")
     write("model.py", MODEL)
     result = concise(breaklint, ".")
-    assert result.stdout.splitlines()[0] == "loose.py:3:1: BL001 SyntaxError: 'break' outside loop"
+    assert (
+        result.stdout.splitlines()[0]
+        == "loose.py:3:1: BL001 [error] SyntaxError: 'break' outside loop"
+    )
     assert result.stdout.splitlines()[1].startswith("model.py:6:20: BL101 ")
 
 
