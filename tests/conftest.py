@@ -114,3 +114,28 @@ def compile_and_count(source: str, probe: str) -> tuple[int, int]:
     function, args = eval(probe, namespace)
     captured = torch_shim.capture(lambda compiled: compiled(*args), function)
     return len(captured.ops_per_graph), len(captured.breaks)
+
+
+@dataclass(frozen=True)
+class Compiles:
+    """How often Dynamo compiled a probed callable over a list of calls."""
+
+    compiles: int  # frames compiled (one per call that recompiles)
+    calls: int
+
+
+def compile_over_calls(source: str, probe: str) -> Compiles:
+    """Compile the callable of `probe` (an expression returning (callable, [args, ...])) once
+    with a recording backend and call it with each args tuple, counting compilations through
+    the shim the dynamic phase uses."""
+    pytest.importorskip("torch", reason="compiling with Dynamo needs torch")
+    from breaklint.dynamic import torch_shim
+
+    namespace: dict = {}
+    exec(compile(source, "<rule page>", "exec"), namespace)
+    function, calls = eval(probe, namespace)
+    captured = torch_shim.capture(
+        lambda compiled: None, function, then=lambda c: [c(*args) for args in calls]
+    )
+    assert captured.compiles is not None
+    return Compiles(captured.compiles.compiles, len(calls))

@@ -73,11 +73,37 @@ class RawBreak:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class GuardFailure:
+    """A guard that failed when a call came back, as Dynamo's recompile reason names it."""
+
+    guard: str  # e.g. "n == 2", "tensor 'x' size mismatch at index 0. expected 2, actual 3"
+    source: str | None  # the line that installed the guard, as Dynamo quotes it
+    path: str | None  # that line's file, as Dynamo writes it (its tail only, at times)
+    line: int | None
+    function: str | None
+    # The compiled frame the guard belongs to (for a shape guard, which names no line).
+    frame_path: str | None
+    frame_line: int | None
+    frame_function: str | None
+    reason: str  # the whole reason
+
+
+@dataclass(frozen=True, slots=True)
+class Compiles:
+    """What Dynamo compiled over every call of a capture."""
+
+    compiles: int  # frame compilations that gave a graph (resumed frames count too)
+    failures: tuple[GuardFailure, ...]  # one per recompilation, in order
+    limit_hit: bool  # a frame reached the recompile limit and runs eagerly from then on
+
+
 @dataclass(slots=True)
 class Capture:
     breaks: list[RawBreak] = field(default_factory=list)
     ops_per_graph: list[int] = field(default_factory=list)
     frames_skipped: int = 0
+    compiles: Compiles | None = None  # over `call` and `then`, when `then` was given
 
 
 @cache
@@ -187,14 +213,23 @@ def _knob(name: str | None) -> Iterator[None]:
 
 
 def capture(
-    call: Callable[[Callable[..., Any]], Any], target: Any, knob: str | None = None
+    call: Callable[[Callable[..., Any]], Any],
+    target: Any,
+    knob: str | None = None,
+    *,
+    then: Callable[[Callable[..., Any]], Any] | None = None,
+    recompile_limit: int | None = None,
 ) -> Capture:
     """Compile `target` with a recording backend after a reset, run `call(compiled)`, and
-    read every channel that reports breaks."""
+    read every channel that reports breaks. With `then`, run `then(compiled)` on the same
+    compiled target afterwards (its graphs and breaks are not recorded) and count what every
+    call compiled, under `recompile_limit` if given."""
     result = Capture()
+    first_done = False
 
     def record(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
-        result.ops_per_graph.append(sum(1 for node in gm.graph.nodes if node.op in _OPS))
+        if not first_done:
+            result.ops_per_graph.append(sum(1 for node in gm.graph.nodes if node.op in _OPS))
         return gm.forward
 
     torch._dynamo.reset()
@@ -205,17 +240,27 @@ def capture(
     logger.setLevel(logging.DEBUG)
     logger.propagate = False
     logger.addHandler(handler)
+    limit = {} if recompile_limit is None else {"recompile_limit": recompile_limit}
     try:
-        with _knob(knob):
-            call(torch.compile(target, backend=record))
+        with _knob(knob), torch._dynamo.config.patch(limit):
+            compiled = torch.compile(target, backend=record)
+            call(compiled)
+            payloads = len(handler.payloads)
+            first_metrics = len(dynamo_utils.get_compilation_metrics())
+            first_done = True
+            if then is not None:
+                then(compiled)
     finally:
         logger.removeHandler(handler)
         logger.setLevel(saved[0])
         logger.propagate = saved[1]
         torch._dynamo.reset()
-    result.breaks = [parse_break_reason(payload) for payload in handler.payloads]
+    result.breaks = [parse_break_reason(payload) for payload in handler.payloads[:payloads]]
     seen = {(b.frames[-1].path, b.frames[-1].line) for b in result.breaks if b.frames}
-    for metrics in dynamo_utils.get_compilation_metrics():
+    every = dynamo_utils.get_compilation_metrics()
+    if then is not None:
+        result.compiles = _compiles(every)
+    for metrics in every[:first_metrics]:
         if metrics.fail_type is None:
             continue
         result.frames_skipped += 1
@@ -225,6 +270,51 @@ def capture(
             frame = Frame(where[0], int(where[1]), metrics.co_name or "?", None, None)
             result.breaks.append(RawBreak((frame,), (_segment(reason),), True, reason))
     return result
+
+
+_RECOMPILE = re.compile(r"^\d+/\d+: (?P<guard>.*?)(?:\s+# (?P<source>.*?)  # (?P<where>.*))?$")
+_WHERE = re.compile(r"^(?P<path>\S+):(?P<line>\d+) in (?P<function>\S+)")
+_LIMIT = "recompile limit exceeded"
+
+
+def _compiles(every: list[Any]) -> Compiles:
+    """Compilations, failed guards and whether the recompile limit was hit, from
+    compilation metrics (each recompilation records the guard that failed first)."""
+    failures = []
+    for metrics in every:
+        if metrics.recompile_reason:
+            failures.append(_guard_failure(metrics))
+    return Compiles(
+        compiles=sum(1 for m in every if m.fail_type is None),
+        failures=tuple(failures),
+        limit_hit=any(_LIMIT in (m.fail_reason or "").lower() for m in every),
+    )
+
+
+def _guard_failure(metrics: Any) -> GuardFailure:
+    reason: str = metrics.recompile_reason
+    first = reason.splitlines()[0].strip()
+    match = _RECOMPILE.match(first)
+    guard = (match["guard"] if match else first).strip()
+    where = _WHERE.match(match["where"] or "") if match else None
+    stack = _frames(reason.partition("User stack trace:")[2])
+    path = stack[-1].path if stack else where["path"] if where else None
+    return GuardFailure(
+        guard=guard,
+        source=match["source"].strip() if match and match["source"] else None,
+        path=path,
+        line=int(where["line"]) if where else stack[-1].line if stack else None,
+        function=where["function"] if where else None,
+        frame_path=metrics.co_filename,
+        frame_line=metrics.co_firstlineno,
+        frame_function=metrics.co_name,
+        reason=reason,
+    )
+
+
+def config_settings(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of `names` that this torch's `torch._dynamo.config` has."""
+    return tuple(name for name in names if hasattr(torch._dynamo.config, name))
 
 
 def generator_skip(code: types.CodeType) -> RawBreak:
