@@ -129,6 +129,75 @@ class Break:
 
 
 @dataclass(frozen=True, slots=True)
+class GuardSummary:
+    """One guard that failed over a probe's calls, with the values it failed on merged:
+    `n == 1`, `n == 2` are the guard `n == N`."""
+
+    guard: str  # with numbers as N
+    first: str  # as it first failed
+    failures: int
+    # It failed again on a later value: Dynamo did not generalise it (automatic dynamic fails
+    # a guard once, then compiles a graph general in the value).
+    per_value: bool
+    limit_hit: bool  # its frame reached the recompile limit
+    path: str | None  # real path of the line that installed it, when it names one
+    line: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "guard": self.guard,
+            "first": self.first,
+            "failures": self.failures,
+            "per_value": self.per_value,
+            "recompile_limit_hit": self.limit_hit,
+            "path": self.path,
+            "line": self.line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RecompileSummary:
+    """What Dynamo compiled over a probe's call and its variants (one compiled target)."""
+
+    calls: int  # calls run, the probe's own included
+    calls_failed: int  # variants that raised (a size the model cannot take): not counted
+    compiles: int
+    recompiles: int
+    guard_failures: int
+    limit_hit: bool
+    guards: tuple[GuardSummary, ...] = ()
+    variants_s: float = 0.0  # the time the variant calls added
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "calls_failed": self.calls_failed,
+            "compiles": self.compiles,
+            "recompiles": self.recompiles,
+            "guard_failures": self.guard_failures,
+            "cache_limit_hit": self.limit_hit,
+            "guards": [guard.to_dict() for guard in self.guards],
+            "variants_s": round(self.variants_s, 3),
+        }
+
+    def line(self) -> str:
+        """One line for the full output."""
+        failing = [g for g in self.guards if g.per_value]
+        verdict = (
+            f"recompiles on every new value of {', '.join(f'`{g.guard}`' for g in failing)}"
+            if failing
+            else "generalised"
+            if self.recompiles
+            else "no recompile"
+        )
+        limit = ", recompile limit hit: runs eagerly" if self.limit_hit else ""
+        return (
+            f"calls {self.calls}  compiles {self.compiles}  recompiles {self.recompiles}  "
+            f"guard failures {self.guard_failures} ({verdict}{limit})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class ProbeResult:
     probe: Probe
     status: ProbeStatus
@@ -147,6 +216,11 @@ class ProbeResult:
     # With an OutputsCheck that compares: how the eager outputs differ from the saved ones
     # (None when they are equal, or when nothing was compared).
     outputs_differ: str | None = None
+    # Over the probe's call and its variants: compiles and the guards that failed (None when
+    # the probe did not run to the end), and a "break" of kind RECOMPILES per guard that
+    # failed on every new value.
+    recompiles: RecompileSummary | None = None
+    recompile_breaks: tuple[Break, ...] = ()
 
     @property
     def break_count(self) -> int:
@@ -166,6 +240,7 @@ class ProbeResult:
             "wall_s": round(self.wall_s, 3),
             "error": self.error,
             "traceback": self.traceback,
+            "recompiles": None if self.recompiles is None else self.recompiles.to_dict(),
         }
 
 

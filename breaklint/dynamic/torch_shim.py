@@ -8,6 +8,7 @@ graph-break registry JSON and `torch._dynamo.config` knobs. See shared notes on 
 from __future__ import annotations
 
 import contextlib
+import copy
 import dis
 import json
 import logging
@@ -87,6 +88,8 @@ class GuardFailure:
     frame_line: int | None
     frame_function: str | None
     reason: str  # the whole reason
+    limit_hit: bool  # this recompilation was refused: the frame reached the recompile limit
+    index: int  # its place among the compilations (see `compilations`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +97,8 @@ class Compiles:
     """What Dynamo compiled over every call of a capture."""
 
     compiles: int  # frame compilations that gave a graph (resumed frames count too)
-    failures: tuple[GuardFailure, ...]  # one per recompilation, in order
+    recompiles: int  # those of them that a failed guard caused
+    failures: tuple[GuardFailure, ...]  # one per recompilation (or refused one), in order
     limit_hit: bool  # a frame reached the recompile limit and runs eagerly from then on
 
 
@@ -272,7 +276,12 @@ def capture(
     return result
 
 
-_RECOMPILE = re.compile(r"^\d+/\d+: (?P<guard>.*?)(?:\s+# (?P<source>.*?)  # (?P<where>.*))?$")
+# `0/1: n == 2  # for i in range(n):  # s/model.py:4 in total (...)`: the quoted source line
+# may hold comments of its own, so the place is the last `  # path:line in function`.
+_RECOMPILE = re.compile(
+    r"^\d+/\d+: (?P<guard>.*?)"
+    r"(?:\s+# (?P<source>.*)  # (?P<where>\S+:\d+ in \S+)(?: \(.*\))?)?$"
+)
 _WHERE = re.compile(r"^(?P<path>\S+):(?P<line>\d+) in (?P<function>\S+)")
 _LIMIT = "recompile limit exceeded"
 
@@ -281,17 +290,23 @@ def _compiles(every: list[Any]) -> Compiles:
     """Compilations, failed guards and whether the recompile limit was hit, from
     compilation metrics (each recompilation records the guard that failed first)."""
     failures = []
-    for metrics in every:
+    for index, metrics in enumerate(every):
         if metrics.recompile_reason:
-            failures.append(_guard_failure(metrics))
+            failures.append(_guard_failure(metrics, index))
     return Compiles(
         compiles=sum(1 for m in every if m.fail_type is None),
+        recompiles=sum(1 for m in every if m.fail_type is None and m.recompile_reason),
         failures=tuple(failures),
-        limit_hit=any(_LIMIT in (m.fail_reason or "").lower() for m in every),
+        limit_hit=any(f.limit_hit for f in failures),
     )
 
 
-def _guard_failure(metrics: Any) -> GuardFailure:
+def compilations() -> int:
+    """How many compilations Dynamo has recorded since the capture began."""
+    return len(dynamo_utils.get_compilation_metrics())
+
+
+def _guard_failure(metrics: Any, index: int) -> GuardFailure:
     reason: str = metrics.recompile_reason
     first = reason.splitlines()[0].strip()
     match = _RECOMPILE.match(first)
@@ -309,7 +324,28 @@ def _guard_failure(metrics: Any) -> GuardFailure:
         frame_line=metrics.co_firstlineno,
         frame_function=metrics.co_name,
         reason=reason,
+        limit_hit=_LIMIT in (metrics.fail_reason or "").lower(),
+        index=index,
     )
+
+
+_MARKS = ("_dynamo_", "_has_dynamo_")  # what mark_static and mark_dynamic set on a tensor
+
+
+def resized(tensor: torch.Tensor, size: int, new_size: int) -> torch.Tensor:
+    """`tensor` with every dimension of `size` made `new_size` by repeating its entries (token
+    ids stay valid ids, masks stay masks), keeping what `torch._dynamo.mark_static` and
+    `mark_dynamic` set on it."""
+    result = tensor.detach()
+    for dim, length in enumerate(tensor.shape):
+        if length == size:
+            index = torch.arange(new_size, device=tensor.device) % size
+            result = result.index_select(dim, index)
+    result.requires_grad_(tensor.requires_grad)
+    for name, value in vars(tensor).items():
+        if name.startswith(_MARKS):
+            setattr(result, name, copy.copy(value))
+    return result
 
 
 def config_settings(names: tuple[str, ...]) -> tuple[str, ...]:

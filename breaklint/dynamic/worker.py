@@ -21,6 +21,8 @@ from functools import cache
 from types import CodeType, FrameType, ModuleType
 from typing import Any
 
+from breaklint.calls import Call
+from breaklint.dynamic import variants
 from breaklint.dynamic.bytecode import listing
 from breaklint.dynamic.model import (
     Break,
@@ -226,14 +228,31 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         if not callable(function):
             raise ProbeError(f"{probe.name} is not a function of {probe.path}")
         _seed()  # the same weights and inputs on every run, so that runs can be compared
-        target, args, kwargs = _unpack(probe, function())
+        calls = variants.plan(function(), lambda returned: _unpack(probe, returned))
+        target, args, kwargs = calls.target, calls.args, calls.kwargs
         target = _to_device(target, device)
         args, kwargs = _to_device(args, device), _to_device(kwargs, device)
+        calls.args, calls.kwargs = args, kwargs
+        if calls.calls is not None:
+            calls.calls = [
+                Call(*_to_device(c.args, device), **_to_device(c.kwargs, device))
+                for c in calls.calls
+            ]
+        varied = variants.VariantRun(calls)
         coverage, returned = _traced_run(lambda: target(*args, **kwargs), request.watch)
         outputs_differ = None
         if request.outputs is not None:
             outputs_differ = _check_outputs(returned, request.outputs)
-        captured = torch_shim.capture(lambda compiled: compiled(*args, **kwargs), target)
+        captured = torch_shim.capture(
+            lambda compiled: compiled(*args, **kwargs),
+            target,
+            then=varied,
+            recompile_limit=calls.recompile_limit,
+        )
+        assert captured.compiles is not None  # given `then`
+        recompiles, recompile_breaks = variants.summarise(
+            captured.compiles, varied, request.watch.linted, probe
+        )
         if inspect.isgenerator(returned):  # Dynamo never sees the frame: no channel reports it
             captured.breaks.append(torch_shim.generator_skip(returned.gi_code))
         breaks: dict[tuple[str, str, int, str], Break] = {}
@@ -270,6 +289,8 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         instrumented=frozenset(coverage.instrumented),
         reached=frozenset(coverage.reached),
         outputs_differ=outputs_differ,
+        recompiles=recompiles,
+        recompile_breaks=recompile_breaks,
     )
 
 
