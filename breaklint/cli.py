@@ -105,6 +105,11 @@ def _lint_parser() -> argparse.ArgumentParser:
     )
     dynamic.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     dynamic.add_argument(
+        "--no-variants",
+        action="store_true",
+        help="run each probe's call once: derive no variants to count recompilations",
+    )
+    dynamic.add_argument(
         "--show-bytecode", action="store_true", help="full format: bytecode at each break"
     )
     dynamic.add_argument(
@@ -178,6 +183,7 @@ def _lint(argv: list[str]) -> int:
             dynamic=args.dynamic,
             probe_timeout=args.probe_timeout,
             device=args.device,
+            variants=not args.no_variants,
             output_format=args.output_format,
             output_file=args.output_file,
             output=OutputOptions(show_bytecode=args.show_bytecode),

@@ -43,6 +43,7 @@ class LintRequest:
     dynamic: bool  # run the probes the settings list when none are given
     probe_timeout: float
     device: str
+    variants: bool  # derive variants of each probe's call to count recompilations
     output_format: str
     output_file: Path | None
     output: OutputOptions
@@ -359,6 +360,7 @@ def _dynamic(
             jobs=request.jobs,
             timeout_s=request.probe_timeout,
             device=request.device,
+            variants=request.variants,
             allowed=selection.allows,
             progress=sys.stderr.isatty() and not request.quiet,
             outputs=outputs,

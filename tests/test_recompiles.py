@@ -18,10 +18,10 @@ FOLDER = REPO / "tests" / "recompiles"
 MODELS = FOLDER / "models.py"
 
 
-def _run(folder: Path, output_format: str) -> str:
+def _run(folder: Path, output_format: str, *options: str) -> str:
     done = run_breaklint(
         "models.py",
-        *("--probes", "probes.py", "--output-format", output_format, "--jobs", "2"),
+        *("--probes", "probes.py", "--output-format", output_format, "--jobs", "2", *options),
         cwd=folder,
     )
     assert done.returncode == 1, done.stderr
@@ -138,4 +138,21 @@ def test_full_output_and_sarif_carry_the_probe_summary(folder: Path, report: dic
         False,
         False,
         False,
+    ]
+
+
+def test_no_variants_runs_only_the_calls_probes_give(folder: Path) -> None:
+    report = json.loads(_run(folder, "json", "--no-variants"))
+    calls = {p["name"]: p["recompiles"]["calls"] for p in report["probes"]}
+    assert calls == {
+        "probe_counter": 6,
+        "probe_total": 1,
+        "probe_total_of_tensor": 5,
+        "probe_batch_and_float": 4,
+        "probe_static_batch": 1,
+    }
+    # The derived variants found the range bound and the static batch: now only BL811 is.
+    assert [(f["code"], f["status"]) for f in report["findings"]] == [
+        ("BL811", "confirmed"),
+        ("BL812", "not-reproduced"),
     ]

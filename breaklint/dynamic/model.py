@@ -53,10 +53,12 @@ class Span:
 
 @dataclass(frozen=True, slots=True)
 class Watch:
-    """What every probe records: breaks and executed lines in `linted`, and which `spans` ran."""
+    """What every probe records: breaks and executed lines in `linted`, which `spans` ran, and
+    (with `variants`) the recompilations over variants of its call."""
 
     linted: frozenset[str]  # real paths of the linted files: breaks are attributed to these
     spans: frozenset[Span] = frozenset()
+    variants: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,12 +32,14 @@ def run_dynamic(
     jobs: int,
     timeout_s: float,
     device: str,
+    variants: bool = True,
     allowed: Callable[[str, str], bool],
     progress: bool = False,
     outputs: OutputsPlan | None = None,
 ) -> DynamicResult:
     """Run every probe and join what Dynamo did with the static `findings`; with `outputs`,
-    each probe also saves its eager outputs or compares them with those saved."""
+    each probe also saves its eager outputs or compares them with those saved; with `variants`,
+    each probe's call is varied to count recompilations."""
     if importlib.util.find_spec("torch") is None:
         raise DynamicError("the dynamic phase needs torch: pip install 'breaklint[dynamic]'")
     found = find_probes(list(probe_paths))
@@ -46,6 +48,7 @@ def run_dynamic(
     watch = Watch(
         frozenset(os.path.realpath(path) for path in linted_files),
         frozenset(flagged_span(f) for f in findings if is_statement_finding(f)),
+        variants,
     )
     pool = WorkerPool(jobs, timeout_s, device)
     if progress and found.probes:

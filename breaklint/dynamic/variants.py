@@ -33,7 +33,8 @@ _SETTINGS = (
 
 @dataclass(slots=True)
 class CallPlan:
-    """What a probe runs: its call, then `calls` (None: variants derived from its call)."""
+    """What a probe runs: its call, then `calls` (None: variants derived from its call; empty
+    under --no-variants)."""
 
     target: Callable[..., Any]
     args: tuple
@@ -54,18 +55,19 @@ def plan(
     return CallPlan(*unpack(returned))
 
 
-def derive(args: tuple, kwargs: dict) -> list[Call]:
-    """The probe's call again (state that calls change shows), then, one at a time: every
-    dimension size above 1 of the tensor arguments made larger (in every tensor that has that
-    size, so that related inputs stay compatible), and every Python int, float or bool
-    argument given other values."""
+def derive(args: tuple, kwargs: dict) -> list[list[Call]]:
+    """Groups of calls, each varying one thing: the probe's call again (state that calls
+    change shows); every dimension size above 1 of the tensor arguments made larger (in every
+    tensor that has that size, so that related inputs stay compatible); every Python int,
+    float or bool argument given other values."""
     import torch
 
     from breaklint.dynamic import torch_shim
 
     tensors = [value for value in _leaves(args, kwargs) if isinstance(value, torch.Tensor)]
-    calls = [Call(*args, **kwargs)]
+    groups = [[Call(*args, **kwargs)]]
     for size in sorted({n for tensor in tensors for n in tensor.shape if n > 1}):
+        group = []
         for step in _STEPS:
 
             def grow(value: Any, size: int = size, step: int = step) -> Any:
@@ -73,15 +75,18 @@ def derive(args: tuple, kwargs: dict) -> list[Call]:
                     return torch_shim.resized(value, size, size + step)
                 return value
 
-            calls.append(Call(*_map(args, grow), **_map(kwargs, grow)))
+            group.append(Call(*_map(args, grow), **_map(kwargs, grow)))
+        groups.append(group)
     names: list[int | str] = [*range(len(args)), *kwargs]
     for name in names:
         value = args[name] if isinstance(name, int) else kwargs[name]
+        group = []
         for other in _other_values(value):
             new_args = tuple(other if i == name else a for i, a in enumerate(args))
             new_kwargs = {k: other if k == name else v for k, v in kwargs.items()}
-            calls.append(Call(*new_args, **new_kwargs))
-    return calls
+            group.append(Call(*new_args, **new_kwargs))
+        groups.append(group)
+    return [group for group in groups if group]
 
 
 def _other_values(value: Any) -> list[Any]:
@@ -130,15 +135,18 @@ class VariantRun:
 
         started = time.perf_counter()
         plan = self.plan
-        calls = derive(plan.args, plan.kwargs) if plan.calls is None else plan.calls
-        for call in calls:
-            self.calls += 1
-            before = torch_shim.compilations()
-            try:
-                compiled(*call.args, **call.kwargs)
-            except Exception:  # a size the model cannot take: not a finding
-                self.failed += 1
-                self.ignored.update(range(before, torch_shim.compilations()))
+        groups = [plan.calls] if plan.calls is not None else derive(plan.args, plan.kwargs)
+        for group in groups:
+            for call in group:
+                self.calls += 1
+                before = torch_shim.compilations()
+                try:
+                    compiled(*call.args, **call.kwargs)
+                except Exception:  # a size the model cannot take: not a finding
+                    self.failed += 1
+                    self.ignored.update(range(before, torch_shim.compilations()))
+                    if plan.calls is None:
+                        break  # the next value of the same kind fails the same way
         self.seconds = time.perf_counter() - started
 
 

@@ -233,6 +233,8 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         target = _to_device(target, device)
         args, kwargs = _to_device(args, device), _to_device(kwargs, device)
         calls.args, calls.kwargs = args, kwargs
+        if not request.watch.variants and calls.calls is None:
+            calls.calls = []  # --no-variants: the probe's own calls only
         if calls.calls is not None:
             calls.calls = [
                 Call(*_to_device(c.args, device), **_to_device(c.kwargs, device))
