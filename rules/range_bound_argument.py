@@ -22,7 +22,7 @@ class RangeBoundArgument(Rule):
     what = """
 Flags `range(n)` in a compile root (a `forward`, a function passed to `torch.compile`) where
 `n` is one of the root's own parameters taken as a Python int: annotated `int`, given an int
-default, or unannotated.
+default, or unannotated and not used as a tensor.
 """
     why = """
 Dynamo traces a Python loop by unrolling it, so the number of iterations is part of the
