@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from breaklint.findings import Evidence, Finding, Status
+from breaklint.source import display_path
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
 
@@ -98,6 +99,8 @@ def _probe_line(result: Any) -> Text:
     )
     if result.recompiles is not None:
         text.append(f"\n  {result.recompiles.line()}")
+    for item in result.costliest_breaks():
+        text.append(f"\n  {result.cost_line(item, display_path(item.path))}")
     return text
 
 

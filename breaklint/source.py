@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
+import os
 import re
 import tokenize
 from dataclasses import dataclass
@@ -73,3 +74,9 @@ def read_source(path: str) -> str | Unreadable:
         return Unreadable(
             f"cannot decode file as {encoding}: {reason} (declare its encoding, PEP 263)", line
         )
+
+
+def display_path(path: str) -> str:
+    """`path` relative to the working directory when it lies under it, as reports show it."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative

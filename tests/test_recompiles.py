@@ -156,3 +156,27 @@ def test_no_variants_runs_only_the_calls_probes_give(folder: Path) -> None:
         ("BL811", "confirmed"),
         ("BL812", "not-reproduced"),
     ]
+
+
+def test_breaks_are_ranked_by_how_often_a_call_splits_there(tmp_path: Path) -> None:
+    for name in ("stack.py", "stack_probes.py"):
+        shutil.copy(FOLDER / name, tmp_path / name)
+    options = ("--probes", "stack_probes.py", "--jobs", "1")
+    full = run_breaklint("stack.py", *options, cwd=tmp_path)
+    lines = full.stdout.split("probes.py::probe_net: ok")[1].splitlines()[2:]
+    assert lines == [
+        "  skips the whole frame, which runs eagerly: stack.py:11 in `Layer.forward` (Call to "
+        "`torch._dynamo.graph_break()`)",
+        "  splits 4 times per call: stack.py:11 in `Layer.forward` (Call to "
+        "`torch._dynamo.graph_break()`)",
+        "  splits 1 time per call: stack.py:22 in `Net.forward` (Failed to trace builtin operator)",
+    ]
+    report = json.loads(
+        run_breaklint("stack.py", *options, "--output-format", "json", cwd=tmp_path).stdout
+    )
+    (probe,) = report["probes"]
+    assert [(b["line"], b["kind"], b["splits_per_call"]) for b in probe["breaks_by_cost"]] == [
+        (11, "frame-skipped", None),
+        (11, "graph-break", 4),
+        (22, "graph-break", 1),
+    ]

@@ -13,7 +13,7 @@ from breaklint.findings import BreakKind, Finding, Origin, Status
 from breaklint.rule import Phase, all_rules
 from breaklint.rules.dynamic_break import ProbeFailed, break_finding, probe_finding
 from breaklint.rules.dynamo_recompiles import recompile_finding
-from breaklint.source import read_source
+from breaklint.source import display_path, read_source
 
 
 def is_statement_finding(finding: Finding) -> bool:
@@ -84,11 +84,6 @@ def _limit_hit(item: Break) -> bool:
     return facts is not None and facts.limit_hit
 
 
-def _display(path: str) -> str:
-    relative = os.path.relpath(path)
-    return path if relative.startswith("..") else relative
-
-
 def join(
     findings: Sequence[Finding],
     results: Sequence[ProbeResult],
@@ -145,7 +140,7 @@ def join(
     for item in breaks:
         if id(item) in matched:
             continue
-        path = displayed.get(item.path) or _display(item.path)
+        path = displayed.get(item.path) or display_path(item.path)
         if item.kind is BreakKind.RECOMPILES:
             finding = recompile_finding(item, path)
         else:

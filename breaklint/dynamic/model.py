@@ -200,6 +200,16 @@ class RecompileSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class ResumeCount:
+    """How often one call of the probe resumed after the graph break at a line: a break in a
+    layer's forward splits the graph once per layer."""
+
+    path: str  # real path
+    line: int
+    per_call: int
+
+
+@dataclass(frozen=True, slots=True)
 class ProbeResult:
     probe: Probe
     status: ProbeStatus
@@ -223,6 +233,35 @@ class ProbeResult:
     # failed on every new value.
     recompiles: RecompileSummary | None = None
     recompile_breaks: tuple[Break, ...] = ()
+    # Resumes after each break in one warm call (the first call the variants run; none with
+    # --no-variants and no calls of the probe's own), most first.
+    resumes: tuple[ResumeCount, ...] = ()
+
+    def splits(self, item: Break) -> int | None:
+        """How often one call splits the graph at `item` (None: not measured, or a skipped
+        frame, which runs eagerly rather than split)."""
+        if not self.resumes or item.kind is BreakKind.FRAME_SKIPPED:
+            return None
+        counts = {(r.path, r.line): r.per_call for r in self.resumes}
+        return counts.get((item.path, item.line), 0)
+
+    def costliest_breaks(self) -> list[Break]:
+        """The probe's breaks, costliest first: skipped frames (they run eagerly in full), then
+        the break that splits a call most often."""
+        return sorted(
+            self.breaks,
+            key=lambda b: (b.kind is not BreakKind.FRAME_SKIPPED, -(self.splits(b) or 0)),
+        )
+
+    def cost_line(self, item: Break, path: str) -> str:
+        """One line on what `item` (in `path`, as displayed) costs a call of the probe."""
+        where = f"{path}:{item.line} in `{item.evidence.function}` ({item.evidence.gb_type})"
+        if item.kind is BreakKind.FRAME_SKIPPED:
+            return f"skips the whole frame, which runs eagerly: {where}"
+        splits = self.splits(item)
+        if splits is None:
+            return f"splits the graph: {where}"
+        return f"splits {splits} time{'s' if splits != 1 else ''} per call: {where}"
 
     @property
     def break_count(self) -> int:
@@ -243,6 +282,17 @@ class ProbeResult:
             "error": self.error,
             "traceback": self.traceback,
             "recompiles": None if self.recompiles is None else self.recompiles.to_dict(),
+            "breaks_by_cost": [
+                {
+                    "path": item.path,
+                    "line": item.line,
+                    "function": item.evidence.function,
+                    "gb_type": item.evidence.gb_type,
+                    "kind": item.kind.value,
+                    "splits_per_call": self.splits(item),
+                }
+                for item in self.costliest_breaks()
+            ],
         }
 
 

@@ -8,13 +8,17 @@ from __future__ import annotations
 import linecache
 import os
 import re
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+from types import FrameType
 from typing import Any
 
 from breaklint.calls import Call, Calls
-from breaklint.dynamic.model import Break, GuardSummary, Probe, RecompileSummary
+from breaklint.dynamic.bytecode import resumed_after
+from breaklint.dynamic.model import Break, GuardSummary, Probe, RecompileSummary, ResumeCount
 from breaklint.findings import BreakKind, Evidence, RecompileFacts
 
 # Each varied value takes two other values: a guard that fails on both is not generalised.
@@ -129,6 +133,8 @@ class VariantRun:
     seconds: float = 0.0
     # The compilations (by index) that calls which raised made: their guards are not counted.
     ignored: set[int] = field(default_factory=set)
+    # (real path, line) of a graph break -> resumes after it in the first call run here.
+    resumes: dict[tuple[str, int], int] = field(default_factory=dict)
 
     def __call__(self, compiled: Callable[..., Any]) -> None:
         from breaklint.dynamic import torch_shim
@@ -141,13 +147,35 @@ class VariantRun:
                 self.calls += 1
                 before = torch_shim.compilations()
                 try:
-                    compiled(*call.args, **call.kwargs)
+                    if self.calls == 2:  # the first call here: the graph is warm
+                        self._count_resumes(partial(compiled, *call.args, **call.kwargs))
+                    else:
+                        compiled(*call.args, **call.kwargs)
                 except Exception:  # a size the model cannot take: not a finding
                     self.failed += 1
                     self.ignored.update(range(before, torch_shim.compilations()))
                     if plan.calls is None:
                         break  # the next value of the same kind fails the same way
         self.seconds = time.perf_counter() - started
+
+    def _count_resumes(self, call: Callable[[], Any]) -> None:
+        """Run `call`, counting the functions Dynamo resumes in after each break."""
+        counts = self.resumes
+
+        def profile(frame: FrameType, event: str, arg: Any) -> None:
+            if event == "call" and (line := resumed_after(frame.f_code.co_name)) is not None:
+                key = (os.path.realpath(frame.f_code.co_filename), line)
+                counts[key] = counts.get(key, 0) + 1
+
+        sys.setprofile(profile)
+        try:
+            call()
+        finally:
+            sys.setprofile(None)
+
+    def resume_counts(self) -> tuple[ResumeCount, ...]:
+        found = [ResumeCount(path, line, n) for (path, line), n in self.resumes.items()]
+        return tuple(sorted(found, key=lambda r: (-r.per_call, r.path, r.line)))
 
 
 def _general(guard: str) -> str:

@@ -293,6 +293,7 @@ def run_probe(request: ProbeRequest, device: str) -> ProbeResult:
         outputs_differ=outputs_differ,
         recompiles=recompiles,
         recompile_breaks=recompile_breaks,
+        resumes=varied.resume_counts(),
     )
 
 
