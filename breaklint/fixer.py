@@ -72,10 +72,16 @@ class ParsedFile:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        # libcst drops the last of a file's lone `\r` line endings: such a file is parsed with
+        # `\n` (one for one, so positions hold) and written back with `\r`.
+        self.old_mac = "\r" in text and "\n" not in text
+        parsed = text.replace("\r", "\n") if self.old_mac else text
         try:
-            self.module = cst.parse_module(text)
+            self.module = cst.parse_module(parsed)
         except cst.ParserSyntaxError as error:
             raise FixError(f"libcst cannot parse it ({error.message})") from error
+        if self.module.code != parsed:  # never write a file libcst would not give back
+            raise FixError("libcst does not give its text back exactly (mixed line endings?)")
         wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
         positions = wrapper.resolve(PositionProvider)
         # Several nodes can span one position (a block, its only statement, the call that is
@@ -102,7 +108,7 @@ class ParsedFile:
             context = CodemodContext()
             AddImportsVisitor.add_needed_import(context, "torch")
             module = AddImportsVisitor(context).transform_module(module)
-        result.text = module.code
+        result.text = module.code.replace("\n", "\r") if self.old_mac else module.code
         return result
 
 

@@ -178,3 +178,72 @@ def test_one_worker_or_two_give_the_same_findings(files: list[bytes]) -> None:
             path.write_bytes(data)
             paths.append(path)
         assert _lint(paths, jobs=1) == _lint(paths, jobs=2)
+
+
+# Statements inside a compiled forward that rules offer fixes for, and some they do not.
+FIX_SNIPPETS = [
+    "print(x)  # trace",
+    "breakpoint()",
+    "torch._dynamo.graph_break()",
+    "y = x * x.sum().item()",
+    "y = x + float(x.mean())",
+    "if x.sum() > 0:\n    y = x + 1\nelse:\n    y = x - 1",
+    "if (x < -100).any():\n    raise ValueError('too small')",
+    "z = copy.deepcopy(x)",
+    "s = x[x > 0].sum()",
+    "# a comment of the user's",
+    "w = x + 1  # keep",
+    "q = x if x.max() > 1 else x * 2",
+]
+FIX_HEADER = (
+    "import copy\n\nimport torch\n\n\nclass Fixed(torch.nn.Module):\n    def forward(self, x):\n"
+)
+
+
+def _fix_once(path: Path) -> tuple[str, list[Finding]]:
+    """The file's text with every fix breaklint announces applied, and those findings."""
+    from breaklint.fixer import plan_fixes
+
+    announced = [f for f in _lint([path]) if f.fix is not None]
+    plan = plan_fixes(announced, unsafe=True)
+    assert plan.problems == {}, plan.problems  # what is announced is made
+    return (plan.files[0].fixed if plan.files else decode_source(path.read_bytes())[0]), announced
+
+
+def _check_fix(text: str) -> None:
+    """`--fix` output parses, changes only the lines of the statements it fixes, and a second
+    fix changes nothing."""
+    from breaklint.fixer import line_edits
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "fuzzed.py"
+        path.write_bytes(text.encode("utf-8"))
+        fixed, announced = _fix_once(path)
+        compile(fixed, "<fixed>", "exec", dont_inherit=True)
+        original = decode_source(path.read_bytes())[0]
+        targets = [f.fix.target for f in announced if f.fix is not None]
+        for change in line_edits(original, fixed):
+            last = max(change.end_line - 1, change.line)
+            assert any(t.line <= last and change.line <= t.end_line for t in targets), change
+        path.write_bytes(fixed.encode("utf-8"))
+        again, _ = _fix_once(path)
+        assert again == fixed
+
+
+@_scaled(40)
+@given(
+    st.lists(st.sampled_from(FIX_SNIPPETS), min_size=1, max_size=8),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+)
+def test_fix_output_parses_stays_in_its_statements_and_is_stable(
+    statements: list[str], ending: str
+) -> None:
+    body = "".join(textwrap.indent(s, " " * 8) + "\n" for s in statements) + "        return x\n"
+    _check_fix((FIX_HEADER + body).replace("\n", ending))
+
+
+@needs_hypothesmith
+@_scaled(40)
+@given(GRAMMAR)
+def test_fix_on_generated_programs_parses_and_is_stable(program: str) -> None:
+    _check_fix(_wrapped(program))
