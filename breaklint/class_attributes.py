@@ -12,7 +12,8 @@ _BLOCKS = ("body", "orelse", "finalbody")
 
 class SelfAssignments:
     """`self.<attribute> = <callee>(...)` in the methods of one class, as the callees' dotted
-    names with imports resolved (`{"lstm": ("torch.nn.LSTM",)}`). Found on first use: most
+    names with imports resolved (`{"lstm": ("torch.nn.LSTM",)}`), and `self.<attribute> =
+    <constant>` as the constants' types (`{"step": ("int",)}`). Found on first use: most
     methods never ask."""
 
     def __init__(
@@ -21,22 +22,36 @@ class SelfAssignments:
         self._methods = methods
         self._imports = imports
         self._callees: dict[str, tuple[str, ...]] | None = None
+        self._constants: dict[str, tuple[str, ...]] = {}
 
     def callees(self, attribute: str) -> tuple[str, ...]:
         if self._callees is None:
-            self._callees = self._collect()
+            self._collect()
+        assert self._callees is not None
         return self._callees.get(attribute, ())
 
-    def _collect(self) -> dict[str, tuple[str, ...]]:
-        found: dict[str, set[str]] = {}
+    def constant_types(self, attribute: str) -> tuple[str, ...]:
+        """The types of the constants assigned to `self.<attribute>` (`bool`, `int`...)."""
+        if self._callees is None:
+            self._collect()
+        return self._constants.get(attribute, ())
+
+    def _collect(self) -> None:
+        callees: dict[str, set[str]] = {}
+        constants: dict[str, set[str]] = {}
         for method in self._methods:
             for statement in _statements(method.body):
-                if not (
-                    isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)
-                ):
+                if not isinstance(statement, ast.Assign):
                     continue
-                callee = dotted(statement.value.func)
-                if callee is None:
+                value = statement.value
+                if isinstance(value, ast.Call):
+                    callee = dotted(value.func)
+                    if callee is None:
+                        continue
+                    found, what = callees, expand_import(callee, self._imports)
+                elif isinstance(value, ast.Constant):
+                    found, what = constants, type(value.value).__name__
+                else:
                     continue
                 for target in statement.targets:
                     if (
@@ -44,9 +59,9 @@ class SelfAssignments:
                         and isinstance(target.value, ast.Name)
                         and target.value.id == "self"
                     ):
-                        resolved = expand_import(callee, self._imports)
-                        found.setdefault(target.attr, set()).add(resolved)
-        return {attribute: tuple(sorted(callees)) for attribute, callees in found.items()}
+                        found.setdefault(target.attr, set()).add(what)
+        self._callees = {attribute: tuple(sorted(c)) for attribute, c in callees.items()}
+        self._constants = {attribute: tuple(sorted(c)) for attribute, c in constants.items()}
 
 
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:

@@ -138,6 +138,11 @@ def _lint_parser() -> argparse.ArgumentParser:
     )
     dynamic.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     dynamic.add_argument(
+        "--no-variants",
+        action="store_true",
+        help="run each probe's call once: derive no variants to count recompilations",
+    )
+    dynamic.add_argument(
         "--show-bytecode", action="store_true", help="full format: bytecode at each break"
     )
     dynamic.add_argument(
@@ -231,6 +236,7 @@ def _lint(argv: list[str]) -> int:
             probe_timeout=args.probe_timeout,
             probe_memory=args.probe_memory,
             device=args.device,
+            variants=not args.no_variants,
             output_format=args.output_format,
             output_file=args.output_file,
             output=OutputOptions(show_bytecode=args.show_bytecode),

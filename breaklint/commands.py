@@ -52,6 +52,7 @@ class LintRequest:
     probe_timeout: float
     probe_memory: int | None  # MB per probe worker; None: the default, 0: no limit
     device: str
+    variants: bool  # derive variants of each probe's call to count recompilations
     output_format: str
     output_file: Path | None
     output: OutputOptions
@@ -477,6 +478,7 @@ def _dynamic(
             timeout_s=request.probe_timeout,
             memory_mb=request.probe_memory,
             device=request.device,
+            variants=request.variants,
             allowed=selection.allows,
             progress=sys.stderr.isatty() and not request.quiet,
             outputs=outputs,

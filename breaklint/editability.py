@@ -5,12 +5,12 @@ across graphs, and what a `--wrap` name means."""
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from breaklint.dynamic.model import Break, CapturedGraph, GraphResult, ProbeStatus
+from breaklint.source import display_path
 
 # Nodes that compute something: a module's anchor is the last of these it holds.
 _VALUE_OPS = ("call_function", "call_method", "call_module")
@@ -37,12 +37,6 @@ class WrapTarget:
     node: str | None = None
     module: str | None = None
     failure: str | None = None
-
-
-def display_path(path: str) -> str:
-    """Relative to the working directory when inside it."""
-    relative = os.path.relpath(path)
-    return path if relative.startswith("..") else relative
 
 
 def describe_break(item: Break) -> str:

@@ -24,6 +24,7 @@ class Origin(StrEnum):
 class BreakKind(StrEnum):
     GRAPH_BREAK = "graph-break"  # Dynamo ends a graph, runs the statement eagerly, resumes
     FRAME_SKIPPED = "frame-skipped"  # Dynamo gave up on the whole function: it runs eagerly
+    RECOMPILES = "recompiles"  # a guard installed here failed again on every new value
 
 
 class Status(StrEnum):
@@ -81,6 +82,26 @@ class Fix:
 
 
 @dataclass(frozen=True, slots=True)
+class RecompileFacts:
+    """A guard that made Dynamo compile again on every new value, over a probe's calls."""
+
+    guard: str  # the guard as it first failed, e.g. "n == 1"
+    failures: int  # how often it failed
+    compiles: int  # compilations over the probe's calls
+    calls: int  # the probe's calls: its own and the variants
+    limit_hit: bool  # the recompile limit was reached: the frame runs eagerly from then on
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "guard": self.guard,
+            "guard_failures": self.failures,
+            "compiles": self.compiles,
+            "calls": self.calls,
+            "recompile_limit_hit": self.limit_hit,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Evidence:
     """What Dynamo reported for the break that confirms a finding (or that is one)."""
 
@@ -97,10 +118,12 @@ class Evidence:
     instruction: str  # e.g. "CALL 1 @ offset 42"
     stack: tuple[str, ...]  # "path:line in function", outermost first, user frames only
     config_knob: str | None = None  # a torch._dynamo.config flag that makes this break go away
+    recompiles: RecompileFacts | None = None  # for kind RECOMPILES
 
     def to_json(self) -> dict[str, Any]:
         """The finding's JSON fields: a public contract, named here and not by the attributes."""
-        return {
+        recompiles = {} if self.recompiles is None else {"recompiles": self.recompiles.to_json()}
+        return recompiles | {
             "kind": self.kind.value,
             "function": self.function,
             "gb_id": self.gb_id,

@@ -15,11 +15,11 @@ from breaklint.dynamic.model import Break, CapturedGraph, GraphNode, GraphResult
 from breaklint.editability import (
     ModuleAnchor,
     describe_break,
-    display_path,
     is_editable,
     module_anchors,
 )
 from breaklint.findings import BreakKind, Finding
+from breaklint.source import display_path
 
 JSON_VERSION = 1
 

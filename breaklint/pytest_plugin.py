@@ -59,9 +59,9 @@ class BreaklintFindings(Exception):
 class BreaklintItem(pytest.Item):
     def runtest(self) -> None:
         from breaklint.config import Settings, find_pyproject, load_pyproject
-        from breaklint.dynamic.join import display_path
         from breaklint.engine import lint_paths
         from breaklint.render import write_rich
+        from breaklint.source import display_path
 
         # The project's [tool.breaklint] settings; the file on its own, as pre-commit lints it.
         found = find_pyproject(self.path.parent)

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from breaklint.findings import Evidence, Finding, Status
+from breaklint.source import display_path
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
 
@@ -82,7 +83,15 @@ def _finding_text(f: Finding, show_bytecode: bool) -> Text:
 def _evidence(text: Text, evidence: Evidence, show_bytecode: bool) -> None:
     """What Dynamo said about the break that confirmed this finding."""
     text.append("  = dynamo: ", style="bold magenta")
-    text.append(f"{evidence.gb_id or 'no GB id'} {evidence.gb_type}")
+    if evidence.recompiles is not None:
+        facts = evidence.recompiles
+        text.append(
+            f"recompiles: guard `{facts.guard}` failed {facts.failures} times, "
+            f"{facts.compiles} compiles over {facts.calls} calls"
+            + (", recompile limit hit: runs eagerly" if facts.limit_hit else "")
+        )
+    else:
+        text.append(f"{evidence.gb_id or 'no GB id'} {evidence.gb_type}")
     text.append(f" in {evidence.function}, probe {evidence.probe}\n")
     if evidence.explanation:
         text.append("  = why: ", style="bold")
@@ -104,6 +113,10 @@ def _probe_line(result: Any) -> Text:
         f"  graphs {result.graphs}  breaks {len(result.breaks)}  ops per graph {ops}"
         f"  frames skipped {result.frames_skipped}  {result.wall_s:.2f}s"
     )
+    if result.recompiles is not None:
+        text.append(f"\n  {result.recompiles.line()}")
+    for item in result.costliest_breaks():
+        text.append(f"\n  {result.cost_line(item, display_path(item.path))}")
     return text
 
 

@@ -191,11 +191,12 @@ def write_sarif(
         "informationUri": DOCS_URL,
         "rules": list(rules.values()),
     }
-    document = {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{"tool": {"driver": driver}, "results": results}],
-    }
+    run: dict[str, Any] = {"tool": {"driver": driver}, "results": results}
+    if summary.probes is not None:
+        # What each probe compiled: recompiles are no finding unless a guard failed on
+        # every value, so code scanning gets them as run properties.
+        run["properties"] = {"probes": [probe.to_dict() for probe in summary.probes]}
+    document = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
     json.dump(document, out, indent=2)
     out.write("\n")
 

@@ -109,6 +109,10 @@ class Rule(Visitor):
     # Whether a finding marks a graph break at that spot (a break inside a loop then also
     # skips the whole frame, see BL202).
     breaks_graph: ClassVar[bool] = True
+    # Whether the rule is about recompiling rather than breaking: its probe then gives a list
+    # of calls, on which the page's example compiles once per call and `use_instead` at most
+    # twice (the first call, then one graph general in the value: automatic dynamic).
+    recompiles: ClassVar[bool] = False
 
     def __init__(self, context: RuleContext) -> None:
         self.context = context
@@ -241,6 +245,11 @@ def all_rules() -> dict[str, type[Rule]]:
     return dict(sorted(_REGISTRY.items()))
 
 
+def why_title(rule: type[Rule]) -> str:
+    """The title of a page's "why" section: a recompile rule's code does not break the graph."""
+    return "Why it recompiles" if rule.recompiles else "Why it breaks the graph"
+
+
 def rule_page(rule: type[Rule]) -> str:
     """The rule's documentation page as Markdown, in fixed sections."""
     references = "\n".join(
@@ -256,7 +265,7 @@ def rule_page(rule: type[Rule]) -> str:
     sections = [
         f"# {rule.code} {rule.name} ({rule.severity})",
         f"## What it does\n{rule.what.strip()}",
-        f"## Why it breaks the graph\n{rule.why.strip()}",
+        f"## {why_title(rule)}\n{rule.why.strip()}",
         *code_sections,
         f"## Fix safety\n{rule.fix_safety.strip()}",
         *(

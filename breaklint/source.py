@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import functools
 import io
+import os
 import re
 import sys
 import tokenize
@@ -124,3 +125,9 @@ def _compiled_tree(text: str, path: str, tree_limit: int) -> ast.Module:
 
 
 _TREE_MARGIN = 20  # levels that building `ast` objects takes beyond compiling the same text
+
+
+def display_path(path: str) -> str:
+    """`path` relative to the working directory when it lies under it, as reports show it."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative

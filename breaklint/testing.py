@@ -69,9 +69,10 @@ def graph_report(module_or_fn: Callable[..., Any], *args: Any, **kwargs: Any) ->
     except ImportError:
         raise unittest.SkipTest("assert_graph_clean needs torch: pip install torch") from None
     from breaklint.dynamic import torch_shim
-    from breaklint.dynamic.join import display_path, join
+    from breaklint.dynamic.join import join
     from breaklint.dynamic.model import ProbeRequest, Watch
     from breaklint.dynamic.worker import observe
+    from breaklint.source import display_path
 
     started = time.perf_counter()
     probe = _probe(module_or_fn)
@@ -104,8 +105,8 @@ def _static_findings(files: list[str]) -> list[Finding]:
 
 def _probe(module_or_fn: Callable[..., Any]) -> Probe:
     """The call as the dynamic phase names a probe: where the target is defined, and its name."""
-    from breaklint.dynamic.join import display_path
     from breaklint.dynamic.model import Probe
+    from breaklint.source import display_path
 
     defined = module_or_fn if inspect.isroutine(module_or_fn) else type(module_or_fn)
     name = getattr(defined, "__qualname__", type(module_or_fn).__name__)

@@ -131,18 +131,40 @@ def break_finding(item: Break, path: str) -> Finding:
         what = f"Dynamo skipped `{evidence.function}`: it runs eagerly in full"
     else:
         rule, what = DynamoGraphBreak, DynamoGraphBreak.message
+    return finding_at(
+        rule,
+        item,
+        path,
+        message=f"{what} ({evidence.gb_id or 'no GB id'}: {evidence.gb_type})",
+        url=evidence.gb_url or rule.url(),
+        hint=item.with_knob_note(evidence.hints[0] if evidence.hints else rule.hint),
+    )
+
+
+def finding_at(
+    rule: type[Rule],
+    item: Break,
+    path: str,
+    *,
+    message: str,
+    hint: str | None,
+    url: str | None = None,
+    severity: Severity | None = None,
+) -> Finding:
+    """What Dynamo did at `item`, as a confirmed dynamic finding of `rule` in `path`."""
     return rule.finding(
         path,
         item.line,
         item.column,
         item.line,
         max(item.end_column, item.column),
-        message=f"{what} ({evidence.gb_id or 'no GB id'}: {evidence.gb_type})",
-        url=evidence.gb_url or rule.url(),
-        hint=item.with_knob_note(evidence.hints[0] if evidence.hints else rule.hint),
+        message=message,
+        severity=severity,
+        hint=hint,
+        url=url,
         origin=Origin.DYNAMIC,
         status=Status.CONFIRMED,
-        evidence=evidence,
+        evidence=item.evidence,
     )
 
 

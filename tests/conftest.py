@@ -15,10 +15,14 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 # A corpus line ends in `# KIND CODE...`: BREAK where Dynamo breaks the graph, SKIP where it
-# skips the whole frame, HOOK where a hook whose body breaks is registered; the codes are the
-# rules that flag the line (BL900 for a break no static rule predicts).
-_MARKER = re.compile(r"#\s*(BREAK|SKIP|HOOK)((?:\s+BL\d{3})+)\s*$")
-_BARE_MARKER = re.compile(r"#\s*(BREAK|SKIP|HOOK)\s*$")
+# skips the whole frame, HOOK where a hook whose body breaks is registered, RECOMPILE where a
+# guard fails on every new value of the probe's calls; the codes are the rules that flag the
+# line (BL900 for a break no static rule predicts). A line may hold several: `# BREAK BL201
+# RECOMPILE BL910`.
+_KINDS = "BREAK|SKIP|HOOK|RECOMPILE"
+_MARKER = re.compile(rf"#\s*((?:(?:{_KINDS})(?:\s+BL\d{{3}})+\s*)+)$")
+_ONE_MARKER = re.compile(rf"({_KINDS})((?:\s+BL\d{{3}})+)")
+_BARE_MARKER = re.compile(rf"#\s*({_KINDS})\s*$")
 
 
 @dataclass(frozen=True)
@@ -39,8 +43,8 @@ def corpus_markers(paths: Iterable[Path]) -> set[Marker]:
         lines = path.read_text(encoding="utf-8").splitlines()
         for number, text in enumerate(lines, 1):
             if match := _MARKER.search(text):
-                kind, codes = match.groups()
-                marked |= {Marker(path.name, number, code, kind) for code in codes.split()}
+                for kind, codes in _ONE_MARKER.findall(match.group(1)):
+                    marked |= {Marker(path.name, number, code, kind) for code in codes.split()}
             else:
                 assert not _BARE_MARKER.search(text), f"{path.name}:{number}: marker lacks a code"
     return marked
@@ -114,3 +118,28 @@ def compile_and_count(source: str, probe: str) -> tuple[int, int]:
     function, args = eval(probe, namespace)
     captured = torch_shim.capture(lambda compiled: compiled(*args), function)
     return len(captured.ops_per_graph), len(captured.breaks)
+
+
+@dataclass(frozen=True)
+class Compiles:
+    """How often Dynamo compiled a probed callable over a list of calls."""
+
+    compiles: int  # frames compiled (one per call that recompiles)
+    calls: int
+
+
+def compile_over_calls(source: str, probe: str) -> Compiles:
+    """Compile the callable of `probe` (an expression returning (callable, [args, ...])) once
+    with a recording backend and call it with each args tuple, counting compilations through
+    the shim the dynamic phase uses."""
+    pytest.importorskip("torch", reason="compiling with Dynamo needs torch")
+    from breaklint.dynamic import torch_shim
+
+    namespace: dict = {}
+    exec(compile(source, "<rule page>", "exec"), namespace)
+    function, calls = eval(probe, namespace)
+    captured = torch_shim.capture(
+        lambda compiled: None, function, then=lambda c: [c(*args) for args in calls]
+    )
+    assert captured.compiles is not None
+    return Compiles(captured.compiles.compiles, len(calls))

@@ -53,7 +53,10 @@ def _markers() -> set[Marker]:
 
 def _kind(finding: dict) -> str:
     """The marker a confirmed finding's evidence calls for: HOOK where Dynamo broke elsewhere
-    (in the registered hook), else SKIP or BREAK."""
+    (in the registered hook), RECOMPILE for a guard that failed on every value, else SKIP or
+    BREAK."""
+    if finding.get("recompiles"):
+        return "RECOMPILE"
     if _site(finding["stack"][-1]) != f"{finding['path']}:{finding['line']}":
         return "HOOK"
     return "SKIP" if finding["frame_skipped"] else "BREAK"

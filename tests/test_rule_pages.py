@@ -9,12 +9,13 @@ import pytest
 
 from breaklint.config import Settings
 from breaklint.engine import lint_paths
-from breaklint.rule import Phase, Rule, all_rules, rule_page
-from conftest import compile_and_count
+from breaklint.rule import Phase, Rule, all_rules, rule_page, why_title
+from conftest import compile_and_count, compile_over_calls
 
 # Rules about files breaklint could not check have no examples; dynamic ones come from probes.
 RULES = [rule for rule in all_rules().values() if rule.phase is Phase.STATIC]
-PROBED = [rule for rule in RULES if rule.probe]
+PROBED = [rule for rule in RULES if rule.probe and not rule.recompiles]
+RECOMPILING = [rule for rule in RULES if rule.probe and rule.recompiles]
 
 
 def codes_found(tmp_path: Path, source: str) -> list[str]:
@@ -34,7 +35,7 @@ def test_example_is_flagged_and_alternative_is_clean(rule: type[Rule], tmp_path:
 def test_page_has_every_section(rule: type[Rule]) -> None:
     page = rule_page(rule)
     assert page.startswith(f"# {rule.code} {rule.name} ({rule.severity})\n")
-    for section in ("What it does", "Why it breaks the graph", "Example", "Use instead"):
+    for section in ("What it does", why_title(rule), "Example", "Use instead"):
         assert f"\n## {section}\n" in page
     assert rule.probe, "every rule page needs a probe so that Dynamo checks its examples"
 
@@ -49,6 +50,21 @@ def test_example_breaks_under_dynamo(rule: type[Rule]) -> None:
 @pytest.mark.parametrize("rule", PROBED, ids=lambda rule: rule.code)
 def test_alternative_compiles_to_one_graph(rule: type[Rule]) -> None:
     assert compile_and_count(rule.use_instead, rule.probe) == (1, 0)
+
+
+@pytest.mark.parametrize("rule", RECOMPILING, ids=lambda rule: rule.code)
+def test_example_compiles_again_on_every_call(rule: type[Rule]) -> None:
+    assert rule.probe is not None
+    counted = compile_over_calls(rule.example, rule.probe)
+    assert counted.calls >= 4
+    assert counted.compiles == counted.calls, f"{rule.code} example: {counted}"
+
+
+@pytest.mark.parametrize("rule", RECOMPILING, ids=lambda rule: rule.code)
+def test_alternative_stops_compiling(rule: type[Rule]) -> None:
+    # At most the first call and one graph general in the value (automatic dynamic).
+    assert rule.probe is not None
+    assert compile_over_calls(rule.use_instead, rule.probe).compiles <= 2
 
 
 def test_readme_lists_every_rule_of_the_registry() -> None:

@@ -8,7 +8,7 @@ import types
 from dataclasses import dataclass
 from functools import cache
 
-_RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<name>.+)_at_\d+$")
+_RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<name>.+)_at_(?P<line>\d+)$")
 _CONTEXT = 6  # instructions shown on each side of the marked one
 # Several instructions share a span (`.item()` gives PRECALL then CALL): the last of these
 # kinds is the one Dynamo could not trace.
@@ -56,6 +56,13 @@ def _choose(instructions: list[dis.Instruction], column: int | None, end: int | 
         if matching:
             return matching[-1]
     return instructions[-1]
+
+
+def resumed_after(name: str) -> int | None:
+    """The line of the graph break after which a function named `name` resumes, when it is
+    one of the functions Dynamo writes to resume after a break."""
+    match = _RESUME.match(name)
+    return int(match["line"]) if match else None
 
 
 def listing(path: str, line: int, function: str, column: int | None, end: int | None) -> Listing:

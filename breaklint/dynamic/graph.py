@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from breaklint.dynamic import variants
 from breaklint.dynamic.model import (
     Break,
     CapturedGraph,
@@ -46,7 +47,9 @@ def _load_probe(request: GraphRequest, device: str) -> _Loaded:
     if not callable(function):
         raise ProbeError(f"{probe.name} is not a function of {probe.path}")
     _seed()
-    target, args, kwargs = _unpack(probe, function())
+    # A probe that returns `Calls`: its graphs are those of its first call.
+    planned = variants.plan(function(), lambda returned: _unpack(probe, returned))
+    target, args, kwargs = planned.target, planned.args, planned.kwargs
     return _Loaded(_to_device(target, device), _to_device(args, device), _to_device(kwargs, device))
 
 
@@ -74,7 +77,7 @@ def _timeline(captured: Any, request: GraphRequest, target: Any) -> GraphResult:
     names = _module_names(target)
     pending: list[Break] = []
     graphs: list[CapturedGraph] = []
-    for compile_id in captured.compiles:
+    for compile_id in captured.compile_order:
         for index, owner in enumerate(captured.graph_compiles):
             if owner == compile_id:
                 nodes = torch_shim.graph_nodes(

@@ -9,10 +9,11 @@ from dataclasses import replace
 from functools import cache
 
 from breaklint.dynamic.model import Break, ProbeResult, ProbeStatus, Span
-from breaklint.findings import Finding, Origin, Status
+from breaklint.findings import BreakKind, Finding, Origin, Status
 from breaklint.rule import Phase, all_rules
 from breaklint.rules.dynamic_break import ProbeFailed, break_finding, probe_finding
-from breaklint.source import parse_python, read_source
+from breaklint.rules.dynamo_recompiles import recompile_finding
+from breaklint.source import display_path, parse_python, read_source
 from breaklint.syntax import iter_nodes
 
 
@@ -70,18 +71,20 @@ def _statement_lines(finding: Finding, real_path: str) -> range:
 
 
 def unique_breaks(results: Sequence[ProbeResult]) -> list[Break]:
-    """Every break once, from the first probe that hit it."""
+    """Every break (and guard that failed on every new value) once, from the first probe that
+    hit it."""
     seen: dict[tuple, Break] = {}
     for result in results:
-        for item in result.breaks:
-            seen.setdefault(item.key(), item)
+        for item in (*result.breaks, *result.recompile_breaks):
+            kept = seen.setdefault(item.key(), item)
+            if _limit_hit(item) and not _limit_hit(kept):  # the costlier evidence
+                seen[item.key()] = item
     return sorted(seen.values(), key=lambda b: (b.path, b.line, b.column, b.kind))
 
 
-def display_path(path: str) -> str:
-    """A path as reports show it: relative to the working directory when inside it."""
-    relative = os.path.relpath(path)
-    return path if relative.startswith("..") else relative
+def _limit_hit(item: Break) -> bool:
+    facts = item.evidence.recompiles
+    return facts is not None and facts.limit_hit
 
 
 def join(
@@ -103,6 +106,7 @@ def join(
     reached = set().union(*(r.reached for r in results))
     matched: set[int] = set()
     joined: list[Finding] = []
+    rules = all_rules()
     for finding in findings:
         if not is_statement_finding(finding):
             joined.append(finding)
@@ -110,7 +114,14 @@ def join(
         span = flagged_span(finding)
         lines = range(finding.line, finding.end_line + 1)
         statement = _statement_lines(finding, span.path)
-        hits = [b for line in statement for b in by_line.get((span.path, line), [])]
+        # A recompile rule is confirmed by a guard failing on every value, the others by breaks.
+        recompiles = rules[finding.code].recompiles
+        hits = [
+            b
+            for line in statement
+            for b in by_line.get((span.path, line), [])
+            if (b.kind is BreakKind.RECOMPILES) == recompiles
+        ]
         if hits:
             matched.update(id(b) for b in hits)
             joined.append(
@@ -127,14 +138,16 @@ def join(
             joined.append(replace(finding, status=Status.NOT_REPRODUCED))
         else:
             joined.append(replace(finding, status=Status.NOT_REACHED))
-    rules = all_rules()
     joined = [rules[f.code].dynamic_status(f, joined) for f in joined]
     displayed = {os.path.realpath(f.path): f.path for f in findings}
     for item in breaks:
         if id(item) in matched:
             continue
         path = displayed.get(item.path) or display_path(item.path)
-        finding = break_finding(item, path)
+        if item.kind is BreakKind.RECOMPILES:
+            finding = recompile_finding(item, path)
+        else:
+            finding = break_finding(item, path)
         if allowed(finding.code, path):
             joined.append(finding)
     for result in results:

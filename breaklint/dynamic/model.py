@@ -60,10 +60,12 @@ class Span:
 
 @dataclass(frozen=True, slots=True)
 class Watch:
-    """What every probe records: breaks and executed lines in `linted`, and which `spans` ran."""
+    """What every probe records: breaks and executed lines in `linted`, which `spans` ran, and
+    (with `variants`) the recompilations over variants of its call."""
 
     linted: frozenset[str]  # real paths of the linted files: breaks are attributed to these
     spans: frozenset[Span] = frozenset()
+    variants: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +138,85 @@ class Break:
 
 
 @dataclass(frozen=True, slots=True)
+class GuardSummary:
+    """One guard that failed over a probe's calls, with the values it failed on merged:
+    `n == 1`, `n == 2` are the guard `n == N`."""
+
+    guard: str  # with numbers as N
+    first: str  # as it first failed
+    failures: int
+    # It failed again on a later value: Dynamo did not generalise it (automatic dynamic fails
+    # a guard once, then compiles a graph general in the value).
+    per_value: bool
+    limit_hit: bool  # its frame reached the recompile limit
+    path: str | None  # real path of the line that installed it, when it names one
+    line: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "guard": self.guard,
+            "first": self.first,
+            "failures": self.failures,
+            "per_value": self.per_value,
+            "recompile_limit_hit": self.limit_hit,
+            "path": self.path,
+            "line": self.line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RecompileSummary:
+    """What Dynamo compiled over a probe's call and its variants (one compiled target)."""
+
+    calls: int  # calls run, the probe's own included
+    calls_failed: int  # variants that raised (a size the model cannot take): not counted
+    compiles: int
+    recompiles: int
+    guard_failures: int
+    limit_hit: bool
+    guards: tuple[GuardSummary, ...] = ()
+    variants_s: float = 0.0  # the time the variant calls added
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "calls_failed": self.calls_failed,
+            "compiles": self.compiles,
+            "recompiles": self.recompiles,
+            "guard_failures": self.guard_failures,
+            "cache_limit_hit": self.limit_hit,
+            "guards": [guard.to_dict() for guard in self.guards],
+            "variants_s": round(self.variants_s, 3),
+        }
+
+    def line(self) -> str:
+        """One line for the full output."""
+        failing = [g for g in self.guards if g.per_value]
+        verdict = (
+            f"recompiles on every new value of {', '.join(f'`{g.guard}`' for g in failing)}"
+            if failing
+            else "generalised"
+            if self.recompiles
+            else "no recompile"
+        )
+        limit = ", recompile limit hit: runs eagerly" if self.limit_hit else ""
+        return (
+            f"calls {self.calls}  compiles {self.compiles}  recompiles {self.recompiles}  "
+            f"guard failures {self.guard_failures} ({verdict}{limit})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeCount:
+    """How often one call of the probe resumed after the graph break at a line: a break in a
+    layer's forward splits the graph once per layer."""
+
+    path: str  # real path
+    line: int
+    per_call: int
+
+
+@dataclass(frozen=True, slots=True)
 class ProbeResult:
     probe: Probe
     status: ProbeStatus
@@ -154,6 +235,40 @@ class ProbeResult:
     # With an OutputsCheck that compares: how the eager outputs differ from the saved ones
     # (None when they are equal, or when nothing was compared).
     outputs_differ: str | None = None
+    # Over the probe's call and its variants: compiles and the guards that failed (None when
+    # the probe did not run to the end), and a "break" of kind RECOMPILES per guard that
+    # failed on every new value.
+    recompiles: RecompileSummary | None = None
+    recompile_breaks: tuple[Break, ...] = ()
+    # Resumes after each break in one warm call (the first call the variants run; none with
+    # --no-variants and no calls of the probe's own), most first.
+    resumes: tuple[ResumeCount, ...] = ()
+
+    def splits(self, item: Break) -> int | None:
+        """How often one call splits the graph at `item` (None: not measured, or a skipped
+        frame, which runs eagerly rather than split)."""
+        if not self.resumes or item.kind is BreakKind.FRAME_SKIPPED:
+            return None
+        counts = {(r.path, r.line): r.per_call for r in self.resumes}
+        return counts.get((item.path, item.line), 0)
+
+    def costliest_breaks(self) -> list[Break]:
+        """The probe's breaks, costliest first: skipped frames (they run eagerly in full), then
+        the break that splits a call most often."""
+        return sorted(
+            self.breaks,
+            key=lambda b: (b.kind is not BreakKind.FRAME_SKIPPED, -(self.splits(b) or 0)),
+        )
+
+    def cost_line(self, item: Break, path: str) -> str:
+        """One line on what `item` (in `path`, as displayed) costs a call of the probe."""
+        where = f"{path}:{item.line} in `{item.evidence.function}` ({item.evidence.gb_type})"
+        if item.kind is BreakKind.FRAME_SKIPPED:
+            return f"skips the whole frame, which runs eagerly: {where}"
+        splits = self.splits(item)
+        if splits is None:
+            return f"splits the graph: {where}"
+        return f"splits {splits} time{'s' if splits != 1 else ''} per call: {where}"
 
     @property
     def break_count(self) -> int:
@@ -173,6 +288,18 @@ class ProbeResult:
             "wall_s": round(self.wall_s, 3),
             "error": self.error,
             "traceback": self.traceback,
+            "recompiles": None if self.recompiles is None else self.recompiles.to_dict(),
+            "breaks_by_cost": [
+                {
+                    "path": item.path,
+                    "line": item.line,
+                    "function": item.evidence.function,
+                    "gb_type": item.evidence.gb_type,
+                    "kind": item.kind.value,
+                    "splits_per_call": self.splits(item),
+                }
+                for item in self.costliest_breaks()
+            ],
         }
 
 

@@ -33,12 +33,14 @@ def run_dynamic(
     timeout_s: float,
     memory_mb: int | None,
     device: str,
+    variants: bool = True,
     allowed: Callable[[str, str], bool],
     progress: bool = False,
     outputs: OutputsPlan | None = None,
 ) -> DynamicResult:
     """Run every probe and join what Dynamo did with the static `findings`; with `outputs`,
-    each probe also saves its eager outputs or compares them with those saved."""
+    each probe also saves its eager outputs or compares them with those saved; with `variants`,
+    each probe's call is varied to count recompilations."""
     if importlib.util.find_spec("torch") is None:
         raise DynamicError("the dynamic phase needs torch: pip install 'breaklint[dynamic]'")
     found = find_probes(list(probe_paths))
@@ -47,6 +49,7 @@ def run_dynamic(
     watch = Watch(
         frozenset(os.path.realpath(path) for path in linted_files),
         frozenset(flagged_span(f) for f in findings if is_statement_finding(f)),
+        variants,
     )
     memory = default_memory_mb(jobs) if memory_mb is None else memory_mb
     pool = WorkerPool(jobs, timeout_s, device, memory)

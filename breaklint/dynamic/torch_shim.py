@@ -83,18 +83,47 @@ class RawBreak:
 CompileId = tuple[int | None, int | None]
 
 
+@dataclass(frozen=True, slots=True)
+class GuardFailure:
+    """A guard that failed when a call came back, as Dynamo's recompile reason names it."""
+
+    guard: str  # e.g. "n == 2", "tensor 'x' size mismatch at index 0. expected 2, actual 3"
+    source: str | None  # the line that installed the guard, as Dynamo quotes it
+    path: str | None  # that line's file, as Dynamo writes it (its tail only, at times)
+    line: int | None
+    function: str | None
+    # The compiled frame the guard belongs to (for a shape guard, which names no line).
+    frame_path: str | None
+    frame_line: int | None
+    frame_function: str | None
+    reason: str  # the whole reason
+    limit_hit: bool  # this recompilation was refused: the frame reached the recompile limit
+    index: int  # its place among the compilations (see `compilations`)
+
+
+@dataclass(frozen=True, slots=True)
+class Compiles:
+    """What Dynamo compiled over every call of a capture."""
+
+    compiles: int  # frame compilations that gave a graph (resumed frames count too)
+    recompiles: int  # those of them that a failed guard caused
+    failures: tuple[GuardFailure, ...]  # one per recompilation (or refused one), in order
+    limit_hit: bool  # a frame reached the recompile limit and runs eagerly from then on
+
+
 @dataclass(slots=True)
 class Capture:
     breaks: list[RawBreak] = field(default_factory=list)
     ops_per_graph: list[int] = field(default_factory=list)
     frames_skipped: int = 0
+    compiles: Compiles | None = None  # over `call` and `then`, when `then` was given
     graphs: list[torch.fx.GraphModule] = field(default_factory=list)
     # The compile of each graph and of each logged break (the first len(...) of `breaks`),
     # and every compile in the order it began: a compile yields its graph, then logs the break
     # that ended it, which puts graphs and breaks on one timeline.
     graph_compiles: list[CompileId] = field(default_factory=list)
     break_compiles: list[CompileId] = field(default_factory=list)
-    compiles: list[CompileId] = field(default_factory=list)
+    compile_order: list[CompileId] = field(default_factory=list)
     # Per graph, its placeholders Dynamo lifted from parameters and buffers (known only while
     # the backend runs: the placeholders' `grapharg` is dropped after the compile).
     lifted: list[frozenset[str]] = field(default_factory=list)
@@ -103,8 +132,8 @@ class Capture:
     owners: list[Any] = field(default_factory=list)
 
     def seen(self, compile_id: CompileId) -> CompileId:
-        if compile_id not in self.compiles:
-            self.compiles.append(compile_id)
+        if compile_id not in self.compile_order:
+            self.compile_order.append(compile_id)
         return compile_id
 
 
@@ -198,8 +227,11 @@ class _TraceHandler(logging.Handler):
         super().__init__(logging.DEBUG)
         self.payloads: list[str] = []
         self.result = result
+        self.recording = True  # off for a capture's `then` calls
 
     def emit(self, record: logging.LogRecord) -> None:
+        if not self.recording:
+            return
         metadata = getattr(record, "metadata", None) or {}
         artifact = metadata.get("artifact") or {}
         if artifact.get("name") == "dynamo_graph_break_reason":
@@ -248,13 +280,22 @@ def capture(
     target: Any,
     knob: str | None = None,
     edit: Callable[[int, torch.fx.GraphModule], None] | None = None,
+    *,
+    then: Callable[[Callable[..., Any]], Any] | None = None,
+    recompile_limit: int | None = None,
 ) -> Capture:
     """Compile `target` with a recording backend after a reset, run `call(compiled)`, and
     read every channel that reports breaks. `edit(n, gm)` may change the n-th graph (1-based)
-    after it is recorded and before it runs; it recompiles what it changes."""
+    after it is recorded and before it runs; it recompiles what it changes. With `then`, run
+    `then(compiled)` on the same compiled target afterwards (its graphs and breaks are not
+    recorded, nor edited) and count what every call compiled, under `recompile_limit` if
+    given."""
     result = Capture()
+    first_done = False
 
     def record(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+        if first_done:  # a `then` call: counted from the compilation metrics only
+            return gm.forward
         result.ops_per_graph.append(sum(1 for node in gm.graph.nodes if node.op in _OPS))
         result.graphs.append(gm)
         result.lifted.append(_lifted(gm))
@@ -274,17 +315,28 @@ def capture(
     # Ours alone: the DEBUG records turned on here must not reach the handlers a host process
     # put there (pytest's log capture, torch's own trace file).
     logger.handlers = [handler]
+    limit = {} if recompile_limit is None else {"recompile_limit": recompile_limit}
     try:
-        with _knob(knob):
-            call(torch.compile(target, backend=record))
+        with _knob(knob), torch._dynamo.config.patch(limit):
+            compiled = torch.compile(target, backend=record)
+            call(compiled)
+            payloads = len(handler.payloads)
+            first_metrics = len(dynamo_utils.get_compilation_metrics())
+            first_done = True
+            handler.recording = False
+            if then is not None:
+                then(compiled)
     finally:
         logger.setLevel(saved[0])
         logger.propagate = saved[1]
         logger.handlers = saved[2]
         torch._dynamo.reset()
-    result.breaks = [parse_break_reason(payload) for payload in handler.payloads]
+    result.breaks = [parse_break_reason(payload) for payload in handler.payloads[:payloads]]
     seen = {(b.frames[-1].path, b.frames[-1].line) for b in result.breaks if b.frames}
-    for metrics in dynamo_utils.get_compilation_metrics():
+    every = dynamo_utils.get_compilation_metrics()
+    if then is not None:
+        result.compiles = _compiles(every)
+    for metrics in every[:first_metrics]:
         if metrics.fail_type is None:
             continue
         result.frames_skipped += 1
@@ -294,6 +346,83 @@ def capture(
             frame = Frame(where[0], int(where[1]), metrics.co_name or "?", None, None)
             result.breaks.append(RawBreak((frame,), (_segment(reason),), True, reason))
     return result
+
+
+# `0/1: n == 2  # for i in range(n):  # s/model.py:4 in total (...)`: the quoted source line
+# may hold comments of its own, so the place is the last `  # path:line in function`.
+_RECOMPILE = re.compile(
+    r"^\d+/\d+: (?P<guard>.*?)"
+    r"(?:\s+# (?P<source>.*)  # (?P<where>\S+:\d+ in \S+)(?: \(.*\))?)?$"
+)
+_WHERE = re.compile(r"^(?P<path>\S+):(?P<line>\d+) in (?P<function>\S+)")
+_LIMIT = "recompile limit exceeded"
+
+
+def _compiles(every: list[Any]) -> Compiles:
+    """Compilations, failed guards and whether the recompile limit was hit, from
+    compilation metrics (each recompilation records the guard that failed first)."""
+    failures = []
+    for index, metrics in enumerate(every):
+        if metrics.recompile_reason:
+            failures.append(_guard_failure(metrics, index))
+    return Compiles(
+        compiles=sum(1 for m in every if m.fail_type is None),
+        recompiles=sum(1 for m in every if m.fail_type is None and m.recompile_reason),
+        failures=tuple(failures),
+        limit_hit=any(f.limit_hit for f in failures),
+    )
+
+
+def compilations() -> int:
+    """How many compilations Dynamo has recorded since the capture began."""
+    return len(dynamo_utils.get_compilation_metrics())
+
+
+def _guard_failure(metrics: Any, index: int) -> GuardFailure:
+    reason: str = metrics.recompile_reason
+    first = reason.splitlines()[0].strip()
+    match = _RECOMPILE.match(first)
+    guard = (match["guard"] if match else first).strip()
+    where = _WHERE.match(match["where"] or "") if match else None
+    stack = _frames(reason.partition("User stack trace:")[2])
+    path = stack[-1].path if stack else where["path"] if where else None
+    return GuardFailure(
+        guard=guard,
+        source=match["source"].strip() if match and match["source"] else None,
+        path=path,
+        line=int(where["line"]) if where else stack[-1].line if stack else None,
+        function=where["function"] if where else None,
+        frame_path=metrics.co_filename,
+        frame_line=metrics.co_firstlineno,
+        frame_function=metrics.co_name,
+        reason=reason,
+        limit_hit=_LIMIT in (metrics.fail_reason or "").lower(),
+        index=index,
+    )
+
+
+_MARKS = ("_dynamo_", "_has_dynamo_")  # what mark_static and mark_dynamic set on a tensor
+
+
+def resized(tensor: torch.Tensor, size: int, new_size: int) -> torch.Tensor:
+    """`tensor` with every dimension of `size` made `new_size` by repeating its entries (token
+    ids stay valid ids, masks stay masks), keeping what `torch._dynamo.mark_static` and
+    `mark_dynamic` set on it."""
+    result = tensor.detach()
+    for dim, length in enumerate(tensor.shape):
+        if length == size:
+            index = torch.arange(new_size, device=tensor.device) % size
+            result = result.index_select(dim, index)
+    result.requires_grad_(tensor.requires_grad)
+    for name, value in vars(tensor).items():
+        if name.startswith(_MARKS):
+            setattr(result, name, copy.copy(value))
+    return result
+
+
+def config_settings(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of `names` that this torch's `torch._dynamo.config` has."""
+    return tuple(name for name in names if hasattr(torch._dynamo.config, name))
 
 
 def generator_skip(code: types.CodeType) -> RawBreak:

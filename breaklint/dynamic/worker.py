@@ -22,6 +22,8 @@ from functools import cache
 from types import CodeType, FrameType, ModuleType
 from typing import TYPE_CHECKING, Any
 
+from breaklint.calls import Call
+from breaklint.dynamic import variants
 from breaklint.dynamic.bytecode import listing
 from breaklint.dynamic.model import (
     Break,
@@ -32,6 +34,8 @@ from breaklint.dynamic.model import (
     ProbeRequest,
     ProbeResult,
     ProbeStatus,
+    RecompileSummary,
+    ResumeCount,
     Span,
     Watch,
     WorkerFailed,
@@ -291,6 +295,11 @@ class Observed:
     ops_per_graph: tuple[int, ...]
     frames_skipped: int
     breaks: tuple[Break, ...]
+    # With variant calls (`observe(varied=...)`): what every call compiled, the guards that
+    # failed on every new value as RECOMPILES breaks, and the resumes after each break.
+    recompiles: RecompileSummary | None = None
+    recompile_breaks: tuple[Break, ...] = ()
+    resumes: tuple[ResumeCount, ...] = ()
 
     def result(self, probe: Probe, wall_s: float, coverage: _Coverage | None = None) -> ProbeResult:
         """The probe's result, with what its eager run executed when it was traced."""
@@ -306,6 +315,9 @@ class Observed:
             executed=frozenset(ran.executed),
             instrumented=frozenset(ran.instrumented),
             reached=frozenset(ran.reached),
+            recompiles=self.recompiles,
+            recompile_breaks=self.recompile_breaks,
+            resumes=self.resumes,
         )
 
 
@@ -314,13 +326,24 @@ def observe(
     target: Any,
     request: ProbeRequest,
     generator: CodeType | None = None,
+    *,
+    varied: variants.VariantRun | None = None,
+    recompile_limit: int | None = None,
 ) -> Observed:
     """Compile `target`, run `call(compiled)` and attribute every break; a break that goes
     away under one of torch_shim.KNOBS says so. `generator`: the code of a generator the eager
-    call returned, which Dynamo never sees."""
+    call returned, which Dynamo never sees. `varied`: the variant calls to run on the same
+    compiled target after the first call, whose compilations give the recompile summary."""
     from breaklint.dynamic import torch_shim
 
-    captured = torch_shim.capture(call, target)
+    captured = torch_shim.capture(call, target, then=varied, recompile_limit=recompile_limit)
+    recompiles: RecompileSummary | None = None
+    recompile_breaks: tuple[Break, ...] = ()
+    if varied is not None:
+        assert captured.compiles is not None  # given `then`
+        recompiles, recompile_breaks = variants.summarise(
+            captured.compiles, varied, request.watch.linted, request.probe
+        )
     if generator is not None:  # Dynamo never sees the frame: no channel reports it
         captured.breaks.append(torch_shim.generator_skip(generator))
     breaks: dict[tuple[str, str, int, str], Break] = {}
@@ -337,7 +360,14 @@ def observe(
             if (item.path, item.line) in lines_left and (item.path, item.line) not in still:
                 breaks[key] = replace(item, evidence=replace(item.evidence, config_knob=knob))
         lines_left &= still
-    return Observed(tuple(captured.ops_per_graph), captured.frames_skipped, tuple(breaks.values()))
+    return Observed(
+        tuple(captured.ops_per_graph),
+        captured.frames_skipped,
+        tuple(breaks.values()),
+        recompiles=recompiles,
+        recompile_breaks=recompile_breaks,
+        resumes=varied.resume_counts() if varied is not None else (),
+    )
 
 
 def run_probe(
@@ -355,15 +385,32 @@ def run_probe(
         if not callable(function):
             raise ProbeError(f"{probe.name} is not a function of {probe.path}")
         _seed()  # the same weights and inputs on every run, so that runs can be compared
-        target, args, kwargs = _unpack(probe, function())
+        calls = variants.plan(function(), lambda returned: _unpack(probe, returned))
+        target, args, kwargs = calls.target, calls.args, calls.kwargs
         target = _to_device(target, device)
         args, kwargs = _to_device(args, device), _to_device(kwargs, device)
+        calls.args, calls.kwargs = args, kwargs
+        if not request.watch.variants and calls.calls is None:
+            calls.calls = []  # --no-variants: the probe's own calls only
+        if calls.calls is not None:
+            calls.calls = [
+                Call(*_to_device(c.args, device), **_to_device(c.kwargs, device))
+                for c in calls.calls
+            ]
+        varied = variants.VariantRun(calls)
         coverage, returned = _traced_run(lambda: target(*args, **kwargs), request.watch)
         outputs_differ = None
         if request.outputs is not None:
             outputs_differ = _check_outputs(returned, request.outputs)
         generator = returned.gi_code if inspect.isgenerator(returned) else None
-        observed = observe(lambda compiled: compiled(*args, **kwargs), target, request, generator)
+        observed = observe(
+            lambda compiled: compiled(*args, **kwargs),
+            target,
+            request,
+            generator,
+            varied=varied,
+            recompile_limit=calls.recompile_limit,
+        )
     except BaseException as error:  # the user's code may raise anything, SystemExit included
         failed = failure(error)
         status, message = ProbeStatus.ERROR, failed.error

@@ -40,7 +40,7 @@ class Attention(nn.Module):
 
     def forward(self, x: torch.Tensor, lengths: torch.Tensor | None = None) -> torch.Tensor:
         logger.debug("attention on %s", tuple(x.shape))  # BREAK BL402
-        self.calls += 1
+        self.calls += 1  # RECOMPILE BL811
         batch, seq, dim = x.shape
         assert dim == self.heads * self.head_dim
         q, k, v = self.qkv(x).chunk(3, dim=-1)
@@ -127,7 +127,7 @@ class LabelSmoothingLoss(nn.Module):
             raise ValueError("expected (batch, classes) logits and long targets")
         loss = smoothed_nll(logits, target, self.eps)
         per_class = logits.softmax(dim=-1).mean(dim=0).tolist()  # BREAK BL103
-        self.history.append(per_class[0])
+        self.history.append(per_class[0])  # RECOMPILE BL910
         scale = 0.5 if loss > 10 else 1.0  # BREAK BL201
         if self.eps == 0.0:
             return loss
@@ -179,7 +179,7 @@ class NoisyTraining(nn.Module):
 class Resampler(nn.Module):
     """numpy inside forward: traced functions next to one torch._numpy lacks."""
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # RECOMPILE BL910
         arr = x.detach().numpy()
         total = np.sum(arr) + np.linalg.norm(arr)
         grid = np.interp(np.linspace(0, 1, arr.shape[-1]), [0.0, 1.0], [0.0, 2.0])  # BREAK BL601

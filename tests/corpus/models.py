@@ -46,7 +46,7 @@ class Clean(nn.Module):
         self.calls = 0
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
-        self.calls += 1
+        self.calls += 1  # RECOMPILE BL811
         assert (x.abs() >= 0).all()
         if x.shape[0] > 1 and self.training:
             x = x * 2
@@ -88,3 +88,16 @@ class Looped(nn.Module):
 
 def unreached(x: torch.Tensor) -> float:
     return x.sum().item()
+
+
+class Repeated(nn.Module):
+    """A layer applied a number of times given by the call: a compile for each number."""
+
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.fc = nn.Linear(dim, dim)
+
+    def forward(self, x: torch.Tensor, times: int) -> torch.Tensor:
+        for _ in range(times):  # RECOMPILE BL812
+            x = self.fc(x).relu()
+        return x

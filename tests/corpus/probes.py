@@ -15,7 +15,7 @@ from layers import (
     Resampler,
     RMSNorm,
 )
-from models import Block, Clean, Hooked, Looped
+from models import Block, Clean, Hooked, Looped, Repeated
 
 
 def probe_block():
@@ -80,3 +80,7 @@ def probe_recurrent_tagger():
 
 def probe_deterministic_pool():
     return DeterministicPool(), (torch.randn(2, 4, 9),)
+
+
+def probe_repeated():
+    return Repeated(), (torch.randn(2, 8), 2)

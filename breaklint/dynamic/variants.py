@@ -1,0 +1,306 @@
+"""Calls that vary: a probe's call and its variants, run on one compiled target, and the guards
+that made Dynamo compile again, told apart: automatic dynamic fails a guard once and then
+compiles a graph general in the value (what Dynamo is designed to do), a guard on a value
+Dynamo must specialise fails again on every new value (what costs users). Runs in workers."""
+
+from __future__ import annotations
+
+import linecache
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from types import FrameType
+from typing import Any
+
+from breaklint.calls import Call, Calls
+from breaklint.dynamic.bytecode import resumed_after
+from breaklint.dynamic.model import Break, GuardSummary, Probe, RecompileSummary, ResumeCount
+from breaklint.findings import BreakKind, Evidence, RecompileFacts
+
+# Each varied value takes two other values: a guard that fails on both is not generalised.
+_STEPS = (1, 2)
+_COMPARED = re.compile(r"(==|!=|<=|>=|<|>) *(?:-?[\d.]+(?:e[-+]?\d+)?|True|False)")
+_SIZES = re.compile(r"expected \d+, actual \d+")
+_SETTINGS = (
+    "recompile_limit",
+    "cache_size_limit",
+    "automatic_dynamic_shapes",
+    "specialize_int",
+    "specialize_float",
+    "allow_unspec_int_on_nn_module",
+)
+
+
+@dataclass(slots=True)
+class CallPlan:
+    """What a probe runs: its call, then `calls` (None: variants derived from its call; empty
+    under --no-variants)."""
+
+    target: Callable[..., Any]
+    args: tuple
+    kwargs: dict
+    calls: list[Call] | None = None
+    recompile_limit: int | None = None
+
+
+def plan(
+    returned: Any, unpack: Callable[[Any], tuple[Callable[..., Any], tuple, dict]]
+) -> CallPlan:
+    """A probe's return value as a plan: `Calls`, or what `unpack` accepts."""
+    if isinstance(returned, Calls):
+        if not returned.calls:
+            return CallPlan(*unpack((returned.target, ())))
+        first, *rest = returned.calls
+        return CallPlan(returned.target, first.args, first.kwargs, rest, returned.recompile_limit)
+    return CallPlan(*unpack(returned))
+
+
+def derive(args: tuple, kwargs: dict) -> list[list[Call]]:
+    """Groups of calls, each varying one thing: the probe's call again (state that calls
+    change shows); every dimension size above 1 of the tensor arguments made larger (in every
+    tensor that has that size, so that related inputs stay compatible); every Python int,
+    float or bool argument given other values."""
+    import torch
+
+    from breaklint.dynamic import torch_shim
+
+    tensors = [value for value in _leaves(args, kwargs) if isinstance(value, torch.Tensor)]
+    groups = [[Call(*args, **kwargs)]]
+    for size in sorted({n for tensor in tensors for n in tensor.shape if n > 1}):
+        group = []
+        for step in _STEPS:
+
+            def grow(value: Any, size: int = size, step: int = step) -> Any:
+                if isinstance(value, torch.Tensor):
+                    return torch_shim.resized(value, size, size + step)
+                return value
+
+            group.append(Call(*_map(args, grow), **_map(kwargs, grow)))
+        groups.append(group)
+    names: list[int | str] = [*range(len(args)), *kwargs]
+    for name in names:
+        value = args[name] if isinstance(name, int) else kwargs[name]
+        group = []
+        for other in _other_values(value):
+            new_args = tuple(other if i == name else a for i, a in enumerate(args))
+            new_kwargs = {k: other if k == name else v for k, v in kwargs.items()}
+            group.append(Call(*new_args, **new_kwargs))
+        groups.append(group)
+    return [group for group in groups if group]
+
+
+def _other_values(value: Any) -> list[Any]:
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        return [value + step for step in _STEPS]
+    if isinstance(value, float):
+        return [value + step - 0.5 for step in _STEPS]
+    return []
+
+
+def _leaves(*values: Any) -> list[Any]:
+    found: list[Any] = []
+    for value in values:
+        if isinstance(value, tuple | list):
+            found.extend(_leaves(*value))
+        elif isinstance(value, dict):
+            found.extend(_leaves(*value.values()))
+        else:
+            found.append(value)
+    return found
+
+
+def _map(value: Any, change: Callable[[Any], Any]) -> Any:
+    if isinstance(value, tuple | list):
+        return type(value)(_map(item, change) for item in value)
+    if isinstance(value, dict):
+        return {key: _map(item, change) for key, item in value.items()}
+    return change(value)
+
+
+@dataclass(slots=True)
+class VariantRun:
+    """Runs the plan's other calls on the compiled target, after its first call."""
+
+    plan: CallPlan
+    calls: int = 1  # the probe's own call
+    failed: int = 0
+    seconds: float = 0.0
+    # The compilations (by index) that calls which raised made: their guards are not counted.
+    ignored: set[int] = field(default_factory=set)
+    # (real path, line) of a graph break -> resumes after it in the first call run here.
+    resumes: dict[tuple[str, int], int] = field(default_factory=dict)
+
+    def __call__(self, compiled: Callable[..., Any]) -> None:
+        from breaklint.dynamic import torch_shim
+
+        started = time.perf_counter()
+        plan = self.plan
+        groups = [plan.calls] if plan.calls is not None else derive(plan.args, plan.kwargs)
+        for group in groups:
+            for call in group:
+                self.calls += 1
+                before = torch_shim.compilations()
+                try:
+                    if self.calls == 2:  # the first call here: the graph is warm
+                        self._count_resumes(partial(compiled, *call.args, **call.kwargs))
+                    else:
+                        compiled(*call.args, **call.kwargs)
+                except Exception:  # a size the model cannot take: not a finding
+                    self.failed += 1
+                    self.ignored.update(range(before, torch_shim.compilations()))
+                    if plan.calls is None:
+                        break  # the next value of the same kind fails the same way
+        self.seconds = time.perf_counter() - started
+
+    def _count_resumes(self, call: Callable[[], Any]) -> None:
+        """Run `call`, counting the functions Dynamo resumes in after each break."""
+        counts = self.resumes
+
+        def profile(frame: FrameType, event: str, arg: Any) -> None:
+            if event == "call" and (line := resumed_after(frame.f_code.co_name)) is not None:
+                key = (os.path.realpath(frame.f_code.co_filename), line)
+                counts[key] = counts.get(key, 0) + 1
+
+        sys.setprofile(profile)
+        try:
+            call()
+        finally:
+            sys.setprofile(None)
+
+    def resume_counts(self) -> tuple[ResumeCount, ...]:
+        found = [ResumeCount(path, line, n) for (path, line), n in self.resumes.items()]
+        return tuple(sorted(found, key=lambda r: (-r.per_call, r.path, r.line)))
+
+
+def _general(guard: str) -> str:
+    """`n == 2` -> `n == N`: the failures of one guard on several values, merged."""
+    return _SIZES.sub("expected N, actual N", _COMPARED.sub(r"\1 N", guard))
+
+
+def _real_path(path: str | None, linted: frozenset[str]) -> str | None:
+    """Dynamo writes the tail of a long path (`mp/models/net.py`): the linted file it ends."""
+    if not path:
+        return None
+    real = os.path.realpath(path)
+    if real in linted:
+        return real
+    tails = [file for file in linted if file.endswith(path)]
+    return tails[0] if len(tails) == 1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    path: str | None
+    line: int | None
+    function: str | None
+
+
+def summarise(
+    compiles: Any, run: VariantRun, linted: frozenset[str], probe: Probe
+) -> tuple[RecompileSummary, tuple[Break, ...]]:
+    """The probe's recompile summary (from the shim's `Compiles`), and a RECOMPILES break per
+    guard that failed on every new value, at the line that installed it."""
+    groups: dict[tuple[str, str | None, int | None], list[Any]] = {}
+    places: dict[tuple[str, str | None, int | None], _Place] = {}
+    failures = [f for f in compiles.failures if f.index not in run.ignored]
+    for failure in failures:
+        place = _Place(_real_path(failure.path, linted), failure.line, failure.function)
+        if place.path is None:  # a shape guard names no line: the compiled function
+            frame = _real_path(failure.frame_path, linted)
+            place = _Place(frame, failure.frame_line if frame else None, failure.frame_function)
+        key = (_general(failure.guard), place.path, place.line)
+        groups.setdefault(key, []).append(failure)
+        places.setdefault(key, place)
+    guards = []
+    breaks = []
+    for key, group in groups.items():
+        place = places[key]
+        guard = GuardSummary(
+            guard=key[0],
+            first=group[0].guard,
+            failures=len(group),
+            per_value=len({f.guard for f in group}) > 1,
+            limit_hit=any(f.limit_hit for f in group),
+            path=place.path,
+            line=place.line,
+        )
+        guards.append(guard)
+        if guard.per_value:
+            facts = RecompileFacts(
+                guard.first, guard.failures, compiles.compiles, run.calls, guard.limit_hit
+            )
+            breaks.append(_recompile_break(guard, place, facts, group[-1].reason, probe))
+    summary = RecompileSummary(
+        calls=run.calls,
+        calls_failed=run.failed,
+        compiles=compiles.compiles,
+        recompiles=compiles.recompiles,
+        guard_failures=len(failures),
+        limit_hit=compiles.limit_hit,
+        guards=tuple(guards),
+        variants_s=run.seconds,
+    )
+    return summary, tuple(breaks)
+
+
+def _recompile_break(
+    guard: GuardSummary, place: _Place, facts: RecompileFacts, reason: str, probe: Probe
+) -> Break:
+    from breaklint.dynamic import torch_shim
+
+    path, line = (place.path, place.line) if place.path and place.line else (probe.path, probe.line)
+    source = linecache.getline(path, line).rstrip()
+    indent = len(source) - len(source.lstrip())
+    settings = ", ".join(torch_shim.config_settings(_SETTINGS))
+    evidence = Evidence(
+        kind=BreakKind.RECOMPILES,
+        function=place.function or "?",
+        gb_id=None,
+        gb_type="Recompiles on every new value",
+        explanation=(
+            f"the guard `{guard.guard}` failed {guard.failures} times over {facts.calls} calls "
+            f"({facts.compiles} compiles): Dynamo specialised on the value instead of "
+            "generalising it"
+            + (
+                "; the recompile limit was reached and the function now runs eagerly"
+                if facts.limit_hit
+                else ""
+            )
+        ),
+        hints=(_advice(guard.guard), f"torch._dynamo.config settings in this torch: {settings}"),
+        reason=reason,
+        gb_url=None,
+        probe=probe.key,
+        bytecode="",
+        instruction="",
+        stack=(f"{path}:{line} in {place.function or '?'}",),
+        recompiles=facts,
+    )
+    return Break(path, line, indent + 1, len(source) + 1, evidence)
+
+
+def _advice(guard: str) -> str:
+    """What to do about a guard that fails on every value, by what it guards."""
+    if "size mismatch" in guard or "stride mismatch" in guard:
+        return (
+            "let the dimension vary: torch._dynamo.mark_dynamic(x, dim) (not mark_static), "
+            "torch.compile(..., dynamic=True), or keep "
+            "torch._dynamo.config.automatic_dynamic_shapes on"
+        )
+    if guard.startswith(("self.", "L['self']")):
+        return (
+            "keep the number in a tensor buffer (register_buffer) or update it outside the "
+            "compiled region; torch._dynamo.config.allow_unspec_int_on_nn_module = True makes "
+            "int attributes dynamic"
+        )
+    return (
+        "pass the value as a tensor, compute without a Python loop over it, or hoist it out "
+        "of the compiled region; mark_dynamic and dynamic=True do not help a value Dynamo "
+        "must know (a loop bound)"
+    )

@@ -1,0 +1,75 @@
+"""A guard that failed on every new value of a probe's calls: found only by running Dynamo."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from breaklint.findings import Finding, Severity
+from breaklint.rule import Phase, Rule
+from breaklint.rules.dynamic_break import finding_at
+
+if TYPE_CHECKING:
+    from breaklint.dynamic.model import Break
+
+
+class DynamoRecompiles(Rule):
+    code = "BL910"
+    phase = Phase.DYNAMIC
+    name = "dynamo-recompiles"
+    severity = Severity.WARNING  # an error once the recompile limit is reached
+    recompiles = True
+    message = "Dynamo compiles this function again for every new value"
+    hint = "pass the value as a tensor, or hoist it out of the compiled region"
+    what = """
+Reports a guard that failed again on every new value while a probe's calls ran (its own call
+and the variants breaklint derives from it: other sizes for each tensor dimension, other values
+for each Python number), at the line that installed the guard: an int bounding a `range()`
+loop (`n == 1`, `n == 2`...), a module attribute changed in `forward` (`self.step == 0`...), a
+dimension marked static that varies. The finding gives the guard, the failures and compiles
+over the calls, and is an error when the recompile limit was reached (the function then runs
+eagerly). Guards that Dynamo generalises (automatic dynamic: a new batch size or float compiles
+once more, then never again) are only counted in the probe summary.
+"""
+    why = """
+Dynamo guards every compiled graph on what it assumed: shapes, Python numbers, attributes. A
+guard that fails compiles a new graph; automatic dynamic then makes the value symbolic, so a
+second value is the last compile. Values Dynamo must know (a loop bound, an int attribute of a
+module, a dimension marked static) fail their guard on every new value instead, until
+`torch._dynamo.config.recompile_limit` (8) is reached and the function runs eagerly for good.
+"""
+    example = """
+import torch
+
+
+def total(x, n: int):
+    for i in range(n):
+        x = x + i
+    return x
+"""
+    use_instead = """
+import torch
+
+
+def total(x, n: int):
+    return x + n * (n - 1) // 2
+"""
+
+
+def recompile_finding(item: Break, path: str) -> Finding:
+    """A guard that failed on every new value, at the line that installed it in `path`."""
+    evidence = item.evidence
+    facts = evidence.recompiles
+    assert facts is not None  # a RECOMPILES break carries them
+    limit = "; the recompile limit was reached: it now runs eagerly" if facts.limit_hit else ""
+    return finding_at(
+        DynamoRecompiles,
+        item,
+        path,
+        message=(
+            f"Dynamo compiles `{evidence.function}` again for every new value: the guard "
+            f"`{facts.guard}` failed {facts.failures} times, {facts.compiles} compiles over "
+            f"{facts.calls} calls{limit}"
+        ),
+        severity=Severity.ERROR if facts.limit_hit else Severity.WARNING,
+        hint=evidence.hints[0] if evidence.hints else DynamoRecompiles.hint,
+    )

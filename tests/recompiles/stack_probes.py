@@ -1,0 +1,6 @@
+import torch
+from stack import Net
+
+
+def probe_net():
+    return Net(), (torch.randn(2, 4),)
