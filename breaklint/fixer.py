@@ -59,9 +59,6 @@ class FixPlan:
     def applied(self) -> int:
         return sum(len(f.applied) for f in self.files)
 
-    def by_rule(self) -> Counter[str]:
-        return Counter(finding.code for file in self.files for finding in file.applied)
-
 
 class FixError(Exception):
     """The file cannot be rewritten: libcst cannot parse it, or a fix broke its syntax."""
