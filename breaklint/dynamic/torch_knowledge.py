@@ -3,7 +3,7 @@
 With `torch_shim.py`, the only place that touches torch's private APIs. The rules'
 `_knowledge.py` runs this module in a subprocess (`python -m breaklint.dynamic.torch_knowledge`)
 once per torch version and caches the JSON it prints. `--fallback` prints instead the module
-shipped for when torch cannot be asked (`rules/_knowledge_fallback.py`).
+shipped for when torch cannot be asked (`breaklint/rules/_knowledge_fallback.py`).
 
 Where torch has a table, the answer is read from it; where the only truth is what Dynamo does,
 the table's candidates are compiled with a recording backend and the graphs counted. Nothing

@@ -117,7 +117,11 @@ compiled = torch.compile(resample)
         status, size = knowledge().numpy_draws.get(name, ("traced", None))
         if status != "breaks-without-size":
             return False
-        return len(node.args) <= size and not any(k.arg == "size" for k in node.keywords)
+        return (
+            size is not None
+            and len(node.args) <= size
+            and not any(k.arg == "size" for k in node.keywords)
+        )
 
     def value_of_call(self, node: ast.Call) -> TracedValue | None:
         name = self.context.facts.resolve(node.func)
@@ -149,9 +153,7 @@ compiled = torch.compile(resample)
             for argument, value in zip(node.args, values, strict=True)
         ]
         if result == "follows":
-            result = (
-                "float" if "float" in numbers else "integer" if set(numbers) == {"int"} else None
-            )
+            result = "float" if "float" in numbers else "integer" if set(numbers) == {"int"} else ""
         kinds = {"float": {"numpy-float"}, "integer": {"numpy-int"}}.get(
             result, {"numpy-int", "numpy-float"}
         )
