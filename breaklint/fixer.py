@@ -26,7 +26,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from breaklint import rewrites
 from breaklint.findings import Edit, Finding, FixTarget
-from breaklint.rule import Rewritten, all_rules
+from breaklint.rewrites import Rewritten
+from breaklint.rule import all_rules
 from breaklint.source import decode_source, source_lines
 
 

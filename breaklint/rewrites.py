@@ -5,12 +5,14 @@ Imported only by rules' `rewrite` methods, which only the fix engine calls.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import libcst as cst
 
 from breaklint.findings import Fix
-from breaklint.rule import Rewritten
+
+# What a rule's libcst rewrite gives for a node: its replacement, or a statement's removal.
+Rewritten: TypeAlias = cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]
 
 
 def shared(node: cst.CSTNode, fix: Fix) -> Rewritten | None:

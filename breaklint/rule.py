@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import TYPE_CHECKING, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, ClassVar
 
 from breaklint import DOCS_URL
 from breaklint.class_attributes import SelfAssignments
@@ -23,12 +23,10 @@ from breaklint.syntax import Visitor
 if TYPE_CHECKING:
     import libcst as cst
 
+    from breaklint.rewrites import Rewritten
     from breaklint.scope import Scope, ScopedFunction
     from breaklint.source import LazyLines
     from breaklint.tensorness import FunctionFacts
-
-# What a rule's libcst rewrite gives for a node: its replacement, or a statement's removal.
-Rewritten: TypeAlias = "cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]"
 
 GB_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
 

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-from breaklint.dynamic import variants
+from breaklint.dynamic.attribution import attribute
 from breaklint.dynamic.model import (
     Break,
     CapturedGraph,
@@ -19,15 +19,7 @@ from breaklint.dynamic.model import (
     Watch,
     WrapOutcome,
 )
-from breaklint.dynamic.worker import (
-    ProbeError,
-    _attribute,
-    _load,
-    _seed,
-    _to_device,
-    _unpack,
-    failure,
-)
+from breaklint.dynamic.probe_call import failure, planned_call, seed
 from breaklint.editability import WrapTarget, resolve_wrap
 
 
@@ -42,15 +34,9 @@ class _Loaded:
 
 
 def _load_probe(request: GraphRequest, device: str) -> _Loaded:
-    probe = request.probe
-    function = getattr(_load(probe.path), probe.name, None)
-    if not callable(function):
-        raise ProbeError(f"{probe.name} is not a function of {probe.path}")
-    _seed()
     # A probe that returns `Calls`: its graphs are those of its first call.
-    planned = variants.plan(function(), lambda returned: _unpack(probe, returned))
-    target, args, kwargs = planned.target, planned.args, planned.kwargs
-    return _Loaded(_to_device(target, device), _to_device(args, device), _to_device(kwargs, device))
+    planned = planned_call(request.probe, device)
+    return _Loaded(planned.target, planned.args, planned.kwargs)
 
 
 def _module_names(target: Any) -> dict[int, str]:
@@ -71,7 +57,7 @@ def _timeline(captured: Any, request: GraphRequest, target: Any) -> GraphResult:
     attribution = ProbeRequest(request.probe, Watch(frozenset()))
 
     def attributed(indices: list[int]) -> list[Break]:
-        found = (_attribute(captured.breaks[i], attribution) for i in indices)
+        found = (attribute(captured.breaks[i], attribution) for i in indices)
         return [item for item in found if item is not None]
 
     names = _module_names(target)
@@ -127,10 +113,10 @@ def _wrap(result: GraphResult, loaded: _Loaded, wraps: tuple[str, ...]) -> Graph
         mine = {k.removeprefix(prefix): w for k, w in wrappers.items() if k.startswith(prefix)}
         wrap_backend.wrap_nodes(gm, mine)
 
-    _seed()
+    seed()
     expected = loaded.call(loaded.target)
     returned: list[Any] = []
-    _seed()
+    seed()
     wrapped = torch_shim.capture(
         lambda c: returned.append(loaded.call(c)), loaded.target, edit=edit
     )

@@ -8,29 +8,25 @@ code that prints cannot corrupt the protocol. Every probe starts from the same p
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import inspect
 import linecache
 import os
 import resource
 import sys
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cache
-from types import CodeType, FrameType, ModuleType
+from types import CodeType, FrameType
 from typing import TYPE_CHECKING, Any
 
 from breaklint.calls import Call
 from breaklint.dynamic import variants
-from breaklint.dynamic.bytecode import listing
+from breaklint.dynamic.attribution import attribute, linted_file
 from breaklint.dynamic.model import (
     Break,
     GraphRequest,
     OutputsCheck,
     Probe,
-    ProbeError,
     ProbeRequest,
     ProbeResult,
     ProbeStatus,
@@ -41,15 +37,12 @@ from breaklint.dynamic.model import (
     WorkerFailed,
     WorkerReady,
 )
+from breaklint.dynamic.probe_call import failure, planned_call, to_device
 from breaklint.dynamic.protocol import receive, send
-from breaklint.findings import BreakKind, Evidence
 from breaklint.source import char_offset
 
 if TYPE_CHECKING:
     from breaklint.dynamic.torch_shim import TorchDefaults
-
-_TRACEBACK_FRAMES = 6
-_BREAKLINT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,42 +80,6 @@ def _limit_memory(megabytes: int) -> None:
     if megabytes > 0:
         limit = megabytes * 2**20
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
-
-
-@cache
-def _load(path: str) -> ModuleType:
-    name = "breaklint_probe_" + os.path.splitext(os.path.basename(path))[0]
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ProbeError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _unpack(probe: Probe, returned: Any) -> tuple[Callable[..., Any], tuple, dict]:
-    shape = "(callable, args) or (callable, args, kwargs)"
-    if not isinstance(returned, tuple) or len(returned) not in (2, 3):
-        raise ProbeError(f"{probe.name} must return {shape}, got {type(returned).__name__}")
-    target, args, kwargs = returned if len(returned) == 3 else (*returned, {})
-    if not callable(target):
-        raise ProbeError(f"{probe.name} returned a {type(target).__name__}, not a callable")
-    if not isinstance(args, tuple | list) or not isinstance(kwargs, dict):
-        raise ProbeError(f"{probe.name} must return {shape} with a tuple and a dict")
-    return target, tuple(args), kwargs
-
-
-def _to_device(value: Any, device: str) -> Any:
-    import torch
-
-    if isinstance(value, torch.Tensor | torch.nn.Module):
-        return value.to(device)
-    if isinstance(value, tuple | list):
-        return type(value)(_to_device(item, device) for item in value)
-    if isinstance(value, dict):
-        return {key: _to_device(item, device) for key, item in value.items()}
-    return value
 
 
 @dataclass(slots=True)
@@ -211,83 +168,6 @@ def _traced_run(call: Callable[[], Any], watch: Watch) -> tuple[_Coverage, Any]:
     return coverage, returned
 
 
-@cache
-def _by_name(linted: frozenset[str]) -> dict[str, list[str]]:
-    named: dict[str, list[str]] = {}
-    for path in linted:
-        named.setdefault(os.path.basename(path), []).append(path)
-    return named
-
-
-@cache
-def _content(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
-
-
-@cache
-def linted_file(path: str, linted: frozenset[str]) -> str | None:
-    """The linted file (real path) that `path` is, or is a byte-for-byte copy of: transformers
-    runs a local folder's custom modeling code from a copy in its module cache."""
-    real = os.path.realpath(path)
-    if real in linted:
-        return real
-    copies = _by_name(linted).get(os.path.basename(real), [])
-    return next(
-        (c for c in copies if _content(real) is not None and _content(c) == _content(real)), None
-    )
-
-
-def _attribute(raw: Any, request: ProbeRequest) -> Break | None:
-    from breaklint.dynamic import torch_shim
-
-    frames = raw.frames
-    if not frames:
-        return None
-    linted = [f for f in frames if linted_file(f.path, request.watch.linted)]
-    user = [f for f in frames if not torch_shim.is_library(f.path) and not _is_ours(f.path)]
-    frame = (linted or user or frames)[-1]
-    cause = raw.segments[0]
-    # Traceback carets count from the first non-blank character of the line.
-    source = linecache.getline(frame.path, frame.line).rstrip()
-    indent = len(source) - len(source.lstrip())
-    column = indent + (frame.column or 1)
-    end_column = indent + frame.end_column if frame.end_column else len(source) + 1
-    exact = frame.column is not None
-    code = listing(frame.path, frame.line, frame.function, column if exact else None, end_column)
-    skip_reason = raw.segments[-1] if raw.skipped and len(raw.segments) > 1 else None
-    evidence = Evidence(
-        kind=BreakKind.FRAME_SKIPPED if raw.skipped else BreakKind.GRAPH_BREAK,
-        function=code.function,
-        gb_id=cause.gb_id,
-        gb_type=cause.gb_type,
-        explanation=cause.explanation
-        + (f" Then: {skip_reason.gb_type} ({skip_reason.gb_id})." if skip_reason else ""),
-        hints=cause.hints,
-        reason=raw.reason,
-        gb_url=cause.url,
-        probe=request.probe.key,
-        bytecode=code.text,
-        instruction=code.instruction,
-        stack=tuple(f"{f.path}:{f.line} in {f.function}" for f in user),
-    )
-    return Break(
-        linted_file(frame.path, request.watch.linted) or os.path.realpath(frame.path),
-        frame.line,
-        column,
-        max(end_column, column),
-        evidence,
-    )
-
-
-def _is_ours(path: str) -> bool:
-    """breaklint's and the interpreter's frames below the probe."""
-    return path.startswith((_BREAKLINT_DIR, "<"))
-
-
 @dataclass(frozen=True, slots=True)
 class Observed:
     """What Dynamo did on one compiled call: its graphs and its breaks, attributed."""
@@ -348,14 +228,14 @@ def observe(
         captured.breaks.append(torch_shim.generator_skip(generator))
     breaks: dict[tuple[str, str, int, str], Break] = {}
     for raw in captured.breaks:
-        item = _attribute(raw, request)
+        item = attribute(raw, request)
         if item is not None:
             breaks.setdefault(item.key(), item)
     # A break "goes away with a knob" when, rerun with it, nothing breaks on that line.
     lines_left = {(b.path, b.line) for b in breaks.values()}
     for knob in torch_shim.KNOBS if breaks else ():
         rerun = torch_shim.capture(call, target, knob)
-        still = {(b.path, b.line) for r in rerun.breaks if (b := _attribute(r, request))}
+        still = {(b.path, b.line) for r in rerun.breaks if (b := attribute(r, request))}
         for key, item in breaks.items():
             if (item.path, item.line) in lines_left and (item.path, item.line) not in still:
                 breaks[key] = replace(item, evidence=replace(item.evidence, config_knob=knob))
@@ -380,22 +260,13 @@ def run_probe(
     try:
         state.restore()  # inside: a probe that removed the working directory fails the next
         sys.path.insert(0, os.path.dirname(os.path.abspath(probe.path)))  # for its model
-        module = _load(probe.path)
-        function = getattr(module, probe.name, None)
-        if not callable(function):
-            raise ProbeError(f"{probe.name} is not a function of {probe.path}")
-        _seed()  # the same weights and inputs on every run, so that runs can be compared
-        calls = variants.plan(function(), lambda returned: _unpack(probe, returned))
+        calls = planned_call(probe, device)
         target, args, kwargs = calls.target, calls.args, calls.kwargs
-        target = _to_device(target, device)
-        args, kwargs = _to_device(args, device), _to_device(kwargs, device)
-        calls.args, calls.kwargs = args, kwargs
         if not request.watch.variants and calls.calls is None:
             calls.calls = []  # --no-variants: the probe's own calls only
         if calls.calls is not None:
             calls.calls = [
-                Call(*_to_device(c.args, device), **_to_device(c.kwargs, device))
-                for c in calls.calls
+                Call(*to_device(c.args, device), **to_device(c.kwargs, device)) for c in calls.calls
             ]
         varied = variants.VariantRun(calls)
         coverage, returned = _traced_run(lambda: target(*args, **kwargs), request.watch)
@@ -428,29 +299,6 @@ def run_probe(
     return replace(result, outputs_differ=outputs_differ)
 
 
-@dataclass(frozen=True, slots=True)
-class Failure:
-    error: str  # one line: the exception
-    traceback: str | None  # its tail, None for a ProbeError
-
-
-def failure(error: BaseException) -> Failure:
-    """What a probe raised, as a result reports it; a KeyboardInterrupt is raised again."""
-    if isinstance(error, KeyboardInterrupt):
-        raise error
-    message = f"{type(error).__name__}: {error}".strip().splitlines()[0]
-    return Failure(message, None if isinstance(error, ProbeError) else _traceback_tail(error))
-
-
-def _seed() -> None:
-    import random
-
-    import torch
-
-    random.seed(0)
-    torch.manual_seed(0)
-
-
 def _check_outputs(returned: Any, check: OutputsCheck) -> str | None:
     """Save the eager outputs, or how they differ from those saved (torch's `assert_close`
     with its default tolerances for the dtype; exact for integers and Python values)."""
@@ -460,28 +308,16 @@ def _check_outputs(returned: Any, check: OutputsCheck) -> str | None:
         return None  # consumed while tracing: nothing left to compare
     if not check.compare:
         with contextlib.suppress(Exception):  # unsaved outputs show when they are compared
-            torch.save(_to_device(returned, "cpu"), check.path)
+            torch.save(to_device(returned, "cpu"), check.path)
         return None
     try:
         saved = torch.load(check.path, map_location="cpu", weights_only=False)
-        torch.testing.assert_close(_to_device(returned, "cpu"), saved)
+        torch.testing.assert_close(to_device(returned, "cpu"), saved)
     except AssertionError as difference:
         return " ".join(str(difference).split())[:300]
     except Exception as error:  # outputs that cannot be saved or compared prove nothing
         return f"cannot compare the outputs ({type(error).__name__}: {error})"[:300]
     return None
-
-
-def _traceback_tail(error: BaseException) -> str:
-    """The user's frames of the traceback, not the worker's, and the exception."""
-    ours = os.path.dirname(__file__)  # the worker's frames and its request handlers
-    frames = [
-        f for f in traceback.extract_tb(error.__traceback__) if os.path.dirname(f.filename) != ours
-    ]
-    lines = traceback.format_list(frames[-_TRACEBACK_FRAMES:])
-    return "".join(["Traceback (most recent call last):\n", *lines]) + "".join(
-        traceback.format_exception_only(error)
-    )
 
 
 def _resolve_device(requested: str) -> str:

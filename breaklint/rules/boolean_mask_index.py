@@ -5,13 +5,15 @@ from typing import TYPE_CHECKING
 
 from breaklint.findings import Fix, Severity
 from breaklint.fixes import offer
-from breaklint.rule import FixExample, Rewritten, Rule
+from breaklint.rule import FixExample, Rule
 from breaklint.rules._dynamic_shapes import HINT, WHY
 from breaklint.syntax import excerpt
 from breaklint.tensorness import Kind
 
 if TYPE_CHECKING:
     import libcst as cst
+
+    from breaklint.rewrites import Rewritten
 
 # Reductions of the selected elements that the whole tensor gives as well, once the elements
 # left out are replaced by the reduction's neutral value.

@@ -5,11 +5,13 @@ from typing import TYPE_CHECKING, Any
 
 from breaklint.findings import Fix, Severity
 from breaklint.fixes import offer, owns_its_lines
-from breaklint.rule import FixExample, Rewritten, Rule
+from breaklint.rule import FixExample, Rule
 from breaklint.syntax import excerpt, negated, without_not
 
 if TYPE_CHECKING:
     import libcst as cst
+
+    from breaklint.rewrites import Rewritten
 
 
 class DataDependentBranch(Rule):

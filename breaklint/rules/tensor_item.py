@@ -5,11 +5,13 @@ from typing import TYPE_CHECKING
 
 from breaklint.findings import Fix, Severity
 from breaklint.fixes import offer, tensor_operands
-from breaklint.rule import FixExample, Rewritten, Rule
+from breaklint.rule import FixExample, Rule
 from breaklint.syntax import excerpt, method_call
 
 if TYPE_CHECKING:
     import libcst as cst
+
+    from breaklint.rewrites import Rewritten
 
 
 class TensorItem(Rule):

@@ -5,13 +5,15 @@ from typing import TYPE_CHECKING
 
 from breaklint.findings import Fix, Severity
 from breaklint.fixes import offer
-from breaklint.rule import FixExample, Rewritten
+from breaklint.rule import FixExample
 from breaklint.rules._knowledge import knowledge
 from breaklint.rules._traced_values import TracedValue, TracedValueUses
 from breaklint.tensorness import Kind
 
 if TYPE_CHECKING:
     import libcst as cst
+
+    from breaklint.rewrites import Rewritten
 
 # Modules (and functions) Dynamo marks as skipped, each with the specific way out.
 ALTERNATIVES = {
