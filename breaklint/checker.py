@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from typing import cast
 
 from breaklint.class_attributes import SelfAssignments
+from breaklint.codes import INTERNAL_ERROR, PARSE_ERROR
 from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index
 from breaklint.rule import Phase, Rule, RuleContext, all_rules, collect_reports
-from breaklint.rules.internal_error import InternalError
-from breaklint.rules.parse_error import ParseError
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import LazyLines, Unreadable, column, parse_python, read_source
 from breaklint.suppression import Suppressions, is_skipped
@@ -130,9 +129,7 @@ def _parse(
 ) -> FileResult | tuple[str, ast.Module, ModuleIndex, Nodes]:
     text = read_source(path)
     if isinstance(text, Unreadable):
-        return FileResult(
-            path, None, [ParseError.finding(path, text.line, 1, message=text.message)], []
-        )
+        return FileResult(path, None, [_parse_error(path, text.line, 1, text.message)], [])
     if is_skipped(text):
         return FileResult(path, None, [], [])
     try:
@@ -142,16 +139,34 @@ def _parse(
             index = build_index(path, tree, package, nodes)
     except SyntaxError as error:
         line, column = error.lineno or 1, error.offset or 1
-        problem = ParseError.finding(path, line, column, message=f"SyntaxError: {error.msg}")
+        problem = _parse_error(path, line, column, f"SyntaxError: {error.msg}")
     except ValueError as error:  # e.g. a null byte in the source
-        problem = ParseError.finding(path, 1, 1, message=f"cannot parse file: {error}")
+        problem = _parse_error(path, 1, 1, f"cannot parse file: {error}")
     except (RecursionError, MemoryError):
-        problem = ParseError.too_deep(path, "this file")
+        problem = _too_deep(path, "this file", 1)
     except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
-        problem = InternalError.of(path, error, 1)
+        problem = _internal_error(path, error, 1)
     else:
         return text, tree, index, nodes
     return FileResult(path, None, [problem], [])
+
+
+def _parse_error(path: str, line: int, column: int, message: str) -> Finding:
+    """A file (or a function) that cannot be read or parsed: nothing in it was checked."""
+    return all_rules()[PARSE_ERROR].finding(path, line, column, message=message)
+
+
+def _too_deep(path: str, what: str, line: int) -> Finding:
+    """`what` (the file, a function) nests deeper than the parser or the rules recurse."""
+    message = f"{what} is nested too deeply to analyse; nothing in it was checked"
+    return _parse_error(path, line, 1, message)
+
+
+def _internal_error(path: str, error: Exception, line: int) -> Finding:
+    """breaklint failed on this code: a bug, reported here while the rest is still checked."""
+    rule = all_rules()[INTERNAL_ERROR]
+    detail = f"{type(error).__name__}: {error}".splitlines()[0]
+    return rule.finding(path, line, 1, message=f"{rule.message} ({detail})")
 
 
 def check_functions(
@@ -184,9 +199,9 @@ def check_functions(
             )
         except (RecursionError, MemoryError):
             what = f"`{function.qualname}`"
-            findings = [ParseError.too_deep(path, what, function.start_line)]
+            findings = [_too_deep(path, what, function.start_line)]
         except Exception as error:  # a bug in breaklint: report it here, keep checking the rest
-            findings = [InternalError.of(path, error, function.start_line)]
+            findings = [_internal_error(path, error, function.start_line)]
         checked.append(CheckedFunction(function, findings))
     return checked
 

@@ -17,6 +17,17 @@ from functools import cache
 _CANDIDATE = re.compile(r"^[ \t]+code\b", re.MULTILINE)
 _LONGEST_STATEMENT = 5  # lines: `code = (` and its string on the next lines
 
+# Findings breaklint makes about its own work rather than from a rule's matcher: the engine
+# reports a file it cannot parse and its own failures, the join layer what Dynamo did on the
+# probes. Their rule modules hold only the pages; the engine and the join layer name them by
+# these codes and take everything else (name, message, hint, page) from the registry.
+PARSE_ERROR = "BL001"
+INTERNAL_ERROR = "BL002"
+DYNAMO_GRAPH_BREAK = "BL900"
+DYNAMO_FRAME_SKIPPED = "BL901"
+PROBE_FAILED = "BL902"
+DYNAMO_RECOMPILES = "BL910"
+
 
 @cache
 def _catalogue_files() -> dict[str, str]:
@@ -58,13 +69,6 @@ def _declarations() -> dict[str, list[str]]:
 def known_codes() -> list[str]:
     """Every declared rule code, sorted."""
     return sorted(code for codes in _declarations().values() for code in codes)
-
-
-def code_declared_in(module: str) -> str:
-    """The code of the one rule in `breaklint.rules.<module>`, for the few places that must
-    know a rule without importing the catalogue."""
-    (code,) = _declarations()[f"breaklint.rules.{module}"]
-    return code
 
 
 def _declared_code(lines: list[str]) -> str | None:

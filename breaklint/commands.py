@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from breaklint.codes import code_declared_in, known_codes
+from breaklint.codes import INTERNAL_ERROR, known_codes
 from breaklint.config import ConfigError, Selection, Settings
 from breaklint.findings import Finding, Status
 from breaklint.report import (
@@ -368,8 +368,7 @@ def _report(request: LintRequest, outcome: _Outcome, failed: bool) -> int:
             sys.stderr.write(hint + "\n")
     # A BL002 finding means breaklint failed on some code: CI must notice; so must a fix that
     # could not be written.
-    internal_error = code_declared_in("internal_error")
-    if failed or any(f.code == internal_error for f in shown):
+    if failed or any(f.code == INTERNAL_ERROR for f in shown):
         return EXIT_ERROR
     return EXIT_FINDINGS if shown and not request.exit_zero else EXIT_CLEAN
 

@@ -134,10 +134,10 @@ def test_json_contract(breaklint, write):
 def test_json_names_of_dynamo_evidence():
     """What a dynamic finding carries in JSON, by name: a contract that holds without torch
     (the dynamic tests check the same names on real breaks)."""
+    from breaklint.dynamic.join import break_finding
     from breaklint.dynamic.model import Break
     from breaklint.findings import BreakKind, Evidence
     from breaklint.report import OutputOptions, Summary, write_json
-    from breaklint.rules.dynamic_break import break_finding
 
     evidence = Evidence(
         kind=BreakKind.FRAME_SKIPPED,

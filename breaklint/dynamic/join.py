@@ -8,11 +8,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache
 
+from breaklint.codes import (
+    DYNAMO_FRAME_SKIPPED,
+    DYNAMO_GRAPH_BREAK,
+    DYNAMO_RECOMPILES,
+    PROBE_FAILED,
+)
 from breaklint.dynamic.model import Break, ProbeResult, ProbeStatus, Span
-from breaklint.findings import BreakKind, Finding, Origin, Status
+from breaklint.findings import BreakKind, Finding, Origin, ProbeFailure, Severity, Status
 from breaklint.rule import Phase, all_rules
-from breaklint.rules.dynamic_break import ProbeFailed, break_finding, probe_finding
-from breaklint.rules.dynamo_recompiles import recompile_finding
 from breaklint.source import display_path, parse_python, read_source
 from breaklint.syntax import iter_nodes
 
@@ -145,15 +149,95 @@ def join(
             continue
         path = displayed.get(item.path) or display_path(item.path)
         if item.kind is BreakKind.RECOMPILES:
-            finding = recompile_finding(item, path)
+            finding = _recompile_finding(item, path)
         else:
             finding = break_finding(item, path)
         if allowed(finding.code, path):
             joined.append(finding)
     for result in results:
-        if result.status != ProbeStatus.OK and allowed(ProbeFailed.code, result.probe.path):
-            joined.append(probe_finding(result))
+        if result.status != ProbeStatus.OK and allowed(PROBE_FAILED, result.probe.path):
+            joined.append(_probe_finding(result))
     return sorted(joined, key=Finding.sort_key)
+
+
+def break_finding(item: Break, path: str) -> Finding:
+    """A break that no static finding explains, at its place in `path` (as displayed)."""
+    evidence = item.evidence
+    if evidence.kind is BreakKind.FRAME_SKIPPED:
+        rule = all_rules()[DYNAMO_FRAME_SKIPPED]
+        what = f"Dynamo skipped `{evidence.function}`: it runs eagerly in full"
+    else:
+        rule = all_rules()[DYNAMO_GRAPH_BREAK]
+        what = rule.message
+    return _finding_at(
+        rule.code,
+        item,
+        path,
+        message=f"{what} ({evidence.gb_id or 'no GB id'}: {evidence.gb_type})",
+        url=evidence.gb_url or rule.url(),
+        hint=item.with_knob_note(evidence.hints[0] if evidence.hints else rule.hint),
+    )
+
+
+def _recompile_finding(item: Break, path: str) -> Finding:
+    """A guard that failed on every new value, at the line that installed it in `path`."""
+    evidence = item.evidence
+    facts = evidence.recompiles
+    assert facts is not None  # a RECOMPILES break carries them
+    limit = "; the recompile limit was reached: it now runs eagerly" if facts.limit_hit else ""
+    return _finding_at(
+        DYNAMO_RECOMPILES,
+        item,
+        path,
+        message=(
+            f"Dynamo compiles `{evidence.function}` again for every new value: the guard "
+            f"`{facts.guard}` failed {facts.failures} times, {facts.compiles} compiles over "
+            f"{facts.calls} calls{limit}"
+        ),
+        severity=Severity.ERROR if facts.limit_hit else Severity.WARNING,
+        hint=evidence.hints[0] if evidence.hints else None,
+    )
+
+
+def _finding_at(
+    code: str,
+    item: Break,
+    path: str,
+    *,
+    message: str,
+    hint: str | None,
+    url: str | None = None,
+    severity: Severity | None = None,
+) -> Finding:
+    """What Dynamo did at `item`, as a confirmed dynamic finding of rule `code` in `path`."""
+    return all_rules()[code].finding(
+        path,
+        item.line,
+        item.column,
+        item.line,
+        max(item.end_column, item.column),
+        message=message,
+        severity=severity,
+        hint=hint,
+        url=url,
+        origin=Origin.DYNAMIC,
+        status=Status.CONFIRMED,
+        evidence=item.evidence,
+    )
+
+
+def _probe_finding(result: ProbeResult) -> Finding:
+    """A probe that proves nothing: it raised, timed out or crashed its worker."""
+    probe = result.probe
+    label = "probe file" if probe.name == "<file>" else f"probe {probe.name}"
+    return all_rules()[PROBE_FAILED].finding(
+        probe.path,
+        probe.line,
+        1,
+        message=f"{label} {result.status.value}: {result.error}",
+        origin=Origin.DYNAMIC,
+        evidence=ProbeFailure(probe.key, result.status.value),
+    )
 
 
 def findings_at(findings: Sequence[Finding], item: Break) -> list[Finding]:

@@ -1,17 +1,11 @@
 """The reserved dynamic family: findings that only running Dynamo on a probe can produce.
 
-These rules have no matcher; the dynamic phase (`--probes`) reports them.
+These rules have no matcher: the join layer (`breaklint.dynamic.join`) makes their findings
+from what the probes (`--probes`) recorded; their modules hold the pages.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from breaklint.findings import BreakKind, Finding, Origin, ProbeFailure, Severity, Status
+from breaklint.findings import Severity
 from breaklint.rule import Phase, Rule
-
-if TYPE_CHECKING:
-    from breaklint.dynamic.model import Break, ProbeResult
 
 
 class DynamoGraphBreak(Rule):
@@ -121,62 +115,3 @@ def probe_broken():
 def probe_model():
     return Model(), (torch.randn(2, 8),)
 """
-
-
-def break_finding(item: Break, path: str) -> Finding:
-    """A break that no static finding explains, at its place in `path` (as displayed)."""
-    evidence = item.evidence
-    if evidence.kind is BreakKind.FRAME_SKIPPED:
-        rule: type[Rule] = DynamoFrameSkipped
-        what = f"Dynamo skipped `{evidence.function}`: it runs eagerly in full"
-    else:
-        rule, what = DynamoGraphBreak, DynamoGraphBreak.message
-    return finding_at(
-        rule,
-        item,
-        path,
-        message=f"{what} ({evidence.gb_id or 'no GB id'}: {evidence.gb_type})",
-        url=evidence.gb_url or rule.url(),
-        hint=item.with_knob_note(evidence.hints[0] if evidence.hints else rule.hint),
-    )
-
-
-def finding_at(
-    rule: type[Rule],
-    item: Break,
-    path: str,
-    *,
-    message: str,
-    hint: str | None,
-    url: str | None = None,
-    severity: Severity | None = None,
-) -> Finding:
-    """What Dynamo did at `item`, as a confirmed dynamic finding of `rule` in `path`."""
-    return rule.finding(
-        path,
-        item.line,
-        item.column,
-        item.line,
-        max(item.end_column, item.column),
-        message=message,
-        severity=severity,
-        hint=hint,
-        url=url,
-        origin=Origin.DYNAMIC,
-        status=Status.CONFIRMED,
-        evidence=item.evidence,
-    )
-
-
-def probe_finding(result: ProbeResult) -> Finding:
-    """A probe that proves nothing: it raised, timed out or crashed its worker."""
-    probe = result.probe
-    label = "probe file" if probe.name == "<file>" else f"probe {probe.name}"
-    return ProbeFailed.finding(
-        probe.path,
-        probe.line,
-        1,
-        message=f"{label} {result.status.value}: {result.error}",
-        origin=Origin.DYNAMIC,
-        evidence=ProbeFailure(probe.key, result.status.value),
-    )

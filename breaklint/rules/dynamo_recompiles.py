@@ -1,15 +1,8 @@
-"""A guard that failed on every new value of a probe's calls: found only by running Dynamo."""
+"""A guard that failed on every new value of a probe's calls: found only by running Dynamo
+(the join layer, `breaklint.dynamic.join`, makes the findings; this module holds the page)."""
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from breaklint.findings import Finding, Severity
+from breaklint.findings import Severity
 from breaklint.rule import Phase, Rule
-from breaklint.rules.dynamic_break import finding_at
-
-if TYPE_CHECKING:
-    from breaklint.dynamic.model import Break
 
 
 class DynamoRecompiles(Rule):
@@ -53,23 +46,3 @@ import torch
 def total(x, n: int):
     return x + n * (n - 1) // 2
 """
-
-
-def recompile_finding(item: Break, path: str) -> Finding:
-    """A guard that failed on every new value, at the line that installed it in `path`."""
-    evidence = item.evidence
-    facts = evidence.recompiles
-    assert facts is not None  # a RECOMPILES break carries them
-    limit = "; the recompile limit was reached: it now runs eagerly" if facts.limit_hit else ""
-    return finding_at(
-        DynamoRecompiles,
-        item,
-        path,
-        message=(
-            f"Dynamo compiles `{evidence.function}` again for every new value: the guard "
-            f"`{facts.guard}` failed {facts.failures} times, {facts.compiles} compiles over "
-            f"{facts.calls} calls{limit}"
-        ),
-        severity=Severity.ERROR if facts.limit_hit else Severity.WARNING,
-        hint=evidence.hints[0] if evidence.hints else DynamoRecompiles.hint,
-    )

@@ -1,4 +1,4 @@
-from breaklint.findings import Finding, Severity
+from breaklint.findings import Severity
 from breaklint.rule import Phase, Rule
 
 
@@ -20,8 +20,3 @@ than report the code as clean.
 """
     example = ""
     use_instead = ""
-
-    @classmethod
-    def of(cls, path: str, error: Exception, line: int) -> Finding:
-        detail = f"{type(error).__name__}: {error}".splitlines()[0]
-        return cls.finding(path, line, 1, message=f"{cls.message} ({detail})")

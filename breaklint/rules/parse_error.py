@@ -1,4 +1,4 @@
-from breaklint.findings import Finding, Severity
+from breaklint.findings import Severity
 from breaklint.rule import Phase, Rule
 
 
@@ -27,9 +27,3 @@ class Head(torch.nn.Module):
     def forward(self, x):
         return x
 """
-
-    @classmethod
-    def too_deep(cls, path: str, what: str, line: int = 1) -> Finding:
-        """`what` (the file, a function) nests deeper than the parser or the rules recurse."""
-        message = f"{what} is nested too deeply to analyse; nothing in it was checked"
-        return cls.finding(path, line, 1, message=message)
