@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import breaklint.rules
 from breaklint.cache import (
     ResultCache,
     as_type,
@@ -25,6 +24,7 @@ from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding
 from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
+from breaklint.knowledge.answers import fingerprint
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def lint_paths(
     if not use_cache:
         with Workers(jobs) as workers:
             return _lint(files, package_of, codes_of, scope, workers, None, {})
-    cache = ResultCache(settings.root, breaklint.rules.knowledge_version())
+    cache = ResultCache(settings.root, fingerprint())
     digests = {path: file_digest(path) for path in files}
     # With nothing changed the whole run is one entry: no index, scope or per-file lookups.
     key = None

@@ -19,9 +19,9 @@ import ast
 import re
 from enum import Enum
 
+from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.scope import COMPILING_CHECKS
 from breaklint.syntax import Visitor, dotted, negated
-from breaklint.tensor_api import TENSOR_METHOD_NAMES
 
 
 class Kind(Enum):

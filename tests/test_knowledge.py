@@ -128,30 +128,28 @@ def test_dynamo_breaks_exactly_on_marked_forms(form: str) -> None:
 
 def test_the_shipped_answer_is_what_the_query_answers() -> None:
     pytest.importorskip("torch", reason="the query asks the installed torch")
-    from breaklint.rules import _knowledge
-    from breaklint.rules._knowledge_fallback import ANSWER
+    from breaklint.knowledge import answers
 
-    shipped = json.loads(ANSWER)
-    if shipped["torch"] != _knowledge._torch_version():
+    shipped = answers.shipped()
+    if shipped["torch"] != answers._torch_version():
         pytest.skip(f"the shipped answer is for torch {shipped['torch']}")
-    assert _knowledge._query_torch() == shipped
+    assert answers._query_torch() == shipped
 
 
 def test_a_cached_answer_imports_neither_torch_nor_subprocess(tmp_path: Path) -> None:
-    from breaklint.rules import _knowledge
-    from breaklint.rules._knowledge_fallback import ANSWER
+    from breaklint.knowledge import answers
 
-    version = _knowledge._torch_version()
+    version = answers._torch_version()
     if version is None:
         pytest.skip("the cache is kept per installed torch")
-    cached = tmp_path / "breaklint" / _knowledge._cache_file(version).name
+    cached = tmp_path / "breaklint" / answers._cache_file(version).name
     cached.parent.mkdir()
-    answer = json.loads(ANSWER)
+    answer = answers.shipped()
     answer["random_traced"] = {"random.marker": "number"}  # proves the cache was read
     cached.write_text(json.dumps(answer), encoding="utf-8")
     script = (
         "import json, sys\n"
-        "from breaklint.rules._knowledge import knowledge\n"
+        "from breaklint.knowledge.answers import knowledge\n"
         "traced = sorted(knowledge().random_traced)\n"
         "print(json.dumps([traced, 'torch' in sys.modules, 'subprocess' in sys.modules]))\n"
     )
@@ -166,14 +164,13 @@ def test_a_cached_answer_imports_neither_torch_nor_subprocess(tmp_path: Path) ->
 
 
 def test_without_torch_the_shipped_answer_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    from breaklint.rules import _knowledge
-    from breaklint.rules._knowledge_fallback import ANSWER
+    from breaklint.knowledge import answers
 
-    monkeypatch.setattr(_knowledge, "_torch_version", lambda: None)
-    _knowledge._answer.cache_clear()
-    _knowledge.knowledge.cache_clear()
+    monkeypatch.setattr(answers, "_torch_version", lambda: None)
+    answers._answer.cache_clear()
+    answers.knowledge.cache_clear()
     try:
-        assert _knowledge.knowledge().uses == json.loads(ANSWER)["uses"]
+        assert answers.knowledge().uses == answers.shipped()["uses"]
     finally:
-        _knowledge._answer.cache_clear()
-        _knowledge.knowledge.cache_clear()
+        answers._answer.cache_clear()
+        answers.knowledge.cache_clear()

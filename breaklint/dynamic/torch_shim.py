@@ -1,6 +1,6 @@
 """Every private torch API breaklint touches, in one place. Imported only inside workers.
 
-Supports torch 2.6 to 2.13 (written and tested against 2.13.0): the structured trace artifact
+Supports the torch versions `breaklint.knowledge.versions` names: the structured trace artifact
 `dynamo_graph_break_reason`, `torch._dynamo.utils` compilation metrics, the
 graph-break registry JSON and `torch._dynamo.config` knobs. See shared notes on Dynamo 2.13.
 """
@@ -29,8 +29,8 @@ import torch.fx
 from torch._dynamo import utils as dynamo_utils
 
 from breaklint.dynamic.model import GraphNode
+from breaklint.knowledge import versions
 
-SUPPORTED = ((2, 6), (2, 13))
 KNOBS = ("capture_scalar_outputs", "capture_dynamic_output_shape_ops")
 TORCH_DIR = os.path.dirname(torch.__file__)
 
@@ -43,12 +43,8 @@ _OPS = ("call_function", "call_method", "call_module")
 
 
 def version_problem() -> str | None:
-    """A warning when this torch is outside the versions the shim was written for."""
-    major, minor = (int(part) for part in torch.__version__.split(".")[:2])
-    low, high = SUPPORTED
-    if not low <= (major, minor) <= high:
-        return f"torch {torch.__version__} is untested (breaklint supports 2.6 to 2.13)"
-    return None
+    """A warning when this torch is outside the versions breaklint supports."""
+    return versions.version_problem(torch.__version__)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ Dynamo traces some calls Python answers with a number by keeping the number in t
 traces (`np.lcm(a, b)`). As a tensor operand (`x * r`) such a value costs nothing; where Python
 needs the number itself (a branch, `int()`, a size, an index) Dynamo has to read the tensor and
 breaks the graph, unless it folded the value at trace time (`float(np.sqrt(4))`). Which uses
-break, for each kind of value, is measured on the installed torch (`torch_knowledge.uses`);
+break, for each kind of value, is measured on the installed torch (`knowledge.generate.uses`);
 this module finds the values in a function and their uses.
 """
 
@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from breaklint.findings import Severity
+from breaklint.knowledge.answers import knowledge
 from breaklint.rule import Rule, RuleContext
-from breaklint.rules._knowledge import knowledge
 from breaklint.syntax import dotted
 from breaklint.tensorness import TENSOR_METHODS, Kind
 
-# Builtins that need the number itself; each name is also the use `torch_knowledge` measures.
+# Builtins that need the number itself; each name is also the use `knowledge.generate` measures.
 CONVERSIONS = frozenset({"int", "float", "bool", "range"})
 USE_WORDS = {
     "test": "a branch on it",
@@ -41,7 +41,7 @@ _ARITHMETIC = (ast.UAdd, ast.USub, ast.Invert)
 @dataclass(frozen=True, slots=True)
 class TracedValue:
     origin: str  # the call that made it: `random.uniform`, `numpy.lcm`
-    kinds: frozenset[str]  # the kinds of value of `torch_knowledge.VALUES` it may be
+    kinds: frozenset[str]  # the kinds of value of `knowledge.generate.VALUES` it may be
     number: str | None = None  # "int" or "float" when known
 
 

@@ -1,25 +1,8 @@
 import ast
 
 from breaklint.findings import Severity
+from breaklint.knowledge.curated import CONTEXT_MANAGER_ALIASES, UNSUPPORTED_CONTEXT_MANAGERS
 from breaklint.rule import Rule
-
-# torch context managers Dynamo 2.13 cannot enter while tracing, each checked under Dynamo by
-# tests/accuracy/contexts.py. Those it supports (no_grad, enable_grad, set_grad_enabled,
-# inference_mode, autocast, sdpa_kernel, profiler ranges, ...) are not listed.
-UNSUPPORTED = frozenset(
-    {
-        "torch.backends.cudnn.flags", "torch.backends.mkldnn.flags",
-        "torch.backends.cuda.sdp_kernel", "torch.random.fork_rng",
-        "torch.autograd.detect_anomaly", "torch.autograd.set_detect_anomaly",
-        "torch.autograd.graph.save_on_cpu", "torch.autograd.graph.saved_tensors_hooks",
-    }
-)  # fmt: skip
-# The same objects under the other names torch exports them by.
-_ALIASES = {
-    "torch.autograd.anomaly_mode.detect_anomaly": "torch.autograd.detect_anomaly",
-    "torch.autograd.anomaly_mode.set_detect_anomaly": "torch.autograd.set_detect_anomaly",
-    "torch.fork_rng": "torch.random.fork_rng",
-}
 
 
 class UnsupportedContextManager(Rule):
@@ -82,6 +65,6 @@ with torch.backends.cudnn.flags(enabled=False):
         if not isinstance(manager, ast.Call):
             return
         name = self.context.facts.resolve(manager.func)
-        name = _ALIASES.get(name or "", name)
-        if name in UNSUPPORTED:
+        name = CONTEXT_MANAGER_ALIASES.get(name or "", name)
+        if name in UNSUPPORTED_CONTEXT_MANAGERS:
             self.report(manager, self.message.format(manager=name))

@@ -1,7 +1,7 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rules._knowledge import knowledge
+from breaklint.knowledge.answers import knowledge
 from breaklint.rules._traced_values import TracedValue, TracedValueUses, python_number
 
 SEQUENCES = (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp)

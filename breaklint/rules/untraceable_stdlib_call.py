@@ -5,8 +5,9 @@ from typing import TYPE_CHECKING
 
 from breaklint.findings import Fix, Severity
 from breaklint.fixes import offer
+from breaklint.knowledge.answers import knowledge
+from breaklint.knowledge.curated import UNTRACEABLE_STDLIB
 from breaklint.rule import FixExample
-from breaklint.rules._knowledge import knowledge
 from breaklint.rules._traced_values import TracedValue, TracedValueUses
 from breaklint.tensorness import Kind
 
@@ -14,18 +15,6 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from breaklint.rewrites import Rewritten
-
-# Modules (and functions) Dynamo marks as skipped, each with the specific way out.
-ALTERNATIVES = {
-    "time.": "time outside the compiled function (or with torch.cuda.Event) and pass it in",
-    "random.": "draw random numbers with torch ops (`torch.rand`, `torch.randint`): they trace",
-    "json.": "serialize outside the compiled function and pass the result in",
-    "pickle.": "serialize outside the compiled function and pass the result in",
-    "zlib.": "checksum outside the compiled function and pass the result in",
-    "datetime.": "read the date outside the compiled function and pass it in",
-    "uuid.": "make identifiers outside the compiled function and pass them in",
-    "copy.deepcopy": "copy tensors with `t.clone()` (or `t.detach().clone()`): Dynamo traces it",
-}
 
 
 class UntraceableStdlibCall(TracedValueUses):
@@ -158,9 +147,9 @@ from outside the compiled code.
         if name in knowledge().random_traced:
             if self._tensor_argument(node):
                 message = self.tensor_argument_message.format(call=name)
-                self.report(node, message, hint=ALTERNATIVES["random."])
+                self.report(node, message, hint=UNTRACEABLE_STDLIB["random."])
             return
-        for prefix, alternative in ALTERNATIVES.items():
+        for prefix, alternative in UNTRACEABLE_STDLIB.items():
             if name == prefix or (prefix.endswith(".") and name.startswith(prefix)):
                 fix = None
                 if name == "copy.deepcopy" and self._copies_a_tensor(node):

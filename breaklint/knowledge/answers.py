@@ -1,9 +1,10 @@
 """What Dynamo does with numpy and Python's `random`, for the installed torch, without importing
 torch here.
 
-The answer (`breaklint/dynamic/torch_knowledge.py`) is computed once per torch version in a
-subprocess and cached under the user cache folder; without torch, or when that fails, the
-answer shipped for torch 2.13 (`_knowledge_fallback.py`) is used.
+The answer (`generate.py`) is computed once per torch version in a subprocess and cached under
+the user cache folder; without torch, or when that fails, the answer shipped for the newest
+supported torch (`data/`, named by `versions.SHIPPED`) is used. The tensor method names are
+those shipped: a static fact of the linter, the same whatever torch is installed.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from breaklint.dynamic.torch_knowledge import FUNCTION, METHOD, VARARGS, VERSION
+from breaklint.knowledge.generate import FUNCTION, METHOD, VARARGS, VERSION
+from breaklint.knowledge.versions import SHIPPED, data_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +48,8 @@ class Knowledge:
     numpy_draws: dict[str, list[Any]]
     # `random` functions and classes Dynamo traces, and whether they give a "number".
     random_traced: dict[str, str]
-    # For each kind of traced value (`torch_knowledge.VALUES`), whether each use of it
-    # (`torch_knowledge.USES`) compiles to one graph.
+    # For each kind of traced value (`generate.VALUES`), whether each use of it
+    # (`generate.USES`) compiles to one graph.
     uses: dict[str, dict[str, bool]]
     _integer_parameters: dict[str, list[Any]]
 
@@ -76,7 +78,7 @@ def _query_torch() -> dict[str, Any] | None:
 
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "breaklint.dynamic.torch_knowledge"],
+            [sys.executable, "-m", "breaklint.knowledge.generate"],
             capture_output=True,
             text=True,
             timeout=120,
@@ -101,17 +103,22 @@ def _torch_version() -> str | None:
     return None
 
 
-def _shipped() -> dict[str, Any]:
-    from breaklint.rules._knowledge_fallback import ANSWER
+def shipped() -> dict[str, Any]:
+    """The answer shipped for the newest supported torch, read as package data."""
+    path = Path(__file__).parent / "data" / data_file(SHIPPED)
+    answer: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return answer
 
-    return json.loads(ANSWER)
+
+# Public method names of `torch.Tensor`, as shipped.
+TENSOR_METHOD_NAMES = frozenset(shipped()["tensor_methods"])
 
 
 @cache
 def _answer() -> dict[str, Any]:
     version = _torch_version()
     if version is None:
-        return _shipped()
+        return shipped()
     path = _cache_file(version)
     try:
         return json.loads(path.read_text(encoding="utf-8"))
@@ -119,7 +126,7 @@ def _answer() -> dict[str, Any]:
         pass
     answer = _query_torch()
     if answer is None:
-        return _shipped()
+        return shipped()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # Written aside and renamed: worker processes may read it at the same time.

@@ -1,0 +1,33 @@
+"""Facts about Dynamo kept by hand for the shipped torch version (`versions.SHIPPED`): what
+torch has no table for and the generator does not measure. Each is proven under Dynamo by the
+test suite (the accuracy corpus, the knowledge tests and the rules' page examples)."""
+
+# torch context managers Dynamo 2.13 cannot enter while tracing, each checked under Dynamo by
+# tests/accuracy/contexts.py. Those it supports (no_grad, enable_grad, set_grad_enabled,
+# inference_mode, autocast, sdpa_kernel, profiler ranges, ...) are not listed.
+UNSUPPORTED_CONTEXT_MANAGERS = frozenset(
+    {
+        "torch.backends.cudnn.flags", "torch.backends.mkldnn.flags",
+        "torch.backends.cuda.sdp_kernel", "torch.random.fork_rng",
+        "torch.autograd.detect_anomaly", "torch.autograd.set_detect_anomaly",
+        "torch.autograd.graph.save_on_cpu", "torch.autograd.graph.saved_tensors_hooks",
+    }
+)  # fmt: skip
+# The same context managers under the other names torch exports them by.
+CONTEXT_MANAGER_ALIASES = {
+    "torch.autograd.anomaly_mode.detect_anomaly": "torch.autograd.detect_anomaly",
+    "torch.autograd.anomaly_mode.set_detect_anomaly": "torch.autograd.set_detect_anomaly",
+    "torch.fork_rng": "torch.random.fork_rng",
+}
+
+# Standard-library modules (and functions) Dynamo 2.13 marks as skipped, each with the way out.
+UNTRACEABLE_STDLIB = {
+    "time.": "time outside the compiled function (or with torch.cuda.Event) and pass it in",
+    "random.": "draw random numbers with torch ops (`torch.rand`, `torch.randint`): they trace",
+    "json.": "serialize outside the compiled function and pass the result in",
+    "pickle.": "serialize outside the compiled function and pass the result in",
+    "zlib.": "checksum outside the compiled function and pass the result in",
+    "datetime.": "read the date outside the compiled function and pass it in",
+    "uuid.": "make identifiers outside the compiled function and pass them in",
+    "copy.deepcopy": "copy tensors with `t.clone()` (or `t.detach().clone()`): Dynamo traces it",
+}
