@@ -45,18 +45,20 @@ def file_digest(path: str) -> str | None:
 
 
 def code_fingerprint() -> str:
-    """Size and mtime of breaklint's own sources: an edited rule (editable install, a local
-    patch) invalidates the cache even though the version string did not change."""
+    """Size and mtime of breaklint's own sources: an edited rule or fact about torch (editable
+    install, a local patch) invalidates the cache even though the version string did not
+    change."""
     import breaklint
-    import breaklint.rules
 
     stats = []
-    for package in (breaklint, breaklint.rules):
-        for folder in package.__path__:
-            for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-                if entry.name.endswith(".py"):
-                    info = entry.stat()
-                    stats.append(f"{entry.path}:{info.st_size}:{info.st_mtime_ns}")
+    for folder in breaklint.__path__:
+        for parent, folders, files in os.walk(folder):
+            folders.sort()
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    path = os.path.join(parent, name)
+                    info = os.stat(path)
+                    stats.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
     return hashlib.sha256("\n".join(stats).encode()).hexdigest()[:16]
 
 
