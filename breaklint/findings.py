@@ -66,7 +66,7 @@ class FixTarget:
 @dataclass(frozen=True, slots=True)
 class Fix:
     """A fix a rule offers: decided on `ast` while linting, made by the rule's libcst rewrite
-    (`Rule.rewrite`) only when edits are needed (`--fix`, `--diff`, JSON and SARIF)."""
+    (`Rule.rewrites`) only when edits are needed (`--fix`, `--diff`, JSON and SARIF)."""
 
     message: str
     applicability: Applicability

@@ -127,7 +127,7 @@ class _Rewriter(cst.CSTTransformer):
             return updated_node
         first = waiting[0]
         assert first.fix is not None
-        replacement = self.rules[first.code].rewrite(updated_node, first.fix)
+        replacement = rewrites.rewritten(self.rules[first.code].rewrites, updated_node, first.fix)
         if replacement is None:
             return updated_node  # not this node's shape: an outer node at the same place may be
         for finding in waiting:  # the same rewrite asked twice is made once

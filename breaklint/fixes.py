@@ -51,12 +51,14 @@ def offer(
     node: ast.AST,
     message: str,
     rewrite: str,
-    applicability: Applicability = Applicability.UNSAFE,
+    applicability: Applicability | None,
     *,
     needs_torch: bool = False,
 ) -> Fix | None:
-    """A fix rewriting `node` with the rule's `rewrite`; None when it needs torch by a name
-    the file cannot give it."""
+    """A fix rewriting `node` with the rule's `rewrite`, of the applicability the rule
+    declares; None when it needs torch by a name the file cannot give it."""
+    if applicability is None:
+        raise TypeError("a rule that offers a fix declares its fix_applicability")
     torch = torch_name(context) if needs_torch else TorchName("torch", imported=True)
     if torch is None:
         return None
@@ -81,24 +83,27 @@ def owns_its_lines(context: RuleContext, statement: ast.stmt) -> bool:
     return not before.strip() and (not after or after.startswith("#"))
 
 
-def guard_fix(context: RuleContext, call: ast.Call) -> Fix | None:
+def guard_fix(
+    context: RuleContext, call: ast.Call, applicability: Applicability | None
+) -> Fix | None:
     """Run a side-effect statement only when Dynamo is not tracing: eager runs keep it,
     compiled runs lose it (hence unsafe). Offered for a call that is a whole statement on
     its own lines."""
     statement = context.facts.statement_of(call)
     if statement is None or not owns_its_lines(context, statement):
         return None
-    return offer(
-        context, statement, f"run it only when not compiling: `{GUARD}`", "guard", needs_torch=True
-    )
+    message = f"run it only when not compiling: `{GUARD}`"
+    return offer(context, statement, message, "guard", applicability, needs_torch=True)
 
 
-def removal_fix(context: RuleContext, call: ast.Call, message: str) -> Fix | None:
+def removal_fix(
+    context: RuleContext, call: ast.Call, message: str, applicability: Applicability | None
+) -> Fix | None:
     """Delete a statement that is only this call (a breakpoint, an explicit graph break)."""
     statement = context.facts.statement_of(call)
     if statement is None or not owns_its_lines(context, statement):
         return None
-    return offer(context, statement, message, "remove")
+    return offer(context, statement, message, "remove", applicability)
 
 
 def tensor_operands(context: RuleContext, node: ast.BinOp | ast.Compare) -> list[ast.expr]:

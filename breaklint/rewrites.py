@@ -1,10 +1,12 @@
-"""libcst rewrites shared by several rules, and builders for the code fixes write.
+"""libcst rewrites shared by every rule, builders for the code fixes write, and the dispatch
+from a fix to its rewrite.
 
-Imported only by rules' `rewrite` methods, which only the fix engine calls.
+Imported only by the fix engine and by rules' rewrite functions, which only it calls.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
 import libcst as cst
@@ -13,17 +15,31 @@ from breaklint.findings import Fix
 
 # What a rule's libcst rewrite gives for a node: its replacement, or a statement's removal.
 Rewritten: TypeAlias = cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]
+# A rewrite: the node at a fix's target (the outermost libcst node there) and the fix, to the
+# node's replacement, or None when the node does not have the shape the rule checked on `ast`
+# (a bug the fix engine reports).
+Rewrite: TypeAlias = Callable[[cst.CSTNode, Fix], Rewritten | None]
 
 
-def shared(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-    """The rewrites any rule may offer: `guard` and `remove` a whole statement."""
-    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
-        return None
-    if fix.rewrite == "guard":
-        return guard(node, fix.torch)
-    if fix.rewrite == "remove":
-        return cst.RemovalSentinel.REMOVE
+def rewritten(own: Mapping[str, Rewrite], node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """`node` rewritten by the rewrite `fix` names: one of the rule's `own`, or a shared one."""
+    rewrite = own.get(fix.rewrite) or SHARED.get(fix.rewrite)
+    return None if rewrite is None else rewrite(node, fix)
+
+
+def _whole_statement(node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+    if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1:
+        return node
     return None
+
+
+def _guarded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    statement = _whole_statement(node)
+    return None if statement is None else guard(statement, fix.torch)
+
+
+def _removed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    return None if _whole_statement(node) is None else cst.RemovalSentinel.REMOVE
 
 
 def guard(statement: cst.SimpleStatementLine, torch: str) -> cst.If:
@@ -81,3 +97,7 @@ def keep_block_valid(original: cst.CSTNode, updated: cst.CSTNode, removed: set[i
         body.append(cst.SimpleStatementLine(body=[cst.Pass()], leading_lines=orphans))
         orphans = []
     return updated.with_changes(body=body, footer=[*orphans, *updated.footer])
+
+
+# The rewrites any rule's fixes may name: `guard` and `remove` a whole statement.
+SHARED: dict[str, Rewrite] = {"guard": _guarded, "remove": _removed}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -17,13 +17,20 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint import DOCS_URL
 from breaklint.class_attributes import SelfAssignments
 from breaklint.codes import catalogue_modules
-from breaklint.findings import Evidence, Finding, Fix, Origin, ProbeFailure, Severity, Status
+from breaklint.findings import (
+    Applicability,
+    Evidence,
+    Finding,
+    Fix,
+    Origin,
+    ProbeFailure,
+    Severity,
+    Status,
+)
 from breaklint.syntax import Visitor
 
 if TYPE_CHECKING:
-    import libcst as cst
-
-    from breaklint.rewrites import Rewritten
+    from breaklint.rewrites import Rewrite
     from breaklint.scope import Scope, ScopedFunction
     from breaklint.source import LazyLines
     from breaklint.tensorness import FunctionFacts
@@ -100,6 +107,13 @@ class Rule(Visitor):
     example: ClassVar[str]
     use_instead: ClassVar[str]
     probe: ClassVar[str | None] = None
+    # Whether `--fix` alone applies the rule's fixes (safe) or only with `--unsafe-fixes`;
+    # None: the rule offers none. `fix_safety` says why, for the page.
+    fix_applicability: ClassVar[Applicability | None] = None
+    # The libcst rewrites its fixes name (`Fix.rewrite`) besides the shared ones
+    # (`rewrites.SHARED`), each given the node at the fix's target; only the fix engine, which
+    # imports libcst, calls them.
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {}
     fix_safety: ClassVar[str] = "This rule offers no automatic fix."
     # Each rewrite the rule offers, shown before and after (the first is the page's).
     fix_examples: ClassVar[tuple[FixExample, ...]] = ()
@@ -167,16 +181,6 @@ class Rule(Visitor):
         (`joined`): a rule whose findings point at code that never runs under Dynamo (a hook's
         registration) takes its status from them."""
         return finding
-
-    @classmethod
-    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-        """The rewrite `fix.rewrite` of `node` (the outermost libcst node at `fix.target`), or
-        None when the node does not have the shape the rule checked on `ast` (a bug the fix
-        engine reports). Called only by the fix engine, which imports libcst; a rule that
-        offers its own rewrites overrides this and passes the shared ones on."""
-        from breaklint import rewrites
-
-        return rewrites.shared(node, fix)
 
     @classmethod
     def url(cls) -> str:
@@ -258,7 +262,7 @@ def rule_page(rule: type[Rule]) -> str:
         for title, snippet in (("Example", rule.example), ("Use instead", rule.use_instead))
         if snippet.strip()  # rules about files breaklint could not check have no snippets
     ]
-    safe = rule.fix_safety.lstrip().startswith("Safe fix:")
+    safe = rule.fix_applicability is Applicability.SAFE
     fix_options = "--fix" if safe else "--fix --unsafe-fixes"
     sections = [
         f"# {rule.code} {rule.name} ({rule.severity})",

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
-from breaklint.findings import Fix, Severity
+from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.rule import FixExample, Rule
 from breaklint.rules._dynamic_shapes import HINT, WHY
@@ -13,11 +14,34 @@ from breaklint.tensorness import Kind
 if TYPE_CHECKING:
     import libcst as cst
 
-    from breaklint.rewrites import Rewritten
+    from breaklint.rewrites import Rewrite, Rewritten
 
 # Reductions of the selected elements that the whole tensor gives as well, once the elements
 # left out are replaced by the reduction's neutral value.
 NEUTRAL = {"sum": 0, "any": 0, "all": 1}
+
+
+def _where_reduce(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-reduce` fix: `x[mask].sum()` becomes `torch.where(mask, x, 0).sum()`."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, torch_function
+
+    if not isinstance(node, cst.Call):
+        return None
+    func = node.func
+    if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Subscript):
+        return None
+    read = func.value
+    (element,) = read.slice
+    if not isinstance(element.slice, cst.Index):
+        return None
+    neutral = cst.Integer(str(NEUTRAL[func.attr.value]))
+    where = torch_function(fix.torch, "where")
+    selected = call(where, element.slice.value, read.value.with_changes(lpar=[], rpar=[]), neutral)
+    return node.with_changes(
+        func=func.with_changes(value=selected.with_changes(lpar=read.lpar, rpar=read.rpar))
+    )
 
 
 class BooleanMaskIndex(Rule):
@@ -93,6 +117,8 @@ compiled = torch.compile(positive_total)
             tolerance=1e-5,
         ),
     )
+    fix_applicability = Applicability.UNSAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"where-reduce": _where_reduce}
     fix_safety = """
 Unsafe fix: a masked read reduced at once, `x[mask].sum()`, `.any()` or `.all()` with no
 arguments, becomes the same reduction over `torch.where(mask, x, neutral)` (0 for `sum` and
@@ -124,7 +150,14 @@ adds in another order, so it can differ in the last bits. Other reads have no au
             reduction = self._reduced.get(id(node))
             if reduction is not None:
                 message = "reduce over `{torch}.where(mask, x, neutral)`"
-                fix = offer(self.context, reduction, message, "where-reduce", needs_torch=True)
+                fix = offer(
+                    self.context,
+                    reduction,
+                    message,
+                    "where-reduce",
+                    self.fix_applicability,
+                    needs_torch=True,
+                )
             self.report(node, fix=fix, hint=None if fix else self._hint(node))
 
     def _hint(self, node: ast.Subscript) -> str:
@@ -133,30 +166,6 @@ adds in another order, so it can differ in the last bits. Other reads have no au
             f"keep a fixed shape: compute on `torch.where({mask}, {tensor}, 0)` (or weight "
             f"`{tensor}` by the mask) instead of `{tensor}[{mask}]`, or set "
             "torch._dynamo.config.capture_dynamic_output_shape_ops = True"
-        )
-
-    @classmethod
-    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-        import libcst as cst
-
-        from breaklint.rewrites import call, torch_function
-
-        if fix.rewrite != "where-reduce" or not isinstance(node, cst.Call):
-            return super().rewrite(node, fix)
-        func = node.func
-        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Subscript):
-            return None
-        read = func.value
-        (element,) = read.slice
-        if not isinstance(element.slice, cst.Index):
-            return None
-        neutral = cst.Integer(str(NEUTRAL[func.attr.value]))
-        where = torch_function(fix.torch, "where")
-        selected = call(
-            where, element.slice.value, read.value.with_changes(lpar=[], rpar=[]), neutral
-        )
-        return node.with_changes(
-            func=func.with_changes(value=selected.with_changes(lpar=read.lpar, rpar=read.rpar))
         )
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:

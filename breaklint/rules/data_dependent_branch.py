@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from breaklint.findings import Fix, Severity
+from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, owns_its_lines
 from breaklint.rule import FixExample, Rule
 from breaklint.syntax import excerpt, negated, without_not
@@ -11,7 +12,70 @@ from breaklint.syntax import excerpt, negated, without_not
 if TYPE_CHECKING:
     import libcst as cst
 
-    from breaklint.rewrites import Rewritten
+    from breaklint.rewrites import Rewrite, Rewritten
+
+
+def _where_expression(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-expression` fix: `a if cond else b` becomes `torch.where(cond, a, b)`."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, torch_function
+
+    if not isinstance(node, cst.IfExp):
+        return None
+    where = torch_function(fix.torch, "where")
+    return call(where, node.test, node.body, node.orelse).with_changes(
+        lpar=node.lpar, rpar=node.rpar
+    )
+
+
+def _assert_in_graph(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `assert` fix: an `if` that only raises becomes `torch._assert_async(...)`."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, torch_function
+
+    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    (line,) = node.body.body
+    raised = line.body[0]  # type: ignore[attr-defined]
+    condition = call(torch_function(fix.torch, "logical_not"), node.test)
+    message = raised.exc.args[0].value if raised.exc.args else None
+    arguments = (condition, message) if message is not None else (condition,)
+    statement = cst.Expr(call(torch_function(fix.torch, "_assert_async"), *arguments))
+    return cst.SimpleStatementLine([statement], leading_lines=node.leading_lines)
+
+
+def _where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where` fix: an `if`/`else` assigning the same names becomes
+    `name = torch.where(cond, a, b)`."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, torch_function
+
+    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    where = torch_function(fix.torch, "where")
+    chosen = _cst_assignments(node.body)
+    other = (
+        _cst_assignments(node.orelse.body)
+        if isinstance(node.orelse, cst.Else)
+        else [(name, cst.Name(name)) for name, _ in chosen]
+    )
+    values = [call(where, node.test, a, b) for (_, a), (_, b) in zip(chosen, other, strict=True)]
+    names = [cst.Name(name) for name, _ in chosen]
+    target: cst.BaseAssignTargetExpression = (
+        names[0]
+        if len(names) == 1
+        else cst.Tuple([cst.Element(n) for n in names], lpar=[], rpar=[])
+    )
+    value: cst.BaseExpression = (
+        values[0]
+        if len(values) == 1
+        else cst.Tuple([cst.Element(v) for v in values], lpar=[], rpar=[])
+    )
+    assign = cst.Assign(targets=[cst.AssignTarget(target)], value=value)
+    return cst.SimpleStatementLine([assign], leading_lines=node.leading_lines)
 
 
 class DataDependentBranch(Rule):
@@ -158,6 +222,12 @@ compiled = torch.compile(checked_log)
             probe="(checked_log, (torch.rand(8) + 0.1,))",
         ),
     )
+    fix_applicability = Applicability.UNSAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {
+        "where": _where_statement,
+        "where-expression": _where_expression,
+        "assert": _assert_in_graph,
+    }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a single tensor test (no `and`, `or` or
 `not`, which would still call `bool()`):
@@ -232,7 +302,7 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
             return None
         if _raises_literally(node):
             message = "assert in the graph: `{torch}._assert_async(...)`"
-            return offer(context, node, message, "assert", needs_torch=True)
+            return offer(context, node, message, "assert", self.fix_applicability, needs_torch=True)
         chosen = _assignments(node.body)
         if chosen is None or not all(self._is_value(value) for _, value in chosen):
             return None
@@ -247,53 +317,7 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
         if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
             return None  # the condition would be computed once per name
         message = "choose in the graph: `{torch}.where(...)`"
-        return offer(context, node, message, "where", needs_torch=True)
-
-    @classmethod
-    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-        import libcst as cst
-
-        from breaklint.rewrites import call, torch_function
-
-        where = torch_function(fix.torch, "where")
-        if fix.rewrite == "where-expression" and isinstance(node, cst.IfExp):
-            return call(where, node.test, node.body, node.orelse).with_changes(
-                lpar=node.lpar, rpar=node.rpar
-            )
-        if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
-            return super().rewrite(node, fix)
-        if fix.rewrite == "assert":
-            (line,) = node.body.body
-            raised = line.body[0]  # type: ignore[attr-defined]
-            condition = call(torch_function(fix.torch, "logical_not"), node.test)
-            message = raised.exc.args[0].value if raised.exc.args else None
-            arguments = (condition, message) if message is not None else (condition,)
-            statement = cst.Expr(call(torch_function(fix.torch, "_assert_async"), *arguments))
-            return cst.SimpleStatementLine([statement], leading_lines=node.leading_lines)
-        if fix.rewrite != "where":
-            return None
-        chosen = _cst_assignments(node.body)
-        other = (
-            _cst_assignments(node.orelse.body)
-            if isinstance(node.orelse, cst.Else)
-            else [(name, cst.Name(name)) for name, _ in chosen]
-        )
-        values = [
-            call(where, node.test, a, b) for (_, a), (_, b) in zip(chosen, other, strict=True)
-        ]
-        names = [cst.Name(name) for name, _ in chosen]
-        target: cst.BaseAssignTargetExpression = (
-            names[0]
-            if len(names) == 1
-            else cst.Tuple([cst.Element(n) for n in names], lpar=[], rpar=[])
-        )
-        value: cst.BaseExpression = (
-            values[0]
-            if len(values) == 1
-            else cst.Tuple([cst.Element(v) for v in values], lpar=[], rpar=[])
-        )
-        assign = cst.Assign(targets=[cst.AssignTarget(target)], value=value)
-        return cst.SimpleStatementLine([assign], leading_lines=node.leading_lines)
+        return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
 
     def _first_tensor_read(self, test: ast.expr) -> ast.expr:
         """The operand of `and`/`or` whose truth Python reads first from a tensor: the part of
@@ -327,7 +351,14 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
         fix = None
         if self._is_value(node.body) and self._is_value(node.orelse):
             message = "choose in the graph: `{torch}.where(...)`"
-            fix = offer(self.context, node, message, "where-expression", needs_torch=True)
+            fix = offer(
+                self.context,
+                node,
+                message,
+                "where-expression",
+                self.fix_applicability,
+                needs_torch=True,
+            )
         self._check(node.test, "a conditional expression", fix)
 
     def visit_comprehension(self, node: ast.comprehension) -> None:

@@ -1,6 +1,6 @@
 import ast
 
-from breaklint.findings import Severity
+from breaklint.findings import Applicability, Severity
 from breaklint.fixes import removal_fix
 from breaklint.rule import FixExample, Rule
 
@@ -75,6 +75,7 @@ compiled = torch.compile(gated)
             probe="(gated, (torch.randn(8),))",
         ),
     )
+    fix_applicability = Applicability.UNSAFE
     fix_safety = """
 Unsafe fix: the statement is removed. Eager runs do exactly what they did (the call does
 nothing outside Dynamo), but the split was put there on purpose, so compiled code now joins
@@ -84,4 +85,9 @@ block left empty gets `pass`.
 
     def visit_Call(self, node: ast.Call) -> None:
         if self.context.facts.resolve(node.func) == "torch._dynamo.graph_break":
-            self.report(node, fix=removal_fix(self.context, node, "remove the explicit break"))
+            self.report(
+                node,
+                fix=removal_fix(
+                    self.context, node, "remove the explicit break", self.fix_applicability
+                ),
+            )

@@ -1,6 +1,6 @@
 import ast
 
-from breaklint.findings import Severity
+from breaklint.findings import Applicability, Severity
 from breaklint.fixes import removal_fix
 from breaklint.rule import FixExample, Rule
 
@@ -91,6 +91,7 @@ compiled = torch.compile(scaled)
             probe="(scaled, (torch.randn(8),))",
         ),
     )
+    fix_applicability = Applicability.UNSAFE
     fix_safety = """
 Unsafe fix: a `breakpoint()` or `pdb.set_trace()` that is a whole statement is removed, so no
 run stops in the debugger any more (values computed are unchanged; comment lines above it
@@ -103,5 +104,7 @@ and `open()` have no automatic fix: their results are used.
         if name in CALLS and name not in self.context.facts.names:
             fix = None
             if name in DEBUGGERS and not node.args and not node.keywords:
-                fix = removal_fix(self.context, node, "remove the debugger call")
+                fix = removal_fix(
+                    self.context, node, "remove the debugger call", self.fix_applicability
+                )
             self.report(node, self.message.format(what=CALLS[name]), fix=fix)

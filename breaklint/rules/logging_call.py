@@ -1,6 +1,6 @@
 import ast
 
-from breaklint.findings import Severity
+from breaklint.findings import Applicability, Severity
 from breaklint.fixes import guard_fix
 from breaklint.rule import FixExample, Rule
 from breaklint.syntax import dotted
@@ -73,6 +73,7 @@ def scaled(x):
 compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
+    fix_applicability = Applicability.UNSAFE
     fix_safety = """
 Unsafe fix: the statement is guarded with `if not torch.compiler.is_compiling():`, so eager runs
 keep the log record and compiled runs skip it. Offered when the call is a whole statement on its
@@ -89,4 +90,4 @@ is added when the file has none.
         receiver = self.context.facts.resolve(func.value)
         if receiver is not None and is_logger(receiver):
             message = self.message.format(call=f"{dotted(func)}()")
-            self.report(node, message, fix=guard_fix(self.context, node))
+            self.report(node, message, fix=guard_fix(self.context, node, self.fix_applicability))

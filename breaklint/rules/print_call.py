@@ -1,6 +1,6 @@
 import ast
 
-from breaklint.findings import Severity
+from breaklint.findings import Applicability, Severity
 from breaklint.fixes import guard_fix
 from breaklint.rule import FixExample, Rule
 
@@ -50,6 +50,7 @@ def scaled(x):
 compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
+    fix_applicability = Applicability.UNSAFE
     fix_safety = """
 Unsafe fix: the statement is guarded with `if not torch.compiler.is_compiling():`, so eager runs
 keep the output and compiled runs skip it. Offered when the call is a whole statement on its own
@@ -64,4 +65,4 @@ added when the file has none.
             self.context.facts.resolve(node.func) == "print"
             and "print" not in self.context.facts.names
         ):
-            self.report(node, fix=guard_fix(self.context, node))
+            self.report(node, fix=guard_fix(self.context, node, self.fix_applicability))

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
-from breaklint.findings import Fix, Severity
+from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, tensor_operands
 from breaklint.rule import FixExample, Rule
 from breaklint.syntax import excerpt, method_call
@@ -11,7 +12,18 @@ from breaklint.syntax import excerpt, method_call
 if TYPE_CHECKING:
     import libcst as cst
 
-    from breaklint.rewrites import Rewritten
+    from breaklint.rewrites import Rewrite, Rewritten
+
+
+def _detach(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `detach` fix: `x.item()` becomes `x.detach()`."""
+    import libcst as cst
+
+    if not isinstance(node, cst.Call):
+        return None
+    if not isinstance(node.func, cst.Attribute) or node.func.attr.value != "item":
+        return None
+    return node.with_changes(func=node.func.with_changes(attr=cst.Name("detach")))
 
 
 class TensorItem(Rule):
@@ -85,6 +97,8 @@ compiled = torch.compile(shifted)
             probe="(shifted, (torch.randn(8), torch.randn(3)))",
         ),
     )
+    fix_applicability = Applicability.UNSAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach}
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor,
 `.item()` becomes `.detach()`: the value stays a tensor without gradient, as the number had
@@ -109,7 +123,13 @@ is offered: the hint says what to change.
         call = method_call(node)
         if call is not None and call[1] == "item" and not node.args and not node.keywords:
             if id(node) in self._in_tensor_arithmetic:
-                fix = offer(self.context, node, "keep the value a tensor: `.detach()`", "detach")
+                fix = offer(
+                    self.context,
+                    node,
+                    "keep the value a tensor: `.detach()`",
+                    "detach",
+                    self.fix_applicability,
+                )
                 self.report(node, fix=fix)
                 return
             tensor = excerpt(call[0])
@@ -119,13 +139,3 @@ is offered: the hint says what to change.
                 "torch._dynamo.config.capture_scalar_outputs = True"
             )
             self.report(node, hint=hint)
-
-    @classmethod
-    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-        import libcst as cst
-
-        if fix.rewrite != "detach" or not isinstance(node, cst.Call):
-            return super().rewrite(node, fix)
-        if not isinstance(node.func, cst.Attribute) or node.func.attr.value != "item":
-            return None
-        return node.with_changes(func=node.func.with_changes(attr=cst.Name("detach")))

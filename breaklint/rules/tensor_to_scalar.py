@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
-from breaklint.findings import Fix, Severity
+from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, tensor_operands
 from breaklint.rule import FixExample, Rule
 from breaklint.syntax import excerpt
@@ -11,11 +12,28 @@ from breaklint.syntax import excerpt
 if TYPE_CHECKING:
     import libcst as cst
 
-    from breaklint.rewrites import Rewritten
+    from breaklint.rewrites import Rewrite, Rewritten
 
 CONVERSIONS = frozenset({"float", "int", "bool", "complex"})
 # The tensor method that converts as the builtin does (`int()` truncates, as `.long()` does).
 TENSOR_CONVERSIONS = {"float": "float", "int": "long"}
+
+
+def _keep_tensor(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `keep-tensor` fix: `int(x)` becomes `x.detach().long()`."""
+    import libcst as cst
+
+    from breaklint.rewrites import method
+
+    if not isinstance(node, cst.Call):
+        return None
+    if not isinstance(node.func, cst.Name) or len(node.args) != 1:
+        return None
+    conversion = TENSOR_CONVERSIONS.get(node.func.value)
+    if conversion is None:
+        return None
+    value = node.args[0].value
+    return method(method(value, "detach"), conversion).with_changes(lpar=node.lpar, rpar=node.rpar)
 
 
 class TensorToScalar(Rule):
@@ -95,6 +113,8 @@ compiled = torch.compile(Gate())
             probe="(Gate(), (torch.randn(8) * 4,))",
         ),
     )
+    fix_applicability = Applicability.UNSAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"keep-tensor": _keep_tensor}
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor,
 `float(t)` becomes `t.detach().float()` and `int(t)` becomes `t.detach().long()` (which
@@ -114,24 +134,6 @@ no automatic fix.
         self._in_tensor_arithmetic.update(map(id, tensor_operands(self.context, node)))
 
     visit_Compare = visit_BinOp  # type: ignore[assignment]
-
-    @classmethod
-    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-        import libcst as cst
-
-        from breaklint.rewrites import method
-
-        if fix.rewrite != "keep-tensor" or not isinstance(node, cst.Call):
-            return super().rewrite(node, fix)
-        if not isinstance(node.func, cst.Name) or len(node.args) != 1:
-            return None
-        conversion = TENSOR_CONVERSIONS.get(node.func.value)
-        if conversion is None:
-            return None
-        value = node.args[0].value
-        return method(method(value, "detach"), conversion).with_changes(
-            lpar=node.lpar, rpar=node.rpar
-        )
 
     def visit_Subscript_slice(self, node: ast.Subscript) -> None:
         self._index_depth += 1
@@ -164,7 +166,7 @@ no automatic fix.
         if id(node) in self._in_tensor_arithmetic and func.id in TENSOR_CONVERSIONS:
             conversion = TENSOR_CONVERSIONS[func.id]
             message_fix = f"keep the value a tensor: `.detach().{conversion}()`"
-            fix = offer(self.context, node, message_fix, "keep-tensor")
+            fix = offer(self.context, node, message_fix, "keep-tensor", self.fix_applicability)
         tensor = excerpt(node.args[0])
         hint = (
             f"use `{tensor}` itself where `{excerpt(node)}` is used: tensor arithmetic and "

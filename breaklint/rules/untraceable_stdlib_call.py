@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
-from breaklint.findings import Fix, Severity
+from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import UNTRACEABLE_STDLIB
@@ -14,7 +15,20 @@ from breaklint.tensorness import Kind
 if TYPE_CHECKING:
     import libcst as cst
 
-    from breaklint.rewrites import Rewritten
+    from breaklint.rewrites import Rewrite, Rewritten
+
+
+def _clone(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `clone` fix: `copy.deepcopy(t)` becomes `t.clone()`."""
+    import libcst as cst
+
+    from breaklint.rewrites import method
+
+    if not isinstance(node, cst.Call):
+        return None
+    if len(node.args) != 1 or node.args[0].star:
+        return None
+    return method(node.args[0].value, "clone").with_changes(lpar=node.lpar, rpar=node.rpar)
 
 
 class UntraceableStdlibCall(TracedValueUses):
@@ -121,6 +135,8 @@ compiled = torch.compile(snapshot)
             probe="(snapshot, (torch.randn(8),))",
         ),
     )
+    fix_applicability = Applicability.UNSAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"clone": _clone}
     fix_safety = """
 Unsafe fix: `copy.deepcopy(t)` of a tensor becomes `t.clone()`: the same values in new memory,
 traced by Dynamo. Autograd differs: the deep copy is a new leaf (it keeps `requires_grad` but
@@ -153,7 +169,13 @@ from outside the compiled code.
             if name == prefix or (prefix.endswith(".") and name.startswith(prefix)):
                 fix = None
                 if name == "copy.deepcopy" and self._copies_a_tensor(node):
-                    fix = offer(self.context, node, "copy the tensor with `.clone()`", "clone")
+                    fix = offer(
+                        self.context,
+                        node,
+                        "copy the tensor with `.clone()`",
+                        "clone",
+                        self.fix_applicability,
+                    )
                 self.report(node, self.message.format(call=name), hint=alternative, fix=fix)
                 return
 
@@ -163,18 +185,6 @@ from outside the compiled code.
             and not node.keywords
             and self.context.facts.kind(node.args[0]).is_tensor
         )
-
-    @classmethod
-    def rewrite(cls, node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-        import libcst as cst
-
-        from breaklint.rewrites import method
-
-        if fix.rewrite != "clone" or not isinstance(node, cst.Call):
-            return super().rewrite(node, fix)
-        if len(node.args) != 1 or node.args[0].star:
-            return None
-        return method(node.args[0].value, "clone").with_changes(lpar=node.lpar, rpar=node.rpar)
 
     def _tensor_argument(self, node: ast.Call) -> bool:
         arguments = [*node.args, *(keyword.value for keyword in node.keywords)]

@@ -1,6 +1,6 @@
 import ast
 
-from breaklint.findings import Severity
+from breaklint.findings import Applicability, Severity
 from breaklint.fixes import guard_fix
 from breaklint.rule import FixExample, Rule
 
@@ -55,6 +55,7 @@ compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
     fix_examples = (FixExample(example, use_instead, probe),)
+    fix_applicability = Applicability.UNSAFE
     fix_safety = """
 Unsafe fix: the statement is guarded with `if not torch.compiler.is_compiling():`, so eager runs
 keep the warning and compiled runs skip it. Offered when the call is a whole statement on its
@@ -64,4 +65,4 @@ is added when the file has none.
 
     def visit_Call(self, node: ast.Call) -> None:
         if self.context.facts.resolve(node.func) in ("warnings.warn", "warnings.warn_explicit"):
-            self.report(node, fix=guard_fix(self.context, node))
+            self.report(node, fix=guard_fix(self.context, node, self.fix_applicability))
