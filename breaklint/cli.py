@@ -8,21 +8,11 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from breaklint import __version__
 from breaklint.codes import known_codes
-from breaklint.commands import (
-    EXIT_ERROR,
-    GraphCommand,
-    LintRequest,
-    error,
-    graph,
-    lint,
-    list_rules,
-    report_crash,
-    show_rule,
-)
+from breaklint.commands import lint, list_rules, show_rule
 from breaklint.config import (
     SCOPES,
     ConfigError,
@@ -32,7 +22,10 @@ from breaklint.config import (
     load_pyproject,
     parse_per_file_ignore,
 )
+from breaklint.console import EXIT_ERROR, error, report_crash
+from breaklint.graph_command import GraphCommand, graph
 from breaklint.hf_models import HFRequest
+from breaklint.pipeline import LintRequest
 from breaklint.report import FORMATS, OutputOptions, ReportTarget
 
 _HF_HELP = (
@@ -187,7 +180,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     settings.check_selectors(codes)
     for option in ("select", "extend_select", "ignore"):
         check_selectors(tuple(getattr(args, option) or ()), codes, f"--{option.replace('_', '-')}")
-    changes: dict = {}
+    changes: dict[str, Any] = {}
     if args.select is not None:
         changes["select"] = tuple(args.select)
     if args.exclude is not None:

@@ -47,7 +47,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     # The static phase: files in, findings out, rules reached through the registry only.
     "checking": ("breaklint.cache", "breaklint.checker", "breaklint.engine", "breaklint.jobs"),
     # Running Dynamo on probes, and the join that turns what it did into findings.
-    "dynamic": ("breaklint.dynamic", "breaklint.editability"),
+    "dynamic": ("breaklint.dynamic",),
     # Reporters see findings only.
     "reporting": ("breaklint.render", "breaklint.report"),
     "fixing": ("breaklint.fixer",),
@@ -56,10 +56,15 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "breaklint.__main__",
         "breaklint.cli",
         "breaklint.commands",
+        "breaklint.console",
+        "breaklint.fix_verify",
+        "breaklint.graph_command",
         "breaklint.graph_view",
         "breaklint.hf",
+        "breaklint.hf_config",
         "breaklint.hf_models",
         "breaklint.pages",
+        "breaklint.pipeline",
         "breaklint.pytest_plugin",
         "breaklint.testing",
     ),
