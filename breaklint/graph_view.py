@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from breaklint.dynamic.model import Break, CapturedGraph, GraphNode, GraphResult, ProbeStatus
-from breaklint.editability import (
+from breaklint.dynamic.editability import (
     ModuleAnchor,
     describe_break,
     is_editable,
     module_anchors,
 )
+from breaklint.dynamic.model import Break, CapturedGraph, GraphNode, GraphResult, ProbeStatus
 from breaklint.findings import BreakKind, Finding
 from breaklint.source import display_path
 

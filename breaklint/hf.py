@@ -13,14 +13,22 @@ functions: the command line and the static phase never import it.
 from __future__ import annotations
 
 import inspect
-import math
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeGuard
+from typing import TYPE_CHECKING, Any, Literal
 
 from breaklint.dynamic.model import ProbeError
+from breaklint.hf_config import (
+    VOCAB,
+    Plan,
+    is_int,
+    nodes,
+    plans,
+    remap_special_ids,
+    shrink,
+    special_ids,
+)
 
 if TYPE_CHECKING:
     import torch
@@ -31,43 +39,11 @@ MODES: tuple[Mode, ...] = ("eval", "train")
 
 BATCH = 2
 SEQUENCE = 8
-LAYERS = 2  # two of every stack: enough to trace a layer twice and alternate layer kinds
-MAX_LAYERS = 4  # a stack that mixes more kinds of layers keeps one of each, up to this
-VOCAB = 256
-MAX_POSITIONS = 512
-EXPERTS = 4
-EXPERTS_PER_TOKEN = 2
 AUDIO_SAMPLES = 4000  # a quarter of a second at 16 kHz
 FEATURE_FRAMES = 64  # frames of a spectrogram input when the config does not fix them
 DEFAULT_IMAGE_SIZE = 224
-MAX_WIDTH_DIVISOR = 16  # widths are divided by at most this (see _Plan)
-MIN_HEAD_DIM = 8  # rotary embeddings need even, not tiny, head dims
 _REASON_CHARS = 300
 
-# Field-name rules, matched against every key of the config and of its nested sub-configs.
-_LAYER_COUNT = re.compile(r"(layers|^n_layer|^depth|_depth)$")
-_NOT_A_COUNT = re.compile(r"^(max|min)_")
-_LAYER_INDEX = re.compile(r"(_layer|_layer_idx|_layer_id)$")
-_LAYER_INDEX_LIST = re.compile(r"(layer|idxs|indices|indexes)")
-_STAGE_DEPTHS = re.compile(r"(depths|blocks_per_stage|block_repeats)$")
-_WIDTH = re.compile(
-    r"(hidden_size|hidden_sizes|hidden_dim|hidden_channels|d_model|n_embd|n_inner|d_inner|"
-    r"embed_dim|embed_dims|embedding_size|embedding_dim|intermediate_size|ffn_dim|d_ff|"
-    r"dim_feedforward|feedforward_dim|projection_dim|proj_dim|head_dim|d_kv|d_head|dim_head|"
-    r"lora_rank|mlp_dim|conv_dim|^dim)$"
-)
-_HEAD_DIM = re.compile(r"(head_dim|d_kv|d_head|dim_head)$")
-_HEADS = re.compile(r"(heads|^n_head)$")
-# Group counts (group norms, grouped convolutions) split widths as head counts do.
-_GROUPS = re.compile(r"(heads|^n_head|groups)$")
-_PRIMARY_WIDTHS = ("hidden_size", "d_model", "n_embd", "embed_dim", "dim")
-_SECTION = re.compile(r"section")  # rotary sections (mrope) add up to a head dim
-_EXPERTS = re.compile(r"experts$")
-_SHARED = re.compile(r"shared")
-_EXPERTS_PER_TOKEN = re.compile(r"(experts_per_tok|experts_per_token|moe_topk|moe_top_k|moe_k)$")
-_EXPERT_GROUPS = re.compile(r"(n_group|topk_group|expert_group)$")
-_POSITIONS = re.compile(r"^(max_position_embeddings|n_positions|max_target_positions|n_ctx)$")
-_SPECIAL_ID = re.compile(r"(token_id|token_ids|token_index|_id|suppress_tokens)$")
 
 _IMAGE_SIZE_KEYS = ("image_size", "img_size", "input_size")
 _CHANNEL_KEYS = ("num_channels", "in_channels", "in_chans", "input_channels")
@@ -138,68 +114,14 @@ def model_types() -> list[str]:
 
 
 def tiny_config(model_type: str) -> PretrainedConfig:
-    """`AutoConfig.for_model(model_type)` shrunk: LAYERS layers per stack (one of each kind
-    of layer, up to MAX_LAYERS), widths divided by up to MAX_WIDTH_DIVISOR with head counts
-    and head dims keeping widths whole, at most EXPERTS experts, a VOCAB-token vocabulary
-    with every special token id inside it, at most MAX_POSITIONS positions. Sub-configs
-    (text, vision, audio, encoder, decoder, backbone...) are shrunk by the same rules."""
+    """`AutoConfig.for_model(model_type)` shrunk by `hf_config`'s rules: LAYERS layers per
+    stack (one of each kind of layer, up to MAX_LAYERS), widths divided by up to
+    MAX_WIDTH_DIVISOR with head counts and head dims keeping widths whole, at most EXPERTS
+    experts, a VOCAB-token vocabulary with every special token id inside it, at most
+    MAX_POSITIONS positions. Sub-configs (text, vision, audio, encoder, decoder, backbone...)
+    are shrunk by the same rules."""
     config = _default_config(model_type)
-    return _shrunk_config(config, _plans(config.to_dict())[0])
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """How widths shrink: head (and group) counts are divided by `head_divisor`, head dims by
-    `head_dim_divisor`, and so widths, which are heads times head dims, by their product."""
-
-    head_divisor: int
-    head_dim_divisor: int
-
-    @property
-    def width_divisor(self) -> int:
-        return self.head_divisor * self.head_dim_divisor
-
-
-def _plans(tree: dict[str, Any]) -> list[_Plan]:
-    """The plans to try, in order: the one that shrinks most, then one that keeps head dims
-    (some code hard-codes them, e.g. rotary sections). One plan serves the whole tree, so
-    widths that must match across sub-configs (a projector's input and the vision tower's
-    output) still match."""
-    counts = [
-        count
-        for node in _nodes(tree)
-        for key, value in node.items()
-        if _GROUPS.search(key)
-        for count in (value if _int_list(value) else [value] if _is_int(value) else [])
-        if count > 0
-    ]
-    dims = [d for node in _nodes(tree) for d in _head_dims(node)]
-    sections = [
-        item
-        for node in _nodes(tree)
-        for key, value in node.items()
-        if _SECTION.search(key) and _int_list(value)
-        for item in value
-    ]
-
-    def heads_fit(divisor: int) -> bool:  # every count divides, none drops below two
-        return all(c % divisor == 0 and c // divisor >= min(c, 2) for c in counts)
-
-    def dims_fit(divisor: int) -> bool:
-        fit = all(d % divisor == 0 and d // divisor >= MIN_HEAD_DIM for d in dims)
-        return divisor == 1 or (fit and all(s % divisor == 0 for s in sections))
-
-    head_divisors = [d for d in range(MAX_WIDTH_DIVISOR, 0, -1) if heads_fit(d)]
-    powers = [2**p for p in range(MAX_WIDTH_DIVISOR.bit_length())][::-1]
-    best = max(
-        (
-            _Plan(h, next(p for p in powers if h * p <= MAX_WIDTH_DIVISOR and dims_fit(p)))
-            for h in head_divisors
-        ),
-        key=lambda plan: (plan.width_divisor, plan.head_divisor),
-    )
-    keep_dims = _Plan(head_divisors[0], 1)
-    return [best] if best == keep_dims else [best, keep_dims]
+    return _shrunk_config(config, plans(config.to_dict())[0])
 
 
 def _source_config(model: str, trust_remote_code: bool) -> PretrainedConfig:
@@ -209,7 +131,10 @@ def _source_config(model: str, trust_remote_code: bool) -> PretrainedConfig:
     from transformers import AutoConfig
 
     try:
-        return AutoConfig.from_pretrained(model, trust_remote_code=trust_remote_code)
+        config: PretrainedConfig = AutoConfig.from_pretrained(
+            model, trust_remote_code=trust_remote_code
+        )
+        return config
     except Exception as error:
         reason = f"{os.path.join(model, 'config.json')}: {_one_line(error)}"
         if "trust_remote_code" in str(error) and not trust_remote_code:
@@ -229,10 +154,10 @@ def _default_config(model_type: str) -> PretrainedConfig:
         raise ModelBuildError(reason) from None
 
 
-def _shrunk_config(config: PretrainedConfig, plan: _Plan) -> PretrainedConfig:
+def _shrunk_config(config: PretrainedConfig, plan: Plan) -> PretrainedConfig:
     tree = config.to_dict()
-    _shrink(tree, plan)
-    _remap_special_ids(tree)
+    shrink(tree, plan)
+    remap_special_ids(tree)
     if tree.get("is_encoder_decoder") and tree.get("decoder_start_token_id") is None:
         # Released encoder-decoder checkpoints start decoding at the pad (else bos) token;
         # some default configs leave the start token out, and labels cannot be shifted then.
@@ -284,7 +209,7 @@ def _build(model_type: str, mode: Mode, seed: int, trust_remote_code: bool) -> H
 
     default = _source_config(model_type, trust_remote_code)
     failures: list[str] = []
-    for plan in _plans(default.to_dict()):
+    for plan in plans(default.to_dict()):
         try:
             config = _shrunk_config(default, plan)
         except ModelBuildError as error:
@@ -339,7 +264,8 @@ def _model_class(auto_class: Any, config: PretrainedConfig) -> type:
         found_class: type = get_class_from_dynamic_module(custom, config._name_or_path)
         return found_class
     found = auto_class._model_mapping[type(config)]
-    return found[0] if isinstance(found, tuple) else found  # the first of several is the default
+    model_class: type = found[0] if isinstance(found, tuple) else found  # the first is the default
+    return model_class
 
 
 def _build_with(
@@ -365,7 +291,7 @@ def _build_with(
                 raise ModelBuildError(reason) from None
             checkpointing = True
     else:
-        model.eval()
+        model.train(False)  # eval mode, as `eval()` sets it
     inputs = _Inputs(model.config, torch.Generator().manual_seed(seed))
     last_failure = f"{name}.forward takes no input breaklint can make"
     for kwargs in _input_sets(model, inputs, mode, head):
@@ -422,206 +348,6 @@ def _one_line(error: BaseException) -> str:
     return text if len(text) <= _REASON_CHARS else text[: _REASON_CHARS - 3] + "..."
 
 
-# --- Shrinking the config ------------------------------------------------------------------
-
-
-def _nodes(tree: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """The config dict and every dict with named fields nested in it (sub-configs, rope
-    parameters...), not label maps keyed by class id."""
-    if not all(isinstance(key, str) for key in tree):
-        return
-    yield tree
-    for value in tree.values():
-        items = value if isinstance(value, list) else [value]
-        for item in items:
-            if isinstance(item, dict):
-                yield from _nodes(item)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _int_list(value: Any) -> TypeGuard[list[int]]:
-    return isinstance(value, list) and bool(value) and all(_is_int(item) for item in value)
-
-
-def _head_dims(node: dict[str, Any]) -> list[int]:
-    """The per-head widths a config node implies: explicit head dims, else width / heads."""
-    explicit = [v for k, v in node.items() if _HEAD_DIM.search(k) and _is_int(v) and v > 0]
-    if explicit:
-        return explicit
-    width = next((node[k] for k in _PRIMARY_WIDTHS if _is_int(node.get(k))), None)
-    dims = []
-    for key, heads in node.items():
-        if not _HEADS.search(key) or "key_value" in key or "kv" in key:
-            continue  # query heads split the width; key/value heads may be fewer
-        if _is_int(heads) and heads > 0 and width and width % heads == 0:
-            dims.append(width // heads)
-        elif _int_list(heads):
-            widths = next((v for k, v in node.items() if _WIDTH.search(k) and _int_list(v)), None)
-            if widths and len(widths) == len(heads):
-                dims += [w // h for w, h in zip(widths, heads, strict=True) if h and w % h == 0]
-            elif width and heads[0] and width % heads[0] == 0:
-                dims.append(width // heads[0])
-    return dims
-
-
-def _shrink(tree: dict[str, Any], plan: _Plan) -> None:
-    for node in _nodes(tree):
-        _shrink_layers(node)
-        positions = node.get("max_position_embeddings")
-        for key, value in list(node.items()):
-            node[key] = _shrunk_value(key, value, plan)
-        if _is_int(positions) and positions > node["max_position_embeddings"]:
-            _keep_rope_scaling(node, positions / node["max_position_embeddings"])
-
-
-def _keep_rope_scaling(node: dict[str, Any], ratio: float) -> None:
-    """Rope scaling (YaRN, longrope) reads its factor as max positions over original ones:
-    shrink the original ones by as much as the max, so the factor stays."""
-    key = "original_max_position_embeddings"
-    for holder in (node, *(v for v in node.values() if isinstance(v, dict))):
-        if _is_int(holder.get(key)):
-            holder[key] = max(1, math.ceil(holder[key] / ratio))
-
-
-def _shrink_layers(node: dict[str, Any]) -> None:
-    """LAYERS layers per stack, with the per-layer lists and layer indices that go with them.
-
-    The layers kept are the first, the first of each kind the per-layer lists name (so a
-    hybrid stack keeps an attention layer and a linear one) and the first special layer an
-    index list names, up to MAX_LAYERS. A backbone keeps one layer per stage it outputs.
-    """
-    # A count that matches the length of a per-stage depth list counts stages, not layers.
-    stages = {len(v) for k, v in node.items() if _STAGE_DEPTHS.search(k) and _int_list(v)}
-    outputs = node.get("out_indices")
-    floor = max(LAYERS, len(outputs)) if _int_list(outputs) else LAYERS
-    counts = {
-        key: value
-        for key, value in node.items()
-        if _LAYER_COUNT.search(key)
-        and not _NOT_A_COUNT.search(key)
-        and _is_int(value)
-        and value > floor
-        and value not in stages
-    }
-    for total in sorted(set(counts.values())):
-        if _int_list(outputs):
-            kept = list(range(floor))
-            node["out_indices"] = list(range(floor - len(outputs) + 1, floor + 1))
-            node.pop("out_features", None)  # both are derived again from out_indices
-            node.pop("stage_names", None)
-        else:
-            kept = _layers_to_keep(node, total)
-        for key, value in counts.items():
-            if value == total:
-                node[key] = len(kept)
-        _follow_layers(node, total, kept)
-
-
-def _layers_to_keep(node: dict[str, Any], total: int) -> list[int]:
-    chosen = [0]
-    for key, value in node.items():
-        if isinstance(value, list) and len(value) == total:
-            kinds: dict[str, int] = {}
-            for index, item in enumerate(value):
-                kinds.setdefault(repr(item), index)
-            chosen += kinds.values()
-        elif _int_list(value) and _LAYER_INDEX_LIST.search(key):
-            chosen += [index for index in value if 0 <= index < total][:1]
-        elif isinstance(value, dict) and value and all(_is_index(k) for k in value):
-            chosen.append(min(int(k) for k in value))
-    kept = list(dict.fromkeys(chosen))[:MAX_LAYERS]
-    kept += [i for i in range(total) if i not in kept][: max(0, LAYERS - len(kept))]
-    return sorted(kept)
-
-
-def _follow_layers(node: dict[str, Any], total: int, kept: list[int]) -> None:
-    """Per-layer lists and dicts keep the kept layers' entries; layer indices are renumbered."""
-    position = {old: new for new, old in enumerate(kept)}
-    last = len(kept) - 1
-    for key, value in list(node.items()):
-        if key == "out_indices":
-            continue
-        if isinstance(value, list) and len(value) == total:
-            node[key] = [value[i] for i in kept]  # one entry per layer: layer_types, kernels...
-        elif isinstance(value, dict) and value and all(_is_index(k) for k in value):
-            node[key] = {
-                type(k)(position[int(k)]): v for k, v in value.items() if int(k) in position
-            }
-        elif _int_list(value) and _LAYER_INDEX_LIST.search(key) and max(value) > last:
-            renumbered = [position[i] if i >= 0 else i for i in value if i < 0 or i in position]
-            node[key] = renumbered or [last]
-        elif _LAYER_INDEX.search(key) and _is_int(value) and value > last:
-            node[key] = position.get(value, last)
-
-
-def _is_index(key: Any) -> bool:
-    return _is_int(key) or (isinstance(key, str) and key.isdigit())
-
-
-def _shrunk_value(key: str, value: Any, plan: _Plan) -> Any:
-    if _STAGE_DEPTHS.search(key) and _int_list(value):
-        return [min(depth, LAYERS) for depth in value]
-    if _WIDTH.search(key) or _GROUPS.search(key):
-        divisor = plan.head_divisor if _GROUPS.search(key) else plan.width_divisor
-        divisor = plan.head_dim_divisor if _HEAD_DIM.search(key) else divisor
-        if _is_int(value) and value > 0:
-            return max(1, math.ceil(value / divisor))
-        if _int_list(value):
-            return [max(1, math.ceil(width / divisor)) for width in value]
-    if _SECTION.search(key) and _int_list(value):
-        return [section // plan.head_dim_divisor for section in value]
-    if not _is_int(value):
-        return value
-    if _EXPERTS.search(key):
-        return min(value, 1 if _SHARED.search(key) else EXPERTS)
-    if _EXPERTS_PER_TOKEN.search(key):
-        return min(value, EXPERTS_PER_TOKEN)
-    if _EXPERT_GROUPS.search(key):
-        return min(value, 1)
-    if _POSITIONS.search(key):
-        return min(value, MAX_POSITIONS)
-    if key == "vocab_size":
-        return min(value, VOCAB)
-    return value
-
-
-def _remap_special_ids(tree: dict[str, Any]) -> None:
-    """Move special token ids that no longer fit the vocabulary to its top, one new id per old
-    id across the whole tree, so ids shared between sub-configs stay equal."""
-    mapping: dict[int, int] = {}
-
-    def remapped(value: int) -> int:
-        if value < VOCAB:
-            return value
-        if value not in mapping:
-            mapping[value] = VOCAB - 1 - len(mapping)
-        return mapping[value]
-
-    for node in _nodes(tree):
-        for key, value in list(node.items()):
-            if not _SPECIAL_ID.search(key) or "layer" in key:
-                continue
-            if _is_int(value):
-                node[key] = remapped(value)
-            elif _int_list(value):
-                node[key] = [remapped(item) for item in value]
-
-
-def _special_ids(config: PretrainedConfig) -> set[int]:
-    found: set[int] = set()
-    for node in _nodes(config.to_dict()):
-        for key, value in node.items():
-            if _SPECIAL_ID.search(key) and "layer" not in key:
-                if _is_int(value):
-                    found.add(value)
-                elif _int_list(value):
-                    found.update(value)
-    return found
-
-
 # --- Inputs -------------------------------------------------------------------------------
 
 
@@ -639,8 +365,8 @@ class _Inputs:
     def _first(self, keys: tuple[str, ...]) -> Any:
         """The first value of `keys` in the config tree, the sub-configs that have images or
         audio first (their values describe the inputs)."""
-        nodes = sorted(_nodes(self.tree), key=lambda node: not any(k in node for k in keys))
-        for node in nodes:
+        ordered = sorted(nodes(self.tree), key=lambda node: not any(k in node for k in keys))
+        for node in ordered:
             for key in keys:
                 if node.get(key) is not None:
                     return node[key]
@@ -649,7 +375,7 @@ class _Inputs:
     def tokens(self, shape: tuple[int, ...] = (BATCH, SEQUENCE), low: int = 0) -> torch.Tensor:
         import torch
 
-        special = _special_ids(self.config)
+        special = special_ids(self.config)
         allowed = [i for i in range(low, self.vocab) if i not in special] or [self.vocab - 1]
         picks = torch.randint(len(allowed), shape, generator=self.generator)
         return torch.tensor(allowed)[picks]
@@ -674,22 +400,22 @@ class _Inputs:
         else:
             height = width = size
         channels = self._first(_CHANNEL_KEYS)
-        channels = channels if _is_int(channels) and channels > 0 else 3
+        channels = channels if is_int(channels) and channels > 0 else 3
         images = [self._random(BATCH, channels, height, width)]
         frames = self._first(("num_frames",))
-        if _is_int(frames) and frames > 0:
+        if is_int(frames) and frames > 0:
             images.append(self._random(BATCH, frames, channels, height, width))
         return images
 
     def input_features(self) -> list[torch.Tensor]:
         features = self._first(_FEATURE_KEYS)
         per_channel = self._first(("input_feat_per_channel",))
-        if _is_int(per_channel):
+        if is_int(per_channel):
             features = per_channel * (self._first(("input_channels",)) or 1)
-        features = features if _is_int(features) and features > 0 else 80
+        features = features if is_int(features) and features > 0 else 80
         lengths = [FEATURE_FRAMES]
         source_positions = self._first(("max_source_positions",))
-        if _is_int(source_positions):
+        if is_int(source_positions):
             lengths.insert(0, 2 * source_positions)  # a stride-2 convolution feeds the encoder
         shapes = [(BATCH, features, n) for n in lengths] + [(BATCH, n, features) for n in lengths]
         return [self._random(*shape) for shape in shapes]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from breaklint.dynamic.editability import is_editable, module_anchors, resolve_wrap
 from breaklint.dynamic.model import (
     Break,
     CapturedGraph,
@@ -20,7 +21,6 @@ from breaklint.dynamic.model import (
     Probe,
     ProbeStatus,
 )
-from breaklint.editability import is_editable, module_anchors, resolve_wrap
 from breaklint.findings import BreakKind, Evidence
 from conftest import REPO, corpus_line, run_breaklint
 

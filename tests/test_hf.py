@@ -7,7 +7,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="hf builds torch models")
 pytest.importorskip("transformers", reason="hf builds models from transformers configs")
 
-from breaklint import hf  # noqa: E402  (after the skips: it needs both)
+from breaklint import hf, hf_config  # noqa: E402  (after the skips: it needs both)
 
 # type -> (eval inputs, train inputs)
 EXPECTED = {
@@ -40,7 +40,7 @@ def test_builds_a_tiny_model_that_runs(model_type: str, mode: hf.Mode) -> None:
 
 def test_shrinks_layers_widths_and_vocabulary_keeping_token_ids_inside() -> None:
     config = hf.tiny_config("llama")
-    assert config.num_hidden_layers == hf.LAYERS
+    assert config.num_hidden_layers == hf_config.LAYERS
     assert config.vocab_size == hf.VOCAB
     assert config.hidden_size % config.num_attention_heads == 0
     assert config.num_attention_heads % config.num_key_value_heads == 0

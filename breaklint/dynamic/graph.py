@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from breaklint.dynamic.attribution import attribute
+from breaklint.dynamic.editability import WrapTarget, resolve_wrap
 from breaklint.dynamic.model import (
     Break,
     CapturedGraph,
@@ -20,14 +21,13 @@ from breaklint.dynamic.model import (
     WrapOutcome,
 )
 from breaklint.dynamic.probe_call import failure, planned_call, seed
-from breaklint.editability import WrapTarget, resolve_wrap
 
 
 @dataclass(slots=True)
 class _Loaded:
     target: Any
-    args: tuple
-    kwargs: dict
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
 
     def call(self, function: Any) -> Any:
         return function(*self.args, **self.kwargs)
