@@ -17,6 +17,29 @@ from functools import cache
 _CANDIDATE = re.compile(r"^[ \t]+code\b", re.MULTILINE)
 _LONGEST_STATEMENT = 5  # lines: `code = (` and its string on the next lines
 
+# What a rule is about, by the first digit of its code's number: the registry refuses a code
+# outside these families, and the documentation names them from here.
+FAMILIES = {
+    "BL0": "files breaklint could not check",
+    "BL1": "tensor values read as Python values",
+    "BL2": "control flow that depends on tensor values",
+    "BL3": "shapes that depend on tensor values",
+    "BL4": "side effects: printing, logging, warnings, debuggers",
+    "BL5": "runtime calls and state Dynamo does not trace",
+    "BL6": "numpy",
+    "BL7": "hooks",
+    "BL8": "compile roots and recompiles",
+    "BL9": "found only by running Dynamo",
+}
+
+
+def family(code: str) -> str | None:
+    """The family of a rule code (`BL101` -> `BL1`), None when it is in none."""
+    if len(code) == 5 and code[2:].isdigit():
+        return code[:3] if code[:3] in FAMILIES else None
+    return None
+
+
 # Findings breaklint makes about its own work rather than from a rule's matcher: the engine
 # reports a file it cannot parse and its own failures, the join layer what Dynamo did on the
 # probes. Their rule modules hold only the pages; the engine and the join layer name them by

@@ -35,13 +35,26 @@ class Status(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Edit:
-    """Replace the text between two 1-based (line, column) positions with `content`."""
+class Range:
+    """A stretch of a file: 1-based lines and columns (characters), the end exclusive. Where a
+    finding is, what a fix rewrites and edits, what a probe watches, a SARIF region."""
 
     line: int
     column: int
     end_line: int
     end_column: int
+
+    def holds(self, other: Range) -> bool:
+        return (self.line, self.column) <= (other.line, other.column) and (
+            other.end_line,
+            other.end_column,
+        ) <= (self.end_line, self.end_column)
+
+
+@dataclass(frozen=True, slots=True)
+class Edit(Range):
+    """Replace the text of the range with `content`."""
+
     content: str
 
 
@@ -54,16 +67,6 @@ class Applicability(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class FixTarget:
-    """The node a fix rewrites, in findings' positions (1-based characters, end exclusive)."""
-
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-
-
-@dataclass(frozen=True, slots=True)
 class Fix:
     """A fix a rule offers: decided on `ast` while linting, made by the rule's libcst rewrite
     (`Rule.rewrites`) only when edits are needed (`--fix`, `--diff`, JSON and SARIF)."""
@@ -71,7 +74,7 @@ class Fix:
     message: str
     applicability: Applicability
     rewrite: str  # which of the rule's rewrites, e.g. "guard"
-    target: FixTarget
+    target: Range  # the node the rewrite replaces
     torch: str = "torch"  # the name the rewritten code reaches torch by
     adds_torch_import: bool = False  # the file does not bind `torch`: the fix imports it
     edits: tuple[Edit, ...] = ()  # the text edits, once the fix engine has made them
@@ -155,17 +158,14 @@ class ProbeFailure:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One problem at one place. Lines and columns are 1-based; end_column is exclusive."""
+    """One problem at one place."""
 
     code: str
     name: str
     severity: Severity
     message: str
     path: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
+    range: Range
     url: str
     hint: str | None = None
     scope: Scope | None = None  # the compile root that makes this code relevant
@@ -174,13 +174,32 @@ class Finding:
     fix: Fix | None = None
     evidence: Evidence | ProbeFailure | None = None  # only the dynamic phase gives one
 
+    @property
+    def line(self) -> int:
+        return self.range.line
+
+    @property
+    def column(self) -> int:
+        return self.range.column
+
+    @property
+    def end_line(self) -> int:
+        return self.range.end_line
+
+    @property
+    def end_column(self) -> int:
+        return self.range.end_column
+
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.column, self.code)
 
-    def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
+    def to_json(self) -> dict[str, Any]:
+        """The finding's JSON fields, its range's among them: a public contract."""
+        fields = dataclasses.asdict(self)
+        data = {key: fields[key] for key in ("code", "name", "severity", "message", "path")}
+        data |= fields["range"]
+        data |= {key: fields[key] for key in ("url", "hint", "scope", "origin", "status", "fix")}
         data["scope"] = None if self.scope is None else self.scope.label()
-        del data["evidence"]
         if self.evidence is not None:
             data.update(self.evidence.to_json())
         return data

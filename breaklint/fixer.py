@@ -25,9 +25,9 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from breaklint import rewrites
-from breaklint.findings import Edit, Finding, FixTarget
+from breaklint.findings import Edit, Finding, Range
 from breaklint.rewrites import Rewritten
-from breaklint.rule import all_rules
+from breaklint.rule import Rule, all_rules
 from breaklint.source import decode_source, source_lines
 
 
@@ -84,9 +84,9 @@ class ParsedFile:
         positions = wrapper.resolve(PositionProvider)
         # Several nodes can span one position (a block, its only statement, the call that is
         # that statement): a rewrite is tried on each, innermost first, until one takes it.
-        self._at: dict[FixTarget, list[cst.CSTNode]] = defaultdict(list)
+        self._at: dict[Range, list[cst.CSTNode]] = defaultdict(list)
         for node, where in positions.items():
-            target = FixTarget(
+            target = Range(
                 where.start.line, where.start.column + 1, where.end.line, where.end.column + 1
             )
             self._at[target].append(node)
@@ -111,7 +111,7 @@ class ParsedFile:
 
 
 class _Rewriter(cst.CSTTransformer):
-    def __init__(self, candidates: dict[int, list[Finding]], rules: dict) -> None:
+    def __init__(self, candidates: dict[int, list[Finding]], rules: dict[str, type[Rule]]) -> None:
         super().__init__()
         self.candidates = candidates  # by node id: the findings whose target the node spans
         self.rules = rules
@@ -234,7 +234,7 @@ def _edits_by_finding(path: str, findings: list[Finding]) -> dict[int, tuple[Edi
     return edits
 
 
-def _overlaps(change: Edit, target: FixTarget) -> bool:
+def _overlaps(change: Edit, target: Range) -> bool:
     """Whether a whole-line change touches the target's lines (the change's end line is
     exclusive; an insertion touches the line it goes before)."""
     return change.line <= target.end_line and target.line <= max(change.end_line - 1, change.line)

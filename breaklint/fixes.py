@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from breaklint.findings import Applicability, Fix, FixTarget
+from breaklint.findings import Applicability, Fix, Range
 from breaklint.rule import RuleContext
 from breaklint.source import char_offset
 
@@ -37,13 +37,13 @@ def torch_name(context: RuleContext) -> TorchName | None:
     return TorchName("torch", imported=False)
 
 
-def target_of(context: RuleContext, node: ast.AST) -> FixTarget:
+def target_of(context: RuleContext, node: ast.AST) -> Range:
     """`node`'s position as a fix target, in findings' columns."""
     lines = context.source.lines
     line, end_line = node.lineno, node.end_lineno or node.lineno  # type: ignore[attr-defined]
     column = char_offset(lines[line - 1], node.col_offset) + 1  # type: ignore[attr-defined]
     end = char_offset(lines[end_line - 1], node.end_col_offset or 0) + 1  # type: ignore[attr-defined]
-    return FixTarget(line, column, end_line, end)
+    return Range(line, column, end_line, end)
 
 
 def offer(

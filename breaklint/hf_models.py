@@ -112,8 +112,11 @@ class HFRun:
                     f,
                     evidence=dataclasses.replace(f.evidence, probe=label.key),
                     path=label.path if moved else f.path,
-                    line=label.line if moved else f.line,
-                    end_line=label.line if moved else f.end_line,
+                    range=(
+                        dataclasses.replace(f.range, line=label.line, end_line=label.line)
+                        if moved
+                        else f.range
+                    ),
                 )
             kept.append(f)
         return relabeled, kept

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from breaklint import DOCS_URL, __version__
-from breaklint.findings import Finding
+from breaklint.findings import Finding, Range
 
 FORMATS = ("full", "concise", "json", "github", "sarif", "junit")
 # Formats that give each fix's text edits: writing them runs the fix engine (libcst).
@@ -25,7 +25,7 @@ class Summary:
     probes: Sequence[Any] | None = None  # breaklint.dynamic.model.ProbeResult, if probes ran
     files: Sequence[str] = ()  # the files linted, as the findings name them
 
-    def to_dict(self, findings: Sequence[Finding]) -> dict:
+    def to_json(self, findings: Sequence[Finding]) -> dict[str, Any]:
         severities = Counter(f.severity.value for f in findings)
         return {
             "files_checked": self.files_checked,
@@ -83,11 +83,11 @@ def write_json(
 ) -> None:
     document = {
         "version": __version__,
-        "findings": [f.to_dict() for f in findings],
-        "summary": summary.to_dict(findings),
+        "findings": [f.to_json() for f in findings],
+        "summary": summary.to_json(findings),
     }
     if summary.probes is not None:
-        document["probes"] = [probe.to_dict() for probe in summary.probes]
+        document["probes"] = [probe.to_json() for probe in summary.probes]
     json.dump(document, out, indent=2)
     out.write("\n")
 
@@ -128,12 +128,17 @@ def _sarif_artifact(path: str) -> dict[str, str]:
     return {"uri": where.as_posix(), "uriBaseId": "%SRCROOT%"}
 
 
-def _sarif_region(line: int, column: int, end_line: int, end_column: int) -> dict[str, int]:
-    return {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
+def _sarif_region(where: Range) -> dict[str, int]:
+    return {
+        "startLine": where.line,
+        "startColumn": where.column,
+        "endLine": where.end_line,
+        "endColumn": where.end_column,
+    }
 
 
 def _sarif_location(f: Finding) -> dict[str, Any]:
-    region = _sarif_region(f.line, f.column, f.end_line, f.end_column)
+    region = _sarif_region(f.range)
     return {"physicalLocation": {"artifactLocation": _sarif_artifact(f.path), "region": region}}
 
 
@@ -142,7 +147,7 @@ def _sarif_fixes(f: Finding) -> list[dict[str, Any]]:
         return []
     replacements = [
         {
-            "deletedRegion": _sarif_region(e.line, e.column, e.end_line, e.end_column),
+            "deletedRegion": _sarif_region(e),
             "insertedContent": {"text": e.content},
         }
         for e in f.fix.edits
@@ -195,7 +200,7 @@ def write_sarif(
     if summary.probes is not None:
         # What each probe compiled: recompiles are no finding unless a guard failed on
         # every value, so code scanning gets them as run properties.
-        run["properties"] = {"probes": [probe.to_dict() for probe in summary.probes]}
+        run["properties"] = {"probes": [probe.to_json() for probe in summary.probes]}
     document = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
     json.dump(document, out, indent=2)
     out.write("\n")

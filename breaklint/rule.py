@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint import DOCS_URL
 from breaklint.class_attributes import SelfAssignments
-from breaklint.codes import catalogue_modules
+from breaklint.codes import catalogue_modules, family
 from breaklint.findings import (
     Applicability,
     Evidence,
@@ -24,6 +24,7 @@ from breaklint.findings import (
     Fix,
     Origin,
     ProbeFailure,
+    Range,
     Severity,
     Status,
 )
@@ -135,6 +136,8 @@ class Rule(Visitor):
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         if "code" in cls.__dict__:
+            if family(cls.code) is None:
+                raise RuntimeError(f"rule code {cls.code} is in no family of breaklint.codes")
             if cls.code in _REGISTRY:
                 raise RuntimeError(f"rule code {cls.code} is declared twice")
             _REGISTRY[cls.code] = cls
@@ -212,10 +215,12 @@ class Rule(Visitor):
             severity=severity or cls.severity,
             message=message or cls.message,
             path=path,
-            line=line,
-            column=column,
-            end_line=line if end_line is None else end_line,
-            end_column=column if end_column is None else end_column,
+            range=Range(
+                line,
+                column,
+                line if end_line is None else end_line,
+                column if end_column is None else end_column,
+            ),
             url=url or cls.url(),
             hint=hint or cls.hint,
             scope=scope,

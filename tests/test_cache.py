@@ -191,14 +191,18 @@ def test_a_function_reached_from_another_file_follows_its_callers(breaklint, wri
 def test_scope_round_trips_by_field_name() -> None:
     from breaklint.cache import file_result_from_json, file_result_to_json
     from breaklint.checker import CheckedFunction, FileResult
-    from breaklint.findings import Finding, Severity
+    from breaklint.findings import Finding, Range, Severity
     from breaklint.scope import EVERYTHING, Scope, ScopedFunction
 
     scopes = [Scope("Net.forward"), Scope("Net.forward", reached=True), EVERYTHING]
     checked = [
         CheckedFunction(
             ScopedFunction(f"f{n}", n, scope),
-            [Finding("BL101", "n", Severity.ERROR, "m", "a.py", n, 1, n, 2, "u", scope=scope)],
+            [
+                Finding(
+                    "BL101", "n", Severity.ERROR, "m", "a.py", Range(n, 1, n, 2), "u", scope=scope
+                )
+            ],
         )
         for n, scope in enumerate(scopes, 1)
     ]

@@ -28,13 +28,7 @@ def is_statement_finding(finding: Finding) -> bool:
 
 
 def flagged_span(finding: Finding) -> Span:
-    return Span(
-        os.path.realpath(finding.path),
-        finding.line,
-        finding.column,
-        finding.end_line,
-        finding.end_column,
-    )
+    return Span(os.path.realpath(finding.path), finding.range)
 
 
 @cache
@@ -77,7 +71,7 @@ def _statement_lines(finding: Finding, real_path: str) -> range:
 def unique_breaks(results: Sequence[ProbeResult]) -> list[Break]:
     """Every break (and guard that failed on every new value) once, from the first probe that
     hit it."""
-    seen: dict[tuple, Break] = {}
+    seen: dict[tuple[str, str, int, str], Break] = {}
     for result in results:
         for item in (*result.breaks, *result.recompile_breaks):
             kept = seen.setdefault(item.key(), item)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from breaklint.findings import BreakKind, Evidence
+from breaklint.findings import BreakKind, Evidence, Range
 
 _KNOB_NOTE = "Dynamo did not break here when rerun with torch._dynamo.config.{} = True"
 
@@ -46,16 +46,7 @@ class Span:
     end exclusive), so a probe can tell whether that expression ran and not only its line."""
 
     path: str  # real path
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-
-    def holds(self, line: int, column: int, end_line: int, end_column: int) -> bool:
-        return (self.line, self.column) <= (line, column) and (end_line, end_column) <= (
-            self.end_line,
-            self.end_column,
-        )
+    range: Range
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +143,7 @@ class GuardSummary:
     path: str | None  # real path of the line that installed it, when it names one
     line: int | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "guard": self.guard,
             "first": self.first,
@@ -177,7 +168,7 @@ class RecompileSummary:
     guards: tuple[GuardSummary, ...] = ()
     variants_s: float = 0.0  # the time the variant calls added
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "calls": self.calls,
             "calls_failed": self.calls_failed,
@@ -185,7 +176,7 @@ class RecompileSummary:
             "recompiles": self.recompiles,
             "guard_failures": self.guard_failures,
             "cache_limit_hit": self.limit_hit,
-            "guards": [guard.to_dict() for guard in self.guards],
+            "guards": [guard.to_json() for guard in self.guards],
             "variants_s": round(self.variants_s, 3),
         }
 
@@ -275,7 +266,7 @@ class ProbeResult:
         """Graph breaks and skipped frames, as `--fix` compares them before and after."""
         return len(self.breaks)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "probe": self.probe.key,
             "path": self.probe.path,
@@ -288,7 +279,7 @@ class ProbeResult:
             "wall_s": round(self.wall_s, 3),
             "error": self.error,
             "traceback": self.traceback,
-            "recompiles": None if self.recompiles is None else self.recompiles.to_dict(),
+            "recompiles": None if self.recompiles is None else self.recompiles.to_json(),
             "breaks_by_cost": [
                 {
                     "path": item.path,

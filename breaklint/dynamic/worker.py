@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import CodeType, FrameType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from breaklint.calls import Call
 from breaklint.dynamic import variants
@@ -39,10 +39,14 @@ from breaklint.dynamic.model import (
 )
 from breaklint.dynamic.probe_call import failure, planned_call, to_device
 from breaklint.dynamic.protocol import receive, send
+from breaklint.findings import Range
 from breaklint.source import char_offset
 
 if TYPE_CHECKING:
     from breaklint.dynamic.torch_shim import TorchDefaults
+
+# What `sys.settrace` takes: called on an event, it gives the tracer for the frame's next ones.
+Tracer: TypeAlias = "Callable[[FrameType, str, Any], Tracer | None]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +102,7 @@ def _instructions_in_spans(code: CodeType, spans: list[Span]) -> dict[int, tuple
     if not numbers:
         return inside
     first_line, last_line = min(numbers), max(numbers)
-    spans = [s for s in spans if first_line <= s.end_line and s.line <= last_line]
+    spans = [s for s in spans if first_line <= s.range.end_line and s.range.line <= last_line]
     if not spans:  # most functions hold no finding: no position to read
         return inside
     for index, (line, end_line, start, end) in enumerate(code.co_positions()):
@@ -109,7 +113,7 @@ def _instructions_in_spans(code: CodeType, spans: list[Span]) -> dict[int, tuple
             linecache.getline(code.co_filename, end_line),
         )
         position = (line, char_offset(first, start) + 1, end_line, char_offset(last, end) + 1)
-        holding = tuple(span for span in spans if span.holds(*position))
+        holding = tuple(span for span in spans if span.range.holds(Range(*position)))
         if holding:
             inside[index * 2] = holding  # one position per 2-byte code unit
     return inside
@@ -126,14 +130,14 @@ def _traced_run(call: Callable[[], Any], watch: Watch) -> tuple[_Coverage, Any]:
         spans_by_path.setdefault(span.path, []).append(span)
     offsets: dict[CodeType, dict[int, tuple[Span, ...]]] = {}
 
-    def lines(frame: FrameType, event: str, arg: Any) -> Callable | None:
+    def lines(frame: FrameType, event: str, arg: Any) -> Tracer | None:
         if event == "line":
             path = inside[frame.f_code.co_filename]
             assert path is not None  # only functions of linted files are traced
             coverage.executed.add((path, frame.f_lineno))
         return lines
 
-    def on_call(frame: FrameType, event: str, arg: Any) -> Callable | None:
+    def on_call(frame: FrameType, event: str, arg: Any) -> Tracer | None:
         code = frame.f_code
         filename = code.co_filename
         if filename not in inside:
@@ -148,7 +152,7 @@ def _traced_run(call: Callable[[], Any], watch: Watch) -> tuple[_Coverage, Any]:
         if not held_at:
             return lines
 
-        def instructions(frame: FrameType, event: str, arg: Any) -> Callable | None:
+        def instructions(frame: FrameType, event: str, arg: Any) -> Tracer | None:
             if event == "opcode":
                 coverage.reached.update(held_at.get(frame.f_lasti, ()))
             elif event == "line":
