@@ -43,7 +43,9 @@ def _on_line(code: types.CodeType, line: int) -> list[dis.Instruction]:
     return [i for i in dis.get_instructions(code) if i.positions and i.positions.lineno == line]
 
 
-def _choose(instructions: list[dis.Instruction], column: int | None, end: int | None):
+def _choose(
+    instructions: list[dis.Instruction], column: int | None, end: int | None
+) -> dis.Instruction:
     if column is not None:
         exact = [
             i for i in instructions

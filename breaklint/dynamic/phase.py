@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from breaklint.dynamic.join import flagged_span, is_statement_finding, join
-from breaklint.dynamic.model import OutputsPlan, ProbeResult, Watch
+from breaklint.dynamic.model import OutputsPlan, Probe, ProbeResult, Watch
 from breaklint.dynamic.pool import DynamicError, WorkerPool, default_memory_mb
 from breaklint.dynamic.probes import find_probes
 from breaklint.findings import Finding, Origin
@@ -78,7 +78,7 @@ def _apply_suppressions(findings: list[Finding]) -> list[Finding]:
 
 
 def _with_progress(
-    pool: WorkerPool, probes: list, watch: Watch, outputs: OutputsPlan | None
+    pool: WorkerPool, probes: list[Probe], watch: Watch, outputs: OutputsPlan | None
 ) -> list[ProbeResult]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn

@@ -41,14 +41,15 @@ class CallPlan:
     under --no-variants)."""
 
     target: Callable[..., Any]
-    args: tuple
-    kwargs: dict
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
     calls: list[Call] | None = None
     recompile_limit: int | None = None
 
 
 def plan(
-    returned: Any, unpack: Callable[[Any], tuple[Callable[..., Any], tuple, dict]]
+    returned: Any,
+    unpack: Callable[[Any], tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]],
 ) -> CallPlan:
     """A probe's return value as a plan: `Calls`, or what `unpack` accepts."""
     if isinstance(returned, Calls):
@@ -59,7 +60,7 @@ def plan(
     return CallPlan(*unpack(returned))
 
 
-def derive(args: tuple, kwargs: dict) -> list[list[Call]]:
+def derive(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[list[Call]]:
     """Groups of calls, each varying one thing: the probe's call again (state that calls
     change shows); every dimension size above 1 of the tensor arguments made larger (in every
     tensor that has that size, so that related inputs stay compatible); every Python int,

@@ -84,9 +84,10 @@ def _query_torch() -> dict[str, Any] | None:
             timeout=120,
             check=True,
         )
-        return json.loads(done.stdout)
+        answer = json.loads(done.stdout)
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
+    return answer if isinstance(answer, dict) else None
 
 
 def _torch_version() -> str | None:
@@ -121,9 +122,11 @@ def _answer() -> dict[str, Any]:
         return shipped()
     path = _cache_file(version)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        cached = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        pass
+        cached = None
+    if isinstance(cached, dict):
+        return cached
     answer = _query_torch()
     if answer is None:
         return shipped()

@@ -76,14 +76,15 @@ def _probe(statements: str) -> bool | None:
     exec(compile(source, "<breaklint probe>", "exec"), namespace)
     graphs: list[Any] = []
 
-    def record(graph_module: Any, example_inputs: Any) -> Callable[..., Any]:
+    def record(graph_module: torch.fx.GraphModule, example_inputs: Any) -> Callable[..., Any]:
         graphs.append(graph_module)
         return graph_module.forward
 
     torch._dynamo.reset()
     counters.clear()
     try:
-        torch.compile(namespace["probe"], backend=record)(torch.arange(6.0))
+        probe: Callable[..., Any] = namespace["probe"]
+        torch.compile(probe, backend=record)(torch.arange(6.0))
     except Exception:
         return None
     finally:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
-from breaklint.rule import FixExample, Rule
+from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules._dynamic_shapes import HINT, WHY
 from breaklint.syntax import excerpt
 from breaklint.tensorness import Kind
@@ -127,7 +127,7 @@ arguments, becomes the same reduction over `torch.where(mask, x, neutral)` (0 fo
 adds in another order, so it can differ in the last bits. Other reads have no automatic fix.
 """
 
-    def __init__(self, context) -> None:
+    def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._reduced: dict[int, ast.Call] = {}  # masked reads reduced at once, by their call
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, owns_its_lines
-from breaklint.rule import FixExample, Rule
+from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.syntax import excerpt, negated, without_not
 
 if TYPE_CHECKING:
@@ -243,7 +243,7 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
   exception the code raised.
 """
 
-    def __init__(self, context) -> None:
+    def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._tests: set[int] = set()  # conditions already judged as a whole
 

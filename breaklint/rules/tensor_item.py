@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, tensor_operands
-from breaklint.rule import FixExample, Rule
+from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.syntax import excerpt, method_call
 
 if TYPE_CHECKING:
@@ -110,14 +110,14 @@ is offered: the hint says what to change.
 """
     gb_ids = ("GB0124",)
 
-    def __init__(self, context) -> None:
+    def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         self._in_tensor_arithmetic.update(map(id, tensor_operands(self.context, node)))
 
-    visit_Compare = visit_BinOp  # type: ignore[assignment]
+    visit_Compare = visit_BinOp
 
     def visit_Call(self, node: ast.Call) -> None:
         call = method_call(node)

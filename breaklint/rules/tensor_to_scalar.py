@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, tensor_operands
-from breaklint.rule import FixExample, Rule
+from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.syntax import excerpt
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ one-element tensor that is not 0-d (it broadcasts). `bool()`, `complex()` and ot
 no automatic fix.
 """
 
-    def __init__(self, context) -> None:
+    def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self._index_depth = 0
@@ -133,7 +133,7 @@ no automatic fix.
     def visit_BinOp(self, node: ast.BinOp) -> None:
         self._in_tensor_arithmetic.update(map(id, tensor_operands(self.context, node)))
 
-    visit_Compare = visit_BinOp  # type: ignore[assignment]
+    visit_Compare = visit_BinOp
 
     def visit_Subscript_slice(self, node: ast.Subscript) -> None:
         self._index_depth += 1
