@@ -11,32 +11,44 @@ from __future__ import annotations
 import ast
 import os
 import re
+from dataclasses import dataclass
 from functools import cache
 
 # An indented statement that starts with `code`: a class attribute, however it is written.
 _CANDIDATE = re.compile(r"^[ \t]+code\b", re.MULTILINE)
 _LONGEST_STATEMENT = 5  # lines: `code = (` and its string on the next lines
 
-# What a rule is about, by the first digit of its code's number: the registry refuses a code
-# outside these families, and the documentation names them from here.
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """What the rules of one code family are about, and the folder of `breaklint/rules/` that
+    holds them."""
+
+    folder: str
+    about: str
+
+
+# The code families, by the first digit of a code's number: the registry refuses a code outside
+# them, the catalogue keeps each family's rules in its folder, and the documentation names them
+# from here.
 FAMILIES = {
-    "BL0": "files breaklint could not check",
-    "BL1": "tensor values read as Python values",
-    "BL2": "control flow that depends on tensor values",
-    "BL3": "shapes that depend on tensor values",
-    "BL4": "side effects: printing, logging, warnings, debuggers",
-    "BL5": "runtime calls and state Dynamo does not trace",
-    "BL6": "numpy",
-    "BL7": "hooks",
-    "BL8": "compile roots and recompiles",
-    "BL9": "found only by running Dynamo",
+    "BL0": Family("files", "files breaklint could not check"),
+    "BL1": Family("values", "tensor values read as Python values"),
+    "BL2": Family("control_flow", "control flow that depends on tensor values"),
+    "BL3": Family("shapes", "shapes that depend on tensor values"),
+    "BL4": Family("side_effects", "side effects: printing, logging, warnings, debuggers"),
+    "BL5": Family("runtime", "runtime calls and state Dynamo does not trace"),
+    "BL6": Family("numpy_calls", "numpy in compiled code"),
+    "BL7": Family("hooks", "module hooks"),
+    "BL8": Family("compiling", "compile roots and recompiles"),
+    "BL9": Family("dynamo", "found only by running Dynamo on probes"),
 }
 
 
-def family(code: str) -> str | None:
-    """The family of a rule code (`BL101` -> `BL1`), None when it is in none."""
-    if len(code) == 5 and code[2:].isdigit():
-        return code[:3] if code[:3] in FAMILIES else None
+def family(code: str) -> Family | None:
+    """The family of a rule code (`BL101`: values), None when it is in none."""
+    if len(code) == 5 and code.startswith("BL") and code[2:].isdigit():
+        return FAMILIES.get(code[:3])
     return None
 
 
@@ -54,16 +66,25 @@ DYNAMO_RECOMPILES = "BL910"
 
 @cache
 def _catalogue_files() -> dict[str, str]:
-    """Module name -> path of every rule module; helpers shared by rules start with `_`."""
+    """Module name -> path of every rule module, in the catalogue's folders and their family
+    packages; helpers shared by rules start with `_`."""
     import breaklint.rules as package  # its __init__ imports nothing
 
     files: dict[str, str] = {}
     for folder in package.__path__:
-        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-            stem, suffix = os.path.splitext(entry.name)
-            if suffix == ".py" and not stem.startswith("_") and stem.isidentifier():
-                files.setdefault(f"{package.__name__}.{stem}", entry.path)
+        _scan(folder, package.__name__, files)
     return files
+
+
+def _scan(folder: str, package: str, files: dict[str, str]) -> None:
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        stem, suffix = os.path.splitext(entry.name)
+        if stem.startswith("_") or not stem.isidentifier():
+            continue
+        if entry.is_dir() and os.path.isfile(os.path.join(entry.path, "__init__.py")):
+            _scan(entry.path, f"{package}.{stem}", files)
+        elif suffix == ".py":
+            files.setdefault(f"{package}.{stem}", entry.path)
 
 
 def catalogue_modules() -> list[str]:

@@ -217,3 +217,15 @@ def test_a_circle_is_found() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycle(graph) == ["a", "b", "c", "a"]
     assert cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_each_rule_lives_in_its_family_folder() -> None:
+    from breaklint.codes import family
+    from breaklint.rule import all_rules
+
+    wrong = []
+    for code, rule in all_rules().items():
+        found = family(code)
+        if found is None or rule.__module__.split(".")[2] != found.folder:
+            wrong.append(f"{code} in {rule.__module__}")
+    assert wrong == []

@@ -2,7 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
-from breaklint.rules._dynamic_shapes import WHY
+from breaklint.rules.shapes._dynamic_shapes import WHY
 
 
 class RepeatInterleaveTensor(Rule):

@@ -2,7 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
-from breaklint.rules._dynamic_shapes import HINT, WHY
+from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
 from breaklint.syntax import method_call
 from breaklint.tensorness import Kind
 

@@ -1,0 +1,1 @@
+"""The BL8xx rules: see `FAMILIES` in `breaklint.codes`."""

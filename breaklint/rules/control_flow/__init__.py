@@ -1,0 +1,1 @@
+"""The BL2xx rules: see `FAMILIES` in `breaklint.codes`."""

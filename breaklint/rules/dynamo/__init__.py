@@ -1,0 +1,1 @@
+"""The BL9xx rules: see `FAMILIES` in `breaklint.codes`."""

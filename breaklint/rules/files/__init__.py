@@ -1,0 +1,1 @@
+"""The BL0xx rules: see `FAMILIES` in `breaklint.codes`."""

@@ -1,0 +1,1 @@
+"""The BL7xx rules: see `FAMILIES` in `breaklint.codes`."""

@@ -1,0 +1,1 @@
+"""The BL6xx rules: see `FAMILIES` in `breaklint.codes`."""

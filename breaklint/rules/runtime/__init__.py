@@ -1,0 +1,1 @@
+"""The BL5xx rules: see `FAMILIES` in `breaklint.codes`."""

@@ -1,0 +1,1 @@
+"""The BL3xx rules: see `FAMILIES` in `breaklint.codes`."""

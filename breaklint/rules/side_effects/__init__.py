@@ -1,0 +1,1 @@
+"""The BL4xx rules: see `FAMILIES` in `breaklint.codes`."""

@@ -1,0 +1,1 @@
+"""The BL1xx rules: see `FAMILIES` in `breaklint.codes`."""
