@@ -139,7 +139,7 @@ def test_entries_with_values_of_the_wrong_type_are_misses(breaklint, write, tmp_
 def test_editing_breaklint_itself_invalidates_the_cache(tmp_path):
     from breaklint.cache import ResultCache
 
-    rule_file = Path(breaklint_rules.__path__[0]) / "tensor_item.py"
+    rule_file = Path(breaklint_rules.__path__[0]) / "values" / "tensor_item.py"
     before = ResultCache(tmp_path, "salt").key("same")
     stat = rule_file.stat()
     try:
