@@ -10,6 +10,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -67,6 +68,11 @@ def error(message: str) -> None:
     sys.stderr.write(f"breaklint: error: {message}\n")
 
 
+def _warn(messages: Iterable[str]) -> None:
+    for message in messages:
+        sys.stderr.write(f"breaklint: warning: {message}\n")
+
+
 DEBUG_VARIABLE = "BREAKLINT_DEBUG"
 
 
@@ -100,6 +106,8 @@ class _Outcome:
     fixed: Counter[str] = field(default_factory=Counter)  # findings fixed, by rule code
     fix_failed: bool = False
     files: list[str] = field(default_factory=list)  # the files linted
+    warnings: list[str] = field(default_factory=list)  # for stderr, once
+    digests: dict[str, str | None] = field(default_factory=dict)  # of each file as linted
 
 
 def lint(request: LintRequest) -> int:
@@ -111,8 +119,9 @@ def lint(request: LintRequest) -> int:
         found = discover(request.paths, settings)
         selection = settings.selection(known_codes())
         if request.diff:
-            findings = _static(request, found.files, selection).findings
-            return _show_diff(findings, request.unsafe_fixes)
+            static = _static(request, found.files, selection)
+            _warn(static.warnings)
+            return _show_diff(static.findings, request.unsafe_fixes, static.digests)
         models = _hf_models(request)
         files = found.files + (models.files if models else [])
         probe_paths = list(request.probes) or (list(settings.probes) if request.dynamic else [])
@@ -136,6 +145,8 @@ def lint(request: LintRequest) -> int:
         sys.stderr.write(
             f"breaklint: warning: cannot read folder '{folder.folder}': {folder.reason}\n"
         )
+    for special in found.special:
+        sys.stderr.write(f"breaklint: warning: skipped '{special.path}': {special.reason}\n")
     for empty in found.empty:
         sys.stderr.write(f"breaklint: warning: no Python files found under '{empty}'\n")
     not_built = _report_models(request, models, outcome) if models else False
@@ -180,7 +191,14 @@ def _static(request: LintRequest, files: list[str], selection: Selection) -> _Ou
     from breaklint.engine import lint_paths
 
     result = lint_paths(files, request.settings, request.jobs, request.use_cache, selection)
-    return _Outcome(result.findings, result.files_checked, result.files_skipped, files=files)
+    return _Outcome(
+        result.findings,
+        result.files_checked,
+        result.files_skipped,
+        files=files,
+        warnings=result.warnings,
+        digests=result.digests,
+    )
 
 
 # As in ruff: a fix can make another one possible (an inner `if` rewritten leaves its outer
@@ -200,13 +218,20 @@ class _FixRun:
 def _fix_rounds(
     request: LintRequest, files: list[str], selection: Selection, outcome: _Outcome
 ) -> _FixRun:
+    from breaklint.discovery import linted_trees
     from breaklint.fixer import FileFix, plan_fixes, write_fixes
 
     run = _FixRun(outcome, {}, {})
+    trees = linted_trees(request.paths)
+    notes: dict[str, str] = {}
     for _ in range(MAX_FIX_ROUNDS):
-        plan = plan_fixes(run.outcome.findings, unsafe=request.unsafe_fixes)
+        linted = run.outcome.digests
+        plan = plan_fixes(
+            run.outcome.findings, unsafe=request.unsafe_fixes, linted=linted, trees=trees
+        )
+        notes |= plan.notes
         plan.files = [file for file in plan.files if file.path not in run.problems]
-        problems = plan.problems | write_fixes(plan)
+        problems = plan.problems | write_fixes(plan, trees)
         run.problems |= problems
         written = [file for file in plan.files if file.path not in problems]
         if not written:
@@ -218,6 +243,7 @@ def _fix_rounds(
                 file.path, file.encoding, first.original, file.fixed, applied
             )
         run.outcome = _static(request, files, selection)
+    _warn(f"{path}: {note}" for path, note in notes.items())
     for path, problem in run.problems.items():
         error(f"{path}: {problem}")
     return run
@@ -350,16 +376,20 @@ def _report(request: LintRequest, outcome: _Outcome, failed: bool) -> int:
         f for f in outcome.findings
         if request.show_not_reproduced or f.status != Status.NOT_REPRODUCED
     ]  # fmt: skip
+    _warn(outcome.warnings)
     main = ReportTarget(request.output_format, request.output_file)
+    notes: dict[str, str] = {}
     for target in (main, *request.reports):
         reported = outcome.findings if target.format == "json" else shown
         try:
-            _write_report(target, reported, summary, request.output)
+            _write_report(target, reported, summary, request.output, notes)
         except OSError as problem:
             error(f"cannot write report to '{target.path}': {problem.strerror or problem}")
             return EXIT_ERROR
+    _warn(f"{path}: {note}" for path, note in notes.items())
     if not request.quiet:
-        sys.stderr.write(summary_line(shown, summary) + "\n")
+        if shown or not failed:  # "All checks passed" never follows an error
+            sys.stderr.write(summary_line(shown, summary) + "\n")
         if outcome.fixed:
             sys.stderr.write(_fixed_summary(outcome.fixed))
         # --hf models are installed code: breaklint never fixes them.
@@ -386,13 +416,17 @@ def _fixed_summary(fixed: Counter[str]) -> str:
 
 
 def _write_report(
-    target: ReportTarget, findings: list[Finding], summary: Summary, options: OutputOptions
+    target: ReportTarget,
+    findings: list[Finding],
+    summary: Summary,
+    options: OutputOptions,
+    notes: dict[str, str],
 ) -> None:
     writer = WRITERS[target.format]
     if target.format in CARRIES_EDITS and any(f.fix for f in findings):
         from breaklint.fixer import with_edits  # libcst, only when edits are shown
 
-        findings = with_edits(findings)
+        findings = with_edits(findings, notes)
     if target.path is None:
         writer(findings, sys.stdout, summary, options)
         return
@@ -400,11 +434,12 @@ def _write_report(
         writer(findings, out, summary, options)
 
 
-def _show_diff(findings: list[Finding], unsafe: bool) -> int:
+def _show_diff(findings: list[Finding], unsafe: bool, linted: dict[str, str | None]) -> int:
     """`--diff`: the fixes as a unified diff on stdout; exit 1 when there is one."""
     from breaklint.fixer import plan_fixes, unified_diff
 
-    plan = plan_fixes(findings, unsafe=unsafe)
+    plan = plan_fixes(findings, unsafe=unsafe, linted=linted)
+    _warn(f"{path}: {note}" for path, note in plan.notes.items())
     for path, problem in plan.problems.items():
         error(f"{path}: {problem}")
     for file in plan.files:
