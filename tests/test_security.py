@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -313,3 +315,35 @@ def test_a_file_edited_during_fix_is_changed_on_disk(write, tmp_path):
     assert result.returncode == 2
     assert (tmp_path / "model.py").read_text(encoding="utf-8").startswith("# edited\n")
     assert FIXED_LINE not in (tmp_path / "model.py").read_text(encoding="utf-8")
+
+
+# Item 15: the README says what each install brings, as pyproject.toml declares it.
+
+
+def _package(requirement: str) -> str:
+    """`torch>=2.4` -> `torch`; `breaklint[dynamic]` -> `breaklint[dynamic]`."""
+    return re.split(r"[<>=!~ ;]", requirement, maxsplit=1)[0]
+
+
+def test_the_readme_says_what_each_install_brings():
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    table = readme.split("What each install brings:\n\n")[1].split("\n\n")[0]
+    rows = {
+        cells[0].strip("` "): cells[1]
+        for line in table.splitlines()[2:]
+        for cells in [line.strip("|").split("|")]
+    }
+    installs = {"breaklint": project["dependencies"]}
+    installs |= {
+        f"breaklint[{extra}]": needs for extra, needs in project["optional-dependencies"].items()
+    }
+    assert set(rows) == set(installs)
+    for install, needs in installs.items():
+        for requirement in needs:
+            package = _package(requirement)
+            if package.startswith("breaklint["):
+                continue  # another extra: its own row names its packages
+            assert f"`{package}" in rows[install], f"{install} brings {package}: say so"
+    assert "[SECURITY.md](SECURITY.md)" in readme
+    assert (REPO / "SECURITY.md").is_file()
