@@ -121,7 +121,7 @@ def lint(request: LintRequest) -> int:
         if request.diff:
             static = _static(request, found.files, selection)
             _warn(static.warnings)
-            return _show_diff(static.findings, request.unsafe_fixes, static.digests)
+            return _show_diff(static, request)
         models = _hf_models(request)
         files = found.files + (models.files if models else [])
         probe_paths = list(request.probes) or (list(settings.probes) if request.dynamic else [])
@@ -434,11 +434,14 @@ def _write_report(
         writer(findings, out, summary, options)
 
 
-def _show_diff(findings: list[Finding], unsafe: bool, linted: dict[str, str | None]) -> int:
-    """`--diff`: the fixes as a unified diff on stdout; exit 1 when there is one."""
+def _show_diff(static: _Outcome, request: LintRequest) -> int:
+    """`--diff`: the fixes `--fix` would write, as a unified diff on stdout; exit 1 when there
+    is one."""
+    from breaklint.discovery import linted_trees
     from breaklint.fixer import plan_fixes, unified_diff
 
-    plan = plan_fixes(findings, unsafe=unsafe, linted=linted)
+    findings, unsafe, trees = static.findings, request.unsafe_fixes, linted_trees(request.paths)
+    plan = plan_fixes(findings, unsafe=unsafe, linted=static.digests, trees=trees)
     _warn(f"{path}: {note}" for path, note in plan.notes.items())
     for path, problem in plan.problems.items():
         error(f"{path}: {problem}")

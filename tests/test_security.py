@@ -42,6 +42,10 @@ def test_a_py_symlink_out_of_the_tree_is_linted_but_not_fixed(breaklint, write, 
     original = outside.read_text(encoding="utf-8")
     write("tree/own.py", MODEL)
     (tmp_path / "tree" / "link.py").symlink_to(outside)
+    diff = breaklint("tree", "--diff", "--unsafe-fixes", "--no-cache")
+    assert "+++ b/tree/own.py" in diff.stdout
+    assert "link.py" not in diff.stdout
+    assert "breaklint: warning: tree/link.py: not fixed:" in diff.stderr
     result = _concise(breaklint, "tree", "--fix", "--unsafe-fixes")
     assert outside.read_text(encoding="utf-8") == original
     assert FIXED_LINE in (tmp_path / "tree" / "own.py").read_text(encoding="utf-8")
