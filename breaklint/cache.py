@@ -17,17 +17,20 @@ import functools
 import hashlib
 import json
 import os
+import stat
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from breaklint import __version__
+from breaklint.codes import known_codes
 from breaklint.findings import Finding
 from breaklint.index import ClassInfo, FunctionInfo, HookRegistration, ImportAlias, ModuleIndex
 from breaklint.scope import Scope, ScopedFunction
+from breaklint.source import MAX_FILE_BYTES, display_path, read_regular
 
 if TYPE_CHECKING:
     from breaklint.checker import FileResult
@@ -38,8 +41,7 @@ CACHE_DIR = ".breaklint_cache"
 def file_digest(path: str) -> str | None:
     """The SHA-256 of a file's bytes, or None when it cannot be read (then nothing is cached)."""
     try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
+        return hashlib.sha256(read_regular(path)).hexdigest()
     except OSError:
         return None
 
@@ -74,11 +76,28 @@ class ResultCache:
         text = f"{self.salt}|{json.dumps(inputs, separators=(',', ':'))}"
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
+    def refused(self) -> str | None:
+        """Why this cache folder must not be used, if it must not: a symlink (the cache or its
+        .gitignore) would have breaklint write where it points, outside the project."""
+        for path in (self.folder, self.folder / ".gitignore"):
+            try:
+                mode = os.lstat(path).st_mode
+            except FileNotFoundError:
+                return None
+            except OSError as error:
+                return f"'{display_path(str(path))}' cannot be read ({error.strerror or error})"
+            if stat.S_ISLNK(mode):
+                return f"'{display_path(str(path))}' is a symlink"
+            if path == self.folder and not stat.S_ISDIR(mode):
+                return f"'{display_path(str(path))}' is not a folder"
+        return None
+
     def load(self, key: str) -> Any:
-        """The stored value, or None when absent or unreadable (a corrupt entry is a miss)."""
+        """The stored value, or None when absent or unreadable (a corrupt entry, a symlink, a
+        FIFO or device, an entry over the size bound: a miss, never a blocked or endless read)."""
         try:
-            with open(self.folder / key[:2] / f"{key}.json", encoding="utf-8") as handle:
-                return json.load(handle)
+            data = read_regular(self.folder / key[:2] / f"{key}.json", follow=False)
+            return json.loads(data.decode("utf-8"))
         except (OSError, ValueError, RecursionError):  # json recurses once per nesting level
             return None
 
@@ -89,7 +108,11 @@ class ResultCache:
         folder = self.folder / key[:2]
         temporary = folder / f"{key}.{os.getpid()}.tmp"
         text = json.dumps(value, separators=(",", ":"))
+        if len(text) > MAX_FILE_BYTES:
+            return  # `load` would not read it back
         try:
+            if os.path.islink(folder):
+                return  # a link planted in the cache would take the write out of it
             try:
                 _write_new(temporary, text)
             except FileNotFoundError:
@@ -102,13 +125,15 @@ class ResultCache:
 
     def _make_folder(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        ignore = self.folder / ".gitignore"
-        if not ignore.is_file():
-            ignore.write_text("*\n", encoding="utf-8")
+        # Never through a symlink, dangling or not: O_EXCL creates a new file or fails.
+        with contextlib.suppress(FileExistsError):
+            _write_new(self.folder / ".gitignore", "*\n")
 
 
 def _write_new(path: Path, text: str) -> None:
-    with open(path, "x", encoding="utf-8") as handle:  # never someone else's file
+    """Create `path` (never someone else's file, never through a symlink) holding `text`."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    with os.fdopen(os.open(path, flags, 0o666), "w", encoding="utf-8") as handle:
         handle.write(text)
 
 
@@ -235,8 +260,15 @@ def findings_to_json(findings: list[Finding]) -> list[dict[str, Any]]:
     return [asdict(finding) for finding in findings]
 
 
-def findings_from_json(data: list[dict[str, Any]]) -> list[Finding]:
+def findings_from_json(data: list[dict[str, Any]], paths: Collection[str]) -> list[Finding]:
+    """Stored findings, each of a known rule and in one of `paths` (the files the entry is
+    about): ValueError otherwise, as an entry planted to point the report or --fix at another
+    file, or naming a rule this breaklint lacks, is a miss."""
     findings: list[Finding] = as_type(list[Finding], data)
+    codes = known_codes()
+    for finding in findings:
+        if finding.path not in paths or finding.code not in codes:
+            raise ValueError(f"a stored finding of {finding.code} in {finding.path!r:.80}")
     return findings
 
 
@@ -261,18 +293,23 @@ def file_result_to_json(result: FileResult) -> dict[str, Any]:
     }
 
 
-def file_result_from_json(data: dict[str, Any]) -> FileResult:
+def file_result_from_json(data: dict[str, Any], path: str) -> FileResult:
+    """The stored result of checking `path`; ValueError when it is another file's."""
     from breaklint.checker import CheckedFunction, FileResult
 
     index, checked = data["index"], data["checked"]
-    path = as_type(str, data["path"])
+    if as_type(str, data["path"]) != path:
+        raise ValueError(f"a stored result for {data['path']!r:.80}")
     functions = _from_table(ScopedFunction, checked["functions"], _SCOPED_NESTED)
+    module = None if index is None else index_from_json(index)
+    if module is not None and module.path != path:
+        raise ValueError(f"a stored index of {module.path!r:.80}")
     return FileResult(
         path,
-        None if index is None else index_from_json(index),
-        findings_from_json(data["problems"]),
+        module,
+        findings_from_json(data["problems"], (path,)),
         [
-            CheckedFunction(function, findings_from_json(findings))
+            CheckedFunction(function, findings_from_json(findings, (path,)))
             for function, findings in zip(
                 functions, as_type(list, checked["findings"]), strict=True
             )

@@ -126,8 +126,8 @@ def _lint_parser() -> argparse.ArgumentParser:
         "--probe-memory",
         type=int,
         metavar="MB",
-        help="memory limit per probe worker (default: the machine's memory divided among the "
-        "--jobs workers; 0: no limit)",
+        help="memory limit per probe worker (default: three quarters of the machine's memory "
+        "divided among the --jobs workers; 0: no limit)",
     )
     dynamic.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
     dynamic.add_argument(

@@ -20,6 +20,7 @@ from breaklint.console import (
     fix_hint,
     fixed_summary,
     warning,
+    warnings,
 )
 from breaklint.findings import Finding, Status
 from breaklint.fix_verify import fixed, fixed_and_verified
@@ -46,8 +47,9 @@ def lint(request: LintRequest) -> int:
         found = discover(request.paths, settings)
         selection = settings.selection(known_codes())
         if request.diff:
-            findings = static(request, found.files, selection).findings
-            return _show_diff(findings, request.unsafe_fixes)
+            linted = static(request, found.files, selection)
+            warnings(linted.warnings)
+            return _show_diff(linted, request)
         models = _hf_models(request)
         files = found.files + (models.files if models else [])
         probe_paths = list(request.probes) or (list(settings.probes) if request.dynamic else [])
@@ -64,6 +66,8 @@ def lint(request: LintRequest) -> int:
         error(f"path '{missing}' does not exist")
     for folder in found.unreadable:
         warning(f"cannot read folder '{folder.folder}': {folder.reason}")
+    for special in found.special:
+        warning(f"skipped '{special.path}': {special.reason}")
     for empty in found.empty:
         warning(f"no Python files found under '{empty}'")
     not_built = False
@@ -130,16 +134,20 @@ def _report(request: LintRequest, outcome: Outcome, failed: bool) -> int:
         f for f in outcome.findings
         if request.show_not_reproduced or f.status != Status.NOT_REPRODUCED
     ]  # fmt: skip
+    warnings(outcome.warnings)
     main = ReportTarget(request.output_format, request.output_file)
+    notes: dict[str, str] = {}
     for target in (main, *request.reports):
         reported = outcome.findings if target.format == "json" else shown
         try:
-            _write_report(target, reported, summary, request.output)
+            _write_report(target, reported, summary, request.output, notes)
         except OSError as problem:
             error(f"cannot write report to '{target.path}': {problem.strerror or problem}")
             return EXIT_ERROR
+    warnings(f"{path}: {note}" for path, note in notes.items())
     if not request.quiet:
-        sys.stderr.write(summary_line(shown, summary) + "\n")
+        if shown or not failed:  # "All checks passed" never follows an error
+            sys.stderr.write(summary_line(shown, summary) + "\n")
         if outcome.fixed:
             sys.stderr.write(fixed_summary(outcome.fixed))
         # --hf models are installed code: breaklint never fixes them.
@@ -154,13 +162,17 @@ def _report(request: LintRequest, outcome: Outcome, failed: bool) -> int:
 
 
 def _write_report(
-    target: ReportTarget, findings: list[Finding], summary: Summary, options: OutputOptions
+    target: ReportTarget,
+    findings: list[Finding],
+    summary: Summary,
+    options: OutputOptions,
+    notes: dict[str, str],
 ) -> None:
     writer = WRITERS[target.format]
     if target.format in CARRIES_EDITS and any(f.fix for f in findings):
         from breaklint.fixer import with_edits  # libcst, only when edits are shown
 
-        findings = with_edits(findings)
+        findings = with_edits(findings, notes)
     if target.path is None:
         writer(findings, sys.stdout, summary, options)
         return
@@ -168,11 +180,17 @@ def _write_report(
         writer(findings, out, summary, options)
 
 
-def _show_diff(findings: list[Finding], unsafe: bool) -> int:
-    """`--diff`: the fixes as a unified diff on stdout; exit 1 when there is one."""
+def _show_diff(linted: Outcome, request: LintRequest) -> int:
+    """`--diff`: the fixes `--fix` would write, as a unified diff on stdout; exit 1 when there
+    is one."""
+    from breaklint.discovery import linted_trees
     from breaklint.fixer import plan_fixes, unified_diff
 
-    plan = plan_fixes(findings, unsafe=unsafe)
+    findings, unsafe = linted.findings, request.unsafe_fixes
+    plan = plan_fixes(
+        findings, unsafe=unsafe, linted=linted.digests, trees=linted_trees(request.paths)
+    )
+    warnings(f"{path}: {note}" for path, note in plan.notes.items())
     for path, problem in plan.problems.items():
         error(f"{path}: {problem}")
     for file in plan.files:

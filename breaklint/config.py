@@ -80,7 +80,8 @@ class Settings:
 
 
 def _matches_any(code: str, selectors: tuple[str, ...]) -> bool:
-    return any(s == "ALL" or code.startswith(s) for s in selectors)
+    """Whether a selector (a code, a prefix or ALL, in any case) names `code`."""
+    return any(s.upper() == "ALL" or code.startswith(s.upper()) for s in selectors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ class Selection:
 
 def check_selectors(selectors: tuple[str, ...], codes: list[str], origin: str) -> None:
     for selector in selectors:
-        if selector != "ALL" and not any(code.startswith(selector) for code in codes):
+        if not any(_matches_any(code, (selector,)) for code in codes):
             raise ConfigError(f"{origin}: unknown rule selector '{selector}'")
 
 

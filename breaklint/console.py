@@ -8,6 +8,7 @@ import sys
 import tempfile
 import traceback
 from collections import Counter
+from collections.abc import Iterable
 
 from breaklint.findings import Finding
 
@@ -22,6 +23,11 @@ def error(message: str) -> None:
 
 def warning(message: str) -> None:
     sys.stderr.write(f"breaklint: warning: {message}\n")
+
+
+def warnings(messages: Iterable[str]) -> None:
+    for message in messages:
+        warning(message)
 
 
 def report_crash(crash: Exception) -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 
 from breaklint.config import Settings
+from breaklint.source import kind_of
 
 
 @dataclass(slots=True)
@@ -14,12 +16,19 @@ class Discovery:
     missing: list[str] = field(default_factory=list)  # paths that do not exist
     empty: list[str] = field(default_factory=list)  # folders holding no Python file
     unreadable: list[Unreadable] = field(default_factory=list)  # folders the walk could not list
+    special: list[Skipped] = field(default_factory=list)  # FIFOs, devices...: never read
 
 
 @dataclass(frozen=True, slots=True)
 class Unreadable:
     folder: str
     reason: str  # e.g. "Permission denied"
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    path: str
+    reason: str  # e.g. "not a regular file (a FIFO)"
 
 
 def _is_virtualenv(folder: str) -> bool:
@@ -33,9 +42,17 @@ def discover(paths: list[str], settings: Settings) -> Discovery:
 
     def add(path: str) -> None:
         key = os.path.realpath(path)
-        if key not in seen:
-            seen.add(key)
+        if key in seen:
+            return
+        seen.add(key)
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG  # a dangling link: reading it says why (BL001)
+        if stat.S_ISREG(mode):
             result.files.append(path)
+        else:  # a FIFO would block the run, a device never end: skipped, and said so
+            result.special.append(Skipped(path, f"not a regular file ({kind_of(mode)})"))
 
     def unreadable(error: OSError) -> None:
         # Skipped, but never silently: its files would be missing from the run.
@@ -67,6 +84,15 @@ def discover(paths: list[str], settings: Settings) -> Discovery:
                 result.empty.append(raw)
     result.files.sort()
     return result
+
+
+def linted_trees(paths: list[str]) -> tuple[str, ...]:
+    """The real paths of the folders a run lints: each folder given, and the folder holding
+    each file given (as named: a symlink's own folder, not its target's)."""
+    return tuple(
+        os.path.realpath(path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)))
+        for path in paths
+    )
 
 
 def package_parts(path: str, cache: dict[str, list[str]]) -> list[str]:

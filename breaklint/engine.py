@@ -40,6 +40,9 @@ class LintResult:
     findings: list[Finding]
     files_checked: int
     files_skipped: int = 0
+    warnings: list[str] = dataclasses.field(default_factory=list)  # for stderr, once per run
+    # The SHA-256 of each file's bytes as linted (None: unreadable).
+    digests: dict[str, str | None] = dataclasses.field(default_factory=dict)
 
 
 R = TypeVar("R")
@@ -115,11 +118,16 @@ def lint_paths(
     package_of = {path: package_parts(path, packages) for path in files}
     codes_of = {path: selection.codes_for(path) for path in files}
     scope = ScopeOptions(everything=settings.scope == "all", roots=settings.roots)
-    if not use_cache:
-        with Workers(jobs) as workers:
-            return _lint(files, package_of, codes_of, scope, workers, None, {})
-    cache = ResultCache(settings.root, fingerprint())
+    # What each file held when linted: --fix rewrites a file only if it still holds that.
     digests = {path: file_digest(path) for path in files}
+    cache = ResultCache(settings.root, fingerprint()) if use_cache else None
+    refused = cache.refused() if cache else None
+    if cache is None or refused:
+        with Workers(jobs) as workers:
+            result = _lint(files, package_of, codes_of, scope, workers, None, {})
+        result.warnings += [f"cache not used: {refused}"] if refused else []
+        result.digests = digests
+        return result
     # With nothing changed the whole run is one entry: no index, scope or per-file lookups.
     key = None
     if all(digests.values()):
@@ -128,10 +136,9 @@ def lint_paths(
         stored = cache.load(key)
         try:
             if stored is not None:
-                findings = findings_from_json(stored["findings"])
-                return LintResult(
-                    findings, len(files), files_skipped=as_type(int, stored["skipped"])
-                )
+                findings = findings_from_json(stored["findings"], set(files))
+                skipped = as_type(int, stored["skipped"])
+                return LintResult(findings, len(files), skipped, digests=digests)
         except (KeyError, TypeError, ValueError):  # an entry of the wrong shape is a miss
             pass
     with Workers(jobs) as workers:
@@ -139,6 +146,7 @@ def lint_paths(
     if key is not None:
         stored = {"findings": findings_to_json(result.findings), "skipped": result.files_skipped}
         cache.store(key, stored)
+    result.digests = digests
     return result
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from breaklint.config import Selection
-from breaklint.console import error
+from breaklint.console import error, warnings
 from breaklint.pipeline import LintRequest, Outcome, dynamic, static, with_dynamic
 
 if TYPE_CHECKING:
@@ -35,13 +35,22 @@ class FixRun:
 def _fix_rounds(
     request: LintRequest, files: list[str], selection: Selection, outcome: Outcome
 ) -> FixRun:
+    from breaklint.discovery import linted_trees
     from breaklint.fixer import FileFix, plan_fixes, write_fixes
 
     run = FixRun(outcome, {}, {})
+    trees = linted_trees(request.paths)
+    notes: dict[str, str] = {}
     for _ in range(MAX_FIX_ROUNDS):
-        plan = plan_fixes(run.outcome.findings, unsafe=request.unsafe_fixes)
+        plan = plan_fixes(
+            run.outcome.findings,
+            unsafe=request.unsafe_fixes,
+            linted=run.outcome.digests,
+            trees=trees,
+        )
+        notes |= plan.notes
         plan.files = [file for file in plan.files if file.path not in run.problems]
-        problems = plan.problems | write_fixes(plan)
+        problems = plan.problems | write_fixes(plan, trees)
         run.problems.update(problems)
         written = [file for file in plan.files if file.path not in problems]
         if not written:
@@ -53,6 +62,7 @@ def _fix_rounds(
                 file.path, file.encoding, first.original, file.fixed, applied
             )
         run = replace(run, outcome=static(request, files, selection))
+    warnings(f"{path}: {note}" for path, note in notes.items())
     for path, problem in run.problems.items():
         error(f"{path}: {problem}")
     return run

@@ -12,11 +12,12 @@ import ast
 import contextlib
 import dataclasses
 import difflib
+import hashlib
 import os
 import stat
 import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -28,7 +29,7 @@ from breaklint import rewrites
 from breaklint.findings import Edit, Finding, Range
 from breaklint.rewrites import Rewritten
 from breaklint.rule import Rule, all_rules
-from breaklint.source import decode_source, source_lines
+from breaklint.source import decode_source, kind_of, read_regular, source_lines
 
 
 @dataclass(slots=True)
@@ -55,6 +56,9 @@ class FixPlan:
     files: list[FileFix] = field(default_factory=list)  # files whose text changes
     left: int = 0  # fixes of a node another fix rewrote: another run applies them
     problems: dict[str, str] = field(default_factory=dict)  # files left alone, and why
+    # Files left alone by design, findings kept (no error): a symlink out of the linted tree,
+    # code nested too deeply for libcst.
+    notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def applied(self) -> int:
@@ -63,6 +67,30 @@ class FixPlan:
 
 class FixError(Exception):
     """The file cannot be rewritten: libcst cannot parse it, or a fix broke its syntax."""
+
+
+class TooDeep(FixError):
+    """libcst ran out of recursion on the file (a long chain of operators that Python itself
+    compiles): its fixes are left out, its findings stay."""
+
+    def __init__(self) -> None:
+        super().__init__("nested too deeply for libcst to rewrite: its fixes are left out")
+
+
+def parsed_file(text: str) -> ParsedFile:
+    """`ParsedFile(text)`, TooDeep when libcst recurses too deep on it."""
+    try:
+        return ParsedFile(text)
+    except RecursionError:
+        raise TooDeep() from None
+
+
+def _rewritten(parsed: ParsedFile, findings: Sequence[Finding]) -> Rewrite:
+    """`parsed.rewrite(findings)` checked (`_checked`); TooDeep when libcst recurses too deep."""
+    try:
+        return _checked(parsed.rewrite(findings))
+    except RecursionError:
+        raise TooDeep() from None
 
 
 class ParsedFile:
@@ -139,22 +167,42 @@ class _Rewriter(cst.CSTTransformer):
         return replacement
 
 
-def plan_fixes(findings: Iterable[Finding], *, unsafe: bool) -> FixPlan:
-    """The new text of every file that applicable fixes change (nothing is written)."""
+def plan_fixes(
+    findings: Iterable[Finding],
+    *,
+    unsafe: bool,
+    linted: Mapping[str, str | None] | None = None,
+    trees: Sequence[str] | None = None,
+) -> FixPlan:
+    """The new text of every file that applicable fixes change (nothing is written).
+
+    `linted`: the SHA-256 of each file's bytes when it was linted; a file that no longer holds
+    them changed on disk and is left alone. `trees`: the real paths of the linted folders; a
+    file that resolves outside them (a symlink out of the tree) is linted but not fixed."""
     by_path: dict[str, list[Finding]] = defaultdict(list)
     for finding in findings:
         if finding.fix is not None and finding.fix.applies(unsafe):
             by_path[finding.path].append(finding)
     plan = FixPlan()
     for path, fixable in sorted(by_path.items()):
+        if trees is not None and not inside(path, trees):
+            target = os.path.realpath(path)
+            plan.notes[path] = f"not fixed: it resolves to '{target}', outside the linted tree"
+            continue
         try:
-            with open(path, "rb") as handle:
-                original, encoding = decode_source(handle.read())
+            data = read_regular(path)
+            original, encoding = decode_source(data)
         except (OSError, SyntaxError, UnicodeDecodeError, LookupError) as error:
             plan.problems[path] = f"cannot read it again to fix it ({error})"
             continue
+        if linted is not None and linted.get(path) not in (None, hashlib.sha256(data).hexdigest()):
+            plan.problems[path] = "it changed on disk since it was linted; left unchanged"
+            continue
         try:
-            rewrite = _checked(ParsedFile(original).rewrite(fixable))
+            rewrite = _rewritten(parsed_file(original), fixable)
+        except TooDeep as error:
+            plan.notes[path] = f"{error}; its findings stay"
+            continue
         except FixError as error:
             plan.problems[path] = f"{error}; left unchanged"
             continue
@@ -177,11 +225,12 @@ def _checked(rewrite: Rewrite) -> Rewrite:
     return rewrite
 
 
-def with_edits(findings: Sequence[Finding]) -> list[Finding]:
+def with_edits(findings: Sequence[Finding], notes: dict[str, str] | None = None) -> list[Finding]:
     """`findings` with each fix's text edits, for formats that carry them. A file's fixes are
     made together, once; each fix gets the changed lines that overlap its target (and an
     added import, if it needs one). A fix that cannot be made now (the file changed since it
-    was linted) is dropped rather than shown."""
+    was linted) is dropped rather than shown; `notes` gets why for a file whose fixes libcst
+    cannot make at all."""
     by_path: dict[str, list[int]] = defaultdict(list)
     for index, finding in enumerate(findings):
         if finding.fix is not None:
@@ -189,7 +238,12 @@ def with_edits(findings: Sequence[Finding]) -> list[Finding]:
     result = list(findings)
     for path, indices in by_path.items():
         fixable = [findings[index] for index in indices]
-        edits = _edits_by_finding(path, fixable)
+        try:
+            edits = _edits_by_finding(path, fixable)
+        except TooDeep as error:
+            edits = {}
+            if notes is not None:
+                notes[path] = f"{error}; its findings stay"
         for index, finding in zip(indices, fixable, strict=True):
             made = edits.get(id(finding), ())
             fix = finding.fix
@@ -207,7 +261,9 @@ def _edits_by_finding(path: str, findings: list[Finding]) -> dict[int, tuple[Edi
     if parsed is None:
         return {}
     try:
-        rewrite = _checked(parsed.rewrite(findings))
+        rewrite = _rewritten(parsed, findings)
+    except TooDeep:
+        raise
     except FixError:
         return {}
     changes = line_edits(parsed.text, rewrite.text)
@@ -224,7 +280,9 @@ def _edits_by_finding(path: str, findings: list[Finding]) -> dict[int, tuple[Edi
         own = touching[id(finding)]
         if any(owners[id(change)] > 1 for change in own):  # adjacent fixes share lines
             try:
-                alone = _checked(parsed.rewrite([finding])).text
+                alone = _rewritten(parsed, [finding]).text
+            except TooDeep:
+                raise
             except FixError:
                 continue
             own = list(line_edits(parsed.text, alone))
@@ -241,10 +299,16 @@ def _overlaps(change: Edit, target: Range) -> bool:
 
 
 def _parse_again(path: str) -> ParsedFile | None:
+    """The file parsed by libcst; None when it cannot be (TooDeep is raised)."""
     try:
-        with open(path, "rb") as handle:
-            return ParsedFile(decode_source(handle.read())[0])
-    except (OSError, SyntaxError, UnicodeDecodeError, LookupError, FixError):
+        text = decode_source(read_regular(path))[0]
+    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+        return None
+    try:
+        return parsed_file(text)
+    except TooDeep:
+        raise
+    except FixError:
         return None
 
 
@@ -259,12 +323,15 @@ def line_edits(original: str, fixed: str) -> tuple[Edit, ...]:
     )
 
 
-def write_fixes(plan: FixPlan) -> dict[str, str]:
+def write_fixes(plan: FixPlan, trees: Sequence[str] | None = None) -> dict[str, str]:
     """Write each fixed file atomically; why each file that could not be written was not."""
     problems = {}
     for file in plan.files:
         try:
-            replace_file(file.path, file.fixed.encode(file.encoding), expected=file.original)
+            data = file.fixed.encode(file.encoding)
+            replace_file(file.path, data, expected=file.original, trees=trees)
+        except NotWritable as error:
+            problems[file.path] = f"{error}; left unchanged"
         except (OSError, UnicodeEncodeError) as error:
             problems[file.path] = f"cannot write the fixes ({error}); left unchanged"
         except ChangedOnDisk:
@@ -276,16 +343,38 @@ class ChangedOnDisk(Exception):
     """The file no longer holds the text the fixes were made from."""
 
 
-def replace_file(path: str, data: bytes, *, expected: str | None = None) -> None:
+class NotWritable(Exception):
+    """breaklint must not replace the file: read-only, outside the linted tree, not a regular
+    file. Decided from the file's mode bits, not from a failed write: as root, or in a folder
+    the user may write, a rename replaces a read-only file without any error."""
+
+
+def inside(path: str, trees: Sequence[str]) -> bool:
+    """Whether `path` resolves inside one of `trees` (real paths of folders)."""
+    real = os.path.realpath(path)
+    return any(real == tree or real.startswith(tree.rstrip(os.sep) + os.sep) for tree in trees)
+
+
+def replace_file(
+    path: str, data: bytes, *, expected: str | None = None, trees: Sequence[str] | None = None
+) -> None:
     """Write through a temporary file in the same folder and rename it over the original, so
     the file is either the old or the new text, never half of each; keep its permissions.
-    With `expected`, only if the file still holds that text (decoded)."""
+    With `expected`, only if the file still holds that text (decoded); with `trees`, only if
+    it resolves inside one of them. NotWritable for a read-only or special file."""
     target = os.path.realpath(path)  # a symlink keeps pointing at the fixed file
-    if expected is not None:
-        with open(target, "rb") as current:
-            if decode_source(current.read())[0] != expected:
-                raise ChangedOnDisk(path)
-    mode = stat.S_IMODE(os.stat(target).st_mode)
+    if trees is not None and not inside(target, trees):
+        raise NotWritable(f"'{target}' lies outside the linted tree")
+    info = os.stat(target)
+    if not stat.S_ISREG(info.st_mode):
+        raise NotWritable(f"not a regular file ({kind_of(info.st_mode)})")
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
+        target, os.W_OK
+    ):
+        raise NotWritable("the file is read-only")
+    if expected is not None and decode_source(read_regular(target))[0] != expected:
+        raise ChangedOnDisk(path)
+    mode = stat.S_IMODE(info.st_mode)
     handle, temporary = tempfile.mkstemp(
         dir=os.path.dirname(target), prefix=".breaklint-", suffix=".tmp"
     )

@@ -13,6 +13,7 @@ functions: the command line and the static phase never import it.
 from __future__ import annotations
 
 import inspect
+import json
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from breaklint.hf_config import (
     shrink,
     special_ids,
 )
+from breaklint.source import read_regular
 
 if TYPE_CHECKING:
     import torch
@@ -125,21 +127,55 @@ def tiny_config(model_type: str) -> PretrainedConfig:
 
 
 def _source_config(model: str, trust_remote_code: bool) -> PretrainedConfig:
-    """The config to shrink: a local folder's config.json, or a model type's defaults."""
+    """The config to shrink: a local folder's config.json, or a model type's defaults.
+
+    A folder's config.json is read once, here, and the decision to run its custom code is
+    made from those very bytes: transformers never reads the folder's config itself, so a
+    config.json swapped after the check cannot bring in code (and with trust_remote_code
+    False, none of the folder's Python files is imported)."""
     if not os.path.isdir(model):
         return _default_config(model)
-    from transformers import AutoConfig
-
+    path = os.path.join(model, "config.json")
     try:
-        config: PretrainedConfig = AutoConfig.from_pretrained(
-            model, trust_remote_code=trust_remote_code
+        tree = json.loads(read_regular(path).decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as error:
+        raise ModelBuildError(f"{path}: cannot read it: {_one_line(error)}") from None
+    if not isinstance(tree, dict):
+        raise ModelBuildError(f"{path}: not a JSON object")
+    if tree.get("auto_map") and not trust_remote_code:
+        raise ModelBuildError(
+            f"{model} holds custom modeling code (config.json's auto_map): "
+            "it runs only with --trust-remote-code"
         )
-        return config
+    try:
+        config = _config_class(tree, model).from_dict(tree)
+    except ModelBuildError:
+        raise
     except Exception as error:
-        reason = f"{os.path.join(model, 'config.json')}: {_one_line(error)}"
-        if "trust_remote_code" in str(error) and not trust_remote_code:
-            reason = f"{model} holds custom modeling code: it runs only with --trust-remote-code"
-        raise ModelBuildError(reason) from None
+        raise ModelBuildError(f"{path}: {_one_line(error)}") from None
+    config._name_or_path = model  # where trusted custom modeling code is found
+    return config
+
+
+def _config_class(tree: dict[str, Any], model: str) -> type[PretrainedConfig]:
+    """The class of a folder's config: its own (`auto_map`, trusted by then) or the one
+    transformers maps its `model_type` to."""
+    from transformers import CONFIG_MAPPING
+
+    custom = tree.get("auto_map")
+    if isinstance(custom, dict) and isinstance(custom.get("AutoConfig"), str):
+        from transformers.dynamic_module_utils import get_class_from_dynamic_module
+
+        found: type[PretrainedConfig] = get_class_from_dynamic_module(custom["AutoConfig"], model)
+        return found
+    model_type = tree.get("model_type")
+    if not isinstance(model_type, str) or model_type not in CONFIG_MAPPING:
+        raise ModelBuildError(
+            f"{os.path.join(model, 'config.json')}: no model_type this transformers knows "
+            f"({model_type!r}) and no custom AutoConfig"
+        )
+    known: type[PretrainedConfig] = CONFIG_MAPPING[model_type]
+    return known
 
 
 def _default_config(model_type: str) -> PretrainedConfig:

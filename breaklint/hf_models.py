@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from breaklint.findings import Finding
+from breaklint.source import read_regular
 
 ALL = "all"  # `--hf all`: every model type of the installed transformers
 HF_PROBES = "hf"  # what reports name a model's probe after: `hf::gpt2`
@@ -200,10 +201,11 @@ def _resolve(spec: str, trust_remote_code: bool) -> tuple[str, tuple[str, ...]]:
     if os.path.isdir(spec):
         config_path = os.path.join(spec, "config.json")
         try:
-            with open(config_path, encoding="utf-8") as handle:
-                config = json.load(handle)
-        except (OSError, ValueError) as problem:
+            config = json.loads(read_regular(config_path).decode("utf-8"))
+        except (OSError, ValueError, RecursionError) as problem:
             raise HFError(f"--hf {spec}: cannot read {config_path}: {problem}") from None
+        if not isinstance(config, dict):
+            raise HFError(f"--hf {spec}: {config_path} is not a JSON object")
         name = os.path.basename(os.path.normpath(spec))
         if config.get("auto_map"):
             if not trust_remote_code:

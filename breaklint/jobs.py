@@ -79,7 +79,7 @@ class CheckJob:
         return file_result_to_json(result)
 
     def result_from_json(self, data: Any) -> FileResult:
-        return file_result_from_json(data)
+        return file_result_from_json(data, self.path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +108,7 @@ class RecheckJob:
         return findings_to_json(result)
 
     def result_from_json(self, data: Any) -> list[Finding]:
-        return findings_from_json(data)
+        return findings_from_json(data, (self.path,))
 
 
 @dataclass(frozen=True, slots=True)

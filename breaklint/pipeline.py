@@ -61,13 +61,22 @@ class Outcome:
     fixed: Counter[str] = field(default_factory=Counter)  # findings fixed, by rule code
     fix_failed: bool = False
     files: list[str] = field(default_factory=list)  # the files linted
+    warnings: list[str] = field(default_factory=list)  # for stderr, once
+    digests: dict[str, str | None] = field(default_factory=dict)  # of each file as linted
 
 
 def static(request: LintRequest, files: list[str], selection: Selection) -> Outcome:
     from breaklint.engine import lint_paths
 
     result = lint_paths(files, request.settings, request.jobs, request.use_cache, selection)
-    return Outcome(result.findings, result.files_checked, result.files_skipped, files=files)
+    return Outcome(
+        result.findings,
+        result.files_checked,
+        result.files_skipped,
+        files=files,
+        warnings=result.warnings,
+        digests=result.digests,
+    )
 
 
 def with_dynamic(

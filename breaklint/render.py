@@ -55,13 +55,14 @@ def _finding_text(f: Finding, show_bytecode: bool) -> Text:
         source = lines[f.line - 1].expandtabs(1)
         gutter = " " * len(str(f.line))
         end = f.end_column if f.end_line == f.line else len(source) + 1
-        width = max(1, end - f.column)
+        source, column, end = _around_span(source, f.column, end)
+        width = max(1, end - column)
         text.append(f"{gutter} |\n", style="blue")
         text.append(f"{f.line} | ", style="blue")
         text.append(f"{source}\n")
         text.append(f"{gutter} | ", style="blue")
         text.append(
-            " " * (f.column - 1) + "^" * width + "\n", style=_SEVERITY_STYLE[f.severity.value]
+            " " * (column - 1) + "^" * width + "\n", style=_SEVERITY_STYLE[f.severity.value]
         )
         text.append(f"{gutter} |\n", style="blue")
     if f.scope is not None:
@@ -78,6 +79,24 @@ def _finding_text(f: Finding, show_bytecode: bool) -> Text:
     text.append("  = docs: ", style="bold")
     text.append(f"{f.url}\n")
     return text
+
+
+SHOWN_COLUMNS = 200  # a longer source line (minified, generated) is cut around the span
+_BEFORE_SPAN = 40  # columns of context kept before the span in a cut line
+
+
+def _around_span(source: str, column: int, end: int) -> tuple[str, int, int]:
+    """The line as shown, and the span's 1-based start and exclusive end in it: a line over
+    SHOWN_COLUMNS is cut to that many columns from a little before the span, `…` marking
+    each cut end; the caret stops at the cut."""
+    if len(source) <= SHOWN_COLUMNS:
+        return source, column, end
+    start = max(0, min(column - 1 - _BEFORE_SPAN, len(source) - SHOWN_COLUMNS))
+    stop = start + SHOWN_COLUMNS
+    before = "…" if start > 0 else ""
+    after = "…" if stop < len(source) else ""
+    shift = len(before) - start
+    return before + source[start:stop] + after, column + shift, min(end, stop + 1) + shift
 
 
 def _evidence(text: Text, evidence: Evidence, show_bytecode: bool) -> None:

@@ -7,6 +7,7 @@ import functools
 import io
 import os
 import re
+import stat
 import sys
 import tokenize
 import warnings
@@ -65,11 +66,56 @@ def decode_source(data: bytes) -> tuple[str, str]:
     return data.decode(encoding).removeprefix("\ufeff"), encoding
 
 
+# Larger files are not read: no source file or cache entry is this big, and reading one whole
+# (a `.py` symlink to a huge file) would take the run's memory and time.
+MAX_FILE_BYTES = 32 * 2**20
+
+
+class NotRegular(OSError):
+    """The path is not a regular file (a FIFO, a device, a folder) or is over the size bound:
+    reading it could hang or never end."""
+
+
+def read_regular(path: str | os.PathLike[str], *, follow: bool = True) -> bytes:
+    """A regular file's bytes, read once through one descriptor; NotRegular for anything else
+    (checked on the open descriptor: a FIFO swapped in after a check cannot block the read),
+    OSError when it cannot be opened. `follow=False` refuses a symlink too."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    descriptor = os.open(path, flags)
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegular(f"not a regular file ({kind_of(info.st_mode)})")
+        if info.st_size > MAX_FILE_BYTES:
+            raise NotRegular(f"larger than {MAX_FILE_BYTES // 2**20} MB")
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)  # a file that grew since fstat stops here
+    finally:
+        os.close(descriptor)
+    if len(data) > MAX_FILE_BYTES:
+        raise NotRegular(f"larger than {MAX_FILE_BYTES // 2**20} MB")
+    return data
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISLNK, "a symlink"),
+    )
+    return next((name for test, name in kinds if test(mode)), "a special file")
+
+
 def read_source(path: str) -> str | Unreadable:
     """The decoded text of a file (PEP 263 aware), or why it cannot be had."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_regular(path)
     except OSError as error:
         return Unreadable(f"cannot read file: {error.strerror or error}")
     try:

@@ -209,4 +209,100 @@ def test_scope_round_trips_by_field_name() -> None:
     result = FileResult("a.py", None, [], checked)
     stored = json.loads(json.dumps(file_result_to_json(result)))
     assert stored["checked"]["findings"][1][0]["scope"] == {"root": "Net.forward", "reached": True}
-    assert file_result_from_json(stored) == result
+    assert file_result_from_json(stored, "a.py") == result
+
+
+def _planted(tmp_path: Path, change) -> None:
+    """Every cache entry rewritten by `change` (a function of its JSON data)."""
+    for entry in _entries(tmp_path):
+        data = json.loads(entry.read_text(encoding="utf-8"))
+        entry.write_text(json.dumps(change(data)), encoding="utf-8")
+
+
+def _repointed(value, target: str):
+    """An entry whose `path` fields all name `target`."""
+    if isinstance(value, dict):
+        return {k: target if k == "path" else _repointed(v, target) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_repointed(v, target) for v in value]
+    return value
+
+
+def test_an_entry_naming_another_file_is_a_miss_and_that_file_is_never_fixed(
+    breaklint, write, tmp_path
+):
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.py"
+    original = MODEL.format(n=9)
+    outside.write_text(original, encoding="utf-8")
+    os.chmod(outside, 0o444)
+    write("model.py", MODEL.format(n=0))
+    expected = _concise(breaklint)
+    _planted(tmp_path, lambda data: _repointed(data, str(outside)))
+    assert _concise(breaklint) == expected
+    _planted(tmp_path, lambda data: _repointed(data, str(outside)))
+    result = breaklint("--fix", "--unsafe-fixes", "--output-format", "concise", ".")
+    assert str(outside) not in result.stdout + result.stderr
+    assert outside.read_text(encoding="utf-8") == original
+    assert "BL101" not in (tmp_path / "model.py").read_text(encoding="utf-8")
+
+
+def _recoded(value):
+    if isinstance(value, dict):
+        return {k: "BL999" if k == "code" else _recoded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_recoded(v) for v in value]
+    return value
+
+
+def test_an_entry_with_an_unknown_rule_code_is_a_miss(breaklint, write, tmp_path):
+    write("model.py", MODEL.format(n=0))
+    expected = _concise(breaklint)
+    _planted(tmp_path, _recoded)
+    result = breaklint("--output-format", "concise", ".")
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.splitlines() == expected
+    assert "internal error" not in result.stderr
+
+
+def test_special_and_huge_entries_are_misses_never_read(breaklint, write, tmp_path):
+    write("model.py", MODEL.format(n=0))
+    expected = _concise(breaklint)
+    entries = _entries(tmp_path)
+    assert entries
+    for number, entry in enumerate(entries):
+        entry.unlink()
+        if number % 3 == 0:
+            os.mkfifo(entry)  # a read would block forever
+        elif number % 3 == 1:
+            entry.symlink_to("/dev/zero")  # a read would never end
+        else:
+            with open(entry, "wb") as handle:  # over the bound: sparse, costs no disk
+                handle.truncate(200 * 2**20)
+    result = breaklint("--output-format", "concise", ".")
+    assert result.stdout.splitlines() == expected
+    assert result.returncode == 1, result.stderr
+
+
+def test_a_cache_folder_that_is_a_symlink_is_refused(breaklint, write, tmp_path):
+    elsewhere = tmp_path.parent / f"{tmp_path.name}-elsewhere"
+    elsewhere.mkdir()
+    write("model.py", MODEL.format(n=0))
+    (tmp_path / CACHE).symlink_to(elsewhere)
+    result = breaklint("--output-format", "concise", ".")
+    assert result.returncode == 1
+    assert len(result.stdout.splitlines()) == 3
+    assert f"breaklint: warning: cache not used: '{CACHE}' is a symlink" in result.stderr
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_dangling_gitignore_symlink_is_never_written_through(breaklint, write, tmp_path):
+    target = tmp_path.parent / f"{tmp_path.name}-planted"
+    write("model.py", MODEL.format(n=0))
+    (tmp_path / CACHE).mkdir()
+    (tmp_path / CACHE / ".gitignore").symlink_to(target)
+    result = breaklint("--output-format", "concise", ".")
+    assert result.returncode == 1
+    assert len(result.stdout.splitlines()) == 3
+    assert f"'{CACHE}/.gitignore' is a symlink" in result.stderr
+    assert not target.exists()
+    assert _entries(tmp_path) == []

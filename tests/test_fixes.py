@@ -224,7 +224,7 @@ def test_a_fix_that_cannot_be_written_leaves_the_file_and_exits_2(
 ):
     from breaklint import cli, fixer
 
-    def refuse(path: str, data: bytes, *, expected: str) -> None:
+    def refuse(path: str, data: bytes, **options: object) -> None:
         raise PermissionError(13, "Permission denied")
 
     path = write("model.py", MODEL)

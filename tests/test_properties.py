@@ -8,7 +8,10 @@ Sized for CI by the `ci` profile; `tests/fuzz/long_run.py` runs the same propert
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import random
+import socket
 import tempfile
 import textwrap
 import warnings
@@ -23,7 +26,7 @@ from hypothesis import strategies as st  # noqa: E402
 from breaklint.config import Settings  # noqa: E402
 from breaklint.engine import lint_paths  # noqa: E402
 from breaklint.findings import Finding  # noqa: E402
-from breaklint.source import decode_source, source_lines  # noqa: E402
+from breaklint.source import MAX_FILE_BYTES, decode_source, source_lines  # noqa: E402
 
 _SLOW = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 # Examples per property are its CI count times the profile's scale; no example database is
@@ -247,3 +250,115 @@ def test_fix_output_parses_stays_in_its_statements_and_is_stable(
 @given(GRAMMAR)
 def test_fix_on_generated_programs_parses_and_is_stable(program: str) -> None:
     _check_fix(_wrapped(program))
+
+
+# Files that are not regular ones, among the regular: discovery skips them (never reads them),
+# a dangling link is a BL001, and the run ends with the regular files' findings.
+SPECIAL_KINDS = ["file", "fifo", "dev-null", "dev-zero", "dangling", "folder", "socket"]
+REGULAR = ("file", "dangling", "folder")  # a dangling link is listed: reading it is a BL001
+
+
+def _make(path: Path, kind: str, data: bytes) -> None:
+    if kind == "file":
+        path.write_bytes(data)
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind in ("dev-null", "dev-zero"):
+        path.symlink_to(f"/dev/{kind[4:]}")
+    elif kind == "dangling":
+        path.symlink_to(path.with_suffix(".missing"))
+    elif kind == "folder":
+        path.mkdir()
+        (path / "inner.py").write_bytes(data)
+    else:
+        with socket.socket(socket.AF_UNIX) as server:
+            server.bind(str(path))
+
+
+@_scaled(30)
+@given(st.lists(st.tuples(st.sampled_from(SPECIAL_KINDS), st.binary(max_size=80)), max_size=8))
+def test_special_files_are_skipped_never_read(entries: list[tuple[str, bytes]]) -> None:
+    from breaklint.discovery import discover
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        for number, (kind, data) in enumerate(entries):
+            _make(root / f"m{number}.py", kind, data)
+        found = discover([folder], Settings(root=root))
+        made = {root / f"m{n}.py": kind for n, (kind, _) in enumerate(entries)}
+        special = {os.path.realpath(p) for p, kind in made.items() if kind not in REGULAR}
+        assert {os.path.realpath(s.path) for s in found.special} == special
+        listed = {p for p, kind in made.items() if kind in ("file", "dangling")}
+        listed |= {p / "inner.py" for p, kind in made.items() if kind == "folder"}
+        assert {Path(p) for p in found.files} == listed
+        findings = _lint([Path(p) for p in found.files]) if found.files else []
+        assert "BL002" not in {f.code for f in findings}
+        for n, (kind, _) in enumerate(entries):
+            if kind == "dangling":
+                assert any(f.path.endswith(f"m{n}.py") and f.code == "BL001" for f in findings)
+
+
+# A cache planted in the project: every entry replaced by JSON with hostile values (other
+# files' paths, unknown or lowercase codes, values of other types) or by a FIFO, a device, a
+# symlink or a huge file. Every such entry is a miss: the findings are those of a run
+# without the cache, in the linted files only, and --fix plans touch only them.
+HOSTILE_STRINGS = ["/etc/passwd", "../elsewhere.py", "BL999", "bl101", "BL1", "ALL", ""]
+HOSTILE_VALUES = st.sampled_from([*HOSTILE_STRINGS, -1, 0, 2**40, None, True, 1.5, [], {}])
+CACHED_MODEL = FIX_HEADER + "        print(x)\n        return x * x.max().item()\n"
+
+
+def _planted(value: object, rng: random.Random, hostile: list[object]) -> object:
+    if isinstance(value, dict):
+        return {k: _planted(v, rng, hostile) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_planted(v, rng, hostile) for v in value]
+    return rng.choice(hostile) if rng.random() < 0.2 else value
+
+
+@_scaled(30)
+@given(
+    st.lists(st.sampled_from(["json", "paths", "fifo", "dev-zero", "huge", "link"]), min_size=1),
+    st.randoms(use_true_random=False),
+    st.lists(HOSTILE_VALUES, min_size=1, max_size=5),
+)
+def test_hostile_cache_entries_are_misses(
+    kinds: list[str], rng: random.Random, hostile: list[object]
+) -> None:
+    from breaklint.fixer import plan_fixes
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        files = [root / "a.py", root / "b.py"]
+        for path in files:
+            path.write_text(CACHED_MODEL, encoding="utf-8")
+        settings = Settings(root=root)
+        names = [str(p) for p in files]
+        expected = lint_paths(names, settings, 1, use_cache=False).findings
+        assert lint_paths(names, settings, 1, use_cache=True).findings == expected
+        entries = sorted((root / ".breaklint_cache").glob("*/*.json"))
+        for number, entry in enumerate(entries):
+            kind = kinds[number % len(kinds)]
+            data = json.loads(entry.read_text(encoding="utf-8"))
+            entry.unlink()
+            if kind == "json":
+                entry.write_text(json.dumps(_planted(data, rng, hostile)), encoding="utf-8")
+            elif kind == "paths":  # every path another file's
+                text = json.dumps(data).replace(json.dumps(names[0])[1:-1], "/etc/passwd")
+                entry.write_text(text.replace(json.dumps(names[1])[1:-1], names[0]))
+            elif kind == "fifo":
+                os.mkfifo(entry)
+            elif kind == "dev-zero":
+                entry.symlink_to("/dev/zero")
+            elif kind == "huge":
+                with open(entry, "wb") as handle:
+                    handle.truncate(MAX_FILE_BYTES + 1)
+            else:
+                outside = root.parent / f"{root.name}-outside.json"
+                outside.write_text(json.dumps(data), encoding="utf-8")
+                entry.symlink_to(outside)
+        found = lint_paths(names, settings, 1, use_cache=True).findings
+        assert found == expected
+        plan = plan_fixes(found, unsafe=True)
+        assert {file.path for file in plan.files} <= set(names)
+        for outside in root.parent.glob(f"{root.name}-outside.json"):
+            outside.unlink()

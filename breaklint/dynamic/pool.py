@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
-import select
 import signal
 import subprocess
 import sys
@@ -33,19 +32,25 @@ from breaklint.dynamic.model import (
     WorkerFailed,
     WorkerReady,
 )
-from breaklint.dynamic.protocol import receive, send
+from breaklint.dynamic.processes import kill_descendants
+from breaklint.dynamic.protocol import CorruptFrame, new_key, receive, send, write_all
 
 _START_TIMEOUT_S = 300.0  # importing torch: about 5 s on a quiet machine, far more when loaded
 _LOG_TAIL = 2000
 
 
+# The share of the machine's memory the probe workers may take together: the rest is left to
+# the system and the run itself, so that even one worker cannot exhaust the machine.
+MEMORY_SHARE = 0.75
+
+
 def default_memory_mb(jobs: int) -> int:
-    """The machine's memory shared among the workers: together they cannot exhaust it."""
+    """MEMORY_SHARE of the machine's memory shared among the workers."""
     try:
         total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError):
         return 0  # unknown here: no limit
-    return max(1, total // 2**20 // max(1, jobs))
+    return max(1, int(total * MEMORY_SHARE) // 2**20 // max(1, jobs))
 
 
 class DynamicError(Exception):
@@ -65,13 +70,16 @@ class _Worker:
         )
         assert self.process.stdin is not None and self.process.stdout is not None
         self.requests, self.results = self.process.stdin, self.process.stdout
+        self.key = new_key()  # the worker's frames are checked against it
+        with contextlib.suppress(BrokenPipeError):  # a worker that died says so in `wait`
+            write_all(self.requests.fileno(), self.key)
+
+    def send(self, request: ProbeRequest | GraphRequest) -> None:
+        send(self.requests.fileno(), self.key, request)
 
     def wait(self, timeout_s: float) -> Message:
-        """The next message within `timeout_s`; TimeoutError or EOFError otherwise."""
-        ready, _, _ = select.select([self.results], [], [], timeout_s)
-        if not ready:
-            raise TimeoutError
-        return receive(self.results)
+        """The next message within `timeout_s`; TimeoutError, EOFError or CorruptFrame."""
+        return receive(self.results.fileno(), self.key, timeout_s)
 
     def log_size(self) -> int:
         try:
@@ -97,6 +105,11 @@ class _Worker:
         return f"worker exited with status {code}"
 
     def kill(self) -> None:
+        """Kill the worker, its process group and every process below it: those that left
+        the group (`setsid()`) are still below the worker, a subreaper, while it lives."""
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.process.pid, signal.SIGSTOP)  # it forks and reaps no more
+        kill_descendants(self.process.pid)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
@@ -115,7 +128,7 @@ class _Slot:
         worker = _Worker(self.pool.device, self.pool.log_dir, self.pool.memory_mb)
         try:
             message = worker.wait(_START_TIMEOUT_S)
-        except (TimeoutError, EOFError):
+        except (TimeoutError, EOFError, CorruptFrame):
             worker.kill()
             raise DynamicError(f"a probe worker failed to start: {worker.log_tail()}") from None
         if isinstance(message, WorkerFailed):
@@ -140,7 +153,7 @@ class _Slot:
         started = time.perf_counter()
         logged_before = worker.log_size()
         try:
-            send(worker.requests, request)
+            worker.send(request)
             result = worker.wait(self.pool.timeout_s)
             assert isinstance(result, ProbeResult | GraphResult), result
             if result.status is ProbeStatus.OUT_OF_MEMORY:
@@ -154,6 +167,12 @@ class _Slot:
             elapsed = time.perf_counter() - started
             error = f"ran past the {self.pool.timeout_s:g} s limit (--probe-timeout); killed"
             return _failed(request)(request.probe, ProbeStatus.TIMEOUT, elapsed, error=error)
+        except CorruptFrame as corrupt:
+            worker.kill()
+            self.worker = None
+            elapsed = time.perf_counter() - started
+            error = f"wrote into breaklint's result channel ({corrupt}); its worker was replaced"
+            return _failed(request)(request.probe, ProbeStatus.CRASHED, elapsed, error=error)
         except (EOFError, BrokenPipeError):
             error = worker.death()
             tail = worker.log_tail(logged_before)

@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass, field
 
 from breaklint.dynamic.model import Probe, ProbeResult, ProbeStatus
+from breaklint.source import read_regular
 
 PREFIX = "probe_"
 
@@ -24,8 +25,7 @@ def _problem(path: str, line: int, message: str, name: str = "<file>") -> ProbeR
 
 def _scan(path: str, explicit: bool, found: ProbeSet) -> None:
     try:
-        with open(path, "rb") as handle:
-            tree = ast.parse(handle.read(), filename=path)
+        tree = ast.parse(read_regular(path), filename=path)
     except SyntaxError as error:
         found.problems.append(_problem(path, error.lineno or 1, f"SyntaxError: {error.msg}"))
         return

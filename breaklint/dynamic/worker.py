@@ -12,6 +12,7 @@ import inspect
 import linecache
 import os
 import resource
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -20,11 +21,12 @@ from types import CodeType, FrameType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from breaklint.calls import Call
-from breaklint.dynamic import variants
+from breaklint.dynamic import processes, variants
 from breaklint.dynamic.attribution import attribute, linted_file
 from breaklint.dynamic.model import (
     Break,
     GraphRequest,
+    GraphResult,
     OutputsCheck,
     Probe,
     ProbeRequest,
@@ -38,7 +40,7 @@ from breaklint.dynamic.model import (
     WorkerReady,
 )
 from breaklint.dynamic.probe_call import failure, planned_call, to_device
-from breaklint.dynamic.protocol import receive, send
+from breaklint.dynamic.protocol import KEY_BYTES, CorruptFrame, read_exactly, receive, send
 from breaklint.findings import Range
 from breaklint.source import char_offset
 
@@ -49,32 +51,67 @@ if TYPE_CHECKING:
 Tracer: TypeAlias = "Callable[[FrameType, str, Any], Tracer | None]"
 
 
+_TIMERS = (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL, signal.ITIMER_PROF)
+
+
 @dataclass(frozen=True, slots=True)
 class ProcessState:
     """What every probe starts from: the worker's state once torch is imported. A probe may
     change any of it (`os.chdir`, `sys.path`, the environment, torch's defaults, Dynamo's
-    config), and the next probe in the same worker must not inherit that."""
+    config, signal handlers, alarms and timers, child processes), and the next probe in the
+    same worker must not inherit that."""
 
     cwd: str
     path: tuple[str, ...]
     environ: dict[str, str]
     torch_defaults: TorchDefaults
+    handlers: dict[signal.Signals, Any]  # the Python-level handler of each signal
+    blocked: frozenset[signal.Signals | int]
+    children: frozenset[int]  # the worker's own: a probe's children do not outlive it
 
     @classmethod
     def capture(cls) -> ProcessState:
         from breaklint.dynamic import torch_shim
 
-        return cls(os.getcwd(), tuple(sys.path), dict(os.environ), torch_shim.torch_defaults())
+        handlers = {
+            number: handler
+            for number in signal.valid_signals()
+            if isinstance(number, signal.Signals)
+            and (handler := signal.getsignal(number)) is not None
+        }
+        return cls(
+            os.getcwd(),
+            tuple(sys.path),
+            dict(os.environ),
+            torch_shim.torch_defaults(),
+            handlers,
+            frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, [])),
+            frozenset(processes.descendants(os.getpid())),
+        )
 
     def restore(self) -> None:
         from breaklint.dynamic import torch_shim
 
+        self.restore_process()
         os.chdir(self.cwd)
         sys.path[:] = self.path
         if os.environ != self.environ:
             os.environ.clear()
             os.environ.update(self.environ)
         torch_shim.restore_torch_defaults(self.torch_defaults)
+
+    def restore_process(self) -> None:
+        """What a probe can leave running after it returns: alarms and timers (cancelled
+        before their handlers go), signal handlers and mask, and the processes it started."""
+        signal.alarm(0)
+        for timer in _TIMERS:
+            signal.setitimer(timer, 0)
+        for number, handler in self.handlers.items():
+            if signal.getsignal(number) is not handler:
+                with contextlib.suppress(OSError, ValueError):  # e.g. SIGKILL cannot be set
+                    signal.signal(number, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.blocked)
+        processes.kill_descendants(os.getpid(), keep=self.children)
 
 
 def _limit_memory(megabytes: int) -> None:
@@ -336,33 +373,40 @@ def _resolve_device(requested: str) -> str:
 def main() -> None:
     log_path, requested_device, memory_mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
     _limit_memory(memory_mb)
-    results = os.fdopen(os.dup(1), "wb")
+    processes.become_subreaper()  # a probe's daemons stay below the worker, to be ended
+    requests = 0  # stdin: the key, then the supervisor's requests
+    key = read_exactly(requests, KEY_BYTES)
+    results = os.dup(1)
     log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     os.dup2(log, 1)
     os.dup2(log, 2)
-    requests = sys.stdin.buffer
     try:
         from breaklint.dynamic import torch_shim
 
         device = _resolve_device(requested_device)
     except Exception as error:
-        send(results, WorkerFailed(str(error)))
+        send(results, key, WorkerFailed(str(error)))
         return
     state = ProcessState.capture()
-    send(results, WorkerReady(device, torch_shim.version_problem()))
-    while True:
-        try:
-            request = receive(requests)
-        except EOFError:
-            return
-        if isinstance(request, GraphRequest):  # `breaklint graph`: the same worker, another request
-            from breaklint.dynamic.graph import run_graph
+    send(results, key, WorkerReady(device, torch_shim.version_problem()))
+    try:
+        while True:
+            try:
+                request = receive(requests, key)
+            except (EOFError, CorruptFrame):
+                return
+            if isinstance(request, GraphRequest):  # `breaklint graph`: another request
+                from breaklint.dynamic.graph import run_graph
 
-            state.restore()
-            send(results, run_graph(request, device))
-            continue
-        assert isinstance(request, ProbeRequest), request
-        send(results, run_probe(request, device, state, memory_mb))
+                state.restore()
+                result: ProbeResult | GraphResult = run_graph(request, device)
+            else:
+                assert isinstance(request, ProbeRequest), request
+                result = run_probe(request, device, state, memory_mb)
+            state.restore_process()  # before its alarm fires or its children outlive it
+            send(results, key, result)
+    finally:
+        processes.kill_descendants(os.getpid())
 
 
 if __name__ == "__main__":
