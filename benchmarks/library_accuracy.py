@@ -20,8 +20,9 @@ library's own lines), and scores the JSON report with `accuracy_scoring.py`:
 
 Each library gets DIR/<library>/report.md (every miss and false positive with its source line)
 and results.json; DIR/summary.md and summary.json pool the libraries per half and overall from
-every DIR/<library>/results.json present. The halves are fixed here (`LIBRARIES`): tune the
-analysis on the tuning half only; the held-out half measures it.
+every DIR/<library>/results.json present, and DIR/tuning.md lists the tuning half's misses and
+false positives (with Dynamo's reasons) in one place. The halves are fixed here (`LIBRARIES`):
+tune the analysis on the tuning half only; the held-out half measures it.
 
     python benchmarks/library_accuracy.py --half all --out /tmp/libs \\
         --breaklint-python /work/bench-venv/bin/python [--checkout PATH] [--jobs 2]
@@ -526,6 +527,59 @@ def summary(documents: Sequence[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
     return "\n".join(text) + "\n", numbers
 
 
+def tuning_details(documents: Sequence[dict[str, Any]]) -> str:
+    """Every miss and false positive of the tuning half's libraries, the material to tune on;
+    the held-out half's stay in their own reports."""
+    lines = [
+        "# The tuning half's misses and false positives",
+        "",
+        "Static errors and warnings (default scope) against Dynamo 2.13's breaks on the probes; "
+        "paths are relative to site-packages. Held-out libraries are not listed here.",
+    ]
+    for document in documents:
+        if document["half"] != "tuning":
+            continue
+        lines += [
+            "",
+            f"## {document['library']} {document['version']}: precision "
+            f"{document['precision']['overall']}, recall {document['recall']}, errors precision "
+            f"{document['precision']['errors']}",
+            "",
+            f"### Misses ({len(document['misses'])})",
+            "",
+        ]
+        lines += table(
+            ("line", "kind", "gb_type", "Dynamo's reason", "source", "first probes"),
+            (
+                (
+                    miss["where"],
+                    miss["kind"],
+                    "; ".join(miss["gb_types"]),
+                    " / ".join(miss["reasons"]),
+                    code_span(miss["source"]),
+                    ", ".join(miss["probes"]),
+                )
+                for miss in document["misses"]
+            ),
+        )
+        lines += ["", f"### False positives ({len(document['false_positives'])})", ""]
+        lines += table(
+            ("line", "codes", "severity", "message", "source", "frame"),
+            (
+                (
+                    fp["where"],
+                    ", ".join(fp["codes"]),
+                    ", ".join(fp["severities"]),
+                    " / ".join(fp["messages"]),
+                    code_span(fp["source"]),
+                    "skipped" if fp["in_skipped_frame"] else "",
+                )
+                for fp in document["false_positives"]
+            ),
+        )
+    return "\n".join(lines) + "\n"
+
+
 def selected_libraries(options: argparse.Namespace) -> list[str]:
     if options.libraries:
         names = [name.strip() for name in options.libraries.split(",") if name.strip()]
@@ -589,6 +643,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     text, numbers = summary(documents)
     (out / "summary.md").write_text(text, encoding="utf-8")
     (out / "summary.json").write_text(json.dumps(numbers, indent=1) + "\n", encoding="utf-8")
+    (out / "tuning.md").write_text(tuning_details(documents), encoding="utf-8")
     print(text)
     return 1 if failed else 0
 

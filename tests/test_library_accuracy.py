@@ -251,3 +251,11 @@ def test_rescore_writes_reports_and_the_summary(tmp_path: Path) -> None:
     assert "`print(x)`" in report_text
     summary = (out.parent / "summary.md").read_text()
     assert "| vit-pytorch | tuning | 1/1 | 3 | 3 | 0.33 (1/3) | 0.50 (1/2) |" in summary
+    tuning = (out.parent / "tuning.md").read_text()
+    assert "## vit-pytorch 1.0: precision 0.3333, recall 0.3333" in tuning
+    assert "| vit_pytorch/mod.py:4 | graph break | Unsupported Tensor.item() call |" in tuning
+
+
+def test_tuning_details_leave_the_held_out_half_out() -> None:
+    held_out = {**_document("c", "heldout", 2, 0, 2), "misses": [], "false_positives": []}
+    assert "## c" not in library_accuracy.tuning_details([held_out])
