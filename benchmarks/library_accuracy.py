@@ -604,7 +604,7 @@ def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--checkout", default=str(REPO), help="the breaklint source tree to score (PYTHONPATH)"
     )
     parser.add_argument("--jobs", type=int, default=2, help="breaklint's worker processes")
-    parser.add_argument("--probe-timeout", type=float, default=180, help="seconds per probe")
+    parser.add_argument("--probe-timeout", type=float, default=300, help="seconds per probe")
     parser.add_argument(
         "--rescore",
         action="store_true",

@@ -2,6 +2,9 @@
 by `breaklint.hf` (random weights, no network): decoders, an encoder, encoder-decoders,
 vision, speech, multimodal and mixture-of-experts models."""
 
+import contextlib
+import tempfile
+
 from breaklint import hf
 
 PACKAGES = ("transformers",)
@@ -9,7 +12,10 @@ MODES = ("eval", "train")
 
 
 def _model(model_type: str, mode: hf.Mode) -> tuple[object, ...]:
-    return hf.build(model_type, mode).as_probe()
+    # `hf.build` takes a name that is also a folder in the working directory for a local
+    # model: the probes run in site-packages, where `whisper/` is openai-whisper's package.
+    with tempfile.TemporaryDirectory() as empty, contextlib.chdir(empty):
+        return hf.build(model_type, mode).as_probe()
 
 
 def build_gpt2(mode: hf.Mode) -> tuple[object, ...]:
