@@ -232,14 +232,17 @@ def score(
                 found[0].get("function") or "?",
                 source_line(root, where),
                 sorted({_probe_name(f.get("probe")) for f in found}),
-                sorted({_first_line(f.get("reason") or f["message"]) for f in found}),
+                sorted({_reason(f) for f in found}),
             )
         )
     return scores
 
 
-def _first_line(text: str) -> str:
-    return text.strip().split("\n", 1)[0][:200]
+def _reason(finding: dict[str, Any]) -> str:
+    """Dynamo's explanation of a break, on one line: the first line of its `reason` names only
+    the bytecode it was tracing."""
+    text = finding.get("explanation") or finding.get("reason") or finding["message"]
+    return " ".join(text.split())[:300]
 
 
 def percent(ratio: Ratio) -> float | None:

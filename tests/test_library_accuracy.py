@@ -70,7 +70,8 @@ def _break(line: int, code: str = "BL900", path: str = "pkg/mod.py") -> dict[str
         "status": "unverified",
         "origin": "dynamic",
         "message": f"Dynamo broke at {line}",
-        "reason": "Unsupported Tensor.item() call\nmore text",
+        "reason": "Encountered graph break when attempting to trace CALL\n\nmore text",
+        "explanation": "No tracing of `Tensor.item()`\n  with   the default config.",
         "gb_id": "GB0124",
         "gb_type": "Unsupported Tensor.item() call",
         "function": "forward",
@@ -130,7 +131,8 @@ def test_misses_and_false_positives_carry_their_source_lines(tmp_path: Path) -> 
         ("pkg/mod.py:12", "frame skipped", "def skipped(x):"),
         ("pkg/mod.py:4", "graph break", "y = x.item()"),
     ]
-    assert scores.misses[1].reasons == ["Unsupported Tensor.item() call"]
+    reason = "No tracing of `Tensor.item()` with the default config."
+    assert scores.misses[1].reasons == [reason]
     assert scores.misses[1].probes == ["probe_forward_eval"]
     assert [(f.where, f.codes, f.source, f.in_skipped_frame) for f in scores.false_positives] == [
         ("pkg/mod.py:13", ["BL601"], "z = x.numpy()", True),
