@@ -242,7 +242,7 @@ def _reason(finding: dict[str, Any]) -> str:
     """Dynamo's explanation of a break, on one line: the first line of its `reason` names only
     the bytecode it was tracing."""
     text = finding.get("explanation") or finding.get("reason") or finding["message"]
-    return " ".join(text.split())[:300]
+    return " ".join(text.split())[:600]
 
 
 def percent(ratio: Ratio) -> float | None:
