@@ -54,7 +54,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -416,61 +416,49 @@ class Pooled:
     libraries: int = 0
     probes: int = 0
     probes_ok: int = 0
-    overall: LineCounts | None = None
-    traced: LineCounts | None = None
-    errors: LineCounts | None = None
-    recall_hits: int = 0
-    recall_total: int = 0
+    overall: LineCounts = field(default_factory=LineCounts)
+    traced: LineCounts = field(default_factory=LineCounts)
+    errors: LineCounts = field(default_factory=LineCounts)
+    recall: Ratio = field(default_factory=lambda: Ratio(0, 0))
 
     def add(self, document: dict[str, Any]) -> None:
         lines = document["lines"]
         self.libraries += 1
         self.probes += document["probes"]
         self.probes_ok += document["probe_statuses"].get("ok", 0)
-        for slot, key in (
-            ("overall", "overall"),
-            ("traced", "outside_skipped_frames"),
-            ("errors", "errors"),
-        ):
-            counts = getattr(self, slot) or LineCounts()
-            counts.add(LineCounts(**lines[key]))
-            setattr(self, slot, counts)
-        self.recall_hits += lines["recall"]["hits"]
-        self.recall_total += lines["recall"]["total"]
+        self.overall.add(LineCounts(**lines["overall"]))
+        self.traced.add(LineCounts(**lines["outside_skipped_frames"]))
+        self.errors.add(LineCounts(**lines["errors"]))
+        self.recall.hits += lines["recall"]["hits"]
+        self.recall.total += lines["recall"]["total"]
 
     def row(self, name: str, half: str) -> tuple[Any, ...]:
-        empty = LineCounts()
-        overall, traced, errors = self.overall or empty, self.traced or empty, self.errors or empty
-        recall = Ratio(self.recall_hits, self.recall_total)
         return (
             name,
             half,
             f"{self.probes_ok}/{self.probes}",
-            self.recall_total,
-            overall.confirmed + overall.not_reproduced,
-            _short(overall.precision),
-            _short(traced.precision),
-            _short(recall),
-            _short(errors.precision),
+            self.recall.total,
+            self.overall.confirmed + self.overall.not_reproduced,
+            _short(self.overall.precision),
+            _short(self.traced.precision),
+            _short(self.recall),
+            _short(self.errors.precision),
         )
 
     def numbers(self) -> dict[str, Any]:
-        empty = LineCounts()
-        overall, traced, errors = self.overall or empty, self.traced or empty, self.errors or empty
-        recall = Ratio(self.recall_hits, self.recall_total)
         return {
             "libraries": self.libraries,
             "probes": self.probes,
             "probes_ok": self.probes_ok,
-            "precision": overall.precision.value,
-            "precision_outside_skipped_frames": traced.precision.value,
-            "recall": recall.value,
-            "errors_precision": errors.precision.value,
+            "precision": self.overall.precision.value,
+            "precision_outside_skipped_frames": self.traced.precision.value,
+            "recall": self.recall.value,
+            "errors_precision": self.errors.precision.value,
             "lines": {
-                "overall": asdict(overall),
-                "outside_skipped_frames": asdict(traced),
-                "errors": asdict(errors),
-                "recall": asdict(recall),
+                "overall": asdict(self.overall),
+                "outside_skipped_frames": asdict(self.traced),
+                "errors": asdict(self.errors),
+                "recall": asdict(self.recall),
             },
         }
 
