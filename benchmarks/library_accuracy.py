@@ -533,6 +533,17 @@ def tuning_details(documents: Sequence[dict[str, Any]]) -> str:
             f"{document['precision']['overall']}, recall {document['recall']}, errors precision "
             f"{document['precision']['errors']}",
             "",
+            "Probes that did not run to the end (their breaks are missing from the truth): "
+            + (
+                "; ".join(
+                    f"{row['probe']} ({row['status']}: {row['error']})"
+                    for row in document["probe_rows"]
+                    if row["status"] != "ok"
+                )
+                or "none"
+            )
+            + ".",
+            "",
             f"### Misses ({len(document['misses'])})",
             "",
         ]

@@ -256,8 +256,13 @@ def test_rescore_writes_reports_and_the_summary(tmp_path: Path) -> None:
     tuning = (out.parent / "tuning.md").read_text()
     assert "## vit-pytorch 1.0: precision 0.3333, recall 0.3333" in tuning
     assert "| vit_pytorch/mod.py:4 | graph break | Unsupported Tensor.item() call |" in tuning
+    assert (
+        "Probes that did not run to the end (their breaks are missing from the truth): none."
+        in tuning
+    )
 
 
 def test_tuning_details_leave_the_held_out_half_out() -> None:
     held_out = {**_document("c", "heldout", 2, 0, 2), "misses": [], "false_positives": []}
+    held_out["probe_rows"] = []
     assert "## c" not in library_accuracy.tuning_details([held_out])
