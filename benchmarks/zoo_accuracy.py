@@ -7,21 +7,16 @@ those probes (so breaks land on transformers' own lines), and scores the JSON re
     .venv/bin/python benchmarks/zoo_accuracy.py --models gpt2,bert --out /tmp/zoo
     .venv/bin/python benchmarks/zoo_accuracy.py --models all --jobs 2 --out /tmp/zoo
 
-Scores count distinct statements (path:line). Precision: of the lines static findings flag
-that a probe ran, the share where Dynamo broke; a second precision leaves out the lines "not
-reproduced" inside functions Dynamo skipped in some probe (they ran eagerly, so Dynamo may
-never have traced them). Recall: of the lines where Dynamo broke or skipped a frame, the share
-a static finding flagged. It prints a summary and writes `results.json` and `report.md` (with
+Scores are those of `accuracy_scoring.py` (distinct statements; precision, also outside frames
+Dynamo skipped; recall). It prints a summary and writes `results.json` and `report.md` (with
 every miss and false positive) to --out; `--rescore --out DIR` scores the run kept there again.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib.util
 import json
-import linecache
 import os
 import re
 import statistics
@@ -29,19 +24,19 @@ import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
-from functools import cache
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+# A sibling module: a script's own folder comes first on sys.path.
+from accuracy_scoring import Scores, code_span, score, scores_document, scores_markdown, table
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from breaklint import hf  # noqa: E402  (the repository's breaklint, not an installed one)
 
-BREAK_CODES = {"BL900": "graph break", "BL901": "frame skipped"}
-_FILE_PROBLEMS = "BL0"  # unreadable or unparsable files: not statements
 _NOT_BUILT = "ModelBuildError: "
 _EXAMPLES = 5  # model types shown per build-failure reason
 RUN_FILE = "run.json"  # the probes and wall time of the last run, for --rescore
@@ -68,59 +63,6 @@ class Run:
 
 
 @dataclass(slots=True)
-class Ratio:
-    hits: int
-    total: int
-
-    @property
-    def value(self) -> float | None:
-        return self.hits / self.total if self.total else None
-
-    def __str__(self) -> str:
-        value = self.value
-        return f"{value:.1%} ({self.hits}/{self.total})" if value is not None else "n/a (0/0)"
-
-
-@dataclass(slots=True)
-class LineCounts:
-    """Distinct flagged lines of one slice of the static findings, by what Dynamo did there."""
-
-    confirmed: int = 0
-    not_reproduced: int = 0
-    not_reached: int = 0
-
-    @property
-    def precision(self) -> Ratio:
-        return Ratio(self.confirmed, self.confirmed + self.not_reproduced)
-
-
-@dataclass(slots=True)
-class Miss:
-    """A line where Dynamo broke or skipped a frame and no static finding said so."""
-
-    where: str
-    kind: str
-    gb_ids: list[str]
-    gb_types: list[str]
-    function: str
-    source: str
-    probes: list[str]  # the first probe that hit each break on the line
-
-
-@dataclass(slots=True)
-class FalsePositive:
-    """A line a static finding flags, that a probe ran, where Dynamo did not break."""
-
-    where: str
-    codes: list[str]
-    messages: list[str]
-    source: str
-    # The line's function is one Dynamo skipped in some probe: the line ran eagerly, so Dynamo
-    # may never have traced it, and "not reproduced" proves less there.
-    in_skipped_frame: bool = False
-
-
-@dataclass(slots=True)
 class ModelRow:
     model_type: str
     mode: str
@@ -130,20 +72,6 @@ class ModelRow:
     frames_skipped: int
     wall_s: float
     note: str = ""
-
-
-@dataclass(slots=True)
-class Scores:
-    overall: LineCounts = field(default_factory=LineCounts)
-    # Without the lines "not reproduced" in functions Dynamo skipped somewhere.
-    traced: LineCounts = field(default_factory=LineCounts)
-    errors: LineCounts = field(default_factory=LineCounts)
-    traced_errors: LineCounts = field(default_factory=LineCounts)
-    by_code: dict[str, LineCounts] = field(default_factory=dict)
-    recall: Ratio = field(default_factory=lambda: Ratio(0, 0))
-    misses: list[Miss] = field(default_factory=list)
-    false_positives: list[FalsePositive] = field(default_factory=list)
-    outside_package: int = 0  # breaks attributed to files outside transformers
 
 
 def probe_targets(model_types: Sequence[str], modes: Sequence[hf.Mode]) -> list[ProbeTarget]:
@@ -204,128 +132,6 @@ def run_breaklint(probe_file: Path, package: Path, options: argparse.Namespace) 
     return json.loads((out / "breaklint.json").read_text())
 
 
-def source_line(root: Path, where: str) -> str:
-    path, _, line = where.rpartition(":")
-    return linecache.getline(str(root / path), int(line)).strip()
-
-
-def _merged_status(statuses: Iterable[str]) -> str:
-    statuses = set(statuses)
-    for status in ("confirmed", "not-reproduced"):
-        if status in statuses:
-            return status
-    return "not-reached"
-
-
-def _count(counts: LineCounts, status: str) -> None:
-    if status == "confirmed":
-        counts.confirmed += 1
-    elif status == "not-reproduced":
-        counts.not_reproduced += 1
-    else:
-        counts.not_reached += 1
-
-
-@cache
-def _function_spans(path: Path) -> tuple[tuple[int, int], ...]:
-    """(first line, last line) of every function in the file, innermost last when nested."""
-    try:
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError):
-        return ()
-    spans = [
-        (node.lineno, node.end_lineno or node.lineno)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
-    ]
-    return tuple(sorted(spans, key=lambda span: (span[0], -span[1])))
-
-
-def enclosing_function(root: Path, where: str) -> tuple[str, int, int] | None:
-    """The innermost function around `path:line`, as (path, first line, last line)."""
-    path, _, line = where.rpartition(":")
-    number = int(line)
-    inside = [span for span in _function_spans(root / path) if span[0] <= number <= span[1]]
-    return (path, *inside[-1]) if inside else None
-
-
-def _skips_frame(finding: dict[str, Any]) -> bool:
-    return finding["code"] == "BL901" or bool(finding.get("frame_skipped"))
-
-
-def score(findings: list[dict[str, Any]], package: Path) -> Scores:
-    scores = Scores()
-    root = package.parent
-    inside = f"{package.name}/"
-    static: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    breaks: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    skipped_functions = {
-        enclosing_function(root, f"{f['path']}:{f['line']}")
-        for f in findings
-        if f["path"].startswith(inside) and _skips_frame(f)
-    }
-    for finding in findings:
-        where = f"{finding['path']}:{finding['line']}"
-        if finding["origin"] == "dynamic" and finding["code"] in BREAK_CODES:
-            if finding["path"].startswith(inside):
-                breaks[where].append(finding)
-            else:
-                scores.outside_package += 1
-        elif finding["origin"] == "static" and not finding["code"].startswith(_FILE_PROBLEMS):
-            static[where].append(finding)
-    by_code: dict[str, LineCounts] = defaultdict(LineCounts)
-    confirmed_lines = set()
-    for where, flagged in sorted(static.items()):
-        status = _merged_status(f["status"] for f in flagged)
-        _count(scores.overall, status)
-        in_skipped_frame = enclosing_function(root, where) in skipped_functions - {None}
-        # A refutation inside a frame Dynamo skipped is one it may never have seen.
-        unseen = in_skipped_frame and status == "not-reproduced"
-        if not unseen:
-            _count(scores.traced, status)
-        errors = [f["status"] for f in flagged if f["severity"] == "error"]
-        if errors:
-            error_status = _merged_status(errors)
-            _count(scores.errors, error_status)
-            if not (in_skipped_frame and error_status == "not-reproduced"):
-                _count(scores.traced_errors, error_status)
-        for code in sorted({f["code"] for f in flagged}):
-            _count(by_code[code], _merged_status(f["status"] for f in flagged if f["code"] == code))
-        if status == "confirmed":
-            confirmed_lines.add(where)
-        elif status == "not-reproduced":
-            scores.false_positives.append(
-                FalsePositive(
-                    where,
-                    sorted({f["code"] for f in flagged}),
-                    [f["message"] for f in flagged],
-                    source_line(root, where),
-                    in_skipped_frame,
-                )
-            )
-    scores.by_code = dict(sorted(by_code.items()))
-    missed = {where: found for where, found in breaks.items() if where not in confirmed_lines}
-    scores.recall = Ratio(len(confirmed_lines), len(confirmed_lines) + len(missed))
-    for where, found in sorted(missed.items()):
-        skipped = any(f["code"] == "BL901" for f in found)
-        scores.misses.append(
-            Miss(
-                where,
-                BREAK_CODES["BL901" if skipped else "BL900"],
-                sorted({f.get("gb_id") or "-" for f in found}),
-                sorted({f.get("gb_type") or "?" for f in found}),
-                found[0].get("function") or "?",
-                source_line(root, where),
-                sorted({_probe_name(f.get("probe")) for f in found}),
-            )
-        )
-    return scores
-
-
-def _probe_name(key: str | None) -> str:
-    return (key or "?").rpartition("::")[2]
-
-
 def model_rows(probes: list[dict[str, Any]], targets: Sequence[ProbeTarget]) -> list[ModelRow]:
     by_function = {target.function: target for target in targets}
     rows = []
@@ -360,10 +166,6 @@ def failure_class(reason: str) -> str:
     return text[:110]
 
 
-def _percent(ratio: Ratio) -> float | None:
-    return round(ratio.value, 4) if ratio.value is not None else None
-
-
 def results_document(run: Run, scores: Scores, rows: list[ModelRow]) -> dict[str, Any]:
     import torch
     import transformers
@@ -378,40 +180,9 @@ def results_document(run: Run, scores: Scores, rows: list[ModelRow]) -> dict[str
         "wall_s": round(run.wall_s, 1),
         "probes": len(rows),
         "probe_statuses": dict(statuses),
-        "precision": {
-            "overall": _percent(scores.overall.precision),
-            "outside_skipped_frames": _percent(scores.traced.precision),
-            "errors": _percent(scores.errors.precision),
-            "errors_outside_skipped_frames": _percent(scores.traced_errors.precision),
-            "by_code": {code: _percent(c.precision) for code, c in scores.by_code.items()},
-        },
-        "recall": _percent(scores.recall),
-        "lines": {
-            "overall": asdict(scores.overall),
-            "outside_skipped_frames": asdict(scores.traced),
-            "errors": asdict(scores.errors),
-            "errors_outside_skipped_frames": asdict(scores.traced_errors),
-            "by_code": {code: asdict(counts) for code, counts in scores.by_code.items()},
-            "recall": asdict(scores.recall),
-            "breaks_outside_package": scores.outside_package,
-        },
-        "misses": [asdict(miss) for miss in scores.misses],
-        "false_positives": [asdict(fp) for fp in scores.false_positives],
+        **scores_document(scores),
         "models": [asdict(row) for row in rows],
     }
-
-
-def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
-    def cell(value: Any) -> str:
-        return str(value).replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-    lines += ["| " + " | ".join(cell(value) for value in row) + " |" for row in rows]
-    return lines
-
-
-def _code(text: str) -> str:
-    return f"`{text}`" if text else ""
 
 
 def report_markdown(document: dict[str, Any], scores: Scores, rows: list[ModelRow]) -> str:
@@ -427,81 +198,18 @@ def report_markdown(document: dict[str, Any], scores: Scores, rows: list[ModelRo
         "Probe statuses: "
         + ", ".join(f"{status} {n}" for status, n in sorted(document["probe_statuses"].items())),
         "",
-        "## Scores (distinct statements)",
-        "",
     ]
-    slices = [
-        ("all findings", scores.overall),
-        ("all, outside frames Dynamo skipped", scores.traced),
-        ("errors", scores.errors),
-        ("errors, outside frames Dynamo skipped", scores.traced_errors),
-    ]
-    slices += list(scores.by_code.items())
-    lines += _table(
-        ("slice", "precision", "confirmed", "not reproduced", "not reached"),
-        ((name, c.precision, c.confirmed, c.not_reproduced, c.not_reached) for name, c in slices),
-    )
-    lines += [
-        "",
-        f"Recall: {scores.recall} break lines; {len(scores.misses)} missed "
-        f"({sum(m.kind == 'frame skipped' for m in scores.misses)} frame skips). "
-        f"Breaks attributed outside transformers: {scores.outside_package}.",
-        "",
-        "## Misses by graph-break type",
-        "",
-    ]
-    by_type = Counter(gb for miss in scores.misses for gb in miss.gb_types)
-    lines += _table(("gb_type", "lines"), by_type.most_common())
-    lines += ["", "## Misses", ""]
-    lines += _table(
-        ("line", "kind", "gb", "gb_type", "function", "source", "first probes"),
-        (
-            (
-                m.where,
-                m.kind,
-                ", ".join(m.gb_ids),
-                "; ".join(m.gb_types),
-                m.function,
-                _code(m.source),
-                ", ".join(m.probes),
-            )
-            for m in scores.misses
-        ),
-    )
-    lines += ["", "## False positives by rule", ""]
-    lines += _table(
-        ("code", "lines"),
-        Counter(code for fp in scores.false_positives for code in fp.codes).most_common(),
-    )
-    lines += ["", "## False positives", ""]
-    lines += [
-        "A line marked *skipped* is in a function Dynamo skipped in some probe: it ran eagerly "
-        "there, so Dynamo may never have traced it.",
-        "",
-    ]
-    lines += _table(
-        ("line", "codes", "message", "source", "frame"),
-        (
-            (
-                fp.where,
-                ", ".join(fp.codes),
-                " / ".join(fp.messages),
-                _code(fp.source),
-                "skipped" if fp.in_skipped_frame else "",
-            )
-            for fp in scores.false_positives
-        ),
-    )
+    lines += scores_markdown(scores, "transformers")
     failed = [row for row in rows if row.status == "not built"]
     lines += ["", f"## Models not built ({len(failed)})", ""]
     grouped: dict[str, list[ModelRow]] = defaultdict(list)
     for row in failed:
         grouped[failure_class(row.note)].append(row)
-    lines += _table(
+    lines += table(
         ("reason", "probes", "examples"),
         (
             (
-                _code(reason),
+                code_span(reason),
                 len(members),
                 ", ".join(f"{r.model_type}/{r.mode}" for r in members[:_EXAMPLES]),
             )
@@ -509,7 +217,7 @@ def report_markdown(document: dict[str, Any], scores: Scores, rows: list[ModelRo
         ),
     )
     lines += ["", "## Models", ""]
-    lines += _table(
+    lines += table(
         ("type", "mode", "status", "graphs", "breaks", "frames skipped", "wall s", "note"),
         (
             (r.model_type, r.mode, r.status, r.graphs, r.breaks, r.frames_skipped, r.wall_s, r.note)
@@ -590,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         command = " ".join(sys.argv)
         run = Run(command, options.jobs, options.probe_timeout, wall_s, targets)
         (out / RUN_FILE).write_text(json.dumps(asdict(run)) + "\n", encoding="utf-8")
-    scores = score(report["findings"], package)
+    scores = score(report["findings"], package.parent, {package.name})
     rows = model_rows(report.get("probes", []), run.targets)
     document = results_document(run, scores, rows)
     (out / "results.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the environment of benchmarks/library_accuracy.py (never the dev venv):
+#   bash benchmarks/libraries/setup_venv.sh [VENV]        (default /work/bench-venv)
+# torch is pinned to the local CPU wheel: an unpinned torch pulls GBs of CUDA.
+set -euo pipefail
+venv=${1:-/work/bench-venv}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+python3 -m venv "$venv"
+pip="$venv/bin/pip"
+"$pip" install torch==2.13.0
+"$pip" install -e "$repo[hf]" "transformers==5.24.0"
+# The `bench` extra's libraries without their declared dependencies: PyPI's torchvision is a
+# CUDA build whose compiled ops cannot load beside the CPU torch, and whisper asks for triton,
+# which CPU runs never use. Their runtime dependencies follow by hand.
+libraries=$("$venv/bin/python" -c '
+import sys, tomllib
+extra = tomllib.load(open(sys.argv[1], "rb"))["project"]["optional-dependencies"]["bench"]
+print(" ".join(r for r in extra if not r.startswith(("breaklint", "torch", "transformers"))))
+' "$repo/pyproject.toml")
+# shellcheck disable=SC2086  # one word per requirement
+"$pip" install --no-deps torchvision==0.28.0 $libraries
+"$pip" install einops einx loguru torch-einops-utils packaging numpy numba tqdm more-itertools \
+    tiktoken pyyaml huggingface_hub safetensors pillow scipy accelerate ema-pytorch
+# timm, vit-pytorch, denoising-diffusion-pytorch and segment-anything import torchvision at
+# import time, and use only its pure-Python parts on the builders' paths. torchvision 0.28
+# registers fake kernels for its two nms ops without checking that its compiled ops loaded (its
+# other meta registrations do check): guard those two the same way.
+"$venv/bin/python" - <<'PY'
+import importlib.util
+from pathlib import Path
+
+spec = importlib.util.find_spec("torchvision")
+path = Path(next(iter(spec.submodule_search_locations))) / "_meta_registrations.py"
+unguarded = '@torch.library.register_fake("torchvision::'
+guarded = (
+    "@(torch.library.register_fake if torchvision.extension._has_ops() "
+    'else lambda _: lambda f: f)("torchvision::'
+)
+path.write_text(path.read_text().replace(unguarded, guarded))
+PY
+"$venv/bin/python" -c "
+import denoising_diffusion_pytorch, segment_anything, timm, transformers, vector_quantize_pytorch
+import vit_pytorch, whisper, x_transformers
+print('bench environment ready')"
