@@ -55,8 +55,10 @@ in the middle of the program", GB0363), and so does seeding one (`g.manual_seed`
     example = """
 import torch
 
+generator = torch.Generator().manual_seed(0)
 
-def noisy(x, generator):
+
+def noisy(x):
     y = x * 2
     return y + torch.randn(y.shape, generator=generator)
 
@@ -75,7 +77,7 @@ def noisy(x):
 torch.manual_seed(0)
 compiled = torch.compile(noisy)
 """
-    probe = "(noisy, (torch.randn(8), torch.Generator().manual_seed(0)))"
+    probe = "(noisy, (torch.randn(8),))"
     gb_ids = ("GB0055", "GB0363")
 
     def __init__(self, context) -> None:
