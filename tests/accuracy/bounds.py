@@ -15,6 +15,13 @@ def per_row(x, counts: torch.Tensor):
     return torch.stack(rows)
 
 
+def filled(x, counts: torch.Tensor):
+    out = x * 0
+    n = counts[1]
+    out[0, :n] = 1.0  # BREAK BL304
+    return out + 1
+
+
 class Window(nn.Module):
     def forward(self, x):
         width = x.shape[-1] // 2
@@ -24,6 +31,7 @@ class Window(nn.Module):
 
 compiled_first_channels = torch.compile(first_channels)
 compiled_per_row = torch.compile(per_row)
+compiled_filled = torch.compile(filled)
 
 
 def probe_element_as_bound():
@@ -32,6 +40,10 @@ def probe_element_as_bound():
 
 def probe_element_as_bound_in_a_comprehension():
     return per_row, (torch.randn(4, 8), torch.tensor([3, 5]))
+
+
+def probe_element_as_bound_of_a_write():
+    return filled, (torch.randn(4, 8), torch.tensor([3, 5]))
 
 
 def probe_python_bounds():
