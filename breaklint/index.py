@@ -81,6 +81,9 @@ class ClassInfo:
     bases: tuple[str, ...]  # dotted, aliases resolved
     methods: tuple[str, ...]
     forward_alias: str | None = None  # `forward = _shared_forward` in the class body
+    dataclass: bool = (
+        False  # decorated `@dataclass`: its generated `__init__` calls `__post_init__`
+    )
 
 
 @dataclass(slots=True)
@@ -224,7 +227,11 @@ class _Indexer:
                 isinstance(t, ast.Name) and t.id == "forward" for t in item.targets
             ):
                 alias = dotted(item.value)
-        self.index.classes[name] = ClassInfo(name, bases, methods, alias)
+        decorators = (d.func if isinstance(d, ast.Call) else d for d in node.decorator_list)
+        is_dataclass = any(
+            self.index.resolve(dotted(d) or "") == "dataclasses.dataclass" for d in decorators
+        )
+        self.index.classes[name] = ClassInfo(name, bases, methods, alias, is_dataclass)
         self.class_stack.append(name.rpartition(".")[2])
         self.scan(node)
         self.class_stack.pop()

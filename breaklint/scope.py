@@ -213,9 +213,19 @@ class Project:
         if head in ("self", "cls") and caller.class_name and rest and "." not in rest:
             return self.method(module, caller.class_name, rest)
         ref = self.resolve_local(module, callee, caller)
+        if ref is not None and ref.qualname in self.by_module[ref.module].classes:
+            ref = self.constructor(ref)
         if ref is None or self.function(ref) is None:
             return None
         return ref
+
+    def constructor(self, cls: _Ref) -> _Ref | None:
+        """What making an instance of the class `cls` runs, when the tree defines it: its
+        `__init__`, or for a dataclass the `__post_init__` that its generated `__init__` calls."""
+        info = self.by_module[cls.module].classes[cls.qualname]
+        if info.dataclass and "__init__" not in info.methods:
+            return self.method(cls.module, cls.qualname, "__post_init__")
+        return self.method(cls.module, cls.qualname, "__init__")
 
     def roots(self) -> list[Root]:
         """Every compile root with its label, in a stable order."""

@@ -42,6 +42,10 @@ QUIET = [
     "return torch.repeat_interleave(x, 2, dim=0)",
     # A bare parameter as a condition is a flag: a multi-element tensor there raises eagerly.
     "if not x:\n    return x",
+    "n = x.shape[1] // 2\nreturn x[:, :n] + x[0, : x.size(0)]",
+    "return x + hash((x.shape[0], 'bias')) % 5",
+    "key = hash(x * 2)\nseen = {key: x}\nreturn seen[key] if key in seen else x",
+    "return x + torch.randn(x.shape, generator=None)",
 ]
 
 
@@ -73,6 +77,13 @@ FLAGGED = [
     ("for row in x:\n    if row.sum() > 0:\n        break", [("BL201", 2), ("BL202", 2)]),
     ("yield x", [("BL801", 1)]),
     ("x = x.sum()\nif x:\n    x = x + 1", [("BL201", 2)]),
+    ("n = (x > 0).sum()\nreturn x[:, :n]", [("BL304", 2)]),
+    ("y = x * 2\nreturn y + hash(y) % 3", [("BL104", 2)]),
+    ("with torch.device('cpu'):\n    return x * 2", [("BL507", 1)]),
+    (
+        "g = torch.Generator()\nreturn x + torch.rand(x.shape, generator=g)",
+        [("BL508", 1), ("BL508", 2)],
+    ),
 ]
 
 
@@ -128,3 +139,24 @@ def test_tensor_read_behind_a_trace_time_and_is_a_warning(tmp_path: Path) -> Non
     assert flagged(tmp_path, body) == [("BL201", 1), ("BL201", 3)]
     findings = lint_paths([str(tmp_path / "model.py")], Settings(root=tmp_path), jobs=1).findings
     assert [f.severity.value for f in findings] == ["warning", "error"]
+
+
+def test_a_break_that_rests_on_a_guess_is_a_warning(tmp_path: Path) -> None:
+    # `generator` may be None at run time, and `x` is a tensor only because it is a parameter
+    # of `forward`: warnings. A generator made here and the hash of a tensor made here: errors.
+    body = (
+        "a = x + torch.rand(x.shape, generator=generator)\n"
+        "b = x + hash(x) % 3\n"
+        "c = torch.rand(x.shape, generator=torch.Generator().manual_seed(0))\n"
+        "y = x * 2\n"
+        "return a + b + c + hash(y) % 3"
+    )
+    assert flagged(tmp_path, body, signature="self, x, generator=None") == [
+        ("BL508", 1),
+        ("BL104", 2),
+        ("BL508", 3),
+        ("BL508", 3),
+        ("BL104", 5),
+    ]
+    findings = lint_paths([str(tmp_path / "model.py")], Settings(root=tmp_path), jobs=1).findings
+    assert [f.severity.value for f in findings] == ["warning", "warning", "error", "error", "error"]

@@ -277,3 +277,64 @@ def test_every_definition_of_a_function_is_reached(breaklint, write) -> None:
         ("BL401", 10, "reached from M.forward"),
         ("BL301", 19, "reached from M.forward"),
     ]
+
+
+def test_making_an_instance_reaches_its_init_or_a_dataclass_post_init(breaklint, write) -> None:
+    write("pkg/__init__.py", "")
+    write(
+        "pkg/outputs.py",
+        """
+        import warnings
+        from dataclasses import dataclass
+
+        import torch
+
+
+        @dataclass
+        class Output:
+            value: torch.Tensor
+
+            def __post_init__(self):
+                warnings.warn("Output is deprecated")
+
+
+        class Record:
+            def __init__(self, value):
+                print("recorded")
+                self.value = value
+
+
+        @dataclass
+        class Quiet:
+            value: torch.Tensor
+
+            def __post_init__(self):
+                self.value = self.value * 1
+
+        class Unused:
+            def __init__(self):
+                print("never made in compiled code")
+        """,
+    )
+    write(
+        "pkg/model.py",
+        """
+        from torch import nn
+
+        from pkg import outputs
+
+
+        class Encoder(nn.Module):
+            def forward(self, x):
+                record = outputs.Record(x)
+                return outputs.Output(record.value), outputs.Quiet(x)
+        """,
+    )
+    done = breaklint("--isolated", "--output-format", "json", "--no-cache", "pkg")
+    found = [
+        (f["path"], f["line"], f["code"], f["scope"]) for f in json.loads(done.stdout)["findings"]
+    ]
+    assert found == [
+        ("pkg/outputs.py", 12, "BL403", "reached from Encoder.forward"),
+        ("pkg/outputs.py", 17, "BL401", "reached from Encoder.forward"),
+    ]

@@ -11,6 +11,7 @@ UNSUPPORTED_CONTEXT_MANAGERS = frozenset(
         "torch.backends.cuda.sdp_kernel", "torch.random.fork_rng",
         "torch.autograd.detect_anomaly", "torch.autograd.set_detect_anomaly",
         "torch.autograd.graph.save_on_cpu", "torch.autograd.graph.saved_tensors_hooks",
+        "torch.device",
     }
 )  # fmt: skip
 # The same context managers under the other names torch exports them by.

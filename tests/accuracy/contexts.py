@@ -51,6 +51,12 @@ def hooked(x):
         return x + 1
 
 
+def made_on_cpu(x):
+    with torch.device("cpu"):  # BREAK BL507
+        bias = torch.ones(3)
+    return x + bias
+
+
 compiled_without_mkldnn = torch.compile(without_mkldnn)
 compiled_attention = torch.compile(attention)
 compiled_noisy = torch.compile(noisy)
@@ -58,6 +64,7 @@ compiled_anomalies_detected = torch.compile(anomalies_detected)
 compiled_anomalies_set = torch.compile(anomalies_set)
 compiled_saved_on_cpu = torch.compile(saved_on_cpu)
 compiled_hooked = torch.compile(hooked)
+compiled_made_on_cpu = torch.compile(made_on_cpu)
 
 
 def probe_backend_flags():
@@ -90,3 +97,7 @@ def probe_save_on_cpu():
 
 def probe_saved_tensors_hooks():
     return hooked, (torch.randn(4, 3),)
+
+
+def probe_default_device():
+    return made_on_cpu, (torch.randn(4, 3),)

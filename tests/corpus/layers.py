@@ -250,3 +250,36 @@ class DeterministicPool(nn.Module):
         with torch.backends.cudnn.flags(enabled=False):  # SKIP BL507
             pooled = torch.nn.functional.avg_pool1d(x, 3)
         return pooled * 2
+
+
+class NoisyProjection(nn.Module):
+    """Noise drawn from a generator of its own: Dynamo cannot pass a generator to a graph."""
+
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+        self.generator = torch.Generator()
+        self.generator.manual_seed(0)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.proj(x)
+        noise = torch.randn(h.shape, generator=self.generator)  # BREAK BL508
+        return h + noise
+
+
+class BucketedCache(nn.Module):
+    """A hash of a tensor used as a number: Dynamo only has a placeholder for it."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = x * 2
+        bucket = hash(h) % 4  # SKIP BL104
+        return h + bucket
+
+
+class PerHead(nn.Module):
+    """After a break, a dict comprehension over a list that yields a tensor as it is."""
+
+    def forward(self, x: torch.Tensor, names: list) -> dict:
+        h = x * 2
+        print("heads", names)  # BREAK BL401
+        return {name: h for name in sorted(names)}  # SKIP BL203

@@ -4,13 +4,16 @@ import torch
 from layers import (
     MLP,
     Attention,
+    BucketedCache,
     Chunker,
     DeterministicPool,
     HookedStack,
     LabelSmoothingLoss,
     LengthPadder,
     MoERouter,
+    NoisyProjection,
     NoisyTraining,
+    PerHead,
     RecurrentTagger,
     Resampler,
     RMSNorm,
@@ -84,3 +87,15 @@ def probe_deterministic_pool():
 
 def probe_repeated():
     return Repeated(), (torch.randn(2, 8), 2)
+
+
+def probe_noisy_projection():
+    return NoisyProjection(), (torch.randn(2, 8),)
+
+
+def probe_bucketed_cache():
+    return BucketedCache(), (torch.randn(2, 8),)
+
+
+def probe_per_head():
+    return PerHead(), (torch.randn(2, 8), ["q", "k"])

@@ -19,7 +19,7 @@ class ManualSeed(Rule):
         "`{call}()` resets the global RNG state, which Dynamo cannot record in a graph; it "
         "breaks the graph here"
     )
-    hint = "seed once outside the compiled code, or pass a `torch.Generator` to the random ops"
+    hint = "seed once outside the compiled code"
     what = """
 Flags `torch.manual_seed`, `torch.seed` and the CUDA seeding functions in compiled code.
 """

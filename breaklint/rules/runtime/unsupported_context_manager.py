@@ -21,15 +21,16 @@ class UnsupportedContextManager(Rule):
 Flags `with` on the torch context managers that Dynamo does not support:
 `torch.backends.cudnn.flags`, `torch.backends.mkldnn.flags`, `torch.backends.cuda.sdp_kernel`,
 `torch.random.fork_rng`, `torch.autograd.detect_anomaly`, `torch.autograd.set_detect_anomaly`,
-`torch.autograd.graph.save_on_cpu` and `torch.autograd.graph.saved_tensors_hooks`. The grad
+`torch.autograd.graph.save_on_cpu`, `torch.autograd.graph.saved_tensors_hooks` and
+`torch.device` (`with torch.device("cpu"):`, the default device for new tensors). The grad
 modes, autocast, `torch.nn.attention.sdpa_kernel` and profiler ranges are supported and not
 flagged.
 """
     why = """
 Dynamo knows how to record a few context managers in a graph. The others change global state
-(backend flags, the RNG, autograd hooks) through Python code that it will not trace, and it
-cannot resume inside a `with` block it did not enter, so it skips the whole function: it runs
-eagerly, and only the functions it calls are compiled on their own.
+(backend flags, the RNG, autograd hooks, the default device) through Python code that it will
+not trace, and it cannot resume inside a `with` block it did not enter, so it skips the whole
+function: it runs eagerly, and only the functions it calls are compiled on their own.
 """
     example = """
 import torch

@@ -83,7 +83,8 @@ class TensorSizeArgument(Rule):
 Flags a tensor passed where a torch function or tensor method needs a Python number: a size
 (`torch.zeros((b, n, d))`, `x.view(b, n)`, `x.new_zeros(n)`), a bound or step
 (`torch.arange(lengths.max())`, `range(t)`), a count (`x.chunk(n)`, `x.topk(k)`,
-`F.one_hot(t, num_classes=n)`), a slice bound (`x[:n]`).
+`F.one_hot(t, num_classes=n)`), a slice bound (`x[:n]`, `x[:, :n]`, `x[i, : n[i]]`, where `n` is a
+tensor or an element of one).
 
 A parameter of the compiled function that no tensor operation has touched is not taken for a
 tensor here: as a size it is almost always a Python int passed in.
@@ -122,9 +123,16 @@ compiled = torch.compile(pad_to_longest)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         index = node.slice
-        if isinstance(index, ast.Slice):
-            bounds = [b for b in (index.lower, index.upper, index.step) if b is not None]
-            self._check(bounds, "slicing")
+        # `x[:n]`, and each slice of a multi-dimensional index: `x[:, :n]`, `x[i, : n[i]]`.
+        slices = index.elts if isinstance(index, ast.Tuple) else [index]
+        bounds = [
+            bound
+            for part in slices
+            if isinstance(part, ast.Slice)
+            for bound in (part.lower, part.upper, part.step)
+            if bound is not None
+        ]
+        self._check(bounds, "slicing")
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts

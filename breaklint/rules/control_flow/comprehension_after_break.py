@@ -1,0 +1,189 @@
+import ast
+from dataclasses import dataclass
+
+from breaklint.findings import Severity
+from breaklint.rule import Report, Rule, RuleContext, all_rules
+from breaklint.syntax import contains, method_call
+
+# Iterables a comprehension takes a list or dict iterator from (measured: a tuple, a list
+# display, `range` and a tensor are iterated without trouble).
+LIST_BUILTINS = frozenset({"list", "sorted", "dict"})
+LIST_METHODS = frozenset({"tolist", "keys", "items", "values"})
+SAFE_BUILTINS = frozenset({"range", "tuple"})
+Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    node: Comprehension
+    tensor: str  # the enclosing function's tensor the comprehension yields as it is
+    certain: bool  # the iterable is certainly a list or a dict
+    conditional: bool  # under an `if` on a trace-time value
+
+
+class ComprehensionAfterBreak(Rule):
+    code = "BL203"
+    name = "comprehension-after-break"
+    severity = Severity.ERROR
+    breaks_graph = False  # it restates a break that another rule reports, and its cost
+    message = (
+        "after the graph break on line {line} ({codes}), this comprehension yields `{tensor}`, "
+        "a tensor of `{function}`, as it is while iterating a list or dict: Dynamo cannot "
+        "step that iterator in the resumed frame and skips the rest of `{function}`, which "
+        "runs eagerly"
+    )
+    hint = (
+        "build it with a `for` loop (`d[k] = {tensor}`) or `dict.fromkeys(keys, {tensor})`, "
+        "or remove the graph break before it"
+    )
+    what = """
+Flags a list, set or dict comprehension that comes after a graph break in the same function,
+iterates a list or a dict (`.tolist()`, `sorted()`, `list()`, `.keys()`, `.items()`, a name
+of unknown type) and yields a tensor of the function unchanged (`{k: y for k in keys}`,
+`[(y, k) for k in keys]`). It is an error when the iterable is certainly a list or dict and
+the earlier break certain, a warning otherwise. Comprehensions over a tuple, a list display,
+`range()` or a tensor, generator expressions, and comprehensions that compute on the tensor
+(`[y + k for k in keys]`) are not flagged: Dynamo 2.13 traces them.
+"""
+    why = """
+After a graph break Dynamo compiles the rest of the function as a new frame. With Python 3.11,
+a comprehension there that captures one of the function's tensors and iterates a list or dict
+fails: Dynamo does not support `next()` on that iterator ("Missing tp_iternext", GB4347), gives
+up on the resumed frame, and everything after the first break runs eagerly. The same loop
+written as a `for` statement, or the same comprehension without the earlier break, compiles.
+"""
+    example = """
+import torch
+
+
+def per_head(x, names):
+    y = x * 2
+    print("heads:", names)
+    return {name: y for name in sorted(names)}
+
+
+compiled = torch.compile(per_head)
+"""
+    use_instead = """
+import torch
+
+
+def per_head(x, names):
+    y = x * 2
+    return {name: y for name in sorted(names)}
+
+
+compiled = torch.compile(per_head)
+"""
+    probe = '(per_head, (torch.randn(8), ["q", "k"]))'
+    gb_ids = ("GB4347",)
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self._candidates: list[_Candidate] = []
+        self._in_frame: set[int] = set()  # ids of reports made in the function's own frame
+
+    def observe(self, report: Report) -> None:
+        facts = self.context.facts
+        if facts.in_outer_function and not facts.loops:
+            self._in_frame.add(id(report))
+
+    def visit_ListComp(self, node: Comprehension) -> None:
+        facts = self.context.facts
+        if not facts.in_outer_function or facts.loops:
+            return  # a break in a loop skips the whole frame already (BL202)
+        iterable = self._list_or_dict(node.generators[0].iter)
+        if iterable is None:
+            return
+        targets = {
+            name.id
+            for generator in node.generators
+            for name in ast.walk(generator.target)
+            if isinstance(name, ast.Name)
+        }
+        elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        for name in (n for element in elements for n in _as_they_are(element)):
+            if name.id not in targets and facts.kind(name).is_tensor:
+                candidate = _Candidate(node, name.id, iterable, facts.conditional)
+                self._candidates.append(candidate)
+                return
+
+    visit_SetComp = visit_ListComp
+    visit_DictComp = visit_ListComp
+
+    def _list_or_dict(self, iterable: ast.expr) -> bool | None:
+        """True when `iterable` is certainly a list or a dict, False when it may be one, None
+        when it is not (a tuple, a display, `range`, a tensor)."""
+        facts = self.context.facts
+        if isinstance(iterable, ast.Tuple | ast.List | ast.Set | ast.GeneratorExp):
+            return None
+        if isinstance(iterable, ast.Dict | ast.ListComp | ast.DictComp):
+            return True
+        if isinstance(iterable, ast.Call):
+            func = iterable.func
+            if isinstance(func, ast.Name) and func.id not in facts.names:
+                if func.id in SAFE_BUILTINS:
+                    return None
+                if func.id in LIST_BUILTINS:
+                    return True
+            call = method_call(iterable)
+            if call is not None and call[1] in LIST_METHODS:
+                return True
+        if facts.kind(iterable).is_tensor and not facts.rests_on_guess(iterable):
+            return None
+        return False
+
+    def finish(self, reports: list[Report]) -> None:
+        breaks = [
+            (report, position)
+            for report in reports
+            if id(report) in self._in_frame
+            and all_rules()[report.code].breaks_graph
+            and (position := _position(report.node)) is not None
+        ]
+        for candidate in self._candidates:
+            node = candidate.node
+            before = [
+                report
+                for report, position in breaks
+                if position < (node.lineno, node.col_offset)
+                or contains(node.generators[0].iter, report.node)
+            ]
+            if not before:
+                continue
+            first = _position(before[0].node)
+            assert first is not None
+            codes = ", ".join(sorted({r.code for r in before}))
+            message = self.message.format(
+                line=first[0],
+                codes=codes,
+                tensor=candidate.tensor,
+                function=self.context.function,
+            )
+            certain_break = any(
+                (r.severity or all_rules()[r.code].severity) is Severity.ERROR for r in before
+            )
+            sure = candidate.certain and certain_break and not candidate.conditional
+            self.report(
+                node,
+                message,
+                hint=self.hint.format(tensor=candidate.tensor),
+                severity=None if sure else Severity.WARNING,
+            )
+
+
+def _position(node: ast.AST) -> tuple[int, int] | None:
+    if isinstance(node, ast.expr | ast.stmt):
+        return node.lineno, node.col_offset
+    return None
+
+
+def _as_they_are(element: ast.expr) -> list[ast.Name]:
+    """The names an element holds without computing on them: `y`, `(y, k)`, `[y]`."""
+    if isinstance(element, ast.Name):
+        return [element]
+    if isinstance(element, ast.Tuple | ast.List | ast.Set):
+        return [name for item in element.elts for name in _as_they_are(item)]
+    if isinstance(element, ast.Dict):
+        return [name for item in element.values for name in _as_they_are(item)]
+    return []

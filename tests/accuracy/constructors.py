@@ -1,0 +1,44 @@
+"""Making an instance in compiled code traces its `__init__`, or a dataclass's
+`__post_init__`: a break there is a break of the caller."""
+
+import warnings
+from dataclasses import dataclass
+
+import torch
+
+
+@dataclass
+class Scaled:
+    value: torch.Tensor
+
+    def __post_init__(self):
+        warnings.warn("Scaled is deprecated")  # BREAK BL403
+
+
+@dataclass
+class Doubled:
+    value: torch.Tensor
+
+    def __post_init__(self):
+        self.value = self.value * 2
+
+
+def scaled(x):
+    y = x * 2
+    return Scaled(y).value + 1
+
+
+def doubled(x):
+    return Doubled(x).value + 1
+
+
+compiled_scaled = torch.compile(scaled)
+compiled_doubled = torch.compile(doubled)
+
+
+def probe_dataclass_post_init():
+    return scaled, (torch.randn(4, 3),)
+
+
+def probe_quiet_post_init():
+    return doubled, (torch.randn(4, 3),)
