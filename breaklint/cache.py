@@ -19,6 +19,7 @@ import json
 import os
 import types
 import typing
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
@@ -42,6 +43,11 @@ def file_digest(path: str) -> str | None:
             return hashlib.sha256(handle.read()).hexdigest()
     except OSError:
         return None
+
+
+def text_digest(text: str) -> str:
+    """The digest of a text that is not (yet) a file's: an editor's unsaved buffer."""
+    return "text:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def code_fingerprint() -> str:
@@ -103,6 +109,34 @@ class ResultCache:
         ignore = self.folder / ".gitignore"
         if not ignore.is_file():
             ignore.write_text("*\n", encoding="utf-8")
+
+
+class MemoryCache(ResultCache):
+    """Entries kept in this process (a language server's), the least recently used dropped
+    past `limit`. A miss reads the project's folder, which it never writes: an editor's
+    unsaved text is no file's, and a keystroke must not cost a file. Entries are kept as JSON
+    text: readers take the data they are given apart."""
+
+    def __init__(self, root: Path, salt: str, limit: int = 20_000) -> None:
+        super().__init__(root, salt)
+        self.root = root
+        self.limit = limit
+        self._entries: OrderedDict[str, str] = OrderedDict()
+
+    def load(self, key: str) -> Any:
+        if key in self._entries:
+            self._entries.move_to_end(key)
+            return json.loads(self._entries[key])
+        value = super().load(key)
+        if value is not None:
+            self.store(key, value)
+        return value
+
+    def store(self, key: str, value: Any) -> None:
+        self._entries[key] = json.dumps(value, separators=(",", ":"))
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.limit:
+            self._entries.popitem(last=False)
 
 
 def _write_new(path: Path, text: str) -> None:

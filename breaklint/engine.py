@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -19,6 +19,7 @@ from breaklint.cache import (
     file_digest,
     findings_from_json,
     findings_to_json,
+    text_digest,
 )
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
@@ -105,10 +106,15 @@ def lint_paths(
     jobs: int,
     use_cache: bool = True,
     selection: Selection | None = None,
+    unsaved: Mapping[str, str] | None = None,
+    cache: ResultCache | None = None,
 ) -> LintResult:
     """Lint files end to end and return sorted findings (of the rules `selection` enables:
-    by default, those the settings select)."""
+    by default, those the settings select). `unsaved` holds texts, by path, to check instead
+    of what the files hold (an editor's buffers); `cache`, one to use instead of the
+    project's folder (a language server's, in memory)."""
     files = list(files)
+    unsaved = unsaved or {}
     if selection is None:
         selection = settings.selection(known_codes())
     packages: dict[str, list[str]] = {}
@@ -117,9 +123,12 @@ def lint_paths(
     scope = ScopeOptions(everything=settings.scope == "all", roots=settings.roots)
     if not use_cache:
         with Workers(jobs) as workers:
-            return _lint(files, package_of, codes_of, scope, workers, None, {})
-    cache = ResultCache(settings.root, breaklint.rules.knowledge_version())
-    digests = {path: file_digest(path) for path in files}
+            return _lint(files, package_of, codes_of, scope, workers, None, {}, unsaved)
+    if cache is None:
+        cache = ResultCache(settings.root, breaklint.rules.knowledge_version())
+    digests = {
+        path: text_digest(unsaved[path]) if path in unsaved else file_digest(path) for path in files
+    }
     # With nothing changed the whole run is one entry: no index, scope or per-file lookups.
     key = None
     if all(digests.values()):
@@ -135,7 +144,7 @@ def lint_paths(
         except (KeyError, TypeError, ValueError):  # an entry of the wrong shape is a miss
             pass
     with Workers(jobs) as workers:
-        result = _lint(files, package_of, codes_of, scope, workers, cache, digests)
+        result = _lint(files, package_of, codes_of, scope, workers, cache, digests, unsaved)
     if key is not None:
         stored = {"findings": findings_to_json(result.findings), "skipped": result.files_skipped}
         cache.store(key, stored)
@@ -150,12 +159,21 @@ def _lint(
     workers: Workers,
     cache: ResultCache | None,
     digests: dict[str, str | None],
+    unsaved: Mapping[str, str],
 ) -> LintResult:
     """Both phases, each file answered from the cache when its entry is there (a file that
     could not be read has no digest and is not cached)."""
     module_of = {path: _module_name(path, package_of[path]) for path in files}
     checks = [
-        CheckJob(path, package_of[path], module_of[path], codes_of[path], scope, digests.get(path))
+        CheckJob(
+            path,
+            package_of[path],
+            module_of[path],
+            codes_of[path],
+            scope,
+            digests.get(path),
+            text=unsaved.get(path),
+        )
         for path in files
     ]
     checked_files = _cached_map(checks, workers, cache)
@@ -175,7 +193,14 @@ def _lint(
         if missing:
             path = result.path
             rechecks.append(
-                RecheckJob(path, package_of[path], missing, codes_of[path], digests.get(path))
+                RecheckJob(
+                    path,
+                    package_of[path],
+                    missing,
+                    codes_of[path],
+                    digests.get(path),
+                    text=unsaved.get(path),
+                )
             )
     for rechecked in _cached_map(rechecks, workers, cache):
         findings.extend(rechecked)

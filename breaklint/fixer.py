@@ -16,7 +16,7 @@ import os
 import stat
 import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -176,11 +176,20 @@ def _checked(rewrite: Rewrite) -> Rewrite:
     return rewrite
 
 
-def with_edits(findings: Sequence[Finding]) -> list[Finding]:
+def fixed_text(text: str, findings: Sequence[Finding]) -> str:
+    """`text` with the fixes of `findings` (all of that text) made; FixError when they cannot
+    be. For an editor's buffer, which `plan_fixes` does not read."""
+    return _checked(ParsedFile(text).rewrite(findings)).text
+
+
+def with_edits(
+    findings: Sequence[Finding], texts: Mapping[str, str] | None = None
+) -> list[Finding]:
     """`findings` with each fix's text edits, for formats that carry them. A file's fixes are
     made together, once; each fix gets the changed lines that overlap its target (and an
     added import, if it needs one). A fix that cannot be made now (the file changed since it
-    was linted) is dropped rather than shown."""
+    was linted) is dropped rather than shown. `texts`: what some files hold instead of what
+    is on disk (an editor's unsaved buffers), by path."""
     by_path: dict[str, list[int]] = defaultdict(list)
     for index, finding in enumerate(findings):
         if finding.fix is not None:
@@ -188,7 +197,7 @@ def with_edits(findings: Sequence[Finding]) -> list[Finding]:
     result = list(findings)
     for path, indices in by_path.items():
         fixable = [findings[index] for index in indices]
-        edits = _edits_by_finding(path, fixable)
+        edits = _edits_by_finding(path, fixable, (texts or {}).get(path))
         for index, finding in zip(indices, fixable, strict=True):
             made = edits.get(id(finding), ())
             fix = finding.fix
@@ -199,10 +208,13 @@ def with_edits(findings: Sequence[Finding]) -> list[Finding]:
     return result
 
 
-def _edits_by_finding(path: str, findings: list[Finding]) -> dict[int, tuple[Edit, ...]]:
-    """Each made fix's edits, by the finding's id: from one rewrite of the whole file, and
-    from a rewrite of its own for a fix whose changed lines run into another fix's."""
-    parsed = _parse_again(path)
+def _edits_by_finding(
+    path: str, findings: list[Finding], text: str | None
+) -> dict[int, tuple[Edit, ...]]:
+    """Each made fix's edits, by the finding's id: from one rewrite of the whole file (or of
+    `text`), and from a rewrite of its own for a fix whose changed lines run into another
+    fix's."""
+    parsed = _parse_again(path, text)
     if parsed is None:
         return {}
     try:
@@ -239,8 +251,10 @@ def _overlaps(change: Edit, target: FixTarget) -> bool:
     return change.line <= target.end_line and target.line <= max(change.end_line - 1, change.line)
 
 
-def _parse_again(path: str) -> ParsedFile | None:
+def _parse_again(path: str, text: str | None) -> ParsedFile | None:
     try:
+        if text is not None:
+            return ParsedFile(text)
         with open(path, "rb") as handle:
             return ParsedFile(decode_source(handle.read())[0])
     except (OSError, SyntaxError, UnicodeDecodeError, LookupError, FixError):
