@@ -112,12 +112,16 @@ def _only_edits(action: lsp.CodeAction, uri: str) -> Sequence[lsp.TextEdit]:
 async def _actions(
     client: Any, uri: str, line: int, only: list[str] | None = None
 ) -> list[lsp.CodeAction]:
+    """The code actions at a line (a bare command as an action that runs it)."""
     where = lsp.Range(lsp.Position(line, 8), lsp.Position(line, 8))
     context = lsp.CodeActionContext(diagnostics=[], only=only)
     found = await client.text_document_code_action_async(
         lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), where, context)
     )
-    return [a for a in found or [] if isinstance(a, lsp.CodeAction)]
+    return [
+        a if isinstance(a, lsp.CodeAction) else lsp.CodeAction(a.title, command=a)
+        for a in found or []
+    ]
 
 
 def test_diagnostics_fixes_ignore_hover_and_exit(tmp_path: Path) -> None:
@@ -239,5 +243,39 @@ def test_settings_reload_when_the_configuration_is_saved(tmp_path: Path) -> None
         )
         await published
         assert [d.code for d in client.diagnostics[uri]] == ["BL101"]
+
+    assert _run(tmp_path, scenario) == 0
+
+
+PROBES = textwrap.dedent(
+    """\
+    import torch
+    from model import Model
+
+
+    def probe_model():
+        return Model(), (torch.randn(2, 4),)
+    """
+)
+
+
+def test_run_probes_marks_findings_confirmed(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    _project(tmp_path, 'probes = ["probes.py"]\n')
+    (tmp_path / "probes.py").write_text(PROBES, encoding="utf-8")
+
+    async def scenario(client: Any, uri: str) -> None:
+        await _open(client, uri, MODEL)
+        [run] = await _actions(client, uri, 0, only=["source.runProbes"])
+        assert run.title == "breaklint: run the probes"
+        assert run.command is not None and run.command.command == "breaklint.runProbes"
+        result = await client.workspace_execute_command_async(
+            lsp.ExecuteCommandParams("breaklint.runProbes")
+        )
+        assert result["message"].startswith("breaklint: 1 probe(s) ran; findings: 2 confirmed")
+        assert [(d.code, d.range.start.line, d.message[-22:]) for d in client.diagnostics[uri]] == [
+            ("BL401", PRINT_LINE, "(confirmed by a probe)"),
+            ("BL101", ITEM_LINE, "(confirmed by a probe)"),
+        ]
 
     assert _run(tmp_path, scenario) == 0

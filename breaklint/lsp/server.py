@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import functools
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -31,6 +32,10 @@ SOURCE = "breaklint"
 DEBOUNCE_S = 0.15  # a pause in typing this long re-lints the unsaved text
 FIX_ALL = "source.fixAll.breaklint"  # a kind of source.fixAll, as ruff has its own
 RUN_PROBES = "breaklint.runProbes"
+# The probes as a code action too: every client lists code actions, few run a command by name.
+# It is offered as a bare Command, which clients (lsprotocol's among them) tell apart from a
+# CodeAction by its `command` field.
+RUN_PROBES_KIND = "source.runProbes.breaklint"
 CONFIG_FILE = "pyproject.toml"
 
 _SEVERITY = {
@@ -229,6 +234,7 @@ def _text_edit(edit: Edit, lines: Sequence[str], codec: PositionCodec) -> lsp.Te
     return lsp.TextEdit(_range(lines, codec, start, end), edit.content)
 
 
+@functools.lru_cache(maxsize=16)  # per text: publishing, pulling and code actions all ask
 def _definitions(text: str) -> dict[str, tuple[int, int]]:
     """(line, column) of each function's name by qualified name, for the compile roots."""
     try:
@@ -364,7 +370,8 @@ def build_server() -> BreaklintServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: BreaklintServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        ls.schedule(DEBOUNCE_S)
+        if not ls.pull:  # a pulling client asks when it wants them
+            ls.schedule(DEBOUNCE_S)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: BreaklintServer, params: lsp.DidSaveTextDocumentParams) -> None:
@@ -439,7 +446,7 @@ def build_server() -> BreaklintServer:
     )
     async def code_action(
         ls: BreaklintServer, params: lsp.CodeActionParams
-    ) -> list[lsp.CodeAction] | None:
+    ) -> list[lsp.CodeAction | lsp.Command] | None:
         document = ls.workspace.get_text_document(params.text_document.uri)
         linted = await ls.current(document)
         if linted is None or linted.text != document.source:
@@ -449,13 +456,16 @@ def build_server() -> BreaklintServer:
         def asked(kind: str) -> bool:
             return wanted is None or any(kind == w or kind.startswith(f"{w}.") for w in wanted)
 
-        actions: list[lsp.CodeAction] = []
+        actions: list[lsp.CodeAction | lsp.Command] = []
         if asked(lsp.CodeActionKind.QuickFix):
             actions += await _quick_fixes(ls, document, linted, params.range)
         if asked(FIX_ALL):
             fix_all = await _fix_all(ls, document, linted)
             if fix_all is not None:
                 actions.append(fix_all)
+        path = _python_path(document)
+        if asked(RUN_PROBES_KIND) and path is not None and ls.project_for(path).settings.probes:
+            actions.append(lsp.Command("breaklint: run the probes", RUN_PROBES))
         return actions
 
     @server.command(RUN_PROBES)
