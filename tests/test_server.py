@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 import textwrap
 from collections.abc import Awaitable, Callable, Sequence
@@ -81,13 +82,32 @@ def _run(
     return asyncio.run(asyncio.wait_for(session(), 120))
 
 
-async def _open(client: Any, uri: str, text: str) -> Sequence[lsp.Diagnostic]:
-    published = client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    client.text_document_did_open(
-        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "python", 1, text))
+async def _published(client: Any, uri: str, send: Callable[[], None]) -> list[lsp.Diagnostic]:
+    """The diagnostics the server publishes for `uri` after `send()` (sends a notification)."""
+    client.diagnostics.pop(uri, None)
+    send()
+    for _ in range(3000):
+        if uri in client.diagnostics:
+            return list(client.diagnostics[uri])
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no diagnostics published for {uri}")
+
+
+async def _open(client: Any, uri: str, text: str) -> list[lsp.Diagnostic]:
+    item = lsp.TextDocumentItem(uri, "python", 1, text)
+    return await _published(
+        client, uri, lambda: client.text_document_did_open(lsp.DidOpenTextDocumentParams(item))
     )
-    await published
-    return client.diagnostics[uri]
+
+
+def _change(client: Any, uri: str, version: int, text: str) -> Callable[[], None]:
+    """Sends the unsaved text of a document, when called."""
+    return lambda: client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(version=version, uri=uri),
+            [lsp.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
 
 
 def _apply(text: str, edits: Sequence[lsp.TextEdit]) -> str:
@@ -174,17 +194,8 @@ def test_diagnostics_fixes_ignore_hover_and_exit(tmp_path: Path) -> None:
 
         # Unsaved edits: the print removed, the diagnostics follow (the file is unchanged).
         edited = MODEL.replace('        print("shape", x.shape)\n', "")
-        published = client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        client.text_document_did_change(
-            lsp.DidChangeTextDocumentParams(
-                lsp.VersionedTextDocumentIdentifier(version=2, uri=uri),
-                [lsp.TextDocumentContentChangeWholeDocument(text=edited)],
-            )
-        )
-        await published
-        assert [(d.code, d.range.start.line) for d in client.diagnostics[uri]] == [
-            ("BL101", ITEM_LINE - 1)
-        ]
+        diagnostics = await _published(client, uri, _change(client, uri, 2, edited))
+        assert [(d.code, d.range.start.line) for d in diagnostics] == [("BL101", ITEM_LINE - 1)]
         assert path.read_text(encoding="utf-8") == MODEL
 
         # Fix-all offers only unsafe fixes here: nothing until `unsafeFixes` is on.
@@ -235,14 +246,15 @@ def test_settings_reload_when_the_configuration_is_saved(tmp_path: Path) -> None
     async def scenario(client: Any, uri: str) -> None:
         assert [d.code for d in await _open(client, uri, MODEL)] == ["BL401", "BL101"]
         config.write_text('[tool.breaklint]\nignore = ["BL401"]\n', encoding="utf-8")
-        published = client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        client.workspace_did_change_watched_files(
-            lsp.DidChangeWatchedFilesParams(
-                [lsp.FileEvent(config.as_uri(), lsp.FileChangeType.Changed)]
-            )
+        event = lsp.FileEvent(config.as_uri(), lsp.FileChangeType.Changed)
+        diagnostics = await _published(
+            client,
+            uri,
+            lambda: client.workspace_did_change_watched_files(
+                lsp.DidChangeWatchedFilesParams([event])
+            ),
         )
-        await published
-        assert [d.code for d in client.diagnostics[uri]] == ["BL101"]
+        assert [d.code for d in diagnostics] == ["BL101"]
 
     assert _run(tmp_path, scenario) == 0
 
@@ -279,3 +291,52 @@ def test_run_probes_marks_findings_confirmed(tmp_path: Path) -> None:
         ]
 
     assert _run(tmp_path, scenario) == 0
+
+
+def test_an_unsaved_edit_in_one_file_changes_another_files_diagnostics(tmp_path: Path) -> None:
+    """The project is linted whole: a helper is flagged because another file's `forward`
+    calls it, and stops being flagged when that call goes, before anything is saved."""
+    (tmp_path / "pyproject.toml").write_text("[tool.breaklint]\n", encoding="utf-8")
+    helpers = 'def log_shape(x):\n    print("shape", x.shape)\n    return x\n'
+    (tmp_path / "helpers.py").write_text(helpers, encoding="utf-8")
+    model = textwrap.dedent(
+        """\
+        from torch import nn
+
+        from helpers import log_shape
+
+
+        class Model(nn.Module):
+            def forward(self, x):
+                return log_shape(x) * 2
+        """
+    )
+    (tmp_path / "model.py").write_text(model, encoding="utf-8")
+    helpers_uri = (tmp_path / "helpers.py").as_uri()
+
+    async def scenario(client: Any, uri: str) -> None:
+        assert await _open(client, uri, model) == []
+        [printed] = await _open(client, helpers_uri, helpers)
+        assert (printed.code, printed.range.start.line) == ("BL401", 1)
+        assert printed.related_information is not None
+        assert printed.related_information[0].message == "compiled: reached from Model.forward"
+        unused = model.replace("log_shape(x)", "x")
+        assert await _published(client, helpers_uri, _change(client, uri, 2, unused)) == []
+
+    assert _run(tmp_path, scenario) == 0
+
+
+def test_without_pygls_the_server_says_what_to_install() -> None:
+    blocked = "import sys; sys.modules['pygls'] = None; from breaklint.cli import main; "
+    result = subprocess.run(
+        [sys.executable, "-c", blocked + "sys.exit(main(['server']))"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        "breaklint: error: breaklint server needs pygls and lsprotocol: "
+        "pip install 'breaklint[lsp]'\n"
+    )

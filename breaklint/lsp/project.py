@@ -42,10 +42,12 @@ class ProbeRun:
 
 class Project:
     """The files under one folder (a workspace folder, or the one holding the nearest
-    configuration), linted together as `breaklint FOLDER` would."""
+    configuration), linted together as `breaklint FOLDER` would; without `walk`, only the
+    editor's files in it."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, walk: bool = True) -> None:
         self.folder = os.path.abspath(folder)
+        self.walk = walk
         self.settings = Settings(root=Path(self.folder))
         self.problem: str | None = None  # why the configuration could not be read
         self.files: list[str] = []
@@ -68,7 +70,7 @@ class Project:
             problem = None
         except ConfigError as error:
             settings, problem = Settings(root=Path(self.folder)), str(error)
-        files = discover([self.folder], settings).files
+        files = discover([self.folder], settings).files if self.walk else []
         with self._lock:
             self.settings, self.problem, self.files = settings, problem, files
             self.selection = settings.selection(known_codes())

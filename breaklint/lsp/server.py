@@ -12,7 +12,6 @@ import ast
 import asyncio
 import functools
 import os
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -26,7 +25,7 @@ from breaklint.config import ConfigError, find_pyproject
 from breaklint.findings import Edit, Finding, Severity, Status
 from breaklint.lsp.project import Project
 from breaklint.source import source_lines
-from breaklint.suppression import noqa_codes
+from breaklint.suppression import noqa_codes_end
 
 SOURCE = "breaklint"
 DEBOUNCE_S = 0.15  # a pause in typing this long re-lints the unsaved text
@@ -48,7 +47,6 @@ _STATUS = {
     Status.NOT_REPRODUCED: "not reproduced: a probe ran it without a break",
     Status.NOT_REACHED: "not reached by the probes",
 }
-_NOQA = re.compile(r"#\s*noqa:\s*[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,25 +66,21 @@ class BreaklintServer(LanguageServer):
         self.pull = False  # the client asks for diagnostics (textDocument/diagnostic)
         self._pending: asyncio.Task[None] | None = None
         self._lint_lock = asyncio.Lock()
+        self._shown: dict[str, str | None] = {}  # the configuration problem shown, by folder
 
     # Projects and documents
 
     def project_for(self, path: str) -> Project:
         """The project of a file: the deepest workspace folder holding it, else the folder of
-        its configuration, else its own folder."""
-        folders = [
-            os.path.abspath(folder)
-            for uri in self.workspace.folders
-            if (folder := to_fs_path(uri)) is not None
-        ]
+        its configuration; else the file alone (its folder is not walked: it may be a home
+        folder). Making one walks its files: not on the event loop."""
+        uris = [*self.workspace.folders, *filter(None, [self.workspace.root_uri])]
+        folders = [os.path.abspath(folder) for uri in uris if (folder := to_fs_path(uri))]
         holding = [f for f in folders if os.path.commonpath([f, path]) == f]
-        if holding:
-            folder = max(holding, key=len)
-        else:
-            config = find_pyproject_safely(os.path.dirname(path))
-            folder = os.path.dirname(config) if config else os.path.dirname(path)
+        config = None if holding else find_pyproject_safely(os.path.dirname(path))
+        folder = max(holding, key=len) if holding else os.path.dirname(config or path)
         if folder not in self.projects:
-            self.projects[folder] = Project(folder)
+            self.projects[folder] = Project(folder, walk=bool(holding or config))
         return self.projects[folder]
 
     def open_texts(self) -> dict[str, str]:
@@ -114,15 +108,33 @@ class BreaklintServer(LanguageServer):
         """Lint the projects of the open documents with their texts; publish (push mode)."""
         async with self._lint_lock:
             texts = self.open_texts()
-            projects = {id(p): p for p in (self.project_for(path) for path in texts)}
+            projects = await asyncio.to_thread(self._projects_of, texts)
             found: dict[str, list[Finding]] = {}
-            for project in projects.values():
+            for project in projects:
                 found |= await asyncio.to_thread(project.lint, texts)
+            before = self.linted
             self.linted = {path: Linted(text, found.get(path, [])) for path, text in texts.items()}
-        if self.pull:
-            return
-        for path in texts:
-            self.publish(path)
+        self._show_problems(projects)
+        if not self.pull:
+            for path in texts:
+                self.publish(path)
+        elif any(
+            old.text == texts[path] and old.findings != self.linted[path].findings
+            for path, old in before.items()
+            if path in texts
+        ):
+            _refresh(self)  # another file's edit changed what an unchanged one shows
+
+    def _projects_of(self, texts: dict[str, str]) -> list[Project]:
+        return list({id(p): p for p in map(self.project_for, texts)}.values())
+
+    def _show_problems(self, projects: Iterable[Project]) -> None:
+        """Each project's configuration problem, once (until it changes)."""
+        for project in projects:
+            if project.problem and self._shown.get(project.folder) != project.problem:
+                message = f"breaklint: {project.problem}"
+                self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Error, message))
+            self._shown[project.folder] = project.problem
 
     async def current(self, document: TextDocument) -> Linted | None:
         """The findings of a document as its text is now (linting it if it changed)."""
@@ -166,20 +178,16 @@ class BreaklintServer(LanguageServer):
         if isinstance(settings, dict) and isinstance(settings.get("unsafeFixes"), bool):
             self.unsafe_fixes = settings["unsafeFixes"]
 
-    def reload(self, changed: Iterable[str]) -> bool:
+    def reload(self, changed: Iterable[str]) -> list[Project]:
         """Read the configuration and the file lists again where `changed` paths (a
-        configuration, a Python file created or deleted) may alter them; whether any did."""
-        reloaded = False
-        for project in self.projects.values():
+        configuration, a Python file created or deleted) may alter them; the projects that
+        did. It walks folders: not on the event loop."""
+        changed = list(changed)
+        reloaded = []
+        for project in list(self.projects.values()):
             if any(project.holds(path) or path.endswith(CONFIG_FILE) for path in changed):
                 project.reload()
-                reloaded = True
-                if project.problem:
-                    self.window_show_message(
-                        lsp.ShowMessageParams(
-                            lsp.MessageType.Error, f"breaklint: {project.problem}"
-                        )
-                    )
+                reloaded.append(project)
         return reloaded
 
 
@@ -299,11 +307,10 @@ def _overlaps(
 def ignore_edit(lines: Sequence[str], finding: Finding, codec: PositionCodec) -> lsp.TextEdit:
     """The edit that silences `finding` with `# noqa: CODE` on its line (added to a noqa
     comment already there)."""
-    line = lines[finding.line - 1]
-    content = line.rstrip("\r\n")
-    existing = _NOQA.search(content)
-    if existing is not None and finding.code not in noqa_codes(content):
-        column = existing.end() + 1
+    content = lines[finding.line - 1].rstrip("\r\n")
+    end = noqa_codes_end(content)
+    if end is not None:
+        column = end + 1
         insert = f", {finding.code}"
     else:
         column = len(content.rstrip()) + 1
@@ -374,10 +381,10 @@ def build_server() -> BreaklintServer:
             ls.schedule(DEBOUNCE_S)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: BreaklintServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    async def did_save(ls: BreaklintServer, params: lsp.DidSaveTextDocumentParams) -> None:
         path = to_fs_path(params.text_document.uri) or ""
         if os.path.basename(path) == CONFIG_FILE:
-            ls.reload([os.path.abspath(path)])
+            ls._show_problems(await asyncio.to_thread(ls.reload, [os.path.abspath(path)]))
         ls.schedule(0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -391,9 +398,11 @@ def build_server() -> BreaklintServer:
             )
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def watched(ls: BreaklintServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+    async def watched(ls: BreaklintServer, params: lsp.DidChangeWatchedFilesParams) -> None:
         paths = [os.path.abspath(to_fs_path(c.uri) or "") for c in params.changes]
-        if ls.reload(paths):
+        reloaded = await asyncio.to_thread(ls.reload, paths)
+        if reloaded:
+            ls._show_problems(reloaded)
             ls.schedule(0)
             _refresh(ls)
 
@@ -470,20 +479,18 @@ def build_server() -> BreaklintServer:
 
     @server.command(RUN_PROBES)
     async def run_probes(ls: BreaklintServer, *args: object) -> dict[str, str]:
-        projects = {id(p): p for p in map(ls.project_for, ls.open_texts())} or {
-            id(p): p for p in ls.projects.values()
-        }
+        projects = await asyncio.to_thread(ls._projects_of, ls.open_texts())
         if not projects:
-            projects = {0: Project(ls.workspace.root_path or os.getcwd())}
+            projects = list(ls.projects.values())
         summaries = []
-        for project in projects.values():
+        for project in projects:
             try:
                 run = await asyncio.to_thread(project.run_probes)
             except ConfigError as problem:
                 summaries.append(f"breaklint: {problem}")
                 continue
             summaries.append(run.summary)
-        summary = "\n".join(summaries)
+        summary = "\n".join(summaries) or "breaklint: no project open: open one of its files"
         ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, summary))
         await ls.lint_open()
         _refresh(ls)
