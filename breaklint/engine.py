@@ -241,11 +241,7 @@ def _cached_map(jobs: Sequence[Job[R]], workers: Workers, cache: ResultCache | N
     for job in jobs:
         parts = job.cache_key()
         key = None if parts is None else cache.key(parts)
-        stored = cache.load(key) if key else None
-        try:
-            result = None if stored is None else job.result_from_json(stored)
-        except (KeyError, TypeError, ValueError):  # an entry of the wrong shape is a miss
-            result = None
+        result = cache.load_result(key, job.result_from_json) if key else None
         if result is None:
             missing.append(len(results))
             storing.append(Storing(job, cache, key))
