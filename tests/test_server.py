@@ -255,6 +255,19 @@ def test_settings_reload_when_the_configuration_is_saved(tmp_path: Path) -> None
             ),
         )
         assert [d.code for d in diagnostics] == ["BL101"]
+        # A configuration breaklint cannot read: the editor says why; the defaults apply.
+        config.write_text("[tool.breaklint]\nunknown = 1\n", encoding="utf-8")
+        diagnostics = await _published(
+            client,
+            uri,
+            lambda: client.workspace_did_change_watched_files(
+                lsp.DidChangeWatchedFilesParams([event])
+            ),
+        )
+        assert [d.code for d in diagnostics] == ["BL401", "BL101"]
+        assert [m.message for m in client.messages] == [
+            f"breaklint: {config}: unknown option 'unknown' in [tool.breaklint]"
+        ]
 
     assert _run(tmp_path, scenario) == 0
 

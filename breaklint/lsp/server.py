@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import functools
+import logging
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -102,7 +103,12 @@ class BreaklintServer(LanguageServer):
 
     async def _lint_later(self, delay: float) -> None:
         await asyncio.sleep(delay)
-        await self.lint_open()
+        try:
+            await self.lint_open()
+        except Exception as crash:  # a bug in breaklint: say so, and keep serving
+            logging.getLogger(__name__).exception("linting failed")
+            message = f"breaklint: internal error: {type(crash).__name__}: {crash} (a bug)"
+            self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Error, message))
 
     async def lint_open(self) -> None:
         """Lint the projects of the open documents with their texts; publish (push mode)."""
