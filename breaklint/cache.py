@@ -20,6 +20,7 @@ import os
 import stat
 import types
 import typing
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from pathlib import Path
@@ -35,6 +36,8 @@ from breaklint.source import MAX_FILE_BYTES, display_path, read_regular
 if TYPE_CHECKING:
     from breaklint.checker import FileResult
 
+R = typing.TypeVar("R")
+
 CACHE_DIR = ".breaklint_cache"
 
 
@@ -44,6 +47,11 @@ def file_digest(path: str) -> str | None:
         return hashlib.sha256(read_regular(path)).hexdigest()
     except OSError:
         return None
+
+
+def text_digest(text: str) -> str:
+    """The digest of a text that is not (yet) a file's: an editor's unsaved buffer."""
+    return "text:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def code_fingerprint() -> str:
@@ -101,6 +109,15 @@ class ResultCache:
         except (OSError, ValueError, RecursionError):  # json recurses once per nesting level
             return None
 
+    def load_result(self, key: str, decode: Callable[[Any], R]) -> R | None:
+        """The stored value as `decode` makes it a result; None when absent, unreadable or of
+        another shape (`decode` raises KeyError, TypeError or ValueError): a miss."""
+        stored = self.load(key)
+        try:
+            return None if stored is None else decode(stored)
+        except (KeyError, TypeError, ValueError):
+            return None
+
     def store(self, key: str, value: Any) -> None:
         """Write atomically (a temporary file renamed into place); a cache that cannot be
         written is no error. Creating a file is what costs (up to a millisecond on virtual
@@ -128,6 +145,48 @@ class ResultCache:
         # Never through a symlink, dangling or not: O_EXCL creates a new file or fails.
         with contextlib.suppress(FileExistsError):
             _write_new(self.folder / ".gitignore", "*\n")
+
+
+class MemoryCache(ResultCache):
+    """Entries kept in this process (a language server's), the least recently used dropped
+    past `limit`. A miss reads the project's folder, which it never writes: an editor's
+    unsaved text is no file's, and a keystroke must not cost a file. Entries are kept as JSON
+    text (readers take the data they are given apart), and each result once decoded: decoding
+    every other file's index again on each keystroke would cost more than checking the one
+    that changed. Results are never changed once made, so one object serves every run."""
+
+    def __init__(self, root: Path, salt: str, limit: int = 20_000) -> None:
+        super().__init__(root, salt)
+        self.root = root
+        self.limit = limit
+        self._entries: OrderedDict[str, str] = OrderedDict()
+        self._decoded: OrderedDict[str, Any] = OrderedDict()
+
+    def load_result(self, key: str, decode: Callable[[Any], R]) -> R | None:
+        if key in self._decoded:
+            self._decoded.move_to_end(key)
+            return typing.cast(R, self._decoded[key])
+        result = super().load_result(key, decode)
+        if result is not None:
+            self._decoded[key] = result
+            while len(self._decoded) > self.limit:
+                self._decoded.popitem(last=False)
+        return result
+
+    def load(self, key: str) -> Any:
+        if key in self._entries:
+            self._entries.move_to_end(key)
+            return json.loads(self._entries[key])
+        value = super().load(key)
+        if value is not None:
+            self.store(key, value)
+        return value
+
+    def store(self, key: str, value: Any) -> None:
+        self._entries[key] = json.dumps(value, separators=(",", ":"))
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.limit:
+            self._entries.popitem(last=False)
 
 
 def _write_new(path: Path, text: str) -> None:

@@ -77,17 +77,28 @@ def _collector_paused() -> Iterator[None]:
 
 
 def check_file(
-    path: str, package: list[str], module: str, codes: frozenset[str], scope: ScopeOptions
+    path: str,
+    package: list[str],
+    module: str,
+    codes: frozenset[str],
+    scope: ScopeOptions,
+    text: str | None = None,
 ) -> FileResult:
-    """Read, parse and index one file, then check it against its own scope."""
+    """Read, parse and index one file, then check it against its own scope. `text`, when
+    given, is the file's text instead of what is on disk (an editor's unsaved buffer)."""
     with _collector_paused():
-        return _check_file(path, package, module, codes, scope)
+        return _check_file(path, package, module, codes, scope, text)
 
 
 def _check_file(
-    path: str, package: list[str], module: str, codes: frozenset[str], scope: ScopeOptions
+    path: str,
+    package: list[str],
+    module: str,
+    codes: frozenset[str],
+    scope: ScopeOptions,
+    unsaved: str | None,
 ) -> FileResult:
-    parsed = _parse(path, package)
+    parsed = _parse(path, package, unsaved)
     if isinstance(parsed, FileResult):
         return parsed
     text, tree, index, nodes = parsed
@@ -103,17 +114,26 @@ def _check_file(
 
 
 def recheck_file(
-    path: str, package: list[str], functions: Sequence[ScopedFunction], codes: frozenset[str]
+    path: str,
+    package: list[str],
+    functions: Sequence[ScopedFunction],
+    codes: frozenset[str],
+    text: str | None = None,
 ) -> list[Finding]:
-    """Check the functions whose project-wide scope differs from the file's own."""
+    """Check the functions whose project-wide scope differs from the file's own (in `text`,
+    when given, as `check_file`)."""
     with _collector_paused():
-        return _recheck_file(path, package, functions, codes)
+        return _recheck_file(path, package, functions, codes, text)
 
 
 def _recheck_file(
-    path: str, package: list[str], functions: Sequence[ScopedFunction], codes: frozenset[str]
+    path: str,
+    package: list[str],
+    functions: Sequence[ScopedFunction],
+    codes: frozenset[str],
+    unsaved: str | None,
 ) -> list[Finding]:
-    parsed = _parse(path, package)
+    parsed = _parse(path, package, unsaved)
     if isinstance(parsed, FileResult):  # the file changed or vanished since it was indexed
         return parsed.problems
     text, tree, index, nodes = parsed
@@ -125,9 +145,9 @@ def _recheck_file(
 
 
 def _parse(
-    path: str, package: list[str]
+    path: str, package: list[str], unsaved: str | None
 ) -> FileResult | tuple[str, ast.Module, ModuleIndex, Nodes]:
-    text = read_source(path)
+    text = read_source(path) if unsaved is None else unsaved
     if isinstance(text, Unreadable):
         return FileResult(path, None, [_parse_error(path, text.line, 1, text.message)], [])
     if is_skipped(text):

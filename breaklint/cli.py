@@ -1,4 +1,5 @@
-"""`breaklint [OPTIONS] [PATH ...]`, `breaklint rule CODE` and `breaklint rules`."""
+"""`breaklint [OPTIONS] [PATH ...]`, `breaklint rule CODE`, `breaklint rules`, `breaklint graph`
+and `breaklint server`."""
 
 from __future__ import annotations
 
@@ -295,6 +296,22 @@ def _graph(argv: list[str]) -> int:
     return graph(GraphCommand(**vars(args)))
 
 
+def _server(argv: list[str]) -> int:
+    argparse.ArgumentParser(
+        prog="breaklint server",
+        description="Serve the Language Server Protocol on stdin and stdout, for editors: "
+        "diagnostics as you type, quick fixes, fix-all, hover (see docs/editors.md).",
+    ).parse_args(argv)
+    import importlib.util
+
+    if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
+        error("breaklint server needs pygls and lsprotocol: pip install 'breaklint[lsp]'")
+        return EXIT_ERROR
+    from breaklint.lsp.server import serve
+
+    return serve()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -302,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
             return _rule_command(argv, sys.stdout)
         if argv and argv[0] == "graph":
             return _graph(argv[1:])
+        if argv and argv[0] == "server":
+            return _server(argv[1:])
         return _lint(argv)
     except KeyboardInterrupt:
         return 130

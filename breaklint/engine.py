@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -18,6 +18,7 @@ from breaklint.cache import (
     file_digest,
     findings_from_json,
     findings_to_json,
+    text_digest,
 )
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
@@ -108,10 +109,15 @@ def lint_paths(
     jobs: int,
     use_cache: bool = True,
     selection: Selection | None = None,
+    unsaved: Mapping[str, str] | None = None,
+    cache: ResultCache | None = None,
 ) -> LintResult:
     """Lint files end to end and return sorted findings (of the rules `selection` enables:
-    by default, those the settings select)."""
+    by default, those the settings select). `unsaved` holds texts, by path, to check instead
+    of what the files hold (an editor's buffers); `cache`, one to use instead of the
+    project's folder (a language server's, in memory)."""
     files = list(files)
+    unsaved = unsaved or {}
     if selection is None:
         selection = settings.selection(known_codes())
     packages: dict[str, list[str]] = {}
@@ -119,12 +125,15 @@ def lint_paths(
     codes_of = {path: selection.codes_for(path) for path in files}
     scope = ScopeOptions(everything=settings.scope == "all", roots=settings.roots)
     # What each file held when linted: --fix rewrites a file only if it still holds that.
-    digests = {path: file_digest(path) for path in files}
-    cache = ResultCache(settings.root, fingerprint()) if use_cache else None
-    refused = cache.refused() if cache else None
-    if cache is None or refused:
+    digests = {
+        path: text_digest(unsaved[path]) if path in unsaved else file_digest(path) for path in files
+    }
+    if use_cache and cache is None:
+        cache = ResultCache(settings.root, fingerprint())
+    refused = cache.refused() if use_cache and cache is not None else None
+    if not use_cache or cache is None or refused:
         with Workers(jobs) as workers:
-            result = _lint(files, package_of, codes_of, scope, workers, None, {})
+            result = _lint(files, package_of, codes_of, scope, workers, None, {}, unsaved)
         result.warnings += [f"cache not used: {refused}"] if refused else []
         result.digests = digests
         return result
@@ -142,7 +151,7 @@ def lint_paths(
         except (KeyError, TypeError, ValueError):  # an entry of the wrong shape is a miss
             pass
     with Workers(jobs) as workers:
-        result = _lint(files, package_of, codes_of, scope, workers, cache, digests)
+        result = _lint(files, package_of, codes_of, scope, workers, cache, digests, unsaved)
     if key is not None:
         stored = {"findings": findings_to_json(result.findings), "skipped": result.files_skipped}
         cache.store(key, stored)
@@ -158,12 +167,21 @@ def _lint(
     workers: Workers,
     cache: ResultCache | None,
     digests: dict[str, str | None],
+    unsaved: Mapping[str, str],
 ) -> LintResult:
     """Both phases, each file answered from the cache when its entry is there (a file that
     could not be read has no digest and is not cached)."""
     module_of = {path: _module_name(path, package_of[path]) for path in files}
     checks = [
-        CheckJob(path, package_of[path], module_of[path], codes_of[path], scope, digests.get(path))
+        CheckJob(
+            path,
+            package_of[path],
+            module_of[path],
+            codes_of[path],
+            scope,
+            digests.get(path),
+            text=unsaved.get(path),
+        )
         for path in files
     ]
     checked_files = _cached_map(checks, workers, cache)
@@ -183,7 +201,14 @@ def _lint(
         if missing:
             path = result.path
             rechecks.append(
-                RecheckJob(path, package_of[path], missing, codes_of[path], digests.get(path))
+                RecheckJob(
+                    path,
+                    package_of[path],
+                    missing,
+                    codes_of[path],
+                    digests.get(path),
+                    text=unsaved.get(path),
+                )
             )
     for rechecked in _cached_map(rechecks, workers, cache):
         findings.extend(rechecked)
@@ -224,11 +249,7 @@ def _cached_map(jobs: Sequence[Job[R]], workers: Workers, cache: ResultCache | N
     for job in jobs:
         parts = job.cache_key()
         key = None if parts is None else cache.key(parts)
-        stored = cache.load(key) if key else None
-        try:
-            result = None if stored is None else job.result_from_json(stored)
-        except (KeyError, TypeError, ValueError):  # an entry of the wrong shape is a miss
-            result = None
+        result = cache.load_result(key, job.result_from_json) if key else None
         if result is None:
             missing.append(len(results))
             storing.append(Storing(job, cache, key))

@@ -225,12 +225,23 @@ def _checked(rewrite: Rewrite) -> Rewrite:
     return rewrite
 
 
-def with_edits(findings: Sequence[Finding], notes: dict[str, str] | None = None) -> list[Finding]:
+def fixed_text(text: str, findings: Sequence[Finding]) -> str:
+    """`text` with the fixes of `findings` (all of that text) made; FixError (or TooDeep) when
+    they cannot be. For an editor's buffer, which `plan_fixes` does not read."""
+    return _rewritten(parsed_file(text), findings).text
+
+
+def with_edits(
+    findings: Sequence[Finding],
+    notes: dict[str, str] | None = None,
+    texts: Mapping[str, str] | None = None,
+) -> list[Finding]:
     """`findings` with each fix's text edits, for formats that carry them. A file's fixes are
     made together, once; each fix gets the changed lines that overlap its target (and an
     added import, if it needs one). A fix that cannot be made now (the file changed since it
     was linted) is dropped rather than shown; `notes` gets why for a file whose fixes libcst
-    cannot make at all."""
+    cannot make at all. `texts`: what some files hold instead of what is on disk (an editor's
+    unsaved buffers), by path."""
     by_path: dict[str, list[int]] = defaultdict(list)
     for index, finding in enumerate(findings):
         if finding.fix is not None:
@@ -239,7 +250,7 @@ def with_edits(findings: Sequence[Finding], notes: dict[str, str] | None = None)
     for path, indices in by_path.items():
         fixable = [findings[index] for index in indices]
         try:
-            edits = _edits_by_finding(path, fixable)
+            edits = _edits_by_finding(path, fixable, (texts or {}).get(path))
         except TooDeep as error:
             edits = {}
             if notes is not None:
@@ -254,10 +265,13 @@ def with_edits(findings: Sequence[Finding], notes: dict[str, str] | None = None)
     return result
 
 
-def _edits_by_finding(path: str, findings: list[Finding]) -> dict[int, tuple[Edit, ...]]:
-    """Each made fix's edits, by the finding's id: from one rewrite of the whole file, and
-    from a rewrite of its own for a fix whose changed lines run into another fix's."""
-    parsed = _parse_again(path)
+def _edits_by_finding(
+    path: str, findings: list[Finding], text: str | None
+) -> dict[int, tuple[Edit, ...]]:
+    """Each made fix's edits, by the finding's id: from one rewrite of the whole file (or of
+    `text`), and from a rewrite of its own for a fix whose changed lines run into another
+    fix's."""
+    parsed = _parse_again(path, text)
     if parsed is None:
         return {}
     try:
@@ -298,10 +312,12 @@ def _overlaps(change: Edit, target: Range) -> bool:
     return change.line <= target.end_line and target.line <= max(change.end_line - 1, change.line)
 
 
-def _parse_again(path: str) -> ParsedFile | None:
-    """The file parsed by libcst; None when it cannot be (TooDeep is raised)."""
+def _parse_again(path: str, text: str | None) -> ParsedFile | None:
+    """The file (or `text`, an editor's buffer for it) parsed by libcst; None when it cannot
+    be (TooDeep is raised)."""
     try:
-        text = decode_source(read_regular(path))[0]
+        if text is None:
+            text = decode_source(read_regular(path))[0]
     except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
         return None
     try:

@@ -59,12 +59,13 @@ class CheckJob:
     module: str
     codes: frozenset[str]
     scope: ScopeOptions
-    digest: str | None  # of the file's bytes; None when it cannot be read
+    digest: str | None  # of the file's bytes (or unsaved text); None when it cannot be read
+    text: str | None = None  # an editor's unsaved text, read instead of the file
 
     def run(self) -> FileResult:
         from breaklint.checker import check_file
 
-        return check_file(self.path, self.package, self.module, self.codes, self.scope)
+        return check_file(self.path, self.package, self.module, self.codes, self.scope, self.text)
 
     def cache_key(self) -> list[Any] | None:
         # A file is checked against its own scope, which depends on nothing else.
@@ -91,11 +92,12 @@ class RecheckJob:
     functions: list[ScopedFunction]
     codes: frozenset[str]
     digest: str | None
+    text: str | None = None  # as CheckJob's
 
     def run(self) -> list[Finding]:
         from breaklint.checker import recheck_file
 
-        return recheck_file(self.path, self.package, self.functions, self.codes)
+        return recheck_file(self.path, self.package, self.functions, self.codes, self.text)
 
     def cache_key(self) -> list[Any] | None:
         # What scope hands to the file is in the key: a change elsewhere that alters it re-lints.

@@ -44,6 +44,13 @@ def noqa_codes(line: str) -> frozenset[str]:
     return NOTHING if match is None else _codes(match.group("codes"))
 
 
+def noqa_codes_end(line: str) -> int | None:
+    """Where the codes of the line's `# noqa: CODES` comment end (to add one more), or None
+    when it has none (no comment, or a bare `# noqa`)."""
+    match = _NOQA.search(line) if "#" in line else None
+    return None if match is None or match.group("codes") is None else match.end("codes")
+
+
 def _suppressed_by(codes: frozenset[str], finding: Finding) -> bool:
     if codes is EVERY_CODE or finding.code in codes:
         return True

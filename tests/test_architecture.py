@@ -63,6 +63,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "breaklint.hf",
         "breaklint.hf_config",
         "breaklint.hf_models",
+        "breaklint.lsp",
         "breaklint.pages",
         "breaklint.pipeline",
         "breaklint.pytest_plugin",

@@ -376,3 +376,19 @@ def test_an_unchanged_cached_run_never_imports_the_rules(tmp_path, write):
     assert runs[0][-1] == "True True"  # the cold run checks the file
     assert runs[1][-1] == "False False"  # the warm run answers from the cache
     assert runs[0][0] == runs[1][0] == ITEM_LINE
+
+
+def test_without_pygls_the_server_says_what_to_install() -> None:
+    blocked = "import sys; sys.modules['pygls'] = None; from breaklint.cli import main; "
+    result = subprocess.run(
+        [sys.executable, "-c", blocked + "sys.exit(main(['server']))"],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(REPO), "PATH": ""},
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        "breaklint: error: breaklint server needs pygls and lsprotocol: "
+        "pip install 'breaklint[lsp]'\n"
+    )

@@ -1,0 +1,1 @@
+"""`breaklint server`: the Language Server Protocol over stdio (pygls, the `lsp` extra)."""
