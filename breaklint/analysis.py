@@ -349,8 +349,10 @@ class Analysis:
         if mark == "s":
             return _atom(inner)
         if mark == "l":
+            # A container of tensors only when every element is one: `{"rows": n, "cols": 4}`
+            # holds a tensor and a number, and which one an index picks is not followed.
             atom = _atom(inner)
-            return "C" if atom in ("T", "M", "C") else "P" if atom in ("P", "N") else "U"
+            return "C" if atom in ("T", "C") else "P" if atom in ("P", "N") else "U"
         if mark == "e":
             if isinstance(inner, tuple):
                 return inner[node[1]] if node[1] < len(inner) else "U"

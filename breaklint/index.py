@@ -483,10 +483,10 @@ def summarise(node: ast.expr, depth: int = 0) -> str:
     if kind in (ast.Tuple, ast.List, ast.Set):
         elements = node.elts  # type: ignore[attr-defined]
         held = [summarise(e, deeper) for e in elements if type(e) is not ast.Starred]
-        return f"l{_fold('o', held)}" if held else "P"
+        return f"l{_fold('j', held)}" if held else "P"
     if kind is ast.Dict:
         held = [summarise(v, deeper) for v in node.values]  # type: ignore[attr-defined]
-        return f"l{_fold('o', held)}" if held else "P"
+        return f"l{_fold('j', held)}" if held else "P"
     if kind is ast.NamedExpr:
         return summarise(node.value, deeper)  # type: ignore[attr-defined]
     if kind in (ast.JoinedStr, ast.Lambda):

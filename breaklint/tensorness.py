@@ -21,7 +21,7 @@ from enum import Enum
 
 from breaklint.annotations import Reading, read_annotation
 from breaklint.scope import COMPILING_CHECKS
-from breaklint.syntax import Visitor, dotted, negated
+from breaklint.syntax import Visitor, dotted, method_call, negated
 from breaklint.tensor_api import TENSOR_METHOD_NAMES
 
 
@@ -319,9 +319,13 @@ class FunctionFacts(Visitor):
             defined = node.id in self.definitions or node.id in self.imports
             return Kind.PYTHON if defined else Kind.UNKNOWN
         if isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict):
+            # A container of tensors only when every element is one: which element an index
+            # picks from `{"rows": n, "cols": 4}` is not followed.
             values = node.values if isinstance(node, ast.Dict) else node.elts
-            holds = any(self.kind(v).is_tensor or self.kind(v) is Kind.TENSORS for v in values)
-            return Kind.TENSORS if holds else Kind.PYTHON
+            tensors = [self.kind(v).is_tensor or self.kind(v) is Kind.TENSORS for v in values]
+            if not any(tensors):
+                return Kind.PYTHON
+            return Kind.TENSORS if all(tensors) else Kind.UNKNOWN
         if isinstance(node, _PYTHON_NODES):
             return Kind.PYTHON
         if isinstance(node, ast.Attribute):
@@ -707,6 +711,12 @@ class FunctionFacts(Visitor):
         if handed is None or not handed.startswith("tuple:"):
             return None
         return [_HANDED_KINDS[part] for part in handed.removeprefix("tuple:").split(",")]
+
+    def tensor_method(self, call: ast.Call) -> tuple[ast.expr, str] | None:
+        """(receiver, method) for `receiver.method(...)` that may be a tensor's method: not a
+        call that reaches project code."""
+        found = method_call(call)
+        return None if found is None or self.reaches_project(call) else found
 
     def reaches_project(self, call: ast.Call) -> bool:
         """Whether a call reaches project code (`Modulation.split(t, 2)`, `self.split(t)` of

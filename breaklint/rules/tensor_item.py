@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from breaklint.findings import Fix, Severity
 from breaklint.fixes import offer, tensor_operands
 from breaklint.rule import FixExample, Rewritten, Rule
-from breaklint.syntax import excerpt, method_call
+from breaklint.syntax import excerpt
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -104,7 +104,7 @@ is offered: the hint says what to change.
     visit_Compare = visit_BinOp  # type: ignore[assignment]
 
     def visit_Call(self, node: ast.Call) -> None:
-        call = method_call(node)
+        call = self.context.facts.tensor_method(node)
         if call is not None and call[1] == "item" and not node.args and not node.keywords:
             if id(node) in self._in_tensor_arithmetic:
                 fix = offer(self.context, node, "keep the value a tensor: `.detach()`", "detach")
