@@ -57,6 +57,10 @@ def _decode(text: str, at: int) -> tuple[Node, int]:
     if mark in "ndc":
         end = text.index(";", at)
         return (mark, text[at + 1 : end]), end + 1
+    if mark == "m":
+        end = text.index(";", at)
+        inner, after = _decode(text, end + 1)
+        return ("m", text[at + 1 : end], inner), after
     if mark in "islr":
         inner, end = _decode(text, at + 1)
         return (mark, inner), end
@@ -105,10 +109,14 @@ def _join_atoms(one: str, other: str) -> str:
 
 
 def _atom(value: Value) -> str:
-    """A tuple seen as one value: a container."""
+    """A tuple seen as one value: a container of tensors when every element is a tensor,
+    a Python value when none may be one."""
     if isinstance(value, str):
         return value
-    return "C" if any(_atom(v) in ("T", "M", "C") for v in value) else "P"
+    atoms = {_atom(v) for v in value}
+    if atoms <= {"T", "C"}:
+        return "C"
+    return "P" if atoms <= {"P", "N"} else "U"
 
 
 def operate(one: Value | None, other: Value | None) -> Value | None:
@@ -338,6 +346,8 @@ class Analysis:
             return join(self.evaluate(function, node[1]), self.evaluate(function, node[2]))
         if mark == "i":
             return element(self.evaluate(function, node[1]))
+        if mark == "m":
+            return _method_result(node[1], self.evaluate(function, node[2]))
         if mark == "t":
             items = [self.evaluate(function, item) for item in node[1]]
             return tuple(_atom(item) if item is not None else "U" for item in items)
@@ -391,6 +401,21 @@ class Analysis:
         self._attributes[key] = value
         return value
 
+    def _holds_torch_module(self, function: _Function, attribute: str) -> bool:
+        """Whether every assignment to `self.<attribute>` constructs a `torch.nn` module."""
+        assert function.info.class_name is not None
+        summaries = self.project.attribute_summaries(
+            function.ref.module, function.info.class_name, attribute
+        )
+        for owner, summary in summaries:
+            imports = self.functions[owner].imports if owner in self.functions else {}
+            if not summary.startswith("c") or not summary.endswith(";"):
+                return False
+            name = _expand(summary[1:-1].removesuffix("()"), imports)
+            if not name.startswith("torch.nn.") or not name.rpartition(".")[2][:1].isupper():
+                return False
+        return bool(summaries)
+
     def _call(self, function: _Function, callee: str) -> Value | None:
         project = self.project
         callee = callee.removesuffix("()")
@@ -402,6 +427,9 @@ class Analysis:
             return value  # None: not known
         if project.constructed(function.ref.module, function.info, callee) is not None:
             return "P"  # an instance of a project class
+        on_self = callee.startswith("self.") and callee.count(".") == 1
+        if on_self and function.info.class_name and self._holds_torch_module(function, callee[5:]):
+            return "T"  # `self.norm(x)` with `self.norm = nn.LayerNorm(d)`
         head, dot, method = callee.rpartition(".")
         if not dot:
             if method in function.bindings or method in function.parameters:
@@ -419,11 +447,18 @@ class Analysis:
         if method in PYTHON_METHODS:
             return "P"
         receiver = self.evaluate(function, ("d", head) if "." in head else ("n", head))
-        if receiver == "P":
-            return "P"
-        if method in TENSOR_METHODS or receiver in ("T", "M"):
-            return receiver if receiver in ("T", "M") else "T"
-        return "U"
+        return _method_result(method, receiver)
+
+
+def _method_result(method: str, receiver: Value | None) -> Value | None:
+    """What `receiver.method(...)` gives, by what tensors' methods give."""
+    if method in PYTHON_METHODS or receiver == "P":
+        return "P"
+    if receiver is None:
+        return None
+    if receiver in ("T", "M"):
+        return receiver
+    return "T" if method in TENSOR_METHODS else "U"
 
 
 def _expand(name: str, imports: dict[str, str]) -> str:
@@ -481,7 +516,7 @@ def _with_facts(analysis: Analysis, function: _Function, scoped: ScopedFunction)
     parameters = []
     for name, (_, reading, default) in function.parameters.items():
         if name in received or (reading == "Y" and not function.root):
-            kind = _kind_name(analysis.parameter(function, name, reading, default))
+            kind = _kind_name(_atom(analysis.parameter(function, name, reading, default)))
             parameters.append(f"{name}={kind or 'unknown'}")
     calls = []
     project_calls = []

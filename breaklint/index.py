@@ -426,7 +426,8 @@ _BUILTINS = frozenset(
 # T (a tensor), P (a Python value), N (None), U (unknown), `n<name>;` (a local name),
 # `d<a.b>;` (an attribute chain) and `c<callee>;` (what a call returns); `i<e>` is an element
 # of e, `s<e>` a slice of it, `l<e>` a container holding e, `r<e>` the callable e itself
-# (`functools.partial(e, ...)`), `e<k><e>` the k-th value unpacked from e, `o<e><e>` an
+# (`functools.partial(e, ...)`), `m<method>;<e>` a method called on e, `e<k><e>` the k-th
+# value unpacked from e, `o<e><e>` an
 # operation on both (a tensor when either is one), `j<e><e>` either one, `t<k><e>...` a tuple
 # of k values.
 _NAME = "n"
@@ -448,8 +449,11 @@ def summarise(node: ast.expr, depth: int = 0) -> str:
         return "U" if name is None else f"d{name};"
     if kind is ast.Call:
         assert isinstance(node, ast.Call)
-        callee = dotted_name(node.func)
+        func = node.func
+        callee = dotted_name(func)
         if callee is None:
+            if type(func) is ast.Attribute:  # `x.permute(0, 2, 1).contiguous()`
+                return f"m{func.attr};{summarise(func.value, deeper)}"  # type: ignore[attr-defined]
             return "U"
         if callee.rpartition(".")[2] == "partial" and node.args:
             return f"r{summarise(node.args[0], deeper)}"
@@ -474,6 +478,9 @@ def summarise(node: ast.expr, depth: int = 0) -> str:
         return _fold("j", [summarise(value, deeper) for value in node.values])
     if kind is ast.IfExp:
         assert isinstance(node, ast.IfExp)
+        test = node.test
+        if type(test) is ast.Call and (dotted(test.func) or "").endswith(_FALSE_UNDER_DYNAMO):
+            return summarise(node.orelse, deeper)  # `a if torch.jit.is_tracing() else b`
         return f"j{summarise(node.body, deeper)}{summarise(node.orelse, deeper)}"
     if kind is ast.Tuple:
         assert isinstance(node, ast.Tuple)
@@ -495,6 +502,8 @@ def summarise(node: ast.expr, depth: int = 0) -> str:
 
 
 _VALUE_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+# Checks that are false while Dynamo traces: TorchScript is not running.
+_FALSE_UNDER_DYNAMO = ("jit.is_tracing", "jit.is_scripting")
 
 
 def _fold(operator: str, summaries: list[str]) -> str:

@@ -474,9 +474,10 @@ def held_values(summary: str) -> list[tuple[str, str]]:
     position = 0
     while position < len(summary):
         mark = summary[position]
-        if mark in "ndc":
+        if mark in "ndcm":
             end = summary.index(";", position)
-            found.append(("call" if mark == "c" else "name", summary[position + 1 : end]))
+            if mark != "m":  # a method called on a value: what the value holds follows
+                found.append(("call" if mark == "c" else "name", summary[position + 1 : end]))
             position = end + 1
         else:  # a combinator, an arity or a value: what it combines follows
             position += 1
