@@ -138,6 +138,8 @@ _PYTHON_NODES = (
     ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
 )  # fmt: skip
 Loop = ast.For | ast.AsyncFor | ast.While
+# Types no tensor is an instance of, as `isinstance` tests name them.
+_PYTHON_TYPES = frozenset({"list", "tuple", "int", "float", "bool", "str", "dict", "set"})
 
 
 def join(*kinds: Kind) -> Kind:
@@ -647,6 +649,34 @@ class FunctionFacts(Visitor):
         # The test runs whatever it says; only the branches depend on it.
         self._static_ifs.append(not self.reads_tensor_value(node.test))
         self._eager_branches.append(self.false_when_compiling(node.test))
+        self._narrow(node.test, taken=True)
+
+    def _narrow(self, test: ast.expr, taken: bool) -> None:
+        """What an `isinstance` test says of a name on one way through the `if`:
+        `if not isinstance(size, (list, tuple)): size = size.tolist()` leaves a list either
+        way; past `if isinstance(x, torch.Tensor)` x is none."""
+        operand = negated(test)
+        if operand is not None:
+            test, taken = operand, not taken
+        if not (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+            and test.args[0].id in self.names
+        ):
+            return
+        name, types = test.args[0].id, test.args[1]
+        written = [
+            dotted(t) or "" for t in (types.elts if isinstance(types, ast.Tuple) else [types])
+        ]
+        tensors = [w.rpartition(".")[2].endswith(("Tensor", "Parameter")) for w in written]
+        if all(tensors):
+            if not taken:  # the branch taken when it is a tensor may never run: no guess
+                self.bind_name(name, Kind.UNKNOWN)
+        elif taken and all(w in _PYTHON_TYPES for w in written):
+            self.bind_name(name, Kind.PYTHON)
 
     def leave_If_body(self, node: ast.If) -> None:
         self._eager_branches.pop()
@@ -656,6 +686,7 @@ class FunctionFacts(Visitor):
         before = self._branches[-1]
         self._branches[-1] = self.names
         self.names = dict(before)  # the `else` starts from what held before the `if`
+        self._narrow(node.test, taken=False)
 
     def leave_If_orelse(self, node: ast.If) -> None:
         self._eager_branches.pop()
