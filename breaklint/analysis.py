@@ -172,23 +172,30 @@ class Analysis:
 
     def __init__(self, project: Project, roots: set[_Ref]) -> None:
         self.project = project
-        self.functions: dict[_Ref, _Function] = {}
-        for module, index in project.by_module.items():
-            for qualname, info in index.functions.items():
-                ref = _Ref(module, qualname)
-                parameters = {}
-                for entry in info.parameters:
-                    name, _, marks = entry.partition("=")
-                    parameters[name] = (marks[0], marks[1], marks[2])
-                bindings = dict(entry.split("=", 1) for entry in info.bindings)
-                self.functions[ref] = _Function(
-                    ref, info, info.import_table(index.imports), ref in roots, parameters, bindings
-                )
+        self.roots = roots
+        self._functions: dict[_Ref, _Function] = {}
         self._sites: dict[_Ref, list[_CallSite]] | None = None
         self._arguments: dict[_Ref, dict[str, Value] | None] = {}
         self._returns: dict[_Ref, Value | None] = {}
         self._names: dict[tuple[_Ref, str], Value | None] = {}
         self._attributes: dict[tuple[str, str, str], Value | None] = {}
+
+    def function(self, ref: _Ref) -> _Function | None:
+        """A function's summaries, read on first use."""
+        known = self._functions.get(ref)
+        if known is None:
+            info = self.project.function(ref)
+            if info is None:
+                return None
+            parameters = {}
+            for entry in info.parameters:
+                name, _, marks = entry.partition("=")
+                parameters[name] = (marks[0], marks[1], marks[2])
+            bindings = dict(entry.split("=", 1) for entry in info.bindings)
+            imports = info.import_table(self.project.by_module[ref.module].imports)
+            known = _Function(ref, info, imports, ref in self.roots, parameters, bindings)
+            self._functions[ref] = known
+        return known
 
     def _call_sites(self) -> dict[_Ref, list[_CallSite]]:
         """Every call of a project function, by the function called (found once)."""
@@ -196,39 +203,41 @@ class Analysis:
             return self._sites
         sites: dict[_Ref, list[_CallSite]] = {}
         project = self.project
-        for function in self.functions.values():
-            module, info = function.ref.module, function.info
-            for entry in info.calls:
-                callee, *arguments = entry.split(" ")
-                targets = project.call_targets(module, info, callee)
-                if not targets:
-                    cls = project.constructed(module, info, callee)
-                    initialiser = (
-                        None
-                        if cls is None
-                        else project.method(cls.module, cls.qualname, "__init__")
-                    )
-                    if initialiser is None:
-                        continue
-                    targets = (Target(initialiser, True),)
-                positional: list[str] = []
-                keywords: list[tuple[str, str]] = []
-                unpacked = False
-                for argument in arguments:
-                    if argument.startswith("*"):
-                        unpacked = True
-                        continue
-                    name, equals, summary = argument.partition("=")
-                    if equals and name.isidentifier():
-                        keywords.append((name, summary))
-                    elif not unpacked:
-                        positional.append(argument)
-                for target in targets:
-                    sites.setdefault(target.ref, []).append(
-                        _CallSite(
-                            function, target.bound, tuple(positional), tuple(keywords), unpacked
+        for module, index in project.by_module.items():
+            for qualname, info in index.functions.items():
+                caller: _Function | None = None
+                for entry in info.calls:
+                    callee, *arguments = entry.split(" ")
+                    targets = project.call_targets(module, info, callee)
+                    if not targets:
+                        cls = project.constructed(module, info, callee)
+                        initialiser = (
+                            None
+                            if cls is None
+                            else project.method(cls.module, cls.qualname, "__init__")
                         )
-                    )
+                        if initialiser is None:
+                            continue
+                        targets = (Target(initialiser, True),)
+                    positional: list[str] = []
+                    keywords: list[tuple[str, str]] = []
+                    unpacked = False
+                    for argument in arguments:
+                        if argument.startswith("*"):
+                            unpacked = True
+                            continue
+                        name, equals, summary = argument.partition("=")
+                        if equals and name.isidentifier():
+                            keywords.append((name, summary))
+                        elif not unpacked:
+                            positional.append(argument)
+                    caller = caller or self.function(_Ref(module, qualname))
+                    assert caller is not None
+                    for target in targets:
+                        site = _CallSite(
+                            caller, target.bound, tuple(positional), tuple(keywords), unpacked
+                        )
+                        sites.setdefault(target.ref, []).append(site)
         self._sites = sites
         return sites
 
@@ -238,7 +247,8 @@ class Analysis:
             return self._arguments[ref] or {}
         self._arguments[ref] = None  # a cycle sees nothing passed
         received: dict[str, Value] = {}
-        function = self.functions[ref]
+        function = self.function(ref)
+        assert function is not None
         for site in self._call_sites().get(ref, ()):
             self._receive(function, site, received)
         self._arguments[ref] = received
@@ -271,7 +281,8 @@ class Analysis:
         if ref in self._returns:
             return self._returns[ref]
         self._returns[ref] = None  # a recursive call sees nothing yet
-        function = self.functions[ref]
+        function = self.function(ref)
+        assert function is not None
         info = function.info
         if info.returns_tensor:
             value: Value | None = "T"
@@ -393,7 +404,7 @@ class Analysis:
         value: Value | None = None
         summaries = self.project.attribute_summaries(module, class_name, attribute)
         for owner, summary in summaries:
-            function = self.functions.get(owner)
+            function = self.function(owner)
             if function is not None:
                 value = join(value, self.evaluate(function, decode(summary)))
         if not summaries:
@@ -408,7 +419,8 @@ class Analysis:
             function.ref.module, function.info.class_name, attribute
         )
         for owner, summary in summaries:
-            imports = self.functions[owner].imports if owner in self.functions else {}
+            owner_function = self.function(owner)
+            imports = owner_function.imports if owner_function is not None else {}
             if not summary.startswith("c") or not summary.endswith(";"):
                 return False
             name = _expand(summary[1:-1].removesuffix("()"), imports)
@@ -504,14 +516,13 @@ def annotate(
     result: dict[str, list[ScopedFunction]] = {}
     for path, functions in scoped.items():
         module = module_of[path]
-        result[path] = [
-            _with_facts(analysis, analysis.functions[_Ref(module, f.qualname)], f)
-            for f in functions
-        ]
+        result[path] = [_with_facts(analysis, _Ref(module, f.qualname), f) for f in functions]
     return result
 
 
-def _with_facts(analysis: Analysis, function: _Function, scoped: ScopedFunction) -> ScopedFunction:
+def _with_facts(analysis: Analysis, ref: _Ref, scoped: ScopedFunction) -> ScopedFunction:
+    function = analysis.function(ref)
+    assert function is not None
     received = analysis.arguments(function.ref)
     parameters = []
     for name, (_, reading, default) in function.parameters.items():

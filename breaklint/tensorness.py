@@ -167,6 +167,9 @@ _HANDED_KINDS = {
     "unknown": Kind.UNKNOWN,
 }
 
+# What a project call returns: a maybe is no tensor to build a certain finding on.
+_RETURNED_KINDS = {**_HANDED_KINDS, "maybe": Kind.UNKNOWN}
+
 
 def annotation_kind(
     annotation: ast.expr | None, aliases: dict[str, str] | None = None
@@ -258,6 +261,7 @@ class FunctionFacts(Visitor):
         # until a name is bound again.
         self._resolved: tuple[ast.expr | None, str | None] = (None, None)
         self._expression_statements: list[ast.Expr] = []
+        self._comprehensions: list[dict[str, Kind]] = []  # names outside each comprehension
 
     @property
     def names(self) -> dict[str, Kind]:
@@ -453,14 +457,19 @@ class FunctionFacts(Visitor):
             return Kind.UNKNOWN  # project code: not torch's method of the same name
         if handed is not None:
             if handed.startswith("tuple:"):
-                parts = handed.removeprefix("tuple:").split(",")
-                return Kind.TENSORS if {"tensor", "maybe", "tensors"} & set(parts) else Kind.PYTHON
-            return _HANDED_KINDS[handed]
+                parts = set(handed.removeprefix("tuple:").split(","))
+                if parts <= {"tensor", "tensors"}:
+                    return Kind.TENSORS
+                return Kind.PYTHON if parts == {"python"} else Kind.UNKNOWN
+            return _RETURNED_KINDS[handed]
         if isinstance(func, ast.Name) and func.id not in self.names:
             if func.id in PYTHON_BUILTINS:
                 return Kind.PYTHON
             if func.id in ("min", "max", "abs", "sum"):
                 return join(*(self.kind(arg) for arg in node.args))
+            if func.id in ("all", "any") and len(node.args) == 1:
+                # `all(mask)` takes the truth of each element of a tensor, as a branch would.
+                return Kind.MASK if self.kind(node.args[0]).is_tensor else Kind.UNKNOWN
         name = self.resolve(func)
         if name is not None and name.startswith("torch."):
             if name.startswith("torch._"):
@@ -698,6 +707,23 @@ class FunctionFacts(Visitor):
     def leave_Expr(self, node: ast.Expr) -> None:
         self._expression_statements.pop()
 
+    def visit_ListComp(self, node: ast.expr) -> None:
+        self._comprehensions.append(dict(self.names))  # its names are its own
+
+    def leave_ListComp(self, node: ast.expr) -> None:
+        self.names = self._comprehensions.pop()
+
+    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
+    leave_SetComp = leave_DictComp = leave_GeneratorExp = leave_ListComp
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        # `[layer for layer, drop in zip(layers, to_drop) if not drop]`: elements of a tensor;
+        # over a parameter only guessed to be one, as likely a list of numbers.
+        if self.rests_on_guess(node.iter):
+            self._bind_kind(node.target, Kind.UNKNOWN)
+        else:
+            self._bind_iteration(node.target, node.iter)
+
     def visit_While(self, node: ast.While) -> None:
         self.loops.append(node)
 
@@ -741,7 +767,7 @@ class FunctionFacts(Visitor):
         handed = self.call_kinds.get(dotted(value.func) or "")
         if handed is None or not handed.startswith("tuple:"):
             return None
-        return [_HANDED_KINDS[part] for part in handed.removeprefix("tuple:").split(",")]
+        return [_RETURNED_KINDS[part] for part in handed.removeprefix("tuple:").split(",")]
 
     def tensor_method(self, call: ast.Call) -> tuple[ast.expr, str] | None:
         """(receiver, method) for `receiver.method(...)` that may be a tensor's method: not a
