@@ -114,3 +114,32 @@ def test_dynamo_breaks_exactly_where_the_findings_are(project: str) -> None:
     assert done.returncode == 0, done.stderr
     breaks = {(path, line) for path, line in json.loads(done.stdout)}
     assert breaks == {(path, line) for path, line, _, _ in EXPECTED[project]}
+
+
+def test_a_changed_call_site_re_lints_the_callee_in_another_file(breaklint, write) -> None:
+    # What callers pass is part of the callee's re-check: the cache must not answer for it.
+    write(
+        "ops.py",
+        """
+        def head(x, n):
+            return x[:n]
+        """,
+    )
+    caller = """
+        import torch
+        from torch import nn
+
+        from ops import head
+
+
+        class Model(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return head(x, {count})
+        """
+    write("model.py", caller.format(count="x.sum().long()"))
+    done = breaklint("--isolated", "--output-format", "concise", "-q", ".")
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[0].startswith("ops.py:2:15: BL304 [error] `n` is a tensor")
+    write("model.py", caller.format(count="4"))
+    done = breaklint("--isolated", "--output-format", "concise", "-q", ".")
+    assert (done.returncode, done.stdout) == (0, "")
