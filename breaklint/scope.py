@@ -104,6 +104,8 @@ class Project:
         self._targets: dict[tuple[str, str, str], tuple[Target, ...]] = {}
         self._attributes: dict[_Ref, dict[str, list[tuple[_Ref, str]]]] = {}
         self._constructed: dict[tuple[str, tuple[ImportAlias, ...], str], _Ref | None] = {}
+        self._bases: dict[_Ref, list[_Ref]] = {}
+        self._methods: dict[tuple[str, str, str], _Ref | None] = {}
         self._is_module_class: dict[_Ref, bool] = {}
         self._is_guard: dict[_Ref, bool] = {}
         self._redefinitions: dict[str, dict[str, list[str]]] = {}  # per module, by first key
@@ -193,6 +195,12 @@ class Project:
 
     def base_classes(self, ref: _Ref) -> list[_Ref]:
         """The class and its project base classes, nearest first (an approximate MRO)."""
+        known = self._bases.get(ref)
+        if known is None:
+            known = self._bases[ref] = self._base_classes(ref)
+        return known
+
+    def _base_classes(self, ref: _Ref) -> list[_Ref]:
         order, queue, seen = [], deque([ref]), set()
         while queue:
             current = queue.popleft()
@@ -210,11 +218,15 @@ class Project:
         return self.by_module[ref.module].functions.get(ref.qualname)
 
     def method(self, module: str, class_name: str, name: str) -> _Ref | None:
-        for cls in self.base_classes(_Ref(module, class_name)):
-            candidate = _Ref(cls.module, f"{cls.qualname}.{name}")
-            if self.function(candidate) is not None:
-                return candidate
-        return None
+        key = (module, class_name, name)
+        if key not in self._methods:
+            self._methods[key] = None
+            for cls in self.base_classes(_Ref(module, class_name)):
+                candidate = _Ref(cls.module, f"{cls.qualname}.{name}")
+                if self.function(candidate) is not None:
+                    self._methods[key] = candidate
+                    break
+        return self._methods[key]
 
     def resolve_callee(self, module: str, caller: FunctionInfo, callee: str) -> _Ref | None:
         """The function a call in `caller` reaches, when it is defined in the tree."""
