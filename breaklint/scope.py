@@ -105,6 +105,7 @@ class Project:
         self._attributes: dict[_Ref, dict[str, list[tuple[_Ref, str]]]] = {}
         self._constructed: dict[tuple[str, tuple[ImportAlias, ...], str], _Ref | None] = {}
         self._bases: dict[_Ref, list[_Ref]] = {}
+        self._local_bindings: dict[tuple[str, str], dict[str, str]] = {}
         self._methods: dict[tuple[str, str, str], _Ref | None] = {}
         self._is_module_class: dict[_Ref, bool] = {}
         self._is_guard: dict[_Ref, bool] = {}
@@ -293,10 +294,26 @@ class Project:
                 assert owner_info is not None
                 found += self._held_targets(owner.module, owner_info, summary, method, depth)
             return found
-        binding = _binding(caller, head)
-        if binding is None or (rest and holds):
+        binding = self._binding(module, caller, head)
+        # A local alias of a callable (`fn = a if c else b`, `fn = partial(f)`), or a local
+        # instance whose method is called (`obj = Scheduler(); obj.step(x)`); not a value's
+        # method (`h = x * 2; h.view(...)`).
+        if binding is None or (rest and holds) or "." in rest:
+            return []
+        if binding[0] not in ("c" if rest else "ndrjl"):
             return []
         return self._held_targets(module, caller, binding, rest, depth)
+
+    def _binding(self, module: str, caller: FunctionInfo, name: str) -> str | None:
+        """The summary of what `name` is bound to in `caller`, if it is a local."""
+        key = (module, caller.qualname)
+        table = self._local_bindings.get(key)
+        if table is None:
+            table = self._local_bindings[key] = dict(
+                entry.split("=", 1)
+                for entry in caller.bindings  # type: ignore[misc]
+            )
+        return table.get(name)
 
     def _held_targets(
         self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
@@ -467,15 +484,6 @@ def _binds_first(info: FunctionInfo, on_instance: bool) -> bool:
     if "staticmethod" in decorators:
         return False
     return on_instance or "classmethod" in decorators
-
-
-def _binding(caller: FunctionInfo, name: str) -> str | None:
-    """The summary of what `name` is bound to in `caller`, if it is a local."""
-    prefix = f"{name}="
-    for entry in caller.bindings:
-        if entry.startswith(prefix):
-            return entry[len(prefix) :]
-    return None
 
 
 def held_values(summary: str) -> list[tuple[str, str]]:
