@@ -297,6 +297,7 @@ def index_to_json(index: ModuleIndex) -> dict[str, Any]:
         "functions": _table(FunctionInfo, index.functions.values(), _FUNCTION_NESTED),
         "compiled_names": sorted(index.compiled_names),
         "hooks": _table(HookRegistration, index.hooks),
+        "type_aliases": index.type_aliases,
     }
 
 
@@ -312,6 +313,7 @@ def index_from_json(data: dict[str, Any]) -> ModuleIndex:
         functions={f.qualname: f for f in functions},
         compiled_names=as_type(hints["compiled_names"], data["compiled_names"]),
         hooks=_from_table(HookRegistration, data["hooks"]),
+        type_aliases=as_type(hints["type_aliases"], data["type_aliases"]),
     )
 
 

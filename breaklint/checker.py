@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from breaklint.analysis import annotate
 from breaklint.class_attributes import SelfAssignments
 from breaklint.codes import INTERNAL_ERROR, PARSE_ERROR
 from breaklint.findings import Finding
@@ -103,7 +104,8 @@ def _check_file(
         return parsed
     text, tree, index, nodes = parsed
     source = LazyLines(text)
-    functions = compile_scope(Project({path: index}, {path: module}), scope)
+    project = Project({path: index}, {path: module})
+    functions = annotate(project, compile_scope(project, scope))
     with deep_recursion():
         checked = check_functions(path, source, nodes, functions.get(path, []), codes, index)
     if any(result.findings for result in checked):
@@ -202,6 +204,9 @@ def check_functions(
         rule for code, rule in all_rules().items() if code in codes and rule.phase is Phase.STATIC
     ]
     checked = []
+    definitions = frozenset(
+        name.partition("@")[0] for name in [*index.classes, *index.functions] if "." not in name
+    )
     assignments: dict[str, SelfAssignments] = {}
     methods: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] | None = None
     for function in functions:
@@ -214,8 +219,9 @@ def check_functions(
                 assignments[owner] = SelfAssignments(methods.get(owner, []), index.imports)
             # The names its own imports bind (`import numpy as np` in its body) are its alone.
             imports = index.functions[function.qualname].import_table(index.imports)
+            module = _Module(imports, definitions, index.type_aliases)
             findings = _check_function(
-                path, function, node, imports, source, rules, assignments[owner]
+                path, function, node, module, source, rules, assignments[owner]
             )
         except (RecursionError, MemoryError):
             what = f"`{function.qualname}`"
@@ -237,17 +243,27 @@ def _methods_by_owner(nodes: Nodes) -> dict[str, list[ast.FunctionDef | ast.Asyn
     return owners
 
 
+@dataclass(frozen=True, slots=True)
+class _Module:
+    """What the checks of a function need from its module."""
+
+    imports: dict[str, str]  # the function's own imports included
+    definitions: frozenset[str]  # top-level classes and functions
+    type_aliases: dict[str, str]
+
+
 def _check_function(
     path: str,
     function: ScopedFunction,
     node: ast.FunctionDef | ast.AsyncFunctionDef,
-    imports: dict[str, str],
+    module: _Module,
     source: LazyLines,
     rules: list[type[Rule]],
     self_assignments: SelfAssignments,
 ) -> list[Finding]:
     """The findings of one function in scope."""
     reports = []
+    imports = module.imports
     text = "".join(source.lines[node.lineno - 1 : node.end_lineno])
     used_as_tensors = names_used_as_tensors(text, imports)
     for target in _traced_parts(node, function.inner_only):
@@ -257,6 +273,12 @@ def _check_function(
             guard_calls=frozenset(function.guard_calls),
             tensor_calls=frozenset(function.tensor_calls),
             used_as_tensors=used_as_tensors,
+            parameter_kinds=_pairs(function.parameter_kinds),
+            call_kinds=_pairs(function.call_kinds),
+            attribute_kinds=_pairs(function.attribute_kinds),
+            project_calls=frozenset(function.project_calls),
+            definitions=module.definitions,
+            type_aliases=module.type_aliases,
         )
         context = RuleContext(
             path,
@@ -298,6 +320,15 @@ def _check_function(
     for rule in rules:
         findings.extend(rule.function_findings(path, function, reports, lines))
     return findings
+
+
+def _pairs(entries: tuple[str, ...]) -> dict[str, str]:
+    """`("x=tensor", ...)` as a mapping."""
+    found = {}
+    for entry in entries:
+        name, _, kind = entry.partition("=")
+        found[name] = kind
+    return found
 
 
 def _traced_parts(

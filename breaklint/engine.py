@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from breaklint.analysis import annotate
 from breaklint.cache import (
     ResultCache,
     as_type,
@@ -192,7 +193,8 @@ def _lint(
         if problem.code in codes_of[result.path]
     ]
     indexes = {r.path: r.index for r in checked_files if r.index is not None}
-    scoped = compile_scope(Project(indexes, module_of), scope)
+    project = Project(indexes, module_of)
+    scoped = annotate(project, compile_scope(project, scope))
     rechecks: list[RecheckJob] = []
     for result in checked_files:
         functions = scoped.get(result.path, [])

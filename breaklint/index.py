@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from breaklint.annotations import Reading, alias_text, read_annotation
 from breaklint.syntax import SCALARS, child_fields, dotted, expand_import
 
 _LEAVES = set(SCALARS)  # types of children that hold nothing to index
@@ -56,6 +57,15 @@ class FunctionInfo:
     # Imports inside it (nested functions included): they bind its local names, and shadow
     # the module's imports there only.
     imports: tuple[ImportAlias, ...] = ()
+    # Summaries for the project-wide analysis (`breaklint.analysis`), each an expression in
+    # the summary language of `summarise`: its parameters ("name=" role, reading, default),
+    # its calls ("callee arg ... keyword=arg"), what its local names are bound to, what it
+    # returns, and what its body assigns to `self.<attribute>`.
+    parameters: tuple[str, ...] = ()
+    calls: tuple[str, ...] = ()
+    bindings: tuple[str, ...] = ()
+    returns: str = ""
+    attributes: tuple[str, ...] = ()
 
     def import_table(self, module_imports: dict[str, str]) -> dict[str, str]:
         """The names bound by imports in this function's body: the module's and its own."""
@@ -95,6 +105,7 @@ class ModuleIndex:
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     compiled_names: set[str] = field(default_factory=set)  # passed to torch.compile(...)
     hooks: list[HookRegistration] = field(default_factory=list)
+    type_aliases: dict[str, str] = field(default_factory=dict)  # `Cache = dict[str, Tensor]`
 
     def resolve(self, dotted: str) -> str:
         """Expand the first component through the import table: `nn.Module` -> `torch.nn.Module`."""
@@ -138,6 +149,9 @@ class _FunctionScan:
     # Names updated in a way that may turn a true value false (`n += 1`; `n |= x` cannot).
     may_turn_false: set[str] = field(default_factory=set)
     imports: dict[str, str] = field(default_factory=dict)  # bound by imports in its body
+    calls: list[str] = field(default_factory=list)  # with their arguments summarised
+    bindings: dict[str, list[str]] = field(default_factory=dict)  # name -> summaries
+    attributes: dict[str, list[str]] = field(default_factory=dict)  # `self.<name> = ...`
     nesting: int = 0  # inside a function defined in this one
     handlers: int = 0  # inside an `except` handler
 
@@ -277,19 +291,54 @@ class _Indexer:
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
             imports=tuple(ImportAlias(name, target) for name, target in scan.imports.items()),
+            parameters=_parameters(node.args, self.index.type_aliases),
+            calls=tuple(scan.calls),
+            bindings=tuple(f"{name}={_fold('j', found)}" for name, found in scan.bindings.items()),
+            returns=_fold("j", [summarise(v) for v in scan.returns if v is not None]),
+            attributes=tuple(
+                f"{name}={_fold('j', found)}" for name, found in scan.attributes.items()
+            ),
         )
 
     def visit_Call(self, node: ast.Call) -> None:
-        callee = dotted_name(node.func)
+        func = node.func
+        callee = dotted_name(func)
+        scan = self.function
+        if scan is not None and (node.args or node.keywords):
+            if callee is None and type(func) is ast.Subscript:
+                # `self.ops[name](x)`: one of the callables the container holds
+                held = dotted(func.value)
+                if held is not None:
+                    scan.callees.append(f"{held}[]")
+                    scan.calls.append(_call_summary(f"{held}[]", node))
+            elif callee is not None and self._may_be_project(callee):
+                scan.calls.append(_call_summary(callee, node))
+            if callee is not None and len(node.args) > 1 and _is_register_buffer(callee):
+                buffer = node.args[0]
+                if isinstance(buffer, ast.Constant) and isinstance(buffer.value, str):
+                    summary = summarise(node.args[1])
+                    scan.attributes.setdefault(buffer.value, []).append(summary)
         if callee is not None:
-            if self.function is not None:
-                self.function.callees.append(callee)
+            if scan is not None:
+                scan.callees.append(callee)
                 if callee == "setattr" and len(node.args) == 3:
                     name, value = node.args[1], dotted(node.args[2])
                     if isinstance(name, ast.Constant) and name.value == "forward" and value:
-                        self.function.installs_forward.append(value)
+                        scan.installs_forward.append(value)
             self._note_compile_or_hook(node, callee)
         self.scan(node)
+
+    def _may_be_project(self, callee: str) -> bool:
+        """Whether a call may reach a function of the linted tree, whose arguments then
+        matter: not a builtin, not torch, not a method of a local value (`x.view`)."""
+        head, dot, _ = callee.partition(".")
+        if not dot:
+            return head not in _BUILTINS
+        if head in ("self", "cls") or head[:1].isupper():
+            return True
+        scan = self.function
+        target = (scan.imports if scan else {}).get(head) or self.index.imports.get(head)
+        return target is not None and target.partition(".")[0] != "torch"
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         scan = self.function
@@ -298,7 +347,7 @@ class _Indexer:
             scan.callees.append(f"self.{node.attr}")  # a property's getter runs on a read
         self.scan(node)
 
-    def visit_flow(self, node: ast.Return | ast.Assign | ast.AugAssign) -> None:
+    def visit_flow(self, node: ast.Return | ast.Assign | ast.AugAssign | ast.AnnAssign) -> None:
         scan = self.function
         if scan is not None and not scan.nesting:
             if type(node) is ast.Return:
@@ -306,18 +355,37 @@ class _Indexer:
                     scan.returns.append(node.value)
             elif type(node) is ast.Assign:
                 for target in node.targets:
+                    _bind_summary(scan, target, node.value)
                     if isinstance(target, ast.Name):
                         scan.assigned.setdefault(target.id, []).append(node.value)
                     elif isinstance(target, ast.Attribute) and target.attr == "forward":
                         installed = dotted(node.value)
                         if installed is not None:
                             scan.installs_forward.append(installed)
-            elif (
-                type(node) is ast.AugAssign
-                and isinstance(node.target, ast.Name)
-                and not isinstance(node.op, ast.BitOr)
-            ):
-                scan.may_turn_false.add(node.target.id)
+            elif type(node) is ast.AnnAssign:
+                if node.value is not None:
+                    _bind_summary(scan, node.target, node.value)
+            elif type(node) is ast.AugAssign and isinstance(node.target, ast.Name):
+                name = node.target.id
+                operation = f"o{_NAME}{name};{summarise(node.value)}"
+                scan.bindings.setdefault(name, []).append(operation)
+                if not isinstance(node.op, ast.BitOr):
+                    scan.may_turn_false.add(name)
+        elif scan is None and not self.class_stack and type(node) is ast.Assign:
+            # A module-level type alias, which annotations may name.
+            targets = node.targets
+            if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                text = alias_text(node.value)
+                if text is not None:
+                    self.index.type_aliases[targets[0].id] = text
+        self.scan(node)
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        scan = self.function
+        if scan is not None and not scan.nesting and isinstance(node.target, ast.Name):
+            # `for layer in self.layers`: one element of what it iterates.
+            summary = f"i{summarise(node.iter)}"
+            scan.bindings.setdefault(node.target.id, []).append(summary)
         self.scan(node)
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
@@ -351,6 +419,178 @@ class _Indexer:
 
 
 _ACCESSORS = (".setter", ".deleter")
+_BUILTINS = frozenset(
+    {
+        "len", "isinstance", "issubclass", "hasattr", "getattr", "setattr", "callable", "str",
+        "repr", "type", "id", "range", "enumerate", "zip", "tuple", "list", "dict", "set",
+        "frozenset", "int", "float", "bool", "round", "sorted", "print", "format", "divmod",
+        "hash", "ord", "chr", "iter", "next", "reversed", "vars", "dir", "super", "object",
+        "min", "max", "abs", "sum", "any", "all", "map", "filter", "complex",
+    }
+)  # fmt: skip
+
+# The summary language: one string per expression, read by `breaklint.analysis`. Atoms are
+# T (a tensor), P (a Python value), N (None), U (unknown), `n<name>;` (a local name),
+# `d<a.b>;` (an attribute chain) and `c<callee>;` (what a call returns); `i<e>` is an element
+# of e, `s<e>` a slice of it, `l<e>` a container holding e, `r<e>` the callable e itself
+# (`functools.partial(e, ...)`), `m<method>;<e>` a method called on e, `e<k><e>` the k-th
+# value unpacked from e, `o<e><e>` an
+# operation on both (a tensor when either is one), `j<e><e>` either one, `t<k><e>...` a tuple
+# of k values.
+_NAME = "n"
+_MAX_DEPTH = 6  # deeper expressions are unknown: summaries stay short
+
+
+def summarise(node: ast.expr, depth: int = 0) -> str:
+    """The summary of an expression (see above)."""
+    if depth > _MAX_DEPTH:
+        return "U"
+    kind = type(node)
+    deeper = depth + 1
+    if kind is ast.Constant:
+        return "N" if node.value is None else "P"  # type: ignore[attr-defined]
+    if kind is ast.Name:
+        return f"{_NAME}{node.id};"  # type: ignore[attr-defined]
+    if kind is ast.Attribute:
+        name = dotted(node)
+        return "U" if name is None else f"d{name};"
+    if kind is ast.Call:
+        assert isinstance(node, ast.Call)
+        func = node.func
+        callee = dotted_name(func)
+        if callee is None:
+            if type(func) is ast.Attribute:  # `x.permute(0, 2, 1).contiguous()`
+                return f"m{func.attr};{summarise(func.value, deeper)}"
+            return "U"
+        if callee.rpartition(".")[2] == "partial" and node.args:
+            return f"r{summarise(node.args[0], deeper)}"
+        return f"c{callee};"
+    if kind is ast.Subscript:
+        assert isinstance(node, ast.Subscript)
+        mark = "s" if type(node.slice) is ast.Slice else "i"
+        return f"{mark}{summarise(node.value, deeper)}"
+    if kind is ast.BinOp:
+        assert isinstance(node, ast.BinOp)
+        return f"o{summarise(node.left, deeper)}{summarise(node.right, deeper)}"
+    if kind is ast.UnaryOp:
+        assert isinstance(node, ast.UnaryOp)
+        return "P" if type(node.op) is ast.Not else summarise(node.operand, deeper)
+    if kind is ast.Compare:
+        assert isinstance(node, ast.Compare)
+        if any(type(op) in _VALUE_TESTS for op in node.ops):
+            return "P"
+        return f"o{summarise(node.left, deeper)}{summarise(node.comparators[0], deeper)}"
+    if kind is ast.BoolOp:
+        assert isinstance(node, ast.BoolOp)
+        return _fold("j", [summarise(value, deeper) for value in node.values])
+    if kind is ast.IfExp:
+        assert isinstance(node, ast.IfExp)
+        test = node.test
+        if type(test) is ast.Call and (dotted(test.func) or "").endswith(_FALSE_UNDER_DYNAMO):
+            return summarise(node.orelse, deeper)  # `a if torch.jit.is_tracing() else b`
+        return f"j{summarise(node.body, deeper)}{summarise(node.orelse, deeper)}"
+    if kind is ast.Tuple:
+        assert isinstance(node, ast.Tuple)
+        elements = node.elts
+        if 1 <= len(elements) <= 9 and not any(type(e) is ast.Starred for e in elements):
+            return f"t{len(elements)}" + "".join(summarise(e, deeper) for e in elements)
+    if kind in (ast.Tuple, ast.List, ast.Set):
+        elements = node.elts  # type: ignore[attr-defined]
+        held = [summarise(e, deeper) for e in elements if type(e) is not ast.Starred]
+        return f"l{_fold('j', held)}" if held else "P"
+    if kind is ast.Dict:
+        held = [summarise(v, deeper) for v in node.values]  # type: ignore[attr-defined]
+        return f"l{_fold('j', held)}" if held else "P"
+    if kind is ast.NamedExpr:
+        return summarise(node.value, deeper)  # type: ignore[attr-defined]
+    if kind in (ast.JoinedStr, ast.Lambda):
+        return "P"
+    return "U"
+
+
+_VALUE_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+# Checks that are false while Dynamo traces: TorchScript is not running.
+_FALSE_UNDER_DYNAMO = ("jit.is_tracing", "jit.is_scripting")
+
+
+def _fold(operator: str, summaries: list[str]) -> str:
+    """`o`/`j` of several summaries, pairwise; "" for none."""
+    if not summaries:
+        return ""
+    folded = summaries[-1]
+    for summary in reversed(summaries[:-1]):
+        folded = f"{operator}{summary}{folded}"
+    return folded
+
+
+def _call_summary(callee: str, node: ast.Call) -> str:
+    """`callee arg ... keyword=arg`; `*` for a starred argument, `**` for `**kwargs`."""
+    parts = [callee]
+    for argument in node.args:
+        parts.append("*" if type(argument) is ast.Starred else summarise(argument))
+    for keyword in node.keywords:
+        parts.append("**" if keyword.arg is None else f"{keyword.arg}={summarise(keyword.value)}")
+    return " ".join(parts)
+
+
+def _bind_summary(scan: _FunctionScan, target: ast.expr, value: ast.expr) -> None:
+    """Record what an assignment binds: names, `self.<attribute>`, unpacked tuples."""
+    if isinstance(target, ast.Name):
+        scan.bindings.setdefault(target.id, []).append(summarise(value))
+    elif isinstance(target, ast.Attribute):
+        if isinstance(target.value, ast.Name) and target.value.id == "self":
+            scan.attributes.setdefault(target.attr, []).append(summarise(value))
+    elif isinstance(target, ast.Tuple | ast.List):
+        elements = target.elts
+        if any(isinstance(e, ast.Starred) for e in elements):
+            return
+        if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(elements):
+            for element, item in zip(elements, value.elts, strict=True):
+                _bind_summary(scan, element, item)
+            return
+        whole = summarise(value)
+        for position, element in enumerate(elements[:10]):
+            if isinstance(element, ast.Name):
+                scan.bindings.setdefault(element.id, []).append(f"e{position}{whole}")
+
+
+def _is_register_buffer(callee: str) -> bool:
+    return callee in ("self.register_buffer", "self.register_parameter")
+
+
+_READING_MARKS = {
+    Reading.TENSOR: "T",
+    Reading.MASK: "T",
+    Reading.TENSORS: "C",
+    Reading.MAYBE: "Y",
+    Reading.PYTHON: "P",
+}
+
+
+def _parameters(arguments: ast.arguments, aliases: dict[str, str]) -> tuple[str, ...]:
+    """`name=` role (p: positional, k: keyword only), reading of its annotation (T, C, Y, P,
+    or U without one), default (`-` none, N None, P another constant, U an expression)."""
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
+    defaults += arguments.defaults
+    entries = []
+    roles = [("p", positional, defaults), ("k", arguments.kwonlyargs, arguments.kw_defaults)]
+    for role, parameters, values in roles:
+        for parameter, default in zip(parameters, values, strict=True):
+            reading = read_annotation(parameter.annotation, aliases)
+            mark = "U" if reading is None else _READING_MARKS[reading]
+            entries.append(f"{parameter.arg}={role}{mark}{_default_mark(default)}")
+    return tuple(entries)
+
+
+def _default_mark(default: ast.expr | None) -> str:
+    if default is None:
+        return "-"
+    if isinstance(default, ast.UnaryOp):
+        default = default.operand
+    if isinstance(default, ast.Constant):
+        return "N" if default.value is None else "P"
+    return "U"
 
 
 def _annotated_tensor(annotation: ast.expr | None) -> bool:
@@ -414,6 +654,9 @@ _HANDLERS: dict[type[ast.AST], Callable[[_Indexer, Any], None]] = {
     ast.Return: _Indexer.visit_flow,
     ast.Assign: _Indexer.visit_flow,
     ast.AugAssign: _Indexer.visit_flow,
+    ast.AnnAssign: _Indexer.visit_flow,
+    ast.For: _Indexer.visit_For,
+    ast.AsyncFor: _Indexer.visit_For,
     ast.ExceptHandler: _Indexer.visit_ExceptHandler,
 }
 

@@ -7,6 +7,7 @@ calls that resolve inside the linted tree.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -65,6 +66,14 @@ class ScopedFunction:
     guard_calls: tuple[str, ...] = ()  # callees as written that are true while compiling
     tensor_calls: tuple[str, ...] = ()  # callees as written that return tensors
     registrations: tuple[HookRegistration, ...] = ()  # where this hook is registered, same file
+    # What the project-wide analysis (`breaklint.analysis`) knows: "name=kind" for parameters
+    # its callers decide, "callee=kind" for what project calls return (a kind, or
+    # "tuple:kind,kind"), "attribute=kind" for `self.<attribute>` tensors and containers, and
+    # the callees as written that reach project code (not torch's methods of the same name).
+    parameter_kinds: tuple[str, ...] = ()
+    call_kinds: tuple[str, ...] = ()
+    attribute_kinds: tuple[str, ...] = ()
+    project_calls: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +100,13 @@ class Project:
 
     def __init__(self, indexes: dict[str, ModuleIndex], module_names: dict[str, str]) -> None:
         self.by_module = {module_names[path]: index for path, index in indexes.items()}
+        self._by_path = _path_names(self.by_module)
+        self._targets: dict[tuple[str, str, str], tuple[Target, ...]] = {}
+        self._attributes: dict[_Ref, dict[str, list[tuple[_Ref, str]]]] = {}
+        self._constructed: dict[tuple[str, tuple[ImportAlias, ...], str], _Ref | None] = {}
+        self._bases: dict[_Ref, list[_Ref]] = {}
+        self._local_bindings: dict[tuple[str, str], dict[str, str]] = {}
+        self._methods: dict[tuple[str, str, str], _Ref | None] = {}
         self._is_module_class: dict[_Ref, bool] = {}
         self._is_guard: dict[_Ref, bool] = {}
         self._redefinitions: dict[str, dict[str, list[str]]] = {}  # per module, by first key
@@ -104,11 +120,14 @@ class Project:
             seen.add(dotted)
             parts = dotted.split(".")
             for cut in range(len(parts) - 1, 0, -1):
-                index = self.by_module.get(".".join(parts[:cut]))
+                module = ".".join(parts[:cut])
+                # `from module import commons`, run from a source root that is no package.
+                module = module if module in self.by_module else self._by_path.get(module, "")
+                index = self.by_module.get(module)
                 if index is not None:
                     name = ".".join(parts[cut:])
                     if name in index.classes or name in index.functions:
-                        return _Ref(".".join(parts[:cut]), name)
+                        return _Ref(module, name)
                     target = index.imports.get(name)  # re-exported through the module
                     if not target:
                         return None
@@ -177,6 +196,12 @@ class Project:
 
     def base_classes(self, ref: _Ref) -> list[_Ref]:
         """The class and its project base classes, nearest first (an approximate MRO)."""
+        known = self._bases.get(ref)
+        if known is None:
+            known = self._bases[ref] = self._base_classes(ref)
+        return known
+
+    def _base_classes(self, ref: _Ref) -> list[_Ref]:
         order, queue, seen = [], deque([ref]), set()
         while queue:
             current = queue.popleft()
@@ -194,11 +219,15 @@ class Project:
         return self.by_module[ref.module].functions.get(ref.qualname)
 
     def method(self, module: str, class_name: str, name: str) -> _Ref | None:
-        for cls in self.base_classes(_Ref(module, class_name)):
-            candidate = _Ref(cls.module, f"{cls.qualname}.{name}")
-            if self.function(candidate) is not None:
-                return candidate
-        return None
+        key = (module, class_name, name)
+        if key not in self._methods:
+            self._methods[key] = None
+            for cls in self.base_classes(_Ref(module, class_name)):
+                candidate = _Ref(cls.module, f"{cls.qualname}.{name}")
+                if self.function(candidate) is not None:
+                    self._methods[key] = candidate
+                    break
+        return self._methods[key]
 
     def resolve_callee(self, module: str, caller: FunctionInfo, callee: str) -> _Ref | None:
         """The function a call in `caller` reaches, when it is defined in the tree."""
@@ -226,6 +255,114 @@ class Project:
         if info.dataclass and "__init__" not in info.methods:
             return self.method(cls.module, cls.qualname, "__post_init__")
         return self.method(cls.module, cls.qualname, "__init__")
+
+    def call_targets(self, module: str, caller: FunctionInfo, callee: str) -> tuple[Target, ...]:
+        """The project functions a call as written in `caller` may reach: a function or method,
+        a class's `__init__`, what a local alias or `functools.partial` names, and what an
+        attribute, dict or list set in the class holds (`self.processor(h)` reaches the
+        processor's `__call__`, or `forward` for a module)."""
+        key = (module, caller.qualname, callee)
+        known = self._targets.get(key)
+        if known is None:
+            known = self._targets[key] = tuple(
+                dict.fromkeys(self._call_targets(module, caller, callee, 0))
+            )
+        return known
+
+    def constructed(self, module: str, caller: FunctionInfo, callee: str) -> _Ref | None:
+        """The project class a call as written constructs, if it is one."""
+        key = (module, caller.imports, callee)
+        if key not in self._constructed:
+            ref = self.resolve_local(module, _strip_call(callee), caller)
+            is_class = ref is not None and ref.qualname in self.by_module[ref.module].classes
+            self._constructed[key] = ref if is_class else None
+        return self._constructed[key]
+
+    def _call_targets(
+        self, module: str, caller: FunctionInfo, callee: str, depth: int
+    ) -> list[Target]:
+        callee = _strip_call(callee)
+        ref = self.resolve_callee(module, caller, callee)
+        if ref is not None:
+            info = self.function(ref)
+            assert info is not None
+            written_on_instance = callee.partition(".")[0] in ("self", "cls")
+            return [Target(ref, _binds_first(info, written_on_instance))]
+        if depth > 3:
+            return []
+        head, _, rest = callee.partition(".")
+        holds = callee.endswith("[]")  # one of the callables a container holds
+        if holds:
+            head, _, rest = callee.removesuffix("[]").partition(".")
+        if head in ("self", "cls") and caller.class_name and rest:
+            attribute, _, method = rest.partition(".")
+            if "." in method:
+                return []
+            found = []
+            for owner, summary in self.attribute_summaries(module, caller.class_name, attribute):
+                owner_info = self.function(owner)
+                assert owner_info is not None
+                found += self._held_targets(owner.module, owner_info, summary, method, depth)
+            return found
+        binding = self._binding(module, caller, head)
+        # A local alias of a callable (`fn = a if c else b`, `fn = partial(f)`), or a local
+        # instance whose method is called (`obj = Scheduler(); obj.step(x)`); not a value's
+        # method (`h = x * 2; h.view(...)`).
+        if binding is None or (rest and holds) or "." in rest:
+            return []
+        if binding[0] not in ("c" if rest else "ndrjl"):
+            return []
+        return self._held_targets(module, caller, binding, rest, depth)
+
+    def _binding(self, module: str, caller: FunctionInfo, name: str) -> str | None:
+        """The summary of what `name` is bound to in `caller`, if it is a local."""
+        key = (module, caller.qualname)
+        table = self._local_bindings.get(key)
+        if table is None:
+            table = self._local_bindings[key] = dict(
+                entry.split("=", 1) for entry in caller.bindings
+            )
+        return table.get(name)
+
+    def _held_targets(
+        self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
+    ) -> list[Target]:
+        """What calling the value a summary describes reaches (its `method`, when given)."""
+        found = []
+        for kind, name in held_values(summary):
+            if kind == "call":  # an instance of a class
+                cls = self.resolve_local(module, _strip_call(name), owner)
+                if cls is None or cls.qualname not in self.by_module[cls.module].classes:
+                    continue
+                wanted = [method] if method else ["__call__", "forward"]
+                for candidate in wanted:
+                    target = self.method(cls.module, cls.qualname, candidate)
+                    if target is not None:
+                        found.append(Target(target, True))
+                        break
+            else:  # the callable itself, or an object whose method is called
+                written = f"{name}.{method}" if method else name
+                found += self._call_targets(module, owner, written, depth + 1)
+        return found
+
+    def attribute_summaries(
+        self, module: str, class_name: str, attribute: str
+    ) -> list[tuple[_Ref, str]]:
+        """What the methods of a class (and of its project bases) assign to
+        `self.<attribute>`, with the method that assigns it."""
+        cls = _Ref(module, class_name)
+        table = self._attributes.get(cls)
+        if table is None:
+            table = self._attributes[cls] = {}
+            for base in reversed(self.base_classes(cls)):
+                index = self.by_module[base.module]
+                for name in index.classes[base.qualname].methods:
+                    ref = _Ref(base.module, f"{base.qualname}.{name}")
+                    info = index.functions.get(ref.qualname)
+                    for entry in info.attributes if info is not None else ():
+                        assigned, _, summary = entry.partition("=")
+                        table.setdefault(assigned, []).append((ref, summary))
+        return table.get(attribute, [])
 
     def roots(self) -> list[Root]:
         """Every compile root with its label, in a stable order."""
@@ -339,6 +476,59 @@ class Project:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A project function a call reaches; `bound`: the call's first argument is not its
+    first parameter (`self.f(x)`, `obj.method(x)`, a class's `__init__`)."""
+
+    ref: _Ref
+    bound: bool
+
+
+def _binds_first(info: FunctionInfo, on_instance: bool) -> bool:
+    """Whether a call reaching `info` passes its first parameter itself."""
+    if info.class_name is None:
+        return False
+    decorators = {_strip_call(d).rpartition(".")[2] for d in info.decorators}
+    if "staticmethod" in decorators:
+        return False
+    return on_instance or "classmethod" in decorators
+
+
+def held_values(summary: str) -> list[tuple[str, str]]:
+    """What a summary may hold that a call can reach: ("call", callee) for the result of a call
+    (an instance, when the callee is a class), ("name", dotted) for a name or attribute
+    chain; through conditional expressions, `or`, containers and `functools.partial`."""
+    found: list[tuple[str, str]] = []
+    position = 0
+    while position < len(summary):
+        mark = summary[position]
+        if mark in "ndcm":
+            end = summary.index(";", position)
+            if mark != "m":  # a method called on a value: what the value holds follows
+                found.append(("call" if mark == "c" else "name", summary[position + 1 : end]))
+            position = end + 1
+        else:  # a combinator, an arity or a value: what it combines follows
+            position += 1
+    return found
+
+
+def _path_names(by_module: dict[str, ModuleIndex]) -> dict[str, str]:
+    """Modules by the dotted path of their file under each folder above it (`module.commons`
+    for module/commons.py), where that names one module: a repository run from its root
+    imports folders that are no packages by such names."""
+    found: dict[str, str | None] = {}
+    for module, index in by_module.items():
+        parts = [*os.path.normpath(os.path.splitext(index.path)[0]).split(os.sep)]
+        if parts[-1] == "__init__":
+            parts.pop()
+        for size in range(2, min(len(parts), 6) + 1):
+            name = ".".join(parts[-size:])
+            if name != module:
+                found[name] = None if name in found and found[name] != module else module
+    return {name: module for name, module in found.items() if module is not None}
+
+
 def _calls_that(
     test: Callable[[str, FunctionInfo, str], bool], module: str, info: FunctionInfo
 ) -> tuple[str, ...]:
@@ -409,9 +599,8 @@ def compile_scope(
         for decorator in project.decorator_functions(ref):
             reach(decorator, reached, reached, ())
         for callee in info.callees:
-            target = project.resolve_callee(ref.module, info, callee)
-            if target is not None:
-                reach(target, reached, reached)
+            for target in project.call_targets(ref.module, info, callee):
+                reach(target.ref, reached, reached)
     if options.everything:
         for module, index in project.by_module.items():
             if index.imports_torch:
@@ -426,8 +615,8 @@ def compile_scope(
         disabled = tuple(
             callee
             for callee in info.callees
-            if (target := project.resolve_callee(module, info, callee)) is not None
-            and project.is_disabled(target)
+            if (disabled_ref := project.resolve_callee(module, info, callee)) is not None
+            and project.is_disabled(disabled_ref)
         )
         scoped.setdefault(path_of[module], []).append(
             ScopedFunction(

@@ -19,14 +19,16 @@ import ast
 import re
 from enum import Enum
 
+from breaklint.annotations import Reading, read_annotation
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.scope import COMPILING_CHECKS
-from breaklint.syntax import Visitor, dotted, negated
+from breaklint.syntax import Visitor, dotted, method_call, negated
 
 
 class Kind(Enum):
     TENSOR = "tensor"
     MASK = "mask"  # a boolean tensor: indexing with it gives a data-dependent shape
+    TENSORS = "tensors"  # a list, tuple or dict of tensors: its truth is its length
     PYTHON = "python"
     UNKNOWN = "unknown"
 
@@ -136,7 +138,8 @@ _PYTHON_NODES = (
     ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
 )  # fmt: skip
 Loop = ast.For | ast.AsyncFor | ast.While
-_UNIONS = frozenset({"Union", "Optional", "typing.Union", "typing.Optional"})
+# Types no tensor is an instance of, as `isinstance` tests name them.
+_PYTHON_TYPES = frozenset({"list", "tuple", "int", "float", "bool", "str", "dict", "set"})
 
 
 def join(*kinds: Kind) -> Kind:
@@ -148,30 +151,33 @@ def join(*kinds: Kind) -> Kind:
     return Kind.UNKNOWN
 
 
-def annotation_kind(annotation: ast.expr | None) -> Kind | None:
-    """TENSOR for `torch.Tensor`-like annotations, PYTHON for any other, None when absent."""
-    if annotation is None:
-        return None
-    text = ast.unparse(annotation)
-    if "Tensor" not in text or "Callable" in text:
-        return Kind.PYTHON
-    return Kind.MASK if "BoolTensor" in text else Kind.TENSOR
+_READ_KINDS = {
+    Reading.TENSOR: Kind.TENSOR,
+    Reading.MASK: Kind.MASK,
+    Reading.TENSORS: Kind.TENSORS,
+    Reading.PYTHON: Kind.PYTHON,
+    Reading.MAYBE: Kind.UNKNOWN,
+}
+# How the analysis hands parameter kinds over (`ScopedFunction.parameter_kinds`).
+_HANDED_KINDS = {
+    "tensor": Kind.TENSOR,
+    "maybe": Kind.TENSOR,
+    "tensors": Kind.TENSORS,
+    "python": Kind.PYTHON,
+    "unknown": Kind.UNKNOWN,
+}
+
+# What a project call returns: a maybe is no tensor to build a certain finding on.
+_RETURNED_KINDS = {**_HANDED_KINDS, "maybe": Kind.UNKNOWN}
 
 
-def _admits_non_tensors(annotation: ast.expr) -> bool:
-    """Whether a tensor annotation also admits another value: `Tensor | list[tuple]`."""
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        members = [annotation.left, annotation.right]
-    elif isinstance(annotation, ast.Subscript) and dotted(annotation.value) in _UNIONS:
-        index = annotation.slice
-        members = list(index.elts) if isinstance(index, ast.Tuple) else [index]
-    else:
-        return "Tensor" not in ast.unparse(annotation)
-    return any(
-        _admits_non_tensors(member)
-        for member in members
-        if not (isinstance(member, ast.Constant) and member.value is None)
-    )
+def annotation_kind(
+    annotation: ast.expr | None, aliases: dict[str, str] | None = None
+) -> Kind | None:
+    """The kind an annotation declares (UNKNOWN for a union of tensors and other values),
+    None when absent."""
+    reading = read_annotation(annotation, aliases)
+    return None if reading is None else _READ_KINDS[reading]
 
 
 def names_used_as_tensors(text: str, imports: dict[str, str]) -> frozenset[str]:
@@ -213,8 +219,22 @@ class FunctionFacts(Visitor):
         guard_calls: frozenset[str] = frozenset(),
         tensor_calls: frozenset[str] = frozenset(),
         used_as_tensors: frozenset[str] = frozenset(),
+        parameter_kinds: dict[str, str] | None = None,
+        call_kinds: dict[str, str] | None = None,
+        attribute_kinds: dict[str, str] | None = None,
+        project_calls: frozenset[str] = frozenset(),
+        definitions: frozenset[str] = frozenset(),
+        type_aliases: dict[str, str] | None = None,
     ) -> None:
         self.imports = imports
+        # From the project-wide analysis: what callers pass, what project calls return, the
+        # class's tensor attributes, and the calls that reach project code, not torch.
+        self.parameter_kinds = parameter_kinds or {}
+        self.call_kinds = call_kinds or {}
+        self.attribute_kinds = attribute_kinds or {}
+        self.project_calls = project_calls
+        self.definitions = definitions  # the module's classes and functions: not tensors
+        self.type_aliases = type_aliases or {}
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written
@@ -241,6 +261,7 @@ class FunctionFacts(Visitor):
         # until a name is bound again.
         self._resolved: tuple[ast.expr | None, str | None] = (None, None)
         self._expression_statements: list[ast.Expr] = []
+        self._comprehensions: list[dict[str, Kind]] = []  # names outside each comprehension
 
     @property
     def names(self) -> dict[str, Kind]:
@@ -297,7 +318,20 @@ class FunctionFacts(Visitor):
 
     def _kind(self, node: ast.expr) -> Kind:
         if isinstance(node, ast.Name):
-            return self.names.get(node.id, Kind.UNKNOWN)
+            known = self.names.get(node.id)
+            if known is not None:
+                return known
+            # A class, function or module of the project or an import: not a tensor.
+            defined = node.id in self.definitions or node.id in self.imports
+            return Kind.PYTHON if defined else Kind.UNKNOWN
+        if isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict):
+            # A container of tensors only when every element is one: which element an index
+            # picks from `{"rows": n, "cols": 4}` is not followed.
+            values = node.values if isinstance(node, ast.Dict) else node.elts
+            tensors = [self.kind(v).is_tensor or self.kind(v) is Kind.TENSORS for v in values]
+            if not any(tensors):
+                return Kind.PYTHON
+            return Kind.TENSORS if all(tensors) else Kind.UNKNOWN
         if isinstance(node, _PYTHON_NODES):
             return Kind.PYTHON
         if isinstance(node, ast.Attribute):
@@ -305,7 +339,10 @@ class FunctionFacts(Visitor):
         if isinstance(node, ast.Call):
             return self._call_kind(node)
         if isinstance(node, ast.Subscript):  # `mask[:, None]` is still a mask
-            return self.kind(node.value)
+            held = self.kind(node.value)
+            if held is Kind.TENSORS:  # an element of a container, or a part of it
+                return Kind.TENSORS if isinstance(node.slice, ast.Slice) else Kind.TENSOR
+            return held
         if isinstance(node, ast.BinOp):
             left, right = self.kind(node.left), self.kind(node.right)
             if isinstance(node.op, _MASK_OPERATORS) and Kind.MASK in (left, right):
@@ -392,6 +429,14 @@ class FunctionFacts(Visitor):
         attribute = node.attr
         if attribute in PYTHON_ATTRIBUTES:
             return Kind.PYTHON
+        value = node.value
+        if (
+            self.attribute_kinds
+            and isinstance(value, ast.Name)
+            and value.id == "self"
+            and attribute in self.attribute_kinds
+        ):
+            return _HANDED_KINDS[self.attribute_kinds[attribute]]
         base = self.kind(node.value)
         if base is Kind.PYTHON:
             return Kind.PYTHON
@@ -404,13 +449,27 @@ class FunctionFacts(Visitor):
 
     def _call_kind(self, node: ast.Call) -> Kind:
         func = node.func
-        if self.tensor_calls and dotted(func) in self.tensor_calls:
+        written = dotted(func)
+        if self.tensor_calls and written in self.tensor_calls:
             return Kind.TENSOR
+        handed = self.call_kinds.get(written) if self.call_kinds and written else None
+        if handed is None and written in self.project_calls:
+            return Kind.UNKNOWN  # project code: not torch's method of the same name
+        if handed is not None:
+            if handed.startswith("tuple:"):
+                parts = set(handed.removeprefix("tuple:").split(","))
+                if parts <= {"tensor", "tensors"}:
+                    return Kind.TENSORS
+                return Kind.PYTHON if parts == {"python"} else Kind.UNKNOWN
+            return _RETURNED_KINDS[handed]
         if isinstance(func, ast.Name) and func.id not in self.names:
             if func.id in PYTHON_BUILTINS:
                 return Kind.PYTHON
             if func.id in ("min", "max", "abs", "sum"):
                 return join(*(self.kind(arg) for arg in node.args))
+            if func.id in ("all", "any") and len(node.args) == 1:
+                # `all(mask)` takes the truth of each element of a tensor, as a branch would.
+                return Kind.MASK if self.kind(node.args[0]).is_tensor else Kind.UNKNOWN
         name = self.resolve(func)
         if name is not None and name.startswith("torch."):
             if name.startswith("torch._"):
@@ -428,7 +487,6 @@ class FunctionFacts(Visitor):
             if last not in TENSOR_FACTORIES and sizes_only:
                 return Kind.UNKNOWN
             return Kind.MASK if last in MASK_METHODS else Kind.TENSOR
-        written = dotted(func)
         if written is not None and self._is_module(written.partition(".")[0]):
             return Kind.UNKNOWN  # `math.floor(n)`, `np.sum(a)`: a module function, not a method
         if isinstance(func, ast.Attribute):
@@ -486,15 +544,20 @@ class FunctionFacts(Visitor):
             *zip(positional, defaults, strict=True),
             *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True),
         ]
+        handed = self.parameter_kinds if self._depth == 1 else {}
         for index, (parameter, default) in enumerate(parameters):
             kind = self._parameter_kind(parameter, default, first=index == 0)
             unmarked = parameter.annotation is None and default is None
             if kind is Kind.UNKNOWN and unmarked and parameter.arg in self.used_as_tensors:
                 kind = Kind.TENSOR
+            reading = read_annotation(parameter.annotation, self.type_aliases)
+            guessed = default is None and (reading is None or reading is Reading.MAYBE)
+            passed = handed.get(parameter.arg)
+            if passed is not None:  # what every caller passes decides
+                handed_kind = _HANDED_KINDS[passed]
+                kind = kind if kind.is_tensor and handed_kind.is_tensor else handed_kind
+                guessed = passed == "maybe"
             self.bind_name(parameter.arg, kind)
-            guessed = default is None and (
-                parameter.annotation is None or _admits_non_tensors(parameter.annotation)
-            )
             if guessed and kind is Kind.TENSOR:
                 self.guessed_parameters.add(parameter.arg)
         for star in (arguments.vararg, arguments.kwarg):
@@ -516,9 +579,13 @@ class FunctionFacts(Visitor):
             return Kind.UNKNOWN
         if isinstance(default, ast.Constant) and default.value is not None:
             return Kind.PYTHON  # `output_attentions: Tensor | None = False` holds a flag
-        declared = annotation_kind(parameter.annotation)
-        if declared is not None:
-            return declared
+        reading = read_annotation(parameter.annotation, self.type_aliases)
+        if reading is Reading.MAYBE:
+            # `int | Tensor`: a tensor only where a caller passes one; for a compile root's
+            # input, a guess.
+            return Kind.TENSOR if self.root and self._depth == 1 else Kind.UNKNOWN
+        if reading is not None:
+            return _READ_KINDS[reading]
         if default is not None:
             # `mask=None` may hold a tensor; `flag=True` or `eps=1e-6` holds a Python value.
             is_none = isinstance(default, ast.Constant) and default.value is None
@@ -530,7 +597,7 @@ class FunctionFacts(Visitor):
             self._bind(target, node.value)
 
     def leave_AnnAssign(self, node: ast.AnnAssign) -> None:
-        declared = annotation_kind(node.annotation)
+        declared = annotation_kind(node.annotation, self.type_aliases)
         if isinstance(node.target, ast.Name):
             value = node.value
             kind = self.kind(value) if value is not None else declared or Kind.UNKNOWN
@@ -591,6 +658,34 @@ class FunctionFacts(Visitor):
         # The test runs whatever it says; only the branches depend on it.
         self._static_ifs.append(not self.reads_tensor_value(node.test))
         self._eager_branches.append(self.false_when_compiling(node.test))
+        self._narrow(node.test, taken=True)
+
+    def _narrow(self, test: ast.expr, taken: bool) -> None:
+        """What an `isinstance` test says of a name on one way through the `if`:
+        `if not isinstance(size, (list, tuple)): size = size.tolist()` leaves a list either
+        way; past `if isinstance(x, torch.Tensor)` x is none."""
+        operand = negated(test)
+        if operand is not None:
+            test, taken = operand, not taken
+        if not (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+            and test.args[0].id in self.names
+        ):
+            return
+        name, types = test.args[0].id, test.args[1]
+        written = [
+            dotted(t) or "" for t in (types.elts if isinstance(types, ast.Tuple) else [types])
+        ]
+        tensors = [w.rpartition(".")[2].endswith(("Tensor", "Parameter")) for w in written]
+        if all(tensors):
+            if not taken:  # the branch taken when it is a tensor may never run: no guess
+                self.bind_name(name, Kind.UNKNOWN)
+        elif taken and all(w in _PYTHON_TYPES for w in written):
+            self.bind_name(name, Kind.PYTHON)
 
     def leave_If_body(self, node: ast.If) -> None:
         self._eager_branches.pop()
@@ -600,6 +695,7 @@ class FunctionFacts(Visitor):
         before = self._branches[-1]
         self._branches[-1] = self.names
         self.names = dict(before)  # the `else` starts from what held before the `if`
+        self._narrow(node.test, taken=False)
 
     def leave_If_orelse(self, node: ast.If) -> None:
         self._eager_branches.pop()
@@ -610,6 +706,23 @@ class FunctionFacts(Visitor):
 
     def leave_Expr(self, node: ast.Expr) -> None:
         self._expression_statements.pop()
+
+    def visit_ListComp(self, node: ast.expr) -> None:
+        self._comprehensions.append(dict(self.names))  # its names are its own
+
+    def leave_ListComp(self, node: ast.expr) -> None:
+        self.names = self._comprehensions.pop()
+
+    visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
+    leave_SetComp = leave_DictComp = leave_GeneratorExp = leave_ListComp
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        # `[layer for layer, drop in zip(layers, to_drop) if not drop]`: elements of a tensor;
+        # over a parameter only guessed to be one, as likely a list of numbers.
+        if self.rests_on_guess(node.iter):
+            self._bind_kind(node.target, Kind.UNKNOWN)
+        else:
+            self._bind_iteration(node.target, node.iter)
 
     def visit_While(self, node: ast.While) -> None:
         self.loops.append(node)
@@ -631,6 +744,13 @@ class FunctionFacts(Visitor):
             for element, item in zip(target.elts, value.elts, strict=True):
                 self._bind(element, item)
             return
+        handed = self._handed_tuple(value) if isinstance(target, sequences) else None
+        if handed is not None and isinstance(target, sequences) and len(handed) == len(target.elts):
+            for element, kind in zip(target.elts, handed, strict=True):  # `a, b = f(x)`
+                self._bind_kind(element, kind)
+                if kind is Kind.TENSOR and self.rests_on_guess(value):
+                    self._keep_guess(element)
+            return
         if isinstance(target, sequences):
             # `a, b = x.chunk(2)` unpacks tensors; `b, n = x.shape` unpacks Python ints.
             kind = self.kind(value)
@@ -639,6 +759,32 @@ class FunctionFacts(Visitor):
                 self._keep_guess(target)
         else:
             self._bind_kind(target, self.kind(value))
+
+    def _handed_tuple(self, value: ast.expr) -> list[Kind] | None:
+        """The kinds of the values a project function returns as a tuple (`return a, b`)."""
+        if not isinstance(value, ast.Call):
+            return None
+        handed = self.call_kinds.get(dotted(value.func) or "")
+        if handed is None or not handed.startswith("tuple:"):
+            return None
+        return [_RETURNED_KINDS[part] for part in handed.removeprefix("tuple:").split(",")]
+
+    def tensor_method(self, call: ast.Call) -> tuple[ast.expr, str] | None:
+        """(receiver, method) for `receiver.method(...)` that may be a tensor's method: not a
+        call that reaches project code."""
+        found = method_call(call)
+        return None if found is None or self.reaches_project(call) else found
+
+    def reaches_project(self, call: ast.Call) -> bool:
+        """Whether a call reaches project code (`Modulation.split(t, 2)`, `self.split(t)` of
+        a project class) rather than the torch method of the same name."""
+        written = dotted(call.func)
+        if written is None:
+            return False
+        if written in self.project_calls:
+            return True
+        head = written.partition(".")[0]
+        return "." in written and head in self.definitions and head not in self.names
 
     def _set_name(self, name: str, kind: Kind) -> None:
         self.bind_name(name, kind)

@@ -27,6 +27,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     # Reading the code: discovery, the index, compile scope, tensor-ness; the findings.
     "analysis": (
+        "breaklint.analysis",
+        "breaklint.annotations",
         "breaklint.class_attributes",
         "breaklint.discovery",
         "breaklint.findings",

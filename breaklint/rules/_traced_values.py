@@ -174,7 +174,7 @@ class TracedValueUses(Rule):
             parameters = knowledge().integer_parameters(name.removeprefix("torch."))
             if parameters is None or not parameters.function:
                 return
-        elif isinstance(node.func, ast.Attribute):
+        elif isinstance(node.func, ast.Attribute) and not facts.reaches_project(node):
             receiver = facts.kind(node.func.value)
             method = node.func.attr
             written = dotted(node.func.value)

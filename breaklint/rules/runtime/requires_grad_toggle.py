@@ -103,7 +103,7 @@ compiled = torch.compile(prepare)
         self._in_return = False
 
     def visit_Call(self, node: ast.Call) -> None:
-        call = method_call(node)
+        call = self.context.facts.tensor_method(node)
         if call is None or call[1] != "requires_grad_":
             return
         receiver, facts = call[0], self.context.facts

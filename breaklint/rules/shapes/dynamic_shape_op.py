@@ -3,7 +3,6 @@ import ast
 from breaklint.findings import Severity
 from breaklint.rule import Rule
 from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
-from breaklint.syntax import method_call
 from breaklint.tensorness import Kind
 
 FUNCTIONS = frozenset(
@@ -63,7 +62,7 @@ compiled = torch.compile(positive_sum)
         if name in FUNCTIONS or (name == "torch.where" and arguments == 1):
             self.report(node, self.message.format(op=name))
             return
-        call = method_call(node)
+        call = self.context.facts.tensor_method(node)
         if call is None or (name is not None and name.startswith("torch.")):
             return
         receiver, method = call

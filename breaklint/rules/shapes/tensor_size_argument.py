@@ -141,7 +141,7 @@ compiled = torch.compile(pad_to_longest)
         if spec is None and name is not None and name.startswith("torch."):
             spec, offset = METHODS.get(name.removeprefix("torch.")), 1
         if spec is None:
-            call = method_call(node)
+            call = facts.tensor_method(node)
             if call is None or facts.kind(call[0]) is Kind.PYTHON or _is_module(call[0], facts):
                 return
             spec = METHODS.get(call[1])

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, tensor_operands
 from breaklint.rule import FixExample, Rule, RuleContext
-from breaklint.syntax import excerpt, method_call
+from breaklint.syntax import excerpt
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -120,7 +120,7 @@ is offered: the hint says what to change.
     visit_Compare = visit_BinOp
 
     def visit_Call(self, node: ast.Call) -> None:
-        call = method_call(node)
+        call = self.context.facts.tensor_method(node)
         if call is not None and call[1] == "item" and not node.args and not node.keywords:
             if id(node) in self._in_tensor_arithmetic:
                 fix = offer(

@@ -2,7 +2,6 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule
-from breaklint.syntax import method_call
 from breaklint.tensorness import Kind
 
 
@@ -50,7 +49,7 @@ compiled = torch.compile(scaled_rows)
     gb_ids = ("GB0109",)
 
     def visit_Call(self, node: ast.Call) -> None:
-        call = method_call(node)
+        call = self.context.facts.tensor_method(node)
         if (
             call is not None
             and call[1] == "tolist"

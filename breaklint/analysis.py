@@ -1,0 +1,561 @@
+"""Project-wide tensor-ness: what each parameter, return value and `self.<attribute>` holds.
+
+Between scope and the rules. The index summarises every function once (`index.summarise`):
+its parameters, the calls it makes with their arguments, what its names are bound to, what
+it returns and what it assigns to `self`. This module evaluates those summaries over a small
+lattice and iterates to a fixed point, without reading any file again:
+
+- T: a tensor on every path; P: a Python value (None included once joined with others);
+  C: a container of tensors (its truth is its length); M: a tensor on some paths only;
+  U: unknown. A tuple of them is what a function returning `a, b` gives to `x, y = f()`.
+- Call sites flow into the callee's parameters (joined over every call site: positional,
+  keyword, defaults, bound `self`), returns flow back to the callers, `self.<attribute>`
+  assignments flow to every method of the class.
+
+The result reaches the rules through each scoped function's hand-off (`ScopedFunction`):
+parameter kinds, the kinds of the calls it makes, its class's tensor attributes and the
+calls that reach project code rather than torch. A parameter is a certain tensor only where
+every call site passes one; a maybe makes warnings, never errors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Any
+
+from breaklint.index import FunctionInfo
+from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
+from breaklint.scope import Project, ScopedFunction, Target, _Ref
+from breaklint.tensorness import (
+    PYTHON_ATTRIBUTES,
+    PYTHON_BUILTINS,
+    PYTHON_METHODS,
+    PYTHON_TORCH_PREFIXES,
+    TENSOR_ATTRIBUTES,
+    TENSOR_METHODS,
+    TENSOR_TORCH_PREFIXES,
+)
+
+Value = str | tuple[str, ...]  # an atom of the lattice, or a tuple of atoms
+Node = tuple[Any, ...]  # a decoded summary: (mark, ...operands)
+_NAMES = {"T": "tensor", "M": "maybe", "P": "python", "N": "python", "C": "tensors"}
+
+
+@functools.lru_cache(maxsize=65536)
+def decode(summary: str) -> Node:
+    """The tree of a summary string (see `breaklint.index.summarise`)."""
+    node, end = _decode(summary, 0)
+    return node if end == len(summary) else ("U",)
+
+
+def _decode(text: str, at: int) -> tuple[Node, int]:
+    if at >= len(text):
+        return ("U",), at
+    mark = text[at]
+    if mark in "TPNUC":
+        return (mark,), at + 1
+    if mark in "ndc":
+        end = text.index(";", at)
+        return (mark, text[at + 1 : end]), end + 1
+    if mark == "m":
+        end = text.index(";", at)
+        inner, after = _decode(text, end + 1)
+        return ("m", text[at + 1 : end], inner), after
+    if mark in "islr":
+        inner, end = _decode(text, at + 1)
+        return (mark, inner), end
+    if mark in "oj":
+        left, middle = _decode(text, at + 1)
+        right, end = _decode(text, middle)
+        return (mark, left, right), end
+    if mark in "et":
+        count = int(text[at + 1])
+        if mark == "e":
+            inner, end = _decode(text, at + 2)
+            return ("e", count, inner), end
+        items, end = [], at + 2
+        for _ in range(count):
+            item, end = _decode(text, end)
+            items.append(item)
+        return ("t", tuple(items)), end
+    return ("U",), len(text)
+
+
+# The lattice.
+def join(one: Value | None, other: Value | None) -> Value | None:
+    """Either value (None: nothing known yet)."""
+    if one is None or one == other:
+        return other
+    if other is None:
+        return one
+    if isinstance(one, tuple) or isinstance(other, tuple):
+        if isinstance(one, tuple) and isinstance(other, tuple) and len(one) == len(other):
+            return tuple(_join_atoms(a, b) for a, b in zip(one, other, strict=True))
+        return _join_atoms(_atom(one), _atom(other))
+    return _join_atoms(one, other)
+
+
+def _join_atoms(one: str, other: str) -> str:
+    if one == other:
+        return one
+    if one == "N" or other == "N":
+        return other if one == "N" else one
+    pair = {one, other}
+    if "C" in pair:
+        return "C" if pair == {"C", "P"} else "U"
+    if pair & {"T", "M"}:
+        return "M"
+    return "U"
+
+
+def _atom(value: Value) -> str:
+    """A tuple seen as one value: a container of tensors when every element is a tensor,
+    a Python value when none may be one."""
+    if isinstance(value, str):
+        return value
+    atoms = {_atom(v) for v in value}
+    if atoms <= {"T", "C"}:
+        return "C"
+    return "P" if atoms <= {"P", "N"} else "U"
+
+
+def operate(one: Value | None, other: Value | None) -> Value | None:
+    """An operation on both: a tensor when either is one (None: nothing known yet)."""
+    if one is None or other is None:
+        known = one if other is None else other
+        return known if known in ("T", "M") else None
+    kinds = {_atom(one), _atom(other)}
+    for kind in ("T", "M"):
+        if kind in kinds:
+            return kind
+    if kinds <= {"P", "N"}:
+        return "P"
+    return "C" if "C" in kinds and kinds <= {"C", "P", "N"} else "U"
+
+
+def element(value: Value | None) -> Value | None:
+    if value is None:
+        return None
+    if isinstance(value, tuple):
+        joined: Value | None = None
+        for item in value:
+            joined = join(joined, item)
+        return joined or "U"
+    return {"T": "T", "C": "T", "M": "M", "P": "P"}.get(value, "U")
+
+
+@dataclasses.dataclass(slots=True)
+class _Function:
+    ref: _Ref
+    info: FunctionInfo
+    imports: dict[str, str]
+    root: bool
+    parameters: dict[str, tuple[str, str, str]]  # name -> role, reading, default, in order
+    bindings: dict[str, str]  # name -> summary
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _CallSite:
+    """One call of a project function: the caller and its arguments' summaries."""
+
+    caller: _Function
+    bound: bool  # the first parameter is not passed (`self.f(x)`, a constructor)
+    positional: tuple[str, ...]
+    keywords: tuple[tuple[str, str], ...]
+    unpacked: bool  # `*args` or `**kwargs`: what the rest receive is unknown
+
+
+class Analysis:
+    """Summaries evaluated over the project on demand, each value once: a parameter's value
+    joins what its call sites pass, a call's value is what its targets return. A recursive
+    cycle is cut where it closes (nothing known there), which keeps it one pass."""
+
+    def __init__(self, project: Project, roots: set[_Ref]) -> None:
+        self.project = project
+        self.roots = roots
+        self._functions: dict[_Ref, _Function] = {}
+        self._sites: dict[_Ref, list[_CallSite]] | None = None
+        self._arguments: dict[_Ref, dict[str, Value] | None] = {}
+        self._returns: dict[_Ref, Value | None] = {}
+        self._names: dict[tuple[_Ref, str], Value | None] = {}
+        self._attributes: dict[tuple[str, str, str], Value | None] = {}
+
+    def function(self, ref: _Ref) -> _Function | None:
+        """A function's summaries, read on first use."""
+        known = self._functions.get(ref)
+        if known is None:
+            info = self.project.function(ref)
+            if info is None:
+                return None
+            parameters = {}
+            for entry in info.parameters:
+                name, _, marks = entry.partition("=")
+                parameters[name] = (marks[0], marks[1], marks[2])
+            bindings = dict(entry.split("=", 1) for entry in info.bindings)
+            imports = info.import_table(self.project.by_module[ref.module].imports)
+            known = _Function(ref, info, imports, ref in self.roots, parameters, bindings)
+            self._functions[ref] = known
+        return known
+
+    def _call_sites(self) -> dict[_Ref, list[_CallSite]]:
+        """Every call of a project function, by the function called (found once)."""
+        if self._sites is not None:
+            return self._sites
+        sites: dict[_Ref, list[_CallSite]] = {}
+        project = self.project
+        for module, index in project.by_module.items():
+            for qualname, info in index.functions.items():
+                caller: _Function | None = None
+                for entry in info.calls:
+                    callee, *arguments = entry.split(" ")
+                    targets = project.call_targets(module, info, callee)
+                    if not targets:
+                        cls = project.constructed(module, info, callee)
+                        initialiser = (
+                            None
+                            if cls is None
+                            else project.method(cls.module, cls.qualname, "__init__")
+                        )
+                        if initialiser is None:
+                            continue
+                        targets = (Target(initialiser, True),)
+                    positional: list[str] = []
+                    keywords: list[tuple[str, str]] = []
+                    unpacked = False
+                    for argument in arguments:
+                        if argument.startswith("*"):
+                            unpacked = True
+                            continue
+                        name, equals, summary = argument.partition("=")
+                        if equals and name.isidentifier():
+                            keywords.append((name, summary))
+                        elif not unpacked:
+                            positional.append(argument)
+                    caller = caller or self.function(_Ref(module, qualname))
+                    assert caller is not None
+                    for target in targets:
+                        site = _CallSite(
+                            caller, target.bound, tuple(positional), tuple(keywords), unpacked
+                        )
+                        sites.setdefault(target.ref, []).append(site)
+        self._sites = sites
+        return sites
+
+    def arguments(self, ref: _Ref) -> dict[str, Value]:
+        """What the call sites of a function pass to each parameter, joined."""
+        if ref in self._arguments:
+            return self._arguments[ref] or {}
+        self._arguments[ref] = None  # a cycle sees nothing passed
+        received: dict[str, Value] = {}
+        function = self.function(ref)
+        assert function is not None
+        for site in self._call_sites().get(ref, ()):
+            self._receive(function, site, received)
+        self._arguments[ref] = received
+        return received
+
+    def _receive(self, function: _Function, site: _CallSite, received: dict[str, Value]) -> None:
+        caller = site.caller
+        names = list(function.parameters)
+        if site.bound:
+            names = names[1:]
+        keywords = dict(site.keywords)
+        position = 0
+        for name in names:
+            role, _, default = function.parameters[name]
+            value: Value | None
+            if role == "p" and position < len(site.positional):
+                value = self.evaluate(caller, decode(site.positional[position]))
+                position += 1
+            elif name in keywords:
+                value = self.evaluate(caller, decode(keywords[name]))
+            elif site.unpacked:
+                value = "U"
+            else:
+                value = {"N": "N", "P": "P"}.get(default, "U")
+            if value is not None:  # None: nothing known of the argument
+                received[name] = join(received.get(name), value) or "U"
+
+    def returned(self, ref: _Ref) -> Value | None:
+        """What a function returns, over its `return` statements."""
+        if ref in self._returns:
+            return self._returns[ref]
+        self._returns[ref] = None  # a recursive call sees nothing yet
+        function = self.function(ref)
+        assert function is not None
+        info = function.info
+        if info.returns_tensor:
+            value: Value | None = "T"
+        elif not info.returns:
+            value = "N"
+        else:
+            value = self.evaluate(function, decode(info.returns))
+        self._returns[ref] = value
+        return value
+
+    # Values of names and expressions in one function.
+    def parameter(self, function: _Function, name: str, reading: str, default: str) -> Value:
+        """What a parameter holds: its callers' arguments read with its annotation."""
+        passed = self.arguments(function.ref).get(name)
+        if default == "P" and reading in "TY":
+            return "P"  # `output_attentions: Tensor | None = False` holds a flag
+        if passed is None:
+            if reading in "TCP":
+                return reading
+            if reading == "U" and default == "-" and function.root:
+                return "M"  # a compile root's input, taken for a tensor
+            return "U"
+        atom = _atom(passed)
+        if reading == "T":
+            return "P" if atom in ("P", "N") else "T" if atom in ("U", "C") else atom
+        if reading == "C":
+            return "C"
+        if reading == "P":
+            return "M" if atom in ("T", "M") else "P"
+        if reading == "Y" and atom == "U":
+            return "U"
+        return passed
+
+    def name(self, function: _Function, name: str) -> Value | None:
+        """What a name holds in a function, over every assignment to it (None: nothing
+        known yet, as for `h = h + 1` while `h` is being computed)."""
+        key = (function.ref, name)
+        if key in self._names:
+            return self._names[key]
+        value: Value | None = None
+        marks = function.parameters.get(name)
+        if marks is not None:
+            first = next(iter(function.parameters)) == name
+            if first and name in ("self", "cls") and function.info.class_name:
+                value = "U"
+            else:
+                value = self.parameter(function, name, marks[1], marks[2])
+        self._names[key] = value  # what a cycle sees: the parameter, or nothing yet
+        bound = function.bindings.get(name)
+        if bound is not None:
+            value = join(value, self.evaluate(function, decode(bound)))
+        if value is None and bound is None:
+            index = self.project.by_module[function.ref.module]
+            known = name in function.imports or name in index.classes or name in index.functions
+            value = "P" if known else "U"  # a module, class or function: not a tensor
+        self._names[key] = value
+        return value
+
+    def evaluate(self, function: _Function, node: Node) -> Value | None:
+        mark: str = node[0]
+        if len(node) == 1:
+            return mark
+        if mark == "n":
+            return self.name(function, node[1])
+        if mark == "d":
+            return self._attribute(function, node[1])
+        if mark == "c":
+            return self._call(function, node[1])
+        if mark == "o":
+            return operate(self.evaluate(function, node[1]), self.evaluate(function, node[2]))
+        if mark == "j":
+            return join(self.evaluate(function, node[1]), self.evaluate(function, node[2]))
+        if mark == "i":
+            return element(self.evaluate(function, node[1]))
+        if mark == "m":
+            return _method_result(node[1], self.evaluate(function, node[2]))
+        if mark == "t":
+            items = [self.evaluate(function, item) for item in node[1]]
+            return tuple(_atom(item) if item is not None else "U" for item in items)
+        if mark == "r":
+            return "P"  # a callable
+        inner = self.evaluate(function, node[-1])
+        if inner is None:
+            return None
+        if mark == "s":
+            return _atom(inner)
+        if mark == "l":
+            # A container of tensors only when every element is one: `{"rows": n, "cols": 4}`
+            # holds a tensor and a number, and which one an index picks is not followed.
+            atom = _atom(inner)
+            return "C" if atom in ("T", "C") else "P" if atom in ("P", "N") else "U"
+        if mark == "e":
+            if isinstance(inner, tuple):
+                return inner[node[1]] if node[1] < len(inner) else "U"
+            return element(inner)
+        return "U"
+
+    def _attribute(self, function: _Function, written: str) -> Value | None:
+        head, _, rest = written.partition(".")
+        last = written.rpartition(".")[2]
+        if last in PYTHON_ATTRIBUTES or ".config." in f".{written}.":
+            return "P"
+        if head == "self" and "." not in rest and function.info.class_name:
+            return self.self_attribute(function.ref.module, function.info.class_name, rest)
+        owner = written.rpartition(".")[0]
+        receiver = self.evaluate(function, ("d", owner) if "." in owner else ("n", owner))
+        if receiver == "P":
+            return "P"
+        if last in TENSOR_ATTRIBUTES and receiver in ("T", "M"):
+            return receiver
+        return "U"
+
+    def self_attribute(self, module: str, class_name: str, attribute: str) -> Value | None:
+        """What `self.<attribute>` holds in the methods of a class: what they assign to it."""
+        key = (module, class_name, attribute)
+        if key in self._attributes:
+            return self._attributes[key]
+        self._attributes[key] = None
+        value: Value | None = None
+        summaries = self.project.attribute_summaries(module, class_name, attribute)
+        for owner, summary in summaries:
+            function = self.function(owner)
+            if function is not None:
+                value = join(value, self.evaluate(function, decode(summary)))
+        if not summaries:
+            value = "U"  # set elsewhere, or a property
+        self._attributes[key] = value
+        return value
+
+    def _holds_torch_module(self, function: _Function, attribute: str) -> bool:
+        """Whether every assignment to `self.<attribute>` constructs a `torch.nn` module."""
+        assert function.info.class_name is not None
+        summaries = self.project.attribute_summaries(
+            function.ref.module, function.info.class_name, attribute
+        )
+        for owner, summary in summaries:
+            owner_function = self.function(owner)
+            imports = owner_function.imports if owner_function is not None else {}
+            if not summary.startswith("c") or not summary.endswith(";"):
+                return False
+            name = _expand(summary[1:-1].removesuffix("()"), imports)
+            if not name.startswith("torch.nn.") or not name.rpartition(".")[2][:1].isupper():
+                return False
+        return bool(summaries)
+
+    def _call(self, function: _Function, callee: str) -> Value | None:
+        project = self.project
+        callee = callee.removesuffix("()")
+        targets = project.call_targets(function.ref.module, function.info, callee)
+        if targets:
+            value: Value | None = None
+            for target in targets:
+                value = join(value, self.returned(target.ref))
+            return value  # None: not known
+        if project.constructed(function.ref.module, function.info, callee) is not None:
+            return "P"  # an instance of a project class
+        on_self = callee.startswith("self.") and callee.count(".") == 1
+        if on_self and function.info.class_name and self._holds_torch_module(function, callee[5:]):
+            return "T"  # `self.norm(x)` with `self.norm = nn.LayerNorm(d)`
+        head, dot, method = callee.rpartition(".")
+        if not dot:
+            if method in function.bindings or method in function.parameters:
+                return "U"  # a local callable
+            if method in PYTHON_BUILTINS and method not in function.imports:
+                return "P"
+        resolved = _expand(callee, function.imports)
+        if resolved.startswith("torch."):
+            return _torch_result(resolved)
+        first = callee.partition(".")[0]
+        if first in function.imports and first not in function.bindings:
+            return "U"  # a function of another module: `math.floor`, `np.sum`
+        if not dot:
+            return "U"
+        if method in PYTHON_METHODS:
+            return "P"
+        receiver = self.evaluate(function, ("d", head) if "." in head else ("n", head))
+        return _method_result(method, receiver)
+
+
+def _method_result(method: str, receiver: Value | None) -> Value | None:
+    """What `receiver.method(...)` gives, by what tensors' methods give."""
+    if method in PYTHON_METHODS or receiver == "P":
+        return "P"
+    if receiver is None:
+        return None
+    if receiver in ("T", "M"):
+        return receiver
+    return "T" if method in TENSOR_METHODS else "U"
+
+
+def _expand(name: str, imports: dict[str, str]) -> str:
+    head, _, rest = name.partition(".")
+    target = imports.get(head)
+    if target is None:
+        return name
+    return f"{target}.{rest}" if rest else target
+
+
+def _torch_result(name: str) -> str:
+    if name in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.Tensor"):
+        return "T"
+    if name.startswith("torch._"):
+        return "U"
+    if name.startswith(TENSOR_TORCH_PREFIXES):
+        return "T"
+    if name.startswith(PYTHON_TORCH_PREFIXES) or name.rpartition(".")[2][:1].isupper():
+        return "P" if not name.endswith("Tensor") else "T"
+    return "T"
+
+
+def _kind_name(value: Value) -> str | None:
+    """How the hand-off spells a value; None when it tells nothing."""
+    if isinstance(value, tuple):
+        names = [_NAMES.get(v, "unknown") for v in value]
+        return "tuple:" + ",".join(names) if set(names) != {"unknown"} else None
+    return _NAMES.get(value)
+
+
+def annotate(
+    project: Project, scoped: dict[str, list[ScopedFunction]]
+) -> dict[str, list[ScopedFunction]]:
+    """The scoped functions with what the analysis knows about them."""
+    module_of = {index.path: module for module, index in project.by_module.items()}
+    roots = {
+        _Ref(module_of[path], function.qualname)
+        for path, functions in scoped.items()
+        for function in functions
+        if function.root
+    }
+    analysis = Analysis(project, roots)
+    result: dict[str, list[ScopedFunction]] = {}
+    for path, functions in scoped.items():
+        module = module_of[path]
+        result[path] = [_with_facts(analysis, _Ref(module, f.qualname), f) for f in functions]
+    return result
+
+
+def _with_facts(analysis: Analysis, ref: _Ref, scoped: ScopedFunction) -> ScopedFunction:
+    function = analysis.function(ref)
+    assert function is not None
+    received = analysis.arguments(function.ref)
+    parameters = []
+    for name, (_, reading, default) in function.parameters.items():
+        if name in received or (reading == "Y" and not function.root):
+            kind = _kind_name(_atom(analysis.parameter(function, name, reading, default)))
+            parameters.append(f"{name}={kind or 'unknown'}")
+    calls = []
+    project_calls = []
+    for callee in function.info.callees:
+        targets = analysis.project.call_targets(function.ref.module, function.info, callee)
+        if not targets:
+            continue
+        if callee.rpartition(".")[2].removesuffix("()") in TENSOR_METHOD_NAMES:
+            project_calls.append(callee)  # not the tensor method of the same name
+        value: Value | None = None
+        for target in targets:
+            value = join(value, analysis.returned(target.ref) or "U")
+        kind = _kind_name(value) if value is not None else None
+        if kind is not None:
+            calls.append(f"{callee}={kind}")
+    attributes = []
+    class_name = function.info.class_name
+    if class_name is not None:
+        read = {c[5:] for c in function.info.callees if c.startswith("self.") and c.count(".") == 1}
+        for attribute in sorted(read):
+            value = analysis.self_attribute(function.ref.module, class_name, attribute)
+            if value in ("T", "C"):
+                attributes.append(f"{attribute}={_NAMES[_atom(value)]}")
+    return dataclasses.replace(
+        scoped,
+        parameter_kinds=tuple(parameters),
+        call_kinds=tuple(calls),
+        project_calls=tuple(project_calls),
+        attribute_kinds=tuple(attributes),
+    )

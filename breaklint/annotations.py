@@ -1,0 +1,119 @@
+"""Type annotations read exactly: what a parameter annotated so may hold.
+
+`dict[str, Tensor] | None` is a container (never a tensor: its truth is its length),
+`Optional[Tensor]` a tensor, `int | Tensor` maybe a tensor (only a caller can tell), a string
+annotation the annotation it spells, and a module's type alias (`Cache = dict[str, Tensor]`)
+the annotation it names. Pure `ast`: the index and tensor-ness both read annotations here.
+"""
+
+from __future__ import annotations
+
+import ast
+from enum import Enum
+
+from breaklint.syntax import dotted
+
+
+class Reading(Enum):
+    TENSOR = "tensor"
+    MASK = "mask"  # a boolean tensor
+    TENSORS = "tensors"  # a container of tensors
+    MAYBE = "maybe"  # a tensor or another value (`int | Tensor`)
+    PYTHON = "python"
+
+
+_CONTAINERS = frozenset(
+    {
+        "list", "tuple", "dict", "set", "frozenset", "sequence", "mutablesequence", "iterable",
+        "iterator", "mapping", "mutablemapping", "generator", "deque", "ordereddict",
+        "defaultdict", "collection", "abstractset", "modulelist", "moduledict",
+        "parameterlist", "parameterdict",
+    }
+)  # fmt: skip
+_UNIONS = frozenset({"Union", "Optional"})
+_NOT_VALUES = frozenset({"Callable", "Type", "type", "Literal"})  # no tensor is one of these
+
+
+def read_annotation(
+    annotation: ast.expr | None, aliases: dict[str, str] | None = None
+) -> Reading | None:
+    """What an annotation admits; None when there is none. `aliases` maps the module's type
+    aliases to their source text."""
+    if annotation is None:
+        return None
+    return _read(annotation, aliases or {}, 0)
+
+
+def _read(node: ast.expr, aliases: dict[str, str], depth: int) -> Reading:
+    if depth > 8:  # an alias that names itself
+        return Reading.PYTHON
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, str):
+            parsed = _parse(node.value)
+            return Reading.PYTHON if parsed is None else _read(parsed, aliases, depth + 1)
+        return Reading.PYTHON  # `None`
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _union([node.left, node.right], aliases, depth)
+    if isinstance(node, ast.Subscript):
+        base = (dotted(node.value) or "").rpartition(".")[2]
+        items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if base in _UNIONS:
+            return _union(items, aliases, depth)
+        if base == "Annotated":
+            return _read(items[0], aliases, depth + 1)
+        if base in _NOT_VALUES:
+            return Reading.PYTHON
+        inner = [_read(item, aliases, depth + 1) for item in items]
+        holds_tensors = any(r is not Reading.PYTHON for r in inner)
+        if base.lower() in _CONTAINERS:
+            return Reading.TENSORS if holds_tensors else Reading.PYTHON
+        # `Float[Tensor, "b n"]`, `Bool[Tensor, ...]`: an array type parameterised by its dtype.
+        if inner and inner[0] in (Reading.TENSOR, Reading.MASK):
+            return Reading.MASK if base == "Bool" else Reading.TENSOR
+        return Reading.PYTHON
+    name = dotted(node)
+    if name is None:
+        return Reading.PYTHON
+    if name in aliases:
+        parsed = _parse(aliases[name])
+        return Reading.PYTHON if parsed is None else _read(parsed, aliases, depth + 1)
+    last = name.rpartition(".")[2]
+    if last == "BoolTensor":
+        return Reading.MASK
+    if last.endswith("Tensor") or last == "Parameter":
+        return Reading.TENSOR
+    return Reading.PYTHON
+
+
+def _union(members: list[ast.expr], aliases: dict[str, str], depth: int) -> Reading:
+    readings = {
+        _read(member, aliases, depth + 1)
+        for member in members
+        if not (isinstance(member, ast.Constant) and member.value is None)
+        and dotted(member) != "NoneType"
+    }
+    if not readings:
+        return Reading.PYTHON
+    if len(readings) == 1:
+        return readings.pop()
+    if readings <= {Reading.TENSOR, Reading.MASK}:
+        return Reading.TENSOR
+    if readings & {Reading.TENSOR, Reading.MASK, Reading.MAYBE}:
+        return Reading.MAYBE
+    return Reading.TENSORS if Reading.TENSORS in readings else Reading.PYTHON
+
+
+def _parse(text: str) -> ast.expr | None:
+    try:
+        return ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+
+
+def alias_text(value: ast.expr) -> str | None:
+    """The source of a module-level assignment's value when it may be a type alias that a
+    tensor annotation depends on (`Cache = dict[str, Tensor]`), else None."""
+    if not isinstance(value, ast.Subscript | ast.BinOp | ast.Attribute | ast.Name):
+        return None
+    text = ast.unparse(value)
+    return text if "Tensor" in text else None

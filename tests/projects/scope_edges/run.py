@@ -1,0 +1,33 @@
+"""Mechanism 3: what Dynamo traces through aliases, attributes, containers, partial and a
+source root that is no package (`module/` has no `__init__.py`)."""
+
+import functools
+
+import torch
+from torch import nn
+
+from module import commons
+from module.processors import AttnProcessor, Scheduler
+
+
+class Model(nn.Module):
+    def __init__(self, tails: bool):
+        super().__init__()
+        self.tails = tails
+        self.processor = AttnProcessor()
+        self.scheduler = Scheduler()
+        self.activation = functools.partial(commons.gelu, approximate=True)
+        self.ops = {"double": commons.double}
+
+    def forward(self, x: torch.Tensor):
+        transform = commons.spline if self.tails else commons.plain
+        h = transform(x)
+        h = self.processor(h)
+        h = self.scheduler.step(h)
+        h = self.activation(h)
+        return self.ops["double"](h)
+
+
+def main():
+    model = Model(tails=True)
+    return torch.compile(model)(torch.randn(4))

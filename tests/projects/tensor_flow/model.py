@@ -1,0 +1,31 @@
+"""Mechanism 2: tensor-ness that flows through calls, returns, attributes and containers."""
+
+import torch
+from torch import nn
+
+from ops.fused import fused, lengths_of, stats
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("threshold", torch.tensor(0.5))
+        self.steps = 4
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor):
+        n_channels = torch.IntTensor([2])
+        h = fused(x, n_channels)
+        n = lengths_of(mask)
+        padded = torch.zeros(n)
+        mean, batch = stats(h)
+        for _ in range(batch):
+            h = h * 2
+        if mean > 0:
+            h = h - 1
+        if self.threshold > 0.1:
+            h = h + 1
+        sizes = {"rows": n, "cols": self.steps}
+        grid = torch.ones(sizes["cols"])
+        bounds = [n, n + 1]
+        empty = torch.empty(bounds[1])
+        return h, padded, grid, empty

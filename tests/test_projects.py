@@ -1,0 +1,145 @@
+"""The project-wide analysis seen through the CLI, on small projects of several files under
+tests/projects/ whose source roots are no packages (a repository run from its root):
+
+- false_findings: containers of tensors, `None` arguments, unions only a caller can decide,
+  and project methods named like torch's (mechanism 1);
+- tensor_flow: tensor-ness through call sites, returns, tuple unpacking, buffers set in
+  `__init__` and containers (mechanism 2);
+- scope_edges: calls through a local alias, callables on attributes and in dicts,
+  `functools.partial`, another object's method, and imports that resolve only against the
+  source root (mechanism 3).
+
+Each asserts the exact findings; where Dynamo can run the project, it confirms them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import run_breaklint
+
+PROJECTS = Path(__file__).parent / "projects"
+
+EXPECTED = {
+    "false_findings": [
+        # `shifted(h, temb.sum())` and `shifted(h, 1)`: a tensor on one call only.
+        ("blocks/scaling.py", 11, "BL102", "warning"),
+    ],
+    "tensor_flow": [
+        ("model.py", 19, "BL304", "error"),  # `lengths_of` returns a tensor
+        ("model.py", 23, "BL201", "error"),  # `mean, batch = stats(h)`: the mean is one
+        ("model.py", 25, "BL201", "error"),  # a buffer registered in `__init__`
+        ("model.py", 30, "BL304", "error"),  # an element of a list of tensors
+        ("ops/fused.py", 3, "BL304", "error"),  # its only caller passes a tensor
+    ],
+    "scope_edges": [
+        ("module/commons.py", 5, "BL401", "error"),  # through a local alias...
+        ("module/commons.py", 10, "BL401", "error"),  # ...either way it goes
+        ("module/commons.py", 15, "BL401", "error"),  # `functools.partial` on an attribute
+        ("module/commons.py", 20, "BL401", "error"),  # a callable held in a dict
+        ("module/processors.py", 5, "BL401", "error"),  # reached only through `step`
+        ("module/processors.py", 11, "BL401", "error"),  # `__call__` of an attribute
+    ],
+}
+
+
+def findings(project: str, tmp_path: Path, *options: str) -> list[tuple[str, int, str, str]]:
+    root = PROJECTS / project
+    done = run_breaklint(
+        "--isolated", "--no-cache", "--output-format", "json", *options, str(root), cwd=tmp_path
+    )
+    assert done.returncode == 1, done.stderr
+    return [
+        (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["severity"])
+        for f in json.loads(done.stdout)["findings"]
+    ]
+
+
+@pytest.mark.parametrize("project", sorted(EXPECTED))
+def test_exact_findings(project: str, tmp_path: Path) -> None:
+    assert findings(project, tmp_path) == EXPECTED[project]
+
+
+@pytest.mark.parametrize("project", sorted(EXPECTED))
+def test_one_worker_finds_the_same(project: str, tmp_path: Path) -> None:
+    assert findings(project, tmp_path, "--jobs", "1") == EXPECTED[project]
+
+
+def test_a_file_linted_alone_knows_only_its_own_calls(tmp_path: Path) -> None:
+    # Without its caller, `fused`'s parameter may hold anything: nothing is certain there.
+    root = PROJECTS / "tensor_flow"
+    done = run_breaklint(
+        "--isolated", "--no-cache", "--output-format", "json", str(root / "ops"), cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stdout
+    assert json.loads(done.stdout)["findings"] == []
+
+
+# The entry each project's model is built and called from, for Dynamo.
+_DYNAMO_RUNS = {
+    "false_findings": "from model import Decoder as M; m, args = M(), "
+    "(torch.randn(2, 4), torch.randn(2, 8))",
+    "tensor_flow": "from model import Encoder as M; m, args = M(), "
+    "(torch.randn(4, 3), torch.ones(4) > 0)",
+}
+_EXPLAIN = """
+import json, os, sys, torch, torch._dynamo
+sys.path.insert(0, sys.argv[1])
+{build}
+explained = torch._dynamo.explain(m)(*args)
+root = os.path.realpath(sys.argv[1])
+lines = set()
+for reason in explained.break_reasons:
+    frame = reason.user_stack[-1]
+    lines.add((os.path.relpath(os.path.realpath(frame.filename), root), frame.lineno))
+print(json.dumps(sorted(lines)))
+"""
+
+
+@pytest.mark.parametrize("project", sorted(_DYNAMO_RUNS))
+def test_dynamo_breaks_exactly_where_the_findings_are(project: str) -> None:
+    pytest.importorskip("torch", reason="Dynamo confirms the findings: needs torch")
+    code = _EXPLAIN.format(build=_DYNAMO_RUNS[project])
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(PROJECTS / project)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    breaks = {(path, line) for path, line in json.loads(done.stdout)}
+    assert breaks == {(path, line) for path, line, _, _ in EXPECTED[project]}
+
+
+def test_a_changed_call_site_re_lints_the_callee_in_another_file(breaklint, write) -> None:
+    # What callers pass is part of the callee's re-check: the cache must not answer for it.
+    write(
+        "ops.py",
+        """
+        def head(x, n):
+            return x[:n]
+        """,
+    )
+    caller = """
+        import torch
+        from torch import nn
+
+        from ops import head
+
+
+        class Model(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return head(x, {count})
+        """
+    write("model.py", caller.format(count="x.sum().long()"))
+    done = breaklint("--isolated", "--output-format", "concise", "-q", ".")
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[0].startswith("ops.py:2:15: BL304 [error] `n` is a tensor")
+    write("model.py", caller.format(count="4"))
+    done = breaklint("--isolated", "--output-format", "concise", "-q", ".")
+    assert (done.returncode, done.stdout) == (0, "")
