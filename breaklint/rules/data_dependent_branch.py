@@ -5,14 +5,42 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer, owns_its_lines
+from breaklint.fixes import offer, owns_its_lines, tensor_valued
 from breaklint.rule import FixExample, Rule
 from breaklint.syntax import excerpt, negated, without_not
+from breaklint.tensorness import Kind
 
 if TYPE_CHECKING:
     import libcst as cst
 
     from breaklint.rewrites import Rewrite, Rewritten
+
+
+def _graph_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
+    """A condition with its `not`, `and` and `or` (which call `bool()` on a tensor) made
+    tensor operations: `torch.logical_not`, `torch.logical_and`, `torch.logical_or`."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, torch_function
+
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return call(torch_function(torch, "logical_not"), _graph_condition(test.expression, torch))
+    if isinstance(test, cst.BooleanOperation):
+        name = "logical_and" if isinstance(test.operator, cst.And) else "logical_or"
+        left, right = (_graph_condition(side, torch) for side in (test.left, test.right))
+        return call(torch_function(torch, name), left, right)
+    return test
+
+
+def _negated_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
+    """`not test` as a tensor operation; `test`'s own operand where it is a `not`."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, torch_function
+
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _graph_condition(test.expression, torch)
+    return call(torch_function(torch, "logical_not"), _graph_condition(test, torch))
 
 
 def _where_expression(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -24,9 +52,8 @@ def _where_expression(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     if not isinstance(node, cst.IfExp):
         return None
     where = torch_function(fix.torch, "where")
-    return call(where, node.test, node.body, node.orelse).with_changes(
-        lpar=node.lpar, rpar=node.rpar
-    )
+    test = _graph_condition(node.test, fix.torch)
+    return call(where, test, node.body, node.orelse).with_changes(lpar=node.lpar, rpar=node.rpar)
 
 
 def _assert_in_graph(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -39,7 +66,7 @@ def _assert_in_graph(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         return None
     (line,) = node.body.body
     raised = line.body[0]  # type: ignore[attr-defined]
-    condition = call(torch_function(fix.torch, "logical_not"), node.test)
+    condition = _negated_condition(node.test, fix.torch)
     message = raised.exc.args[0].value if raised.exc.args else None
     arguments = (condition, message) if message is not None else (condition,)
     statement = cst.Expr(call(torch_function(fix.torch, "_assert_async"), *arguments))
@@ -62,7 +89,8 @@ def _where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         if isinstance(node.orelse, cst.Else)
         else [(name, cst.Name(name)) for name, _ in chosen]
     )
-    values = [call(where, node.test, a, b) for (_, a), (_, b) in zip(chosen, other, strict=True)]
+    test = _graph_condition(node.test, fix.torch)
+    values = [call(where, test, a, b) for (_, a), (_, b) in zip(chosen, other, strict=True)]
     names = [cst.Name(name) for name, _ in chosen]
     target: cst.BaseAssignTargetExpression = (
         names[0]
@@ -264,9 +292,9 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
         uncertain = guarded or facts.rests_on_guess(without_not(test))
         severity = Severity.WARNING if uncertain and self.severity is Severity.ERROR else None
         message = self.message.format(construct=construct)
-        fix = fix if self._single_test(test) else None
+        fix = fix if self._graph_test(test) else None
         read = self._first_tensor_read(test)
-        condition = excerpt(read)
+        condition = excerpt(_logical(read))
         hint = (
             f"keep the choice in the graph: `torch.where({condition}, a, b)` for values, "
             f"`torch.cond({condition}, true_fn, false_fn)` for branches; or decide on shapes "
@@ -274,20 +302,45 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
         )
         self.report(read, message, severity=severity, fix=fix, hint=None if fix else hint)
 
-    def _single_test(self, test: ast.expr) -> bool:
-        """A condition `torch.where` or an assertion can take as it is: one tensor test,
-        without `and`, `or` or `not`, which would still call `bool()` on it."""
-        return not any(
-            isinstance(node, ast.BoolOp)
-            or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not))
-            for node in ast.walk(test)
-        )
+    def _graph_test(self, test: ast.expr, top: bool = True) -> bool:
+        """A condition `torch.where` or an assertion can take: one tensor test, or tensor
+        tests joined by `not`, `and` and `or`, which the fix makes `torch.logical_*` (left
+        as they are, they would still call `bool()`)."""
+        if isinstance(test, ast.BoolOp):
+            return all(self._graph_test(value, top=False) for value in test.values)
+        if (operand := negated(test)) is not None:
+            return self._graph_test(operand, top=False)
+        if any(_boolean(node) for node in ast.walk(test)):
+            return False
+        return top or self._certain_tensor_value(test)
 
     def _is_value(self, node: ast.expr) -> bool:
         """A value `torch.where` takes: a tensor, or a number."""
         if isinstance(node, ast.Constant):
             return type(node.value) in (int, float, bool)
-        return self.context.facts.kind(node).is_tensor
+        return tensor_valued(self.context, node)
+
+    def _certain_tensor_value(self, node: ast.expr) -> bool:
+        facts = self.context.facts
+        return tensor_valued(self.context, node) and not facts.rests_on_guess(node)
+
+    def _may_be_tensor(self, node: ast.expr) -> bool:
+        """A value of no known kind, which the same name takes where another branch gives
+        it a tensor: a call of a submodule or of a project function, an attribute."""
+        if self._is_value(node):
+            return True
+        if isinstance(node, ast.Constant | ast.Tuple | ast.List | ast.Dict | ast.Set):
+            return False
+        return self.context.facts.kind(node) is Kind.UNKNOWN
+
+    def _values_fit(self, values: list[ast.expr]) -> bool:
+        """Values `torch.where` can choose between: tensors and numbers, or values of no
+        known kind beside a certain tensor (a name holds a tensor on every way or none)."""
+        if all(self._is_value(value) for value in values):
+            return True
+        return any(self._certain_tensor_value(v) for v in values) and all(
+            self._may_be_tensor(value) for value in values
+        )
 
     def _certain_tensor(self, name: str) -> bool:
         """A name bound to a tensor, not a parameter that may hold None or a number."""
@@ -304,16 +357,19 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
             message = "assert in the graph: `{torch}._assert_async(...)`"
             return offer(context, node, message, "assert", self.fix_applicability, needs_torch=True)
         chosen = _assignments(node.body)
-        if chosen is None or not all(self._is_value(value) for _, value in chosen):
+        if chosen is None:
             return None
         if node.orelse:
             other = _assignments(node.orelse)
             if other is None or [n for n, _ in other] != [n for n, _ in chosen]:
                 return None
-            if not all(self._is_value(value) for _, value in other):
+            pairs = [[a, b] for (_, a), (_, b) in zip(chosen, other, strict=True)]
+            if not all(self._values_fit(pair) for pair in pairs):
                 return None
         elif len(chosen) != 1 or not self._certain_tensor(chosen[0][0]):
             return None  # the name keeps its value otherwise: `None` would not do
+        elif not self._may_be_tensor(chosen[0][1]):
+            return None
         if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
             return None  # the condition would be computed once per name
         message = "choose in the graph: `{torch}.where(...)`"
@@ -349,7 +405,7 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         fix = None
-        if self._is_value(node.body) and self._is_value(node.orelse):
+        if self._values_fit([node.body, node.orelse]):
             message = "choose in the graph: `{torch}.where(...)`"
             fix = offer(
                 self.context,
@@ -399,6 +455,29 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
         if any(facts.reads_tensor_value(value) for value in facts.traced_operands(node)[:-1]):
             operator = "and" if isinstance(node.op, ast.And) else "or"
             self.report(node, self.message.format(construct=f"`{operator}`"))
+
+
+def _boolean(node: ast.AST) -> bool:
+    return isinstance(node, ast.BoolOp) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    )
+
+
+def _logical(test: ast.expr) -> ast.expr:
+    """`test` with `not`, `and` and `or` written as the `torch.logical_*` calls a tensor
+    condition needs (what the fix writes, and what a hint may suggest)."""
+    if _boolean(test):
+        if isinstance(test, ast.UnaryOp):
+            name, operands = "logical_not", [test.operand]
+        else:
+            assert isinstance(test, ast.BoolOp)
+            name = "logical_and" if isinstance(test.op, ast.And) else "logical_or"
+            *first, last = test.values
+            # `a and b and c`: Python's operands nest to the left, as libcst reads them.
+            operands = [ast.BoolOp(test.op, first) if len(first) > 1 else first[0], last]
+        function = ast.Attribute(ast.Name("torch", ast.Load()), name, ast.Load())
+        return ast.Call(function, [_logical(operand) for operand in operands], [])
+    return test
 
 
 def _elif_of(node: ast.If) -> ast.If | None:

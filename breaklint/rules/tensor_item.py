@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer, tensor_operands
+from breaklint.fixes import NumberUses, NumberUsesHooks, offer, tensor_operands
 from breaklint.rule import FixExample, Rule
 from breaklint.syntax import excerpt, method_call
 
@@ -26,7 +26,7 @@ def _detach(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return node.with_changes(func=node.func.with_changes(attr=cst.Name("detach")))
 
 
-class TensorItem(Rule):
+class TensorItem(NumberUsesHooks, Rule):
     code = "BL101"
     name = "tensor-item"
     severity = Severity.ERROR
@@ -113,29 +113,34 @@ is offered: the hint says what to change.
     def __init__(self, context) -> None:
         super().__init__(context)
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
+        self.numbers = NumberUses(context)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         self._in_tensor_arithmetic.update(map(id, tensor_operands(self.context, node)))
+        self.numbers.visit_operation(node)
 
     visit_Compare = visit_BinOp  # type: ignore[assignment]
 
+    def _fix(self, node: ast.Call) -> Fix | None:
+        message = "keep the value a tensor: `.detach()`"
+        return offer(self.context, node, message, "detach", self.fix_applicability)
+
     def visit_Call(self, node: ast.Call) -> None:
+        self.numbers.visit_Call(node)
         call = method_call(node)
         if call is not None and call[1] == "item" and not node.args and not node.keywords:
             if id(node) in self._in_tensor_arithmetic:
-                fix = offer(
-                    self.context,
-                    node,
-                    "keep the value a tensor: `.detach()`",
-                    "detach",
-                    self.fix_applicability,
-                )
-                self.report(node, fix=fix)
-                return
-            tensor = excerpt(call[0])
-            hint = (
-                f"use `{tensor}` itself where `{excerpt(node)}` is used: tensor arithmetic and "
-                "`torch.where` take the tensor; or set "
-                "torch._dynamo.config.capture_scalar_outputs = True"
-            )
-            self.report(node, hint=hint)
+                self.report(node, fix=self._fix(node))
+            elif not self.numbers.bind(node, None):
+                self.report(node, hint=self._hint(node))
+
+    def _hint(self, node: ast.Call) -> str:
+        tensor = excerpt(node.func.value)  # type: ignore[attr-defined]
+        return (
+            f"use `{tensor}` itself where `{excerpt(node)}` is used: tensor arithmetic and "
+            "`torch.where` take the tensor; or set "
+            "torch._dynamo.config.capture_scalar_outputs = True"
+        )
+
+    def _message(self, node: ast.Call) -> str:
+        return self.message
