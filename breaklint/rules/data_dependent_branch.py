@@ -73,6 +73,23 @@ def _assert_in_graph(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.SimpleStatementLine([statement], leading_lines=node.leading_lines)
 
 
+def _where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-return` fix: `if cond: return a` / `else: return b` becomes
+    `return torch.where(cond, a, b)`."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, torch_function
+
+    if not isinstance(node, cst.If) or not isinstance(node.orelse, cst.Else):
+        return None
+    blocks: list[Any] = [node.body, node.orelse.body]  # one return statement each, as checked
+    returned = [block.body[0].body[0] for block in blocks]
+    where = torch_function(fix.torch, "where")
+    test = _graph_condition(node.test, fix.torch)
+    value = call(where, test, returned[0].value, returned[1].value)
+    return cst.SimpleStatementLine([cst.Return(value)], leading_lines=node.leading_lines)
+
+
 def _where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `where` fix: an `if`/`else` assigning the same names becomes
     `name = torch.where(cond, a, b)`."""
@@ -249,12 +266,130 @@ compiled = torch.compile(checked_log)
 """,
             probe="(checked_log, (torch.rand(8) + 0.1,))",
         ),
+        FixExample(
+            before="""
+import torch
+
+
+class Block(torch.nn.Module):
+    def forward(self, x):
+        return x.tanh() * 3
+
+
+class Gate(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = Block()
+
+    def forward(self, x):
+        h = x * 2
+        if h.mean() > 0:
+            out = self.block(h)
+        else:
+            out = h - 1
+        return out
+
+
+compiled = torch.compile(Gate())
+""",
+            after="""
+import torch
+
+
+class Block(torch.nn.Module):
+    def forward(self, x):
+        return x.tanh() * 3
+
+
+class Gate(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = Block()
+
+    def forward(self, x):
+        h = x * 2
+        out = torch.where(h.mean() > 0, self.block(h), h - 1)
+        return out
+
+
+compiled = torch.compile(Gate())
+""",
+            probe="(Gate(), (torch.randn(4, 8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def finite_or_0(x):
+    y = x.exp()
+    if not y.isfinite().all() or y.max() > 9:
+        y = 0 * y
+    if not (y >= 0).all():
+        raise ValueError("negative exponential")
+    return y
+
+
+compiled = torch.compile(finite_or_0)
+""",
+            after="""
+import torch
+
+
+def finite_or_0(x):
+    y = x.exp()
+    y = torch.where(torch.logical_or(torch.logical_not(y.isfinite().all()), y.max() > 9), 0 * y, y)
+    torch._assert_async((y >= 0).all(), "negative exponential")
+    return y
+
+
+compiled = torch.compile(finite_or_0)
+""",
+            probe="(finite_or_0, (torch.randn(8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+class Residual(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        if x.abs().max() > 2:
+            return self.proj(x)
+        else:
+            return x + self.proj(x)
+
+
+compiled = torch.compile(Residual())
+""",
+            after="""
+import torch
+
+
+class Residual(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        return torch.where(x.abs().max() > 2, self.proj(x), x + self.proj(x))
+
+
+compiled = torch.compile(Residual())
+""",
+            probe="(Residual(), (torch.randn(4, 8),))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
         "where": _where_statement,
         "where-expression": _where_expression,
         "assert": _assert_in_graph,
+        "where-return": _where_return,
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a single tensor test (no `and`, `or` or
@@ -356,6 +491,15 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
         if _raises_literally(node):
             message = "assert in the graph: `{torch}._assert_async(...)`"
             return offer(context, node, message, "assert", self.fix_applicability, needs_torch=True)
+        returned = _returned_values(node)
+        if returned is not None:
+            alone = all(owns_its_lines(context, r) for r in (node.body[0], node.orelse[0]))
+            if not alone or not self._values_fit(returned):
+                return None
+            message = "return the choice made in the graph: `return {torch}.where(...)`"
+            return offer(
+                context, node, message, "where-return", self.fix_applicability, needs_torch=True
+            )
         chosen = _assignments(node.body)
         if chosen is None:
             return None
@@ -502,6 +646,15 @@ def _raises_literally(node: ast.If) -> bool:
         and isinstance(arguments[0], ast.Constant)
         and isinstance(arguments[0].value, str)
     )
+
+
+def _returned_values(node: ast.If) -> list[ast.expr] | None:
+    """[a, b] of `if cond: return a` / `else: return b`, each branch that one statement."""
+    if len(node.body) != 1 or len(node.orelse) != 1 or _elif_of(node) is not None:
+        return None
+    returns = [node.body[0], node.orelse[0]]
+    values = [r.value for r in returns if isinstance(r, ast.Return) and r.value is not None]
+    return values if len(values) == 2 else None
 
 
 def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:

@@ -96,6 +96,42 @@ compiled = torch.compile(shifted)
 """,
             probe="(shifted, (torch.randn(8), torch.randn(3)))",
         ),
+        FixExample(
+            before="""
+import torch
+
+
+class Normalize(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        scale = x.abs().mean().item()
+        return self.proj(x) / (scale + 1e-6) - (x > scale).float()
+
+
+compiled = torch.compile(Normalize())
+""",
+            after="""
+import torch
+
+
+class Normalize(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        scale = x.abs().mean().detach()
+        return self.proj(x) / (scale + 1e-6) - (x > scale).float()
+
+
+compiled = torch.compile(Normalize())
+""",
+            probe="(Normalize(), (torch.randn(4, 8),))",
+            tolerance=1e-6,
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach}

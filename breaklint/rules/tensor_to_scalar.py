@@ -112,6 +112,34 @@ compiled = torch.compile(Gate())
 """,
             probe="(Gate(), (torch.randn(8) * 4,))",
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def standardize(x, w):
+    spread = float(w.std())
+    steps = int(w.abs().max())
+    return (x - w.mean()) / spread + steps * x.sign()
+
+
+compiled = torch.compile(standardize)
+""",
+            after="""
+import torch
+
+
+def standardize(x, w):
+    spread = w.std().detach().float()
+    steps = w.abs().max().detach().long()
+    return (x - w.mean()) / spread + steps * x.sign()
+
+
+compiled = torch.compile(standardize)
+""",
+            probe="(standardize, (torch.randn(8), torch.randn(5) * 3))",
+            tolerance=1e-6,
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"keep-tensor": _keep_tensor}
