@@ -123,6 +123,66 @@ def _where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.SimpleStatementLine([assign], leading_lines=node.leading_lines)
 
 
+# Page examples of the fixes for values of submodules, shown before and after.
+_GATE = """
+import torch
+
+
+class Block(torch.nn.Module):
+    def forward(self, x):
+        return x.tanh() * 3
+
+
+class Gate(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = Block()
+
+    def forward(self, x):
+        h = x * 2
+        if h.mean() > 0:
+            out = self.block(h)
+        else:
+            out = h - 1
+        return out
+
+
+compiled = torch.compile(Gate())
+"""
+_GATE_BRANCH = """        if h.mean() > 0:
+            out = self.block(h)
+        else:
+            out = h - 1
+"""
+_GATE_WHERE = """        out = torch.where(h.mean() > 0, self.block(h), h - 1)
+"""
+_RESIDUAL = """
+import torch
+
+
+class Residual(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        if x.abs().max() > 2:
+            return self.proj(x)
+        else:
+            return x + self.proj(x)
+
+
+compiled = torch.compile(Residual())
+"""
+_RESIDUAL_BRANCH = """        if x.abs().max() > 2:
+            return self.proj(x)
+        else:
+            return x + self.proj(x)
+"""
+_RESIDUAL_WHERE = """        return torch.where(x.abs().max() > 2, self.proj(x), x + self.proj(x))
+"""
+
+
 class DataDependentBranch(Rule):
     code = "BL201"
     name = "data-dependent-branch"
@@ -267,53 +327,8 @@ compiled = torch.compile(checked_log)
             probe="(checked_log, (torch.rand(8) + 0.1,))",
         ),
         FixExample(
-            before="""
-import torch
-
-
-class Block(torch.nn.Module):
-    def forward(self, x):
-        return x.tanh() * 3
-
-
-class Gate(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.block = Block()
-
-    def forward(self, x):
-        h = x * 2
-        if h.mean() > 0:
-            out = self.block(h)
-        else:
-            out = h - 1
-        return out
-
-
-compiled = torch.compile(Gate())
-""",
-            after="""
-import torch
-
-
-class Block(torch.nn.Module):
-    def forward(self, x):
-        return x.tanh() * 3
-
-
-class Gate(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.block = Block()
-
-    def forward(self, x):
-        h = x * 2
-        out = torch.where(h.mean() > 0, self.block(h), h - 1)
-        return out
-
-
-compiled = torch.compile(Gate())
-""",
+            before=_GATE,
+            after=_GATE.replace(_GATE_BRANCH, _GATE_WHERE),
             probe="(Gate(), (torch.randn(4, 8),))",
         ),
         FixExample(
@@ -348,39 +363,8 @@ compiled = torch.compile(finite_or_0)
             probe="(finite_or_0, (torch.randn(8),))",
         ),
         FixExample(
-            before="""
-import torch
-
-
-class Residual(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.proj = torch.nn.Linear(8, 8)
-
-    def forward(self, x):
-        if x.abs().max() > 2:
-            return self.proj(x)
-        else:
-            return x + self.proj(x)
-
-
-compiled = torch.compile(Residual())
-""",
-            after="""
-import torch
-
-
-class Residual(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.proj = torch.nn.Linear(8, 8)
-
-    def forward(self, x):
-        return torch.where(x.abs().max() > 2, self.proj(x), x + self.proj(x))
-
-
-compiled = torch.compile(Residual())
-""",
+            before=_RESIDUAL,
+            after=_RESIDUAL.replace(_RESIDUAL_BRANCH, _RESIDUAL_WHERE),
             probe="(Residual(), (torch.randn(4, 8),))",
         ),
     )

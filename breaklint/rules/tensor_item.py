@@ -26,6 +26,25 @@ def _detach(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return node.with_changes(func=node.func.with_changes(attr=cst.Name("detach")))
 
 
+# A page example: a number read into a name that only tensor arithmetic uses.
+_NORMALIZE = """
+import torch
+
+
+class Normalize(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        scale = x.abs().mean().item()
+        return self.proj(x) / (scale + 1e-6) - (x > scale).float()
+
+
+compiled = torch.compile(Normalize())
+"""
+
+
 class TensorItem(NumberUsesHooks, Rule):
     code = "BL101"
     name = "tensor-item"
@@ -97,38 +116,8 @@ compiled = torch.compile(shifted)
             probe="(shifted, (torch.randn(8), torch.randn(3)))",
         ),
         FixExample(
-            before="""
-import torch
-
-
-class Normalize(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.proj = torch.nn.Linear(8, 8)
-
-    def forward(self, x):
-        scale = x.abs().mean().item()
-        return self.proj(x) / (scale + 1e-6) - (x > scale).float()
-
-
-compiled = torch.compile(Normalize())
-""",
-            after="""
-import torch
-
-
-class Normalize(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.proj = torch.nn.Linear(8, 8)
-
-    def forward(self, x):
-        scale = x.abs().mean().detach()
-        return self.proj(x) / (scale + 1e-6) - (x > scale).float()
-
-
-compiled = torch.compile(Normalize())
-""",
+            before=_NORMALIZE,
+            after=_NORMALIZE.replace(".item()", ".detach()"),
             probe="(Normalize(), (torch.randn(4, 8),))",
             tolerance=1e-6,
         ),
