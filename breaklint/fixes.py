@@ -110,15 +110,21 @@ def removal_fix(
 
 
 def tensor_operands(context: RuleContext, node: ast.BinOp | ast.Compare) -> list[ast.expr]:
-    """The operands of arithmetic or of a single comparison whose other operand is a tensor:
-    there a tensor does what a Python number did."""
+    """What arithmetic or a single comparison computes with, through nested arithmetic
+    (`x * (1 / (s + eps))` -> `s`, `eps`), on the side opposite a tensor: there a tensor does
+    what a Python number did."""
     if isinstance(node, ast.BinOp):
         pairs = [(node.left, node.right), (node.right, node.left)]
     elif len(node.comparators) == 1:
         pairs = [(node.left, node.comparators[0]), (node.comparators[0], node.left)]
     else:
         return []
-    return [operand for operand, other in pairs if tensor_valued(context, other)]
+    return [
+        leaf
+        for operand, other in pairs
+        if tensor_valued(context, other)
+        for leaf in _arithmetic_leaves(operand)
+    ]
 
 
 def tensor_valued(context: RuleContext, node: ast.expr) -> bool:
@@ -126,6 +132,10 @@ def tensor_valued(context: RuleContext, node: ast.expr) -> bool:
     creates from `torch.nn` (`self.proj(x)` after `self.proj = nn.Linear(...)`)."""
     if context.facts.kind(node).is_tensor:
         return True
+    if isinstance(node, ast.BinOp):  # arithmetic with a tensor gives a tensor
+        return tensor_valued(context, node.left) or tensor_valued(context, node.right)
+    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
+        return tensor_valued(context, node.operand)
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
         return False
     owner = node.func.value
@@ -137,16 +147,14 @@ def tensor_valued(context: RuleContext, node: ast.expr) -> bool:
     )
 
 
-def _arithmetic_names(node: ast.expr) -> list[ast.Name]:
-    """The names `node` computes with through arithmetic alone (`(s + 1e-6) * 2` -> `s`): a
-    tensor in their place makes the result a tensor and nothing else."""
-    if isinstance(node, ast.Name):
-        return [node]
+def _arithmetic_leaves(node: ast.expr) -> list[ast.expr]:
+    """What `node` computes with through arithmetic alone (`(s + 1e-6) * 2` -> `s`, `1e-6`,
+    `2`): a tensor in the place of one makes the result a tensor and nothing else."""
     if isinstance(node, ast.BinOp):
-        return _arithmetic_names(node.left) + _arithmetic_names(node.right)
+        return _arithmetic_leaves(node.left) + _arithmetic_leaves(node.right)
     if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
-        return _arithmetic_names(node.operand)
-    return []
+        return _arithmetic_leaves(node.operand)
+    return [node]
 
 
 @dataclass(slots=True)
@@ -217,8 +225,7 @@ class NumberUses:
             self._close(node.id)
 
     def visit_operation(self, node: ast.BinOp | ast.Compare) -> None:
-        for operand in tensor_operands(self.context, node):
-            self._tensor_uses.update(map(id, _arithmetic_names(operand)))
+        self._tensor_uses.update(map(id, tensor_operands(self.context, node)))
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
