@@ -85,5 +85,7 @@ def test_every_hinted_tensor_choice_compiles_to_one_graph(tmp_path: Path) -> Non
             else torch.randn(8).abs() + 0.5
             for name in names
         ]
-        captured = torch_shim.capture(lambda compiled: compiled(*arguments), namespace["probe"])
+        captured = torch_shim.capture(
+            lambda compiled, arguments=arguments: compiled(*arguments), namespace["probe"]
+        )
         assert (len(captured.ops_per_graph), len(captured.breaks)) == (1, 0), code
