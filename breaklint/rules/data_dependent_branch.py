@@ -376,18 +376,30 @@ compiled = torch.compile(finite_or_0)
         "where-return": _where_return,
     }
     fix_safety = """
-Unsafe fix: one per shape of branch whose condition is a single tensor test (no `and`, `or` or
-`not`, which would still call `bool()`):
+Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
+by `not`, `and` and `or` (written `torch.logical_not`, `torch.logical_and`, `torch.logical_or`
+by the fix, since `not t` still calls `bool()`; a test that mixes in a trace-time value, as
+`x.dtype == torch.float16 and ...`, gets no fix):
 - an `if`/`else` whose two branches only assign a value to the same names (and an `if` without
-  `else` assigning a name already bound) becomes `name = torch.where(cond, a, b)`; a
-  conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both sides are
-  now computed, which costs time and can raise where the untaken side used to be skipped, and
-  Python numbers become tensors. Offered when every value is a tensor or a number and the
-  statement holds no comment that the rewrite would drop.
+  `else` assigning a name already bound to a tensor) becomes `name = torch.where(cond, a, b)`;
+  an `if`/`else` whose branches each only return a value becomes `return torch.where(cond,
+  a, b)`; a conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
+  sides are now computed, which costs time and can raise where the untaken side used to be
+  skipped, and Python numbers become tensors (broadcasting and type promotion are
+  `torch.where`'s). Offered when every value is a tensor (also the call of a `torch.nn`
+  submodule of the class) or a number, or of no known kind (a project submodule's call)
+  beside a certain tensor for the same name, and the statement holds no comment that the
+  rewrite would drop.
 - an `if` whose only statement raises an exception with a literal message (or none) becomes
-  `torch._assert_async(torch.logical_not(cond), message)`, which Dynamo keeps in the graph:
-  the error is raised later (when the device syncs) and is a `RuntimeError`, not the
-  exception the code raised.
+  `torch._assert_async(torch.logical_not(cond), message)` (`torch._assert_async(c, ...)` for
+  `if not c:`), which Dynamo keeps in the graph: the error is raised later (when the device
+  syncs) and is a `RuntimeError`, not the exception the code raised. (`torch._check` is no
+  way out in 2.13: given a tensor it raises `TypeError`, given `bool(t)` it breaks.)
+
+Branches that do more than assign or return get no fix: `torch.cond` traces them in 2.13 only
+when both branches return tensors of the same shape and dtype, neither returns an input
+unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwise it raises
+`UncapturedHigherOrderOpError` instead of breaking, which a fix cannot rule out from the code.
 """
 
     def __init__(self, context) -> None:
