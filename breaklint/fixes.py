@@ -157,11 +157,14 @@ def _arithmetic_leaves(node: ast.expr) -> list[ast.expr]:
     return [node]
 
 
+_ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+
+
 @dataclass(slots=True)
 class NumberBinding:
     """`name = <number read from a tensor>`, and its uses so far."""
 
-    read: ast.Call  # `t.item()`, `float(t)`: the node the rule reports and the fix rewrites
+    reads: list[ast.Call]  # `t.item()`, `float(t)`: what the rule reports and the fix rewrites
     store: ast.Name
     severity: Severity | None  # as the rule would have reported it where it was read
     loads: list[ast.Name] = field(default_factory=list)
@@ -192,21 +195,26 @@ class NumberUses:
         self._assignments.pop()
 
     def bind(self, read: ast.Call, severity: Severity | None) -> bool:
-        """Keep `read` when it is the whole value of `name = read` outside loops (a loop
-        would read the name before the binding); False when the rule must report it now."""
+        """Keep `read` when `name = <value>` computes the value from it through arithmetic
+        alone (`scale = d ** -0.5 / t.item()`), outside loops (a loop would read the name
+        before the binding); False when the rule must report it now."""
         facts = self.context.facts
         statement = self._assignments[-1] if self._assignments else None
         if facts.loops or facts.eager_only or statement is None:
             return False
-        if statement.value is not read or len(statement.targets) != 1:
-            return False
         target = statement.targets[0]
-        if not isinstance(target, ast.Name):
+        if len(statement.targets) != 1 or not isinstance(target, ast.Name):
+            return False
+        if not any(leaf is read for leaf in _arithmetic_leaves(statement.value)):
             return False
         if facts.conditional and severity is None:
             severity = Severity.WARNING
+        binding = self.bindings.get(target.id)
+        if binding is not None and binding.store is target:  # another read in the same value
+            binding.reads.append(read)
+            return True
         self._close(target.id)
-        self.bindings[target.id] = NumberBinding(read, target, severity)
+        self.bindings[target.id] = NumberBinding([read], target, severity)
         return True
 
     def _close(self, name: str) -> None:
@@ -226,6 +234,20 @@ class NumberUses:
 
     def visit_operation(self, node: ast.BinOp | ast.Compare) -> None:
         self._tensor_uses.update(map(id, tensor_operands(self.context, node)))
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            # `s > 0.9` gives a tensor as a number did (a branch on it then breaks where
+            # the conversion did, or is fixed in its turn)
+            if isinstance(node.ops[0], _ORDERINGS) and self._number(node.comparators[0]):
+                self._tensor_uses.update(map(id, _arithmetic_leaves(node.left)))
+            if isinstance(node.ops[0], _ORDERINGS) and self._number(node.left):
+                self._tensor_uses.update(map(id, _arithmetic_leaves(node.comparators[0])))
+
+    def _number(self, node: ast.expr) -> bool:
+        """Whether `node` is plainly a Python number (computed from number literals)."""
+        return all(
+            isinstance(leaf, ast.Constant) and type(leaf.value) in (int, float)
+            for leaf in _arithmetic_leaves(node)
+        )
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
@@ -267,12 +289,12 @@ class NumberUsesHooks:
 
     def finish(self, reports: list[Any]) -> None:
         for binding, fixable in self.numbers.kept():
-            read = binding.read
-            message, severity = self._message(read), binding.severity
-            if fixable:
-                self.report(read, message, severity=severity, fix=self._fix(read))
-            else:
-                self.report(read, message, severity=severity, hint=self._hint(read))
+            for read in binding.reads:
+                message, severity = self._message(read), binding.severity
+                if fixable:
+                    self.report(read, message, severity=severity, fix=self._fix(read))
+                else:
+                    self.report(read, message, severity=severity, hint=self._hint(read))
 
     def visit_Name(self, node: ast.Name) -> None:
         self.numbers.visit_Name(node)

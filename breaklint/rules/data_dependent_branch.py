@@ -405,6 +405,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
     def __init__(self, context) -> None:
         super().__init__(context)
         self._tests: set[int] = set()  # conditions already judged as a whole
+        self._parameters: set[str] = set()  # may hold None or a number whatever they become
 
     def _check(self, test: ast.expr, construct: str, fix: Fix | None = None) -> None:
         self._mark(test)
@@ -479,6 +480,19 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         reference = ast.Name(name)
         return facts.kind(reference).is_tensor and not facts.rests_on_guess(reference)
 
+    def _updates_a_tensor(self, name: str, value: ast.expr) -> bool:
+        """`name = value` under an `if` without `else`: `name` is kept otherwise, so it must
+        hold a tensor already, or be bound (not a parameter, which may hold None) to a value
+        of no known kind that the branch replaces with a certain tensor."""
+        if self._certain_tensor(name):
+            return self._may_be_tensor(value)
+        facts = self.context.facts
+        bound = facts.names.get(name) is Kind.UNKNOWN and name not in self._parameters
+        return bound and self._certain_tensor_value(value)
+
+    def visit_arg(self, node: ast.arg) -> None:
+        self._parameters.add(node.arg)
+
     def _if_fix(self, node: ast.If) -> Fix | None:
         context = self.context
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
@@ -506,10 +520,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             pairs = [[a, b] for (_, a), (_, b) in zip(chosen, other, strict=True)]
             if not all(self._values_fit(pair) for pair in pairs):
                 return None
-        elif len(chosen) != 1 or not self._certain_tensor(chosen[0][0]):
+        elif len(chosen) != 1 or not self._updates_a_tensor(*chosen[0]):
             return None  # the name keeps its value otherwise: `None` would not do
-        elif not self._may_be_tensor(chosen[0][1]):
-            return None
         if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
             return None  # the condition would be computed once per name
         message = "choose in the graph: `{torch}.where(...)`"

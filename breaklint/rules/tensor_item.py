@@ -125,16 +125,16 @@ compiled = torch.compile(shifted)
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach}
     fix_safety = """
-Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor
-(also through nested arithmetic, `x / (t.item() + eps)`), or is bound to a name
-(`scale = t.item()`) whose every use in the function is such an operand or an argument of a
-`print` statement, `.item()` becomes `.detach()`: the value stays a tensor without gradient,
-as the number had none, and the graph goes on (a `print` shows `tensor(...)`). Eager results
-can differ when the value's tensor has a higher dtype category than the other operand (an
-integer tensor times a `float64` value gives `float64`, not the default float), and a
-one-element tensor that is not 0-d broadcasts (a 0-d operand then gives a 1-element result).
-Elsewhere (stored, returned, passed to Python) no fix is offered: the hint says what to
-change.
+Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor (also
+through nested arithmetic, `x / (t.item() + eps)`), or computes a name (`scale = t.item()`,
+`scale = d ** -0.5 / t.item()`) whose every use in the function is such an operand, an ordering
+or equality test against a number, or an argument of a `print`, `.item()` becomes `.detach()`:
+the value stays a tensor without gradient, as the number had none, and the graph goes on (a
+`print` shows `tensor(...)`). Eager results can differ when the value's tensor has a higher
+dtype category than the other operand (an integer tensor times a `float64` value gives
+`float64`, not the default float), and a one-element tensor that is not 0-d broadcasts (a 0-d
+operand then gives a 1-element result). Elsewhere (stored, returned, passed to Python) no fix
+is offered: the hint says what to change.
 """
     gb_ids = ("GB0124",)
 

@@ -145,14 +145,13 @@ compiled = torch.compile(standardize)
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"keep-tensor": _keep_tensor}
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor, or
-is bound to a name whose every use in the function is such an operand or an argument of a
-`print` statement, `float(t)` becomes `t.detach().float()` and `int(t)` becomes
-`t.detach().long()` (which truncates as `int()` does): the value stays a tensor without
-gradient and the graph goes on.
-Eager results can differ when the other operand is an integer tensor and the value a float
-(`float32` is used where Python would promote to the default float dtype) and when `t` is a
-one-element tensor that is not 0-d (it broadcasts). `bool()`, `complex()` and other uses have
-no automatic fix.
+computes a name whose every use in the function is such an operand, an ordering or equality
+test against a number, or an argument of a `print`, `float(t)` becomes `t.detach().float()` and
+`int(t)` becomes `t.detach().long()` (which truncates as `int()` does): the value stays a
+tensor without gradient and the graph goes on. Eager results can differ when the other operand
+is an integer tensor and the value a float (`float32` is used where Python would promote to the
+default float dtype) and when `t` is a one-element tensor that is not 0-d (it broadcasts).
+`bool()`, `complex()` and other uses have no automatic fix.
 """
 
     def __init__(self, context) -> None:
