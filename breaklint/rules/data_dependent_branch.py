@@ -73,6 +73,15 @@ def _assert_in_graph(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.SimpleStatementLine([statement], leading_lines=node.leading_lines)
 
 
+def _logical_value(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `logical` fix: `a and b` of boolean tensors becomes `torch.logical_and(a, b)`."""
+    import libcst as cst
+
+    if not isinstance(node, cst.BooleanOperation):
+        return None
+    return _graph_condition(node, fix.torch)
+
+
 def _where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `where-return` fix: `if cond: return a` / `else: return b` becomes
     `return torch.where(cond, a, b)`."""
@@ -363,6 +372,31 @@ compiled = torch.compile(finite_or_0)
             probe="(finite_or_0, (torch.randn(8),))",
         ),
         FixExample(
+            before="""
+import torch
+
+
+def both_positive(x, y):
+    ready = (x > 0).any() and (y > 0).all()
+    return torch.where(ready, x + y, x - y)
+
+
+compiled = torch.compile(both_positive)
+""",
+            after="""
+import torch
+
+
+def both_positive(x, y):
+    ready = torch.logical_and((x > 0).any(), (y > 0).all())
+    return torch.where(ready, x + y, x - y)
+
+
+compiled = torch.compile(both_positive)
+""",
+            probe="(both_positive, (torch.randn(8), torch.randn(8)))",
+        ),
+        FixExample(
             before=_RESIDUAL,
             after=_RESIDUAL.replace(_RESIDUAL_BRANCH, _RESIDUAL_WHERE),
             probe="(Residual(), (torch.randn(4, 8),))",
@@ -374,6 +408,7 @@ compiled = torch.compile(finite_or_0)
         "where-expression": _where_expression,
         "assert": _assert_in_graph,
         "where-return": _where_return,
+        "logical": _logical_value,
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
@@ -395,6 +430,10 @@ by the fix, since `not t` still calls `bool()`; a test that mixes in a trace-tim
   `if not c:`), which Dynamo keeps in the graph: the error is raised later (when the device
   syncs) and is a `RuntimeError`, not the exception the code raised. (`torch._check` is no
   way out in 2.13: given a tensor it raises `TypeError`, given `bool(t)` it breaks.)
+
+- `a and b` / `a or b` used as a value, where every operand is a boolean tensor (a
+  comparison, `.any()`, `.all()`, `isfinite`...), becomes `torch.logical_and(a, b)` /
+  `torch.logical_or(a, b)`: the same truth, as a boolean tensor rather than one of the operands.
 
 Branches that do more than assign or return get no fix: `torch.cond` traces them in 2.13 only
 when both branches return tensors of the same shape and dtype, neither returns an input
@@ -606,13 +645,33 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         facts = self.context.facts
         if any(facts.reads_tensor_value(value) for value in facts.traced_operands(node)[:-1]):
             operator = "and" if isinstance(node.op, ast.And) else "or"
-            self.report(node, self.message.format(construct=f"`{operator}`"))
+            fix = None
+            if all(self._certain_mask(leaf) for leaf in _boolean_leaves(node)):
+                message = f"combine in the graph: `{{torch}}.logical_{operator}(...)`"
+                fix = offer(
+                    self.context, node, message, "logical", self.fix_applicability, needs_torch=True
+                )
+            self.report(node, self.message.format(construct=f"`{operator}`"), fix=fix)
+
+    def _certain_mask(self, node: ast.expr) -> bool:
+        """A boolean tensor: `and`/`or` of such give what `torch.logical_*` gives."""
+        facts = self.context.facts
+        return facts.kind(node) is Kind.MASK and not facts.rests_on_guess(node)
 
 
 def _boolean(node: ast.AST) -> bool:
     return isinstance(node, ast.BoolOp) or (
         isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
     )
+
+
+def _boolean_leaves(node: ast.expr) -> list[ast.expr]:
+    """The operands `not`, `and` and `or` combine in `node`, through nested ones."""
+    if isinstance(node, ast.BoolOp):
+        return [leaf for value in node.values for leaf in _boolean_leaves(value)]
+    if (operand := negated(node)) is not None:
+        return _boolean_leaves(operand)
+    return [node]
 
 
 def _logical(test: ast.expr) -> ast.expr:
