@@ -19,7 +19,8 @@ more; see the README), and the truth is collected again. A break statement is ma
 and after by its file and its text (fixes insert lines, so line numbers move).
 
 - fixable in source: break statements a rule that offers a fix flags (BL900/BL901 and breaks
-  of rules without a fix are listed apart, with Dynamo's reason);
+  of rules without a fix are listed apart, with Dynamo's reason); "fix announced" counts those
+  whose finding carried a fix before fixing (a later round can fix more: `if` under `if`);
 - fix rate = fixable break statements gone after the fixes / fixable break statements.
 
 Prints one table; with --out writes DIR/fix_rate.md and DIR/fix_rate.json.
@@ -61,6 +62,7 @@ class Break:
     text: str  # the statement's first line, stripped
     codes: list[str]
     reason: str  # Dynamo's gb_type
+    announced: bool = False  # a finding on it carried a fix
 
     @property
     def key(self) -> tuple[str, str]:
@@ -72,12 +74,15 @@ class Result:
     target: str
     before: int
     fixable: int
+    announced: int  # fixable break statements whose finding carried a fix before fixing
     removed: int
     after: int
     new: int
     undone: list[str] = field(default_factory=list)  # breaklint's messages about undone fixes
     not_fixable: list[str] = field(default_factory=list)
     left: list[str] = field(default_factory=list)  # fixable breaks still there
+    failed: list[str] = field(default_factory=list)  # probes that did not run, before fixing
+    failed_after: list[str] = field(default_factory=list)
     wall_s: float = 0.0
 
     @property
@@ -117,12 +122,19 @@ def breaklint(
     )
 
 
-def breaks(python: str, work: Path, imports: Sequence[Path]) -> list[Break]:
+def breaks(python: str, work: Path, imports: Sequence[Path]) -> tuple[list[Break], list[str]]:
+    """The break statements Dynamo showed on the probes, and the probes that did not run."""
     result = breaklint(python, work, imports, "--output-format", "json", "--exit-zero")
     try:
-        findings = json.loads(result.stdout)["findings"]
+        report = json.loads(result.stdout)
+        findings = report["findings"]
     except (json.JSONDecodeError, KeyError) as error:
         raise SystemExit(f"breaklint gave no report in {work}: {result.stderr[-2000:]}") from error
+    failed = [
+        f"{probe['probe']}: {probe['status']}"
+        for probe in report["probes"]
+        if probe["status"] != "ok"
+    ]
     found: dict[tuple[str, int], Break] = {}
     for finding in findings:
         real = finding["status"] == "confirmed" or finding["origin"] == "dynamic"
@@ -133,7 +145,8 @@ def breaks(python: str, work: Path, imports: Sequence[Path]) -> list[Break]:
         text = lines[finding["line"] - 1].strip() if finding["line"] <= len(lines) else ""
         entry = found.setdefault(where, Break(*where, text, [], finding.get("gb_type") or ""))
         entry.codes.append(finding["code"])
-    return list(found.values())
+        entry.announced |= finding.get("fix") is not None
+    return list(found.values()), failed
 
 
 def measure(target: Target, python: str, fixers: frozenset[str]) -> Result:
@@ -147,9 +160,9 @@ def measure(target: Target, python: str, fixers: frozenset[str]) -> Result:
                 shutil.copytree(source, work / "src", dirs_exist_ok=True)
         (work / "src" / "probes.py").unlink(missing_ok=True)  # probes are not linted or fixed
         (work / "probes.py").write_text(target.probes, encoding="utf-8")
-        before = breaks(python, work, target.imports)
+        before, failed = breaks(python, work, target.imports)
         fixed = breaklint(python, work, target.imports, "--fix", "--unsafe-fixes")
-        after = breaks(python, work, target.imports)
+        after, failed_after = breaks(python, work, target.imports)
     remaining = {b.key for b in after}
     fixable = [b for b in before if fixers & set(b.codes)]
     removed = [b for b in fixable if b.key not in remaining]
@@ -158,12 +171,15 @@ def measure(target: Target, python: str, fixers: frozenset[str]) -> Result:
         target.name,
         before=len(before),
         fixable=len(fixable),
+        announced=sum(b.announced for b in fixable),
         removed=len(removed),
         after=len(after),
         new=sum(b.key not in known for b in after),
         undone=[line for line in fixed.stderr.splitlines() if "undone" in line],
         not_fixable=[_describe(b) for b in before if not fixers & set(b.codes)],
         left=[_describe(b) for b in fixable if b.key in remaining],
+        failed=failed,
+        failed_after=failed_after,
         wall_s=round(time.perf_counter() - started, 1),
     )
 
@@ -195,7 +211,17 @@ def library_target(module: Path, python: str) -> Target:
         for target in node.targets
         if isinstance(target, ast.Name) and target.id in ("PACKAGES", "MODES")
     }
-    lines = ["import torch", f"import {module.stem} as library", ""]
+    # Loaded by path: a builder module may share its name with the package it builds from.
+    lines = [
+        "import importlib.util",
+        "",
+        "import torch",
+        "",
+        f"_spec = importlib.util.spec_from_file_location('library_builders', {str(module)!r})",
+        "library = importlib.util.module_from_spec(_spec)",
+        "_spec.loader.exec_module(library)",
+        "",
+    ]
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name.startswith("build_"):
             takes_mode = [a.arg for a in node.args.args] == ["mode"]
@@ -222,24 +248,26 @@ def library_target(module: Path, python: str) -> Target:
         for package in declared["PACKAGES"]
     )
     probes = "\n".join(lines)
-    return Target(module.stem, sources, packages=True, probes=probes, imports=(module.parent,))
+    return Target(module.stem, sources, packages=True, probes=probes)
 
 
 def markdown(results: list[Result]) -> str:
     rows = [
-        "| target | break statements | fixable in source | removed | fix rate | after | new |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| target | break statements | fixable in source | fix announced | removed | fix rate "
+        "| after | new |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in results:
         rows.append(
-            f"| {r.target} | {r.before} | {r.fixable} | {r.removed} | {r.rate:.0%} | {r.after} "
-            f"| {r.new} |"
+            f"| {r.target} | {r.before} | {r.fixable} | {r.announced} | {r.removed} "
+            f"| {r.rate:.0%} | {r.after} | {r.new} |"
         )
     fixable = sum(r.fixable for r in results)
     removed = sum(r.removed for r in results)
     rate = f"{removed / fixable:.0%}" if fixable else "-"
     rows.append(
-        f"| all | {sum(r.before for r in results)} | {fixable} | {removed} | {rate} "
+        f"| all | {sum(r.before for r in results)} | {fixable} "
+        f"| {sum(r.announced for r in results)} | {removed} | {rate} "
         f"| {sum(r.after for r in results)} | {sum(r.new for r in results)} |"
     )
     sections = ["\n".join(rows)]
@@ -248,6 +276,8 @@ def markdown(results: list[Result]) -> str:
             ("not fixable in source (no rule offers a rewrite for it)", r.not_fixable),
             ("fixable but left", r.left),
             ("fixes undone by the probes", r.undone),
+            ("probes that did not run before fixing", r.failed),
+            ("probes that did not run after fixing", r.failed_after),
         ):
             if items:
                 sections.append(f"{r.target}, {title}:\n" + "\n".join(f"- {i}" for i in items))
