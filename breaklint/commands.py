@@ -10,6 +10,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -340,19 +341,26 @@ def _probe_change(old: ProbeResult, new: ProbeResult) -> str:
 
 def _report(request: LintRequest, outcome: _Outcome, failed: bool) -> int:
     """Write the report and the summary line; the exit code."""
+
+    # A finding that a probe ran through without a break stays in JSON, out of sight elsewhere,
+    # and does not fail the run.
+    def visible(findings: list[Finding]) -> list[Finding]:
+        if request.show_not_reproduced:
+            return findings
+        return [f for f in findings if f.status != Status.NOT_REPRODUCED]
+
+    shown = visible(outcome.findings)
+    main = ReportTarget(request.output_format, request.output_file)
+    targets = (main, *request.reports)
+    edited = _with_edits(outcome.findings, targets)
+    # Counted after the edits are made, which can take longer than linting.
     elapsed = time.perf_counter() - request.started
     summary = Summary(
         outcome.files_checked, elapsed, outcome.files_skipped, outcome.probes, outcome.files
     )
-    # A finding that a probe ran through without a break stays in JSON, out of sight elsewhere,
-    # and does not fail the run.
-    shown = [
-        f for f in outcome.findings
-        if request.show_not_reproduced or f.status != Status.NOT_REPRODUCED
-    ]  # fmt: skip
-    main = ReportTarget(request.output_format, request.output_file)
-    for target in (main, *request.reports):
-        reported = outcome.findings if target.format == "json" else shown
+    for target in targets:
+        findings = edited if target.format in CARRIES_EDITS else outcome.findings
+        reported = findings if target.format == "json" else visible(findings)
         try:
             _write_report(target, reported, summary, request.output)
         except OSError as problem:
@@ -385,14 +393,20 @@ def _fixed_summary(fixed: Counter[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _with_edits(findings: list[Finding], targets: Sequence[ReportTarget]) -> list[Finding]:
+    """The findings with their fixes' text edits when a report carries them (made once for
+    all such reports); as they are otherwise."""
+    if not any(t.format in CARRIES_EDITS for t in targets) or not any(f.fix for f in findings):
+        return findings
+    from breaklint.fixer import with_edits  # libcst, only when edits are shown
+
+    return with_edits(findings)
+
+
 def _write_report(
     target: ReportTarget, findings: list[Finding], summary: Summary, options: OutputOptions
 ) -> None:
     writer = WRITERS[target.format]
-    if target.format in CARRIES_EDITS and any(f.fix for f in findings):
-        from breaklint.fixer import with_edits  # libcst, only when edits are shown
-
-        findings = with_edits(findings)
     if target.path is None:
         writer(findings, sys.stdout, summary, options)
         return
