@@ -340,6 +340,8 @@ def _edits_in(
     changed lines run into another fix's. None when libcst cannot parse the text."""
     try:
         parsed = parsed_file(text, offset)
+    except TooDeep:
+        raise
     except FixError:
         return None
     try:
