@@ -8,8 +8,11 @@ installed) it prints: the floor (read + `ast.parse` of every file, one process),
 of every file alone (once, when libcst is installed: what a libcst-based linter starts from),
 breaklint cold (an empty cache folder), warm (cache, nothing changed), `breaklint FILE` end to
 end (process start to exit, as pre-commit runs it, without and with its cache entry), and the
-peak memory of one more cold run summed over the whole process tree (polled from /proc). Each
-timing is the best of N runs: the machines this runs on are shared and noisy. The findings of
+peak memory of one more cold run summed over the whole process tree (polled from /proc). Two
+ratios compare cold runs with each other: `--output-format json` (which carries each fix's
+edits) against concise, and `--jobs J` against `--jobs 1`, each the best over rounds whose runs
+follow each other, under the same load. Each timing is the best of N runs: the machines this
+runs on are shared and noisy. The findings of
 cold, warm and `--jobs 1 --no-cache` runs must be identical, in the same order.
 
 breaklint runs as installed, with bytecode caches: PYTHONDONTWRITEBYTECODE is dropped from its
@@ -30,6 +33,8 @@ import time
 from pathlib import Path
 
 TARGETS = {"cold": 2.0, "warm": 0.1}  # at most this many times the ast.parse floor
+JSON_TARGET = 1.3  # JSON cold, at most this many times concise cold
+JOBS_TARGET = 0.6  # cold with --jobs J (J > 1), at most this many times --jobs 1
 SINGLE_FILE_TARGET_S = 0.5
 PEAK_RSS_TARGET_MB = 500
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
@@ -123,12 +128,17 @@ def bench(name: str, jobs: int, repeat: int) -> bool:
     print(f"\n## {name}: {len(files)} files, {lines} lines, --jobs {jobs}, best of {repeat}")
     libcst_parse = libcst_parse_time(files)
     concise = ["--output-format", "concise"]
-    floors, colds, warms, reports = [], [], [], []
+    floors, colds, warms, jsons, serials, reports = [], [], [], [], [], []
     for _ in range(repeat):  # interleaved, so that floor and runs see the same machine load
         floors.append(timed(lambda: parse_all(files, ast.parse)))
         with tempfile.TemporaryDirectory() as folder:
             cold, cold_out, _ = run_breaklint([*concise, "--jobs", str(jobs), *files], folder)
             warm, warm_out, _ = run_breaklint([*concise, "--jobs", str(jobs), *files], folder)
+        with tempfile.TemporaryDirectory() as folder:
+            json_format = ["--output-format", "json", "--jobs", str(jobs)]
+            jsons.append(run_breaklint([*json_format, *files], folder)[0])
+        with tempfile.TemporaryDirectory() as folder:
+            serials.append(run_breaklint([*concise, "--jobs", "1", *files], folder)[0])
         colds.append(cold)
         warms.append(warm)
         reports += [cold_out, warm_out]
@@ -158,11 +168,24 @@ def bench(name: str, jobs: int, repeat: int) -> bool:
     memory_met = peak_mb <= PEAK_RSS_TARGET_MB
     print(f"{'peak RSS, cold, process tree':<32} {peak_mb:8.0f} MB", end="")
     print("  target met" if memory_met else "  TARGET MISSED")
+    json_ratio = min(j / c for j, c in zip(jsons, colds, strict=True))
+    json_met = json_ratio <= JSON_TARGET
+    print(f"{'JSON cold / concise cold':<32} {min(jsons):8.2f} s  {json_ratio:6.2f}x", end="")
+    print("  target met" if json_met else "  TARGET MISSED")
+    jobs_ratio = min(c / s for c, s in zip(colds, serials, strict=True))
+    jobs_met = jobs < 2 or jobs_ratio <= JOBS_TARGET
+    verdict = "" if jobs < 2 else "  target met" if jobs_met else "  TARGET MISSED"
+    label = f"--jobs {jobs} cold / --jobs 1 cold"
+    print(f"{label:<32} {min(serials):8.2f} s  {jobs_ratio:6.2f}x{verdict}")
     findings = len(reports[0].splitlines())
     print(f"findings: {findings}, identical cold/warm/--jobs 1: {'yes' if identical else 'NO'}")
     print(f"floor runs: {' '.join(f'{t:.2f}' for t in floors)} s")
     print(f"cold runs:  {' '.join(f'{t:.2f}' for t in colds)} s")
-    return identical and all(met is not False for *_, met in rows) and memory_met
+    print(f"JSON runs:  {' '.join(f'{t:.2f}' for t in jsons)} s")
+    print(f"--jobs 1:   {' '.join(f'{t:.2f}' for t in serials)} s")
+    print(f"load average at the end: {' '.join(f'{n:.1f}' for n in os.getloadavg())}")
+    targets_met = all(met is not False for *_, met in rows) and json_met and jobs_met
+    return identical and targets_met and memory_met
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import IO, TYPE_CHECKING
 
@@ -124,27 +125,34 @@ def _report_models(request: LintRequest, models: HFRun, outcome: Outcome) -> tup
 
 def _report(request: LintRequest, outcome: Outcome, failed: bool) -> int:
     """Write the report and the summary line; the exit code."""
+
+    # A finding that a probe ran through without a break stays in JSON, out of sight elsewhere,
+    # and does not fail the run.
+    def visible(findings: list[Finding]) -> list[Finding]:
+        if request.show_not_reproduced:
+            return findings
+        return [f for f in findings if f.status != Status.NOT_REPRODUCED]
+
+    warnings(outcome.warnings)
+    shown = visible(outcome.findings)
+    main = ReportTarget(request.output_format, request.output_file)
+    targets = (main, *request.reports)
+    notes: dict[str, str] = {}
+    edited = _with_edits(outcome.findings, targets, notes)
+    warnings(f"{path}: {note}" for path, note in notes.items())
+    # Counted after the edits are made, which can take longer than linting.
     elapsed = time.perf_counter() - request.started
     summary = Summary(
         outcome.files_checked, elapsed, outcome.files_skipped, outcome.probes, outcome.files
     )
-    # A finding that a probe ran through without a break stays in JSON, out of sight elsewhere,
-    # and does not fail the run.
-    shown = [
-        f for f in outcome.findings
-        if request.show_not_reproduced or f.status != Status.NOT_REPRODUCED
-    ]  # fmt: skip
-    warnings(outcome.warnings)
-    main = ReportTarget(request.output_format, request.output_file)
-    notes: dict[str, str] = {}
-    for target in (main, *request.reports):
-        reported = outcome.findings if target.format == "json" else shown
+    for target in targets:
+        findings = edited if target.format in CARRIES_EDITS else outcome.findings
+        reported = findings if target.format == "json" else visible(findings)
         try:
-            _write_report(target, reported, summary, request.output, notes)
+            _write_report(target, reported, summary, request.output)
         except OSError as problem:
             error(f"cannot write report to '{target.path}': {problem.strerror or problem}")
             return EXIT_ERROR
-    warnings(f"{path}: {note}" for path, note in notes.items())
     if not request.quiet:
         if shown or not failed:  # "All checks passed" never follows an error
             sys.stderr.write(summary_line(shown, summary) + "\n")
@@ -161,18 +169,22 @@ def _report(request: LintRequest, outcome: Outcome, failed: bool) -> int:
     return EXIT_FINDINGS if shown and not request.exit_zero else EXIT_CLEAN
 
 
+def _with_edits(
+    findings: list[Finding], targets: Sequence[ReportTarget], notes: dict[str, str]
+) -> list[Finding]:
+    """The findings with their fixes' text edits when a report carries them (made once for
+    all such reports); as they are otherwise. `notes` gets why a file's fixes are left out."""
+    if not any(t.format in CARRIES_EDITS for t in targets) or not any(f.fix for f in findings):
+        return findings
+    from breaklint.fixer import with_edits  # libcst, only when edits are shown
+
+    return with_edits(findings, notes)
+
+
 def _write_report(
-    target: ReportTarget,
-    findings: list[Finding],
-    summary: Summary,
-    options: OutputOptions,
-    notes: dict[str, str],
+    target: ReportTarget, findings: list[Finding], summary: Summary, options: OutputOptions
 ) -> None:
     writer = WRITERS[target.format]
-    if target.format in CARRIES_EDITS and any(f.fix for f in findings):
-        from breaklint.fixer import with_edits  # libcst, only when edits are shown
-
-        findings = with_edits(findings, notes)
     if target.path is None:
         writer(findings, sys.stdout, summary, options)
         return

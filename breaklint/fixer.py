@@ -77,10 +77,10 @@ class TooDeep(FixError):
         super().__init__("nested too deeply for libcst to rewrite: its fixes are left out")
 
 
-def parsed_file(text: str) -> ParsedFile:
-    """`ParsedFile(text)`, TooDeep when libcst recurses too deep on it."""
+def parsed_file(text: str, offset: int = 0) -> ParsedFile:
+    """`ParsedFile(text, offset)`, TooDeep when libcst recurses too deep on it."""
     try:
-        return ParsedFile(text)
+        return ParsedFile(text, offset)
     except RecursionError:
         raise TooDeep() from None
 
@@ -94,10 +94,12 @@ def _rewritten(parsed: ParsedFile, findings: Sequence[Finding]) -> Rewrite:
 
 
 class ParsedFile:
-    """A file parsed once by libcst, with its nodes indexed by position."""
+    """A file, or a part of one, parsed once by libcst, with its nodes indexed by their
+    position in the file (a part's line + `offset`)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, offset: int = 0) -> None:
         self.text = text
+        self.offset = offset
         # libcst drops the last of a file's lone `\r` line endings: such a file is parsed with
         # `\n` (one for one, so positions hold) and written back with `\r`.
         self.old_mac = "\r" in text and "\n" not in text
@@ -114,8 +116,9 @@ class ParsedFile:
         # that statement): a rewrite is tried on each, innermost first, until one takes it.
         self._at: dict[Range, list[cst.CSTNode]] = defaultdict(list)
         for node, where in positions.items():
+            start, end = where.start, where.end
             target = Range(
-                where.start.line, where.start.column + 1, where.end.line, where.end.column + 1
+                start.line + self.offset, start.column + 1, end.line + self.offset, end.column + 1
             )
             self._at[target].append(node)
 
@@ -268,19 +271,86 @@ def with_edits(
 def _edits_by_finding(
     path: str, findings: list[Finding], text: str | None
 ) -> dict[int, tuple[Edit, ...]]:
-    """Each made fix's edits, by the finding's id: from one rewrite of the whole file (or of
-    `text`), and from a rewrite of its own for a fix whose changed lines run into another
-    fix's."""
-    parsed = _parse_again(path, text)
-    if parsed is None:
-        return {}
+    """Each made fix's edits, by the finding's id, in the file or in `text` (an editor's
+    buffer for it). libcst (ten times the cost of `ast`) parses only the functions that hold
+    the fixes, each once, or the whole file once when a fix lies outside any function or adds
+    an import. TooDeep when libcst recurses too deep."""
+    if text is None:
+        try:
+            text = decode_source(read_regular(path))[0]
+        except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+            return {}
+    parts = _function_parts(text, findings)
+    if parts is not None:
+        edits: dict[int, tuple[Edit, ...]] = {}
+        for (part, offset), held in parts.items():
+            made = _edits_in(part, offset, held)
+            if made is None:  # libcst cannot take the part alone: take the file
+                break
+            edits |= made
+        else:
+            return edits
+    return _edits_in(text, 0, findings) or {}
+
+
+def _function_parts(
+    text: str, findings: list[Finding]
+) -> dict[tuple[str, int], list[Finding]] | None:
+    """The findings by the outermost function that holds each one's fix, as the text libcst
+    parses (the function's lines as they are, decorators included, under an `if 1:` header
+    when indented) and the offset from its lines to the file's. None when a fix needs the
+    whole file."""
+    if any(f.fix is None or f.fix.adds_torch_import for f in findings):
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    functions: list[tuple[int, int]] = []  # (first line, last line)
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            functions.append((first, node.end_lineno or node.lineno))
+        elif isinstance(node, ast.Module | ast.ClassDef | ast.If | ast.Try):
+            pending.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, ast.stmt))
+    lines = source_lines(text)
+    parts: dict[tuple[str, int], list[Finding]] = {}
+    for finding in findings:
+        assert finding.fix is not None
+        target = finding.fix.target
+        held = [(a, b) for a, b in functions if a <= target.line and target.end_line <= b]
+        if not held:
+            return None
+        first, last = held[0]
+        part = "".join(lines[first - 1 : last])
+        if part[:1] in (" ", "\t"):  # an indented block needs a statement to belong to
+            ending = lines[first - 1][len(lines[first - 1].rstrip("\r\n")) :]
+            part, first = f"if 1:{ending}{part}", first - 1
+        parts.setdefault((part, first - 1), []).append(finding)
+    return parts
+
+
+def _edits_in(
+    text: str, offset: int, findings: list[Finding]
+) -> dict[int, tuple[Edit, ...]] | None:
+    """The edits of the fixes made in `text` (the file's lines from `offset` + 1 on), in the
+    file's lines: from one rewrite of them all, and from a rewrite of its own for a fix whose
+    changed lines run into another fix's. None when libcst cannot parse the text."""
+    try:
+        parsed = parsed_file(text, offset)
+    except TooDeep:
+        raise
+    except FixError:
+        return None
     try:
         rewrite = _rewritten(parsed, findings)
     except TooDeep:
         raise
     except FixError:
         return {}
-    changes = line_edits(parsed.text, rewrite.text)
+    changes = line_edits(parsed.text, rewrite.text, parsed.offset)
     targets = {id(f): f.fix.target for f in rewrite.applied if f.fix is not None}
     touching = {
         key: [change for change in changes if _overlaps(change, target)]
@@ -299,7 +369,7 @@ def _edits_by_finding(
                 raise
             except FixError:
                 continue
-            own = list(line_edits(parsed.text, alone))
+            own = list(line_edits(parsed.text, alone, parsed.offset))
         elif finding.fix.adds_torch_import:
             own = own + list(imports)
         edits[id(finding)] = tuple(sorted(own, key=lambda change: change.line))
@@ -312,28 +382,13 @@ def _overlaps(change: Edit, target: Range) -> bool:
     return change.line <= target.end_line and target.line <= max(change.end_line - 1, change.line)
 
 
-def _parse_again(path: str, text: str | None) -> ParsedFile | None:
-    """The file (or `text`, an editor's buffer for it) parsed by libcst; None when it cannot
-    be (TooDeep is raised)."""
-    try:
-        if text is None:
-            text = decode_source(read_regular(path))[0]
-    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
-        return None
-    try:
-        return parsed_file(text)
-    except TooDeep:
-        raise
-    except FixError:
-        return None
-
-
-def line_edits(original: str, fixed: str) -> tuple[Edit, ...]:
-    """The changes from `original` to `fixed` as whole-line edits."""
+def line_edits(original: str, fixed: str, offset: int = 0) -> tuple[Edit, ...]:
+    """The changes from `original` to `fixed` as whole-line edits, `offset` added to their
+    lines."""
     before, after = source_lines(original), source_lines(fixed)
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     return tuple(
-        Edit(first + 1, 1, last + 1, 1, "".join(after[new_first:new_last]))
+        Edit(first + 1 + offset, 1, last + 1 + offset, 1, "".join(after[new_first:new_last]))
         for tag, first, last, new_first, new_last in matcher.get_opcodes()
         if tag != "equal"
     )

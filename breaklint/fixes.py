@@ -8,11 +8,14 @@ here must be exactly what the rewrite can do: a fix shown in a report is a fix `
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from breaklint.findings import Applicability, Fix, Range
+from breaklint.findings import Applicability, Fix, Range, Severity
+from breaklint.knowledge.curated import NON_TENSOR_MODULES
 from breaklint.rule import RuleContext
 from breaklint.source import char_offset
+from breaklint.syntax import iter_nodes
 
 GUARD = "if not {torch}.compiler.is_compiling():"
 
@@ -107,13 +110,197 @@ def removal_fix(
 
 
 def tensor_operands(context: RuleContext, node: ast.BinOp | ast.Compare) -> list[ast.expr]:
-    """The operands of arithmetic or of a single comparison whose other operand is a tensor:
-    there a tensor does what a Python number did."""
+    """What arithmetic or a single comparison computes with, through nested arithmetic
+    (`x * (1 / (s + eps))` -> `s`, `eps`), on the side opposite a tensor: there a tensor does
+    what a Python number did."""
     if isinstance(node, ast.BinOp):
         pairs = [(node.left, node.right), (node.right, node.left)]
     elif len(node.comparators) == 1:
         pairs = [(node.left, node.comparators[0]), (node.comparators[0], node.left)]
     else:
         return []
-    kind = context.facts.kind
-    return [operand for operand, other in pairs if kind(other).is_tensor]
+    return [
+        leaf
+        for operand, other in pairs
+        if tensor_valued(context, other)
+        for leaf in _arithmetic_leaves(operand)
+    ]
+
+
+def tensor_valued(context: RuleContext, node: ast.expr) -> bool:
+    """Whether `node` is a tensor: by its kind, or as the call of a submodule the class
+    creates from `torch.nn` (`self.proj(x)` after `self.proj = nn.Linear(...)`)."""
+    if context.facts.kind(node).is_tensor:
+        return True
+    if isinstance(node, ast.BinOp):  # arithmetic with a tensor gives a tensor
+        return tensor_valued(context, node.left) or tensor_valued(context, node.right)
+    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
+        return tensor_valued(context, node.operand)
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return False
+    owner = node.func.value
+    if not isinstance(owner, ast.Name) or owner.id != "self":
+        return False
+    modules = context.self_assignments.callees(node.func.attr)
+    return bool(modules) and all(
+        module.startswith("torch.nn.") and module not in NON_TENSOR_MODULES for module in modules
+    )
+
+
+def _arithmetic_leaves(node: ast.expr) -> list[ast.expr]:
+    """What `node` computes with through arithmetic alone (`(s + 1e-6) * 2` -> `s`, `1e-6`,
+    `2`): a tensor in the place of one makes the result a tensor and nothing else."""
+    if isinstance(node, ast.BinOp):
+        return _arithmetic_leaves(node.left) + _arithmetic_leaves(node.right)
+    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
+        return _arithmetic_leaves(node.operand)
+    return [node]
+
+
+_ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+
+
+@dataclass(slots=True)
+class NumberBinding:
+    """`name = <number read from a tensor>`, and its uses so far."""
+
+    reads: list[ast.Call]  # `t.item()`, `float(t)`: what the rule reports and the fix rewrites
+    store: ast.Name
+    severity: Severity | None  # as the rule would have reported it where it was read
+    loads: list[ast.Name] = field(default_factory=list)
+    rebound: bool = False
+
+
+class NumberUses:
+    """Names bound to a Python number read from a tensor (`scale = x.mean().item()`), kept to
+    decide once the function is read whether every use of the name would take the tensor as
+    well: an operand of arithmetic or of a comparison with a tensor (`h / (scale + 1e-6)`),
+    or an argument of a `print` (which its own fix guards). Then reading the number can be
+    replaced by keeping the tensor, at the binding, and every use stays in the graph.
+
+    A rule feeds it from its hooks (`visit_Name`, `visit_BinOp`, `visit_Compare`,
+    `visit_Call`) and reports the kept bindings from `finish`."""
+
+    def __init__(self, context: RuleContext) -> None:
+        self.context = context
+        self.bindings: dict[str, NumberBinding] = {}
+        self.closed: list[NumberBinding] = []  # bindings their name was bound again after
+        self._tensor_uses: set[int] = set()  # loads under arithmetic with a tensor
+        self._assignments: list[ast.Assign] = []  # the assignments being read
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self._assignments.append(node)
+
+    def leave_Assign(self, node: ast.Assign) -> None:
+        self._assignments.pop()
+
+    def bind(self, read: ast.Call, severity: Severity | None) -> bool:
+        """Keep `read` when `name = <value>` computes the value from it through arithmetic
+        alone (`scale = d ** -0.5 / t.item()`), outside loops (a loop would read the name
+        before the binding); False when the rule must report it now."""
+        facts = self.context.facts
+        statement = self._assignments[-1] if self._assignments else None
+        if facts.loops or facts.eager_only or statement is None:
+            return False
+        target = statement.targets[0]
+        if len(statement.targets) != 1 or not isinstance(target, ast.Name):
+            return False
+        if not any(leaf is read for leaf in _arithmetic_leaves(statement.value)):
+            return False
+        if facts.conditional and severity is None:
+            severity = Severity.WARNING
+        binding = self.bindings.get(target.id)
+        if binding is not None and binding.store is target:  # another read in the same value
+            binding.reads.append(read)
+            return True
+        self._close(target.id)
+        self.bindings[target.id] = NumberBinding([read], target, severity)
+        return True
+
+    def _close(self, name: str) -> None:
+        binding = self.bindings.pop(name, None)
+        if binding is not None:
+            binding.rebound = True
+            self.closed.append(binding)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        binding = self.bindings.get(node.id)
+        if binding is None or node is binding.store:
+            return
+        if isinstance(node.ctx, ast.Load):
+            binding.loads.append(node)
+        else:  # bound again: which value a later use reads may depend on the path taken
+            self._close(node.id)
+
+    def visit_operation(self, node: ast.BinOp | ast.Compare) -> None:
+        self._tensor_uses.update(map(id, tensor_operands(self.context, node)))
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            # `s > 0.9` gives a tensor as a number did (a branch on it then breaks where
+            # the conversion did, or is fixed in its turn)
+            if isinstance(node.ops[0], _ORDERINGS) and self._number(node.comparators[0]):
+                self._tensor_uses.update(map(id, _arithmetic_leaves(node.left)))
+            if isinstance(node.ops[0], _ORDERINGS) and self._number(node.left):
+                self._tensor_uses.update(map(id, _arithmetic_leaves(node.comparators[0])))
+
+    def _number(self, node: ast.expr) -> bool:
+        """Whether `node` is plainly a Python number (computed from number literals)."""
+        return all(
+            isinstance(leaf, ast.Constant) and type(leaf.value) in (int, float)
+            for leaf in _arithmetic_leaves(node)
+        )
+
+    def visit_Call(self, node: ast.Call) -> None:
+        facts = self.context.facts
+        printed = (
+            isinstance(node.func, ast.Name)
+            and node.func.id == "print"
+            and "print" not in facts.names
+            and facts.statement_of(node) is not None
+        )
+        if printed:
+            for argument in node.args:
+                self._tensor_uses.update(
+                    id(n) for n in iter_nodes(argument) if isinstance(n, ast.Name)
+                )
+
+    def kept(self) -> list[tuple[NumberBinding, bool]]:
+        """Every binding, and whether each use of its name takes a tensor as well."""
+        return [
+            (binding, not binding.rebound and self._all_tensor_uses(binding))
+            for binding in [*self.closed, *self.bindings.values()]
+        ]
+
+    def _all_tensor_uses(self, binding: NumberBinding) -> bool:
+        return bool(binding.loads) and all(id(n) in self._tensor_uses for n in binding.loads)
+
+
+class NumberUsesHooks:
+    """The traversal hooks a rule that keeps `numbers` passes on to it, and its reports of
+    the bindings once the function is read: with the fix where every use takes a tensor."""
+
+    numbers: NumberUses
+
+    if TYPE_CHECKING:  # the rule's own, found after this class in its bases
+
+        def _message(self, node: ast.Call) -> str: ...
+        def _fix(self, node: ast.Call) -> Fix | None: ...
+        def _hint(self, node: ast.Call) -> str: ...
+        def report(self, node: ast.AST, message: str | None = None, **options: Any) -> None: ...
+
+    def finish(self, reports: list[Any]) -> None:
+        for binding, fixable in self.numbers.kept():
+            for read in binding.reads:
+                message, severity = self._message(read), binding.severity
+                if fixable:
+                    self.report(read, message, severity=severity, fix=self._fix(read))
+                else:
+                    self.report(read, message, severity=severity, hint=self._hint(read))
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self.numbers.visit_Name(node)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.numbers.visit_Assign(node)
+
+    def leave_Assign(self, node: ast.Assign) -> None:
+        self.numbers.leave_Assign(node)

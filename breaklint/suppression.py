@@ -25,7 +25,8 @@ NOTHING: frozenset[str] = frozenset()
 
 def is_skipped(text: str) -> bool:
     """Whether a `# breaklint: skip-file` comment (a real comment, not string text) is present."""
-    if _SKIP_FILE.search(text) is None:
+    # The substring test first: the pattern's look-behind at every character costs more.
+    if "skip-file" not in text or _SKIP_FILE.search(text) is None:
         return False
     try:
         tokens = tokenize.generate_tokens(io.StringIO(text).readline)

@@ -218,6 +218,7 @@ def test_rule_page_and_rule_list(breaklint):
         "## Fix safety",
         "## Fix 1",
         "## Fix 2",
+        "## Fix 3",
         "## References",
     ]
     listing = breaklint("rules").stdout.splitlines()

@@ -32,3 +32,13 @@ UNTRACEABLE_STDLIB = {
     "uuid.": "make identifiers outside the compiled function and pass them in",
     "copy.deepcopy": "copy tensors with `t.clone()` (or `t.detach().clone()`): Dynamo traces it",
 }
+
+# `torch.nn` modules whose call returns something other than one tensor (a tuple, a named
+# tuple): every other `torch.nn.<Module>` a class assigns to `self` returns a tensor.
+NON_TENSOR_MODULES = frozenset(
+    {
+        "torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU", "torch.nn.MultiheadAttention",
+        "torch.nn.AdaptiveLogSoftmaxWithLoss", "torch.nn.ModuleList", "torch.nn.ModuleDict",
+        "torch.nn.ParameterList", "torch.nn.ParameterDict", "torch.nn.Module",
+    }
+)  # fmt: skip

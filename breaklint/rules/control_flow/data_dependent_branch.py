@@ -5,14 +5,42 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer, owns_its_lines
+from breaklint.fixes import offer, owns_its_lines, tensor_valued
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.syntax import excerpt, negated, without_not
+from breaklint.tensorness import Kind
 
 if TYPE_CHECKING:
     import libcst as cst
 
     from breaklint.rewrites import Rewrite, Rewritten
+
+
+def _graph_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
+    """A condition with its `not`, `and` and `or` (which call `bool()` on a tensor) made
+    tensor operations: `torch.logical_not`, `torch.logical_and`, `torch.logical_or`."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, torch_function
+
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return call(torch_function(torch, "logical_not"), _graph_condition(test.expression, torch))
+    if isinstance(test, cst.BooleanOperation):
+        name = "logical_and" if isinstance(test.operator, cst.And) else "logical_or"
+        left, right = (_graph_condition(side, torch) for side in (test.left, test.right))
+        return call(torch_function(torch, name), left, right)
+    return test
+
+
+def _negated_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
+    """`not test` as a tensor operation; `test`'s own operand where it is a `not`."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, torch_function
+
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _graph_condition(test.expression, torch)
+    return call(torch_function(torch, "logical_not"), _graph_condition(test, torch))
 
 
 def _where_expression(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -24,9 +52,8 @@ def _where_expression(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     if not isinstance(node, cst.IfExp):
         return None
     where = torch_function(fix.torch, "where")
-    return call(where, node.test, node.body, node.orelse).with_changes(
-        lpar=node.lpar, rpar=node.rpar
-    )
+    test = _graph_condition(node.test, fix.torch)
+    return call(where, test, node.body, node.orelse).with_changes(lpar=node.lpar, rpar=node.rpar)
 
 
 def _assert_in_graph(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -39,11 +66,37 @@ def _assert_in_graph(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         return None
     (line,) = node.body.body
     raised = line.body[0]  # type: ignore[attr-defined]
-    condition = call(torch_function(fix.torch, "logical_not"), node.test)
+    condition = _negated_condition(node.test, fix.torch)
     message = raised.exc.args[0].value if raised.exc.args else None
     arguments = (condition, message) if message is not None else (condition,)
     statement = cst.Expr(call(torch_function(fix.torch, "_assert_async"), *arguments))
     return cst.SimpleStatementLine([statement], leading_lines=node.leading_lines)
+
+
+def _logical_value(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `logical` fix: `a and b` of boolean tensors becomes `torch.logical_and(a, b)`."""
+    import libcst as cst
+
+    if not isinstance(node, cst.BooleanOperation):
+        return None
+    return _graph_condition(node, fix.torch)
+
+
+def _where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-return` fix: `if cond: return a` / `else: return b` becomes
+    `return torch.where(cond, a, b)`."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, torch_function
+
+    if not isinstance(node, cst.If) or not isinstance(node.orelse, cst.Else):
+        return None
+    blocks: list[Any] = [node.body, node.orelse.body]  # one return statement each, as checked
+    returned = [block.body[0].body[0] for block in blocks]
+    where = torch_function(fix.torch, "where")
+    test = _graph_condition(node.test, fix.torch)
+    value = call(where, test, returned[0].value, returned[1].value)
+    return cst.SimpleStatementLine([cst.Return(value)], leading_lines=node.leading_lines)
 
 
 def _where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -62,7 +115,8 @@ def _where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         if isinstance(node.orelse, cst.Else)
         else [(name, cst.Name(name)) for name, _ in chosen]
     )
-    values = [call(where, node.test, a, b) for (_, a), (_, b) in zip(chosen, other, strict=True)]
+    test = _graph_condition(node.test, fix.torch)
+    values = [call(where, test, a, b) for (_, a), (_, b) in zip(chosen, other, strict=True)]
     names = [cst.Name(name) for name, _ in chosen]
     target: cst.BaseAssignTargetExpression = (
         names[0]
@@ -76,6 +130,66 @@ def _where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     )
     assign = cst.Assign(targets=[cst.AssignTarget(target)], value=value)
     return cst.SimpleStatementLine([assign], leading_lines=node.leading_lines)
+
+
+# Page examples of the fixes for values of submodules, shown before and after.
+_GATE = """
+import torch
+
+
+class Block(torch.nn.Module):
+    def forward(self, x):
+        return x.tanh() * 3
+
+
+class Gate(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = Block()
+
+    def forward(self, x):
+        h = x * 2
+        if h.mean() > 0:
+            out = self.block(h)
+        else:
+            out = h - 1
+        return out
+
+
+compiled = torch.compile(Gate())
+"""
+_GATE_BRANCH = """        if h.mean() > 0:
+            out = self.block(h)
+        else:
+            out = h - 1
+"""
+_GATE_WHERE = """        out = torch.where(h.mean() > 0, self.block(h), h - 1)
+"""
+_RESIDUAL = """
+import torch
+
+
+class Residual(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        if x.abs().max() > 2:
+            return self.proj(x)
+        else:
+            return x + self.proj(x)
+
+
+compiled = torch.compile(Residual())
+"""
+_RESIDUAL_BRANCH = """        if x.abs().max() > 2:
+            return self.proj(x)
+        else:
+            return x + self.proj(x)
+"""
+_RESIDUAL_WHERE = """        return torch.where(x.abs().max() > 2, self.proj(x), x + self.proj(x))
+"""
 
 
 class DataDependentBranch(Rule):
@@ -221,31 +335,116 @@ compiled = torch.compile(checked_log)
 """,
             probe="(checked_log, (torch.rand(8) + 0.1,))",
         ),
+        FixExample(
+            before=_GATE,
+            after=_GATE.replace(_GATE_BRANCH, _GATE_WHERE),
+            probe="(Gate(), (torch.randn(4, 8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def finite_or_0(x):
+    y = x.exp()
+    if not y.isfinite().all() or y.max() > 9:
+        y = 0 * y
+    if not (y >= 0).all():
+        raise ValueError("negative exponential")
+    return y
+
+
+compiled = torch.compile(finite_or_0)
+""",
+            after="""
+import torch
+
+
+def finite_or_0(x):
+    y = x.exp()
+    y = torch.where(torch.logical_or(torch.logical_not(y.isfinite().all()), y.max() > 9), 0 * y, y)
+    torch._assert_async((y >= 0).all(), "negative exponential")
+    return y
+
+
+compiled = torch.compile(finite_or_0)
+""",
+            probe="(finite_or_0, (torch.randn(8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def both_positive(x, y):
+    ready = (x > 0).any() and (y > 0).all()
+    return torch.where(ready, x + y, x - y)
+
+
+compiled = torch.compile(both_positive)
+""",
+            after="""
+import torch
+
+
+def both_positive(x, y):
+    ready = torch.logical_and((x > 0).any(), (y > 0).all())
+    return torch.where(ready, x + y, x - y)
+
+
+compiled = torch.compile(both_positive)
+""",
+            probe="(both_positive, (torch.randn(8), torch.randn(8)))",
+        ),
+        FixExample(
+            before=_RESIDUAL,
+            after=_RESIDUAL.replace(_RESIDUAL_BRANCH, _RESIDUAL_WHERE),
+            probe="(Residual(), (torch.randn(4, 8),))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
         "where": _where_statement,
         "where-expression": _where_expression,
         "assert": _assert_in_graph,
+        "where-return": _where_return,
+        "logical": _logical_value,
     }
     fix_safety = """
-Unsafe fix: one per shape of branch whose condition is a single tensor test (no `and`, `or` or
-`not`, which would still call `bool()`):
+Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
+by `not`, `and` and `or` (written `torch.logical_not`, `torch.logical_and`, `torch.logical_or`
+by the fix, since `not t` still calls `bool()`; a test that mixes in a trace-time value, as
+`x.dtype == torch.float16 and ...`, gets no fix):
 - an `if`/`else` whose two branches only assign a value to the same names (and an `if` without
-  `else` assigning a name already bound) becomes `name = torch.where(cond, a, b)`; a
-  conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both sides are
-  now computed, which costs time and can raise where the untaken side used to be skipped, and
-  Python numbers become tensors. Offered when every value is a tensor or a number and the
-  statement holds no comment that the rewrite would drop.
+  `else` assigning a name already bound to a tensor) becomes `name = torch.where(cond, a, b)`;
+  an `if`/`else` whose branches each only return a value becomes `return torch.where(cond,
+  a, b)`; a conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
+  sides are now computed, which costs time and can raise where the untaken side used to be
+  skipped, and Python numbers become tensors (broadcasting and type promotion are
+  `torch.where`'s). Offered when every value is a tensor (also the call of a `torch.nn`
+  submodule of the class) or a number, or of no known kind (a project submodule's call)
+  beside a certain tensor for the same name, and the statement holds no comment that the
+  rewrite would drop.
 - an `if` whose only statement raises an exception with a literal message (or none) becomes
-  `torch._assert_async(torch.logical_not(cond), message)`, which Dynamo keeps in the graph:
-  the error is raised later (when the device syncs) and is a `RuntimeError`, not the
-  exception the code raised.
+  `torch._assert_async(torch.logical_not(cond), message)` (`torch._assert_async(c, ...)` for
+  `if not c:`), which Dynamo keeps in the graph: the error is raised later (when the device
+  syncs) and is a `RuntimeError`, not the exception the code raised. (`torch._check` is no
+  way out in 2.13: given a tensor it raises `TypeError`, given `bool(t)` it breaks.)
+
+- `a and b` / `a or b` used as a value, where every operand is a boolean tensor (a
+  comparison, `.any()`, `.all()`, `isfinite`...), becomes `torch.logical_and(a, b)` /
+  `torch.logical_or(a, b)`: the same truth, as a boolean tensor rather than one of the operands.
+
+Branches that do more than assign or return get no fix: `torch.cond` traces them in 2.13 only
+when both branches return tensors of the same shape and dtype, neither returns an input
+unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwise it raises
+`UncapturedHigherOrderOpError` instead of breaking, which a fix cannot rule out from the code.
 """
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._tests: set[int] = set()  # conditions already judged as a whole
+        self._parameters: set[str] = set()  # may hold None or a number whatever they become
 
     def _check(self, test: ast.expr, construct: str, fix: Fix | None = None) -> None:
         self._mark(test)
@@ -264,9 +463,9 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
         uncertain = guarded or facts.rests_on_guess(without_not(test))
         severity = Severity.WARNING if uncertain and self.severity is Severity.ERROR else None
         message = self.message.format(construct=construct)
-        fix = fix if self._single_test(test) else None
+        fix = fix if self._graph_test(test) else None
         read = self._first_tensor_read(test)
-        condition = excerpt(read)
+        condition = excerpt(_logical(read))
         hint = (
             f"keep the choice in the graph: `torch.where({condition}, a, b)` for values, "
             f"`torch.cond({condition}, true_fn, false_fn)` for branches; or decide on shapes "
@@ -274,26 +473,64 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
         )
         self.report(read, message, severity=severity, fix=fix, hint=None if fix else hint)
 
-    def _single_test(self, test: ast.expr) -> bool:
-        """A condition `torch.where` or an assertion can take as it is: one tensor test,
-        without `and`, `or` or `not`, which would still call `bool()` on it."""
-        return not any(
-            isinstance(node, ast.BoolOp)
-            or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not))
-            for node in ast.walk(test)
-        )
+    def _graph_test(self, test: ast.expr, top: bool = True) -> bool:
+        """A condition `torch.where` or an assertion can take: one tensor test, or tensor
+        tests joined by `not`, `and` and `or`, which the fix makes `torch.logical_*` (left
+        as they are, they would still call `bool()`)."""
+        if isinstance(test, ast.BoolOp):
+            return all(self._graph_test(value, top=False) for value in test.values)
+        if (operand := negated(test)) is not None:
+            return self._graph_test(operand, top=False)
+        if any(_boolean(node) for node in ast.walk(test)):
+            return False
+        return top or self._certain_tensor_value(test)
 
     def _is_value(self, node: ast.expr) -> bool:
         """A value `torch.where` takes: a tensor, or a number."""
         if isinstance(node, ast.Constant):
             return type(node.value) in (int, float, bool)
-        return self.context.facts.kind(node).is_tensor
+        return tensor_valued(self.context, node)
+
+    def _certain_tensor_value(self, node: ast.expr) -> bool:
+        facts = self.context.facts
+        return tensor_valued(self.context, node) and not facts.rests_on_guess(node)
+
+    def _may_be_tensor(self, node: ast.expr) -> bool:
+        """A value of no known kind, which the same name takes where another branch gives
+        it a tensor: a call of a submodule or of a project function, an attribute."""
+        if self._is_value(node):
+            return True
+        if isinstance(node, ast.Constant | ast.Tuple | ast.List | ast.Dict | ast.Set):
+            return False
+        return self.context.facts.kind(node) is Kind.UNKNOWN
+
+    def _values_fit(self, values: list[ast.expr]) -> bool:
+        """Values `torch.where` can choose between: tensors and numbers, or values of no
+        known kind beside a certain tensor (a name holds a tensor on every way or none)."""
+        if all(self._is_value(value) for value in values):
+            return True
+        return any(self._certain_tensor_value(v) for v in values) and all(
+            self._may_be_tensor(value) for value in values
+        )
 
     def _certain_tensor(self, name: str) -> bool:
         """A name bound to a tensor, not a parameter that may hold None or a number."""
         facts = self.context.facts
         reference = ast.Name(name)
         return facts.kind(reference).is_tensor and not facts.rests_on_guess(reference)
+
+    def _updates_a_tensor(self, name: str, value: ast.expr) -> bool:
+        """`name = value` under an `if` without `else`: `name` is kept otherwise, so it must
+        hold a tensor already, or be bound (not a parameter, which may hold None) to a value
+        of no known kind that the branch replaces with a certain tensor."""
+        if self._certain_tensor(name):
+            return self._may_be_tensor(value)
+        facts = self.context.facts
+        bound = facts.names.get(name) is Kind.UNKNOWN and name not in self._parameters
+        return bound and self._certain_tensor_value(value)
+
+    def visit_arg(self, node: ast.arg) -> None:
+        self._parameters.add(node.arg)
 
     def _if_fix(self, node: ast.If) -> Fix | None:
         context = self.context
@@ -303,16 +540,26 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
         if _raises_literally(node):
             message = "assert in the graph: `{torch}._assert_async(...)`"
             return offer(context, node, message, "assert", self.fix_applicability, needs_torch=True)
+        returned = _returned_values(node)
+        if returned is not None:
+            alone = all(owns_its_lines(context, r) for r in (node.body[0], node.orelse[0]))
+            if not alone or not self._values_fit(returned):
+                return None
+            message = "return the choice made in the graph: `return {torch}.where(...)`"
+            return offer(
+                context, node, message, "where-return", self.fix_applicability, needs_torch=True
+            )
         chosen = _assignments(node.body)
-        if chosen is None or not all(self._is_value(value) for _, value in chosen):
+        if chosen is None:
             return None
         if node.orelse:
             other = _assignments(node.orelse)
             if other is None or [n for n, _ in other] != [n for n, _ in chosen]:
                 return None
-            if not all(self._is_value(value) for _, value in other):
+            pairs = [[a, b] for (_, a), (_, b) in zip(chosen, other, strict=True)]
+            if not all(self._values_fit(pair) for pair in pairs):
                 return None
-        elif len(chosen) != 1 or not self._certain_tensor(chosen[0][0]):
+        elif len(chosen) != 1 or not self._updates_a_tensor(*chosen[0]):
             return None  # the name keeps its value otherwise: `None` would not do
         if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
             return None  # the condition would be computed once per name
@@ -349,7 +596,7 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         fix = None
-        if self._is_value(node.body) and self._is_value(node.orelse):
+        if self._values_fit([node.body, node.orelse]):
             message = "choose in the graph: `{torch}.where(...)`"
             fix = offer(
                 self.context,
@@ -398,7 +645,50 @@ Unsafe fix: one per shape of branch whose condition is a single tensor test (no 
         facts = self.context.facts
         if any(facts.reads_tensor_value(value) for value in facts.traced_operands(node)[:-1]):
             operator = "and" if isinstance(node.op, ast.And) else "or"
-            self.report(node, self.message.format(construct=f"`{operator}`"))
+            fix = None
+            if all(self._certain_mask(leaf) for leaf in _boolean_leaves(node)):
+                message = f"combine in the graph: `{{torch}}.logical_{operator}(...)`"
+                fix = offer(
+                    self.context, node, message, "logical", self.fix_applicability, needs_torch=True
+                )
+            self.report(node, self.message.format(construct=f"`{operator}`"), fix=fix)
+
+    def _certain_mask(self, node: ast.expr) -> bool:
+        """A boolean tensor: `and`/`or` of such give what `torch.logical_*` gives."""
+        facts = self.context.facts
+        return facts.kind(node) is Kind.MASK and not facts.rests_on_guess(node)
+
+
+def _boolean(node: ast.AST) -> bool:
+    return isinstance(node, ast.BoolOp) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    )
+
+
+def _boolean_leaves(node: ast.expr) -> list[ast.expr]:
+    """The operands `not`, `and` and `or` combine in `node`, through nested ones."""
+    if isinstance(node, ast.BoolOp):
+        return [leaf for value in node.values for leaf in _boolean_leaves(value)]
+    if (operand := negated(node)) is not None:
+        return _boolean_leaves(operand)
+    return [node]
+
+
+def _logical(test: ast.expr) -> ast.expr:
+    """`test` with `not`, `and` and `or` written as the `torch.logical_*` calls a tensor
+    condition needs (what the fix writes, and what a hint may suggest)."""
+    if _boolean(test):
+        if isinstance(test, ast.UnaryOp):
+            name, operands = "logical_not", [test.operand]
+        else:
+            assert isinstance(test, ast.BoolOp)
+            name = "logical_and" if isinstance(test.op, ast.And) else "logical_or"
+            *first, last = test.values
+            # `a and b and c`: Python's operands nest to the left, as libcst reads them.
+            operands = [ast.BoolOp(test.op, first) if len(first) > 1 else first[0], last]
+        function = ast.Attribute(ast.Name("torch", ast.Load()), name, ast.Load())
+        return ast.Call(function, [_logical(operand) for operand in operands], [])
+    return test
 
 
 def _elif_of(node: ast.If) -> ast.If | None:
@@ -423,6 +713,15 @@ def _raises_literally(node: ast.If) -> bool:
         and isinstance(arguments[0], ast.Constant)
         and isinstance(arguments[0].value, str)
     )
+
+
+def _returned_values(node: ast.If) -> list[ast.expr] | None:
+    """[a, b] of `if cond: return a` / `else: return b`, each branch that one statement."""
+    if len(node.body) != 1 or len(node.orelse) != 1 or _elif_of(node) is not None:
+        return None
+    returns = [node.body[0], node.orelse[0]]
+    values = [r.value for r in returns if isinstance(r, ast.Return) and r.value is not None]
+    return values if len(values) == 2 else None
 
 
 def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:

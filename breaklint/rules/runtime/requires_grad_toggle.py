@@ -63,8 +63,9 @@ compiled = torch.compile(prepare)
         super().__init__(context)
         self._outer: ast.AST | None = None  # the function itself, not one nested in it
         self._parameters: set[str] = set()
-        self._sources: dict[str, set[str]] = {}  # name -> the names its values were made from
-        self._returned: set[str] = set()  # names read in a `return`, outside `.detach()`
+        # What flows where, read only when a toggle needs it: most functions have none.
+        self._bound: list[tuple[list[str], ast.expr]] = []  # names bound, the value they get
+        self._returns: list[ast.expr] = []  # the values the function itself returns
         self._toggled: list[tuple[Report, str]] = []  # calls on a local, decided at the end
         self._assigned: list[str] = []  # names the statement being visited binds
         self._in_return = False
@@ -79,12 +80,10 @@ compiled = torch.compile(prepare)
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Assign(self, node: ast.Assign) -> None:
-        read = _names_read(node.value)
         self._assigned = [name for target in node.targets for name in _names_bound(target)]
+        self._bound.append((self._assigned, node.value))
+        self._parameters.difference_update(self._assigned)
         for target in node.targets:
-            for name in _names_bound(target):
-                self._sources.setdefault(name, set()).update(read)
-                self._parameters.discard(name)
             if isinstance(target, ast.Attribute) and target.attr == "requires_grad":
                 receiver = target.value
                 is_module = isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")
@@ -97,7 +96,7 @@ compiled = torch.compile(prepare)
     def visit_Return(self, node: ast.Return) -> None:
         self._in_return = True
         if node.value is not None and self.context.facts.in_outer_function:
-            self._returned.update(_names_read(node.value))
+            self._returns.append(node.value)
 
     def leave_Return(self, node: ast.Return) -> None:
         self._in_return = False
@@ -128,14 +127,20 @@ compiled = torch.compile(prepare)
             self._toggled.extend((report, name) for name in names)
 
     def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        if node is not self._outer:
+        if node is not self._outer or not self._toggled:
             return
-        flowing = set(self._returned)  # names whose value reaches what is returned
+        sources: dict[str, set[str]] = {}  # name -> the names its values were made from
+        for names, value in self._bound:
+            read = _names_read(value)
+            for name in names:
+                sources.setdefault(name, set()).update(read)
+        # Names read in a `return`, outside `.detach()`: their values reach what is returned.
+        flowing = {name for value in self._returns for name in _names_read(value)}
         grown = True
         while grown:
             grown = False
             for name in list(flowing):
-                new = self._sources.get(name, set()) - flowing
+                new = sources.get(name, set()) - flowing
                 if new:
                     flowing |= new
                     grown = True

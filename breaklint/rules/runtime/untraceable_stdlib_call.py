@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer
+from breaklint.fixes import offer, tensor_valued
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import UNTRACEABLE_STDLIB
 from breaklint.rule import FixExample
@@ -181,9 +181,7 @@ from outside the compiled code.
 
     def _copies_a_tensor(self, node: ast.Call) -> bool:
         return (
-            len(node.args) == 1
-            and not node.keywords
-            and self.context.facts.kind(node.args[0]).is_tensor
+            len(node.args) == 1 and not node.keywords and tensor_valued(self.context, node.args[0])
         )
 
     def _tensor_argument(self, node: ast.Call) -> bool:

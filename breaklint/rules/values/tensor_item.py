@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer, tensor_operands
+from breaklint.fixes import NumberUses, NumberUsesHooks, offer, tensor_operands
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.syntax import excerpt
 
@@ -26,7 +26,26 @@ def _detach(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return node.with_changes(func=node.func.with_changes(attr=cst.Name("detach")))
 
 
-class TensorItem(Rule):
+# A page example: a number read into a name that only tensor arithmetic uses.
+_NORMALIZE = """
+import torch
+
+
+class Normalize(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        scale = x.abs().mean().item()
+        return self.proj(x) / (scale + 1e-6) - (x > scale).float()
+
+
+compiled = torch.compile(Normalize())
+"""
+
+
+class TensorItem(NumberUsesHooks, Rule):
     code = "BL101"
     name = "tensor-item"
     severity = Severity.ERROR
@@ -96,13 +115,22 @@ compiled = torch.compile(shifted)
 """,
             probe="(shifted, (torch.randn(8), torch.randn(3)))",
         ),
+        FixExample(
+            before=_NORMALIZE,
+            after=_NORMALIZE.replace(".item()", ".detach()"),
+            probe="(Normalize(), (torch.randn(4, 8),))",
+            tolerance=1e-6,
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach}
     fix_safety = """
-Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor,
-`.item()` becomes `.detach()`: the value stays a tensor without gradient, as the number had
-none, and the graph goes on. Eager results can differ when the value's tensor has a higher
+Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor (also
+through nested arithmetic, `x / (t.item() + eps)`), or computes a name (`scale = t.item()`,
+`scale = d ** -0.5 / t.item()`) whose every use in the function is such an operand, an ordering
+or equality test against a number, or an argument of a `print`, `.item()` becomes `.detach()`:
+the value stays a tensor without gradient, as the number had none, and the graph goes on (a
+`print` shows `tensor(...)`). Eager results can differ when the value's tensor has a higher
 dtype category than the other operand (an integer tensor times a `float64` value gives
 `float64`, not the default float), and a one-element tensor that is not 0-d broadcasts (a 0-d
 operand then gives a 1-element result). Elsewhere (stored, returned, passed to Python) no fix
@@ -113,29 +141,34 @@ is offered: the hint says what to change.
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
+        self.numbers = NumberUses(context)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         self._in_tensor_arithmetic.update(map(id, tensor_operands(self.context, node)))
+        self.numbers.visit_operation(node)
 
     visit_Compare = visit_BinOp
 
+    def _fix(self, node: ast.Call) -> Fix | None:
+        message = "keep the value a tensor: `.detach()`"
+        return offer(self.context, node, message, "detach", self.fix_applicability)
+
     def visit_Call(self, node: ast.Call) -> None:
+        self.numbers.visit_Call(node)
         call = self.context.facts.tensor_method(node)
         if call is not None and call[1] == "item" and not node.args and not node.keywords:
             if id(node) in self._in_tensor_arithmetic:
-                fix = offer(
-                    self.context,
-                    node,
-                    "keep the value a tensor: `.detach()`",
-                    "detach",
-                    self.fix_applicability,
-                )
-                self.report(node, fix=fix)
-                return
-            tensor = excerpt(call[0])
-            hint = (
-                f"use `{tensor}` itself where `{excerpt(node)}` is used: tensor arithmetic and "
-                "`torch.where` take the tensor; or set "
-                "torch._dynamo.config.capture_scalar_outputs = True"
-            )
-            self.report(node, hint=hint)
+                self.report(node, fix=self._fix(node))
+            elif not self.numbers.bind(node, None):
+                self.report(node, hint=self._hint(node))
+
+    def _hint(self, node: ast.Call) -> str:
+        tensor = excerpt(node.func.value)  # type: ignore[attr-defined]
+        return (
+            f"use `{tensor}` itself where `{excerpt(node)}` is used: tensor arithmetic and "
+            "`torch.where` take the tensor; or set "
+            "torch._dynamo.config.capture_scalar_outputs = True"
+        )
+
+    def _message(self, node: ast.Call) -> str:
+        return self.message

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer, tensor_operands
+from breaklint.fixes import NumberUses, NumberUsesHooks, offer, tensor_operands
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.syntax import excerpt
 
@@ -36,7 +36,7 @@ def _keep_tensor(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return method(method(value, "detach"), conversion).with_changes(lpar=node.lpar, rpar=node.rpar)
 
 
-class TensorToScalar(Rule):
+class TensorToScalar(NumberUsesHooks, Rule):
     code = "BL102"
     name = "tensor-to-scalar"
     severity = Severity.ERROR
@@ -112,26 +112,57 @@ compiled = torch.compile(Gate())
 """,
             probe="(Gate(), (torch.randn(8) * 4,))",
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def standardize(x, w):
+    spread = float(w.std())
+    steps = int(w.abs().max())
+    return (x - w.mean()) / spread + steps * x.sign()
+
+
+compiled = torch.compile(standardize)
+""",
+            after="""
+import torch
+
+
+def standardize(x, w):
+    spread = w.std().detach().float()
+    steps = w.abs().max().detach().long()
+    return (x - w.mean()) / spread + steps * x.sign()
+
+
+compiled = torch.compile(standardize)
+""",
+            probe="(standardize, (torch.randn(8), torch.randn(5) * 3))",
+            tolerance=1e-6,
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"keep-tensor": _keep_tensor}
     fix_safety = """
-Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor,
-`float(t)` becomes `t.detach().float()` and `int(t)` becomes `t.detach().long()` (which
-truncates as `int()` does): the value stays a tensor without gradient and the graph goes on.
-Eager results can differ when the other operand is an integer tensor and the value a float
-(`float32` is used where Python would promote to the default float dtype) and when `t` is a
-one-element tensor that is not 0-d (it broadcasts). `bool()`, `complex()` and other uses have
-no automatic fix.
+Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor, or
+computes a name whose every use in the function is such an operand, an ordering or equality
+test against a number, or an argument of a `print`, `float(t)` becomes `t.detach().float()` and
+`int(t)` becomes `t.detach().long()` (which truncates as `int()` does): the value stays a
+tensor without gradient and the graph goes on. Eager results can differ when the other operand
+is an integer tensor and the value a float (`float32` is used where Python would promote to the
+default float dtype) and when `t` is a one-element tensor that is not 0-d (it broadcasts).
+`bool()`, `complex()` and other uses have no automatic fix.
 """
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self._index_depth = 0
+        self.numbers = NumberUses(context)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         self._in_tensor_arithmetic.update(map(id, tensor_operands(self.context, node)))
+        self.numbers.visit_operation(node)
 
     visit_Compare = visit_BinOp
 
@@ -142,6 +173,7 @@ no automatic fix.
         self._index_depth -= 1
 
     def visit_Call(self, node: ast.Call) -> None:
+        self.numbers.visit_Call(node)
         func = node.func
         if not (
             isinstance(func, ast.Name)
@@ -162,16 +194,24 @@ no automatic fix.
         guess = facts.rests_on_guess(node.args[0])
         if guess and isinstance(node.args[0], ast.BinOp):
             return
-        fix = None
-        if id(node) in self._in_tensor_arithmetic and func.id in TENSOR_CONVERSIONS:
-            conversion = TENSOR_CONVERSIONS[func.id]
-            message_fix = f"keep the value a tensor: `.detach().{conversion}()`"
-            fix = offer(self.context, node, message_fix, "keep-tensor", self.fix_applicability)
-        tensor = excerpt(node.args[0])
-        hint = (
-            f"use `{tensor}` itself where `{excerpt(node)}` is used: tensor arithmetic and "
-            "`torch.where` take the tensor; or set "
+        severity = Severity.WARNING if guess else None
+        convertible = func.id in TENSOR_CONVERSIONS
+        if convertible and id(node) in self._in_tensor_arithmetic:
+            self.report(node, message, severity=severity, fix=self._fix(node))
+        elif not (convertible and self.numbers.bind(node, severity)):
+            self.report(node, message, severity=severity, hint=self._hint(node))
+
+    def _fix(self, node: ast.Call) -> Fix | None:
+        conversion = TENSOR_CONVERSIONS[node.func.id]  # type: ignore[attr-defined]
+        message = f"keep the value a tensor: `.detach().{conversion}()`"
+        return offer(self.context, node, message, "keep-tensor", self.fix_applicability)
+
+    def _hint(self, node: ast.Call) -> str:
+        return (
+            f"use `{excerpt(node.args[0])}` itself where `{excerpt(node)}` is used: tensor "
+            "arithmetic and `torch.where` take the tensor; or set "
             "torch._dynamo.config.capture_scalar_outputs = True"
         )
-        severity = Severity.WARNING if guess else None
-        self.report(node, message, severity=severity, fix=fix, hint=None if fix else hint)
+
+    def _message(self, node: ast.Call) -> str:
+        return self.message.format(func=node.func.id)  # type: ignore[attr-defined]
