@@ -26,8 +26,7 @@ from typing import Any
 
 from breaklint.index import FunctionInfo
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
-from breaklint.scope import Project, ScopedFunction, Target, _Ref
-from breaklint.tensorness import (
+from breaklint.knowledge.tensor_facts import (
     PYTHON_ATTRIBUTES,
     PYTHON_BUILTINS,
     PYTHON_METHODS,
@@ -36,6 +35,7 @@ from breaklint.tensorness import (
     TENSOR_METHODS,
     TENSOR_TORCH_PREFIXES,
 )
+from breaklint.scope import Project, ScopedFunction, Target, _Ref
 
 Value = str | tuple[str, ...]  # an atom of the lattice, or a tuple of atoms
 Node = tuple[Any, ...]  # a decoded summary: (mark, ...operands)

@@ -26,7 +26,8 @@ from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import LazyLines, Unreadable, column, parse_python, read_source
 from breaklint.suppression import Suppressions, is_skipped
 from breaklint.syntax import walk
-from breaklint.tensorness import FunctionFacts, names_used_as_tensors
+from breaklint.tensor_text import names_used_as_tensors
+from breaklint.tensorness import FunctionFacts
 
 Nodes = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
 

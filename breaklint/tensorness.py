@@ -16,119 +16,25 @@ methods only tensors have (`x.sum()`, `x.any()`), so shapes, dtypes, devices, `N
 from __future__ import annotations
 
 import ast
-import re
-from enum import Enum
 
 from breaklint.annotations import Reading, read_annotation
+from breaklint.kinds import HANDED_KINDS, READ_KINDS, RETURNED_KINDS, Kind, annotation_kind, join
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
+from breaklint.knowledge.tensor_facts import (
+    DTYPE_KEEPING_METHODS,
+    MASK_METHODS,
+    PYTHON_ATTRIBUTES,
+    PYTHON_BUILTINS,
+    PYTHON_METHODS,
+    PYTHON_TORCH_PREFIXES,
+    TENSOR_ATTRIBUTES,
+    TENSOR_FACTORIES,
+    TENSOR_METHODS,
+    TENSOR_TORCH_PREFIXES,
+)
 from breaklint.scope import COMPILING_CHECKS
 from breaklint.syntax import Visitor, dotted, method_call, negated
 
-
-class Kind(Enum):
-    TENSOR = "tensor"
-    MASK = "mask"  # a boolean tensor: indexing with it gives a data-dependent shape
-    TENSORS = "tensors"  # a list, tuple or dict of tensors: its truth is its length
-    PYTHON = "python"
-    UNKNOWN = "unknown"
-
-    @property
-    def is_tensor(self) -> bool:
-        return self in (Kind.TENSOR, Kind.MASK)
-
-
-# Attributes of a tensor (or module) that are Python values fixed at trace time.
-PYTHON_ATTRIBUTES = frozenset(
-    {
-        "shape", "ndim", "dtype", "device", "requires_grad", "training", "is_cuda", "is_leaf",
-        "is_sparse", "is_quantized", "is_meta", "is_nested", "layout", "names", "config",
-        "itemsize", "nbytes", "is_floating_point", "__class__", "__name__",
-    }
-)  # fmt: skip
-TENSOR_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "data", "grad", "real", "imag"})
-# Methods that return Python values (the value-reading ones are flagged by their own rules).
-PYTHON_METHODS = frozenset(
-    {
-        "size", "dim", "ndimension", "numel", "nelement", "element_size", "stride",
-        "storage_offset", "is_contiguous", "is_floating_point", "is_complex", "is_signed",
-        "get_device", "data_ptr", "item", "tolist", "untyped_storage", "__len__", "keys",
-        "items", "values", "get", "startswith", "endswith", "format", "join", "lower", "upper",
-        "is_set_to", "has_names", "is_pinned", "is_shared", "is_inference",
-    }
-)  # fmt: skip
-# Methods that only tensors have: on a value of unknown type they still mean "tensor".
-TENSOR_METHODS = frozenset(
-    {
-        "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "any", "all", "abs",
-        "norm", "prod", "std", "var", "cumsum", "cumprod", "exp", "log", "sqrt", "rsqrt",
-        "sigmoid", "tanh", "softmax", "log_softmax", "float", "double", "half", "bfloat16",
-        "long", "int", "bool", "byte", "to", "view", "reshape", "transpose", "permute",
-        "contiguous", "unsqueeze", "squeeze", "flatten", "expand", "expand_as", "repeat",
-        "masked_fill", "clamp", "clip", "detach", "clone", "cpu", "cuda", "type_as", "matmul",
-        "eq", "ne", "gt", "ge", "lt", "le", "isnan", "isinf", "isfinite", "logical_not",
-        "logical_and", "logical_or", "nonzero", "unique", "argsort", "topk", "gather",
-        "scatter", "index_select", "masked_select", "where", "round", "floor", "ceil", "pow",
-        "neg", "sign", "square", "mul", "add", "sub", "div", "new_zeros", "new_ones",
-        "new_empty", "new_full", "new_tensor", "narrow", "roll", "flip", "tril", "triu",
-        "chunk", "unbind", "split_with_sizes", "repeat_interleave", "masked_scatter", "lerp",
-        "allclose", "equal", "count_nonzero", "median", "mode", "kthvalue", "logsumexp",
-    }
-)  # fmt: skip
-MASK_METHODS = frozenset(
-    {
-        "bool", "eq", "ne", "gt", "ge", "lt", "le", "isnan", "isinf", "isfinite", "isneginf",
-        "isposinf", "logical_not", "logical_and", "logical_or", "logical_xor", "any", "all",
-    }
-)  # fmt: skip
-# Tensor methods whose result has the receiver's dtype (a boolean mask stays one).
-DTYPE_KEEPING_METHODS = frozenset(
-    {
-        "view", "reshape", "unsqueeze", "squeeze", "flatten", "expand", "expand_as", "repeat",
-        "transpose", "permute", "contiguous", "clone", "detach", "cpu", "cuda", "flip", "roll",
-        "narrow", "tril", "triu", "t", "movedim", "unflatten", "view_as", "reshape_as",
-    }
-)  # fmt: skip
-# Methods only tensors have (numpy arrays and Python containers do not): a parameter they are
-# called on is a tensor even where nothing says so.
-TENSOR_ONLY_METHODS = frozenset(
-    {
-        "unsqueeze", "masked_fill", "masked_fill_", "masked_scatter", "new_zeros", "new_ones",
-        "new_full", "new_empty", "type_as", "expand_as", "contiguous", "detach", "numel",
-        "permute", "size", "dim", "float", "long", "bool", "half", "bfloat16", "softmax",
-        "index_select", "masked_select", "unsqueeze_", "view_as", "split_with_sizes",
-    }
-)  # fmt: skip
-_TENSOR_ONLY_CALL = re.compile(rf"\.(?:{'|'.join(sorted(TENSOR_ONLY_METHODS))})\(")
-_LIKE_CALL = re.compile(r"_like\(\s*([A-Za-z_]\w*)\s*[,)]")  # literal first: a fast search
-# torch functions that make a tensor from Python numbers; any other torch function given
-# only Python values (`torch.div(n, 2, rounding_mode="floor")`) is computed at trace time.
-TENSOR_FACTORIES = frozenset(
-    {
-        "tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "empty", "full",
-        "arange", "range", "linspace", "logspace", "eye", "rand", "randn", "randint",
-        "randperm", "normal", "scalar_tensor", "tril_indices", "triu_indices", "empty_strided",
-        "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like",
-        "randint_like", "stack", "cat", "concat", "concatenate",
-    }
-)  # fmt: skip
-# torch functions whose result is a Python value or an object, not a tensor.
-PYTHON_TORCH_PREFIXES = (
-    "torch.is_", "torch.are_", "torch.get_", "torch.has_", "torch.compiler.", "torch.jit.",
-    "torch.cuda.", "torch.backends.", "torch.distributed.", "torch._dynamo.", "torch.fx.",
-    "torch.finfo", "torch.iinfo", "torch.device", "torch.Size", "torch.dtype", "torch.nn.",
-    "torch.autograd.", "torch.utils.", "torch.amp.", "torch.cpu.", "torch.mps.",
-    "torch.overrides.", "torch._C.", "torch.library.", "torch.version", "torch.set_",
-    "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.autocast",
-)  # fmt: skip
-TENSOR_TORCH_PREFIXES = ("torch.nn.functional.", "torch.nn.init.")
-PYTHON_BUILTINS = frozenset(
-    {
-        "len", "isinstance", "issubclass", "hasattr", "getattr", "callable", "str", "repr",
-        "type", "id", "range", "enumerate", "zip", "tuple", "list", "dict", "set", "frozenset",
-        "int", "float", "bool", "round", "sorted", "print", "format", "divmod", "hash", "ord",
-        "chr", "iter", "next", "reversed", "vars", "dir", "super", "object",
-    }
-)  # fmt: skip
 _MASK_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 _VALUE_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)
@@ -140,72 +46,6 @@ _PYTHON_NODES = (
 Loop = ast.For | ast.AsyncFor | ast.While
 # Types no tensor is an instance of, as `isinstance` tests name them.
 _PYTHON_TYPES = frozenset({"list", "tuple", "int", "float", "bool", "str", "dict", "set"})
-
-
-def join(*kinds: Kind) -> Kind:
-    """The kind of a value computed from these: any tensor makes a tensor."""
-    if any(k.is_tensor for k in kinds):
-        return Kind.TENSOR
-    if kinds and all(k is Kind.PYTHON for k in kinds):
-        return Kind.PYTHON
-    return Kind.UNKNOWN
-
-
-_READ_KINDS = {
-    Reading.TENSOR: Kind.TENSOR,
-    Reading.MASK: Kind.MASK,
-    Reading.TENSORS: Kind.TENSORS,
-    Reading.PYTHON: Kind.PYTHON,
-    Reading.MAYBE: Kind.UNKNOWN,
-}
-# How the analysis hands parameter kinds over (`ScopedFunction.parameter_kinds`).
-_HANDED_KINDS = {
-    "tensor": Kind.TENSOR,
-    "maybe": Kind.TENSOR,
-    "tensors": Kind.TENSORS,
-    "python": Kind.PYTHON,
-    "unknown": Kind.UNKNOWN,
-}
-
-# What a project call returns: a maybe is no tensor to build a certain finding on.
-_RETURNED_KINDS = {**_HANDED_KINDS, "maybe": Kind.UNKNOWN}
-
-
-def annotation_kind(
-    annotation: ast.expr | None, aliases: dict[str, str] | None = None
-) -> Kind | None:
-    """The kind an annotation declares (UNKNOWN for a union of tensors and other values),
-    None when absent."""
-    reading = read_annotation(annotation, aliases)
-    return None if reading is None else _READ_KINDS[reading]
-
-
-def names_used_as_tensors(text: str, imports: dict[str, str]) -> frozenset[str]:
-    """Names a function's source uses the way only tensors allow: a tensor-only method called
-    on them (`x.unsqueeze(1)`), or passed first to a `torch.*_like` function. A parameter of a
-    helper used so is a tensor even though nothing declares it. Read from the text, not the
-    tree: a regular-expression pass costs far less than another walk of every function."""
-    names = set()
-    for match in _TENSOR_ONLY_CALL.finditer(text):
-        receiver = _name_before(text, match.start())
-        start = match.start() - len(receiver)
-        if receiver and text[start - 1 : start] != ".":  # `x.unsqueeze(`, not `self.x.unsqueeze(`
-            names.add(receiver)
-    torch_aliases = {alias for alias, target in imports.items() if target == "torch"}
-    for match in _LIKE_CALL.finditer(text):
-        callee = _name_before(text, match.start(), dotted=True)
-        if callee.partition(".")[0] in torch_aliases:
-            names.add(match.group(1))
-    return frozenset(names)
-
-
-def _name_before(text: str, end: int, *, dotted: bool = False) -> str:
-    """The identifier (or dotted name) that ends at `end` in `text`, or ""."""
-    start = end
-    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in ("_." if dotted else "_")):
-        start -= 1
-    name = text[start:end]
-    return name if name and (name[0].isalpha() or name[0] == "_") else ""
 
 
 class FunctionFacts(Visitor):
@@ -436,7 +276,7 @@ class FunctionFacts(Visitor):
             and value.id == "self"
             and attribute in self.attribute_kinds
         ):
-            return _HANDED_KINDS[self.attribute_kinds[attribute]]
+            return HANDED_KINDS[self.attribute_kinds[attribute]]
         base = self.kind(node.value)
         if base is Kind.PYTHON:
             return Kind.PYTHON
@@ -461,7 +301,7 @@ class FunctionFacts(Visitor):
                 if parts <= {"tensor", "tensors"}:
                     return Kind.TENSORS
                 return Kind.PYTHON if parts == {"python"} else Kind.UNKNOWN
-            return _RETURNED_KINDS[handed]
+            return RETURNED_KINDS[handed]
         if isinstance(func, ast.Name) and func.id not in self.names:
             if func.id in PYTHON_BUILTINS:
                 return Kind.PYTHON
@@ -554,7 +394,7 @@ class FunctionFacts(Visitor):
             guessed = default is None and (reading is None or reading is Reading.MAYBE)
             passed = handed.get(parameter.arg)
             if passed is not None:  # what every caller passes decides
-                handed_kind = _HANDED_KINDS[passed]
+                handed_kind = HANDED_KINDS[passed]
                 kind = kind if kind.is_tensor and handed_kind.is_tensor else handed_kind
                 guessed = passed == "maybe"
             self.bind_name(parameter.arg, kind)
@@ -585,7 +425,7 @@ class FunctionFacts(Visitor):
             # input, a guess.
             return Kind.TENSOR if self.root and self._depth == 1 else Kind.UNKNOWN
         if reading is not None:
-            return _READ_KINDS[reading]
+            return READ_KINDS[reading]
         if default is not None:
             # `mask=None` may hold a tensor; `flag=True` or `eps=1e-6` holds a Python value.
             is_none = isinstance(default, ast.Constant) and default.value is None
@@ -767,7 +607,7 @@ class FunctionFacts(Visitor):
         handed = self.call_kinds.get(dotted(value.func) or "")
         if handed is None or not handed.startswith("tuple:"):
             return None
-        return [_RETURNED_KINDS[part] for part in handed.removeprefix("tuple:").split(",")]
+        return [RETURNED_KINDS[part] for part in handed.removeprefix("tuple:").split(",")]
 
     def tensor_method(self, call: ast.Call) -> tuple[ast.expr, str] | None:
         """(receiver, method) for `receiver.method(...)` that may be a tensor's method: not a

@@ -33,8 +33,10 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "breaklint.discovery",
         "breaklint.findings",
         "breaklint.index",
+        "breaklint.kinds",
         "breaklint.scope",
         "breaklint.suppression",
+        "breaklint.tensor_text",
         "breaklint.tensorness",
     ),
     # What a rule is and offers; the registry finds the catalogue by its package, not by name.

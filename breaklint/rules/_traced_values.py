@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from breaklint.findings import Severity
+from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
+from breaklint.knowledge.tensor_facts import TENSOR_METHODS
 from breaklint.rule import Rule, RuleContext
 from breaklint.syntax import dotted
-from breaklint.tensorness import TENSOR_METHODS, Kind
 
 # Builtins that need the number itself; each name is also the use `knowledge.generate` measures.
 CONVERSIONS = frozenset({"int", "float", "bool", "range"})

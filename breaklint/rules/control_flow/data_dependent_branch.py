@@ -2,137 +2,25 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, owns_its_lines, tensor_valued
+from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.rules.control_flow._branch_rewrites import (
+    assert_in_graph,
+    logical_value,
+    where_expression,
+    where_return,
+    where_statement,
+)
 from breaklint.syntax import excerpt, negated, without_not
-from breaklint.tensorness import Kind
 
 if TYPE_CHECKING:
-    import libcst as cst
-
-    from breaklint.rewrites import Rewrite, Rewritten
+    from breaklint.rewrites import Rewrite
 
 
-def _graph_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
-    """A condition with its `not`, `and` and `or` (which call `bool()` on a tensor) made
-    tensor operations: `torch.logical_not`, `torch.logical_and`, `torch.logical_or`."""
-    import libcst as cst
-
-    from breaklint.rewrites import call, torch_function
-
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return call(torch_function(torch, "logical_not"), _graph_condition(test.expression, torch))
-    if isinstance(test, cst.BooleanOperation):
-        name = "logical_and" if isinstance(test.operator, cst.And) else "logical_or"
-        left, right = (_graph_condition(side, torch) for side in (test.left, test.right))
-        return call(torch_function(torch, name), left, right)
-    return test
-
-
-def _negated_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
-    """`not test` as a tensor operation; `test`'s own operand where it is a `not`."""
-    import libcst as cst
-
-    from breaklint.rewrites import call, torch_function
-
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _graph_condition(test.expression, torch)
-    return call(torch_function(torch, "logical_not"), _graph_condition(test, torch))
-
-
-def _where_expression(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-    """The `where-expression` fix: `a if cond else b` becomes `torch.where(cond, a, b)`."""
-    import libcst as cst
-
-    from breaklint.rewrites import call, torch_function
-
-    if not isinstance(node, cst.IfExp):
-        return None
-    where = torch_function(fix.torch, "where")
-    test = _graph_condition(node.test, fix.torch)
-    return call(where, test, node.body, node.orelse).with_changes(lpar=node.lpar, rpar=node.rpar)
-
-
-def _assert_in_graph(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-    """The `assert` fix: an `if` that only raises becomes `torch._assert_async(...)`."""
-    import libcst as cst
-
-    from breaklint.rewrites import call, torch_function
-
-    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
-        return None
-    (line,) = node.body.body
-    raised = line.body[0]  # type: ignore[attr-defined]
-    condition = _negated_condition(node.test, fix.torch)
-    message = raised.exc.args[0].value if raised.exc.args else None
-    arguments = (condition, message) if message is not None else (condition,)
-    statement = cst.Expr(call(torch_function(fix.torch, "_assert_async"), *arguments))
-    return cst.SimpleStatementLine([statement], leading_lines=node.leading_lines)
-
-
-def _logical_value(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-    """The `logical` fix: `a and b` of boolean tensors becomes `torch.logical_and(a, b)`."""
-    import libcst as cst
-
-    if not isinstance(node, cst.BooleanOperation):
-        return None
-    return _graph_condition(node, fix.torch)
-
-
-def _where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-    """The `where-return` fix: `if cond: return a` / `else: return b` becomes
-    `return torch.where(cond, a, b)`."""
-    import libcst as cst
-
-    from breaklint.rewrites import call, torch_function
-
-    if not isinstance(node, cst.If) or not isinstance(node.orelse, cst.Else):
-        return None
-    blocks: list[Any] = [node.body, node.orelse.body]  # one return statement each, as checked
-    returned = [block.body[0].body[0] for block in blocks]
-    where = torch_function(fix.torch, "where")
-    test = _graph_condition(node.test, fix.torch)
-    value = call(where, test, returned[0].value, returned[1].value)
-    return cst.SimpleStatementLine([cst.Return(value)], leading_lines=node.leading_lines)
-
-
-def _where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-    """The `where` fix: an `if`/`else` assigning the same names becomes
-    `name = torch.where(cond, a, b)`."""
-    import libcst as cst
-
-    from breaklint.rewrites import call, torch_function
-
-    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
-        return None
-    where = torch_function(fix.torch, "where")
-    chosen = _cst_assignments(node.body)
-    other = (
-        _cst_assignments(node.orelse.body)
-        if isinstance(node.orelse, cst.Else)
-        else [(name, cst.Name(name)) for name, _ in chosen]
-    )
-    test = _graph_condition(node.test, fix.torch)
-    values = [call(where, test, a, b) for (_, a), (_, b) in zip(chosen, other, strict=True)]
-    names = [cst.Name(name) for name, _ in chosen]
-    target: cst.BaseAssignTargetExpression = (
-        names[0]
-        if len(names) == 1
-        else cst.Tuple([cst.Element(n) for n in names], lpar=[], rpar=[])
-    )
-    value: cst.BaseExpression = (
-        values[0]
-        if len(values) == 1
-        else cst.Tuple([cst.Element(v) for v in values], lpar=[], rpar=[])
-    )
-    assign = cst.Assign(targets=[cst.AssignTarget(target)], value=value)
-    return cst.SimpleStatementLine([assign], leading_lines=node.leading_lines)
-
-
-# Page examples of the fixes for values of submodules, shown before and after.
 _GATE = """
 import torch
 
@@ -404,11 +292,11 @@ compiled = torch.compile(both_positive)
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
-        "where": _where_statement,
-        "where-expression": _where_expression,
-        "assert": _assert_in_graph,
-        "where-return": _where_return,
-        "logical": _logical_value,
+        "where": where_statement,
+        "where-expression": where_expression,
+        "assert": assert_in_graph,
+        "where-return": where_return,
+        "logical": logical_value,
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
@@ -736,9 +624,3 @@ def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
         chosen.append((target.id, statement.value))
     names = [name for name, _ in chosen]
     return chosen if len(set(names)) == len(names) else None
-
-
-def _cst_assignments(block: cst.BaseSuite) -> list[tuple[str, cst.BaseExpression]]:
-    """`_assignments` of the same block, read from libcst."""
-    lines: list[Any] = list(block.body)  # simple statement lines, as `_assignments` checked
-    return [(line.body[0].targets[0].target.value, line.body[0].value) for line in lines]

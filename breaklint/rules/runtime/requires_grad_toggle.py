@@ -1,9 +1,9 @@
 import ast
 
 from breaklint.findings import Severity
+from breaklint.kinds import Kind
 from breaklint.rule import Report, Rule, RuleContext
 from breaklint.syntax import method_call
-from breaklint.tensorness import Kind
 
 
 class RequiresGradToggle(Rule):

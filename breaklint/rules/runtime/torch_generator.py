@@ -1,9 +1,9 @@
 import ast
 
 from breaklint.findings import Severity
+from breaklint.kinds import Kind
 from breaklint.rule import Rule, RuleContext
 from breaklint.syntax import dotted, method_call
-from breaklint.tensorness import Kind
 
 GENERATOR = "torch.Generator"
 # Tensor methods that draw random numbers and take `generator=` (torch functions are matched by

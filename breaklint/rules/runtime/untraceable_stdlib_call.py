@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, tensor_valued
+from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import UNTRACEABLE_STDLIB
 from breaklint.rule import FixExample
 from breaklint.rules._traced_values import TracedValue, TracedValueUses
-from breaklint.tensorness import Kind
 
 if TYPE_CHECKING:
     import libcst as cst

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
+from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
 from breaklint.syntax import excerpt
-from breaklint.tensorness import Kind
 
 if TYPE_CHECKING:
     import libcst as cst

@@ -1,9 +1,9 @@
 import ast
 
 from breaklint.findings import Severity
+from breaklint.kinds import Kind
 from breaklint.rule import Rule
 from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
-from breaklint.tensorness import Kind
 
 FUNCTIONS = frozenset(
     {

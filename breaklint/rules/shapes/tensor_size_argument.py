@@ -2,9 +2,10 @@ import ast
 from dataclasses import dataclass
 
 from breaklint.findings import Severity
+from breaklint.kinds import Kind
 from breaklint.rule import Rule
 from breaklint.syntax import dotted, method_call
-from breaklint.tensorness import FunctionFacts, Kind
+from breaklint.tensorness import FunctionFacts
 
 
 @dataclass(frozen=True, slots=True)

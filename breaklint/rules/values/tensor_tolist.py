@@ -1,8 +1,8 @@
 import ast
 
 from breaklint.findings import Severity
+from breaklint.kinds import Kind
 from breaklint.rule import Rule
-from breaklint.tensorness import Kind
 
 
 class TensorTolist(Rule):

@@ -1,0 +1,59 @@
+"""The kinds of values tensor-ness tells apart, how they combine, and how annotations and the
+project-wide analysis hand them over."""
+
+from __future__ import annotations
+
+import ast
+from enum import Enum
+
+from breaklint.annotations import Reading, read_annotation
+
+
+class Kind(Enum):
+    TENSOR = "tensor"
+    MASK = "mask"  # a boolean tensor: indexing with it gives a data-dependent shape
+    TENSORS = "tensors"  # a list, tuple or dict of tensors: its truth is its length
+    PYTHON = "python"
+    UNKNOWN = "unknown"
+
+    @property
+    def is_tensor(self) -> bool:
+        return self in (Kind.TENSOR, Kind.MASK)
+
+
+def join(*kinds: Kind) -> Kind:
+    """The kind of a value computed from these: any tensor makes a tensor."""
+    if any(k.is_tensor for k in kinds):
+        return Kind.TENSOR
+    if kinds and all(k is Kind.PYTHON for k in kinds):
+        return Kind.PYTHON
+    return Kind.UNKNOWN
+
+
+READ_KINDS = {
+    Reading.TENSOR: Kind.TENSOR,
+    Reading.MASK: Kind.MASK,
+    Reading.TENSORS: Kind.TENSORS,
+    Reading.PYTHON: Kind.PYTHON,
+    Reading.MAYBE: Kind.UNKNOWN,
+}
+# How the analysis hands parameter kinds over (`ScopedFunction.parameter_kinds`).
+HANDED_KINDS = {
+    "tensor": Kind.TENSOR,
+    "maybe": Kind.TENSOR,
+    "tensors": Kind.TENSORS,
+    "python": Kind.PYTHON,
+    "unknown": Kind.UNKNOWN,
+}
+
+# What a project call returns: a maybe is no tensor to build a certain finding on.
+RETURNED_KINDS = {**HANDED_KINDS, "maybe": Kind.UNKNOWN}
+
+
+def annotation_kind(
+    annotation: ast.expr | None, aliases: dict[str, str] | None = None
+) -> Kind | None:
+    """The kind an annotation declares (UNKNOWN for a union of tensors and other values),
+    None when absent."""
+    reading = read_annotation(annotation, aliases)
+    return None if reading is None else READ_KINDS[reading]
