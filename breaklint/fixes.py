@@ -109,10 +109,16 @@ def removal_fix(
     return offer(context, statement, message, "remove", applicability)
 
 
-def tensor_operands(context: RuleContext, node: ast.BinOp | ast.Compare) -> list[ast.expr]:
+def tensor_operands(
+    context: RuleContext, node: ast.BinOp | ast.Compare, covered: set[int]
+) -> list[ast.expr]:
     """What arithmetic or a single comparison computes with, through nested arithmetic
     (`x * (1 / (s + eps))` -> `s`, `eps`), on the side opposite a tensor: there a tensor does
-    what a Python number did."""
+    what a Python number did. `covered`, kept by the caller over one function, holds the
+    arithmetic whose every operand an enclosing operation already gave: a nested operation
+    there can give nothing more, so a chain of n operations costs n, not n squared."""
+    if id(node) in covered:
+        return []
     if isinstance(node, ast.BinOp):
         pairs = [(node.left, node.right), (node.right, node.left)]
     elif len(node.comparators) == 1:
@@ -123,7 +129,7 @@ def tensor_operands(context: RuleContext, node: ast.BinOp | ast.Compare) -> list
         leaf
         for operand, other in pairs
         if tensor_valued(context, other)
-        for leaf in _arithmetic_leaves(operand)
+        for leaf in _arithmetic_leaves(operand, covered)
     ]
 
 
@@ -147,14 +153,26 @@ def tensor_valued(context: RuleContext, node: ast.expr) -> bool:
     )
 
 
-def _arithmetic_leaves(node: ast.expr) -> list[ast.expr]:
+def _arithmetic_leaves(node: ast.expr, covered: set[int] | None = None) -> list[ast.expr]:
     """What `node` computes with through arithmetic alone (`(s + 1e-6) * 2` -> `s`, `1e-6`,
-    `2`): a tensor in the place of one makes the result a tensor and nothing else."""
-    if isinstance(node, ast.BinOp):
-        return _arithmetic_leaves(node.left) + _arithmetic_leaves(node.right)
-    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
-        return _arithmetic_leaves(node.operand)
-    return [node]
+    `2`): a tensor in the place of one makes the result a tensor and nothing else. The
+    operations passed through are added to `covered`, and those already there skipped."""
+    leaves: list[ast.expr] = []
+    pending = [node]
+    while pending:  # a loop, not recursion: chains of operations run thousands deep
+        current = pending.pop()
+        if covered is not None and id(current) in covered:
+            continue
+        if isinstance(current, ast.BinOp):
+            pending += [current.right, current.left]  # the left one first, as written
+        elif isinstance(current, ast.UnaryOp) and not isinstance(current.op, ast.Not):
+            pending.append(current.operand)
+        else:
+            leaves.append(current)
+            continue
+        if covered is not None:
+            covered.add(id(current))
+    return leaves
 
 
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
@@ -186,6 +204,7 @@ class NumberUses:
         self.bindings: dict[str, NumberBinding] = {}
         self.closed: list[NumberBinding] = []  # bindings their name was bound again after
         self._tensor_uses: set[int] = set()  # loads under arithmetic with a tensor
+        self._covered: set[int] = set()  # see `tensor_operands`
         self._assignments: list[ast.Assign] = []  # the assignments being read
 
     def visit_Assign(self, node: ast.Assign) -> None:
@@ -233,7 +252,7 @@ class NumberUses:
             self._close(node.id)
 
     def visit_operation(self, node: ast.BinOp | ast.Compare) -> None:
-        self._tensor_uses.update(map(id, tensor_operands(self.context, node)))
+        self._tensor_uses.update(map(id, tensor_operands(self.context, node, self._covered)))
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
             # `s > 0.9` gives a tensor as a number did (a branch on it then breaks where
             # the conversion did, or is fixed in its turn)
