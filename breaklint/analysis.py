@@ -35,7 +35,7 @@ from breaklint.knowledge.tensor_facts import (
     TENSOR_METHODS,
     TENSOR_TORCH_PREFIXES,
 )
-from breaklint.scope import Project, ScopedFunction, Target, _Ref
+from breaklint.scope import DefinitionRef, Project, ScopedFunction, Target
 
 Value = str | tuple[str, ...]  # an atom of the lattice, or a tuple of atoms
 Node = tuple[Any, ...]  # a decoded summary: (mark, ...operands)
@@ -147,7 +147,7 @@ def element(value: Value | None) -> Value | None:
 
 @dataclasses.dataclass(slots=True)
 class _Function:
-    ref: _Ref
+    ref: DefinitionRef
     info: FunctionInfo
     imports: dict[str, str]
     root: bool
@@ -171,17 +171,17 @@ class Analysis:
     joins what its call sites pass, a call's value is what its targets return. A recursive
     cycle is cut where it closes (nothing known there), which keeps it one pass."""
 
-    def __init__(self, project: Project, roots: set[_Ref]) -> None:
+    def __init__(self, project: Project, roots: set[DefinitionRef]) -> None:
         self.project = project
         self.roots = roots
-        self._functions: dict[_Ref, _Function] = {}
-        self._sites: dict[_Ref, list[_CallSite]] | None = None
-        self._arguments: dict[_Ref, dict[str, Value] | None] = {}
-        self._returns: dict[_Ref, Value | None] = {}
-        self._names: dict[tuple[_Ref, str], Value | None] = {}
+        self._functions: dict[DefinitionRef, _Function] = {}
+        self._sites: dict[DefinitionRef, list[_CallSite]] | None = None
+        self._arguments: dict[DefinitionRef, dict[str, Value] | None] = {}
+        self._returns: dict[DefinitionRef, Value | None] = {}
+        self._names: dict[tuple[DefinitionRef, str], Value | None] = {}
         self._attributes: dict[tuple[str, str, str], Value | None] = {}
 
-    def function(self, ref: _Ref) -> _Function | None:
+    def function(self, ref: DefinitionRef) -> _Function | None:
         """A function's summaries, read on first use."""
         known = self._functions.get(ref)
         if known is None:
@@ -198,11 +198,11 @@ class Analysis:
             self._functions[ref] = known
         return known
 
-    def _call_sites(self) -> dict[_Ref, list[_CallSite]]:
+    def _call_sites(self) -> dict[DefinitionRef, list[_CallSite]]:
         """Every call of a project function, by the function called (found once)."""
         if self._sites is not None:
             return self._sites
-        sites: dict[_Ref, list[_CallSite]] = {}
+        sites: dict[DefinitionRef, list[_CallSite]] = {}
         project = self.project
         for module, index in project.by_module.items():
             for qualname, info in index.functions.items():
@@ -232,7 +232,7 @@ class Analysis:
                             keywords.append((name, summary))
                         elif not unpacked:
                             positional.append(argument)
-                    caller = caller or self.function(_Ref(module, qualname))
+                    caller = caller or self.function(DefinitionRef(module, qualname))
                     assert caller is not None
                     for target in targets:
                         site = _CallSite(
@@ -242,7 +242,7 @@ class Analysis:
         self._sites = sites
         return sites
 
-    def arguments(self, ref: _Ref) -> dict[str, Value]:
+    def arguments(self, ref: DefinitionRef) -> dict[str, Value]:
         """What the call sites of a function pass to each parameter, joined."""
         if ref in self._arguments:
             return self._arguments[ref] or {}
@@ -277,7 +277,7 @@ class Analysis:
             if value is not None:  # None: nothing known of the argument
                 received[name] = join(received.get(name), value) or "U"
 
-    def returned(self, ref: _Ref) -> Value | None:
+    def returned(self, ref: DefinitionRef) -> Value | None:
         """What a function returns, over its `return` statements."""
         if ref in self._returns:
             return self._returns[ref]
@@ -508,7 +508,7 @@ def annotate(
     """The scoped functions with what the analysis knows about them."""
     module_of = {index.path: module for module, index in project.by_module.items()}
     roots = {
-        _Ref(module_of[path], function.qualname)
+        DefinitionRef(module_of[path], function.qualname)
         for path, functions in scoped.items()
         for function in functions
         if function.root
@@ -517,11 +517,13 @@ def annotate(
     result: dict[str, list[ScopedFunction]] = {}
     for path, functions in scoped.items():
         module = module_of[path]
-        result[path] = [_with_facts(analysis, _Ref(module, f.qualname), f) for f in functions]
+        result[path] = [
+            _with_facts(analysis, DefinitionRef(module, f.qualname), f) for f in functions
+        ]
     return result
 
 
-def _with_facts(analysis: Analysis, ref: _Ref, scoped: ScopedFunction) -> ScopedFunction:
+def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) -> ScopedFunction:
     function = analysis.function(ref)
     assert function is not None
     received = analysis.arguments(function.ref)

@@ -77,7 +77,9 @@ class ScopedFunction:
 
 
 @dataclass(frozen=True, slots=True)
-class _Ref:
+class DefinitionRef:
+    """A function or class defined in the linted tree, by module and qualified name."""
+
     module: str  # module name in the project
     qualname: str
 
@@ -86,7 +88,7 @@ class _Ref:
 class Root:
     """A function `torch.compile` traces first, and the label findings inside it carry."""
 
-    ref: _Ref
+    ref: DefinitionRef
     label: str
     inner_only: tuple[str, ...] | None = None  # see ScopedFunction.inner_only
 
@@ -102,17 +104,19 @@ class Project:
         self.by_module = {module_names[path]: index for path, index in indexes.items()}
         self._by_path = _path_names(self.by_module)
         self._targets: dict[tuple[str, str, str], tuple[Target, ...]] = {}
-        self._attributes: dict[_Ref, dict[str, list[tuple[_Ref, str]]]] = {}
-        self._constructed: dict[tuple[str, tuple[ImportAlias, ...], str], _Ref | None] = {}
-        self._bases: dict[_Ref, list[_Ref]] = {}
+        self._attributes: dict[DefinitionRef, dict[str, list[tuple[DefinitionRef, str]]]] = {}
+        self._constructed: dict[tuple[str, tuple[ImportAlias, ...], str], DefinitionRef | None] = {}
+        self._bases: dict[DefinitionRef, list[DefinitionRef]] = {}
         self._local_bindings: dict[tuple[str, str], dict[str, str]] = {}
-        self._methods: dict[tuple[str, str, str], _Ref | None] = {}
-        self._is_module_class: dict[_Ref, bool] = {}
-        self._is_guard: dict[_Ref, bool] = {}
+        self._methods: dict[tuple[str, str, str], DefinitionRef | None] = {}
+        self._is_module_class: dict[DefinitionRef, bool] = {}
+        self._is_guard: dict[DefinitionRef, bool] = {}
         self._redefinitions: dict[str, dict[str, list[str]]] = {}  # per module, by first key
-        self._callees: dict[tuple[str, str | None, tuple[ImportAlias, ...], str], _Ref | None] = {}
+        self._callees: dict[
+            tuple[str, str | None, tuple[ImportAlias, ...], str], DefinitionRef | None
+        ] = {}
 
-    def lookup(self, dotted: str) -> _Ref | None:
+    def lookup(self, dotted: str) -> DefinitionRef | None:
         """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree,
         following re-exports (`from pkg.b import helper` in pkg/a.py), which may form a cycle."""
         seen = set()
@@ -127,7 +131,7 @@ class Project:
                 if index is not None:
                     name = ".".join(parts[cut:])
                     if name in index.classes or name in index.functions:
-                        return _Ref(module, name)
+                        return DefinitionRef(module, name)
                     target = index.imports.get(name)  # re-exported through the module
                     if not target:
                         return None
@@ -139,19 +143,19 @@ class Project:
 
     def resolve_local(
         self, module: str, dotted: str, caller: FunctionInfo | None = None
-    ) -> _Ref | None:
+    ) -> DefinitionRef | None:
         """Resolve a name as written in `module` (in `caller`'s body, when given, where its
         own imports bind names) to a definition in the tree."""
         index = self.by_module[module]
         head = dotted.partition(".")[0]
         shadowed = caller is not None and any(alias.name == head for alias in caller.imports)
         if not shadowed and (dotted in index.classes or dotted in index.functions):
-            return _Ref(module, dotted)
+            return DefinitionRef(module, dotted)
         imports = index.imports if caller is None else caller.import_table(index.imports)
         resolved = expand_import(dotted, imports)
         return self.lookup(resolved) if resolved != dotted or "." in dotted else None
 
-    def definitions(self, ref: _Ref) -> list[_Ref]:
+    def definitions(self, ref: DefinitionRef) -> list[DefinitionRef]:
         """`ref` and the later definitions of the same function in its module (`if ...: def f
         ... else: def f ...`): which one runs is decided when the module runs."""
         module = ref.module
@@ -164,9 +168,9 @@ class Project:
                     found.setdefault(first, []).append(qualname)
             self._redefinitions[module] = found
         later = self._redefinitions[module].get(ref.qualname, [])
-        return [ref, *(_Ref(module, qualname) for qualname in later)]
+        return [ref, *(DefinitionRef(module, qualname) for qualname in later)]
 
-    def is_module_class(self, ref: _Ref) -> bool:
+    def is_module_class(self, ref: DefinitionRef) -> bool:
         known = self._is_module_class.get(ref)
         if known is not None:
             return known
@@ -194,14 +198,14 @@ class Project:
         self._is_module_class[ref] = result
         return result
 
-    def base_classes(self, ref: _Ref) -> list[_Ref]:
+    def base_classes(self, ref: DefinitionRef) -> list[DefinitionRef]:
         """The class and its project base classes, nearest first (an approximate MRO)."""
         known = self._bases.get(ref)
         if known is None:
             known = self._bases[ref] = self._base_classes(ref)
         return known
 
-    def _base_classes(self, ref: _Ref) -> list[_Ref]:
+    def _base_classes(self, ref: DefinitionRef) -> list[DefinitionRef]:
         order, queue, seen = [], deque([ref]), set()
         while queue:
             current = queue.popleft()
@@ -215,28 +219,32 @@ class Project:
                     queue.append(base_ref)
         return order
 
-    def function(self, ref: _Ref) -> FunctionInfo | None:
+    def function(self, ref: DefinitionRef) -> FunctionInfo | None:
         return self.by_module[ref.module].functions.get(ref.qualname)
 
-    def method(self, module: str, class_name: str, name: str) -> _Ref | None:
+    def method(self, module: str, class_name: str, name: str) -> DefinitionRef | None:
         key = (module, class_name, name)
         if key not in self._methods:
             self._methods[key] = None
-            for cls in self.base_classes(_Ref(module, class_name)):
-                candidate = _Ref(cls.module, f"{cls.qualname}.{name}")
+            for cls in self.base_classes(DefinitionRef(module, class_name)):
+                candidate = DefinitionRef(cls.module, f"{cls.qualname}.{name}")
                 if self.function(candidate) is not None:
                     self._methods[key] = candidate
                     break
         return self._methods[key]
 
-    def resolve_callee(self, module: str, caller: FunctionInfo, callee: str) -> _Ref | None:
+    def resolve_callee(
+        self, module: str, caller: FunctionInfo, callee: str
+    ) -> DefinitionRef | None:
         """The function a call in `caller` reaches, when it is defined in the tree."""
         key = (module, caller.class_name, caller.imports, callee)
         if key not in self._callees:
             self._callees[key] = self._resolve_callee(module, caller, callee)
         return self._callees[key]
 
-    def _resolve_callee(self, module: str, caller: FunctionInfo, callee: str) -> _Ref | None:
+    def _resolve_callee(
+        self, module: str, caller: FunctionInfo, callee: str
+    ) -> DefinitionRef | None:
         callee = _strip_call(callee)
         head, _, rest = callee.partition(".")
         if head in ("self", "cls") and caller.class_name and rest and "." not in rest:
@@ -248,7 +256,7 @@ class Project:
             return None
         return ref
 
-    def constructor(self, cls: _Ref) -> _Ref | None:
+    def constructor(self, cls: DefinitionRef) -> DefinitionRef | None:
         """What making an instance of the class `cls` runs, when the tree defines it: its
         `__init__`, or for a dataclass the `__post_init__` that its generated `__init__` calls."""
         info = self.by_module[cls.module].classes[cls.qualname]
@@ -269,7 +277,7 @@ class Project:
             )
         return known
 
-    def constructed(self, module: str, caller: FunctionInfo, callee: str) -> _Ref | None:
+    def constructed(self, module: str, caller: FunctionInfo, callee: str) -> DefinitionRef | None:
         """The project class a call as written constructs, if it is one."""
         key = (module, caller.imports, callee)
         if key not in self._constructed:
@@ -347,17 +355,17 @@ class Project:
 
     def attribute_summaries(
         self, module: str, class_name: str, attribute: str
-    ) -> list[tuple[_Ref, str]]:
+    ) -> list[tuple[DefinitionRef, str]]:
         """What the methods of a class (and of its project bases) assign to
         `self.<attribute>`, with the method that assigns it."""
-        cls = _Ref(module, class_name)
+        cls = DefinitionRef(module, class_name)
         table = self._attributes.get(cls)
         if table is None:
             table = self._attributes[cls] = {}
             for base in reversed(self.base_classes(cls)):
                 index = self.by_module[base.module]
                 for name in index.classes[base.qualname].methods:
-                    ref = _Ref(base.module, f"{base.qualname}.{name}")
+                    ref = DefinitionRef(base.module, f"{base.qualname}.{name}")
                     info = index.functions.get(ref.qualname)
                     for entry in info.attributes if info is not None else ():
                         assigned, _, summary = entry.partition("=")
@@ -366,32 +374,32 @@ class Project:
 
     def roots(self) -> list[Root]:
         """Every compile root with its label, in a stable order."""
-        found: dict[_Ref, Root] = {}
+        found: dict[DefinitionRef, Root] = {}
 
-        def add(ref: _Ref | None, name: str, inner: tuple[str, ...] | None = None) -> None:
+        def add(ref: DefinitionRef | None, name: str, inner: tuple[str, ...] | None = None) -> None:
             if ref is not None and self.function(ref) is not None:
                 found.setdefault(ref, Root(ref, label(name), inner))
 
         for module, index in sorted(self.by_module.items()):
             for name, cls in index.classes.items():
                 has_forward = "forward" in cls.methods or cls.forward_alias is not None
-                if not has_forward or not self.is_module_class(_Ref(module, name)):
+                if not has_forward or not self.is_module_class(DefinitionRef(module, name)):
                     continue
                 if "forward" in cls.methods:
-                    add(_Ref(module, f"{name}.forward"), f"{name}.forward")
+                    add(DefinitionRef(module, f"{name}.forward"), f"{name}.forward")
                 elif cls.forward_alias is not None:  # `forward = _shared_forward`
                     alias = cls.forward_alias
-                    in_class = _Ref(module, f"{name}.{alias}")
+                    in_class = DefinitionRef(module, f"{name}.{alias}")
                     ref = in_class if self.function(in_class) else self.resolve_local(module, alias)
                     add(ref, f"{name}.forward")
             for info in index.functions.values():
                 if any(_strip_call(d) in COMPILING_DECORATORS for d in info.decorators):
-                    add(_Ref(module, info.qualname), info.qualname)
+                    add(DefinitionRef(module, info.qualname), info.qualname)
                 for installed in info.installs_forward:
                     # `cls.forward = wrapper`: Dynamo traces what is installed.
                     if installed in info.nested:
                         add(
-                            _Ref(module, info.qualname),
+                            DefinitionRef(module, info.qualname),
                             f"{info.qualname}.{installed}",
                             (installed,),
                         )
@@ -405,7 +413,7 @@ class Project:
                 add(self._hook_target(module, hook), f"{hook.method}({hook.target})")
         return sorted(found.values(), key=lambda root: (root.ref.module, root.ref.qualname))
 
-    def decorator_functions(self, ref: _Ref) -> list[_Ref]:
+    def decorator_functions(self, ref: DefinitionRef) -> list[DefinitionRef]:
         """The project functions decorating `ref`: their wrappers run when it is called."""
         info = self.function(ref)
         assert info is not None
@@ -441,7 +449,7 @@ class Project:
         info = None if ref is None else self.function(ref)
         return info is not None and info.returns_tensor
 
-    def _hook_target(self, module: str, hook: HookRegistration) -> _Ref | None:
+    def _hook_target(self, module: str, hook: HookRegistration) -> DefinitionRef | None:
         caller = self.by_module[module].functions.get(hook.in_function or "")
         ref = (
             self.resolve_callee(module, caller, hook.target)
@@ -450,9 +458,9 @@ class Project:
         )
         return ref if ref is not None and self.function(ref) is not None else None
 
-    def hook_registrations(self) -> dict[_Ref, list[HookRegistration]]:
+    def hook_registrations(self) -> dict[DefinitionRef, list[HookRegistration]]:
         """Hook functions mapped to their registrations in the same file."""
-        found: dict[_Ref, list[HookRegistration]] = {}
+        found: dict[DefinitionRef, list[HookRegistration]] = {}
         for module, index in self.by_module.items():
             for hook in index.hooks:
                 ref = self._hook_target(module, hook)
@@ -460,16 +468,16 @@ class Project:
                     found.setdefault(ref, []).append(hook)
         return found
 
-    def _compiled_target(self, module: str, name: str) -> _Ref | None:
+    def _compiled_target(self, module: str, name: str) -> DefinitionRef | None:
         head, _, rest = name.partition(".")
         index = self.by_module[module]
         if head == "self" and rest:
             owners = [c for c in index.classes.values() if rest in c.methods]
-            return _Ref(module, f"{owners[0].name}.{rest}") if len(owners) == 1 else None
+            return DefinitionRef(module, f"{owners[0].name}.{rest}") if len(owners) == 1 else None
         ref = self.resolve_local(module, name)
         return ref if ref is not None and self.function(ref) is not None else None
 
-    def is_disabled(self, ref: _Ref) -> bool:
+    def is_disabled(self, ref: DefinitionRef) -> bool:
         info = self.function(ref)
         return info is not None and any(
             _strip_call(d) in DISABLING_DECORATORS for d in info.decorators
@@ -481,7 +489,7 @@ class Target:
     """A project function a call reaches; `bound`: the call's first argument is not its
     first parameter (`self.f(x)`, `obj.method(x)`, a class's `__init__`)."""
 
-    ref: _Ref
+    ref: DefinitionRef
     bound: bool
 
 
@@ -556,16 +564,18 @@ def compile_scope(
     project: Project, options: ScopeOptions = ScopeOptions()
 ) -> dict[str, list[ScopedFunction]]:
     """Scoped functions per path."""
-    scopes: dict[_Ref, Scope] = {}
-    inner: dict[_Ref, tuple[str, ...] | None] = {}  # absent or None: the whole function
-    queue: deque[tuple[_Ref, Scope]] = deque()  # with the scope of what it calls
+    scopes: dict[DefinitionRef, Scope] = {}
+    inner: dict[DefinitionRef, tuple[str, ...] | None] = {}  # absent or None: the whole function
+    queue: deque[tuple[DefinitionRef, Scope]] = deque()  # with the scope of what it calls
 
-    def reach(ref: _Ref, scope: Scope, callees: Scope, only: tuple[str, ...] | None = None) -> None:
+    def reach(
+        ref: DefinitionRef, scope: Scope, callees: Scope, only: tuple[str, ...] | None = None
+    ) -> None:
         for definition in project.definitions(ref):
             reach_one(definition, scope, callees, only)
 
     def reach_one(
-        ref: _Ref, scope: Scope, callees: Scope, only: tuple[str, ...] | None = None
+        ref: DefinitionRef, scope: Scope, callees: Scope, only: tuple[str, ...] | None = None
     ) -> None:
         if project.is_disabled(ref):
             return
@@ -605,7 +615,7 @@ def compile_scope(
         for module, index in project.by_module.items():
             if index.imports_torch:
                 for name in index.functions:
-                    scopes.setdefault(_Ref(module, name), EVERYTHING)
+                    scopes.setdefault(DefinitionRef(module, name), EVERYTHING)
     path_of = {module: index.path for module, index in project.by_module.items()}
     scoped: dict[str, list[ScopedFunction]] = {}
     for ref, scope in scopes.items():
