@@ -136,12 +136,7 @@ def _source_config(model: str, trust_remote_code: bool) -> PretrainedConfig:
     if not os.path.isdir(model):
         return _default_config(model)
     path = os.path.join(model, "config.json")
-    try:
-        tree = json.loads(read_regular(path).decode("utf-8"))
-    except (OSError, ValueError, RecursionError) as error:
-        raise ModelBuildError(f"{path}: cannot read it: {_one_line(error)}") from None
-    if not isinstance(tree, dict):
-        raise ModelBuildError(f"{path}: not a JSON object")
+    tree = folder_config(model)
     if tree.get("auto_map") and not trust_remote_code:
         raise ModelBuildError(
             f"{model} holds custom modeling code (config.json's auto_map): "
@@ -155,6 +150,19 @@ def _source_config(model: str, trust_remote_code: bool) -> PretrainedConfig:
         raise ModelBuildError(f"{path}: {_one_line(error)}") from None
     config._name_or_path = model  # where trusted custom modeling code is found
     return config
+
+
+def folder_config(folder: str) -> dict[str, Any]:
+    """A model folder's config.json as a JSON object, read once (a regular file, bounded);
+    ModelBuildError saying why when it cannot be."""
+    path = os.path.join(folder, "config.json")
+    try:
+        tree = json.loads(read_regular(path).decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as error:
+        raise ModelBuildError(f"{path}: cannot read it: {_one_line(error)}") from None
+    if not isinstance(tree, dict):
+        raise ModelBuildError(f"{path}: not a JSON object")
+    return tree
 
 
 def _config_class(tree: dict[str, Any], model: str) -> type[PretrainedConfig]:

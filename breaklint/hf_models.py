@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import importlib.metadata
 import importlib.util
-import json
 import os
 import re
 import tempfile
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from breaklint.findings import Finding
-from breaklint.source import read_regular
+from breaklint.hf import ModelBuildError, folder_config
 
 ALL = "all"  # `--hf all`: every model type of the installed transformers
 HF_PROBES = "hf"  # what reports name a model's probe after: `hf::gpt2`
@@ -199,13 +198,10 @@ def _modeling_files(folder: Path) -> tuple[str, ...]:
 def _resolve(spec: str, trust_remote_code: bool) -> tuple[str, tuple[str, ...]]:
     """(the name its probe is named after, its modeling files) for a type or a folder."""
     if os.path.isdir(spec):
-        config_path = os.path.join(spec, "config.json")
         try:
-            config = json.loads(read_regular(config_path).decode("utf-8"))
-        except (OSError, ValueError, RecursionError) as problem:
-            raise HFError(f"--hf {spec}: cannot read {config_path}: {problem}") from None
-        if not isinstance(config, dict):
-            raise HFError(f"--hf {spec}: {config_path} is not a JSON object")
+            config = folder_config(spec)
+        except ModelBuildError as problem:
+            raise HFError(f"--hf {spec}: {problem.reason}") from None
         name = os.path.basename(os.path.normpath(spec))
         if config.get("auto_map"):
             if not trust_remote_code:
@@ -216,7 +212,7 @@ def _resolve(spec: str, trust_remote_code: bool) -> tuple[str, tuple[str, ...]]:
             return name, tuple(str(p) for p in sorted(Path(spec).glob("*.py")))
         model_type = config.get("model_type")
         if not isinstance(model_type, str):
-            raise HFError(f"--hf {spec}: {config_path} names no model_type and no auto_map")
+            raise HFError(f"--hf {spec}: its config.json names no model_type and no auto_map")
         return name, _type_sources(model_type, spec)
     return spec, _type_sources(spec, spec)
 
