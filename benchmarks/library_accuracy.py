@@ -27,6 +27,14 @@ tune the analysis on the tuning half only; the held-out half measures it.
     python benchmarks/library_accuracy.py --half all --out /tmp/libs \\
         --breaklint-python /work/bench-venv/bin/python [--checkout PATH] [--jobs 2]
     python benchmarks/library_accuracy.py --libraries timm --out /tmp/libs --rescore
+    python benchmarks/library_accuracy.py --half tuning --out /tmp/fast --static-only \\
+        --truth /tmp/libs --breaklint-python /work/bench-venv/bin/python --checkout PATH
+
+A full run keeps the probes' results in DIR/<library>/truth.pickle (`dynamic_truth.py` runs
+breaklint's command line and records them); `--static-only --truth DIR` runs the static phase
+of `--checkout` only and joins its findings with that recorded truth, in seconds instead of
+the tens of minutes Dynamo takes: the truth does not depend on the static rules. A statement
+only the new checkout flags counts as run when a probe executed its line.
 
 `--checkout` names the breaklint source tree to score (default: this repository); it is run as
 `PYTHONPATH=<checkout> <python> -m breaklint ...`, so any commit can be scored with the same
@@ -88,6 +96,8 @@ SEVERITIES = ("error", "warning")
 RECOMPILE_RULES = ("BL811", "BL812")  # they predict recompiles; the truth here is breaks
 MODES = ("eval", "train")
 RUN_FILE = "run.json"  # what the last run did, for --rescore
+TRUTH_FILE = "truth.pickle"  # the probes' results, for --static-only
+TRUTH_DRIVER = REPO / "benchmarks" / "dynamic_truth.py"
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +297,13 @@ def run_breaklint(
     environment = inspect_environment(library, options.breaklint_python, checkout)
     probe_file = out / "probes.py"
     write_probe_file(probe_file, library, targets)
-    command = [options.breaklint_python, "-m", "breaklint", "--isolated"]
+    # The driver runs breaklint's command line as is, keeping the probes' results (the truth)
+    # in TRUTH_FILE, or, with --static-only, joining with those a previous run kept.
+    if options.static_only:
+        truth = ["--replay", str(Path(options.truth).resolve() / library.name / TRUTH_FILE)]
+    else:
+        truth = ["--record", str(out / TRUTH_FILE)]
+    command = [options.breaklint_python, str(TRUTH_DRIVER), *truth, "--", "--isolated"]
     command += ["--output-format", "json", "--probes", str(probe_file), "--jobs", str(options.jobs)]
     command += ["--probe-timeout", str(options.probe_timeout), "--no-cache", "--quiet"]
     command += list(library.packages)
@@ -609,7 +625,18 @@ def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="score the breaklint runs already in --out again instead of running breaklint",
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--static-only",
+        action="store_true",
+        help="run only the static phase and score it against the truth kept under --truth",
+    )
+    parser.add_argument(
+        "--truth", help="a previous full run's --out: its <library>/truth.pickle is the truth"
+    )
+    options = parser.parse_args(argv)
+    if options.static_only and not options.truth:
+        parser.error("--static-only needs --truth DIR")
+    return options
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -25,7 +25,7 @@ from breaklint.console import (
 )
 from breaklint.findings import Finding, Status
 from breaklint.fix_verify import fixed, fixed_and_verified
-from breaklint.pipeline import LintRequest, Outcome, static, with_dynamic
+from breaklint.pipeline import LintRequest, Outcome, given_probes, static, with_dynamic
 from breaklint.report import (
     CARRIES_EDITS,
     WRITERS,
@@ -53,7 +53,7 @@ def lint(request: LintRequest) -> int:
             return _show_diff(linted, request)
         models = _hf_models(request)
         files = found.files + (models.files if models else [])
-        probe_paths = list(request.probes) or (list(settings.probes) if request.dynamic else [])
+        probe_paths = given_probes(request)
         if request.dynamic and not probe_paths:
             raise ConfigError(
                 "--dynamic needs probes: pass --probes or set [tool.breaklint] probes"

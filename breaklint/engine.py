@@ -42,6 +42,7 @@ from breaklint.discovery import package_parts
 from breaklint.findings import Finding
 from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.knowledge.answers import fingerprint
+from breaklint.probe_roots import probe_roots
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
 
 if TYPE_CHECKING:
@@ -127,11 +128,13 @@ def lint_paths(
     selection: Selection | None = None,
     unsaved: Mapping[str, str] | None = None,
     cache: ResultCache | None = None,
+    probes: Sequence[str] = (),
 ) -> LintResult:
     """Lint files end to end and return sorted findings (of the rules `selection` enables:
     by default, those the settings select). `unsaved` holds texts, by path, to check instead
     of what the files hold (an editor's buffers); `cache`, one to use instead of the
-    project's folder (a language server's, in memory)."""
+    project's folder (a language server's, in memory); what the `probes` (files or folders)
+    compile are compile roots too."""
     files = list(files)
     unsaved = unsaved or {}
     if selection is None:
@@ -139,7 +142,9 @@ def lint_paths(
     packages: dict[str, list[str]] = {}
     package_of = {path: package_parts(path, packages) for path in files}
     codes_of = {path: selection.codes_for(path) for path in files}
-    scope = ScopeOptions(everything=settings.scope == "all", roots=settings.roots)
+    scope = ScopeOptions(
+        everything=settings.scope == "all", roots=settings.roots, compiled=probe_roots(probes)
+    )
     # What each file held when linted: --fix rewrites a file only if it still holds that.
     digests = {
         path: text_digest(unsaved[path]) if path in unsaved else file_digest(path) for path in files

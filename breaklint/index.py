@@ -412,7 +412,15 @@ class _Indexer:
                         in_function=self.function.qualname if self.function else None,
                     )
                 )
-        elif self.index.resolve(callee) in COMPILE_CALLS and node.args:
+        elif (
+            node.args
+            and (
+                self.index.resolve(callee) in COMPILE_CALLS
+                # `torch._dynamo.optimize("eager")(f)`, `torch.compile(mode=...)(f)`: a compiler
+                # made first, then applied.
+                or (callee.endswith("()") and self.index.resolve(callee[:-2]) in COMPILE_CALLS)
+            )
+        ):
             target = dotted_name(node.args[0])
             if target is not None:
                 self.index.compiled_names.add(target)

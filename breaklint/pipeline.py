@@ -65,10 +65,23 @@ class Outcome:
     digests: dict[str, str | None] = field(default_factory=dict)  # of each file as linted
 
 
+def given_probes(request: LintRequest) -> list[str]:
+    """The probe files and folders a run is given: on the command line, or with --dynamic,
+    in the settings."""
+    return list(request.probes) or (list(request.settings.probes) if request.dynamic else [])
+
+
 def static(request: LintRequest, files: list[str], selection: Selection) -> Outcome:
     from breaklint.engine import lint_paths
 
-    result = lint_paths(files, request.settings, request.jobs, request.use_cache, selection)
+    result = lint_paths(
+        files,
+        request.settings,
+        request.jobs,
+        request.use_cache,
+        selection,
+        probes=given_probes(request),
+    )
     return Outcome(
         result.findings,
         result.files_checked,

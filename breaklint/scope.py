@@ -1,8 +1,9 @@
 """Compile scope: which functions `torch.compile` really traces.
 
 Roots are `forward` methods of `nn.Module` subclasses, functions compiled by decorator or by
-`torch.compile(fn)`, and registered hooks; scope is everything reachable from them through
-calls that resolve inside the linted tree.
+`torch.compile(fn)` (or `torch._dynamo.optimize(...)(fn)`, or a local instance's method),
+registered hooks, and what the probes given compile; scope is everything reachable from them
+through calls that resolve inside the linted tree.
 """
 
 from __future__ import annotations
@@ -372,8 +373,9 @@ class Project:
                         table.setdefault(assigned, []).append((ref, summary))
         return table.get(attribute, [])
 
-    def roots(self) -> list[Root]:
-        """Every compile root with its label, in a stable order."""
+    def roots(self, compiled: tuple[str, ...] = ()) -> list[Root]:
+        """Every compile root with its label, in a stable order; `compiled`: dotted names of
+        what the probes compile (`breaklint.probe_roots`)."""
         found: dict[DefinitionRef, Root] = {}
 
         def add(ref: DefinitionRef | None, name: str, inner: tuple[str, ...] | None = None) -> None:
@@ -411,7 +413,41 @@ class Project:
                     add(ref, ref.qualname)
             for hook in index.hooks:
                 add(self._hook_target(module, hook), f"{hook.method}({hook.target})")
+        for dotted in compiled:
+            for ref in self.named_callable(dotted):
+                add(ref, ref.qualname)
         return sorted(found.values(), key=lambda root: (root.ref.module, root.ref.qualname))
+
+    def named_callable(self, dotted: str) -> list[DefinitionRef]:
+        """The project functions calling what a dotted name names runs: `pkg.f`, an
+        instance's `forward` or `__call__` (`pkg.Model()`), its method (`pkg.Model().encode`)
+        or, for an attribute that `__init__` sets to a project class's instance
+        (`pkg.Model().encoder`), that instance's."""
+        if "()" not in dotted:
+            ref = self.lookup(dotted)
+            return [ref] if ref is not None and self.function(ref) is not None else []
+        head, _, rest = dotted.partition("()")
+        cls = self.lookup(head)
+        if cls is None or cls.qualname not in self.by_module[cls.module].classes:
+            return []
+        attribute = rest.removeprefix(".")
+        if not attribute:
+            for method in ("forward", "__call__"):
+                ref = self.method(cls.module, cls.qualname, method)
+                if ref is not None:
+                    return [ref]
+            return []
+        if "." in attribute or "()" in attribute:
+            return []
+        ref = self.method(cls.module, cls.qualname, attribute)
+        if ref is not None:
+            return [ref]
+        found = []
+        for owner, summary in self.attribute_summaries(cls.module, cls.qualname, attribute):
+            owner_info = self.function(owner)
+            assert owner_info is not None
+            found += [t.ref for t in self._held_targets(owner.module, owner_info, summary, "", 0)]
+        return found
 
     def decorator_functions(self, ref: DefinitionRef) -> list[DefinitionRef]:
         """The project functions decorating `ref`: their wrappers run when it is called."""
@@ -475,7 +511,15 @@ class Project:
             owners = [c for c in index.classes.values() if rest in c.methods]
             return DefinitionRef(module, f"{owners[0].name}.{rest}") if len(owners) == 1 else None
         ref = self.resolve_local(module, name)
-        return ref if ref is not None and self.function(ref) is not None else None
+        if ref is not None and self.function(ref) is not None:
+            return ref
+        # `model = Codec(); torch.compile(model.encode)`: a method of a local instance, in any
+        # function of the module that binds the name.
+        for info in index.functions.values():
+            if any(entry.startswith(f"{head}=") for entry in info.bindings):
+                for target in self.call_targets(module, info, name):
+                    return target.ref
+        return None
 
     def is_disabled(self, ref: DefinitionRef) -> bool:
         info = self.function(ref)
@@ -558,6 +602,9 @@ class ScopeOptions:
 
     everything: bool = False
     roots: tuple[str, ...] = ()  # patterns; empty: every root
+    # What the probes given compile, as dotted names (`breaklint.probe_roots`): roots too, so
+    # the static scope depends on the probes a run is given.
+    compiled: tuple[str, ...] = ()
 
 
 def compile_scope(
@@ -592,7 +639,7 @@ def compile_scope(
         inner[ref] = only
         queue.append((ref, callees))
 
-    roots = [root for root in project.roots() if matches_root(root, options.roots)]
+    roots = [root for root in project.roots(options.compiled) if matches_root(root, options.roots)]
     for compiled in roots:
         reach(
             compiled.ref,

@@ -7,7 +7,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `__init__` and containers (mechanism 2);
 - scope_edges: calls through a local alias, callables on attributes and in dicts,
   `functools.partial`, another object's method, and imports that resolve only against the
-  source root (mechanism 3).
+  source root (mechanism 3);
+- compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
+  `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
+  with `--probes`, what the probes return to be compiled.
 
 Each asserts the exact findings; where Dynamo can run the project, it confirms them.
 """
@@ -45,6 +48,12 @@ EXPECTED = {
         ("module/processors.py", 5, "BL401", "error"),  # reached only through `step`
         ("module/processors.py", 11, "BL401", "error"),  # `__call__` of an attribute
     ],
+    "compile_roots": [
+        ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
+        ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
+        ("lib/ops.py", 7, "BL401", "error"),  # torch._dynamo.optimize("eager")(shift)
+        ("lib/ops.py", 12, "BL401", "error"),  # called by @torch.compile(fullgraph=False)
+    ],
 }
 
 
@@ -78,6 +87,31 @@ def test_a_file_linted_alone_knows_only_its_own_calls(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout
     assert json.loads(done.stdout)["findings"] == []
+
+
+def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:
+    # `lib.audio.mel` (returned by a builder beside the probes) and `Codec().eval().decode`
+    # are compiled by the probes only; Dynamo breaks where the static findings are.
+    pytest.importorskip("torch", reason="the probes run under Dynamo: needs torch")
+    root = PROJECTS / "compile_roots"
+    probes = str(root / "probes" / "probes.py")
+    done = run_breaklint(
+        *("--isolated", "--no-cache", "--output-format", "json", "--probes", probes, str(root)),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1, done.stderr
+    found = [
+        (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["status"])
+        for f in json.loads(done.stdout)["findings"]
+    ]
+    assert found == [
+        ("lib/audio.py", 5, "BL401", "confirmed"),
+        ("lib/codec.py", 19, "BL401", "not-reached"),
+        ("lib/codec.py", 23, "BL401", "confirmed"),
+        ("lib/ops.py", 2, "BL401", "not-reached"),
+        ("lib/ops.py", 7, "BL401", "not-reached"),
+        ("lib/ops.py", 12, "BL401", "not-reached"),
+    ]
 
 
 # The entry each project's model is built and called from, for Dynamo.

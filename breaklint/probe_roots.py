@@ -1,0 +1,262 @@
+"""What the probes compile, read from their source: each probe's callable as a dotted name.
+
+A probe returns `(callable, args[, kwargs])`, and the dynamic phase compiles that callable, so
+it is a compile root even when nothing in the linted tree compiles it (a function, or a method
+other than `forward`). This follows, with `ast` and no import, what a probe returns: through
+local and module-level names, tuples, the probe file's own functions and those of modules
+beside it (the folder a probe runs from is first on `sys.path`), to a dotted name that names
+something outside them: `pkg.audio.mel` (a function), `pkg.model.Whisper()` (an instance of the
+class: its `forward`), `pkg.model.Whisper().embed` (a method of an instance). What it cannot
+follow (a parameter, a factory's return value, a dictionary) it leaves out: the static scope
+then misses only what the probes' dynamic phase still reports.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from breaklint.dynamic.probes import find_probes
+from breaklint.source import read_regular
+
+# nn.Module methods that return the module itself: `Model().eval()` is still that model.
+RETURNS_SELF = frozenset(
+    {"eval", "train", "to", "cpu", "cuda", "float", "double", "half", "bfloat16", "requires_grad_"}
+)
+INSTANCE = "()"  # in a dotted name: what calling the name before it returned
+_MAX_DEPTH = 12  # calls and names followed; deeper is unknown
+
+
+@dataclass(frozen=True, slots=True)
+class _Outside:
+    """Something named outside the probes' own files, as a dotted name where `()` marks what
+    a call returned: `pkg.f`, `pkg.Model()` (an instance), `pkg.Model().encode` (its method)."""
+
+    dotted: str
+
+    @property
+    def called(self) -> bool:
+        return INSTANCE in self.dotted
+
+
+@dataclass(frozen=True, slots=True)
+class _Function:
+    module: _SourceFile
+    node: ast.FunctionDef | ast.Lambda
+
+
+@dataclass(frozen=True, slots=True)
+class _Items:
+    """A tuple or list: a probe's callable is its first item."""
+
+    first: tuple[_Value, ...]
+
+
+_Value = _Outside | _Function | _Items
+_Locals = dict[str, list[tuple[int, ast.expr | None]]]  # name -> (line, value) bindings
+
+
+@dataclass(eq=False, slots=True)
+class _SourceFile:
+    """A probe file or a module beside it: its top-level names."""
+
+    path: str
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted
+    functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    assigned: dict[str, ast.expr] = field(default_factory=dict)  # the last top-level value
+
+
+def _read(path: str) -> _SourceFile | None:
+    try:
+        tree = ast.parse(read_regular(path), filename=path)
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return None
+    found = _SourceFile(path)
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    found.imports[alias.asname] = alias.name
+                else:
+                    head = alias.name.partition(".")[0]
+                    found.imports[head] = head
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                found.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.FunctionDef):
+            found.functions[node.name] = node
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found.assigned[target.id] = node.value
+        elif isinstance(node, ast.AnnAssign) and node.value and isinstance(node.target, ast.Name):
+            found.assigned[node.target.id] = node.value
+    return found
+
+
+class _Reader:
+    """Evaluates expressions of the probe files to the values above, memoising files."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.files: dict[str, _SourceFile | None] = {}
+
+    def source(self, path: str) -> _SourceFile | None:
+        if path not in self.files:
+            self.files[path] = _read(path)
+        return self.files[path]
+
+    def beside(self, dotted: str) -> tuple[_SourceFile, list[str]] | None:
+        """The module beside the probes that `dotted` starts with, and the names after it."""
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            base = os.path.join(self.folder, *parts[:cut])
+            for path in (f"{base}.py", os.path.join(base, "__init__.py")):
+                if os.path.isfile(path):
+                    module = self.source(path)
+                    return (module, parts[cut:]) if module is not None else None
+        return None
+
+    def dotted(self, dotted: str, depth: int) -> list[_Value]:
+        found = self.beside(dotted)
+        if found is None:
+            return [_Outside(dotted)]
+        module, names = found
+        if not names:
+            return []  # a module itself is no callable
+        values = self.name(module, names[0], depth)
+        for attribute in names[1:]:
+            values = [v for value in values for v in self.attribute(value, attribute, depth)]
+        return values
+
+    def name(self, module: _SourceFile, name: str, depth: int) -> list[_Value]:
+        if name in module.functions:
+            return [_Function(module, module.functions[name])]
+        if name in module.assigned:
+            return self.value(module, module.assigned[name], {}, depth + 1)
+        if name in module.imports:
+            return self.dotted(module.imports[name], depth + 1)
+        return []
+
+    def attribute(self, value: _Value, attribute: str, depth: int) -> list[_Value]:
+        if not isinstance(value, _Outside):
+            return []
+        if value.called:
+            return [_Outside(f"{value.dotted}.{attribute}")]
+        return self.dotted(f"{value.dotted}.{attribute}", depth + 1)
+
+    def value(
+        self, module: _SourceFile, node: ast.expr, local: _Locals, depth: int
+    ) -> list[_Value]:
+        """What `node` may evaluate to, in a function whose last assignments are `local`."""
+        if depth > _MAX_DEPTH:
+            return []
+        if isinstance(node, ast.Tuple | ast.List):
+            if not node.elts:
+                return []
+            return [_Items(tuple(self.value(module, node.elts[0], local, depth + 1)))]
+        if isinstance(node, ast.Name):
+            if node.id in local:
+                # The binding before this use: `model = model.eval()` reads the one above.
+                before = [v for line, v in local[node.id] if line < node.lineno] or [None]
+                bound = before[-1]
+                return [] if bound is None else self.value(module, bound, local, depth + 1)
+            return self.name(module, node.id, depth + 1)
+        if isinstance(node, ast.Attribute):
+            bases = self.value(module, node.value, local, depth + 1)
+            return [v for base in bases for v in self.attribute(base, node.attr, depth + 1)]
+        if isinstance(node, ast.Lambda):
+            return [_Function(module, node)]
+        if isinstance(node, ast.Call):
+            called = self.value(module, node.func, local, depth + 1)
+            return [v for function in called for v in self.called(function, depth + 1)]
+        return []
+
+    def called(self, function: _Value, depth: int) -> list[_Value]:
+        """What calling `function` returns, where that can be read."""
+        if isinstance(function, _Function):
+            return self.returned(function, depth)
+        if not isinstance(function, _Outside):
+            return []
+        if not function.called:
+            return [_Outside(function.dotted + INSTANCE)]  # an instance, when it is a class
+        owner, _, method = function.dotted.rpartition(".")
+        return [_Outside(owner)] if method in RETURNS_SELF and INSTANCE in owner else []
+
+    def returned(self, function: _Function, depth: int) -> list[_Value]:
+        node = function.node
+        if isinstance(node, ast.Lambda):
+            return self.value(function.module, node.body, {}, depth + 1)
+        local = _local_values(node)
+        return [
+            value
+            for returned in _returns(node)
+            for value in self.value(function.module, returned, local, depth + 1)
+        ]
+
+
+def _own_nodes(function: ast.FunctionDef) -> Iterator[ast.AST]:
+    """The nodes of a function's body, not those of functions or classes nested in it."""
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            pending.extend(ast.iter_child_nodes(node))
+
+
+def _returns(function: ast.FunctionDef) -> list[ast.expr]:
+    return [
+        node.value
+        for node in _own_nodes(function)
+        if isinstance(node, ast.Return) and node.value is not None
+    ]
+
+
+def _local_values(function: ast.FunctionDef) -> _Locals:
+    """Each local name's bindings by line: a plain assignment's value, or None for a binding
+    that cannot be read (a parameter, a loop, `with ... as`)."""
+    bound: _Locals = {}
+    arguments = function.args
+    for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
+        bound[argument.arg] = [(0, None)]
+    read: set[ast.Name] = set()  # targets whose value is read
+    for node in _own_nodes(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                bound.setdefault(target.id, []).append((node.lineno, node.value))
+                read.add(target)
+    for node in _own_nodes(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node not in read:
+            bound.setdefault(node.id, []).append((node.lineno, None))
+    for bindings in bound.values():
+        bindings.sort(key=lambda binding: binding[0])
+    return bound
+
+
+def _callables(values: Sequence[_Value]) -> Iterator[str]:
+    for value in values:
+        if isinstance(value, _Items):
+            yield from _callables(value.first)
+        elif isinstance(value, _Outside):
+            yield value.dotted
+
+
+def probe_roots(paths: Sequence[str]) -> tuple[str, ...]:
+    """The dotted names of what the probes under `paths` return to be compiled, sorted:
+    `pkg.f`, `pkg.Model()` (an instance: its `forward`), `pkg.Model().encode`."""
+    found: set[str] = set()
+    probes = find_probes(list(paths)).probes
+    readers: dict[str, _Reader] = {}
+    for probe in probes:
+        folder = os.path.dirname(os.path.abspath(probe.path))
+        reader = readers.setdefault(folder, _Reader(folder))
+        module = reader.source(probe.path)
+        if module is None or probe.name not in module.functions:
+            continue
+        values = reader.returned(_Function(module, module.functions[probe.name]), 0)
+        found.update(_callables(values))
+    return tuple(sorted(found))

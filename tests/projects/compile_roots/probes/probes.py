@@ -1,0 +1,23 @@
+"""What these probes return is compiled: `lib.audio.mel` through a builder beside this file,
+and the method of an instance."""
+
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from builders import build_mel  # noqa: E402
+from lib.codec import Codec  # noqa: E402
+
+
+def probe_mel():
+    built = build_mel()
+    return built
+
+
+def probe_decode():
+    model = Codec()
+    model = model.eval()
+    return model.decode, (torch.randn(4),)
