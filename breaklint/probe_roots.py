@@ -18,8 +18,9 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from breaklint.dynamic.probes import find_probes
 from breaklint.source import read_regular
+
+PREFIX = "probe_"  # a probe is a module-level function named so, in a probe file
 
 # nn.Module methods that return the module itself: `Model().eval()` is still that model.
 RETURNS_SELF = frozenset(
@@ -245,18 +246,42 @@ def _callables(values: Sequence[_Value]) -> Iterator[str]:
             yield value.dotted
 
 
+def probe_files(paths: Sequence[str]) -> tuple[list[tuple[str, bool]], list[str]]:
+    """The probe files under `paths`, each with whether it was named explicitly (a folder's
+    .py files are not), and the paths that do not exist."""
+    files: list[tuple[str, bool]] = []
+    missing: list[str] = []
+    for path in paths:
+        if os.path.isfile(path):
+            files.append((path, True))
+        elif os.path.isdir(path):
+            for folder, subfolders, names in os.walk(path):
+                subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))
+                files += [
+                    (os.path.join(folder, n), False) for n in sorted(names) if n.endswith(".py")
+                ]
+        else:
+            missing.append(path)
+    return files, missing
+
+
 def probe_roots(paths: Sequence[str]) -> tuple[str, ...]:
     """The dotted names of what the probes under `paths` return to be compiled, sorted:
     `pkg.f`, `pkg.Model()` (an instance: its `forward`), `pkg.Model().encode`."""
     found: set[str] = set()
-    probes = find_probes(list(paths)).probes
     readers: dict[str, _Reader] = {}
-    for probe in probes:
-        folder = os.path.dirname(os.path.abspath(probe.path))
+    for path, _ in probe_files(paths)[0]:
+        folder = os.path.dirname(os.path.abspath(path))
         reader = readers.setdefault(folder, _Reader(folder))
-        module = reader.source(probe.path)
-        if module is None or probe.name not in module.functions:
-            continue
-        values = reader.returned(_Function(module, module.functions[probe.name]), 0)
-        found.update(_callables(values))
+        module = reader.source(path)
+        for name, node in (module.functions if module is not None else {}).items():
+            if module is not None and name.startswith(PREFIX) and not _takes_arguments(node):
+                found.update(_callables(reader.returned(_Function(module, node), 0)))
     return tuple(sorted(found))
+
+
+def _takes_arguments(node: ast.FunctionDef) -> bool:
+    arguments = node.args
+    return bool(arguments.posonlyargs or arguments.args or arguments.kwonlyargs) or bool(
+        arguments.vararg or arguments.kwarg
+    )

@@ -170,6 +170,12 @@ class Rule(Visitor):
     def finish(self, reports: list[Report]) -> None:
         """Called once the traversal is over, with every rule's reports for the function."""
 
+    def restate(self, reports: list[Report]) -> list[Report]:
+        """Called after every rule's `finish`, with every report of the function: the reports
+        as this rule's knowledge changes them (BL202: after a break that skips the frame, the
+        rest of it runs eagerly)."""
+        return reports
+
     @classmethod
     def function_findings(
         cls, path: str, function: ScopedFunction, reports: Sequence[Report], lines: list[str]
@@ -241,6 +247,8 @@ def collect_reports(visitors: list[Rule]) -> list[Report]:
         before = len(visitor.reports)
         visitor.finish(reports)
         reports.extend(visitor.reports[before:])
+    for visitor in visitors:
+        reports = visitor.restate(reports)
     return reports
 
 

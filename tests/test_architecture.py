@@ -34,6 +34,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "breaklint.findings",
         "breaklint.index",
         "breaklint.kinds",
+        "breaklint.probe_roots",
         "breaklint.scope",
         "breaklint.suppression",
         "breaklint.tensor_text",

@@ -12,6 +12,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from breaklint.probe_roots import probe_roots
+
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
@@ -178,10 +180,13 @@ def test_a_library_module_is_read_without_importing_it(tmp_path: Path) -> None:
     module = tmp_path / "lib.py"
     module.write_text(
         "import not_installed\n"
+        "from lib_a.audio import Codec\n"
         "PACKAGES = ('lib_a', 'lib_b')\n"
         "MODES = ('eval', 'train')\n"
-        "def build_small(): ...\n"
-        "def build_moded(mode): ...\n"
+        "def build_small(): return not_installed.mel, ()\n"
+        "def build_moded(mode):\n"
+        "    model = Codec()\n"
+        "    return model.decode, ()\n"
         "def _helper(): ...\n",
         encoding="utf-8",
     )
@@ -198,11 +203,16 @@ def test_a_library_module_is_read_without_importing_it(tmp_path: Path) -> None:
         "probe_moded_eval",
         "probe_moded_train",
     ]
-    probes = tmp_path / "probes.py"
+    probes = tmp_path / "probes" / "probes.py"
+    probes.parent.mkdir()
     library_accuracy.write_probe_file(probes, library, targets)
     text = probes.read_text()
     compile(text, str(probes), "exec")
-    assert "return _built(_library.build_moded, 'train', True)" in text
+    assert "from lib_builders import build_moded, build_small" in text
+    assert "    built = build_moded('train')\n    _in_mode(built, 'train')\n" in text
+    # The module beside the probes is what breaklint reads to know what they compile.
+    assert (probes.parent / "lib_builders.py").read_bytes() == module.read_bytes()
+    assert probe_roots([str(probes)]) == ("lib_a.audio.Codec().decode", "not_installed.mel")
 
 
 def test_every_library_of_the_split_has_a_readable_module() -> None:

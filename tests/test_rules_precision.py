@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -160,3 +161,53 @@ def test_a_break_that_rests_on_a_guess_is_a_warning(tmp_path: Path) -> None:
     ]
     findings = lint_paths([str(tmp_path / "model.py")], Settings(root=tmp_path), jobs=1).findings
     assert [f.severity.value for f in findings] == ["warning", "warning", "error", "error", "error"]
+
+
+def test_after_a_frame_skip_the_rest_of_the_frame_runs_eagerly(breaklint, write) -> None:
+    # The print in the loop skips `run`'s frame: Dynamo never traces the `.item()` after it,
+    # so that is no break of its own (info), as Dynamo shows.
+    pytest.importorskip("torch", reason="Dynamo decides what breaks: needs torch")
+    write(
+        "skip.py",
+        """
+        import torch
+
+
+        def run(x):
+            print("before")
+            for i in range(3):
+                print(i)
+                x = x + 1
+            n = x.sum().item()
+            return x * n
+
+
+        compiled = torch.compile(run)
+        """,
+    )
+    write(
+        "probe_skip.py",
+        """
+        import torch
+        from skip import run
+
+
+        def probe_run():
+            return run, (torch.randn(4),)
+        """,
+    )
+    done = breaklint(
+        "--isolated", "--no-cache", "-q", "--output-format", "json", "--probes", "probe_skip.py",
+        "skip.py",
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    found = [
+        (f["line"], f["code"], f["severity"], f["status"])
+        for f in json.loads(done.stdout)["findings"]
+    ]
+    assert found == [
+        (5, "BL401", "error", "confirmed"),
+        (7, "BL202", "error", "confirmed"),
+        (7, "BL401", "error", "confirmed"),
+        (9, "BL101", "info", "not-reproduced"),
+    ]

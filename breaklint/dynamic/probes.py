@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import ast
-import os
 from dataclasses import dataclass, field
 
 from breaklint.dynamic.model import Probe, ProbeResult, ProbeStatus
+from breaklint.probe_roots import PREFIX, probe_files
 from breaklint.source import read_regular
-
-PREFIX = "probe_"
 
 
 @dataclass(slots=True)
@@ -55,15 +53,7 @@ def _scan(path: str, explicit: bool, found: ProbeSet) -> None:
 def find_probes(paths: list[str]) -> ProbeSet:
     """Probe files named explicitly, and every .py file under probe folders."""
     found = ProbeSet()
-    for path in paths:
-        if os.path.isfile(path):
-            _scan(path, True, found)
-        elif os.path.isdir(path):
-            for folder, subfolders, files in os.walk(path):
-                subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))
-                for name in sorted(files):
-                    if name.endswith(".py"):
-                        _scan(os.path.join(folder, name), False, found)
-        else:
-            found.missing.append(path)
+    files, found.missing = probe_files(paths)
+    for path, explicit in files:
+        _scan(path, explicit, found)
     return found

@@ -1,4 +1,5 @@
 import ast
+from dataclasses import replace
 
 from breaklint.findings import Severity
 from breaklint.rule import Report, Rule, RuleContext, all_rules
@@ -64,6 +65,7 @@ compiled = torch.compile(accumulate)
         # By id of a report made inside a loop: the outermost loop around it, and whether it is
         # under an `if` on a trace-time value (flag, shape).
         self.in_loop: dict[int, tuple[Loop, bool]] = {}
+        self.skipped_from: Report | None = None  # the first break that certainly skips
 
     def observe(self, report: Report) -> None:
         facts = self.context.facts
@@ -97,6 +99,33 @@ compiled = torch.compile(accumulate)
                 hint=self.hint.format(codes=codes),
                 severity=Severity.WARNING if conditional or uncertain else None,
             )
+            earliest = min(inside, key=_line)
+            if not (conditional or uncertain) and (
+                self.skipped_from is None or _line(earliest) < _line(self.skipped_from)
+            ):
+                self.skipped_from = earliest
+
+    def restate(self, reports: list[Report]) -> list[Report]:
+        """Once a break in a loop certainly skips the frame, Dynamo traces nothing after it in
+        this function (the functions it calls get frames of their own): the breaks that other
+        rules see later in it are no breaks, only what runs eagerly there."""
+        first = self.skipped_from
+        if first is None:
+            return reports
+        line = _line(first)
+        # Lines below it: on its own line, an argument runs before the call that holds it.
+        last = getattr(first.node, "end_lineno", None) or line
+        note = f" (no break of its own: the frame is skipped at line {line} and runs eagerly)"
+        return [
+            replace(report, severity=Severity.INFO, message=report.message + note)
+            if all_rules()[report.code].breaks_graph and _line(report) > last
+            else report
+            for report in reports
+        ]
+
+
+def _line(report: Report) -> int:
+    return getattr(report.node, "lineno", 0)
 
 
 def _in_while_test(loop: Loop, report: Report) -> bool:
