@@ -64,17 +64,19 @@ class _SourceFile:
     """A probe file or a module beside it: its top-level names."""
 
     path: str
+    dotted: str  # its module name, from the probes' folder
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    classes: set[str] = field(default_factory=set)
     assigned: dict[str, ast.expr] = field(default_factory=dict)  # the last top-level value
 
 
-def _read(path: str) -> _SourceFile | None:
+def _read(path: str, dotted: str) -> _SourceFile | None:
     try:
         tree = ast.parse(read_regular(path), filename=path)
     except (OSError, SyntaxError, ValueError, RecursionError):
         return None
-    found = _SourceFile(path)
+    found = _SourceFile(path, dotted)
     for node in tree.body:
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -88,6 +90,8 @@ def _read(path: str) -> _SourceFile | None:
                 found.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
         elif isinstance(node, ast.FunctionDef):
             found.functions[node.name] = node
+        elif isinstance(node, ast.ClassDef):
+            found.classes.add(node.name)
         elif isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
@@ -106,7 +110,9 @@ class _Reader:
 
     def source(self, path: str) -> _SourceFile | None:
         if path not in self.files:
-            self.files[path] = _read(path)
+            relative = os.path.relpath(os.path.splitext(path)[0], self.folder)
+            dotted = relative.replace(os.sep, ".").removesuffix(".__init__")
+            self.files[path] = _read(path, dotted)
         return self.files[path]
 
     def beside(self, dotted: str) -> tuple[_SourceFile, list[str]] | None:
@@ -135,6 +141,8 @@ class _Reader:
     def name(self, module: _SourceFile, name: str, depth: int) -> list[_Value]:
         if name in module.functions:
             return [_Function(module, module.functions[name])]
+        if name in module.classes:  # linted too, when the tree holds it
+            return [_Outside(f"{module.dotted}.{name}")]
         if name in module.assigned:
             return self.value(module, module.assigned[name], {}, depth + 1)
         if name in module.imports:
@@ -244,6 +252,8 @@ def _callables(values: Sequence[_Value]) -> Iterator[str]:
             yield from _callables(value.first)
         elif isinstance(value, _Outside):
             yield value.dotted
+        elif isinstance(value.node, ast.FunctionDef):  # linted too, when the tree holds it
+            yield f"{value.module.dotted}.{value.node.name}"
 
 
 def probe_files(paths: Sequence[str]) -> tuple[list[tuple[str, bool]], list[str]]:

@@ -1,5 +1,5 @@
 """What these probes return is compiled: `lib.audio.mel` through a builder beside this file,
-and the method of an instance."""
+the method of an instance, and a function of a module beside this file."""
 
 import os
 import sys
@@ -10,6 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from builders import build_mel  # noqa: E402
 from lib.codec import Codec  # noqa: E402
+from local_ops import wobble  # noqa: E402
 
 
 def probe_mel():
@@ -21,3 +22,7 @@ def probe_decode():
     model = Codec()
     model = model.eval()
     return model.decode, (torch.randn(4),)
+
+
+def probe_wobble():
+    return wobble, (torch.randn(4),)

@@ -1,0 +1,6 @@
+import torch
+
+
+def wobble(x):
+    print("wobble")  # compiled only by a probe that returns this function of a module beside it
+    return torch.sin(x)
