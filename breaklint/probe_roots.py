@@ -26,6 +26,7 @@ PREFIX = "probe_"  # a probe is a module-level function named so, in a probe fil
 RETURNS_SELF = frozenset(
     {"eval", "train", "to", "cpu", "cuda", "float", "double", "half", "bfloat16", "requires_grad_"}
 )
+PARTIAL = "functools.partial"
 INSTANCE = "()"  # in a dotted name: what calling the name before it returned
 _MAX_DEPTH = 12  # calls and names followed; deeper is unknown
 
@@ -46,6 +47,7 @@ class _Outside:
 class _Function:
     module: _SourceFile
     node: ast.FunctionDef | ast.Lambda
+    closure: _Locals | None = None  # a lambda's: the names of the function it is made in
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,11 +179,33 @@ class _Reader:
             bases = self.value(module, node.value, local, depth + 1)
             return [v for base in bases for v in self.attribute(base, node.attr, depth + 1)]
         if isinstance(node, ast.Lambda):
-            return [_Function(module, node)]
+            return [_Function(module, node, local)]
         if isinstance(node, ast.Call):
             called = self.value(module, node.func, local, depth + 1)
+            if node.args and any(
+                isinstance(f, _Outside) and f.dotted == PARTIAL for f in called
+            ):  # `partial(f, ...)` calls `f`
+                return self.value(module, node.args[0], local, depth + 1)
             return [v for function in called for v in self.called(function, depth + 1)]
         return []
+
+    def compiled(self, values: Sequence[_Value], depth: int = 0) -> Iterator[str]:
+        """The dotted names of what compiling a probe's callable traces first: a lambda's
+        (`lambda x: model.decode(x)`) are what its body calls."""
+        for value in values:
+            if isinstance(value, _Items):
+                yield from self.compiled(value.first, depth)
+            elif isinstance(value, _Outside):
+                yield value.dotted
+            elif isinstance(value.node, ast.FunctionDef):  # linted too, when the tree holds it
+                yield f"{value.module.dotted}.{value.node.name}"
+            elif depth < _MAX_DEPTH:
+                lambda_ = value.node
+                for call in ast.walk(lambda_.body):
+                    if isinstance(call, ast.Call):
+                        closure = value.closure or {}
+                        called = self.value(value.module, call.func, closure, depth + 1)
+                        yield from self.compiled(called, depth + 1)
 
     def called(self, function: _Value, depth: int) -> list[_Value]:
         """What calling `function` returns, where that can be read."""
@@ -197,7 +221,7 @@ class _Reader:
     def returned(self, function: _Function, depth: int) -> list[_Value]:
         node = function.node
         if isinstance(node, ast.Lambda):
-            return self.value(function.module, node.body, {}, depth + 1)
+            return self.value(function.module, node.body, function.closure or {}, depth + 1)
         local = _local_values(node)
         return [
             value
@@ -246,16 +270,6 @@ def _local_values(function: ast.FunctionDef) -> _Locals:
     return bound
 
 
-def _callables(values: Sequence[_Value]) -> Iterator[str]:
-    for value in values:
-        if isinstance(value, _Items):
-            yield from _callables(value.first)
-        elif isinstance(value, _Outside):
-            yield value.dotted
-        elif isinstance(value.node, ast.FunctionDef):  # linted too, when the tree holds it
-            yield f"{value.module.dotted}.{value.node.name}"
-
-
 def probe_files(paths: Sequence[str]) -> tuple[list[tuple[str, bool]], list[str]]:
     """The probe files under `paths`, each with whether it was named explicitly (a folder's
     .py files are not), and the paths that do not exist."""
@@ -286,7 +300,7 @@ def probe_roots(paths: Sequence[str]) -> tuple[str, ...]:
         module = reader.source(path)
         for name, node in (module.functions if module is not None else {}).items():
             if module is not None and name.startswith(PREFIX) and not _takes_arguments(node):
-                found.update(_callables(reader.returned(_Function(module, node), 0)))
+                found.update(reader.compiled(reader.returned(_Function(module, node), 0)))
     return tuple(sorted(found))
 
 

@@ -90,9 +90,9 @@ def test_a_file_linted_alone_knows_only_its_own_calls(tmp_path: Path) -> None:
 
 
 def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:
-    # `lib.audio.mel` (returned by a builder beside the probes), `Codec().eval().decode` and
-    # `wobble` (defined beside the probes, linted too) are compiled by the probes only; Dynamo
-    # breaks where the static findings are.
+    # `lib.audio.mel` (returned by a builder beside the probes), `Codec().eval().decode`,
+    # `wobble` (defined beside the probes, linted too), what a lambda calls and what a partial
+    # wraps are compiled by the probes only; Dynamo breaks where the static findings are.
     pytest.importorskip("torch", reason="the probes run under Dynamo: needs torch")
     root = PROJECTS / "compile_roots"
     probes = str(root / "probes" / "probes.py")
@@ -107,6 +107,8 @@ def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:
     ]
     assert found == [
         ("lib/audio.py", 5, "BL401", "confirmed"),
+        ("lib/audio.py", 15, "BL401", "confirmed"),
+        ("lib/audio.py", 20, "BL401", "confirmed"),
         ("lib/codec.py", 19, "BL401", "not-reached"),
         ("lib/codec.py", 23, "BL401", "confirmed"),
         ("lib/ops.py", 2, "BL401", "not-reached"),
