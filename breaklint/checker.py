@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import gc
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -23,7 +22,14 @@ from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index
 from breaklint.rule import Phase, Rule, RuleContext, all_rules, collect_reports
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
-from breaklint.source import LazyLines, Unreadable, column, parse_python, read_source
+from breaklint.source import (
+    LazyLines,
+    Unreadable,
+    collector_paused,
+    column,
+    parse_python,
+    read_source,
+)
 from breaklint.suppression import Suppressions, is_skipped
 from breaklint.syntax import walk
 from breaklint.tensor_text import names_used_as_tensors
@@ -65,19 +71,6 @@ def deep_recursion() -> Iterator[None]:
         sys.setrecursionlimit(before)
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Parsing allocates hundreds of thousands of nodes without cycles, which reference
-    counting frees; the cyclic collector's passes over them cost about a tenth of the time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def check_file(
     path: str,
     package: list[str],
@@ -88,7 +81,7 @@ def check_file(
 ) -> FileResult:
     """Read, parse and index one file, then check it against its own scope. `text`, when
     given, is the file's text instead of what is on disk (an editor's unsaved buffer)."""
-    with _collector_paused():
+    with collector_paused():
         return _check_file(path, package, module, codes, scope, text)
 
 
@@ -125,7 +118,7 @@ def recheck_file(
 ) -> list[Finding]:
     """Check the functions whose project-wide scope differs from the file's own (in `text`,
     when given, as `check_file`)."""
-    with _collector_paused():
+    with collector_paused():
         return _recheck_file(path, package, functions, codes, text)
 
 
@@ -295,6 +288,9 @@ def _check_function(
         # The facts visitor goes first so that rules see names bound before the node they visit.
         walk(target, [facts, *visitors])
         reports.extend(collect_reports(visitors))
+        # The rules observing reports and their context form a cycle: broken here, the
+        # function's nodes they hold are freed now, not by a pass of the cyclic collector.
+        context.observers.clear()
     if not reports:
         return []
     lines = source.lines

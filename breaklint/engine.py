@@ -44,6 +44,7 @@ from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.knowledge.answers import fingerprint
 from breaklint.probe_roots import probe_roots
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
+from breaklint.source import collector_paused
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -214,7 +215,8 @@ def _lint(
     ]
     indexes = {r.path: r.index for r in checked_files if r.index is not None}
     project = Project(indexes, module_of)
-    scoped = annotate(project, compile_scope(project, scope))
+    with collector_paused():  # the analysis makes hundreds of thousands of objects
+        scoped = annotate(project, compile_scope(project, scope))
     rechecks: list[RecheckJob] = []
     for result in checked_files:
         functions = scoped.get(result.path, [])

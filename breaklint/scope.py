@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from typing import NamedTuple
 
 from breaklint.index import (
     REDEFINED,
@@ -77,9 +78,10 @@ class ScopedFunction:
     project_calls: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class DefinitionRef:
-    """A function or class defined in the linted tree, by module and qualified name."""
+class DefinitionRef(NamedTuple):
+    """A function or class defined in the linted tree, by module and qualified name. A named
+    tuple, not a dataclass: the analysis hashes hundreds of thousands of them, and a tuple's
+    hash and equality run in C, a frozen dataclass's in Python."""
 
     module: str  # module name in the project
     qualname: str
@@ -113,6 +115,8 @@ class Project:
         self._is_module_class: dict[DefinitionRef, bool] = {}
         self._is_guard: dict[DefinitionRef, bool] = {}
         self._redefinitions: dict[str, dict[str, list[str]]] = {}  # per module, by first key
+        self._lookups: dict[str, DefinitionRef | None] = {}
+        self._resolved: dict[tuple[str, tuple[ImportAlias, ...], str], DefinitionRef | None] = {}
         self._callees: dict[
             tuple[str, str | None, tuple[ImportAlias, ...], str], DefinitionRef | None
         ] = {}
@@ -120,6 +124,11 @@ class Project:
     def lookup(self, dotted: str) -> DefinitionRef | None:
         """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree,
         following re-exports (`from pkg.b import helper` in pkg/a.py), which may form a cycle."""
+        if dotted not in self._lookups:  # most names are asked again, from many modules
+            self._lookups[dotted] = self._lookup(dotted)
+        return self._lookups[dotted]
+
+    def _lookup(self, dotted: str) -> DefinitionRef | None:
         seen = set()
         while dotted not in seen:
             seen.add(dotted)
@@ -147,6 +156,14 @@ class Project:
     ) -> DefinitionRef | None:
         """Resolve a name as written in `module` (in `caller`'s body, when given, where its
         own imports bind names) to a definition in the tree."""
+        key = (module, () if caller is None else caller.imports, dotted)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve_local(module, dotted, caller)
+        return self._resolved[key]
+
+    def _resolve_local(
+        self, module: str, dotted: str, caller: FunctionInfo | None
+    ) -> DefinitionRef | None:
         index = self.by_module[module]
         head = dotted.partition(".")[0]
         shadowed = caller is not None and any(alias.name == head for alias in caller.imports)

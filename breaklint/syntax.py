@@ -150,6 +150,9 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
     """
     classes = tuple(type(visitor) for visitor in visitors)
     plans, skip = _PLANS.get(classes) or _PLANS.setdefault(classes, ({}, set(SCALARS)))
+    # `visit` refers to itself through its closure, a cycle only the cyclic collector frees:
+    # emptied once the walk ends, it no longer holds the visitors and the nodes they keep.
+    active = list(visitors)
 
     def visit(node: ast.AST) -> None:
         kind = type(node)
@@ -160,10 +163,10 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
                 skip.add(kind)
         before, fields, after = plan
         for position, method in before:
-            method(visitors[position], node)
+            method(active[position], node)
         for field, enter, leave in fields:
             for position, method in enter:
-                method(visitors[position], node)
+                method(active[position], node)
             value: Any = getattr(node, field, None)  # a node, a list, None or a scalar
             if type(value) is list:
                 for child in value:
@@ -172,8 +175,11 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
             elif type(value) not in skip:
                 visit(value)
             for position, method in leave:
-                method(visitors[position], node)
+                method(active[position], node)
         for position, method in after:
-            method(visitors[position], node)
+            method(active[position], node)
 
-    visit(root)
+    try:
+        visit(root)
+    finally:
+        active.clear()
