@@ -3,13 +3,15 @@
 
     python benchmarks/fix_rate.py --local [--out DIR]
     python benchmarks/fix_rate.py --libraries x-transformers vit-pytorch \\
-        --python /work/bench-venv/bin/python [--out DIR]
+        --python /work/bench-venv/bin/python [--breaking-probes ACCURACY_DIR] [--out DIR]
 
 A target is code plus probes. `--local` measures breaklint's own corpora with their probes:
 tests/corpus, tests/fixes and examples. `--libraries` takes libraries of the accuracy
 benchmark (`library_accuracy.py`: its halves, its builder modules in benchmarks/libraries/ and
 the same seeded probes, one per builder and mode) and measures the installed packages of
-`--python`, copied.
+`--python`, copied. `--breaking-probes` names a `library_accuracy.py --out` folder: breaklint
+then runs only the probes that broke or skipped a frame there (the others have no break to
+remove), while the eager outputs are still compared on every probe.
 
 For each target, on a copy (the originals are never written): the eager outputs of every
 probe are saved (seeded, called once, no compiling), breaklint with the probes collects the
@@ -69,6 +71,7 @@ class Target:
     sources: tuple[Path, ...]  # folders copied under src/ (a package keeps its name)
     packages: bool  # copy each source as a package folder, rather than its files
     probes: str  # the probes file's text
+    eager_probes: str  # the probes whose eager outputs are compared
     half: str = "local"  # the accuracy benchmark's half of a library
 
 
@@ -222,7 +225,7 @@ def eager_outputs(python: str, work: Path, mode: str) -> str:
     """Save the probes' eager outputs (`save`), or compare them with those saved: "equal" or
     how they differ."""
     done = subprocess.run(
-        [python, "-c", _EAGER_OUTPUTS, "probes.py", str(work / "outputs.pt"), mode],
+        [python, "-c", _EAGER_OUTPUTS, "eager_probes.py", str(work / "outputs.pt"), mode],
         cwd=work,
         env=_environment([work / "src"]),
         capture_output=True,
@@ -248,6 +251,7 @@ def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> R
                 shutil.copytree(source, work / "src", dirs_exist_ok=True, ignore=_BYTECODE)
         (work / "src" / "probes.py").unlink(missing_ok=True)  # probes are not linted or fixed
         (work / "probes.py").write_text(target.probes, encoding="utf-8")
+        (work / "eager_probes.py").write_text(target.eager_probes, encoding="utf-8")
         saved = eager_outputs(python, work, "save")
         before, failed = breaks(breaklint(python, work, jobs), work, target.name)
         fixed = breaklint(python, work, jobs, "--fix", "--unsafe-fixes")
@@ -286,27 +290,33 @@ def _describe(entry: Break) -> str:
 
 def local_targets() -> list[Target]:
     return [
-        Target(
-            folder,
-            (REPO / folder,),
-            packages=False,
-            probes=(REPO / folder / "probes.py").read_text(encoding="utf-8"),
-        )
+        Target(folder, (REPO / folder,), False, probes, probes)
         for folder in LOCAL
+        for probes in [(REPO / folder / "probes.py").read_text(encoding="utf-8")]
     ]
 
 
-def library_target(name: str, python: str) -> Target:
+def library_target(name: str, python: str, accuracy_run: Path | None) -> Target:
     """A library of the accuracy benchmark as a target: its installed packages, and the
-    probes that benchmark writes (seeded; one per builder and mode)."""
+    probes that benchmark writes (seeded; one per builder and mode). With `accuracy_run` (a
+    `library_accuracy.py --out` folder), breaklint runs only the probes that broke or skipped
+    a frame there; the eager outputs are compared on every probe all the same."""
     library = read_library(name, LIBRARIES[name], module_path(name))
     environment = inspect_environment(library, python, REPO)
     sources = tuple(Path(environment["folders"][package][0]) for package in library.packages)
+    targets = probe_targets(library)
+    broke = targets
+    if accuracy_run is not None:
+        results = json.loads((accuracy_run / name / "results.json").read_text())
+        names = {r["probe"] for r in results["probe_rows"] if r["breaks"] or r["frames_skipped"]}
+        broke = [target for target in targets if target.function in names]
     with tempfile.TemporaryDirectory() as temporary:
         probe_file = Path(temporary) / "probes.py"
-        write_probe_file(probe_file, library, probe_targets(library))
+        write_probe_file(probe_file, library, broke)
         probes = probe_file.read_text(encoding="utf-8")
-    return Target(name, sources, packages=True, probes=probes, half=library.half)
+        write_probe_file(probe_file, library, targets)
+        eager_probes = probe_file.read_text(encoding="utf-8")
+    return Target(name, sources, True, probes, eager_probes, library.half)
 
 
 def markdown(results: list[Result]) -> str:
@@ -359,10 +369,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--python", default=sys.executable, help="the environment to run in")
     parser.add_argument("--jobs", type=int, default=2, help="breaklint's worker processes")
+    parser.add_argument(
+        "--breaking-probes",
+        type=Path,
+        metavar="DIR",
+        help="run breaklint only on the probes that broke in this library_accuracy.py run",
+    )
     parser.add_argument("--out", type=Path)
     options = parser.parse_args(argv)
     targets = local_targets() if options.local else []
-    targets += [library_target(name, options.python) for name in options.libraries]
+    targets += [
+        library_target(name, options.python, options.breaking_probes) for name in options.libraries
+    ]
     if not targets:
         parser.error("name --local or --libraries")
     fixers = fixing_rules(options.python)
