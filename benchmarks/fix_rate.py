@@ -62,6 +62,7 @@ REPO = Path(__file__).resolve().parent.parent
 LOCAL = ("tests/corpus", "tests/fixes", "examples")  # each a folder with a probes.py
 UNFIXABLE_FILE = Path(__file__).with_name("fix_rate_unfixable.json")
 RECOMPILE_KINDS = frozenset({"recompiles"})
+NOTHING_TO_FIX = "-"  # the eager outputs, not compared: no probe broke, nothing was fixed
 OUTSIDE = "outside the target's code (in torch or another package): nothing to rewrite there"
 
 
@@ -242,6 +243,8 @@ def eager_outputs(python: str, work: Path, mode: str) -> str:
 
 def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> Result:
     started = time.perf_counter()
+    if "def probe_" not in target.probes:  # no probe broke in the accuracy run
+        return Result(target.name, target.half, 0, 0, 0, 0, 0, 0, 0, NOTHING_TO_FIX)
     with tempfile.TemporaryDirectory() as temporary:
         work = Path(temporary)
         for source in target.sources:
@@ -326,7 +329,7 @@ def markdown(results: list[Result]) -> str:
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in results:
-        outputs = "equal" if r.outputs == "equal" else "differ"
+        outputs = r.outputs if r.outputs in ("equal", NOTHING_TO_FIX) else "differ"
         rows.append(
             f"| {r.target} | {r.half} | {r.before} | {r.flagged} | {r.announced} | {r.fixable} "
             f"| {r.removed} | {r.rate:.0%} | {r.after} | {r.new} | {outputs} |"
@@ -339,7 +342,10 @@ def markdown(results: list[Result]) -> str:
             ("not fixable in source", r.not_fixable),
             ("fixable but left", r.left),
             ("fixes undone by the probes", r.undone),
-            ("eager outputs after the fixes", [] if r.outputs == "equal" else [r.outputs]),
+            (
+                "eager outputs after the fixes",
+                [] if r.outputs in ("equal", NOTHING_TO_FIX) else [r.outputs],
+            ),
             ("probes that did not run before fixing", r.failed),
             ("probes that did not run after fixing", r.failed_after),
         ):
@@ -352,7 +358,7 @@ def _total(half: str, results: list[Result]) -> str:
     fixable = sum(r.fixable for r in results)
     removed = sum(r.removed for r in results)
     rate = f"{removed / fixable:.0%}" if fixable else "-"
-    equal = all(r.outputs == "equal" for r in results)
+    equal = all(r.outputs in ("equal", NOTHING_TO_FIX) for r in results)
     return (
         f"| all | {half} | {sum(r.before for r in results)} | {sum(r.flagged for r in results)} "
         f"| {sum(r.announced for r in results)} | {fixable} | {removed} | {rate} "
