@@ -2,26 +2,34 @@
 `--fix --unsafe-fixes` removes, with the model's eager outputs unchanged.
 
     python benchmarks/fix_rate.py --local [--out DIR]
-    python benchmarks/fix_rate.py --libraries vit_pytorch x_transformers \\
-        --python /work/bench-venv/bin/python [--library-folder benchmarks/libraries] [--out DIR]
+    python benchmarks/fix_rate.py --libraries x-transformers vit-pytorch \\
+        --python /work/bench-venv/bin/python [--breaking-probes ACCURACY_DIR] [--out DIR]
 
 A target is code plus probes. `--local` measures breaklint's own corpora with their probes:
-tests/corpus, tests/fixes and examples. `--libraries` takes library builder modules (the
-format of benchmarks/libraries/: `PACKAGES`, `MODES` and `build_<model>()` or
-`build_<model>(mode)` returning `(callable, args)` or `(callable, args, kwargs)`) and measures
-the installed packages of `--python`, copied, with one probe per builder and mode.
+tests/corpus, tests/fixes and examples. `--libraries` takes libraries of the accuracy
+benchmark (`library_accuracy.py`: its halves, its builder modules in benchmarks/libraries/ and
+the same seeded probes, one per builder and mode) and measures the installed packages of
+`--python`, copied. `--breaking-probes` names a `library_accuracy.py --out` folder: breaklint
+then runs only the probes that broke or skipped a frame there (the others have no break to
+remove), while the eager outputs are still compared on every probe.
 
-For each target, on a copy (the originals are never written): breaklint with the probes
-collects the truth (the statements where Dynamo broke or skipped a frame: confirmed static
-findings and BL900/BL901), `--fix --unsafe-fixes` with the same probes fixes the copy (with
-probes a file keeps its fixes only when every probe gives equal eager outputs and breaks no
-more; see the README), and the truth is collected again. A break statement is matched before
-and after by its file and its text (fixes insert lines, so line numbers move).
+For each target, on a copy (the originals are never written): the eager outputs of every
+probe are saved (seeded, called once, no compiling), breaklint with the probes collects the
+truth (the statements where Dynamo broke or skipped a frame: confirmed static findings and
+BL900/BL901), `--fix --unsafe-fixes` with the same probes fixes the copy (with probes a file
+keeps its fixes only when every probe gives equal eager outputs and breaks no more; its report
+is the truth after the fixes), and the eager outputs are compared again here, independently,
+with `torch.testing.assert_close`. A break statement is matched before and after by its file
+and its text (fixes insert lines, so line numbers move).
 
-- fixable in source: break statements a rule that offers a fix flags (BL900/BL901 and breaks
-  of rules without a fix are listed apart, with Dynamo's reason); "fix announced" counts those
-  whose finding carried a fix before fixing (a later round can fix more: `if` under `if`);
-- fix rate = fixable break statements gone after the fixes / fixable break statements.
+- not fixable in source: breaks outside the target's own code (in torch, in another package),
+  and those `fix_rate_unfixable.json` lists, each with why no rewrite of the source can remove
+  it and keep the eager outputs (a data-dependent output shape, Python's or numpy's random
+  stream, ...); they are listed with Dynamo's reason. The list was written from the tuning
+  half's breaks and breaklint's own corpora; a break it does not list counts as fixable;
+- fix rate = fixable break statements gone after the fixes / fixable break statements; the
+  table also counts the breaks flagged by a rule that offers a fix, and those whose finding
+  carried one before fixing ("fix announced": a later round can fix more, `if` under `if`).
 
 Prints one table; with --out writes DIR/fix_rate.md and DIR/fix_rate.json.
 """
@@ -29,7 +37,6 @@ Prints one table; with --out writes DIR/fix_rate.md and DIR/fix_rate.json.
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import os
 import shutil
@@ -41,9 +48,22 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+# A sibling module: a script's own folder comes first on sys.path.
+from library_accuracy import (
+    LIBRARIES,
+    inspect_environment,
+    module_path,
+    probe_targets,
+    read_library,
+    write_probe_file,
+)
+
 REPO = Path(__file__).resolve().parent.parent
 LOCAL = ("tests/corpus", "tests/fixes", "examples")  # each a folder with a probes.py
+UNFIXABLE_FILE = Path(__file__).with_name("fix_rate_unfixable.json")
 RECOMPILE_KINDS = frozenset({"recompiles"})
+NOTHING_TO_FIX = "-"  # the eager outputs, not compared: no probe broke, nothing was fixed
+OUTSIDE = "outside the target's code (in torch or another package): nothing to rewrite there"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +72,8 @@ class Target:
     sources: tuple[Path, ...]  # folders copied under src/ (a package keeps its name)
     packages: bool  # copy each source as a package folder, rather than its files
     probes: str  # the probes file's text
-    imports: tuple[Path, ...] = ()  # folders the probes import from besides the copy
+    eager_probes: str  # the probes whose eager outputs are compared
+    half: str = "local"  # the accuracy benchmark's half of a library
 
 
 @dataclass(slots=True)
@@ -63,6 +84,7 @@ class Break:
     codes: list[str]
     reason: str  # Dynamo's gb_type
     announced: bool = False  # a finding on it carried a fix
+    unfixable: str | None = None  # why no rewrite of the source can remove it
 
     @property
     def key(self) -> tuple[str, str]:
@@ -72,12 +94,15 @@ class Break:
 @dataclass(slots=True)
 class Result:
     target: str
+    half: str
     before: int
-    fixable: int
-    announced: int  # fixable break statements whose finding carried a fix before fixing
-    removed: int
+    flagged: int  # break statements a rule that offers a fix flags
+    announced: int  # of those, the ones whose finding carried a fix before fixing
+    fixable: int  # break statements fixable in source
+    removed: int  # of those, the ones gone after the fixes
     after: int
     new: int
+    outputs: str  # the eager outputs after the fixes, compared here: "equal" or how they differ
     undone: list[str] = field(default_factory=list)  # breaklint's messages about undone fixes
     not_fixable: list[str] = field(default_factory=list)
     left: list[str] = field(default_factory=list)  # fixable breaks still there
@@ -102,6 +127,13 @@ def fixing_rules(python: str) -> frozenset[str]:
     return frozenset(out.stdout.split())
 
 
+def unfixable_breaks() -> dict[tuple[str, str, str], str]:
+    """The breaks no source rewrite can remove with equal eager outputs, by (target, file,
+    statement text): why."""
+    listed = json.loads(UNFIXABLE_FILE.read_text(encoding="utf-8"))
+    return {(e["target"], e["path"], e["text"]): e["reason"] for e in listed["breaks"]}
+
+
 def _environment(paths: Sequence[Path]) -> dict[str, str]:
     environment = dict(os.environ)
     environment["PYTHONPATH"] = os.pathsep.join([str(REPO), *map(str, paths)])
@@ -109,22 +141,25 @@ def _environment(paths: Sequence[Path]) -> dict[str, str]:
 
 
 def breaklint(
-    python: str, work: Path, imports: Sequence[Path], *options: str
+    python: str, work: Path, jobs: int, *options: str
 ) -> subprocess.CompletedProcess[str]:
-    command = [python, "-m", "breaklint", "src", "--probes", "probes.py", "--no-cache", *options]
+    command = [python, "-m", "breaklint", "src", "--isolated", "--probes", "probes.py"]
+    command += ["--no-cache", "--jobs", str(jobs), "--output-format", "json", "--exit-zero"]
     return subprocess.run(
-        command,
+        [*command, *options],
         cwd=work,
-        env=_environment([work / "src", *imports]),
+        env=_environment([work / "src"]),
         capture_output=True,
         text=True,
         check=False,
     )
 
 
-def breaks(python: str, work: Path, imports: Sequence[Path]) -> tuple[list[Break], list[str]]:
-    """The break statements Dynamo showed on the probes, and the probes that did not run."""
-    result = breaklint(python, work, imports, "--output-format", "json", "--exit-zero")
+def breaks(
+    result: subprocess.CompletedProcess[str], work: Path, target: str
+) -> tuple[list[Break], list[str]]:
+    """The break statements Dynamo showed on the probes in breaklint's JSON report, and the
+    probes that did not run."""
     try:
         report = json.loads(result.stdout)
         findings = report["findings"]
@@ -135,53 +170,121 @@ def breaks(python: str, work: Path, imports: Sequence[Path]) -> tuple[list[Break
         for probe in report["probes"]
         if probe["status"] != "ok"
     ]
+    unfixable = unfixable_breaks()
     found: dict[tuple[str, int], Break] = {}
     for finding in findings:
         real = finding["status"] == "confirmed" or finding["origin"] == "dynamic"
         if not real or finding.get("kind") in RECOMPILE_KINDS or finding["code"] == "BL902":
             continue
         where = (finding["path"], finding["line"])
-        lines = (work / finding["path"]).read_text(encoding="utf-8").splitlines()
+        source = work / finding["path"]
+        lines = source.read_text(encoding="utf-8").splitlines() if source.is_file() else []
         text = lines[finding["line"] - 1].strip() if finding["line"] <= len(lines) else ""
         entry = found.setdefault(where, Break(*where, text, [], finding.get("gb_type") or ""))
         entry.codes.append(finding["code"])
         entry.announced |= finding.get("fix") is not None
+        inside = source.resolve().is_relative_to((work / "src").resolve())
+        entry.unfixable = OUTSIDE if not inside else unfixable.get((target, *entry.key))
     return list(found.values()), failed
 
 
-def measure(target: Target, python: str, fixers: frozenset[str]) -> Result:
+# Run by the target's interpreter: every probe's eager outputs, seeded as breaklint's probes
+# are, saved (`save`) or compared with those saved (`compare`, printing how they differ).
+_EAGER_OUTPUTS = """
+import importlib.util, json, random, sys
+import torch
+probes_path, outputs_path, mode = sys.argv[1:4]
+spec = importlib.util.spec_from_file_location("fix_rate_probes", probes_path)
+probes = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(probes)
+outputs = {}
+for name in sorted(n for n in vars(probes) if n.startswith("probe_")):
+    random.seed(0)
+    torch.manual_seed(0)
+    function, args, *rest = getattr(probes, name)()
+    random.seed(0)
+    torch.manual_seed(0)
+    try:
+        outputs[name] = function(*args, **(rest[0] if rest else {}))
+    except Exception as error:
+        outputs[name] = f"raised {type(error).__name__}: {error}"
+if mode == "save":
+    torch.save(outputs, outputs_path)
+    raise SystemExit(0)
+saved = torch.load(outputs_path, weights_only=False)
+differ = {}
+for name in sorted(set(saved) | set(outputs)):
+    try:
+        torch.testing.assert_close(outputs.get(name), saved.get(name))
+    except AssertionError as difference:
+        differ[name] = " ".join(str(difference).split())[:300]
+print(json.dumps(differ))
+"""
+
+
+def eager_outputs(python: str, work: Path, mode: str) -> str:
+    """Save the probes' eager outputs (`save`), or compare them with those saved: "equal" or
+    how they differ."""
+    done = subprocess.run(
+        [python, "-c", _EAGER_OUTPUTS, "eager_probes.py", str(work / "outputs.pt"), mode],
+        cwd=work,
+        env=_environment([work / "src"]),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        return f"the probes did not run eagerly: {done.stderr.strip()[-500:]}"
+    if mode == "save":
+        return ""
+    differ = json.loads(done.stdout)
+    return "; ".join(f"{name}: {why}" for name, why in differ.items()) or "equal"
+
+
+def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> Result:
     started = time.perf_counter()
+    if "def probe_" not in target.probes:  # no probe broke in the accuracy run
+        return Result(target.name, target.half, 0, 0, 0, 0, 0, 0, 0, NOTHING_TO_FIX)
     with tempfile.TemporaryDirectory() as temporary:
         work = Path(temporary)
         for source in target.sources:
             if target.packages:
-                shutil.copytree(source, work / "src" / source.name)
+                shutil.copytree(source, work / "src" / source.name, ignore=_BYTECODE)
             else:
-                shutil.copytree(source, work / "src", dirs_exist_ok=True)
+                shutil.copytree(source, work / "src", dirs_exist_ok=True, ignore=_BYTECODE)
         (work / "src" / "probes.py").unlink(missing_ok=True)  # probes are not linted or fixed
         (work / "probes.py").write_text(target.probes, encoding="utf-8")
-        before, failed = breaks(python, work, target.imports)
-        fixed = breaklint(python, work, target.imports, "--fix", "--unsafe-fixes")
-        after, failed_after = breaks(python, work, target.imports)
+        (work / "eager_probes.py").write_text(target.eager_probes, encoding="utf-8")
+        saved = eager_outputs(python, work, "save")
+        before, failed = breaks(breaklint(python, work, jobs), work, target.name)
+        fixed = breaklint(python, work, jobs, "--fix", "--unsafe-fixes")
+        after, failed_after = breaks(fixed, work, target.name)
+        outputs = saved or eager_outputs(python, work, "compare")
     remaining = {b.key for b in after}
-    fixable = [b for b in before if fixers & set(b.codes)]
-    removed = [b for b in fixable if b.key not in remaining]
+    flagged = [b for b in before if fixers & set(b.codes)]
+    fixable = [b for b in before if b.unfixable is None]
     known = {b.key for b in before}
     return Result(
         target.name,
+        target.half,
         before=len(before),
+        flagged=len(flagged),
+        announced=sum(b.announced for b in flagged),
         fixable=len(fixable),
-        announced=sum(b.announced for b in fixable),
-        removed=len(removed),
+        removed=sum(b.key not in remaining for b in fixable),
         after=len(after),
         new=sum(b.key not in known for b in after),
+        outputs=outputs,
         undone=[line for line in fixed.stderr.splitlines() if "undone" in line],
-        not_fixable=[_describe(b) for b in before if not fixers & set(b.codes)],
+        not_fixable=[f"{_describe(b)}: {b.unfixable}" for b in before if b.unfixable],
         left=[_describe(b) for b in fixable if b.key in remaining],
         failed=failed,
         failed_after=failed_after,
         wall_s=round(time.perf_counter() - started, 1),
     )
+
+
+_BYTECODE = shutil.ignore_patterns("__pycache__", "*.pyc")
 
 
 def _describe(entry: Break) -> str:
@@ -190,92 +293,59 @@ def _describe(entry: Break) -> str:
 
 def local_targets() -> list[Target]:
     return [
-        Target(
-            folder,
-            (REPO / folder,),
-            packages=False,
-            probes=(REPO / folder / "probes.py").read_text(encoding="utf-8"),
-        )
+        Target(folder, (REPO / folder,), False, probes, probes)
         for folder in LOCAL
+        for probes in [(REPO / folder / "probes.py").read_text(encoding="utf-8")]
     ]
 
 
-def library_target(module: Path, python: str) -> Target:
-    """A library builder module as a target: its installed packages and a probe per builder
-    and mode (read with `ast`; the module is imported only by the probes)."""
-    tree = ast.parse(module.read_text(encoding="utf-8"))
-    declared = {
-        target.id: ast.literal_eval(node.value)
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        for target in node.targets
-        if isinstance(target, ast.Name) and target.id in ("PACKAGES", "MODES")
-    }
-    # Loaded by path: a builder module may share its name with the package it builds from.
-    lines = [
-        "import importlib.util",
-        "",
-        "import torch",
-        "",
-        f"_spec = importlib.util.spec_from_file_location('library_builders', {str(module)!r})",
-        "library = importlib.util.module_from_spec(_spec)",
-        "_spec.loader.exec_module(library)",
-        "",
-    ]
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("build_"):
-            takes_mode = [a.arg for a in node.args.args] == ["mode"]
-            for mode in declared["MODES"]:
-                call = f"library.{node.name}({mode!r})" if takes_mode else f"library.{node.name}()"
-                lines += [
-                    f"def probe_{node.name.removeprefix('build_')}_{mode}():",
-                    f"    built = {call}",
-                    "    if isinstance(built[0], torch.nn.Module):",
-                    f"        built[0].train({mode == 'train'})",
-                    "    return built",
-                    "",
-                ]
-    locate = (
-        "import importlib.util, sys; "
-        "print(importlib.util.find_spec(sys.argv[1]).submodule_search_locations[0])"
-    )
-    sources = tuple(
-        Path(
-            subprocess.run(
-                [python, "-c", locate, package], capture_output=True, text=True, check=True
-            ).stdout.strip()
-        )
-        for package in declared["PACKAGES"]
-    )
-    probes = "\n".join(lines)
-    return Target(module.stem, sources, packages=True, probes=probes)
+def library_target(name: str, python: str, accuracy_run: Path | None) -> Target:
+    """A library of the accuracy benchmark as a target: its installed packages, and the
+    probes that benchmark writes (seeded; one per builder and mode). With `accuracy_run` (a
+    `library_accuracy.py --out` folder), breaklint runs only the probes that broke or skipped
+    a frame there; the eager outputs are compared on every probe all the same."""
+    library = read_library(name, LIBRARIES[name], module_path(name))
+    environment = inspect_environment(library, python, REPO)
+    sources = tuple(Path(environment["folders"][package][0]) for package in library.packages)
+    targets = probe_targets(library)
+    broke = targets
+    if accuracy_run is not None:
+        results = json.loads((accuracy_run / name / "results.json").read_text())
+        names = {r["probe"] for r in results["probe_rows"] if r["breaks"] or r["frames_skipped"]}
+        broke = [target for target in targets if target.function in names]
+    with tempfile.TemporaryDirectory() as temporary:
+        probe_file = Path(temporary) / "probes.py"
+        write_probe_file(probe_file, library, broke)
+        probes = probe_file.read_text(encoding="utf-8")
+        write_probe_file(probe_file, library, targets)
+        eager_probes = probe_file.read_text(encoding="utf-8")
+    return Target(name, sources, True, probes, eager_probes, library.half)
 
 
 def markdown(results: list[Result]) -> str:
     rows = [
-        "| target | break statements | fixable in source | fix announced | removed | fix rate "
-        "| after | new |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| target | half | break statements | flagged by a fixing rule | fix announced "
+        "| fixable in source | removed | fix rate | after | new | eager outputs |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in results:
+        outputs = r.outputs if r.outputs in ("equal", NOTHING_TO_FIX) else "differ"
         rows.append(
-            f"| {r.target} | {r.before} | {r.fixable} | {r.announced} | {r.removed} "
-            f"| {r.rate:.0%} | {r.after} | {r.new} |"
+            f"| {r.target} | {r.half} | {r.before} | {r.flagged} | {r.announced} | {r.fixable} "
+            f"| {r.removed} | {r.rate:.0%} | {r.after} | {r.new} | {outputs} |"
         )
-    fixable = sum(r.fixable for r in results)
-    removed = sum(r.removed for r in results)
-    rate = f"{removed / fixable:.0%}" if fixable else "-"
-    rows.append(
-        f"| all | {sum(r.before for r in results)} | {fixable} "
-        f"| {sum(r.announced for r in results)} | {removed} | {rate} "
-        f"| {sum(r.after for r in results)} | {sum(r.new for r in results)} |"
-    )
+    for half in dict.fromkeys(r.half for r in results):
+        rows.append(_total(half, [r for r in results if r.half == half]))
     sections = ["\n".join(rows)]
     for r in results:
         for title, items in (
-            ("not fixable in source (no rule offers a rewrite for it)", r.not_fixable),
+            ("not fixable in source", r.not_fixable),
             ("fixable but left", r.left),
             ("fixes undone by the probes", r.undone),
+            (
+                "eager outputs after the fixes",
+                [] if r.outputs in ("equal", NOTHING_TO_FIX) else [r.outputs],
+            ),
             ("probes that did not run before fixing", r.failed),
             ("probes that did not run after fixing", r.failed_after),
         ):
@@ -284,26 +354,45 @@ def markdown(results: list[Result]) -> str:
     return "\n\n".join(sections) + "\n"
 
 
+def _total(half: str, results: list[Result]) -> str:
+    fixable = sum(r.fixable for r in results)
+    removed = sum(r.removed for r in results)
+    rate = f"{removed / fixable:.0%}" if fixable else "-"
+    equal = all(r.outputs in ("equal", NOTHING_TO_FIX) for r in results)
+    return (
+        f"| all | {half} | {sum(r.before for r in results)} | {sum(r.flagged for r in results)} "
+        f"| {sum(r.announced for r in results)} | {fixable} | {removed} | {rate} "
+        f"| {sum(r.after for r in results)} | {sum(r.new for r in results)} "
+        f"| {'equal' if equal else 'differ'} |"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--local", action="store_true", help="breaklint's own corpora")
-    parser.add_argument("--libraries", nargs="*", default=[], help="library builder modules")
-    parser.add_argument("--library-folder", type=Path, default=REPO / "benchmarks" / "libraries")
+    parser.add_argument(
+        "--libraries", nargs="*", default=[], choices=list(LIBRARIES), help="benchmark libraries"
+    )
     parser.add_argument("--python", default=sys.executable, help="the environment to run in")
+    parser.add_argument("--jobs", type=int, default=2, help="breaklint's worker processes")
+    parser.add_argument(
+        "--breaking-probes",
+        type=Path,
+        metavar="DIR",
+        help="run breaklint only on the probes that broke in this library_accuracy.py run",
+    )
     parser.add_argument("--out", type=Path)
     options = parser.parse_args(argv)
     targets = local_targets() if options.local else []
-    for name in options.libraries:
-        module = options.library_folder / f"{name.replace('-', '_')}.py"
-        if not module.is_file():
-            parser.error(f"no library builder module {module}")
-        targets.append(library_target(module, options.python))
+    targets += [
+        library_target(name, options.python, options.breaking_probes) for name in options.libraries
+    ]
     if not targets:
         parser.error("name --local or --libraries")
     fixers = fixing_rules(options.python)
     results = []
     for target in targets:
-        result = measure(target, options.python, fixers)
+        result = measure(target, options.python, fixers, options.jobs)
         print(f"{target.name}: {result.removed}/{result.fixable} ({result.wall_s}s)", flush=True)
         results.append(result)
     report = markdown(results)

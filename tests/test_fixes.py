@@ -240,14 +240,19 @@ def test_a_fix_that_cannot_be_written_leaves_the_file_and_exits_2(
     ]
 
 
+# A namedtuple of outputs: saved and compared like a tuple.
 FIX_HOLDS = """
+    import collections
+
     import torch
+
+    Scaled = collections.namedtuple("Scaled", ["value", "doubled"])
 
 
     def scaled(x):
         y = x * 2
         print("scaled")
-        return y + 1
+        return Scaled(y + 1, y)
 
 
     compiled = torch.compile(scaled)

@@ -54,7 +54,10 @@ def to_device(value: Any, device: str) -> Any:
     if isinstance(value, torch.Tensor | torch.nn.Module):
         return value.to(device)
     if isinstance(value, tuple | list):
-        return type(value)(to_device(item, device) for item in value)
+        items = [to_device(item, device) for item in value]
+        if hasattr(value, "_fields"):  # a namedtuple takes its fields one by one
+            return type(value)(*items)
+        return type(value)(items)
     if isinstance(value, dict):
         return {key: to_device(item, device) for key, item in value.items()}
     return value

@@ -52,6 +52,23 @@ def where_expression(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return call(where, test, node.body, node.orelse).with_changes(lpar=node.lpar, rpar=node.rpar)
 
 
+def flagged_where_expression(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-expression-flagged` fix: `a if flag and cond else b` becomes
+    `torch.where(cond, a, b) if flag else b`. libcst nests `f and g and cond` to the left,
+    so the right operand is the tensor test and the left one the flags."""
+    import libcst as cst
+
+    if not isinstance(node, cst.IfExp) or not isinstance(node.test, cst.BooleanOperation):
+        return None
+    test = node.test
+    if not isinstance(test.operator, cst.And):
+        return None
+    chosen = where_expression(node.with_changes(test=test.right, lpar=[], rpar=[]), fix)
+    if not isinstance(chosen, cst.BaseExpression):
+        return None
+    return node.with_changes(test=test.left, body=chosen)
+
+
 def assert_in_graph(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `assert` fix: an `if` that only raises becomes `torch._assert_async(...)`."""
     import libcst as cst

@@ -10,6 +10,7 @@ from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.control_flow._branch_rewrites import (
     assert_in_graph,
+    flagged_where_expression,
     logical_value,
     where_expression,
     where_return,
@@ -52,6 +53,37 @@ _GATE_BRANCH = """        if h.mean() > 0:
             out = h - 1
 """
 _GATE_WHERE = """        out = torch.where(h.mean() > 0, self.block(h), h - 1)
+"""
+_WEIGHTED = """
+import torch
+
+
+class Weighted(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+        self.register_buffer("mix", torch.tensor(0.5))
+
+    def gap(self, x, y):
+        return (x - y).pow(2).mean()
+
+    def forward(self, x):
+        out = self.proj(x)
+        loss = (
+            self.gap(x, out)
+            if self.training and self.mix != 0
+            else torch.tensor(0.0)
+        )
+        return out, self.mix * loss
+
+
+compiled = torch.compile(Weighted())
+"""
+_WEIGHTED_CHOICE = """            self.gap(x, out)
+            if self.training and self.mix != 0
+"""
+_WEIGHTED_WHERE = """            torch.where(self.mix != 0, self.gap(x, out), torch.tensor(0.0))
+            if self.training
 """
 _RESIDUAL = """
 import torch
@@ -289,11 +321,17 @@ compiled = torch.compile(both_positive)
             after=_RESIDUAL.replace(_RESIDUAL_BRANCH, _RESIDUAL_WHERE),
             probe="(Residual(), (torch.randn(4, 8),))",
         ),
+        FixExample(
+            before=_WEIGHTED,
+            after=_WEIGHTED.replace(_WEIGHTED_CHOICE, _WEIGHTED_WHERE),
+            probe="(Weighted().train(), (torch.randn(4, 8),))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
         "where": where_statement,
         "where-expression": where_expression,
+        "where-expression-flagged": flagged_where_expression,
         "assert": assert_in_graph,
         "where-return": where_return,
         "logical": logical_value,
@@ -309,8 +347,10 @@ by the fix, since `not t` still calls `bool()`; a test that mixes in a trace-tim
   a, b)`; a conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
   sides are now computed, which costs time and can raise where the untaken side used to be
   skipped, and Python numbers become tensors (broadcasting and type promotion are
-  `torch.where`'s). Offered when every value is a tensor (also the call of a `torch.nn`
-  submodule of the class) or a number, or of no known kind (a project submodule's call)
+  `torch.where`'s). `a if flag and cond else b`, whose operands before the tensor test are
+  known while tracing (`self.training`), becomes `torch.where(cond, a, b) if flag else b`:
+  the flags stay a Python choice. Offered when every value is a tensor (also the call of a
+  `torch.nn` submodule of the class) or a number, or of no known kind (a project submodule's call)
   beside a certain tensor for the same name, and the statement holds no comment that the
   rewrite would drop.
 - an `if` whose only statement raises an exception with a literal message (or none) becomes
@@ -334,7 +374,11 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         self._tests: set[int] = set()  # conditions already judged as a whole
         self._parameters: set[str] = set()  # may hold None or a number whatever they become
 
-    def _check(self, test: ast.expr, construct: str, fix: Fix | None = None) -> None:
+    def _check(
+        self, test: ast.expr, construct: str, fix: Fix | None = None, tested: bool = False
+    ) -> None:
+        """Report `test` if it reads a tensor's value, with `fix` where it fits the test
+        (`tested`: the caller checked that)."""
         self._mark(test)
         facts = self.context.facts
         if not facts.reads_tensor_value(test):
@@ -351,7 +395,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         uncertain = guarded or facts.rests_on_guess(without_not(test))
         severity = Severity.WARNING if uncertain and self.severity is Severity.ERROR else None
         message = self.message.format(construct=construct)
-        fix = fix if self._graph_test(test) else None
+        fix = fix if tested or self._graph_test(test) else None
         read = self._first_tensor_read(test)
         condition = excerpt(_logical(read))
         hint = (
@@ -484,17 +528,28 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         fix = None
-        if self._values_fit([node.body, node.orelse]):
+        rewrite = self._expression_rewrite(node.test)
+        if rewrite is not None and self._values_fit([node.body, node.orelse]):
             message = "choose in the graph: `{torch}.where(...)`"
             fix = offer(
-                self.context,
-                node,
-                message,
-                "where-expression",
-                self.fix_applicability,
-                needs_torch=True,
+                self.context, node, message, rewrite, self.fix_applicability, needs_torch=True
             )
-        self._check(node.test, "a conditional expression", fix)
+        self._check(node.test, "a conditional expression", fix, tested=True)
+
+    def _expression_rewrite(self, test: ast.expr) -> str | None:
+        """How `a if test else b` becomes a choice in the graph: `where-expression` for a
+        tensor test; `where-expression-flagged` for `flag and test`, whose operands before
+        the last are known while tracing (`self.training`): the flags stay a Python choice,
+        `torch.where(test, a, b) if flag else b`."""
+        if self._graph_test(test):
+            return "where-expression"
+        if not isinstance(test, ast.BoolOp) or not isinstance(test.op, ast.And):
+            return None
+        *flags, last = test.values
+        facts = self.context.facts
+        if any(facts.reads_tensor_value(flag) for flag in flags):
+            return None
+        return "where-expression-flagged" if self._graph_test(last) else None
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
         for test in node.ifs:

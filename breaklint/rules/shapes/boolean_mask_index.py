@@ -19,13 +19,30 @@ if TYPE_CHECKING:
 # Reductions of the selected elements that the whole tensor gives as well, once the elements
 # left out are replaced by the reduction's neutral value.
 NEUTRAL = {"sum": 0, "any": 0, "all": 1}
+# The mean of the selected elements: their sum over the whole tensor, divided by their count
+# (the mask's sum), which reads the mask twice.
+MEAN = "mean"
+# What a mask read twice may be built of: names, attributes, constants and the operations
+# that combine them into a mask, so that reading it again gives the same mask.
+_PURE = (
+    ast.Name,
+    ast.Attribute,
+    ast.Constant,
+    ast.Compare,
+    ast.UnaryOp,
+    ast.BinOp,
+    ast.expr_context,
+    ast.cmpop,
+    ast.unaryop,
+    ast.operator,
+)
 
 
 def _where_reduce(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `where-reduce` fix: `x[mask].sum()` becomes `torch.where(mask, x, 0).sum()`."""
     import libcst as cst
 
-    from breaklint.rewrites import call, torch_function
+    from breaklint.rewrites import call, method, torch_function
 
     if not isinstance(node, cst.Call):
         return None
@@ -36,9 +53,15 @@ def _where_reduce(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     (element,) = read.slice
     if not isinstance(element.slice, cst.Index):
         return None
-    neutral = cst.Integer(str(NEUTRAL[func.attr.value]))
+    mask = element.slice.value
     where = torch_function(fix.torch, "where")
-    selected = call(where, element.slice.value, read.value.with_changes(lpar=[], rpar=[]), neutral)
+    if func.attr.value == MEAN:  # sum of the selected elements / their count
+        selected = call(where, mask, read.value.with_changes(lpar=[], rpar=[]), cst.Integer("0"))
+        count = method(mask.deep_clone(), "sum")
+        mean = cst.BinaryOperation(method(selected, "sum"), cst.Divide(), count)
+        return mean.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    neutral = cst.Integer(str(NEUTRAL[func.attr.value]))
+    selected = call(where, mask, read.value.with_changes(lpar=[], rpar=[]), neutral)
     return node.with_changes(
         func=func.with_changes(value=selected.with_changes(lpar=read.lpar, rpar=read.rpar))
     )
@@ -116,6 +139,34 @@ compiled = torch.compile(positive_total)
             probe="(positive_total, (torch.randn(64),))",
             tolerance=1e-5,
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def masked_loss(x, target):
+    loss = (x - target).pow(2)
+    keep = target > 0
+    return loss[keep].mean()
+
+
+compiled = torch.compile(masked_loss)
+""",
+            after="""
+import torch
+
+
+def masked_loss(x, target):
+    loss = (x - target).pow(2)
+    keep = target > 0
+    return (torch.where(keep, loss, 0).sum() / keep.sum())
+
+
+compiled = torch.compile(masked_loss)
+""",
+            probe="(masked_loss, (torch.randn(4, 16), torch.randn(4, 16)))",
+            tolerance=1e-5,
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"where-reduce": _where_reduce}
@@ -123,8 +174,11 @@ compiled = torch.compile(positive_total)
 Unsafe fix: a masked read reduced at once, `x[mask].sum()`, `.any()` or `.all()` with no
 arguments, becomes the same reduction over `torch.where(mask, x, neutral)` (0 for `sum` and
 `any`, 1 for `all`), which has a fixed shape. It equals the original only when `mask` has
-`x`'s shape: a mask over the leading dimensions broadcasts differently (or fails). A float sum
-adds in another order, so it can differ in the last bits. Other reads have no automatic fix.
+`x`'s shape: a mask over the leading dimensions broadcasts differently (or fails). A masked
+mean, `x[mask].mean()`, becomes `(torch.where(mask, x, 0).sum() / mask.sum())` where the mask
+is built of names, attributes and constants (it is read twice): NaN for an empty selection,
+as before. A float sum adds in another order, so it can differ in the last bits. Other reads
+have no automatic fix.
 """
 
     def __init__(self, context: RuleContext) -> None:
@@ -135,11 +189,12 @@ adds in another order, so it can differ in the last bits. Other reads have no au
         func = node.func
         if (
             isinstance(func, ast.Attribute)
-            and func.attr in NEUTRAL
+            and (func.attr in NEUTRAL or func.attr == MEAN)
             and isinstance(func.value, ast.Subscript)
             and not isinstance(func.value.slice, ast.Tuple | ast.Slice)
             and not node.args
             and not node.keywords
+            and (func.attr != MEAN or all(isinstance(n, _PURE) for n in ast.walk(func.value.slice)))
         ):
             self._reduced[id(func.value)] = node
 
@@ -149,7 +204,11 @@ adds in another order, so it can differ in the last bits. Other reads have no au
             fix = None
             reduction = self._reduced.get(id(node))
             if reduction is not None:
-                message = "reduce over `{torch}.where(mask, x, neutral)`"
+                message = (
+                    "sum `{torch}.where(mask, x, 0)` and divide by the mask's count"
+                    if reduction.func.attr == MEAN  # type: ignore[attr-defined]
+                    else "reduce over `{torch}.where(mask, x, neutral)`"
+                )
                 fix = offer(
                     self.context,
                     reduction,
