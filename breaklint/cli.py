@@ -24,6 +24,7 @@ from breaklint.config import (
     parse_per_file_ignore,
 )
 from breaklint.console import EXIT_ERROR, error, report_crash
+from breaklint.dynamic.model import VariantMode
 from breaklint.graph_command import GraphCommand, graph
 from breaklint.hf_models import HFRequest
 from breaklint.pipeline import LintRequest
@@ -131,10 +132,29 @@ def _lint_parser() -> argparse.ArgumentParser:
         "divided among the --jobs workers; 0: no limit)",
     )
     dynamic.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
-    dynamic.add_argument(
+    variants = dynamic.add_mutually_exclusive_group()
+    variants.add_argument(
         "--no-variants",
-        action="store_true",
+        action="store_const",
+        dest="variants",
+        const=VariantMode.NONE,
+        default=VariantMode.GUIDED,
         help="run each probe's call once: derive no variants to count recompilations",
+    )
+    variants.add_argument(
+        "--all-variants",
+        action="store_const",
+        dest="variants",
+        const=VariantMode.ALL,
+        help="vary every dimension size, int, float and bool argument, not only what a guard "
+        "of the first compile reads",
+    )
+    dynamic.add_argument(
+        "--variant-budget",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="time the variant calls of one probe may take (default 60; 0: no limit)",
     )
     dynamic.add_argument(
         "--show-bytecode", action="store_true", help="full format: bytecode at each break"
@@ -243,7 +263,8 @@ def _lint(argv: list[str], started: float) -> int:
             probe_timeout=args.probe_timeout,
             probe_memory=args.probe_memory,
             device=args.device,
-            variants=not args.no_variants,
+            variants=args.variants,
+            variant_budget=args.variant_budget,
             output_format=args.output_format,
             output_file=args.output_file,
             output=OutputOptions(show_bytecode=args.show_bytecode),
