@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 from dataclasses import replace
@@ -346,10 +347,16 @@ def _server(argv: list[str]) -> int:
     return serve()
 
 
+def _terminated(number: int, frame: object) -> None:
+    raise SystemExit(128 + number)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command line (`sys.argv` when `argv` is None, as the program: its summary then
     counts from the process's start)."""
     started = _process_start() if argv is None else time.perf_counter()
+    if argv is None:  # the program: SIGTERM unwinds like Ctrl-C, so probe workers end too
+        signal.signal(signal.SIGTERM, _terminated)
     argv = sys.argv[1:] if argv is None else argv
     try:
         if argv and argv[0] in ("rule", "rules"):

@@ -414,14 +414,14 @@ def _guard_failure(metrics: Any, index: int) -> GuardFailure:
 _MARKS = ("_dynamo_", "_has_dynamo_")  # what mark_static and mark_dynamic set on a tensor
 
 
-def resized(tensor: torch.Tensor, size: int, new_size: int) -> torch.Tensor:
-    """`tensor` with every dimension of `size` made `new_size` by repeating its entries (token
-    ids stay valid ids, masks stay masks), keeping what `torch._dynamo.mark_static` and
-    `mark_dynamic` set on it."""
+def resized(tensor: torch.Tensor, sizes: dict[int, int]) -> torch.Tensor:
+    """`tensor` with every dimension of a size in `sizes` made the size it maps to, by
+    repeating its entries (token ids stay valid ids, masks stay masks), keeping what
+    `torch._dynamo.mark_static` and `mark_dynamic` set on it."""
     result = tensor.detach()
     for dim, length in enumerate(tensor.shape):
-        if length == size:
-            index = torch.arange(new_size, device=tensor.device) % size
+        if length in sizes:
+            index = torch.arange(sizes[length], device=tensor.device) % length
             result = result.index_select(dim, index)
     result.requires_grad_(tensor.requires_grad)
     for name, value in vars(tensor).items():

@@ -62,34 +62,31 @@ def plan(
 
 
 def derive(
-    args: tuple[Any, ...], kwargs: dict[str, Any], reads: GuardReads | None = None
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    reads: GuardReads | None = None,
+    fixed: frozenset[int] = frozenset(),
 ) -> list[list[Call]]:
     """Groups of calls, each varying one thing: the probe's call again (state that calls
     change shows); every dimension size above 1 of the tensor arguments made larger (in every
     tensor that has that size, so that related inputs stay compatible); every Python int,
-    float or bool argument given other values. With `reads` (the guards of the first compile),
-    only what can make Dynamo compile again: a number a guard compares, the sizes of an
-    argument whose dimensions a guard reads; no bool, which compiles once per value at most."""
-    import torch
+    float or bool argument given other values.
 
-    from breaklint.dynamic import torch_shim
-
+    With `reads` (the guards of the first compile), only what a guard of the first compile
+    reads, at the least cost: the call twice again (state a call changes fails a guard on
+    every call); the sizes of the tensors whose dimensions a guard reads beyond a static
+    compile's check (marked static or dynamic, symbolic) grown all at once, but for the `fixed`
+    ones (a parameter's sizes, which an input must match); a number a guard compares; no
+    bool, which compiles once per value at most."""
     names: list[int | str] = [*range(len(args)), *kwargs]
     values = {name: args[name] if isinstance(name, int) else kwargs[name] for name in names}
     shaped = [v for n, v in values.items() if reads is None or reads.shape(n)]
-    tensors = [value for value in _leaves(*shaped) if isinstance(value, torch.Tensor)]
-    groups = [[Call(*args, **kwargs)]]
-    for size in sorted({n for tensor in tensors for n in tensor.shape if n > 1}):
-        group = []
-        for step in _STEPS:
-
-            def grow(value: Any, size: int = size, step: int = step) -> Any:
-                if isinstance(value, torch.Tensor):
-                    return torch_shim.resized(value, size, size + step)
-                return value
-
-            group.append(Call(*_map(args, grow), **_map(kwargs, grow)))
-        groups.append(group)
+    sizes = sorted({n for tensor in _tensors(shaped) for n in tensor.shape if n > 1})
+    groups = [[Call(*args, **kwargs)] * (1 if reads is None else 2)]
+    if reads is None:
+        groups += [_grown(args, kwargs, [size]) for size in sizes]
+    else:
+        groups.append(_grown(args, kwargs, [size for size in sizes if size not in fixed]))
     for name, value in values.items():
         if reads is not None and (isinstance(value, bool) or not reads.value(name, value)):
             continue
@@ -100,6 +97,41 @@ def derive(
             group.append(Call(*new_args, **new_kwargs))
         groups.append(group)
     return [group for group in groups if group]
+
+
+def _tensors(values: list[Any]) -> list[Any]:
+    import torch
+
+    return [value for value in _leaves(*values) if isinstance(value, torch.Tensor)]
+
+
+def _grown(args: tuple[Any, ...], kwargs: dict[str, Any], sizes: list[int]) -> list[Call]:
+    """The call with every dimension of one of `sizes` made larger by each step, in every
+    tensor (none when `sizes` is empty)."""
+    import torch
+
+    from breaklint.dynamic import torch_shim
+
+    group = []
+    for step in _STEPS if sizes else ():
+        new = {size: size + step for size in sizes}
+
+        def grow(value: Any, new: dict[int, int] = new) -> Any:
+            return torch_shim.resized(value, new) if isinstance(value, torch.Tensor) else value
+
+        group.append(Call(*_map(args, grow), **_map(kwargs, grow)))
+    return group
+
+
+def fixed_sizes(target: Any) -> frozenset[int]:
+    """The sizes of a module's parameters and buffers: an input dimension of one of these
+    sizes is most often one the module's weights fix (features, channels)."""
+    import torch
+
+    if not isinstance(target, torch.nn.Module):
+        return frozenset()
+    tensors = [*target.parameters(), *target.buffers()]
+    return frozenset(n for tensor in tensors for n in tensor.shape)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,15 +161,16 @@ class GuardReads:
 
     def shape(self, name: int | str) -> bool:
         """Whether a guard reads a dimension of the tensors in `name` beyond the sizes a static
-        compile checks: a dimension marked static or dynamic, or a symbolic size."""
+        compile checks (those fail once, then automatic dynamic compiles a general graph)."""
         source = self.sources.get(name)
         return source is None or any(
             source in guard and (_SHAPE_READ.search(guard) is not None) for guard in self.guards
         )
 
 
-# A guard on a dimension: a size or stride of a dynamic shape, or a mark_static/mark_dynamic
-# set on the tensor (a tensor without marks is guarded by `hasattr(..., '_dynamo_...') == False`).
+# A guard on a dimension beyond the sizes every static compile checks: a size or stride of a
+# dynamic shape, or a mark_static / mark_dynamic set on the tensor (a tensor without marks is
+# guarded by `hasattr(L['x'], '_dynamo_static_indices') == False`).
 _SHAPE_READ = re.compile(r"\.size\(\)|\.stride\(\)|_dynamo_\w+_indices', set\(\)")
 
 
@@ -222,8 +255,11 @@ class VariantRun:
         if plan.calls is not None:
             groups = [plan.calls]
         else:
-            reads = GuardReads.of(plan.target, plan.args, plan.kwargs, guards)
-            groups = derive(plan.args, plan.kwargs, reads if self.guided else None)
+            if self.guided:
+                reads = GuardReads.of(plan.target, plan.args, plan.kwargs, guards)
+                groups = derive(plan.args, plan.kwargs, reads, fixed_sizes(plan.target))
+            else:
+                groups = derive(plan.args, plan.kwargs)
         for group in groups:
             for call in group:
                 spent = time.perf_counter() - started

@@ -388,6 +388,7 @@ def main() -> None:
     log_path, requested_device, memory_mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
     _limit_memory(memory_mb)
     processes.become_subreaper()  # a probe's daemons stay below the worker, to be ended
+    processes.die_with_parent()  # a supervisor killed outright leaves no worker running
     requests = 0  # stdin: the key, then the supervisor's requests
     key = read_exactly(requests, KEY_BYTES)
     results = os.dup(1)
