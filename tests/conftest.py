@@ -14,6 +14,16 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+# The smallest model a probe can compile: one graph, no break (model.py of probe tests).
+DOUBLE_MODEL = """
+import torch
+
+
+class Double(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+"""
+
 # A corpus line ends in `# KIND CODE...`: BREAK where Dynamo breaks the graph, SKIP where it
 # skips the whole frame, HOOK where a hook whose body breaks is registered, RECOMPILE where a
 # guard fails on every new value of the probe's calls; the codes are the rules that flag the

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_breaklint
+from conftest import DOUBLE_MODEL, run_breaklint
 
 pytest.importorskip(
     "torch", reason="the dynamic phase runs Dynamo: pip install 'breaklint[dynamic]'"
@@ -25,14 +25,6 @@ if not os.path.isdir("/proc/self"):
 
 MARKER = "BREAKLINT_TEST_RUN"
 
-MODEL = """
-import torch
-
-
-class Double(torch.nn.Module):
-    def forward(self, x):
-        return x * 2
-"""
 
 HEADER = """
 import os
@@ -106,7 +98,7 @@ def _left_behind(run: str) -> list[int]:
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    (tmp_path / "model.py").write_text(MODEL.lstrip(), encoding="utf-8")
+    (tmp_path / "model.py").write_text(DOUBLE_MODEL.lstrip(), encoding="utf-8")
     for name, probes in PROBES.items():
         (tmp_path / name).write_text(HEADER.lstrip() + probes, encoding="utf-8")
     return tmp_path

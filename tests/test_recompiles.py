@@ -68,13 +68,13 @@ def test_findings_are_the_guards_that_fail_on_every_value(report: dict) -> None:
 
 def test_range_bound_names_the_guard_and_the_compiles_of_derived_variants(report: dict) -> None:
     finding = _finding(report, "BL812")
-    # The probe's call (n = 3) again, n = 4 and 5: the guard `n == 3` reads n; x is not
+    # The probe's call (n = 3) twice again, n = 4 and 5: the guard `n == 3` reads n; x is not
     # varied, since no guard reads its size beyond the sizes every static compile checks.
     assert finding["recompiles"] == {
         "guard": "n == 3",
         "guard_failures": 2,
         "compiles": 3,
-        "calls": 4,
+        "calls": 5,
         "recompile_limit_hit": False,
     }
     assert finding["probe"] == "probes.py::probe_total"

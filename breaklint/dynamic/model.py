@@ -277,8 +277,17 @@ class ProbeResult:
 
     @property
     def break_count(self) -> int:
-        """Graph breaks and skipped frames, as `--fix` compares them before and after."""
+        """The places of graph breaks and skipped frames, as `--fix` compares them before and
+        after."""
         return len(self.breaks)
+
+    @property
+    def graph_breaks(self) -> int:
+        """How often the compiled call is split: one less than its graphs, as
+        `torch._dynamo.explain` counts `graph_break_count` (0, not explain's -1, when Dynamo
+        made no graph). A break in a layer's forward splits the call once per layer; a skipped
+        frame runs eagerly and splits nothing."""
+        return max(self.graphs - 1, 0)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -287,7 +296,8 @@ class ProbeResult:
             "name": self.probe.name,
             "status": self.status.value,
             "graphs": self.graphs,
-            "breaks": len(self.breaks),
+            "breaks": self.graph_breaks,
+            "break_sites": len(self.breaks),
             "ops_per_graph": list(self.ops_per_graph),
             "frames_skipped": self.frames_skipped,
             "wall_s": round(self.wall_s, 3),
