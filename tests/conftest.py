@@ -149,7 +149,7 @@ def compile_over_calls(source: str, probe: str) -> Compiles:
     exec(compile(source, "<rule page>", "exec"), namespace)
     function, calls = eval(probe, namespace)
     captured = torch_shim.capture(
-        lambda compiled: None, function, then=lambda c: [c(*args) for args in calls]
+        lambda compiled: None, function, then=lambda c, guards: [c(*args) for args in calls]
     )
     assert captured.compiles is not None
     return Compiles(captured.compiles.compiles, len(calls))
