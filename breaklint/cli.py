@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
 from dataclasses import replace
@@ -24,6 +25,7 @@ from breaklint.config import (
     parse_per_file_ignore,
 )
 from breaklint.console import EXIT_ERROR, error, report_crash
+from breaklint.dynamic.model import VariantMode
 from breaklint.graph_command import GraphCommand, graph
 from breaklint.hf_models import HFRequest
 from breaklint.pipeline import LintRequest
@@ -131,10 +133,29 @@ def _lint_parser() -> argparse.ArgumentParser:
         "divided among the --jobs workers; 0: no limit)",
     )
     dynamic.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
-    dynamic.add_argument(
+    variants = dynamic.add_mutually_exclusive_group()
+    variants.add_argument(
         "--no-variants",
-        action="store_true",
+        action="store_const",
+        dest="variants",
+        const=VariantMode.NONE,
+        default=VariantMode.GUIDED,
         help="run each probe's call once: derive no variants to count recompilations",
+    )
+    variants.add_argument(
+        "--all-variants",
+        action="store_const",
+        dest="variants",
+        const=VariantMode.ALL,
+        help="vary every dimension size, int, float and bool argument, not only what a guard "
+        "of the first compile reads",
+    )
+    dynamic.add_argument(
+        "--variant-budget",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="time the variant calls of one probe may take (default 60; 0: no limit)",
     )
     dynamic.add_argument(
         "--show-bytecode", action="store_true", help="full format: bytecode at each break"
@@ -243,7 +264,8 @@ def _lint(argv: list[str], started: float) -> int:
             probe_timeout=args.probe_timeout,
             probe_memory=args.probe_memory,
             device=args.device,
-            variants=not args.no_variants,
+            variants=args.variants,
+            variant_budget=args.variant_budget,
             output_format=args.output_format,
             output_file=args.output_file,
             output=OutputOptions(show_bytecode=args.show_bytecode),
@@ -325,10 +347,16 @@ def _server(argv: list[str]) -> int:
     return serve()
 
 
+def _terminated(number: int, frame: object) -> None:
+    raise SystemExit(128 + number)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command line (`sys.argv` when `argv` is None, as the program: its summary then
     counts from the process's start)."""
     started = _process_start() if argv is None else time.perf_counter()
+    if argv is None:  # the program: SIGTERM unwinds like Ctrl-C, so probe workers end too
+        signal.signal(signal.SIGTERM, _terminated)
     argv = sys.argv[1:] if argv is None else argv
     try:
         if argv and argv[0] in ("rule", "rules"):

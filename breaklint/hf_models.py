@@ -151,7 +151,7 @@ class HFRun:
                     model=model.spec,
                     status=result.status.value if built else "not built",
                     graphs=result.graphs,
-                    breaks=len(result.breaks),
+                    breaks=result.graph_breaks,
                     frames_skipped=result.frames_skipped,
                     findings=found,
                     wall_s=result.wall_s,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from breaklint.config import ConfigError, Selection, Settings
 from breaklint.console import warning
+from breaklint.dynamic.model import VariantMode
 from breaklint.findings import Finding
 from breaklint.report import OutputOptions, ReportTarget
 
@@ -39,7 +40,8 @@ class LintRequest:
     probe_timeout: float
     probe_memory: int | None  # MB per probe worker; None: the default, 0: no limit
     device: str
-    variants: bool  # derive variants of each probe's call to count recompilations
+    variants: VariantMode  # which variants of each probe's call count recompilations
+    variant_budget: float  # seconds of variant calls per probe; 0: no limit
     output_format: str
     output_file: Path | None
     output: OutputOptions
@@ -118,6 +120,8 @@ def dynamic(
 
     if request.probe_timeout <= 0:
         raise ConfigError("--probe-timeout must be positive")
+    if request.variant_budget < 0:
+        raise ConfigError("--variant-budget must be a number of seconds, or 0 for no limit")
     if request.probe_memory is not None and request.probe_memory < 0:
         raise ConfigError("--probe-memory must be a number of megabytes, or 0 for no limit")
     try:
@@ -130,6 +134,7 @@ def dynamic(
             memory_mb=request.probe_memory,
             device=request.device,
             variants=request.variants,
+            variant_budget_s=request.variant_budget,
             allowed=selection.allows,
             progress=sys.stderr.isatty() and not request.quiet,
             outputs=outputs,

@@ -128,8 +128,10 @@ def _probe_line(result: Any) -> Text:
     text.append(f"{result.probe.key}: ", style="bold")
     text.append(result.status.value, style="green" if result.status == "ok" else "bold red")
     ops = ",".join(map(str, result.ops_per_graph)) or "-"
+    sites = len(result.breaks)
+    places = f" ({sites} place{'s' if sites != 1 else ''})" if sites else ""
     text.append(
-        f"  graphs {result.graphs}  breaks {len(result.breaks)}  ops per graph {ops}"
+        f"  graphs {result.graphs}  breaks {result.graph_breaks}{places}  ops per graph {ops}"
         f"  frames skipped {result.frames_skipped}  {result.wall_s:.2f}s"
     )
     if result.recompiles is not None:

@@ -14,6 +14,16 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+# The smallest model a probe can compile: one graph, no break (model.py of probe tests).
+DOUBLE_MODEL = """
+import torch
+
+
+class Double(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+"""
+
 # A corpus line ends in `# KIND CODE...`: BREAK where Dynamo breaks the graph, SKIP where it
 # skips the whole frame, HOOK where a hook whose body breaks is registered, RECOMPILE where a
 # guard fails on every new value of the probe's calls; the codes are the rules that flag the
@@ -139,7 +149,7 @@ def compile_over_calls(source: str, probe: str) -> Compiles:
     exec(compile(source, "<rule page>", "exec"), namespace)
     function, calls = eval(probe, namespace)
     captured = torch_shim.capture(
-        lambda compiled: None, function, then=lambda c: [c(*args) for args in calls]
+        lambda compiled: None, function, then=lambda c, guards: [c(*args) for args in calls]
     )
     assert captured.compiles is not None
     return Compiles(captured.compiles.compiles, len(calls))

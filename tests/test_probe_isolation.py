@@ -9,20 +9,12 @@ import signal
 
 import pytest
 
-from conftest import run_breaklint
+from conftest import DOUBLE_MODEL, run_breaklint
 
 pytest.importorskip(
     "torch", reason="the dynamic phase runs Dynamo: pip install 'breaklint[dynamic]'"
 )
 
-MODEL = """
-import torch
-
-
-class Double(torch.nn.Module):
-    def forward(self, x):
-        return x * 2
-"""
 
 # Run first, in the same worker as the probes of SECOND: everything it changes must be undone.
 FIRST = """
@@ -140,7 +132,7 @@ def probe_after_the_memory_hog():
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     folder = tmp_path_factory.mktemp("isolation")
-    (folder / "model.py").write_text(MODEL.lstrip(), encoding="utf-8")
+    (folder / "model.py").write_text(DOUBLE_MODEL.lstrip(), encoding="utf-8")
     daemon = folder / "daemon.pid"
     (folder / "first.py").write_text(FIRST.format(daemon=str(daemon)).lstrip(), encoding="utf-8")
     (folder / "second.py").write_text(SECOND.format(cwd=str(folder)).lstrip(), encoding="utf-8")

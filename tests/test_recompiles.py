@@ -68,21 +68,51 @@ def test_findings_are_the_guards_that_fail_on_every_value(report: dict) -> None:
 
 def test_range_bound_names_the_guard_and_the_compiles_of_derived_variants(report: dict) -> None:
     finding = _finding(report, "BL812")
-    # The probe's call (n = 3) again, x with 5 and 6 elements, n = 4 and 5.
+    # The probe's call (n = 3) twice again, n = 4 and 5: the guard `n == 3` reads n; x is not
+    # varied, since no guard reads its size beyond the sizes every static compile checks.
     assert finding["recompiles"] == {
+        "guard": "n == 3",
+        "guard_failures": 2,
+        "compiles": 3,
+        "calls": 5,
+        "recompile_limit_hit": False,
+    }
+    assert finding["probe"] == "probes.py::probe_total"
+    summary = _probe(report, "probe_total")
+    guards = {g["guard"]: (g["failures"], g["per_value"]) for g in summary["guards"]}
+    assert guards == {"n == N": (2, True)}
+
+
+def test_all_variants_vary_every_size_and_number(folder: Path) -> None:
+    report = json.loads(_run(folder, "json", "--all-variants"))
+    # The probe's call (n = 3) again, x with 5 and 6 elements, n = 4 and 5.
+    assert _finding(report, "BL812")["recompiles"] == {
         "guard": "n == 3",
         "guard_failures": 2,
         "compiles": 4,
         "calls": 6,
         "recompile_limit_hit": False,
     }
-    assert finding["probe"] == "probes.py::probe_total"
     summary = _probe(report, "probe_total")
     guards = {g["guard"]: (g["failures"], g["per_value"]) for g in summary["guards"]}
     assert guards == {
         "tensor 'x' size mismatch at index 0. expected N, actual N": (1, False),
         "n == N": (2, True),
     }
+    assert [(f["code"], f["status"]) for f in report["findings"]] == [
+        ("BL811", "confirmed"),
+        ("BL812", "confirmed"),
+        ("BL910", "confirmed"),
+    ]
+
+
+def test_a_variant_budget_leaves_the_other_variants_out(folder: Path) -> None:
+    report = json.loads(_run(folder, "json", "--variant-budget", "1e-9"))
+    summary = _probe(report, "probe_total")
+    # The probe's call again (always), then no other: the budget was spent.
+    assert (summary["calls"], summary["variant_budget_hit"]) == (2, True)
+    # The calls a probe gives all run.
+    assert (_probe(report, "probe_counter")["calls"], report["findings"][0]["code"]) == (6, "BL811")
 
 
 def test_a_count_passed_as_a_tensor_compiles_once(report: dict) -> None:

@@ -49,14 +49,25 @@ class Span:
     range: Range
 
 
+class VariantMode(StrEnum):
+    """Which variants of a probe's call run to count recompilations."""
+
+    NONE = "none"  # --no-variants: the probe's own calls only
+    # The call again, and other values only for what a guard of the first compile reads.
+    GUIDED = "guided"
+    ALL = "all"  # --all-variants: every dimension size, int, float and bool argument
+
+
 @dataclass(frozen=True, slots=True)
 class Watch:
     """What every probe records: breaks and executed lines in `linted`, which `spans` ran, and
-    (with `variants`) the recompilations over variants of its call."""
+    the recompilations over the `variants` of its call, run for at most `variant_budget_s`
+    (0: no limit)."""
 
     linted: frozenset[str]  # real paths of the linted files: breaks are attributed to these
     spans: frozenset[Span] = frozenset()
-    variants: bool = True
+    variants: VariantMode = VariantMode.GUIDED
+    variant_budget_s: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +178,7 @@ class RecompileSummary:
     limit_hit: bool
     guards: tuple[GuardSummary, ...] = ()
     variants_s: float = 0.0  # the time the variant calls added
+    budget_hit: bool = False  # variants were left out: the variant budget was spent
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -178,6 +190,7 @@ class RecompileSummary:
             "cache_limit_hit": self.limit_hit,
             "guards": [guard.to_json() for guard in self.guards],
             "variants_s": round(self.variants_s, 3),
+            "variant_budget_hit": self.budget_hit,
         }
 
     def line(self) -> str:
@@ -191,9 +204,10 @@ class RecompileSummary:
             else "no recompile"
         )
         limit = ", recompile limit hit: runs eagerly" if self.limit_hit else ""
+        budget = "; variant budget spent, variants left out" if self.budget_hit else ""
         return (
             f"calls {self.calls}  compiles {self.compiles}  recompiles {self.recompiles}  "
-            f"guard failures {self.guard_failures} ({verdict}{limit})"
+            f"guard failures {self.guard_failures} ({verdict}{limit}){budget}"
         )
 
 
@@ -263,8 +277,17 @@ class ProbeResult:
 
     @property
     def break_count(self) -> int:
-        """Graph breaks and skipped frames, as `--fix` compares them before and after."""
+        """The places of graph breaks and skipped frames, as `--fix` compares them before and
+        after."""
         return len(self.breaks)
+
+    @property
+    def graph_breaks(self) -> int:
+        """How often the compiled call is split: one less than its graphs, as
+        `torch._dynamo.explain` counts `graph_break_count` (0, not explain's -1, when Dynamo
+        made no graph). A break in a layer's forward splits the call once per layer; a skipped
+        frame runs eagerly and splits nothing."""
+        return max(self.graphs - 1, 0)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -273,7 +296,8 @@ class ProbeResult:
             "name": self.probe.name,
             "status": self.status.value,
             "graphs": self.graphs,
-            "breaks": len(self.breaks),
+            "breaks": self.graph_breaks,
+            "break_sites": len(self.breaks),
             "ops_per_graph": list(self.ops_per_graph),
             "frames_skipped": self.frames_skipped,
             "wall_s": round(self.wall_s, 3),

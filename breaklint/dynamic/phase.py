@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from breaklint.dynamic.join import flagged_span, is_statement_finding, join
-from breaklint.dynamic.model import OutputsPlan, Probe, ProbeResult, Watch
+from breaklint.dynamic.model import OutputsPlan, Probe, ProbeResult, VariantMode, Watch
 from breaklint.dynamic.pool import DynamicError, WorkerPool, default_memory_mb
 from breaklint.dynamic.probes import find_probes
 from breaklint.findings import Finding, Origin
@@ -33,14 +33,16 @@ def run_dynamic(
     timeout_s: float,
     memory_mb: int | None,
     device: str,
-    variants: bool = True,
+    variants: VariantMode = VariantMode.GUIDED,
+    variant_budget_s: float = 0.0,
     allowed: Callable[[str, str], bool],
     progress: bool = False,
     outputs: OutputsPlan | None = None,
 ) -> DynamicResult:
     """Run every probe and join what Dynamo did with the static `findings`; with `outputs`,
-    each probe also saves its eager outputs or compares them with those saved; with `variants`,
-    each probe's call is varied to count recompilations."""
+    each probe also saves its eager outputs or compares them with those saved; each probe's
+    call is varied as `variants` says, for at most `variant_budget_s` (0: no limit), to count
+    recompilations."""
     if importlib.util.find_spec("torch") is None:
         raise DynamicError("the dynamic phase needs torch: pip install 'breaklint[dynamic]'")
     found = find_probes(list(probe_paths))
@@ -50,6 +52,7 @@ def run_dynamic(
         frozenset(os.path.realpath(path) for path in linted_files),
         frozenset(flagged_span(f) for f in findings if is_statement_finding(f)),
         variants,
+        variant_budget_s,
     )
     memory = default_memory_mb(jobs) if memory_mb is None else memory_mb
     pool = WorkerPool(jobs, timeout_s, device, memory)

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import overload
 
 from breaklint.dynamic.model import (
@@ -105,16 +105,21 @@ class _Worker:
         return f"worker exited with status {code}"
 
     def kill(self) -> None:
+        """End the worker's processes, then close its pipes."""
+        self.end()
+        for stream in (self.requests, self.results):
+            stream.close()
+
+    def end(self) -> None:
         """Kill the worker, its process group and every process below it: those that left
-        the group (`setsid()`) are still below the worker, a subreaper, while it lives."""
+        the group (`setsid()`) are still below the worker, a subreaper, while it lives. Its
+        pipes stay open: another thread may be reading them."""
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.process.pid, signal.SIGSTOP)  # it forks and reaps no more
         kill_descendants(self.process.pid)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
-        for stream in (self.requests, self.results):
-            stream.close()
 
 
 class _Slot:
@@ -187,6 +192,12 @@ class _Slot:
         if self.worker is not None:
             self.worker.kill()
 
+    def stop(self) -> None:
+        """End the worker from another thread (the run was interrupted)."""
+        worker = self.worker
+        if worker is not None:
+            worker.end()
+
 
 def _failed(request: ProbeRequest | GraphRequest) -> type[ProbeResult] | type[GraphResult]:
     """The result type that answers `request` when its worker timed out or died."""
@@ -219,10 +230,11 @@ class WorkerPool:
         # a thread's own exception would print a traceback and leave its probes unanswered.
         failures: list[Exception] = []
         lock = threading.Lock()
+        stopped = threading.Event()  # the run was interrupted: no more probes
 
         def serve(slot: _Slot) -> None:
             try:
-                while not failures:
+                while not failures and not stopped.is_set():
                     try:
                         index = pending.get_nowait()
                     except queue.Empty:
@@ -243,8 +255,9 @@ class WorkerPool:
             threads = [threading.Thread(target=serve, args=(slot,), daemon=True) for slot in slots]
             for thread in threads:
                 thread.start()
-            for thread in threads:
-                thread.join()
+            with _ended_on_interrupt(slots, stopped):
+                for thread in threads:
+                    thread.join()
         if failures:
             raise failures[0]
         return [results[index] for index in range(len(probes))]
@@ -254,6 +267,22 @@ class WorkerPool:
         with tempfile.TemporaryDirectory(prefix="breaklint-") as self.log_dir:
             slot = _Slot(self)
             try:
-                return [slot.run(request) for request in requests]
+                with _ended_on_interrupt([slot], threading.Event()):
+                    return [slot.run(request) for request in requests]
             finally:
                 slot.close()
+
+
+@contextlib.contextmanager
+def _ended_on_interrupt(slots: Sequence[_Slot], stopped: threading.Event) -> Iterator[None]:
+    """On Ctrl-C, SIGTERM (as the CLI raises it) or any other exit of the waiting thread, end
+    every worker and the processes below it before the exception goes on: a worker runs in a
+    session of its own, which neither the terminal's Ctrl-C nor the end of this process
+    reaches."""
+    try:
+        yield
+    except BaseException:
+        stopped.set()
+        for slot in slots:
+            slot.stop()
+        raise

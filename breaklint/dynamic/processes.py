@@ -1,11 +1,14 @@
-"""The processes a probe starts end with it, even those that left its process group.
+"""The processes a probe starts end with it, even those that left its process group, and the
+workers end with the run.
 
 A probe worker makes itself a child subreaper (Linux `prctl(PR_SET_CHILD_SUBREAPER)`): a
 process whose parent dies, a daemon that forked twice and called `setsid()` included, is
 re-parented to the worker instead of to init, so every live descendant of the worker stays in
 its process tree. The worker kills the processes a probe left after each probe and when it
-exits; the supervisor kills the whole tree before it kills a worker that ran past its limit.
-Without /proc (not Linux) only the worker's process group is killed, as before.
+exits; the supervisor kills the whole tree before it kills a worker that ran past its limit,
+and every worker's tree when the run is interrupted (Ctrl-C, SIGTERM). A worker also asks for
+SIGKILL when its parent ends (`PR_SET_PDEATHSIG`): a supervisor killed outright does not leave
+a looping probe behind. Without /proc (not Linux) only the worker's process group is killed.
 """
 
 from __future__ import annotations
@@ -16,15 +19,26 @@ import os
 import signal
 from collections.abc import Collection
 
+_PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _SWEEPS = 100  # rounds of kill-then-look-again: a fork bomb still ends
 
 
 def become_subreaper() -> bool:
     """Make this process the reaper of its orphaned descendants; whether that worked."""
+    return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def die_with_parent() -> bool:
+    """Have the kernel SIGKILL this process when the thread that started it ends; whether
+    that worked."""
+    return _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _prctl(option: int, value: int) -> bool:
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+        return bool(libc.prctl(option, value, 0, 0, 0) == 0)
     except (OSError, AttributeError):  # not Linux
         return False
 

@@ -126,6 +126,9 @@ class Capture:
     # Per graph, the `self` of the frame it was compiled from (None for a plain function):
     # a submodule's forward that Dynamo compiles on its own has no module stack of its own.
     owners: list[Any] = field(default_factory=list)
+    # The guards every compile of the first call installed, one expression each
+    # (`L['n'] == 3`): what a later call must keep the same to run without compiling again.
+    guards: list[str] = field(default_factory=list)
 
     def seen(self, compile_id: CompileId) -> CompileId:
         if compile_id not in self.compile_order:
@@ -234,6 +237,17 @@ class _TraceHandler(logging.Handler):
             self.payloads.append(getattr(record, "payload", "") or "")
             compile_id = (metadata.get("frame_id"), metadata.get("frame_compile_id"))
             self.result.break_compiles.append(self.result.seen(compile_id))
+        elif "dynamo_cpp_guards_str" in metadata:
+            self.result.guards.extend(_guard_expressions(getattr(record, "payload", "") or ""))
+
+
+# `| | +- EQUALS_MATCH: L['n'] == 3   # for i in range(n):  # model.py:4 in total`
+_GUARD_LINE = re.compile(r"\+- [A-Z][A-Z_]*: (?P<guard>.*?)(?:\s+# .*)?$")
+
+
+def _guard_expressions(tree: str) -> list[str]:
+    """The guards of Dynamo's guard tree as it logs it, without the source each quotes."""
+    return [match["guard"] for line in tree.splitlines() if (match := _GUARD_LINE.search(line))]
 
 
 @contextlib.contextmanager
@@ -277,15 +291,15 @@ def capture(
     knob: str | None = None,
     edit: Callable[[int, torch.fx.GraphModule], None] | None = None,
     *,
-    then: Callable[[Callable[..., Any]], Any] | None = None,
+    then: Callable[[Callable[..., Any], tuple[str, ...]], Any] | None = None,
     recompile_limit: int | None = None,
 ) -> Capture:
     """Compile `target` with a recording backend after a reset, run `call(compiled)`, and
     read every channel that reports breaks. `edit(n, gm)` may change the n-th graph (1-based)
     after it is recorded and before it runs; it recompiles what it changes. With `then`, run
-    `then(compiled)` on the same compiled target afterwards (its graphs and breaks are not
-    recorded, nor edited) and count what every call compiled, under `recompile_limit` if
-    given."""
+    `then(compiled, guards)` on the same compiled target afterwards, given the guards of the
+    first call's compiles (its graphs and breaks are not recorded, nor edited), and count what
+    every call compiled, under `recompile_limit` if given."""
     result = Capture()
     first_done = False
 
@@ -321,7 +335,7 @@ def capture(
             first_done = True
             handler.recording = False
             if then is not None:
-                then(compiled)
+                then(compiled, tuple(result.guards))
     finally:
         logger.setLevel(saved[0])
         logger.propagate = saved[1]
@@ -400,14 +414,14 @@ def _guard_failure(metrics: Any, index: int) -> GuardFailure:
 _MARKS = ("_dynamo_", "_has_dynamo_")  # what mark_static and mark_dynamic set on a tensor
 
 
-def resized(tensor: torch.Tensor, size: int, new_size: int) -> torch.Tensor:
-    """`tensor` with every dimension of `size` made `new_size` by repeating its entries (token
-    ids stay valid ids, masks stay masks), keeping what `torch._dynamo.mark_static` and
-    `mark_dynamic` set on it."""
+def resized(tensor: torch.Tensor, sizes: dict[int, int]) -> torch.Tensor:
+    """`tensor` with every dimension of a size in `sizes` made the size it maps to, by
+    repeating its entries (token ids stay valid ids, masks stay masks), keeping what
+    `torch._dynamo.mark_static` and `mark_dynamic` set on it."""
     result = tensor.detach()
     for dim, length in enumerate(tensor.shape):
-        if length == size:
-            index = torch.arange(new_size, device=tensor.device) % size
+        if length in sizes:
+            index = torch.arange(sizes[length], device=tensor.device) % length
             result = result.index_select(dim, index)
     result.requires_grad_(tensor.requires_grad)
     for name, value in vars(tensor).items():

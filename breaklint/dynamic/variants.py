@@ -5,6 +5,7 @@ Dynamo must specialise fails again on every new value (what costs users). Runs i
 
 from __future__ import annotations
 
+import inspect
 import linecache
 import os
 import re
@@ -60,31 +61,35 @@ def plan(
     return CallPlan(*unpack(returned))
 
 
-def derive(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[list[Call]]:
+def derive(
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    reads: GuardReads | None = None,
+    fixed: frozenset[int] = frozenset(),
+) -> list[list[Call]]:
     """Groups of calls, each varying one thing: the probe's call again (state that calls
     change shows); every dimension size above 1 of the tensor arguments made larger (in every
     tensor that has that size, so that related inputs stay compatible); every Python int,
-    float or bool argument given other values."""
-    import torch
+    float or bool argument given other values.
 
-    from breaklint.dynamic import torch_shim
-
-    tensors = [value for value in _leaves(args, kwargs) if isinstance(value, torch.Tensor)]
-    groups = [[Call(*args, **kwargs)]]
-    for size in sorted({n for tensor in tensors for n in tensor.shape if n > 1}):
-        group = []
-        for step in _STEPS:
-
-            def grow(value: Any, size: int = size, step: int = step) -> Any:
-                if isinstance(value, torch.Tensor):
-                    return torch_shim.resized(value, size, size + step)
-                return value
-
-            group.append(Call(*_map(args, grow), **_map(kwargs, grow)))
-        groups.append(group)
+    With `reads` (the guards of the first compile), only what a guard of the first compile
+    reads, at the least cost: the call twice again (state a call changes fails a guard on
+    every call); the sizes of the tensors whose dimensions a guard reads beyond a static
+    compile's check (marked static or dynamic, symbolic) grown all at once, but for the `fixed`
+    ones (a parameter's sizes, which an input must match); a number a guard compares; no
+    bool, which compiles once per value at most."""
     names: list[int | str] = [*range(len(args)), *kwargs]
-    for name in names:
-        value = args[name] if isinstance(name, int) else kwargs[name]
+    values = {name: args[name] if isinstance(name, int) else kwargs[name] for name in names}
+    shaped = [v for n, v in values.items() if reads is None or reads.shape(n)]
+    sizes = sorted({n for tensor in _tensors(shaped) for n in tensor.shape if n > 1})
+    groups = [[Call(*args, **kwargs)] * (1 if reads is None else 2)]
+    if reads is None:
+        groups += [_grown(args, kwargs, [size]) for size in sizes]
+    else:
+        groups.append(_grown(args, kwargs, [size for size in sizes if size not in fixed]))
+    for name, value in values.items():
+        if reads is not None and (isinstance(value, bool) or not reads.value(name, value)):
+            continue
         group = []
         for other in _other_values(value):
             new_args = tuple(other if i == name else a for i, a in enumerate(args))
@@ -92,6 +97,105 @@ def derive(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[list[Call]]:
             group.append(Call(*new_args, **new_kwargs))
         groups.append(group)
     return [group for group in groups if group]
+
+
+def _tensors(values: list[Any]) -> list[Any]:
+    import torch
+
+    return [value for value in _leaves(*values) if isinstance(value, torch.Tensor)]
+
+
+def _grown(args: tuple[Any, ...], kwargs: dict[str, Any], sizes: list[int]) -> list[Call]:
+    """The call with every dimension of one of `sizes` made larger by each step, in every
+    tensor (none when `sizes` is empty)."""
+    import torch
+
+    from breaklint.dynamic import torch_shim
+
+    group = []
+    for step in _STEPS if sizes else ():
+        new = {size: size + step for size in sizes}
+
+        def grow(value: Any, new: dict[int, int] = new) -> Any:
+            return torch_shim.resized(value, new) if isinstance(value, torch.Tensor) else value
+
+        group.append(Call(*_map(args, grow), **_map(kwargs, grow)))
+    return group
+
+
+def fixed_sizes(target: Any) -> frozenset[int]:
+    """The sizes of a module's parameters and buffers: an input dimension of one of these
+    sizes is most often one the module's weights fix (features, channels)."""
+    import torch
+
+    if not isinstance(target, torch.nn.Module):
+        return frozenset()
+    tensors = [*target.parameters(), *target.buffers()]
+    return frozenset(n for tensor in tensors for n in tensor.shape)
+
+
+@dataclass(frozen=True, slots=True)
+class GuardReads:
+    """What the guards of the first compile read of each argument of the compiled function:
+    a value no guard reads cannot make Dynamo compile again, so varying it shows nothing."""
+
+    guards: tuple[str, ...]
+    # Argument index or keyword -> its source in the guards (`L['n']`); absent: unknown,
+    # and then read.
+    sources: dict[int | str, str]
+
+    @classmethod
+    def of(
+        cls, target: Any, args: tuple[Any, ...], kwargs: dict[str, Any], guards: tuple[str, ...]
+    ) -> GuardReads:
+        return cls(guards, _sources(target, args, kwargs))
+
+    def value(self, name: int | str, value: Any) -> bool:
+        """Whether a guard compares the number `name` holds (a frame compiled on its own after
+        a break names it otherwise: then any guard that compares with its value counts)."""
+        source = self.sources.get(name)
+        compared = f"== {value!r}"
+        return source is None or any(
+            guard.startswith(f"{source} ==") or guard.endswith(compared) for guard in self.guards
+        )
+
+    def shape(self, name: int | str) -> bool:
+        """Whether a guard reads a dimension of the tensors in `name` beyond the sizes a static
+        compile checks (those fail once, then automatic dynamic compiles a general graph)."""
+        source = self.sources.get(name)
+        return source is None or any(
+            source in guard and (_SHAPE_READ.search(guard) is not None) for guard in self.guards
+        )
+
+
+# A guard on a dimension beyond the sizes every static compile checks: a size or stride of a
+# dynamic shape, or a mark_static / mark_dynamic set on the tensor (a tensor without marks is
+# guarded by `hasattr(L['x'], '_dynamo_static_indices') == False`).
+_SHAPE_READ = re.compile(r"\.size\(\)|\.stride\(\)|_dynamo_\w+_indices', set\(\)")
+
+
+def _sources(target: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[int | str, str]:
+    """Each argument's source in the guards of the frame Dynamo compiles for `target` (a
+    module's `forward`): `L['name']` by the parameter it binds to."""
+    import torch
+
+    function = target.forward if isinstance(target, torch.nn.Module) else target
+    try:
+        signature = inspect.signature(function)
+        signature.bind(*args, **kwargs)
+    except (TypeError, ValueError):  # no signature, or a call it does not take
+        return {}
+    parameters = signature.parameters
+    positional = [
+        name
+        for name, parameter in parameters.items()
+        if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+    ]
+    sources: dict[int | str, str] = {i: f"L[{n!r}]" for i, n in enumerate(positional[: len(args)])}
+    for key in kwargs:
+        if key in parameters and parameters[key].kind is not parameters[key].VAR_KEYWORD:
+            sources[key] = f"L[{key!r}]"
+    return sources
 
 
 def _other_values(value: Any) -> list[Any]:
@@ -126,25 +230,43 @@ def _map(value: Any, change: Callable[[Any], Any]) -> Any:
 
 @dataclass(slots=True)
 class VariantRun:
-    """Runs the plan's other calls on the compiled target, after its first call."""
+    """Runs the plan's other calls on the compiled target, after its first call: the calls
+    the probe gave, or those derived (`guided`: only what a guard of the first compile reads):
+    the call again, then others until they have taken `budget_s` (0: no limit)."""
 
     plan: CallPlan
+    guided: bool = True
+    budget_s: float = 0.0
     calls: int = 1  # the probe's own call
     failed: int = 0
     seconds: float = 0.0
+    budget_hit: bool = False  # calls were left out: the budget was spent
     # The compilations (by index) that calls which raised made: their guards are not counted.
     ignored: set[int] = field(default_factory=set)
     # (real path, line) of a graph break -> resumes after it in the first call run here.
     resumes: dict[tuple[str, int], int] = field(default_factory=dict)
 
-    def __call__(self, compiled: Callable[..., Any]) -> None:
+    def __call__(self, compiled: Callable[..., Any], guards: tuple[str, ...]) -> None:
         from breaklint.dynamic import torch_shim
 
         started = time.perf_counter()
         plan = self.plan
-        groups = [plan.calls] if plan.calls is not None else derive(plan.args, plan.kwargs)
+        derived = plan.calls is None  # the budget bounds these; the probe's own calls all run
+        if plan.calls is not None:
+            groups = [plan.calls]
+        else:
+            if self.guided:
+                reads = GuardReads.of(plan.target, plan.args, plan.kwargs, guards)
+                groups = derive(plan.args, plan.kwargs, reads, fixed_sizes(plan.target))
+            else:
+                groups = derive(plan.args, plan.kwargs)
         for group in groups:
             for call in group:
+                spent = time.perf_counter() - started
+                if derived and self.calls > 1 and self.budget_s and spent > self.budget_s:
+                    self.budget_hit = True
+                    self.seconds = time.perf_counter() - started
+                    return
                 self.calls += 1
                 before = torch_shim.compilations()
                 try:
@@ -246,6 +368,7 @@ def summarise(
         limit_hit=compiles.limit_hit,
         guards=tuple(guards),
         variants_s=run.seconds,
+        budget_hit=run.budget_hit,
     )
     return summary, tuple(breaks)
 

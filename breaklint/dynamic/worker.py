@@ -35,6 +35,7 @@ from breaklint.dynamic.model import (
     RecompileSummary,
     ResumeCount,
     Span,
+    VariantMode,
     Watch,
     WorkerFailed,
     WorkerReady,
@@ -272,12 +273,17 @@ def observe(
         item = attribute(raw, request)
         if item is not None:
             breaks.setdefault(item.key(), item)
-    # A break "goes away with a knob" when, rerun with it, nothing breaks on that line.
+    # A break "goes away with a knob" when, rerun with it, nothing breaks on that line. Only
+    # breaks whose message names the knob are rerun: Dynamo names it where it can help.
     lines_left = {(b.path, b.line) for b in breaks.values()}
-    for knob in torch_shim.KNOBS if breaks else ():
+    for knob in torch_shim.KNOBS:
+        named = {key for key, item in breaks.items() if _names(item, knob)}
+        if not named:
+            continue
         rerun = torch_shim.capture(call, target, knob)
         still = {(b.path, b.line) for r in rerun.breaks if (b := attribute(r, request))}
-        for key, item in breaks.items():
+        for key in named:
+            item = breaks[key]
             if (item.path, item.line) in lines_left and (item.path, item.line) not in still:
                 breaks[key] = replace(item, evidence=replace(item.evidence, config_knob=knob))
         lines_left &= still
@@ -289,6 +295,12 @@ def observe(
         recompile_breaks=recompile_breaks,
         resumes=varied.resume_counts() if varied is not None else (),
     )
+
+
+def _names(item: Break, knob: str) -> bool:
+    """Whether Dynamo's message for a break names the config `knob`."""
+    evidence = item.evidence
+    return any(knob in text for text in (evidence.reason, evidence.explanation, *evidence.hints))
 
 
 def run_probe(
@@ -303,13 +315,15 @@ def run_probe(
         sys.path.insert(0, os.path.dirname(os.path.abspath(probe.path)))  # for its model
         calls = planned_call(probe, device)
         target, args, kwargs = calls.target, calls.args, calls.kwargs
-        if not request.watch.variants and calls.calls is None:
+        watch = request.watch
+        if watch.variants is VariantMode.NONE and calls.calls is None:
             calls.calls = []  # --no-variants: the probe's own calls only
         if calls.calls is not None:
             calls.calls = [
                 Call(*to_device(c.args, device), **to_device(c.kwargs, device)) for c in calls.calls
             ]
-        varied = variants.VariantRun(calls)
+        guided = watch.variants is VariantMode.GUIDED
+        varied = variants.VariantRun(calls, guided, watch.variant_budget_s)
         coverage, returned = _traced_run(lambda: target(*args, **kwargs), request.watch)
         outputs_differ = None
         if request.outputs is not None:
@@ -374,6 +388,7 @@ def main() -> None:
     log_path, requested_device, memory_mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
     _limit_memory(memory_mb)
     processes.become_subreaper()  # a probe's daemons stay below the worker, to be ended
+    processes.die_with_parent()  # a supervisor killed outright leaves no worker running
     requests = 0  # stdin: the key, then the supervisor's requests
     key = read_exactly(requests, KEY_BYTES)
     results = os.dup(1)

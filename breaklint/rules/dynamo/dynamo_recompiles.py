@@ -15,13 +15,15 @@ class DynamoRecompiles(Rule):
     hint = "pass the value as a tensor, or hoist it out of the compiled region"
     what = """
 Reports a guard that failed again on every new value while a probe's calls ran (its own call
-and the variants breaklint derives from it: other sizes for each tensor dimension, other values
-for each Python number), at the line that installed the guard: an int bounding a `range()`
-loop (`n == 1`, `n == 2`...), a module attribute changed in `forward` (`self.step == 0`...), a
-dimension marked static that varies. The finding gives the guard, the failures and compiles
-over the calls, and is an error when the recompile limit was reached (the function then runs
-eagerly). Guards that Dynamo generalises (automatic dynamic: a new batch size or float compiles
-once more, then never again) are only counted in the probe summary.
+and the variants breaklint derives from it: the call again, other values for each Python
+number a guard of the first compile reads, other sizes for each dimension marked static or
+dynamic; with `--all-variants`, other sizes for every tensor dimension), at the line that
+installed the guard: an int bounding a `range()` loop (`n == 1`, `n == 2`...), a module
+attribute changed in `forward` (`self.step == 0`...), a dimension marked static that varies.
+The finding gives the guard, the failures and compiles over the calls, and is an error when
+the recompile limit was reached (the function then runs eagerly). Guards that Dynamo
+generalises (automatic dynamic: a new batch size or float compiles once more, then never
+again) are only counted in the probe summary.
 """
     why = """
 Dynamo guards every compiled graph on what it assumed: shapes, Python numbers, attributes. A
