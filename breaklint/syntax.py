@@ -24,6 +24,11 @@ def expand_import(name: str, imports: dict[str, str]) -> str:
 
 def dotted(node: ast.AST) -> str | None:
     """`a.b.c` for a chain of attributes on a name, else None."""
+    # The shapes nearly every call asks about first, without building a list: the hot path.
+    if type(node) is ast.Name:
+        return node.id
+    if type(node) is ast.Attribute and type(node.value) is ast.Name:
+        return f"{node.value.id}.{node.attr}"
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
