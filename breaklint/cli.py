@@ -95,7 +95,9 @@ def _lint_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--jobs", "-j", type=int, default=os.cpu_count() or 1, help="worker processes"
     )
-    parser.add_argument("--quiet", "-q", action="store_true", help="no summary on stderr")
+    parser.add_argument(
+        "--quiet", "-q", action="store_true", help="no progress and no summary on stderr"
+    )
     parser.add_argument(
         "--no-cache", action="store_true", help="neither read nor write .breaklint_cache/"
     )
@@ -300,6 +302,7 @@ def _graph_parser() -> argparse.ArgumentParser:
         "--probe-timeout", type=float, default=300.0, metavar="SECONDS", help="limit per probe"
     )
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     return parser
 
 

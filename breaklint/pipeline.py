@@ -5,7 +5,6 @@ files) and the dynamic phase (the probes, joined into the findings). `--fix` run
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -118,7 +117,7 @@ def dynamic(
             device=request.device,
             variants=request.variants,
             allowed=selection.allows,
-            progress=sys.stderr.isatty() and not request.quiet,
+            progress=not request.quiet,
             outputs=outputs,
         )
     except DynamicError as problem:

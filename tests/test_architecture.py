@@ -22,6 +22,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "breaklint.calls",
         "breaklint.config",
         "breaklint.knowledge",
+        "breaklint.progress",
         "breaklint.source",
         "breaklint.syntax",
     ),

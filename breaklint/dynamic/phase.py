@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from breaklint.dynamic.join import flagged_span, is_statement_finding, join
-from breaklint.dynamic.model import OutputsPlan, Probe, ProbeResult, Watch
+from breaklint.dynamic.model import OutputsPlan, ProbeResult, ProbeStatus, Watch
 from breaklint.dynamic.pool import DynamicError, WorkerPool, default_memory_mb
 from breaklint.dynamic.probes import find_probes
 from breaklint.findings import Finding, Origin
+from breaklint.progress import progress as reporting
 from breaklint.source import read_source, source_lines
 from breaklint.suppression import Suppressions
 
@@ -40,7 +40,8 @@ def run_dynamic(
 ) -> DynamicResult:
     """Run every probe and join what Dynamo did with the static `findings`; with `outputs`,
     each probe also saves its eager outputs or compares them with those saved; with `variants`,
-    each probe's call is varied to count recompilations."""
+    each probe's call is varied to count recompilations; with `progress`, how far the run is
+    goes to stderr (`breaklint.progress`)."""
     if importlib.util.find_spec("torch") is None:
         raise DynamicError("the dynamic phase needs torch: pip install 'breaklint[dynamic]'")
     found = find_probes(list(probe_paths))
@@ -53,10 +54,14 @@ def run_dynamic(
     )
     memory = default_memory_mb(jobs) if memory_mb is None else memory_mb
     pool = WorkerPool(jobs, timeout_s, device, memory)
-    if progress and found.probes:
-        results = _with_progress(pool, found.probes, watch, outputs)
-    else:
-        results = pool.run(found.probes, watch, outputs=outputs)
+    with reporting(len(found.probes), "probes", progress) as shown:
+        results = pool.run(
+            found.probes,
+            watch,
+            lambda result: shown.finish(result.probe.name, result.status is not ProbeStatus.OK),
+            outputs,
+            lambda probe: shown.start(probe.name),
+        )
     results = found.problems + results
     joined = _apply_suppressions(join(findings, results, allowed))
     return DynamicResult(joined, results, sorted(pool.warnings))
@@ -75,19 +80,3 @@ def _apply_suppressions(findings: list[Finding]) -> list[Finding]:
             dynamic = Suppressions(text, source_lines(text)).apply(dynamic)
         kept.extend(dynamic)
     return sorted(kept, key=Finding.sort_key)
-
-
-def _with_progress(
-    pool: WorkerPool, probes: list[Probe], watch: Watch, outputs: OutputsPlan | None
-) -> list[ProbeResult]:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, TimeElapsedColumn(), console=Console(file=sys.stderr)) as bar:
-        task = bar.add_task("probes", total=len(probes))
-
-        def advance(result: ProbeResult) -> None:
-            bar.update(task, advance=1, description=result.probe.name)
-
-        return pool.run(probes, watch, advance, outputs)
