@@ -24,6 +24,7 @@ from breaklint.config import (
     parse_per_file_ignore,
 )
 from breaklint.console import EXIT_ERROR, error, report_crash
+from breaklint.dynamic.shards import Shard
 from breaklint.graph_command import GraphCommand, graph
 from breaklint.hf_models import HFRequest
 from breaklint.pipeline import LintRequest
@@ -46,6 +47,13 @@ def _report_target(value: str) -> ReportTarget:
             f"'{value}' is not FORMAT:PATH with FORMAT one of {', '.join(FORMATS)}"
         )
     return ReportTarget(format, Path(path))
+
+
+def _shard(value: str) -> Shard:
+    try:
+        return Shard.parse(value)
+    except ValueError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
 
 
 def _lint_parser() -> argparse.ArgumentParser:
@@ -139,6 +147,13 @@ def _lint_parser() -> argparse.ArgumentParser:
         help="run each probe's call once: derive no variants to count recompilations",
     )
     dynamic.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="I/N",
+        help="run only shard I of N of the probes and --hf models (split by a hash of their "
+        "names); merge the JSON reports with 'breaklint merge'",
+    )
+    dynamic.add_argument(
         "--show-bytecode", action="store_true", help="full format: bytecode at each break"
     )
     dynamic.add_argument(
@@ -225,6 +240,8 @@ def _lint(argv: list[str], started: float) -> int:
         error("--jobs must be at least 1")
         return EXIT_ERROR
     try:
+        if args.shard is not None and (args.fix or args.diff):
+            raise ConfigError("--shard runs part of the probes: it cannot verify --fix or --diff")
         settings = _settings(args)
         hf = _hf_request(args)
     except ConfigError as problem:
@@ -254,6 +271,7 @@ def _lint(argv: list[str], started: float) -> int:
             quiet=args.quiet,
             reports=tuple(args.report),
             hf=hf,
+            shard=args.shard,
         )
     )
 
@@ -312,6 +330,20 @@ def _graph(argv: list[str]) -> int:
     return graph(GraphCommand(**vars(args)))
 
 
+def _merge(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="breaklint merge",
+        description="Merge the JSON reports of the shards of one run (--shard I/N "
+        "--output-format json) into the JSON report of the whole run.",
+    )
+    parser.add_argument("reports", nargs="+", metavar="REPORT.json")
+    parser.add_argument("--output-file", type=Path, help="write the report here, not stdout")
+    args = parser.parse_args(argv)
+    from breaklint.merge import merge_command
+
+    return merge_command(args.reports, args.output_file)
+
+
 def _server(argv: list[str]) -> int:
     argparse.ArgumentParser(
         prog="breaklint server",
@@ -340,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
             return _graph(argv[1:])
         if argv and argv[0] == "server":
             return _server(argv[1:])
+        if argv and argv[0] == "merge":
+            return _merge(argv[1:])
         return _lint(argv, started)
     except KeyboardInterrupt:
         return 130

@@ -143,7 +143,12 @@ def _report(request: LintRequest, outcome: Outcome, failed: bool) -> int:
     # Counted after the edits are made, which can take longer than linting.
     elapsed = time.perf_counter() - request.started
     summary = Summary(
-        outcome.files_checked, elapsed, outcome.files_skipped, outcome.probes, outcome.files
+        outcome.files_checked,
+        elapsed,
+        outcome.files_skipped,
+        outcome.probes,
+        outcome.files,
+        outcome.shard,
     )
     for target in targets:
         findings = edited if target.format in CARRIES_EDITS else outcome.findings

@@ -69,6 +69,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "breaklint.hf_config",
         "breaklint.hf_models",
         "breaklint.lsp",
+        "breaklint.merge",
         "breaklint.pages",
         "breaklint.pipeline",
         "breaklint.pytest_plugin",
