@@ -77,10 +77,38 @@ class HFRun:
     request: HFRequest
     models: list[HFModel]
     probe_file: str
-    folder: tempfile.TemporaryDirectory[str]
+    folder: tempfile.TemporaryDirectory[str] | None  # None: rebuilt from a report
 
     def close(self) -> None:
-        self.folder.cleanup()
+        if self.folder is not None:
+            self.folder.cleanup()
+
+    def to_json(self) -> dict[str, Any]:
+        """What `from_json` rebuilds it from, to name a merged run's probes after the models."""
+        return {
+            "request": dataclasses.asdict(self.request),
+            "models": [dataclasses.asdict(model) for model in self.models],
+            "probe_file": self.probe_file,
+        }
+
+    @classmethod
+    def from_json(cls, stored: dict[str, Any]) -> HFRun:
+        """TypeError, ValueError or KeyError when `stored` is of another shape."""
+        from breaklint.cache import as_type
+
+        request = as_type(HFRequest, stored["request"])
+        models = as_type(list[HFModel], stored["models"])
+        return cls(request, models, as_type(str, stored["probe_file"]), None)
+
+    def reported(
+        self, results: Sequence[Any], findings: Sequence[Finding]
+    ) -> tuple[list[Any], list[Finding]]:
+        """Results and findings as the report gives them: each model's probe named after the
+        model, and no finding for a model that could not be built (its row or error says
+        why)."""
+        unbuilt = {f"{self.probe_file}::{model.probe}" for model, _ in self.build_failures(results)}
+        kept = [f for f in findings if getattr(f.evidence, "probe", None) not in unbuilt]
+        return self.relabeled(results, kept)
 
     @property
     def files(self) -> list[str]:

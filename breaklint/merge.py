@@ -101,13 +101,29 @@ def _load(path: str) -> _Report:
     return _Report(path, document)
 
 
+def _same_probe_file(reports: list[_Report]) -> list[_Report]:
+    """The reports with the probe file each `--hf` shard generated (a temporary file of its
+    own) named as the first shard's, so that their probes have the same keys."""
+    first = reports[0].shard.get("hf", {}).get("probe_file")
+    same = [reports[0]]
+    for report in reports[1:]:
+        own = report.shard.get("hf", {}).get("probe_file")
+        if isinstance(first, str) and isinstance(own, str) and own != first:
+            text = json.dumps(report.document).replace(
+                json.dumps(own)[1:-1], json.dumps(first)[1:-1]
+            )
+            report = _Report(report.path, json.loads(text))
+        same.append(report)
+    return same
+
+
 def merge(paths: Sequence[str], out: IO[str]) -> list[Finding]:
     """Write the whole run's JSON report from its shards' reports; its findings."""
     from breaklint.dynamic.model import ProbeResult
     from breaklint.dynamic.phase import joined
     from breaklint.report import OutputOptions, Summary, write_json
 
-    reports = [_load(path) for path in paths]
+    reports = _same_probe_file([_load(path) for path in paths])
     first = reports[0].shard
     count = first["count"]
     indexes = sorted(report.shard["index"] for report in reports)
@@ -140,6 +156,14 @@ def merge(paths: Sequence[str], out: IO[str]) -> list[Finding]:
     results += [by_key[key] for key in order]
     allowed = first["allowed"]
     findings = joined(static, results, lambda code, path: code in allowed.get(path, ()))
+    if "hf" in first:  # a --hf run names probes after models, as the whole run did
+        from breaklint.hf_models import HFRun
+
+        try:
+            models = HFRun.from_json(first["hf"])
+        except (TypeError, ValueError, KeyError) as problem:
+            raise MergeError(f"a shard's --hf models are not breaklint's: {problem}") from None
+        results, findings = models.reported(results, findings)
     if any(f.fix for f in findings):  # as a JSON report carries them (libcst, only then)
         from breaklint.fixer import with_edits
 

@@ -4,8 +4,9 @@ stdout, where the report is.
 
 The bar shows done / total, what runs now, the failures so far and the time elapsed. Plain
 lines are for logs (CI, a redirected stderr): one at most every `LINE_INTERVAL_S`, the first
-only once a run has lasted that long, and one at the end when any was written, so that a
-short run writes none. rich is imported only when a bar is drawn."""
+only once a run has lasted that long (lines are written as items start and end), and one
+at the end when any was written and the last one did not already say it, so that a short run
+writes none. rich is imported only when a bar is drawn."""
 
 from __future__ import annotations
 
@@ -68,6 +69,7 @@ class _Lines(Progress):
         self.interval_s = interval_s
         self.last_line = self.started
         self.lines = 0
+        self.last_state: tuple[int, int, str] | None = None
 
     def _show(self) -> None:
         now = time.monotonic()
@@ -75,10 +77,11 @@ class _Lines(Progress):
             self._write(now)
 
     def close(self) -> None:
-        if self.lines:
+        if self.lines and self.last_state != (self.done, self.failed, self.current):
             self._write(time.monotonic())
 
     def _write(self, now: float) -> None:
+        self.last_state = (self.done, self.failed, self.current)
         failed = f", {self.failed} failed" if self.failed else ""
         running = f"; running {self.current}" if self.running else ""
         self.stream.write(

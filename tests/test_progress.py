@@ -55,8 +55,16 @@ def test_plain_lines_count_done_failed_and_running_and_end_with_a_last_line():
         f"{LINE_PREFIX}1/3 probes done, 0s elapsed; running probe_b, probe_c",
         f"{LINE_PREFIX}2/3 probes done, 1 failed, 0s elapsed; running probe_c",
         f"{LINE_PREFIX}3/3 probes done, 1 failed, 0s elapsed",
-        f"{LINE_PREFIX}3/3 probes done, 1 failed, 0s elapsed",
     ]
+    # A run whose last line was written before its end gets one more, with the end.
+    log = io.StringIO()
+    with progress(2, "models", True, log, interval_s=0) as shown:
+        shown.start("gpt2")
+        shown.finish("gpt2", failed=False)
+        shown.interval_s = 3600  # type: ignore[attr-defined]
+        shown.start("bert")
+        shown.finish("bert", failed=False)
+    assert log.getvalue().splitlines()[-1] == f"{LINE_PREFIX}2/2 models done, 0s elapsed"
 
 
 def test_a_short_run_or_a_quiet_one_writes_no_line():
