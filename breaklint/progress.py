@@ -3,10 +3,10 @@ stderr is a terminal, plain lines otherwise, nothing with `--quiet`. Progress ne
 stdout, where the report is.
 
 The bar shows done / total, what runs now, the failures so far and the time elapsed. Plain
-lines are for logs (CI, a redirected stderr): one at most every `LINE_INTERVAL_S`, the first
-only once a run has lasted that long (lines are written as items start and end), and one
-at the end when any was written and the last one did not already say it, so that a short run
-writes none. rich is imported only when a bar is drawn."""
+lines are for logs (CI, a redirected stderr): one every `LINE_INTERVAL_S` at most (while one
+long item runs, too), the first only once a run has lasted that long, and one at the end when
+any was written and the last did not already say it, so that a short run writes none. rich is
+imported only when a bar is drawn."""
 
 from __future__ import annotations
 
@@ -70,6 +70,14 @@ class _Lines(Progress):
         self.last_line = self.started
         self.lines = 0
         self.last_state: tuple[int, int, str] | None = None
+        self._stopped = threading.Event()
+        if interval_s > 0:  # a line while one long item runs, too
+            threading.Thread(target=self._beat, daemon=True).start()
+
+    def _beat(self) -> None:
+        while not self._stopped.wait(self.interval_s):
+            with self._lock:
+                self._show()
 
     def _show(self) -> None:
         now = time.monotonic()
@@ -77,6 +85,7 @@ class _Lines(Progress):
             self._write(now)
 
     def close(self) -> None:
+        self._stopped.set()
         if self.lines and self.last_state != (self.done, self.failed, self.current):
             self._write(time.monotonic())
 

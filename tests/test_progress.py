@@ -9,6 +9,7 @@ import select
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,22 @@ def test_plain_lines_count_done_failed_and_running_and_end_with_a_last_line():
         shown.start("bert")
         shown.finish("bert", failed=False)
     assert log.getvalue().splitlines()[-1] == f"{LINE_PREFIX}2/2 models done, 0s elapsed"
+
+
+def test_a_long_item_gets_lines_while_it_runs():
+    log = io.StringIO()
+    with progress(1, "probes", True, log, interval_s=0.05) as shown:
+        shown.start("probe_slow")
+        waited = 0.0
+        while log.getvalue().count("\n") < 2 and waited < 60:
+            time.sleep(0.05)
+            waited += 0.05
+        shown.finish("probe_slow", failed=False)
+    lines = log.getvalue().splitlines()
+    assert lines[0].startswith(f"{LINE_PREFIX}0/1 probes done, ")
+    assert lines[1].startswith(f"{LINE_PREFIX}0/1 probes done, ")
+    assert lines[1].endswith("; running probe_slow")
+    assert lines[-1].startswith(f"{LINE_PREFIX}1/1 probes done, ")
 
 
 def test_a_short_run_or_a_quiet_one_writes_no_line():
