@@ -85,7 +85,13 @@ class _Report:
     @property
     def shard(self) -> dict[str, Any]:
         section = self.document.get("shard")
-        if not isinstance(section, dict) or section.get("format") != SHARD_FORMAT:
+        shapes = {"index": int, "count": int, "order": list, "static": list, "results": list}
+        if (
+            not isinstance(section, dict)
+            or section.get("format") != SHARD_FORMAT
+            or not isinstance(section.get("allowed"), dict)
+            or any(type(section.get(key)) is not kind for key, kind in shapes.items())
+        ):
             raise MergeError(f"{self.path}: not the JSON report of a --shard run")
         return section
 
@@ -152,7 +158,8 @@ def merge(paths: Sequence[str], out: IO[str]) -> list[Finding]:
     if missing:
         raise MergeError(f"no shard ran {missing[0]}")
     # What a whole run reports first: the probe files that could not be probed at all.
-    results = [r for key, r in by_key.items() if key not in set(order)]
+    ordered = frozenset(order)
+    results = [r for key, r in by_key.items() if key not in ordered]
     results += [by_key[key] for key in order]
     allowed = first["allowed"]
     findings = joined(static, results, lambda code, path: code in allowed.get(path, ()))

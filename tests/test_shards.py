@@ -122,8 +122,10 @@ def test_merge_refuses_what_is_not_every_shard_of_one_run(tmp_path: Path):
         2,
         "breaklint: error: the reports are shards 1/2: merge needs each of 1/2 to 2/2 once\n",
     )
-    done = run_breaklint("merge", "plain.json", cwd=tmp_path)
-    assert (done.returncode, done.stderr) == (
-        2,
-        "breaklint: error: plain.json: not the JSON report of a --shard run\n",
-    )
+    (tmp_path / "partial.json").write_text(json.dumps({"shard": {"format": 1, "index": 1}}))
+    for name in ("plain.json", "partial.json"):
+        done = run_breaklint("merge", name, cwd=tmp_path)
+        assert (done.returncode, done.stderr) == (
+            2,
+            f"breaklint: error: {name}: not the JSON report of a --shard run\n",
+        )
