@@ -260,6 +260,16 @@ def _converter(hint: Any) -> Callable[[Any], Any]:
             raise TypeError(f"{stored!r:.40} is not {hint}")
 
         return union
+    if origin is tuple and arguments[-1:] != (Ellipsis,):  # fixed length: `tuple[str, int]`
+        items = [_converter(argument) for argument in arguments]
+
+        def fixed(stored: Any) -> Any:
+            values = _checked(list, stored)
+            if len(values) != len(items):
+                raise ValueError(f"{stored!r:.40} is not {hint}")
+            return tuple(item(value) for item, value in zip(items, values, strict=True))
+
+        return fixed
     if origin in (tuple, list, frozenset, set):
         item, collection = _converter(arguments[0]), list if origin is list else origin
         return lambda stored: collection(item(value) for value in _checked(list, stored))

@@ -26,6 +26,7 @@ from breaklint.config import (
 )
 from breaklint.console import EXIT_ERROR, error, report_crash
 from breaklint.dynamic.model import VariantMode
+from breaklint.dynamic.shards import Shard
 from breaklint.graph_command import GraphCommand, graph
 from breaklint.hf_models import HFRequest
 from breaklint.pipeline import LintRequest
@@ -48,6 +49,13 @@ def _report_target(value: str) -> ReportTarget:
             f"'{value}' is not FORMAT:PATH with FORMAT one of {', '.join(FORMATS)}"
         )
     return ReportTarget(format, Path(path))
+
+
+def _shard(value: str) -> Shard:
+    try:
+        return Shard.parse(value)
+    except ValueError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
 
 
 def _lint_parser() -> argparse.ArgumentParser:
@@ -97,7 +105,9 @@ def _lint_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--jobs", "-j", type=int, default=os.cpu_count() or 1, help="worker processes"
     )
-    parser.add_argument("--quiet", "-q", action="store_true", help="no summary on stderr")
+    parser.add_argument(
+        "--quiet", "-q", action="store_true", help="no progress and no summary on stderr"
+    )
     parser.add_argument(
         "--no-cache", action="store_true", help="neither read nor write .breaklint_cache/"
     )
@@ -156,6 +166,13 @@ def _lint_parser() -> argparse.ArgumentParser:
         default=60.0,
         metavar="SECONDS",
         help="time the variant calls of one probe may take (default 60; 0: no limit)",
+    )
+    dynamic.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="I/N",
+        help="run only shard I of N of the probes and --hf models (split by a hash of their "
+        "names); merge the JSON reports with 'breaklint merge'",
     )
     dynamic.add_argument(
         "--show-bytecode", action="store_true", help="full format: bytecode at each break"
@@ -244,6 +261,8 @@ def _lint(argv: list[str], started: float) -> int:
         error("--jobs must be at least 1")
         return EXIT_ERROR
     try:
+        if args.shard is not None and (args.fix or args.diff):
+            raise ConfigError("--shard runs part of the probes: it cannot verify --fix or --diff")
         settings = _settings(args)
         hf = _hf_request(args)
     except ConfigError as problem:
@@ -274,6 +293,7 @@ def _lint(argv: list[str], started: float) -> int:
             quiet=args.quiet,
             reports=tuple(args.report),
             hf=hf,
+            shard=args.shard,
         )
     )
 
@@ -322,6 +342,7 @@ def _graph_parser() -> argparse.ArgumentParser:
         "--probe-timeout", type=float, default=300.0, metavar="SECONDS", help="limit per probe"
     )
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     return parser
 
 
@@ -329,6 +350,20 @@ def _graph(argv: list[str]) -> int:
     args = _graph_parser().parse_args(argv)
     args.wraps = tuple(args.wraps)
     return graph(GraphCommand(**vars(args)))
+
+
+def _merge(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="breaklint merge",
+        description="Merge the JSON reports of the shards of one run (--shard I/N "
+        "--output-format json) into the JSON report of the whole run.",
+    )
+    parser.add_argument("reports", nargs="+", metavar="REPORT.json")
+    parser.add_argument("--output-file", type=Path, help="write the report here, not stdout")
+    args = parser.parse_args(argv)
+    from breaklint.merge import merge_command
+
+    return merge_command(args.reports, args.output_file)
 
 
 def _server(argv: list[str]) -> int:
@@ -365,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
             return _graph(argv[1:])
         if argv and argv[0] == "server":
             return _server(argv[1:])
+        if argv and argv[0] == "merge":
+            return _merge(argv[1:])
         return _lint(argv, started)
     except KeyboardInterrupt:
         return 130

@@ -110,12 +110,13 @@ def _report_models(request: LintRequest, models: HFRun, outcome: Outcome) -> tup
     results = outcome.probes or []
     failures = models.build_failures(results)
     # A model that cannot be built is named here, not as a failed probe in a temporary file.
-    unbuilt = {f"{models.probe_file}::{model.probe}" for model, _ in failures}
-    findings = [f for f in outcome.findings if getattr(f.evidence, "probe", None) not in unbuilt]
+    probes, findings = models.reported(results, outcome.findings)
     if not request.quiet:
-        write_table(models.rows(results, findings), sys.stderr)
-    probes, findings = models.relabeled(results, findings)
-    outcome = replace(outcome, probes=probes, findings=findings)
+        unbuilt = {f"{models.probe_file}::{model.probe}" for model, _ in failures}
+        built = [f for f in outcome.findings if getattr(f.evidence, "probe", None) not in unbuilt]
+        write_table(models.rows(results, built), sys.stderr)
+    shard = None if outcome.shard is None else {**outcome.shard, "hf": models.to_json()}
+    outcome = replace(outcome, probes=probes, findings=findings, shard=shard)
     if models.zoo:
         return outcome, False
     for model, reason in failures:
@@ -143,7 +144,12 @@ def _report(request: LintRequest, outcome: Outcome, failed: bool) -> int:
     # Counted after the edits are made, which can take longer than linting.
     elapsed = time.perf_counter() - request.started
     summary = Summary(
-        outcome.files_checked, elapsed, outcome.files_skipped, outcome.probes, outcome.files
+        outcome.files_checked,
+        elapsed,
+        outcome.files_skipped,
+        outcome.probes,
+        outcome.files,
+        outcome.shard,
     )
     for target in targets:
         findings = edited if target.format in CARRIES_EDITS else outcome.findings

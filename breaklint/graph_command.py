@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from breaklint.config import ConfigError
 from breaklint.console import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, error
+from breaklint.progress import progress
 
 if TYPE_CHECKING:
     from breaklint.dynamic.model import Probe
@@ -27,6 +28,7 @@ class GraphCommand:
     emit_backend: Path | None
     probe_timeout: float
     device: str
+    quiet: bool = False  # no progress on stderr
 
 
 def graph(request: GraphCommand) -> int:
@@ -39,7 +41,12 @@ def graph(request: GraphCommand) -> int:
     try:
         probes = _graph_probes(request)
         pool = WorkerPool(1, request.probe_timeout, request.device, default_memory_mb(1))
-        results = pool.run_graphs([GraphRequest(probe, request.wraps) for probe in probes])
+        with progress(len(probes), "probes", not request.quiet) as shown:
+            results = pool.run_graphs(
+                [GraphRequest(probe, request.wraps) for probe in probes],
+                lambda probe: shown.start(probe.name),
+                lambda result: shown.finish(result.probe.name, result.status is not ProbeStatus.OK),
+            )
     except (ConfigError, DynamicError) as problem:
         error(str(problem))
         return EXIT_ERROR

@@ -17,6 +17,7 @@ import json
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from breaklint.dynamic.model import ProbeError
@@ -115,6 +116,59 @@ def model_types() -> list[str]:
     return sorted(CONFIG_MAPPING.keys())
 
 
+def is_folder(model: str) -> bool:
+    """Whether `--hf MODEL` / `build(MODEL)` names a local folder rather than a model type: only
+    a path form does (`./whisper`, `models/whisper`, `/abs/path`, `~/m`). A bare name is always
+    a model type, so a `whisper/` folder in the working directory never stands in for the
+    `whisper` type."""
+    return os.sep in model or "/" in model or model.startswith((".", "~"))
+
+
+def modeling_sources(mode: Mode) -> dict[str, list[str]]:
+    """Model type -> the files of the installed transformers that `build(type, mode)` runs,
+    read from transformers' own registries: the Auto classes `build` picks from (in eval mode
+    the first that maps the type, in train mode every head with a loss), the classes they map
+    the type to, and the module each class is imported from. A type no Auto class maps (a
+    sub-model's config, such as a vision tower's) gets the `modeling_*.py` files of the folder
+    transformers keeps its config in (`model_type_to_module_name`); a type whose folder has
+    none (a processor- or tokenizer-only type) gets no file."""
+    import transformers
+    from transformers.models.auto.configuration_auto import model_type_to_module_name
+
+    package = Path(transformers.__file__).parent
+    heads = (_BASE, *_TRAIN_HEADS, *_other_heads()) if mode == "eval" else _TRAIN_HEADS
+    mappings = [getattr(transformers, head.auto_class)._model_mapping for head in heads]
+    sources: dict[str, list[str]] = {}
+    for model_type in model_types():
+        files: list[str] = []
+        for mapping in mappings:
+            named = mapping._model_mapping.get(model_type)  # the type's class names
+            found = [
+                path
+                for name in ((named,) if isinstance(named, str) else named or ())
+                if (path := _class_file(transformers, package, name)) is not None
+            ]
+            files += [path for path in found if path not in files]
+            if found and mode == "eval":
+                break
+        if not files:
+            folder = package / "models" / Path(*model_type_to_module_name(model_type).split("."))
+            files = [str(path) for path in sorted(folder.glob("modeling_*.py"))]
+        sources[model_type] = files
+    return sources
+
+
+def _class_file(transformers: Any, package: Path, name: str) -> str | None:
+    """The file that defines transformers' class `name`, from the table its lazy top-level
+    module imports it by (`models.gpt2.modeling_gpt2`; no modeling module is imported); None
+    when this transformers lacks the class."""
+    module = getattr(transformers, "_class_to_module", {}).get(name)
+    if module is None:
+        return None
+    path = package.joinpath(*module.split(".")).with_suffix(".py")
+    return str(path) if path.is_file() else None
+
+
 def tiny_config(model_type: str) -> PretrainedConfig:
     """`AutoConfig.for_model(model_type)` shrunk by `hf_config`'s rules: LAYERS layers per
     stack (one of each kind of layer, up to MAX_LAYERS), widths divided by up to
@@ -133,7 +187,7 @@ def _source_config(model: str, trust_remote_code: bool) -> PretrainedConfig:
     made from those very bytes: transformers never reads the folder's config itself, so a
     config.json swapped after the check cannot bring in code (and with trust_remote_code
     False, none of the folder's Python files is imported)."""
-    if not os.path.isdir(model):
+    if not is_folder(model):
         return _default_config(model)
     path = os.path.join(model, "config.json")
     tree = folder_config(model)
@@ -563,6 +617,8 @@ __all__ = [
     "Mode",
     "ModelBuildError",
     "build",
+    "is_folder",
     "model_types",
+    "modeling_sources",
     "tiny_config",
 ]

@@ -2,8 +2,9 @@
 
 Each model becomes a generated probe that builds it small with `breaklint.hf.build` (in a
 worker, which imports torch and transformers); its modeling source is linted statically and
-joined with the breaks as for any probe. This process never imports transformers: a model
-type's source folder is the one whose `configuration_*.py` declares that `model_type`.
+joined with the breaks as for any probe. This process never imports transformers (its
+configuration module imports torch): which files a model type runs is asked of transformers'
+own registries in a subprocess (`breaklint.hf.modeling_sources`), once per run.
 """
 
 from __future__ import annotations
@@ -11,8 +12,11 @@ from __future__ import annotations
 import dataclasses
 import importlib.metadata
 import importlib.util
+import json
 import os
 import re
+import subprocess
+import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,12 +25,16 @@ from pathlib import Path
 from typing import IO, Any
 
 from breaklint.findings import Finding
-from breaklint.hf import ModelBuildError, folder_config
+from breaklint.hf import ModelBuildError, folder_config, is_folder
 
 ALL = "all"  # `--hf all`: every model type of the installed transformers
 HF_PROBES = "hf"  # what reports name a model's probe after: `hf::gpt2`
 _BUILD_ERROR = "ModelBuildError: "  # how a worker reports breaklint.hf.ModelBuildError
-_MODEL_TYPE = re.compile(r"""^\s+model_type\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+# Prints `breaklint.hf.modeling_sources(mode)` as JSON; run by this interpreter.
+_ASK_REGISTRY = (
+    "import json, sys; from breaklint.hf import modeling_sources; "
+    "json.dump(modeling_sources(sys.argv[1]), sys.stdout)"
+)
 
 
 class HFError(Exception):
@@ -69,10 +77,38 @@ class HFRun:
     request: HFRequest
     models: list[HFModel]
     probe_file: str
-    folder: tempfile.TemporaryDirectory[str]
+    folder: tempfile.TemporaryDirectory[str] | None  # None: rebuilt from a report
 
     def close(self) -> None:
-        self.folder.cleanup()
+        if self.folder is not None:
+            self.folder.cleanup()
+
+    def to_json(self) -> dict[str, Any]:
+        """What `from_json` rebuilds it from, to name a merged run's probes after the models."""
+        return {
+            "request": dataclasses.asdict(self.request),
+            "models": [dataclasses.asdict(model) for model in self.models],
+            "probe_file": self.probe_file,
+        }
+
+    @classmethod
+    def from_json(cls, stored: dict[str, Any]) -> HFRun:
+        """TypeError, ValueError or KeyError when `stored` is of another shape."""
+        from breaklint.cache import as_type
+
+        request = as_type(HFRequest, stored["request"])
+        models = as_type(list[HFModel], stored["models"])
+        return cls(request, models, as_type(str, stored["probe_file"]), None)
+
+    def reported(
+        self, results: Sequence[Any], findings: Sequence[Finding]
+    ) -> tuple[list[Any], list[Finding]]:
+        """Results and findings as the report gives them: each model's probe named after the
+        model, and no finding for a model that could not be built (its row or error says
+        why)."""
+        unbuilt = {f"{self.probe_file}::{model.probe}" for model, _ in self.build_failures(results)}
+        kept = [f for f in findings if getattr(f.evidence, "probe", None) not in unbuilt]
+        return self.relabeled(results, kept)
 
     @property
     def files(self) -> list[str]:
@@ -173,59 +209,61 @@ def write_table(rows: Sequence[ModelRow], out: IO[str]) -> None:
         out.write(f"{line}  {row.note}\n" if row.note else f"{line}\n")
 
 
-def _transformers() -> Path:
-    spec = importlib.util.find_spec("transformers")
-    if spec is None or not spec.submodule_search_locations:
-        raise HFError("--hf needs transformers: pip install 'breaklint[hf]'")
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
 @cache
-def model_folders() -> dict[str, Path]:
-    """Model type -> its folder in the installed transformers, read from the `model_type`
-    each configuration class declares."""
-    folders: dict[str, Path] = {}
-    for config in sorted((_transformers() / "models").glob("*/configuration_*.py")):
-        for match in _MODEL_TYPE.finditer(config.read_text(encoding="utf-8")):
-            folders.setdefault(match.group(1), config.parent)
-    return folders
+def model_sources(mode: str) -> dict[str, tuple[str, ...]]:
+    """Model type -> the modeling files `--hf TYPE` runs in `mode`, for every type of the
+    installed transformers, as its own registries say (see `breaklint.hf.modeling_sources`)."""
+    if importlib.util.find_spec("transformers") is None:
+        raise HFError("--hf needs transformers: pip install 'breaklint[hf]'")
+    asked = subprocess.run(
+        [sys.executable, "-c", _ASK_REGISTRY, mode],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:
+        sources = json.loads(asked.stdout) if asked.returncode == 0 else None
+    except ValueError:
+        sources = None
+    if not isinstance(sources, dict):
+        last = (asked.stderr.strip().splitlines() or ["no output"])[-1]
+        raise HFError(f"--hf: cannot read the model registry of transformers: {last}")
+    return {model_type: tuple(files) for model_type, files in sources.items()}
 
 
-def _modeling_files(folder: Path) -> tuple[str, ...]:
-    return tuple(str(path) for path in sorted(folder.glob("modeling_*.py")))
-
-
-def _resolve(spec: str, trust_remote_code: bool) -> tuple[str, tuple[str, ...]]:
+def _resolve(spec: str, request: HFRequest) -> tuple[str, tuple[str, ...]]:
     """(the name its probe is named after, its modeling files) for a type or a folder."""
-    if os.path.isdir(spec):
-        try:
-            config = folder_config(spec)
-        except ModelBuildError as problem:
-            raise HFError(f"--hf {spec}: {problem.reason}") from None
-        name = os.path.basename(os.path.normpath(spec))
-        if config.get("auto_map"):
-            if not trust_remote_code:
-                raise HFError(
-                    f"--hf {spec}: config.json maps to custom modeling code in that folder "
-                    "(auto_map); it runs only with --trust-remote-code"
-                )
-            return name, tuple(str(p) for p in sorted(Path(spec).glob("*.py")))
-        model_type = config.get("model_type")
-        if not isinstance(model_type, str):
-            raise HFError(f"--hf {spec}: its config.json names no model_type and no auto_map")
-        return name, _type_sources(model_type, spec)
-    return spec, _type_sources(spec, spec)
+    if not is_folder(spec):
+        return spec, _type_sources(spec, spec, request.mode)
+    if not os.path.isdir(spec):
+        raise HFError(f"--hf {spec}: no such folder")
+    try:
+        config = folder_config(spec)
+    except ModelBuildError as problem:
+        raise HFError(f"--hf {spec}: {problem.reason}") from None
+    name = os.path.basename(os.path.normpath(spec))
+    if config.get("auto_map"):
+        if not request.trust_remote_code:
+            raise HFError(
+                f"--hf {spec}: config.json maps to custom modeling code in that folder "
+                "(auto_map); it runs only with --trust-remote-code"
+            )
+        return name, tuple(str(p) for p in sorted(Path(spec).glob("*.py")))
+    model_type = config.get("model_type")
+    if not isinstance(model_type, str):
+        raise HFError(f"--hf {spec}: its config.json names no model_type and no auto_map")
+    return name, _type_sources(model_type, spec, request.mode)
 
 
-def _type_sources(model_type: str, spec: str) -> tuple[str, ...]:
-    folder = model_folders().get(model_type)
-    if folder is None:
+def _type_sources(model_type: str, spec: str, mode: str) -> tuple[str, ...]:
+    sources = model_sources(mode).get(model_type)
+    if sources is None:
         version = importlib.metadata.version("transformers")
+        folder = f"; a folder is written as a path: ./{spec}" if os.path.isdir(spec) else ""
         raise HFError(
-            f"--hf {spec}: unknown model type '{model_type}' for transformers {version} "
-            f"(not a folder with a config.json either)"
+            f"--hf {spec}: unknown model type '{model_type}' for transformers {version}{folder}"
         )
-    return _modeling_files(folder)
+    return sources
 
 
 def _probe_name(name: str, taken: set[str]) -> str:
@@ -256,11 +294,12 @@ def prepared(request: HFRequest | None) -> HFRun | None:
     by `HFRun.close`); None without --hf."""
     if request is None or not request.models:
         return None
-    specs = sorted(model_folders()) if request.models == (ALL,) else list(request.models)
+    zoo = request.models == (ALL,)
+    specs = sorted(model_sources(request.mode)) if zoo else list(request.models)
     taken: set[str] = set()
     models = []
     for spec in specs:
-        name, sources = _resolve(spec, request.trust_remote_code)
+        name, sources = _resolve(spec, request)
         models.append(HFModel(spec, _probe_name(name, taken), sources))
     folder = tempfile.TemporaryDirectory(prefix="breaklint-hf-")
     probe_file = os.path.join(folder.name, "hf_models.py")

@@ -5,11 +5,10 @@ files) and the dynamic phase (the probes, joined into the findings). `--fix` run
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from breaklint.config import ConfigError, Selection, Settings
 from breaklint.console import warning
@@ -20,6 +19,7 @@ from breaklint.report import OutputOptions, ReportTarget
 if TYPE_CHECKING:
     from breaklint.dynamic.model import OutputsPlan, ProbeResult
     from breaklint.dynamic.phase import DynamicResult
+    from breaklint.dynamic.shards import Shard
     from breaklint.hf_models import HFRequest
 
 
@@ -50,6 +50,7 @@ class LintRequest:
     quiet: bool
     reports: tuple[ReportTarget, ...] = ()  # written besides the main report
     hf: HFRequest | None = None  # --hf models to build and probe
+    shard: Shard | None = None  # --shard I/N: run only the probes of this shard
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,7 @@ class Outcome:
     files: list[str] = field(default_factory=list)  # the files linted
     warnings: list[str] = field(default_factory=list)  # for stderr, once
     digests: dict[str, str | None] = field(default_factory=dict)  # of each file as linted
+    shard: dict[str, Any] | None = None  # what `breaklint merge` needs of a --shard run
 
 
 def given_probes(request: LintRequest) -> list[str]:
@@ -103,7 +105,14 @@ def with_dynamic(
 ) -> Outcome:
     """The dynamic phase, joined into `outcome`."""
     result = dynamic(request, selection, files, outcome.findings, probe_paths)
-    return replace(outcome, findings=result.findings, probes=result.probes)
+    shard = None
+    if request.shard is not None:
+        from breaklint.merge import shard_section
+
+        shard = shard_section(
+            request.shard, outcome.findings, result.probes, result.order, files, selection.allows
+        )
+    return replace(outcome, findings=result.findings, probes=result.probes, shard=shard)
 
 
 def dynamic(
@@ -136,8 +145,9 @@ def dynamic(
             variants=request.variants,
             variant_budget_s=request.variant_budget,
             allowed=selection.allows,
-            progress=sys.stderr.isatty() and not request.quiet,
+            progress=not request.quiet,
             outputs=outputs,
+            shard=request.shard,
         )
     except DynamicError as problem:
         raise ConfigError(str(problem)) from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -24,6 +24,7 @@ class Summary:
     files_skipped: int = 0
     probes: Sequence[Any] | None = None  # breaklint.dynamic.model.ProbeResult, if probes ran
     files: Sequence[str] = ()  # the files linted, as the findings name them
+    shard: Mapping[str, Any] | None = None  # a --shard run's data for `breaklint merge` (JSON)
 
     def to_json(self, findings: Sequence[Finding]) -> dict[str, Any]:
         severities = Counter(f.severity.value for f in findings)
@@ -88,6 +89,8 @@ def write_json(
     }
     if summary.probes is not None:
         document["probes"] = [probe.to_json() for probe in summary.probes]
+    if summary.shard is not None:
+        document["shard"] = summary.shard
     json.dump(document, out, indent=2)
     out.write("\n")
 

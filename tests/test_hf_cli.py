@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -142,8 +143,34 @@ def test_unknown_type_is_a_one_line_usage_error(tmp_path: Path):
     version = transformers.__version__
     assert done.stderr == (
         f"breaklint: error: --hf no-such-model: unknown model type 'no-such-model' for "
-        f"transformers {version} (not a folder with a config.json either)\n"
+        f"transformers {version}\n"
     )
+    # A folder is a path: a bare name never is, and the message says how to name it.
+    _folder(tmp_path, "my-model", {"model_type": "gpt2"}, {})
+    done = run_breaklint("--hf", "my-model", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"breaklint: error: --hf my-model: unknown model type 'my-model' for transformers "
+        f"{version}; a folder is written as a path: ./my-model\n"
+    )
+    done = run_breaklint("--hf", "./missing", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (
+        2,
+        "breaklint: error: --hf ./missing: no such folder\n",
+    )
+
+
+def test_a_type_lints_its_own_modeling_file_whatever_folders_the_cwd_holds(tmp_path: Path):
+    # A `llama/` folder here is not the model; llama's modeling file is the one file linted
+    # (a regex over config sources once added glmasr's, whose config mentions llama).
+    _folder(tmp_path, "llama", {"model_type": "gpt2"}, {})
+    done = run_breaklint("--hf", "llama", "--output-format", "junit", "--no-cache", cwd=tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    linted = re.findall(r'<testcase [^>]*file="([^"]+)"', done.stdout)
+    assert [Path(path).relative_to(Path(transformers.__file__).parent) for path in linted] == [
+        Path("models/llama/modeling_llama.py")
+    ]
+    assert _table(done.stderr)["llama"][:4] == ["ok", "1", "0", "0"]
 
 
 def test_a_type_that_cannot_be_built_says_why_without_a_traceback(tmp_path: Path):
@@ -169,8 +196,8 @@ def test_zoo_gives_a_row_per_type_and_unbuilt_types_are_rows(
     from breaklint import cli, hf_models
 
     # Two types stand for the zoo (all 800 take an hour): one that builds, one that cannot.
-    zoo = {name: hf_models.model_folders()[name] for name in ("gpt2", "encoder-decoder")}
-    monkeypatch.setattr(hf_models, "model_folders", lambda: zoo)
+    zoo = {name: hf_models.model_sources("eval")[name] for name in ("gpt2", "encoder-decoder")}
+    monkeypatch.setattr(hf_models, "model_sources", lambda mode: zoo)
     monkeypatch.chdir(tmp_path)
     code = cli.main(["--hf", "all", "--jobs", "2", "--no-cache", "--output-format", "json"])
     out, err = capsys.readouterr()

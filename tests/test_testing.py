@@ -126,6 +126,26 @@ def test_suite_fails_on_breaking_modules_with_the_report_and_passes_clean_ones(
 
 
 @needs_torch
+def test_suite_runs_under_xdist_workers_with_the_same_reports(pytester: pytest.Pytester):
+    """`pytest -n 2`: each xdist worker compiles its own tests; a sweep of graph_clean tests
+    spreads over workers (or machines) as any test suite does."""
+    pytest.importorskip("xdist", reason="pytest-xdist runs the suite on two workers")
+    pytester.makepyfile(shout_model=BREAKING, test_model=SUITE)
+    result = pytester.runpytest_subprocess(
+        *_plugin_args(), "-p", "no:cacheprovider", "-n", "2", timeout=600
+    )
+    result.assert_outcomes(passed=3, failed=2)
+    assert any(line.startswith("created: 2/2 workers") for line in result.outlines)
+    failed = sorted(
+        line.split(" - ")[0].split("] ")[-1] for line in result.outlines if "FAILED" in line
+    )
+    assert failed == ["FAILED test_model.py::test_one_allowed", "FAILED test_model.py::test_shout"]
+    text = result.stdout.str()
+    assert "AssertionError: breaklint: Shout compiled to 2 graphs with 2 graph breaks" in text
+    assert "shout_model.py:7:20: BL101 [error, confirmed] `.item()` turns a tensor" in text
+
+
+@needs_torch
 def test_dynamo_state_is_left_as_found():
     import torch
     from torch._dynamo.utils import counters, get_compilation_metrics

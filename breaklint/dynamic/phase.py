@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from breaklint.dynamic.join import flagged_span, is_statement_finding, join
-from breaklint.dynamic.model import OutputsPlan, Probe, ProbeResult, VariantMode, Watch
+from breaklint.dynamic.model import (
+    OutputsPlan,
+    ProbeResult,
+    ProbeStatus,
+    VariantMode,
+    Watch,
+)
 from breaklint.dynamic.pool import DynamicError, WorkerPool, default_memory_mb
 from breaklint.dynamic.probes import find_probes
+from breaklint.dynamic.shards import Shard
 from breaklint.findings import Finding, Origin
+from breaklint.progress import progress as reporting
 from breaklint.source import read_source, source_lines
 from breaklint.suppression import Suppressions
 
@@ -22,6 +29,8 @@ class DynamicResult:
     findings: list[Finding]
     probes: list[ProbeResult]
     warnings: list[str] = field(default_factory=list)
+    # Every probe found, in the order a whole run reports them (a shard runs some of them).
+    order: list[str] = field(default_factory=list)
 
 
 def run_dynamic(
@@ -38,11 +47,13 @@ def run_dynamic(
     allowed: Callable[[str, str], bool],
     progress: bool = False,
     outputs: OutputsPlan | None = None,
+    shard: Shard | None = None,
 ) -> DynamicResult:
     """Run every probe and join what Dynamo did with the static `findings`; with `outputs`,
     each probe also saves its eager outputs or compares them with those saved; each probe's
     call is varied as `variants` says, for at most `variant_budget_s` (0: no limit), to count
-    recompilations."""
+    recompilations; with `progress`, how far the run is goes to stderr (`breaklint.progress`);
+    with `shard`, only the probes it holds run."""
     if importlib.util.find_spec("torch") is None:
         raise DynamicError("the dynamic phase needs torch: pip install 'breaklint[dynamic]'")
     found = find_probes(list(probe_paths))
@@ -56,13 +67,25 @@ def run_dynamic(
     )
     memory = default_memory_mb(jobs) if memory_mb is None else memory_mb
     pool = WorkerPool(jobs, timeout_s, device, memory)
-    if progress and found.probes:
-        results = _with_progress(pool, found.probes, watch, outputs)
-    else:
-        results = pool.run(found.probes, watch, outputs=outputs)
+    order = [probe.key for probe in found.probes]
+    probes = [p for p in found.probes if shard.holds(p)] if shard else found.probes
+    with reporting(len(probes), "probes", progress) as shown:
+        results = pool.run(
+            probes,
+            watch,
+            lambda result: shown.finish(result.probe.name, result.status is not ProbeStatus.OK),
+            outputs,
+            lambda probe: shown.start(probe.name),
+        )
     results = found.problems + results
-    joined = _apply_suppressions(join(findings, results, allowed))
-    return DynamicResult(joined, results, sorted(pool.warnings))
+    return DynamicResult(joined(findings, results, allowed), results, sorted(pool.warnings), order)
+
+
+def joined(
+    findings: Sequence[Finding], results: Sequence[ProbeResult], allowed: Callable[[str, str], bool]
+) -> list[Finding]:
+    """The static `findings` joined with what the probes saw, suppressions applied."""
+    return _apply_suppressions(join(findings, results, allowed))
 
 
 def _apply_suppressions(findings: list[Finding]) -> list[Finding]:
@@ -78,19 +101,3 @@ def _apply_suppressions(findings: list[Finding]) -> list[Finding]:
             dynamic = Suppressions(text, source_lines(text)).apply(dynamic)
         kept.extend(dynamic)
     return sorted(kept, key=Finding.sort_key)
-
-
-def _with_progress(
-    pool: WorkerPool, probes: list[Probe], watch: Watch, outputs: OutputsPlan | None
-) -> list[ProbeResult]:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, TimeElapsedColumn(), console=Console(file=sys.stderr)) as bar:
-        task = bar.add_task("probes", total=len(probes))
-
-        def advance(result: ProbeResult) -> None:
-            bar.update(task, advance=1, description=result.probe.name)
-
-        return pool.run(probes, watch, advance, outputs)

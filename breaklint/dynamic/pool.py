@@ -220,8 +220,10 @@ class WorkerPool:
         watch: Watch,
         on_result: Callable[[ProbeResult], None] = lambda result: None,
         outputs: OutputsPlan | None = None,
+        on_start: Callable[[Probe], None] = lambda probe: None,
     ) -> list[ProbeResult]:
-        """Run every probe; results in the order of `probes`."""
+        """Run every probe; results in the order of `probes`. `on_start` and `on_result` are
+        called from the pool's threads as each probe starts and ends."""
         pending: queue.Queue[int] = queue.Queue()
         for index in range(len(probes)):
             pending.put(index)
@@ -241,6 +243,7 @@ class WorkerPool:
                         return
                     probe = probes[index]
                     check = None if outputs is None else outputs.for_probe(probe)
+                    on_start(probe)
                     result = slot.run(ProbeRequest(probe, watch, check))
                     with lock:
                         results[index] = result
@@ -262,15 +265,25 @@ class WorkerPool:
             raise failures[0]
         return [results[index] for index in range(len(probes))]
 
-    def run_graphs(self, requests: Sequence[GraphRequest]) -> list[GraphResult]:
+    def run_graphs(
+        self,
+        requests: Sequence[GraphRequest],
+        on_start: Callable[[Probe], None] = lambda probe: None,
+        on_result: Callable[[GraphResult], None] = lambda result: None,
+    ) -> list[GraphResult]:
         """`breaklint graph`: the requests one after another on one worker, in order."""
+        results = []
         with tempfile.TemporaryDirectory(prefix="breaklint-") as self.log_dir:
             slot = _Slot(self)
             try:
                 with _ended_on_interrupt([slot], threading.Event()):
-                    return [slot.run(request) for request in requests]
+                    for request in requests:
+                        on_start(request.probe)
+                        results.append(slot.run(request))
+                        on_result(results[-1])
             finally:
                 slot.close()
+        return results
 
 
 @contextlib.contextmanager
