@@ -191,8 +191,27 @@ def breaks(
 # Run by the target's interpreter: every probe's eager outputs, seeded as breaklint's probes
 # are, saved (`save`) or compared with those saved (`compare`, printing how they differ).
 _EAGER_OUTPUTS = """
-import importlib.util, json, random, sys
+import dataclasses, importlib.util, json, random, sys
 import torch
+def plain(value):  # what assert_close compares: dataclasses as dicts, tuples as lists
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    return value
+def same(got, saved):  # tensors and numbers by assert_close, other values by ==
+    if isinstance(got, dict) and isinstance(saved, dict) and got.keys() == saved.keys():
+        return all(same(got[key], saved[key]) for key in got)
+    if isinstance(got, list) and isinstance(saved, list) and len(got) == len(saved):
+        return all(same(a, b) for a, b in zip(got, saved))
+    if isinstance(got, (torch.Tensor, float, complex)):
+        torch.testing.assert_close(got, saved)
+        return True
+    if got != saved:
+        raise AssertionError(f"{got!r:.100} != {saved!r:.100}")
+    return True
 probes_path, outputs_path, mode = sys.argv[1:4]
 spec = importlib.util.spec_from_file_location("fix_rate_probes", probes_path)
 probes = importlib.util.module_from_spec(spec)
@@ -205,7 +224,7 @@ for name in sorted(n for n in vars(probes) if n.startswith("probe_")):
     random.seed(0)
     torch.manual_seed(0)
     try:
-        outputs[name] = function(*args, **(rest[0] if rest else {}))
+        outputs[name] = plain(function(*args, **(rest[0] if rest else {})))
     except Exception as error:
         outputs[name] = f"raised {type(error).__name__}: {error}"
 if mode == "save":
@@ -215,9 +234,11 @@ saved = torch.load(outputs_path, weights_only=False)
 differ = {}
 for name in sorted(set(saved) | set(outputs)):
     try:
-        torch.testing.assert_close(outputs.get(name), saved.get(name))
+        same(outputs.get(name), saved.get(name))
     except AssertionError as difference:
         differ[name] = " ".join(str(difference).split())[:300]
+    except Exception as error:  # outputs assert_close cannot take: nothing proven either way
+        differ[name] = f"cannot compare ({type(error).__name__}: {error})"[:300]
 print(json.dumps(differ))
 """
 

@@ -33,11 +33,32 @@ def torch_name(context: RuleContext) -> TorchName | None:
     fix; None when `torch` means something else here."""
     alias = context.facts.alias_of("torch")
     if alias is not None:
-        return TorchName(alias, imported=True)
+        return TorchName(alias, imported=True) if _imported_at_top(context, alias) else None
     bound = context.imports.get("torch")
+    if bound == "torch" and _imported_at_top(context, "torch"):
+        return TorchName("torch", imported=True)
+    # Imported only under a condition or in a function (`if TYPE_CHECKING:`, a lazy import):
+    # the name may be unbound where the fix runs, and importing it at the top would defeat
+    # the lazy import.
     if bound is not None or "torch" in context.facts.names:
         return None
     return TorchName("torch", imported=False)
+
+
+def _imported_at_top(context: RuleContext, name: str) -> bool:
+    """Whether the module binds torch as `name` with an `import` statement of its own at the
+    top level (column 0: no condition, no function around it)."""
+    spelled = "import torch" if name == "torch" else f"import torch as {name}"
+    for line in context.source.lines:
+        line = line.lstrip("\ufeff").rstrip()  # a byte-order mark, CRLF endings
+        rest = line[len(spelled) :]
+        if not line.startswith(spelled):
+            continue
+        if rest[:1] in ("", " ", ",", "#", ";"):
+            return True
+        if name == "torch" and rest.startswith(".") and " as " not in rest:  # `import torch.nn`
+            return True
+    return False
 
 
 def target_of(context: RuleContext, node: ast.AST) -> Range:

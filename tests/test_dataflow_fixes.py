@@ -51,6 +51,12 @@ BRANCHES = [
         "        y = helper(y)\n    else:\n        y = y + 1\n    return y",
         True,
     ),
+    # a test against a parameter no tensor operation touched: maybe a Python bool at run time
+    (
+        "def f(x, n):\n    m = x.shape[0]\n    if m >= n:\n        y = x[:1]\n    else:\n"
+        "        y = x[1:2]\n    return y",
+        False,
+    ),
     # a trace-time test joined by `and`: `torch.logical_and` cannot take a Python bool
     (
         "def f(x):\n    y = x * 2\n    if y.dtype == torch.float16 and (y > 0).all():\n"

@@ -68,23 +68,18 @@ class Weighted(torch.nn.Module):
         return (x - y).pow(2).mean()
 
     def forward(self, x):
-        out = self.proj(x)
-        loss = (
-            self.gap(x, out)
-            if self.training and self.mix != 0
-            else torch.tensor(0.0)
-        )
-        return out, self.mix * loss
+        y = self.proj(x)
+        zero = y.sum() * 0
+        loss = self.gap(x, y) if self.training and self.mix != 0 else zero
+        return y, self.mix * loss
 
 
 compiled = torch.compile(Weighted())
 """
-_WEIGHTED_CHOICE = """            self.gap(x, out)
-            if self.training and self.mix != 0
-"""
-_WEIGHTED_WHERE = """            torch.where(self.mix != 0, self.gap(x, out), torch.tensor(0.0))
-            if self.training
-"""
+_WEIGHTED_CHOICE = "        loss = self.gap(x, y) if self.training and self.mix != 0 else zero\n"
+_WEIGHTED_WHERE = (
+    "        loss = torch.where(self.mix != 0, self.gap(x, y), zero) if self.training else zero\n"
+)
 _RESIDUAL = """
 import torch
 
@@ -340,7 +335,8 @@ compiled = torch.compile(both_positive)
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
 by `not`, `and` and `or` (written `torch.logical_not`, `torch.logical_and`, `torch.logical_or`
 by the fix, since `not t` still calls `bool()`; a test that mixes in a trace-time value, as
-`x.dtype == torch.float16 and ...`, gets no fix):
+`x.dtype == torch.float16 and ...`, gets no fix, nor one whose tensor is only guessed, as a
+parameter no tensor operation touched, which may be a Python bool at run time):
 - an `if`/`else` whose two branches only assign a value to the same names (and an `if` without
   `else` assigning a name already bound to a tensor) becomes `name = torch.where(cond, a, b)`;
   an `if`/`else` whose branches each only return a value becomes `return torch.where(cond,
@@ -415,7 +411,10 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return self._graph_test(operand, top=False)
         if any(_boolean(node) for node in ast.walk(test)):
             return False
-        return top or self._certain_tensor_value(test)
+        # A test whose tensor is only guessed (a parameter no tensor operation touched) may
+        # be a Python bool at run time, which `torch.where` refuses.
+        guessed = self.context.facts.rests_on_guess(test)
+        return (top and not guessed) or self._certain_tensor_value(test)
 
     def _is_value(self, node: ast.expr) -> bool:
         """A value `torch.where` takes: a tensor, or a number."""
