@@ -424,7 +424,7 @@ def test_suppressed_lines_stay_quiet_in_the_dynamic_phase(write, breaklint) -> N
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     assert report["findings"] == []
-    assert report["probes"][0]["breaks"] == 2  # Dynamo did break at both lines
+    assert report["probes"][0]["break_sites"] == 2  # Dynamo did break at both lines
 
 
 def test_dynamic_without_probes_is_an_error(write, breaklint) -> None:
