@@ -13,13 +13,14 @@ driver runs `python -m breaklint ARGS` unchanged, except for the dynamic phase:
 
 A replayed join is the recorded one for every statement the recording run flagged; a statement
 only the new run flags counts as executed when a probe ran its line (the recording could not
-watch its exact span). The pickle holds breaklint's own dataclasses: replay it with a checkout
-whose `breaklint.dynamic.model` still has the same fields.
+watch its exact span). The pickle holds breaklint's own dataclasses: a field added to them
+since the recording takes its default on replay (a field without one makes the replay fail).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import pickle
 import sys
 from collections.abc import Sequence
@@ -41,12 +42,33 @@ def _recording(file: Path) -> Any:
     return recorded
 
 
+def _with_defaults(value: Any) -> Any:
+    """`value` with every dataclass in it given the defaults of fields it was pickled without."""
+    if isinstance(value, list | tuple):
+        for item in value:
+            _with_defaults(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _with_defaults(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            if not hasattr(value, field.name):
+                if field.default_factory is not dataclasses.MISSING:
+                    default = field.default_factory()
+                elif field.default is not dataclasses.MISSING:
+                    default = field.default
+                else:
+                    raise SystemExit(f"the recording lacks {type(value).__name__}.{field.name}")
+                object.__setattr__(value, field.name, default)
+            _with_defaults(getattr(value, field.name))
+    return value
+
+
 def _replaying(file: Path) -> Any:
-    results = pickle.loads(file.read_bytes())  # a file this driver wrote
+    results = _with_defaults(pickle.loads(file.read_bytes()))  # a file this driver wrote
 
     def replayed(findings: Sequence[Any], *args: Any, allowed: Any, **kwargs: Any) -> Any:
-        joined = phase._apply_suppressions(phase.join(findings, results, allowed))
-        return phase.DynamicResult(joined, results)
+        return phase.DynamicResult(phase.joined(findings, results, allowed), results)
 
     return replayed
 
