@@ -10,7 +10,6 @@ own registries in a subprocess (`breaklint.hf.modeling_sources`), once per run.
 from __future__ import annotations
 
 import dataclasses
-import importlib.metadata
 import importlib.util
 import json
 import os
@@ -258,6 +257,8 @@ def _resolve(spec: str, request: HFRequest) -> tuple[str, tuple[str, ...]]:
 def _type_sources(model_type: str, spec: str, mode: str) -> tuple[str, ...]:
     sources = model_sources(mode).get(model_type)
     if sources is None:
+        import importlib.metadata  # only for this message: it costs every run 15 ms to import
+
         version = importlib.metadata.version("transformers")
         folder = f"; a folder is written as a path: ./{spec}" if os.path.isdir(spec) else ""
         raise HFError(
