@@ -110,11 +110,10 @@ def _report_models(request: LintRequest, models: HFRun, outcome: Outcome) -> tup
     results = outcome.probes or []
     failures = models.build_failures(results)
     # A model that cannot be built is named here, not as a failed probe in a temporary file.
-    probes, findings = models.reported(results, outcome.findings)
+    built = models.built_findings(results, outcome.findings)
     if not request.quiet:
-        unbuilt = {f"{models.probe_file}::{model.probe}" for model, _ in failures}
-        built = [f for f in outcome.findings if getattr(f.evidence, "probe", None) not in unbuilt]
         write_table(models.rows(results, built), sys.stderr)
+    probes, findings = models.relabeled(results, built)
     shard = None if outcome.shard is None else {**outcome.shard, "hf": models.to_json()}
     outcome = replace(outcome, probes=probes, findings=findings, shard=shard)
     if models.zoo:

@@ -105,9 +105,12 @@ class HFRun:
         """Results and findings as the report gives them: each model's probe named after the
         model, and no finding for a model that could not be built (its row or error says
         why)."""
+        return self.relabeled(results, self.built_findings(results, findings))
+
+    def built_findings(self, results: Sequence[Any], findings: Sequence[Finding]) -> list[Finding]:
+        """`findings` but those of the models that could not be built."""
         unbuilt = {f"{self.probe_file}::{model.probe}" for model, _ in self.build_failures(results)}
-        kept = [f for f in findings if getattr(f.evidence, "probe", None) not in unbuilt]
-        return self.relabeled(results, kept)
+        return [f for f in findings if getattr(f.evidence, "probe", None) not in unbuilt]
 
     @property
     def files(self) -> list[str]:

@@ -298,8 +298,10 @@ def probe_roots(paths: Sequence[str]) -> tuple[str, ...]:
         folder = os.path.dirname(os.path.abspath(path))
         reader = readers.setdefault(folder, _Reader(folder))
         module = reader.source(path)
-        for name, node in (module.functions if module is not None else {}).items():
-            if module is not None and name.startswith(PREFIX) and not _takes_arguments(node):
+        if module is None:
+            continue
+        for name, node in module.functions.items():
+            if name.startswith(PREFIX) and not _takes_arguments(node):
                 found.update(reader.compiled(reader.returned(_Function(module, node), 0)))
     return tuple(sorted(found))
 
