@@ -24,7 +24,7 @@ import dataclasses
 import functools
 from typing import Any
 
-from breaklint.index import FunctionInfo
+from breaklint.index import FunctionInfo, unversioned
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.tensor_facts import (
     PYTHON_ATTRIBUTES,
@@ -318,8 +318,10 @@ class Analysis:
         return passed
 
     def name(self, function: _Function, name: str) -> Value | None:
-        """What a name holds in a function, over every assignment to it (None: nothing
-        known yet, as for `h = h + 1` while `h` is being computed)."""
+        """What a local holds in a function: `name` is the key of one of its bindings (`h`,
+        or `h#2` for a later one in straight-line code, see `index._FunctionScan.bind`), its
+        assignments joined, the parameter's value with them for the first (None: nothing
+        known yet, as for `h = h + 1` in a loop while `h` is being computed)."""
         key = (function.ref, name)
         if key in self._names:
             return self._names[key]
@@ -424,24 +426,25 @@ class Analysis:
             imports = owner_function.imports if owner_function is not None else {}
             if not summary.startswith("c") or not summary.endswith(";"):
                 return False
-            name = _expand(summary[1:-1].removesuffix("()"), imports)
+            name = _expand(unversioned(summary[1:-1].removesuffix("()")), imports)
             if not name.startswith("torch.nn.") or not name.rpartition(".")[2][:1].isupper():
                 return False
         return bool(summaries)
 
     def _call(self, function: _Function, callee: str) -> Value | None:
         project = self.project
-        callee = callee.removesuffix("()")
-        targets = project.call_targets(function.ref.module, function.info, callee)
+        callee = callee.removesuffix("()")  # its head the binding that reaches the call
+        written = unversioned(callee)
+        targets = project.call_targets(function.ref.module, function.info, written)
         if targets:
             value: Value | None = None
             for target in targets:
                 value = join(value, self.returned(target.ref))
             return value  # None: not known
-        if project.constructed(function.ref.module, function.info, callee) is not None:
+        if project.constructed(function.ref.module, function.info, written) is not None:
             return "P"  # an instance of a project class
-        on_self = callee.startswith("self.") and callee.count(".") == 1
-        if on_self and function.info.class_name and self._holds_torch_module(function, callee[5:]):
+        on_self = written.startswith("self.") and written.count(".") == 1
+        if on_self and function.info.class_name and self._holds_torch_module(function, written[5:]):
             return "T"  # `self.norm(x)` with `self.norm = nn.LayerNorm(d)`
         head, dot, method = callee.rpartition(".")
         if not dot:
@@ -449,10 +452,10 @@ class Analysis:
                 return "U"  # a local callable
             if method in PYTHON_BUILTINS and method not in function.imports:
                 return "P"
-        resolved = _expand(callee, function.imports)
+        resolved = _expand(written, function.imports)
         if resolved.startswith("torch."):
             return _torch_result(resolved)
-        first = callee.partition(".")[0]
+        first = written.partition(".")[0]
         if first in function.imports and first not in function.bindings:
             return "U"  # a function of another module: `math.floor`, `np.sum`
         if not dot:

@@ -8,7 +8,7 @@ Phase 2 (`checker`) later visits only the functions that scope selects.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,6 +113,7 @@ class ModuleIndex:
 
 
 REDEFINED = "@"  # joins a redefined class's or function's name and the line of its definition
+VERSION = "#"  # joins a local name and the number of its binding (`x#2`), see `_FunctionScan`
 
 
 def label(qualname: str) -> str:
@@ -150,10 +151,31 @@ class _FunctionScan:
     may_turn_false: set[str] = field(default_factory=set)
     imports: dict[str, str] = field(default_factory=dict)  # bound by imports in its body
     calls: list[str] = field(default_factory=list)  # with their arguments summarised
-    bindings: dict[str, list[str]] = field(default_factory=dict)  # name -> summaries
+    # binding key -> summaries: a name's key is the name, or `name#k` for the k-th binding
+    # in straight-line code, which the binding before it no longer reaches
+    bindings: dict[str, list[str]] = field(default_factory=dict)
+    reaching: dict[str, str] = field(default_factory=dict)  # name -> key of its live binding
+    parameters: frozenset[str] = frozenset()
+    return_summaries: list[str] = field(default_factory=list)
     attributes: dict[str, list[str]] = field(default_factory=dict)  # `self.<name> = ...`
     nesting: int = 0  # inside a function defined in this one
     handlers: int = 0  # inside an `except` handler
+    branching: int = 0  # inside a statement that runs its body conditionally or repeatedly
+
+    def bind(self, name: str, summary: str) -> None:
+        """`name` bound to what `summary` describes, here. In straight-line code the binding
+        replaces the one before it for everything that follows (`x = x.tolist()` after
+        `x = torch.ones(n)`); under a branch or in a loop it joins it."""
+        key = self.reaching.get(name, name)
+        if self.branching:
+            self.bindings.setdefault(key, []).append(summary)
+            return
+        if key in self.bindings or name in self.parameters:
+            key = (
+                f"{name}{VERSION}{sum(k.partition(VERSION)[0] == name for k in self.bindings) + 1}"
+            )
+            self.reaching[name] = key
+        self.bindings[key] = [summary]
 
 
 class _Indexer:
@@ -276,7 +298,11 @@ class _Indexer:
                 # definition is analysed, the later ones under keys of their own.
                 qualname = f"{qualname}{REDEFINED}{node.lineno}"
         start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        scan = self.function = _FunctionScan(qualname)
+        arguments = node.args
+        parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        scan = self.function = _FunctionScan(
+            qualname, parameters=frozenset(a.arg for a in parameters)
+        )
         self.scan(node)
         self.function = None
         self.nodes[qualname] = node
@@ -294,7 +320,7 @@ class _Indexer:
             parameters=_parameters(node.args, self.index.type_aliases),
             calls=tuple(scan.calls),
             bindings=tuple(f"{name}={_fold('j', found)}" for name, found in scan.bindings.items()),
-            returns=_fold("j", [summarise(v) for v in scan.returns if v is not None]),
+            returns=_fold("j", scan.return_summaries),
             attributes=tuple(
                 f"{name}={_fold('j', found)}" for name, found in scan.attributes.items()
             ),
@@ -310,13 +336,13 @@ class _Indexer:
                 held = dotted(func.value)
                 if held is not None:
                     scan.callees.append(f"{held}[]")
-                    scan.calls.append(_call_summary(f"{held}[]", node))
+                    scan.calls.append(_call_summary(f"{held}[]", node, scan.reaching))
             elif callee is not None and self._may_be_project(callee):
-                scan.calls.append(_call_summary(callee, node))
+                scan.calls.append(_call_summary(callee, node, scan.reaching))
             if callee is not None and len(node.args) > 1 and _is_register_buffer(callee):
                 buffer = node.args[0]
                 if isinstance(buffer, ast.Constant) and isinstance(buffer.value, str):
-                    summary = summarise(node.args[1])
+                    summary = summarise(node.args[1], scan.reaching)
                     scan.attributes.setdefault(buffer.value, []).append(summary)
         if callee is not None:
             if scan is not None:
@@ -349,26 +375,35 @@ class _Indexer:
 
     def visit_flow(self, node: ast.Return | ast.Assign | ast.AugAssign | ast.AnnAssign) -> None:
         scan = self.function
+        self.scan(node)  # what a statement reads is bound before it: `x = f(x)` passes the old x
         if scan is not None and not scan.nesting:
+            names = scan.reaching
             if type(node) is ast.Return:
                 if not scan.handlers:
                     scan.returns.append(node.value)
+                    if node.value is not None:
+                        scan.return_summaries.append(summarise(node.value, names))
             elif type(node) is ast.Assign:
+                bound: list[tuple[str, str]] = []
                 for target in node.targets:
-                    _bind_summary(scan, target, node.value)
+                    _bind_summary(scan, target, node.value, bound)
                     if isinstance(target, ast.Name):
                         scan.assigned.setdefault(target.id, []).append(node.value)
                     elif isinstance(target, ast.Attribute) and target.attr == "forward":
                         installed = dotted(node.value)
                         if installed is not None:
                             scan.installs_forward.append(installed)
+                for name, summary in bound:
+                    scan.bind(name, summary)
             elif type(node) is ast.AnnAssign:
                 if node.value is not None:
-                    _bind_summary(scan, node.target, node.value)
+                    bound = []
+                    _bind_summary(scan, node.target, node.value, bound)
+                    for name, summary in bound:
+                        scan.bind(name, summary)
             elif type(node) is ast.AugAssign and isinstance(node.target, ast.Name):
                 name = node.target.id
-                operation = f"o{_NAME}{name};{summarise(node.value)}"
-                scan.bindings.setdefault(name, []).append(operation)
+                scan.bind(name, f"o{summarise(node.target, names)}{summarise(node.value, names)}")
                 if not isinstance(node.op, ast.BitOr):
                     scan.may_turn_false.add(name)
         elif scan is None and not self.class_stack and type(node) is ast.Assign:
@@ -378,15 +413,28 @@ class _Indexer:
                 text = alias_text(node.value)
                 if text is not None:
                     self.index.type_aliases[targets[0].id] = text
-        self.scan(node)
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         scan = self.function
-        if scan is not None and not scan.nesting and isinstance(node.target, ast.Name):
+        if scan is None:
+            self.scan(node)
+            return
+        scan.branching += 1
+        if not scan.nesting and isinstance(node.target, ast.Name):
             # `for layer in self.layers`: one element of what it iterates.
-            summary = f"i{summarise(node.iter)}"
-            scan.bindings.setdefault(node.target.id, []).append(summary)
+            scan.bind(node.target.id, f"i{summarise(node.iter, scan.reaching)}")
         self.scan(node)
+        scan.branching -= 1
+
+    def visit_branch(self, node: ast.If | ast.While | ast.Try | ast.Match) -> None:
+        """A statement whose parts may run or not, or again: bindings in it join those
+        before it (see `_FunctionScan.bind`)."""
+        scan = self.function
+        if scan is not None:
+            scan.branching += 1
+        self.scan(node)
+        if scan is not None:
+            scan.branching -= 1
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
         scan = self.function
@@ -446,11 +494,13 @@ _BUILTINS = frozenset(
 # operation on both (a tensor when either is one), `j<e><e>` either one, `t<k><e>...` a tuple
 # of k values.
 _NAME = "n"
+_NO_NAMES: Mapping[str, str] = {}
 _MAX_DEPTH = 6  # deeper expressions are unknown: summaries stay short
 
 
-def summarise(node: ast.expr, depth: int = 0) -> str:
-    """The summary of an expression (see above)."""
+def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int = 0) -> str:
+    """The summary of an expression (see above); `names` maps a local name to the key of the
+    binding that reaches the expression (`_FunctionScan.reaching`)."""
     if depth > _MAX_DEPTH:
         return "U"
     kind = type(node)
@@ -458,62 +508,78 @@ def summarise(node: ast.expr, depth: int = 0) -> str:
     if kind is ast.Constant:
         return "N" if node.value is None else "P"  # type: ignore[attr-defined]
     if kind is ast.Name:
-        return f"{_NAME}{node.id};"  # type: ignore[attr-defined]
+        name = node.id  # type: ignore[attr-defined]
+        return f"{_NAME}{names.get(name, name)};"
     if kind is ast.Attribute:
         name = dotted(node)
-        return "U" if name is None else f"d{name};"
+        return "U" if name is None else f"d{_reaching(name, names)};"
     if kind is ast.Call:
         assert isinstance(node, ast.Call)
         func = node.func
         callee = dotted_name(func)
         if callee is None:
             if type(func) is ast.Attribute:  # `x.permute(0, 2, 1).contiguous()`
-                return f"m{func.attr};{summarise(func.value, deeper)}"
+                return f"m{func.attr};{summarise(func.value, names, deeper)}"
             return "U"
         if callee.rpartition(".")[2] == "partial" and node.args:
-            return f"r{summarise(node.args[0], deeper)}"
-        return f"c{callee};"
+            return f"r{summarise(node.args[0], names, deeper)}"
+        return f"c{_reaching(callee, names)};"
     if kind is ast.Subscript:
         assert isinstance(node, ast.Subscript)
         mark = "s" if type(node.slice) is ast.Slice else "i"
-        return f"{mark}{summarise(node.value, deeper)}"
+        return f"{mark}{summarise(node.value, names, deeper)}"
     if kind is ast.BinOp:
         assert isinstance(node, ast.BinOp)
-        return f"o{summarise(node.left, deeper)}{summarise(node.right, deeper)}"
+        return f"o{summarise(node.left, names, deeper)}{summarise(node.right, names, deeper)}"
     if kind is ast.UnaryOp:
         assert isinstance(node, ast.UnaryOp)
-        return "P" if type(node.op) is ast.Not else summarise(node.operand, deeper)
+        return "P" if type(node.op) is ast.Not else summarise(node.operand, names, deeper)
     if kind is ast.Compare:
         assert isinstance(node, ast.Compare)
         if any(type(op) in _VALUE_TESTS for op in node.ops):
             return "P"
-        return f"o{summarise(node.left, deeper)}{summarise(node.comparators[0], deeper)}"
+        return (
+            f"o{summarise(node.left, names, deeper)}{summarise(node.comparators[0], names, deeper)}"
+        )
     if kind is ast.BoolOp:
         assert isinstance(node, ast.BoolOp)
-        return _fold("j", [summarise(value, deeper) for value in node.values])
+        return _fold("j", [summarise(value, names, deeper) for value in node.values])
     if kind is ast.IfExp:
         assert isinstance(node, ast.IfExp)
         test = node.test
         if type(test) is ast.Call and (dotted(test.func) or "").endswith(_FALSE_UNDER_DYNAMO):
-            return summarise(node.orelse, deeper)  # `a if torch.jit.is_tracing() else b`
-        return f"j{summarise(node.body, deeper)}{summarise(node.orelse, deeper)}"
+            return summarise(node.orelse, names, deeper)  # `a if torch.jit.is_tracing() else b`
+        return f"j{summarise(node.body, names, deeper)}{summarise(node.orelse, names, deeper)}"
     if kind is ast.Tuple:
         assert isinstance(node, ast.Tuple)
         elements = node.elts
         if 1 <= len(elements) <= 9 and not any(type(e) is ast.Starred for e in elements):
-            return f"t{len(elements)}" + "".join(summarise(e, deeper) for e in elements)
+            return f"t{len(elements)}" + "".join(summarise(e, names, deeper) for e in elements)
     if kind in (ast.Tuple, ast.List, ast.Set):
         elements = node.elts  # type: ignore[attr-defined]
-        held = [summarise(e, deeper) for e in elements if type(e) is not ast.Starred]
+        held = [summarise(e, names, deeper) for e in elements if type(e) is not ast.Starred]
         return f"l{_fold('j', held)}" if held else "P"
     if kind is ast.Dict:
-        held = [summarise(v, deeper) for v in node.values]  # type: ignore[attr-defined]
+        held = [summarise(v, names, deeper) for v in node.values]  # type: ignore[attr-defined]
         return f"l{_fold('j', held)}" if held else "P"
     if kind is ast.NamedExpr:
-        return summarise(node.value, deeper)  # type: ignore[attr-defined]
+        return summarise(node.value, names, deeper)  # type: ignore[attr-defined]
     if kind in (ast.JoinedStr, ast.Lambda):
         return "P"
     return "U"
+
+
+def _reaching(written: str, names: Mapping[str, str]) -> str:
+    """A dotted name as written, its head the key of the binding that reaches it (`x#2.shape`)."""
+    head, dot, rest = written.partition(".")
+    key = names.get(head)
+    return written if key is None else f"{key}{dot}{rest}"
+
+
+def unversioned(written: str) -> str:
+    """A dotted name of a summary as written in the source: `x.shape` for `x#2.shape`."""
+    head, dot, rest = written.partition(".")
+    return f"{head.partition(VERSION)[0]}{dot}{rest}" if VERSION in head else written
 
 
 _VALUE_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
@@ -531,35 +597,40 @@ def _fold(operator: str, summaries: list[str]) -> str:
     return folded
 
 
-def _call_summary(callee: str, node: ast.Call) -> str:
+def _call_summary(callee: str, node: ast.Call, names: Mapping[str, str]) -> str:
     """`callee arg ... keyword=arg`; `*` for a starred argument, `**` for `**kwargs`."""
     parts = [callee]
     for argument in node.args:
-        parts.append("*" if type(argument) is ast.Starred else summarise(argument))
+        parts.append("*" if type(argument) is ast.Starred else summarise(argument, names))
     for keyword in node.keywords:
-        parts.append("**" if keyword.arg is None else f"{keyword.arg}={summarise(keyword.value)}")
+        value = keyword.value
+        parts.append("**" if keyword.arg is None else f"{keyword.arg}={summarise(value, names)}")
     return " ".join(parts)
 
 
-def _bind_summary(scan: _FunctionScan, target: ast.expr, value: ast.expr) -> None:
-    """Record what an assignment binds: names, `self.<attribute>`, unpacked tuples."""
+def _bind_summary(
+    scan: _FunctionScan, target: ast.expr, value: ast.expr, bound: list[tuple[str, str]]
+) -> None:
+    """Record what an assignment binds: `self.<attribute>` now; names, unpacked tuples into
+    `bound`, bound once every target's value is read (`a, b = b, a`)."""
+    names = scan.reaching
     if isinstance(target, ast.Name):
-        scan.bindings.setdefault(target.id, []).append(summarise(value))
+        bound.append((target.id, summarise(value, names)))
     elif isinstance(target, ast.Attribute):
         if isinstance(target.value, ast.Name) and target.value.id == "self":
-            scan.attributes.setdefault(target.attr, []).append(summarise(value))
+            scan.attributes.setdefault(target.attr, []).append(summarise(value, names))
     elif isinstance(target, ast.Tuple | ast.List):
         elements = target.elts
         if any(isinstance(e, ast.Starred) for e in elements):
             return
         if isinstance(value, ast.Tuple | ast.List) and len(value.elts) == len(elements):
             for element, item in zip(elements, value.elts, strict=True):
-                _bind_summary(scan, element, item)
+                _bind_summary(scan, element, item, bound)
             return
-        whole = summarise(value)
+        whole = summarise(value, names)
         for position, element in enumerate(elements[:10]):
             if isinstance(element, ast.Name):
-                scan.bindings.setdefault(element.id, []).append(f"e{position}{whole}")
+                bound.append((element.id, f"e{position}{whole}"))
 
 
 def _is_register_buffer(callee: str) -> bool:
@@ -665,6 +736,11 @@ _HANDLERS: dict[type[ast.AST], Callable[[_Indexer, Any], None]] = {
     ast.AnnAssign: _Indexer.visit_flow,
     ast.For: _Indexer.visit_For,
     ast.AsyncFor: _Indexer.visit_For,
+    ast.If: _Indexer.visit_branch,
+    ast.While: _Indexer.visit_branch,
+    ast.Try: _Indexer.visit_branch,
+    ast.TryStar: _Indexer.visit_branch,
+    ast.Match: _Indexer.visit_branch,
     ast.ExceptHandler: _Indexer.visit_ExceptHandler,
 }
 

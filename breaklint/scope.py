@@ -17,11 +17,13 @@ from typing import NamedTuple
 
 from breaklint.index import (
     REDEFINED,
+    VERSION,
     FunctionInfo,
     HookRegistration,
     ImportAlias,
     ModuleIndex,
     label,
+    unversioned,
 )
 from breaklint.syntax import expand_import
 
@@ -341,13 +343,17 @@ class Project:
         return self._held_targets(module, caller, binding, rest, depth)
 
     def _binding(self, module: str, caller: FunctionInfo, name: str) -> str | None:
-        """The summary of what `name` is bound to in `caller`, if it is a local."""
+        """The summary of what `name` is bound to in `caller`, if it is a local: every binding
+        of it, as a call names no binding (`fn = a` ... `fn = b`: `fn(x)` may call either)."""
         key = (module, caller.qualname)
         table = self._local_bindings.get(key)
         if table is None:
-            table = self._local_bindings[key] = dict(
-                entry.split("=", 1) for entry in caller.bindings
-            )
+            table = self._local_bindings[key] = {}
+            for entry in caller.bindings:
+                bound, _, summary = entry.partition("=")
+                local = bound.partition(VERSION)[0]
+                known = table.get(local)
+                table[local] = summary if known is None else f"j{known}{summary}"
         return table.get(name)
 
     def _held_targets(
@@ -575,7 +581,8 @@ def held_values(summary: str) -> list[tuple[str, str]]:
         if mark in "ndcm":
             end = summary.index(";", position)
             if mark != "m":  # a method called on a value: what the value holds follows
-                found.append(("call" if mark == "c" else "name", summary[position + 1 : end]))
+                written = unversioned(summary[position + 1 : end])  # any binding of a local
+                found.append(("call" if mark == "c" else "name", written))
             position = end + 1
         else:  # a combinator, an arity or a value: what it combines follows
             position += 1

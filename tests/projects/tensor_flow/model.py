@@ -3,7 +3,7 @@
 import torch
 from torch import nn
 
-from ops.fused import fused, lengths_of, stats
+from ops.fused import clipped, fused, lengths_of, stats
 
 
 class Encoder(nn.Module):
@@ -28,4 +28,5 @@ class Encoder(nn.Module):
         grid = torch.ones(sizes["cols"])
         bounds = [n, n + 1]
         empty = torch.empty(bounds[1])
+        h = clipped(h)
         return h, padded, grid, empty

@@ -9,3 +9,16 @@ def lengths_of(mask):
 
 def stats(h):
     return h.mean(), h.shape[0]
+
+
+def clipped(h):
+    limit = h.abs().amax()
+    h = h.clamp(max=limit)
+    limit = h.shape[0] // 2  # a number from here on: the tensor above reaches no later use
+    return head(h, limit)
+
+
+def head(h, count):
+    if count > 1:
+        return h[:count]
+    return h
