@@ -5,7 +5,8 @@ its parameters, the calls it makes with their arguments, what its names are boun
 it returns and what it assigns to `self`. This module evaluates those summaries over a small
 lattice and iterates to a fixed point, without reading any file again:
 
-- T: a tensor on every path; P: a Python value (None included once joined with others);
+- T: a tensor on every path; B: a boolean tensor (a mask) on every path, a comparison of
+  tensors; P: a Python value (None included once joined with others);
   C: a container of tensors (its truth is its length); M: a tensor on some paths only;
   U: unknown. A tuple of them is what a function returning `a, b` gives to `x, y = f()`.
 - Call sites flow into the callee's parameters (joined over every call site: positional,
@@ -39,7 +40,7 @@ from breaklint.scope import DefinitionRef, Project, ScopedFunction, Target
 
 Value = str | tuple[str, ...]  # an atom of the lattice, or a tuple of atoms
 Node = tuple[Any, ...]  # a decoded summary: (mark, ...operands)
-_NAMES = {"T": "tensor", "M": "maybe", "P": "python", "N": "python", "C": "tensors"}
+_NAMES = {"T": "tensor", "B": "mask", "M": "maybe", "P": "python", "N": "python", "C": "tensors"}
 
 
 @functools.lru_cache(maxsize=65536)
@@ -65,7 +66,7 @@ def _decode(text: str, at: int) -> tuple[Node, int]:
     if mark in "islr":
         inner, end = _decode(text, at + 1)
         return (mark, inner), end
-    if mark in "oj":
+    if mark in "ojb":
         left, middle = _decode(text, at + 1)
         right, end = _decode(text, middle)
         return (mark, left, right), end
@@ -102,9 +103,11 @@ def _join_atoms(one: str, other: str) -> str:
     if one == "N" or other == "N":
         return other if one == "N" else one
     pair = {one, other}
+    if pair == {"B", "T"}:
+        return "T"  # a mask on some paths only is a tensor still
     if "C" in pair:
         return "C" if pair == {"C", "P"} else "U"
-    if pair & {"T", "M"}:
+    if pair & {"T", "B", "M"}:
         return "M"
     return "U"
 
@@ -115,7 +118,7 @@ def _atom(value: Value) -> str:
     if isinstance(value, str):
         return value
     atoms = {_atom(v) for v in value}
-    if atoms <= {"T", "C"}:
+    if atoms <= {"T", "B", "C"}:
         return "C"
     return "P" if atoms <= {"P", "N"} else "U"
 
@@ -123,15 +126,26 @@ def _atom(value: Value) -> str:
 def operate(one: Value | None, other: Value | None) -> Value | None:
     """An operation on both: a tensor when either is one (None: nothing known yet)."""
     if one is None or other is None:
-        known = one if other is None else other
+        known = _unmasked(one if other is None else other)
         return known if known in ("T", "M") else None
-    kinds = {_atom(one), _atom(other)}
+    kinds = {_unmasked(_atom(one)), _unmasked(_atom(other))}
     for kind in ("T", "M"):
         if kind in kinds:
             return kind
     if kinds <= {"P", "N"}:
         return "P"
     return "C" if "C" in kinds and kinds <= {"C", "P", "N"} else "U"
+
+
+def compared(one: Value | None, other: Value | None) -> Value | None:
+    """A comparison of both: a mask when either is a tensor."""
+    value = operate(one, other)
+    return "B" if value == "T" else value
+
+
+def _unmasked(value: Value | None) -> Value | None:
+    """What arithmetic on a value gives: a mask's result is a tensor of any dtype."""
+    return "T" if value == "B" else value
 
 
 def element(value: Value | None) -> Value | None:
@@ -142,7 +156,7 @@ def element(value: Value | None) -> Value | None:
         for item in value:
             joined = join(joined, item)
         return joined or "U"
-    return {"T": "T", "C": "T", "M": "M", "P": "P"}.get(value, "U")
+    return {"T": "T", "B": "T", "C": "T", "M": "M", "P": "P"}.get(value, "U")
 
 
 @dataclasses.dataclass(slots=True)
@@ -312,7 +326,7 @@ class Analysis:
         if reading == "C":
             return "C"
         if reading == "P":
-            return "M" if atom in ("T", "M") else "P"
+            return "M" if atom in ("T", "B", "M") else "P"
         if reading == "Y" and atom == "U":
             return "U"
         return passed
@@ -356,6 +370,8 @@ class Analysis:
             return self._call(function, node[1])
         if mark == "o":
             return operate(self.evaluate(function, node[1]), self.evaluate(function, node[2]))
+        if mark == "b":
+            return compared(self.evaluate(function, node[1]), self.evaluate(function, node[2]))
         if mark == "j":
             return join(self.evaluate(function, node[1]), self.evaluate(function, node[2]))
         if mark == "i":
@@ -394,8 +410,8 @@ class Analysis:
         receiver = self.evaluate(function, ("d", owner) if "." in owner else ("n", owner))
         if receiver == "P":
             return "P"
-        if last in TENSOR_ATTRIBUTES and receiver in ("T", "M"):
-            return receiver
+        if last in TENSOR_ATTRIBUTES and receiver in ("T", "B", "M"):
+            return _unmasked(receiver)
         return "U"
 
     def self_attribute(self, module: str, class_name: str, attribute: str) -> Value | None:
@@ -472,8 +488,8 @@ def _method_result(method: str, receiver: Value | None) -> Value | None:
         return "P"
     if receiver is None:
         return None
-    if receiver in ("T", "M"):
-        return receiver
+    if receiver in ("T", "B", "M"):
+        return _unmasked(receiver)
     return "T" if method in TENSOR_METHODS else "U"
 
 
@@ -555,7 +571,7 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
         read = {c[5:] for c in function.info.callees if c.startswith("self.") and c.count(".") == 1}
         for attribute in sorted(read):
             value = analysis.self_attribute(function.ref.module, class_name, attribute)
-            if value in ("T", "C"):
+            if value in ("T", "B", "C"):
                 attributes.append(f"{attribute}={_NAMES[_atom(value)]}")
     return dataclasses.replace(
         scoped,

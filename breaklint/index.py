@@ -490,9 +490,11 @@ _BUILTINS = frozenset(
 # `d<a.b>;` (an attribute chain) and `c<callee>;` (what a call returns); `i<e>` is an element
 # of e, `s<e>` a slice of it, `l<e>` a container holding e, `r<e>` the callable e itself
 # (`functools.partial(e, ...)`), `m<method>;<e>` a method called on e, `e<k><e>` the k-th
-# value unpacked from e, `o<e><e>` an
-# operation on both (a tensor when either is one), `j<e><e>` either one, `t<k><e>...` a tuple
-# of k values.
+# value unpacked from e, `o<e><e>` an operation on both (a tensor when either is one),
+# `b<e><e>` a comparison of both (a boolean tensor, a mask, when either is a tensor),
+# `j<e><e>` either one, `t<k><e>...` a tuple of k values. A local name is the key of the
+# binding that reaches the expression (`x#2`, see `_FunctionScan.bind`), in `n`, and as the
+# head of `d` and `c`.
 _NAME = "n"
 _NO_NAMES: Mapping[str, str] = {}
 _MAX_DEPTH = 6  # deeper expressions are unknown: summaries stay short
@@ -538,9 +540,8 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
         assert isinstance(node, ast.Compare)
         if any(type(op) in _VALUE_TESTS for op in node.ops):
             return "P"
-        return (
-            f"o{summarise(node.left, names, deeper)}{summarise(node.comparators[0], names, deeper)}"
-        )
+        left, right = node.left, node.comparators[0]
+        return f"b{summarise(left, names, deeper)}{summarise(right, names, deeper)}"
     if kind is ast.BoolOp:
         assert isinstance(node, ast.BoolOp)
         return _fold("j", [summarise(value, names, deeper) for value in node.values])

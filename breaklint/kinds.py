@@ -40,6 +40,7 @@ READ_KINDS = {
 # How the analysis hands parameter kinds over (`ScopedFunction.parameter_kinds`).
 HANDED_KINDS = {
     "tensor": Kind.TENSOR,
+    "mask": Kind.MASK,
     "maybe": Kind.TENSOR,
     "tensors": Kind.TENSORS,
     "python": Kind.PYTHON,

@@ -298,7 +298,7 @@ class FunctionFacts(Visitor):
         if handed is not None:
             if handed.startswith("tuple:"):
                 parts = set(handed.removeprefix("tuple:").split(","))
-                if parts <= {"tensor", "tensors"}:
+                if parts <= {"tensor", "mask", "tensors"}:
                     return Kind.TENSORS
                 return Kind.PYTHON if parts == {"python"} else Kind.UNKNOWN
             return RETURNED_KINDS[handed]
@@ -395,7 +395,9 @@ class FunctionFacts(Visitor):
             passed = handed.get(parameter.arg)
             if passed is not None:  # what every caller passes decides
                 handed_kind = HANDED_KINDS[passed]
-                kind = kind if kind.is_tensor and handed_kind.is_tensor else handed_kind
+                # A mask every caller passes is one, whatever the annotation says.
+                keep = kind.is_tensor and handed_kind is Kind.TENSOR
+                kind = kind if keep else handed_kind
                 guessed = passed == "maybe"
             self.bind_name(parameter.arg, kind)
             if guessed and kind is Kind.TENSOR:

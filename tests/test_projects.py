@@ -8,6 +8,11 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - scope_edges: calls through a local alias, callables on attributes and in dicts,
   `functools.partial`, another object's method, and imports that resolve only against the
   source root (mechanism 3);
+- rule_forms: forms that break the graph with no rule before: a tensor as a slice bound, an
+  in-place update through a mask a caller passes, `with torch.device(...)`, `hash(t)`
+  arithmetic, `generator=` from an attribute, `warnings.warn` in a dataclass's
+  `__post_init__`, and a comparison over a list after a dynamic-shape op (mechanism 4), each
+  through an aliased module or a callable held on an attribute;
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -32,6 +37,16 @@ EXPECTED = {
     "false_findings": [
         # `shifted(h, temb.sum())` and `shifted(h, 1)`: a tensor on one call only.
         ("blocks/scaling.py", 11, "BL102", "warning"),
+    ],
+    "rule_forms": [
+        ("parts/bounds.py", 2, "BL304", "error"),  # `x[0, : counts[0]]`
+        ("parts/bounds.py", 6, "BL302", "error"),  # `prior[mask] *= 0.0`, the caller's mask
+        ("parts/draws.py", 5, "BL508", "warning"),  # `self.generator` through `self.noise`
+        ("parts/heads.py", 5, "BL301", "error"),
+        ("parts/heads.py", 6, "BL203", "error"),  # a comprehension after `torch.nonzero`
+        ("parts/placement.py", 5, "BL507", "error"),  # `with torch.device("cpu"):`
+        ("parts/placement.py", 10, "BL104", "error"),  # `hash(h) % 7`
+        ("parts/settings.py", 11, "BL403", "warning"),  # `Settings(...)` runs `__post_init__`
     ],
     "tensor_flow": [
         ("model.py", 19, "BL304", "error"),  # `lengths_of` returns a tensor
@@ -89,23 +104,35 @@ def test_a_file_linted_alone_knows_only_its_own_calls(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["findings"] == []
 
 
-def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:
-    # `lib.audio.mel` (returned by a builder beside the probes), `Codec().eval().decode`,
-    # `wobble` (defined beside the probes, linted too), what a lambda calls and what a partial
-    # wraps are compiled by the probes only; Dynamo breaks where the static findings are.
+def probed_findings(project: str, tmp_path: Path) -> list[tuple[str, int, str, str]]:
+    """The findings of a project linted with its `probes/probes.py`, with their statuses."""
     pytest.importorskip("torch", reason="the probes run under Dynamo: needs torch")
-    root = PROJECTS / "compile_roots"
+    root = PROJECTS / project
     probes = str(root / "probes" / "probes.py")
     done = run_breaklint(
         *("--isolated", "--no-cache", "--output-format", "json", "--probes", probes, str(root)),
         cwd=tmp_path,
     )
     assert done.returncode == 1, done.stderr
-    found = [
+    return [
         (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["status"])
         for f in json.loads(done.stdout)["findings"]
     ]
-    assert found == [
+
+
+def test_dynamo_confirms_every_rule_form(tmp_path: Path) -> None:
+    # Each form breaks under Dynamo where it is flagged, and nowhere else (no BL900: no break
+    # the static phase missed).
+    assert probed_findings("rule_forms", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["rule_forms"]
+    ]
+
+
+def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:
+    # `lib.audio.mel` (returned by a builder beside the probes), `Codec().eval().decode`,
+    # `wobble` (defined beside the probes, linted too), what a lambda calls and what a partial
+    # wraps are compiled by the probes only; Dynamo breaks where the static findings are.
+    assert probed_findings("compile_roots", tmp_path) == [
         ("lib/audio.py", 5, "BL401", "confirmed"),
         ("lib/audio.py", 15, "BL401", "confirmed"),
         ("lib/audio.py", 20, "BL401", "confirmed"),
