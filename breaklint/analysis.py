@@ -451,14 +451,14 @@ class Analysis:
         project = self.project
         callee = callee.removesuffix("()")  # its head the binding that reaches the call
         written = unversioned(callee)
+        if project.constructed(function.ref.module, function.info, written) is not None:
+            return "P"  # an instance of a project class, whatever its `__init__` returns
         targets = project.call_targets(function.ref.module, function.info, written)
         if targets:
             value: Value | None = None
             for target in targets:
                 value = join(value, self.returned(target.ref))
             return value  # None: not known
-        if project.constructed(function.ref.module, function.info, written) is not None:
-            return "P"  # an instance of a project class
         on_self = written.startswith("self.") and written.count(".") == 1
         if on_self and function.info.class_name and self._holds_torch_module(function, written[5:]):
             return "T"  # `self.norm(x)` with `self.norm = nn.LayerNorm(d)`

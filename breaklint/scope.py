@@ -314,7 +314,10 @@ class Project:
         if ref is not None:
             info = self.function(ref)
             assert info is not None
-            written_on_instance = callee.partition(".")[0] in ("self", "cls")
+            # `self.f(x)`, `cls.f(x)`, and `Gate(x)`, whose `__init__` gets the new instance
+            written_on_instance = callee.partition(".")[0] in ("self", "cls") or (
+                self.constructed(module, caller, callee) is not None
+            )
             return [Target(ref, _binds_first(info, written_on_instance))]
         if depth > 3:
             return []

@@ -4,6 +4,7 @@ import torch
 from torch import nn
 
 from ops.fused import clipped, fused, lengths_of, stats
+from ops.gate import Gate
 
 
 class Encoder(nn.Module):
@@ -11,6 +12,7 @@ class Encoder(nn.Module):
         super().__init__()
         self.register_buffer("threshold", torch.tensor(0.5))
         self.steps = 4
+        self.gate = Gate(torch.ones(()))
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor):
         n_channels = torch.IntTensor([2])
@@ -28,5 +30,5 @@ class Encoder(nn.Module):
         grid = torch.ones(sizes["cols"])
         bounds = [n, n + 1]
         empty = torch.empty(bounds[1])
-        h = clipped(h)
+        h = self.gate(clipped(h))
         return h, padded, grid, empty
