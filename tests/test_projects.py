@@ -4,7 +4,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - false_findings: containers of tensors, `None` arguments, unions only a caller can decide,
   and project methods named like torch's (mechanism 1);
 - tensor_flow: tensor-ness through call sites, returns, tuple unpacking, buffers set in
-  `__init__` and containers (mechanism 2);
+  `__init__`, a constructor's arguments into the attributes `__init__` sets, containers, and
+  a local rebound from a tensor to a number before its use (mechanism 2);
 - scope_edges: calls through a local alias, callables on attributes and in dicts,
   `functools.partial`, another object's method, and imports that resolve only against the
   source root (mechanism 3);
