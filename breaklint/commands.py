@@ -159,6 +159,8 @@ def _report(request: LintRequest, outcome: Outcome, failed: bool) -> int:
             error(f"cannot write report to '{target.path}': {problem.strerror or problem}")
             return EXIT_ERROR
     if not request.quiet:
+        # The line counts the reports' writing too (a JSON report of a large tree takes long).
+        summary = replace(summary, elapsed_s=time.perf_counter() - request.started)
         if shown or not failed:  # "All checks passed" never follows an error
             sys.stderr.write(summary_line(shown, summary) + "\n")
         if outcome.fixed:
