@@ -18,6 +18,7 @@ from typing import cast
 from breaklint.analysis import annotate
 from breaklint.class_attributes import SelfAssignments
 from breaklint.codes import INTERNAL_ERROR, PARSE_ERROR
+from breaklint.compile_stage import CompileStage
 from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index
 from breaklint.rule import Phase, Rule, RuleContext, all_rules, collect_reports
@@ -27,7 +28,8 @@ from breaklint.source import (
     Unreadable,
     collector_paused,
     column,
-    parse_python,
+    compile_tree,
+    parse_tree,
     read_source,
 )
 from breaklint.suppression import Suppressions, is_skipped
@@ -63,12 +65,25 @@ _ANALYSIS_RECURSION_LIMIT = 50_000
 def deep_recursion() -> Iterator[None]:
     """Room to recurse through any tree that compiles. Only around the analysis: `ast.parse`
     and `compile`, which recurse in C, scale their own limits with this one."""
+    with _recursion_limit(max(sys.getrecursionlimit(), _ANALYSIS_RECURSION_LIMIT)):
+        yield
+
+
+@contextlib.contextmanager
+def _recursion_limit(limit: int) -> Iterator[None]:
     before = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(before, _ANALYSIS_RECURSION_LIMIT))
+    sys.setrecursionlimit(limit)
     try:
         yield
     finally:
         sys.setrecursionlimit(before)
+
+
+def _stack_depth() -> int:
+    depth, frame = 0, sys._getframe(1)
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back  # type: ignore[assignment]
+    return depth
 
 
 def check_file(
@@ -149,10 +164,9 @@ def _parse(
     if is_skipped(text):
         return FileResult(path, None, [], [])
     try:
-        tree = parse_python(text, path)
+        tree = parse_tree(text, path)
         nodes: Nodes = {}
-        with deep_recursion():
-            index = build_index(path, tree, package, nodes)
+        index = _index(path, text, tree, package, nodes)
     except SyntaxError as error:
         line, column = error.lineno or 1, error.offset or 1
         problem = _parse_error(path, line, column, f"SyntaxError: {error.msg}")
@@ -165,6 +179,30 @@ def _parse(
     else:
         return text, tree, index, nodes
     return FileResult(path, None, [problem], [])
+
+
+def _index(path: str, text: str, tree: ast.Module, package: list[str], nodes: Nodes) -> ModuleIndex:
+    """Index a parsed file, raising what compiling it raises: the index walk tells whether
+    the compiler may reject it (`breaklint.compile_stage`), and only then is it compiled.
+
+    The walk's recursion is bounded at half the recursion a compile has: each level of the
+    tree takes at least one frame, so a tree the walk finishes is too shallow to exhaust the
+    compiler's; a deeper one is compiled, then indexed again with room to recurse."""
+    stage = CompileStage(tree, text)
+    try:
+        with _recursion_limit(_stack_depth() + sys.getrecursionlimit() // 2):
+            index = build_index(path, tree, package, nodes, stage)
+    except RecursionError:
+        compile_tree(tree, text, path)
+        nodes.clear()
+        with deep_recursion():
+            return build_index(path, tree, package, nodes)
+    except Exception:
+        compile_tree(tree, text, path)  # code Python refuses is a BL001, whatever else failed
+        raise
+    if stage.needs_compile:
+        compile_tree(tree, text, path)
+    return index
 
 
 def _parse_error(path: str, line: int, column: int, message: str) -> Finding:

@@ -138,7 +138,7 @@ def _report(request: LintRequest, outcome: Outcome, failed: bool) -> int:
     main = ReportTarget(request.output_format, request.output_file)
     targets = (main, *request.reports)
     notes: dict[str, str] = {}
-    edited = _with_edits(outcome.findings, targets, notes)
+    edited = _with_edits(outcome.findings, targets, notes, request.jobs)
     warnings(f"{path}: {note}" for path, note in notes.items())
     # Counted after the edits are made, which can take longer than linting.
     elapsed = time.perf_counter() - request.started
@@ -159,6 +159,8 @@ def _report(request: LintRequest, outcome: Outcome, failed: bool) -> int:
             error(f"cannot write report to '{target.path}': {problem.strerror or problem}")
             return EXIT_ERROR
     if not request.quiet:
+        # The line counts the reports' writing too (a JSON report of a large tree takes long).
+        summary = replace(summary, elapsed_s=time.perf_counter() - request.started)
         if shown or not failed:  # "All checks passed" never follows an error
             sys.stderr.write(summary_line(shown, summary) + "\n")
         if outcome.fixed:
@@ -175,15 +177,16 @@ def _report(request: LintRequest, outcome: Outcome, failed: bool) -> int:
 
 
 def _with_edits(
-    findings: list[Finding], targets: Sequence[ReportTarget], notes: dict[str, str]
+    findings: list[Finding], targets: Sequence[ReportTarget], notes: dict[str, str], jobs: int
 ) -> list[Finding]:
     """The findings with their fixes' text edits when a report carries them (made once for
-    all such reports); as they are otherwise. `notes` gets why a file's fixes are left out."""
+    all such reports, in `jobs` processes); as they are otherwise. `notes` gets why a file's
+    fixes are left out."""
     if not any(t.format in CARRIES_EDITS for t in targets) or not any(f.fix for f in findings):
         return findings
     from breaklint.fixer import with_edits  # libcst, only when edits are shown
 
-    return with_edits(findings, notes)
+    return with_edits(findings, notes, jobs=jobs)
 
 
 def _write_report(

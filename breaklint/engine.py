@@ -4,24 +4,27 @@ scope -> re-check of what it changes -> findings.
 Workers receive jobs (`breaklint.jobs`) and return plain data; no syntax tree leaves a worker.
 
 Cost, for a cold run over F files of L lines (a warm run is one cache read, whatever F):
-- Per file, in a worker: one read, one `ast` parse, one compile of that tree to bytecode
-  (which alone tells whether Python accepts the file: BL001; no parse gives that verdict),
-  one indexing walk, the file's own scope and analysis, then one walk per function in scope
-  that runs the facts visitor and every rule together. All linear in L. The cyclic
-  collector is paused meanwhile: the walks leave no cycle, so each tree is freed by reference
-  counting when its file is done. In a CPU profile of `--jobs 1` over transformers'
-  modeling files: the parse and the compile about three tenths (the compile a third of
-  that), the rule walk three tenths, indexing an eighth, the file's own scope and analysis
-  a tenth, the lines, suppressions and findings the rest.
+- Per file, in a worker: one read, one `ast` parse, one indexing walk, which also notes what
+  CPython's compiler may reject after its parser accepted it (`breaklint.compile_stage`):
+  only such files (a few in a hundred) are compiled to bytecode too, for BL001's verdict and
+  message. Then the file's own scope and analysis, then one walk per function in scope that
+  runs the facts visitor and every rule together (what several rules ask of one node, such
+  as `fixes.tensor_operands`, is computed once per walk). All linear in L. The cyclic
+  collector is paused meanwhile: the walks leave no cycle, so each tree is freed by
+  reference counting when its file is done. In a CPU profile of `--jobs 1` over
+  transformers' modeling files: the parse about a quarter, the rule walk three tenths,
+  indexing an eighth, the file's own scope and analysis a tenth, the project's a tenth,
+  the lines, suppressions and findings the rest.
 - In this process, serially: the project's scope and analysis over every index (the
-  collector paused; linear in the calls it resolves, each name looked up once; about a
-  tenth of `--jobs 1`), then a re-check, in workers, of the few files whose functions the
-  project's scope changes (another parse of those files). With J workers a run takes
-  about (workers' part) / J + (serial part) + the pool's start.
+  collector paused; linear in the calls it resolves, each name looked up once), then a
+  re-check, in workers, of the few files whose functions the project's scope changes
+  (another parse of those files). With J workers a run takes about (workers' part) / J +
+  (serial part) + the pool's start.
 - Reports: concise, full, github and junit cost nothing more. JSON and SARIF carry each fix's
   edits: the files that hold a finding with a fix are read again and libcst (ten times the
-  cost of `ast`) parses only the functions that hold the fixes, each once (`breaklint.fixer`).
-  `--diff` and `--fix` parse once each file whose fixes apply.
+  cost of `ast`) parses only the functions that hold the fixes, each once, in J processes
+  (`breaklint.fixer.with_edits`); files without a fix cost nothing. `--diff` and `--fix`
+  parse once each file whose fixes apply.
 """
 
 from __future__ import annotations

@@ -238,34 +238,72 @@ def with_edits(
     findings: Sequence[Finding],
     notes: dict[str, str] | None = None,
     texts: Mapping[str, str] | None = None,
+    jobs: int = 1,
 ) -> list[Finding]:
     """`findings` with each fix's text edits, for formats that carry them. A file's fixes are
     made together, once; each fix gets the changed lines that overlap its target (and an
     added import, if it needs one). A fix that cannot be made now (the file changed since it
     was linted) is dropped rather than shown; `notes` gets why for a file whose fixes libcst
     cannot make at all. `texts`: what some files hold instead of what is on disk (an editor's
-    unsaved buffers), by path."""
+    unsaved buffers), by path. Files are shared among `jobs` processes."""
     by_path: dict[str, list[int]] = defaultdict(list)
     for index, finding in enumerate(findings):
         if finding.fix is not None:
             by_path[finding.path].append(index)
+    files = [
+        _FileEdits(path, [findings[i] for i in indices], (texts or {}).get(path))
+        for path, indices in by_path.items()
+    ]
     result = list(findings)
-    for path, indices in by_path.items():
-        fixable = [findings[index] for index in indices]
-        try:
-            edits = _edits_by_finding(path, fixable, (texts or {}).get(path))
-        except TooDeep as error:
-            edits = {}
-            if notes is not None:
-                notes[path] = f"{error}; its findings stay"
-        for index, finding in zip(indices, fixable, strict=True):
-            made = edits.get(id(finding), ())
-            fix = finding.fix
+    done = zip(files, by_path.values(), _each(files, jobs), strict=True)
+    for file, indices, (made, note) in done:
+        if note is not None and notes is not None:
+            notes[file.path] = note
+        for index, edits in zip(indices, made, strict=True):
+            fix = result[index].fix
             assert fix is not None
             result[index] = dataclasses.replace(
-                finding, fix=dataclasses.replace(fix, edits=made) if made else None
+                result[index], fix=dataclasses.replace(fix, edits=edits) if edits else None
             )
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class _FileEdits:
+    """The edits of one file's fixes: picklable, for a worker process."""
+
+    path: str
+    findings: list[Finding]
+    text: str | None  # an editor's buffer, instead of the file
+
+    def run(self) -> tuple[list[tuple[Edit, ...]], str | None]:
+        """Each finding's edits, in order (() for a fix not made), and a note when libcst
+        cannot make the file's fixes at all."""
+        try:
+            made = _edits_by_finding(self.path, self.findings, self.text)
+        except TooDeep as error:
+            return [()] * len(self.findings), f"{error}; its findings stay"
+        return [made.get(id(finding), ()) for finding in self.findings], None
+
+
+_POOL_MIN_FILES = 8  # below this, starting workers costs more than it saves
+
+
+def _each(files: list[_FileEdits], jobs: int) -> list[tuple[list[tuple[Edit, ...]], str | None]]:
+    """`run` of each file, in `jobs` processes when there are enough files."""
+    if jobs <= 1 or len(files) < _POOL_MIN_FILES or os.name != "posix":
+        return [file.run() for file in files]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    # Forked: the workers start with libcst and the rules imported.
+    context = multiprocessing.get_context("fork")
+    try:
+        with ProcessPoolExecutor(min(jobs, len(files)), mp_context=context) as pool:
+            return list(pool.map(_FileEdits.run, files))
+    except BrokenProcessPool:  # a worker killed (out of memory?): this process makes them
+        return [file.run() for file in files]
 
 
 def _edits_by_finding(

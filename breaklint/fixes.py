@@ -130,14 +130,21 @@ def removal_fix(
     return offer(context, statement, message, "remove", applicability)
 
 
-def tensor_operands(
-    context: RuleContext, node: ast.BinOp | ast.Compare, covered: set[int]
-) -> list[ast.expr]:
+def tensor_operands(context: RuleContext, node: ast.BinOp | ast.Compare) -> list[ast.expr]:
     """What arithmetic or a single comparison computes with, through nested arithmetic
     (`x * (1 / (s + eps))` -> `s`, `eps`), on the side opposite a tensor: there a tensor does
-    what a Python number did. `covered`, kept by the caller over one function, holds the
-    arithmetic whose every operand an enclosing operation already gave: a nested operation
-    there can give nothing more, so a chain of n operations costs n, not n squared."""
+    what a Python number did. The callers gather the operands of every operation of a
+    function: `context.operands_covered` holds the arithmetic whose every operand an enclosing
+    operation already gave, where a nested operation can give nothing more, so a chain of n
+    operations costs n, not n squared; each operation is read once, for all the rules."""
+    known = context.operands.get(id(node))
+    if known is None:
+        known = context.operands[id(node)] = _tensor_operands(context, node)
+    return known
+
+
+def _tensor_operands(context: RuleContext, node: ast.BinOp | ast.Compare) -> list[ast.expr]:
+    covered = context.operands_covered
     if id(node) in covered:
         return []
     if isinstance(node, ast.BinOp):
@@ -225,7 +232,6 @@ class NumberUses:
         self.bindings: dict[str, NumberBinding] = {}
         self.closed: list[NumberBinding] = []  # bindings their name was bound again after
         self._tensor_uses: set[int] = set()  # loads under arithmetic with a tensor
-        self._covered: set[int] = set()  # see `tensor_operands`
         self._assignments: list[ast.Assign] = []  # the assignments being read
 
     def visit_Assign(self, node: ast.Assign) -> None:
@@ -273,7 +279,7 @@ class NumberUses:
             self._close(node.id)
 
     def visit_operation(self, node: ast.BinOp | ast.Compare) -> None:
-        self._tensor_uses.update(map(id, tensor_operands(self.context, node, self._covered)))
+        self._tensor_uses.update(map(id, tensor_operands(self.context, node)))
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
             # `s > 0.9` gives a tensor as a number did (a branch on it then breaks where
             # the conversion did, or is fixed in its turn)

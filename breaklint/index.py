@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from breaklint.annotations import Reading, alias_text, read_annotation
+from breaklint.compile_stage import CompileStage, Scope
 from breaklint.syntax import SCALARS, child_fields, dotted, expand_import
 
 _LEAVES = set(SCALARS)  # types of children that hold nothing to index
@@ -179,23 +180,31 @@ class _FunctionScan:
 
 
 class _Indexer:
-    """One pass over a module: imports, classes, top-level functions and what they call."""
+    """One pass over a module: imports, classes, top-level functions and what they call; and
+    for the compile stage, the scopes, loops and blocks it walks through."""
 
     def __init__(
         self,
         index: ModuleIndex,
         package_parts: list[str],
         nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+        stage: CompileStage,
     ) -> None:
         self.index = index
         self.package_parts = package_parts
         self.nodes = nodes
+        self.stage = stage
         self.class_stack: list[str] = []
         self.function: _FunctionScan | None = None
 
     def scan(self, node: ast.AST) -> None:
-        """Index the children of `node` (a hand-rolled `generic_visit`: the hot loop)."""
-        for name in child_fields(type(node)):
+        """Index the children of `node`."""
+        self.scan_fields(node, child_fields(type(node)))
+
+    def scan_fields(self, node: ast.AST, fields: tuple[str, ...]) -> None:
+        """Index the children in some of the node's fields (a hand-rolled `generic_visit`:
+        the hot loop)."""
+        for name in fields:
             value: Any = getattr(node, name, None)
             if type(value) is list:
                 for child in value:
@@ -204,13 +213,23 @@ class _Indexer:
             elif type(value) not in _LEAVES:
                 self.visit(value)
 
+    def scan_scope(self, node: ast.AST, header: tuple[str, ...], scope: Scope) -> None:
+        """Scan a definition: its `header` fields in the enclosing scope, the rest in its own."""
+        stage = self.stage
+        stage.enter(Scope.HEADER)
+        self.scan_fields(node, header)
+        stage.leave()
+        stage.enter(scope)
+        self.scan_fields(node, child_fields(type(node))[len(header) :])
+        stage.leave()
+
     def visit(self, node: ast.AST) -> None:
         kind = type(node)
         handler = _HANDLERS.get(kind)
         if handler is not None:
             handler(self, node)
-        elif child_fields(kind):
-            self.scan(node)
+        elif fields := child_fields(kind):
+            self.scan_fields(node, fields)
         else:
             _LEAVES.add(kind)  # `Name`, `Constant`, `Pass`: not worth a call next time
 
@@ -230,6 +249,7 @@ class _Indexer:
                 self.index.imports_torch = True
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        self.stage.note(node)
         module = node.module or ""
         if node.level:
             module = _relative_module(self.package_parts, node.level, node.module)
@@ -241,8 +261,10 @@ class _Indexer:
                 self._bind(alias.asname or alias.name, target)
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.stage.note(node)
         if self.function is not None:
-            self.scan(node)  # a class local to a function is analysed as part of it
+            # A class local to a function is analysed as part of it.
+            self.scan_scope(node, _CLASS_HEADER, Scope.CLASS)
             return
         name = ".".join([*self.class_stack, node.name])
         if name in self.index.classes:
@@ -269,8 +291,15 @@ class _Indexer:
         )
         self.index.classes[name] = ClassInfo(name, bases, methods, alias, is_dataclass)
         self.class_stack.append(name.rpartition(".")[2])
-        self.scan(node)
+        self.scan_scope(node, _CLASS_HEADER, Scope.CLASS)
         self.class_stack.pop()
+
+    def scan_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.stage.note(node)
+        is_async = type(node) is ast.AsyncFunctionDef
+        self.scan_scope(
+            node, _FUNCTION_HEADER, Scope.ASYNC_FUNCTION if is_async else Scope.FUNCTION
+        )
 
     def visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         scan = self.function
@@ -278,7 +307,7 @@ class _Indexer:
             # A nested function is analysed with its parent; its calls are the parent's.
             scan.nested.append(node.name)
             scan.nesting += 1
-            self.scan(node)
+            self.scan_function(node)
             scan.nesting -= 1
             return
         class_name = ".".join(self.class_stack) or None
@@ -303,7 +332,7 @@ class _Indexer:
         scan = self.function = _FunctionScan(
             qualname, parameters=frozenset(a.arg for a in parameters)
         )
-        self.scan(node)
+        self.scan_function(node)
         self.function = None
         self.nodes[qualname] = node
         self.index.functions[qualname] = FunctionInfo(
@@ -352,6 +381,7 @@ class _Indexer:
                     if isinstance(name, ast.Constant) and name.value == "forward" and value:
                         scan.installs_forward.append(value)
             self._note_compile_or_hook(node, callee)
+        self.stage.note(node)
         self.scan(node)
 
     def _may_be_project(self, callee: str) -> bool:
@@ -374,6 +404,7 @@ class _Indexer:
         self.scan(node)
 
     def visit_flow(self, node: ast.Return | ast.Assign | ast.AugAssign | ast.AnnAssign) -> None:
+        self.stage.note(node)
         scan = self.function
         self.scan(node)  # what a statement reads is bound before it: `x = f(x)` passes the old x
         if scan is not None and not scan.nesting:
@@ -416,19 +447,68 @@ class _Indexer:
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         scan = self.function
-        if scan is None:
-            self.scan(node)
-            return
-        scan.branching += 1
-        if not scan.nesting and isinstance(node.target, ast.Name):
-            # `for layer in self.layers`: one element of what it iterates.
+        if scan is not None and not scan.nesting and isinstance(node.target, ast.Name):
+            # `for layer in self.layers`: one element of what it iterates, joining the
+            # bindings before the loop.
+            scan.branching += 1
             scan.bind(node.target.id, f"i{summarise(node.iter, scan.reaching)}")
-        self.scan(node)
-        scan.branching -= 1
+            scan.branching -= 1
+        self.visit_loop(node)
 
-    def visit_branch(self, node: ast.If | ast.While | ast.Try | ast.Match) -> None:
-        """A statement whose parts may run or not, or again: bindings in it join those
-        before it (see `_FunctionScan.bind`)."""
+    def visit_loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
+        """A loop: bindings in it join those before it (see `_FunctionScan.bind`); the
+        compiler pushes a loop block for its body."""
+        scan = self.function
+        if scan is not None:
+            scan.branching += 1
+        stage = self.stage
+        stage.note(node)
+        self.scan_fields(node, ("test",) if type(node) is ast.While else ("target", "iter"))
+        stage.enter_block(loop=True)
+        self.scan_fields(node, ("body",))
+        stage.leave_block(loop=True)
+        self.scan_fields(node, ("orelse",))
+        if scan is not None:
+            scan.branching -= 1
+
+    def visit_block(self, node: ast.Try | ast.With | ast.AsyncWith) -> None:
+        """`try` (`try`/`except*`), `with`: what the compiler pushes blocks for. A `with`
+        body is straight-line code; bindings in a `try` join those before it."""
+        stage = self.stage
+        stage.note(node)
+        if isinstance(node, ast.With | ast.AsyncWith):
+            self.scan_fields(node, ("items",))
+            items = len(node.items)
+            stage.enter_block(loop=False, statements=items)
+            self.scan_fields(node, ("body",))
+            stage.leave_block(loop=False, statements=items)
+            return
+        scan = self.function
+        if scan is not None:
+            scan.branching += 1
+        stage.enter_block(loop=False)
+        self.scan(node)
+        stage.leave_block(loop=False)
+        if scan is not None:
+            scan.branching -= 1
+
+    def visit_lambda(self, node: ast.Lambda) -> None:
+        self.scan_scope(node, ("args",), Scope.LAMBDA)
+
+    def visit_comprehension_scope(self, node: ast.expr) -> None:
+        self.stage.enter(Scope.COMPREHENSION)
+        self.scan(node)
+        self.stage.leave()
+
+    def visit_noted(self, node: ast.AST) -> None:
+        """A node only the compile stage looks at."""
+        self.stage.note(node)
+        self.scan(node)
+
+    def visit_branch(self, node: ast.If | ast.Match) -> None:
+        """A statement whose parts may run or not: bindings in it join those before it (see
+        `_FunctionScan.bind`)."""
+        self.stage.note(node)
         scan = self.function
         if scan is not None:
             scan.branching += 1
@@ -475,6 +555,8 @@ class _Indexer:
 
 
 _ACCESSORS = (".setter", ".deleter")
+_FUNCTION_HEADER = ("decorator_list", "args", "returns")
+_CLASS_HEADER = ("decorator_list", "bases", "keywords")
 _BUILTINS = frozenset(
     {
         "len", "isinstance", "issubclass", "hasattr", "getattr", "setattr", "callable", "str",
@@ -735,15 +817,34 @@ _HANDLERS: dict[type[ast.AST], Callable[[_Indexer, Any], None]] = {
     ast.Assign: _Indexer.visit_flow,
     ast.AugAssign: _Indexer.visit_flow,
     ast.AnnAssign: _Indexer.visit_flow,
+    ast.ExceptHandler: _Indexer.visit_ExceptHandler,
+    ast.If: _Indexer.visit_branch,
+    ast.Match: _Indexer.visit_branch,
+    # Scopes, loops and blocks, and the nodes the compile stage checks.
     ast.For: _Indexer.visit_For,
     ast.AsyncFor: _Indexer.visit_For,
-    ast.If: _Indexer.visit_branch,
-    ast.While: _Indexer.visit_branch,
-    ast.Try: _Indexer.visit_branch,
-    ast.TryStar: _Indexer.visit_branch,
-    ast.Match: _Indexer.visit_branch,
-    ast.ExceptHandler: _Indexer.visit_ExceptHandler,
-}
+    ast.While: _Indexer.visit_loop,
+    ast.Try: _Indexer.visit_block,
+    ast.With: _Indexer.visit_block,
+    ast.AsyncWith: _Indexer.visit_block,
+    ast.Lambda: _Indexer.visit_lambda,
+    **dict.fromkeys(
+        (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp),
+        _Indexer.visit_comprehension_scope,
+    ),
+    **dict.fromkeys(
+        (
+            ast.Yield, ast.YieldFrom, ast.Await, ast.Break, ast.Continue, ast.Global,
+            ast.Nonlocal, ast.Starred, ast.NamedExpr, ast.comprehension,
+            ast.arguments,
+        ),
+        _Indexer.visit_noted,
+    ),
+}  # fmt: skip
+if hasattr(ast, "TryStar"):  # 3.11
+    _HANDLERS[ast.TryStar] = _Indexer.visit_block
+if hasattr(ast, "TypeAlias"):  # 3.12
+    _HANDLERS[ast.TypeAlias] = _Indexer.visit_noted
 
 
 def build_index(
@@ -751,9 +852,12 @@ def build_index(
     tree: ast.Module,
     package_parts: list[str],
     nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] | None = None,
+    stage: CompileStage | None = None,
 ) -> ModuleIndex:
     """Index one parsed file. `package_parts` is the file's package, for relative imports;
-    `nodes`, when given, receives each indexed function's node by qualified name."""
+    `nodes`, when given, receives each indexed function's node by qualified name; `stage`,
+    what the compiler may reject in it."""
     index = ModuleIndex(path)
-    _Indexer(index, package_parts, {} if nodes is None else nodes).scan(tree)
+    stage = CompileStage(tree, "") if stage is None else stage
+    _Indexer(index, package_parts, {} if nodes is None else nodes, stage).scan(tree)
     return index

@@ -54,6 +54,10 @@ class RuleContext:
     self_assignments: SelfAssignments = field(default_factory=lambda: SelfAssignments([], {}))
     # The rules that observe every report as it is made (see `Rule.observe`).
     observers: list[Rule] = field(default_factory=list)
+    # `breaklint.fixes.tensor_operands` by operation, shared by the rules that ask: each
+    # operation is read once per walk, and the operations its reading passed through.
+    operands: dict[int, list[ast.expr]] = field(default_factory=dict)
+    operands_covered: set[int] = field(default_factory=set)
 
     @property
     def root(self) -> bool:

@@ -13,10 +13,12 @@ import stat
 import sys
 import tokenize
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import FrameType
-from typing import cast
+from typing import TypeVar, cast
+
+T = TypeVar("T")
 
 # Python's tokenizer ends a line at `\n`, `\r\n` or a lone `\r` (old Mac files, a stray `\r`);
 # `str.splitlines` also splits at form feeds and Unicode separators, which Python does not.
@@ -148,8 +150,30 @@ def parse_python(text: str, path: str) -> ast.Module:
     """The tree of a file that Python can run, or the SyntaxError, RecursionError or
     MemoryError that compiling it raises: BL001 exactly when `python file.py` would fail,
     which parsing alone does not tell (`break` outside a loop, nesting too deep to compile)."""
+    tree = parse_tree(text, path)
+    compile_tree(tree, text, path)
+    return tree
+
+
+def parse_tree(text: str, path: str) -> ast.Module:
+    """The tree of a file that Python parses, or the error parsing it raises. A file that
+    parses may still fail to compile: `compile_tree` tells (`breaklint.compile_stage` says
+    when it must be asked)."""
+    tree = _as_a_script(_parsed, text, path)
+    assert isinstance(tree, ast.Module)
+    return tree
+
+
+def compile_tree(tree: ast.Module, text: str, path: str) -> None:
+    """Raise the SyntaxError, RecursionError or MemoryError that compiling a parsed file's
+    tree to bytecode raises, as `python file.py` would."""
+    _as_a_script(_compiled, tree, text, path)
+
+
+def _as_a_script(action: Callable[..., T], *args: object) -> T:
+    """Run `action(*args, tree_limit)` with the recursion Python gives a script's compile."""
     # Python's parser and compiler count the frames they are called from against their depth
-    # limits: give back all but one (the helper's, as a script's own), so that a file parses
+    # limits: give back all but one (the action's, as a script's own), so that a file parses
     # and compiles here as in a script, whatever the depth of the stack this runs on.
     depth, frame = 0, cast(FrameType | None, sys._getframe(0))
     while frame is not None:
@@ -161,26 +185,27 @@ def parse_python(text: str, path: str) -> ast.Module:
         # to print, and must not become errors under `-W error`.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return _compiled_tree(text, path, before + depth + _TREE_MARGIN)
+            return action(*args, before + depth + _TREE_MARGIN)
     finally:
         sys.setrecursionlimit(before)
 
 
-def _compiled_tree(text: str, path: str, tree_limit: int) -> ast.Module:
+def _parsed(text: str, path: str, tree_limit: int) -> ast.AST:
     try:
-        tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        return compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except (RecursionError, MemoryError):
         compile(text, path, "exec", dont_inherit=True)  # raises when Python fails too
         # It compiles: building the tree's objects takes a few levels more than that.
         sys.setrecursionlimit(tree_limit)
-        tree = compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-    assert isinstance(tree, ast.Module)
+        return compile(text, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+
+
+def _compiled(tree: ast.Module, text: str, path: str, tree_limit: int) -> None:
     try:
         compile(tree, path, "exec", dont_inherit=True)
     except (RecursionError, MemoryError):
         # Compiling a tree (not text) stops at a third of the depth: ask the text.
         compile(text, path, "exec", dont_inherit=True)
-    return tree
 
 
 _TREE_MARGIN = 20  # levels that building `ast` objects takes beyond compiling the same text

@@ -20,6 +20,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "base": (
         "breaklint",
         "breaklint.calls",
+        "breaklint.compile_stage",
         "breaklint.config",
         "breaklint.knowledge",
         "breaklint.progress",

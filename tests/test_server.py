@@ -223,6 +223,16 @@ def test_diagnostics_fixes_ignore_hover_and_exit(tmp_path: Path) -> None:
         diagnostics = await _published(client, uri, _change(client, uri, 2, edited))
         assert [(d.code, d.range.start.line) for d in diagnostics] == [("BL101", ITEM_LINE - 1)]
         assert path.read_text(encoding="utf-8") == MODEL
+        # A quick fix in unsaved text is made in that text, not in the file on disk.
+        shifted = MODEL.replace("    def forward", "    # unsaved\n    def forward")
+        await _published(client, uri, _change(client, uri, 3, shifted))
+        actions = await _actions(client, uri, PRINT_LINE + 1)
+        [guard] = [a for a in actions if a.title.startswith("BL401:")]
+        assert _apply(shifted, _only_edits(guard, uri)) == shifted.replace(
+            '        print("shape", x.shape)\n',
+            '        if not torch.compiler.is_compiling():\n            print("shape", x.shape)\n',
+        )
+        await _published(client, uri, _change(client, uri, 4, edited))
 
         # Saved: linted again from what is now on disk.
         path.write_text(edited, encoding="utf-8")
@@ -230,7 +240,7 @@ def test_diagnostics_fixes_ignore_hover_and_exit(tmp_path: Path) -> None:
         after_save = await _published(client, uri, lambda: client.text_document_did_save(saved))
         assert after_save == diagnostics
         path.write_text(MODEL, encoding="utf-8")
-        diagnostics = await _published(client, uri, _change(client, uri, 3, MODEL))
+        diagnostics = await _published(client, uri, _change(client, uri, 5, MODEL))
         assert [d.code for d in diagnostics] == ["BL401", "BL101"]
 
         # Fix-all offers only unsafe fixes here: nothing until `unsafeFixes` is on.

@@ -523,7 +523,8 @@ async def _quick_fixes(
     definitions = _definitions(linted.text)
     fixable = [f for f in here if f.fix is not None]
     path = here[0].path if here else ""
-    made = await asyncio.to_thread(with_edits, fixable, {path: linted.text}) if fixable else []
+    buffers = {path: linted.text}  # the edits are made in the buffer, not the file on disk
+    made = await asyncio.to_thread(with_edits, fixable, texts=buffers) if fixable else []
     actions = []
     for finding in made:
         if finding.fix is None or not finding.fix.edits:

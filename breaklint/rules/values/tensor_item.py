@@ -141,11 +141,10 @@ is offered: the hint says what to change.
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
-        self._covered: set[int] = set()  # see `tensor_operands`
         self.numbers = NumberUses(context)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
-        operands = tensor_operands(self.context, node, self._covered)
+        operands = tensor_operands(self.context, node)
         self._in_tensor_arithmetic.update(map(id, operands))
         self.numbers.visit_operation(node)
 
