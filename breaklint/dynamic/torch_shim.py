@@ -26,6 +26,7 @@ import torch
 import torch._dynamo
 import torch._guards
 import torch.fx
+from torch._dynamo import guards as dynamo_guards
 from torch._dynamo import utils as dynamo_utils
 
 from breaklint.dynamic.model import GraphNode
@@ -280,6 +281,26 @@ def state_kept() -> Iterator[None]:
         dynamo_utils._compilation_metrics.extend(metrics)
 
 
+# Dynamo times each guard set it builds once, after flushing the CPU caches, for the
+# `guard_latency_us` metric alone (torch/_dynamo/guards.py): about a quarter of a small
+# model's compile time, and a number breaklint never reads.
+_GUARD_LATENCY_PROFILE = "profile_guard_manager"
+
+
+@contextlib.contextmanager
+def _guard_latency_unmeasured() -> Iterator[None]:
+    """Dynamo compiles as it does, without timing each new guard set."""
+    measure = getattr(dynamo_guards, _GUARD_LATENCY_PROFILE, None)
+    if measure is None:  # a torch that does not profile its guards
+        yield
+        return
+    setattr(dynamo_guards, _GUARD_LATENCY_PROFILE, lambda *args: 0.0)
+    try:
+        yield
+    finally:
+        setattr(dynamo_guards, _GUARD_LATENCY_PROFILE, measure)
+
+
 def _current_compile() -> CompileId:
     current = torch._guards.CompileContext.current_compile_id()
     return (None, None) if current is None else (current.frame_id, current.frame_compile_id)
@@ -327,7 +348,7 @@ def capture(
     logger.handlers = [handler]
     limit = {} if recompile_limit is None else {"recompile_limit": recompile_limit}
     try:
-        with _knob(knob), torch._dynamo.config.patch(limit):
+        with _knob(knob), torch._dynamo.config.patch(limit), _guard_latency_unmeasured():
             compiled = torch.compile(target, backend=record)
             call(compiled)
             payloads = len(handler.payloads)
