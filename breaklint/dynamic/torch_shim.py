@@ -43,6 +43,21 @@ _SKIPPED = "Skipping the function and falling back to eager"
 _OPS = ("call_function", "call_method", "call_module")
 
 
+def prepare_compiler() -> None:
+    """Import what `torch.compile` imports on its first use (its debugging and backend
+    modules: a quarter of a second), without compiling or running anything: no tensor is
+    made, no thread pool started."""
+    torch.compile(_nothing, backend=_passthrough)
+
+
+def _nothing() -> None:
+    return None
+
+
+def _passthrough(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+    return gm.forward
+
+
 def version_problem() -> str | None:
     """A warning when this torch is outside the versions breaklint supports."""
     return versions.version_problem(torch.__version__)
