@@ -242,11 +242,8 @@ class _TraceHandler(logging.Handler):
         super().__init__(logging.DEBUG)
         self.payloads: list[str] = []
         self.result = result
-        self.recording = True  # off for a capture's `then` calls
 
     def emit(self, record: logging.LogRecord) -> None:
-        if not self.recording:
-            return
         metadata = getattr(record, "metadata", None) or {}
         artifact = metadata.get("artifact") or {}
         if artifact.get("name") == "dynamo_graph_break_reason":
@@ -366,10 +363,11 @@ def capture(
         with _knob(knob), torch._dynamo.config.patch(limit), _guard_latency_unmeasured():
             compiled = torch.compile(target, backend=record)
             call(compiled)
-            payloads = len(handler.payloads)
             first_metrics = len(dynamo_utils.get_compilation_metrics())
             first_done = True
-            handler.recording = False
+            # No handler while `then` runs, whose records are not read: Dynamo then builds
+            # no trace payloads (graphs, guards, bytecode as text: a tenth of each compile).
+            logger.handlers = []
             if then is not None:
                 then(compiled, tuple(result.guards))
     finally:
@@ -377,7 +375,7 @@ def capture(
         logger.propagate = saved[1]
         logger.handlers = saved[2]
         torch._dynamo.reset()
-    result.breaks = [parse_break_reason(payload) for payload in handler.payloads[:payloads]]
+    result.breaks = [parse_break_reason(payload) for payload in handler.payloads]
     seen = {(b.frames[-1].path, b.frames[-1].line) for b in result.breaks if b.frames}
     every = dynamo_utils.get_compilation_metrics()
     if then is not None:
