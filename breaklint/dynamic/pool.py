@@ -95,7 +95,11 @@ class _Worker:
         return logged[-_LOG_TAIL:].strip()
 
     def death(self) -> str:
-        status = self.reaped()
+        """How the worker ended, once its results channel closed. It is ended first: a worker
+        that closed the channel and runs on would otherwise hold up the fork server, which
+        waits for it (a worker that has exited keeps the status it exited with)."""
+        self.end()
+        status = self.status
         if status is None:
             return "worker ended with its fork server"
         code = os.waitstatus_to_exitcode(status)
