@@ -143,8 +143,7 @@ class _Slot:
 
     def start_worker(self) -> _Worker:
         server = self.pool.server
-        if server is None:
-            raise DynamicError("the probe workers' fork server is not running")
+        assert server is not None  # slots run only inside the pool's `_forking`
         try:
             worker = _Worker(server, self.pool.device, self.pool.log_dir, self.pool.memory_mb)
         except ForkServerGone:
