@@ -11,7 +11,8 @@ weights: `gpt2` and `bert` compile to one graph), and models of the test corpus 
 
 Each round runs breaklint and the bare process one after the other, so under the same load;
 each side's CPU time (user + sys of the process and every process it waited for, its probe
-worker included) is printed beside its wall time. The best of `--repeat` rounds counts.
+worker included) is printed beside its wall time. The best of `--repeat` rounds counts. The
+last lines add the models up: those that compile to one graph, those that break, and all.
 """
 
 from __future__ import annotations
@@ -97,7 +98,14 @@ def _linted(model: Model) -> list[str]:
     return files
 
 
-def measure(name: str, model: Model, repeat: int) -> None:
+@dataclass(frozen=True)
+class Measured:
+    breaks: int
+    ours: tuple[float, float]  # (wall, CPU) seconds
+    bare: tuple[float, float]
+
+
+def measure(name: str, model: Model, repeat: int) -> Measured:
     with tempfile.TemporaryDirectory() as folder:
         for path in model.copied:
             shutil.copy(path, folder)
@@ -125,6 +133,19 @@ def measure(name: str, model: Model, repeat: int) -> None:
         f" s CPU  |  bare {theirs:6.2f} s wall {theirs_cpu:6.2f} s CPU  |  "
         f"{ours / theirs:.2f}x wall  {ours_cpu / theirs_cpu:.2f}x CPU"
     )
+    return Measured(probe_result["breaks"], best["breaklint"], best["bare"])
+
+
+def _total(label: str, measured: list[Measured]) -> None:
+    if not measured:
+        return
+    ours = [sum(m.ours[i] for m in measured) for i in (0, 1)]
+    bare = [sum(m.bare[i] for m in measured) for i in (0, 1)]
+    print(
+        f"{label:<30} breaklint {ours[0]:6.2f} s wall {ours[1]:6.2f} s CPU  |  bare "
+        f"{bare[0]:6.2f} s wall {bare[1]:6.2f} s CPU  |  {ours[0] / bare[0]:.2f}x wall  "
+        f"{ours[1] / bare[1]:.2f}x CPU"
+    )
 
 
 def main() -> None:
@@ -132,8 +153,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="rounds; the best counts")
     parser.add_argument("--models", default=",".join(MODELS), help="comma-separated names")
     options = parser.parse_args()
-    for name in options.models.split(","):
-        measure(name, MODELS[name], options.repeat)
+    measured = [measure(name, MODELS[name], options.repeat) for name in options.models.split(",")]
+    _total("models without breaks", [m for m in measured if not m.breaks])
+    _total("models that break", [m for m in measured if m.breaks])
+    _total("all models", measured)
 
 
 if __name__ == "__main__":

@@ -63,6 +63,14 @@ def probe_loops():
     while True:
         time.sleep(0.05)
 """,
+    "spins.py": """
+
+def probe_spins():
+    with open("looping", "w") as handle:
+        handle.write("")
+    while True:
+        time.sleep(0.05)
+""",
 }
 
 
@@ -125,16 +133,23 @@ def test_a_looping_probe_past_its_limit_leaves_no_process(folder: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("ending", "exit_code"),
-    [("ctrl-c", 130), ("sigterm", 128 + signal.SIGTERM)],
+    ("ending", "probes", "exit_code"),
+    [
+        ("ctrl-c", "loops.py", 130),
+        ("sigterm", "loops.py", 128 + signal.SIGTERM),
+        # Killed outright, breaklint ends nothing itself: its fork server ends (its channel
+        # closed, or the parent-death signal), and the kernel kills the workers with it (a
+        # daemon a probe started would outlive them, as SECURITY.md says).
+        ("sigkill", "spins.py", -signal.SIGKILL),
+    ],
 )
 def test_a_run_interrupted_in_a_looping_probe_leaves_no_process(
-    folder: Path, ending: str, exit_code: int
+    folder: Path, ending: str, probes: str, exit_code: int
 ) -> None:
     run = uuid.uuid4().hex
     environment = {**os.environ, MARKER: run}
     process = subprocess.Popen(
-        _command("loops.py"),
+        _command(probes),
         cwd=folder,
         env=environment,
         stdout=subprocess.DEVNULL,
@@ -149,7 +164,7 @@ def test_a_run_interrupted_in_a_looping_probe_leaves_no_process(
         if ending == "ctrl-c":
             os.killpg(process.pid, signal.SIGINT)  # what the terminal sends its foreground group
         else:
-            process.send_signal(signal.SIGTERM)
+            process.send_signal(signal.SIGTERM if ending == "sigterm" else signal.SIGKILL)
         _, stderr = process.communicate(timeout=60)
     finally:
         if process.poll() is None:

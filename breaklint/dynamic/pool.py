@@ -1,8 +1,10 @@
 """The supervisor: a pool of worker subprocesses with per-probe time limits.
 
-Each pool slot is a thread that owns one worker. A worker that runs past the limit is killed
-(its whole process group) and a worker that dies is replaced; the probe gets `timeout` or
-`crashed` and the other probes go on. POSIX only (select on pipes, process groups).
+Each pool slot is a thread that owns one worker, forked by the run's fork server (which
+imports torch once for all of them). A worker that runs past the limit is killed (its whole
+process tree) and a worker that dies is replaced; the probe gets `timeout` or `crashed` and
+the other probes go on. POSIX only (select on pipes, process groups, descriptors passed over
+a Unix socket).
 """
 
 from __future__ import annotations
@@ -11,14 +13,13 @@ import contextlib
 import os
 import queue
 import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import overload
 
+from breaklint.dynamic.forkserver import ForkServer, ForkServerGone
 from breaklint.dynamic.model import (
     GraphRequest,
     GraphResult,
@@ -37,6 +38,7 @@ from breaklint.dynamic.protocol import CorruptFrame, new_key, receive, send, wri
 
 _START_TIMEOUT_S = 300.0  # importing torch: about 5 s on a quiet machine, far more when loaded
 _LOG_TAIL = 2000
+_SERVER_LOG = "forkserver.log"
 
 
 # The share of the machine's memory the probe workers may take together: the rest is left to
@@ -58,28 +60,22 @@ class DynamicError(Exception):
 
 
 class _Worker:
-    def __init__(self, device: str, log_dir: str, memory_mb: int) -> None:
+    def __init__(self, server: ForkServer, device: str, log_dir: str, memory_mb: int) -> None:
         handle, self.log_path = tempfile.mkstemp(prefix="worker-", suffix=".log", dir=log_dir)
         os.close(handle)
-        worker = [sys.executable, "-m", "breaklint.dynamic.worker", self.log_path, device]
-        self.process = subprocess.Popen(
-            [*worker, str(memory_mb)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            start_new_session=True,  # its own process group, killed as one
-        )
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.requests, self.results = self.process.stdin, self.process.stdout
+        self.server = server
+        self.pid, self.requests, self.results = server.fork(self.log_path, device, memory_mb)
+        self.status: int | None = None  # its wait status, once it has ended and been reaped
         self.key = new_key()  # the worker's frames are checked against it
         with contextlib.suppress(BrokenPipeError):  # a worker that died says so in `wait`
-            write_all(self.requests.fileno(), self.key)
+            write_all(self.requests, self.key)
 
     def send(self, request: ProbeRequest | GraphRequest) -> None:
-        send(self.requests.fileno(), self.key, request)
+        send(self.requests, self.key, request)
 
     def wait(self, timeout_s: float) -> Message:
         """The next message within `timeout_s`; TimeoutError, EOFError or CorruptFrame."""
-        return receive(self.results.fileno(), self.key, timeout_s)
+        return receive(self.results, self.key, timeout_s)
 
     def log_size(self) -> int:
         try:
@@ -99,27 +95,43 @@ class _Worker:
         return logged[-_LOG_TAIL:].strip()
 
     def death(self) -> str:
-        code = self.process.wait()
+        """How the worker ended, once its results channel closed. It is ended first: a worker
+        that closed the channel and runs on would otherwise hold up the fork server, which
+        waits for it (a worker that has exited keeps the status it exited with)."""
+        self.end()
+        status = self.status
+        if status is None:
+            return "worker ended with its fork server"
+        code = os.waitstatus_to_exitcode(status)
         if code < 0:
             return f"worker killed by signal {signal.Signals(-code).name}"
         return f"worker exited with status {code}"
 
+    def reaped(self) -> int | None:
+        """Wait for the worker to end; its wait status (None: the fork server is gone)."""
+        if self.status is None:
+            self.status = self.server.wait(self.pid)
+        return self.status
+
     def kill(self) -> None:
         """End the worker's processes, then close its pipes."""
         self.end()
-        for stream in (self.requests, self.results):
-            stream.close()
+        for descriptor in (self.requests, self.results):
+            with contextlib.suppress(OSError):
+                os.close(descriptor)
 
     def end(self) -> None:
         """Kill the worker, its process group and every process below it: those that left
         the group (`setsid()`) are still below the worker, a subreaper, while it lives. Its
-        pipes stay open: another thread may be reading them."""
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.process.pid, signal.SIGSTOP)  # it forks and reaps no more
-        kill_descendants(self.process.pid)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
+        pipes stay open: another thread may be reading them. A worker already reaped is left
+        alone: its pid may be another process's now."""
+        if self.status is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGSTOP)  # it forks and reaps no more
+            kill_descendants(self.pid)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.pid, signal.SIGKILL)
+        self.reaped()
 
 
 class _Slot:
@@ -130,7 +142,14 @@ class _Slot:
         self.worker: _Worker | None = None
 
     def start_worker(self) -> _Worker:
-        worker = _Worker(self.pool.device, self.pool.log_dir, self.pool.memory_mb)
+        server = self.pool.server
+        assert server is not None  # slots run only inside the pool's `_forking`
+        try:
+            worker = _Worker(server, self.pool.device, self.pool.log_dir, self.pool.memory_mb)
+        except ForkServerGone:
+            raise DynamicError(
+                f"the fork server of the probe workers ended: {self.pool.server_log()}"
+            ) from None
         try:
             message = worker.wait(_START_TIMEOUT_S)
         except (TimeoutError, EOFError, CorruptFrame):
@@ -213,6 +232,30 @@ class WorkerPool:
         self.resolved_device = device
         self.warnings: set[str] = set()
         self.log_dir = ""
+        self.server: ForkServer | None = None  # while a run lasts
+
+    @contextlib.contextmanager
+    def _forking(self) -> Iterator[None]:
+        """A folder for the logs and a fork server for one run, both gone after it."""
+        with tempfile.TemporaryDirectory(prefix="breaklint-") as self.log_dir:
+            self.server = ForkServer(os.path.join(self.log_dir, _SERVER_LOG))
+            try:
+                if not self.server.ready(_START_TIMEOUT_S):
+                    raise DynamicError(
+                        f"the fork server of the probe workers failed to start: {self.server_log()}"
+                    )
+                yield
+            finally:
+                self.server.close()
+                self.server = None
+
+    def server_log(self) -> str:
+        """The end of what the fork server logged."""
+        try:
+            with open(os.path.join(self.log_dir, _SERVER_LOG), "rb") as handle:
+                return handle.read().decode("utf-8", errors="replace")[-_LOG_TAIL:].strip()
+        except OSError:
+            return ""
 
     def run(
         self,
@@ -253,7 +296,7 @@ class WorkerPool:
             finally:
                 slot.close()
 
-        with tempfile.TemporaryDirectory(prefix="breaklint-") as self.log_dir:
+        with self._forking():
             slots = [_Slot(self) for _ in range(max(1, min(self.jobs, len(probes))))]
             threads = [threading.Thread(target=serve, args=(slot,), daemon=True) for slot in slots]
             for thread in threads:
@@ -273,7 +316,7 @@ class WorkerPool:
     ) -> list[GraphResult]:
         """`breaklint graph`: the requests one after another on one worker, in order."""
         results = []
-        with tempfile.TemporaryDirectory(prefix="breaklint-") as self.log_dir:
+        with self._forking():
             slot = _Slot(self)
             try:
                 with _ended_on_interrupt([slot], threading.Event()):

@@ -26,6 +26,7 @@ import torch
 import torch._dynamo
 import torch._guards
 import torch.fx
+from torch._dynamo import guards as dynamo_guards
 from torch._dynamo import utils as dynamo_utils
 
 from breaklint.dynamic.model import GraphNode
@@ -40,6 +41,21 @@ _FRAME = re.compile(r'^  File "(?P<path>.+)", line (?P<line>\d+), in (?P<functio
 _NESTED = "*** While handling this graph break, another graph break occurred: ***"
 _SKIPPED = "Skipping the function and falling back to eager"
 _OPS = ("call_function", "call_method", "call_module")
+
+
+def prepare_compiler() -> None:
+    """Import what `torch.compile` imports on its first use (its debugging and backend
+    modules: a quarter of a second), without compiling or running anything: no tensor is
+    made, no thread pool started."""
+    torch.compile(_nothing, backend=_passthrough)
+
+
+def _nothing() -> None:
+    return None
+
+
+def _passthrough(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
+    return gm.forward
 
 
 def version_problem() -> str | None:
@@ -226,11 +242,8 @@ class _TraceHandler(logging.Handler):
         super().__init__(logging.DEBUG)
         self.payloads: list[str] = []
         self.result = result
-        self.recording = True  # off for a capture's `then` calls
 
     def emit(self, record: logging.LogRecord) -> None:
-        if not self.recording:
-            return
         metadata = getattr(record, "metadata", None) or {}
         artifact = metadata.get("artifact") or {}
         if artifact.get("name") == "dynamo_graph_break_reason":
@@ -280,6 +293,26 @@ def state_kept() -> Iterator[None]:
         dynamo_utils._compilation_metrics.extend(metrics)
 
 
+# Dynamo times each guard set it builds once, after flushing the CPU caches, for the
+# `guard_latency_us` metric alone (torch/_dynamo/guards.py): about a quarter of a small
+# model's compile time, and a number breaklint never reads.
+_GUARD_LATENCY_PROFILE = "profile_guard_manager"
+
+
+@contextlib.contextmanager
+def _guard_latency_unmeasured() -> Iterator[None]:
+    """Dynamo compiles as it does, without timing each new guard set."""
+    measure = getattr(dynamo_guards, _GUARD_LATENCY_PROFILE, None)
+    if measure is None:  # a torch that does not profile its guards
+        yield
+        return
+    setattr(dynamo_guards, _GUARD_LATENCY_PROFILE, lambda *args: 0.0)
+    try:
+        yield
+    finally:
+        setattr(dynamo_guards, _GUARD_LATENCY_PROFILE, measure)
+
+
 def _current_compile() -> CompileId:
     current = torch._guards.CompileContext.current_compile_id()
     return (None, None) if current is None else (current.frame_id, current.frame_compile_id)
@@ -327,13 +360,14 @@ def capture(
     logger.handlers = [handler]
     limit = {} if recompile_limit is None else {"recompile_limit": recompile_limit}
     try:
-        with _knob(knob), torch._dynamo.config.patch(limit):
+        with _knob(knob), torch._dynamo.config.patch(limit), _guard_latency_unmeasured():
             compiled = torch.compile(target, backend=record)
             call(compiled)
-            payloads = len(handler.payloads)
             first_metrics = len(dynamo_utils.get_compilation_metrics())
             first_done = True
-            handler.recording = False
+            # No handler while `then` runs, whose records are not read: Dynamo then builds
+            # no trace payloads (graphs, guards, bytecode as text: a tenth of each compile).
+            logger.handlers = []
             if then is not None:
                 then(compiled, tuple(result.guards))
     finally:
@@ -341,7 +375,7 @@ def capture(
         logger.propagate = saved[1]
         logger.handlers = saved[2]
         torch._dynamo.reset()
-    result.breaks = [parse_break_reason(payload) for payload in handler.payloads[:payloads]]
+    result.breaks = [parse_break_reason(payload) for payload in handler.payloads]
     seen = {(b.frames[-1].path, b.frames[-1].line) for b in result.breaks if b.frames}
     every = dynamo_utils.get_compilation_metrics()
     if then is not None:

@@ -1,7 +1,8 @@
-"""A worker process: imports torch once, then runs probe after probe sent by the supervisor.
+"""A worker process, forked by the fork server with torch imported: runs probe after probe
+sent by the supervisor.
 
-`python -m breaklint.dynamic.worker LOG DEVICE MEMORY_MB`. Requests arrive on stdin; results
-leave on the original stdout. The probes' own output (and torch's warnings) go to LOG, so user
+`serve(LOG, DEVICE, MEMORY_MB)`. Requests arrive on stdin; results leave on the original
+stdout. The probes' own output (and torch's warnings) go to LOG, so user
 code that prints cannot corrupt the protocol. Every probe starts from the same process state.
 """
 
@@ -384,11 +385,10 @@ def _resolve_device(requested: str) -> str:
     return "cuda" if requested == "cuda" or (requested == "auto" and cuda) else "cpu"
 
 
-def main() -> None:
-    log_path, requested_device, memory_mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def serve(log_path: str, requested_device: str, memory_mb: int) -> None:
+    """A worker's life, forked by the fork server: requests on stdin, results on stdout."""
     _limit_memory(memory_mb)
     processes.become_subreaper()  # a probe's daemons stay below the worker, to be ended
-    processes.die_with_parent()  # a supervisor killed outright leaves no worker running
     requests = 0  # stdin: the key, then the supervisor's requests
     key = read_exactly(requests, KEY_BYTES)
     results = os.dup(1)
@@ -422,7 +422,3 @@ def main() -> None:
             send(results, key, result)
     finally:
         processes.kill_descendants(os.getpid())
-
-
-if __name__ == "__main__":
-    main()
