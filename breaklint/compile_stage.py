@@ -8,7 +8,7 @@ compiles the tree only when one was seen (`needs_compile`): then the verdict and
 are CPython's own. A construct is noted whenever it *may* fail, never only when it does; the
 differential test (tests/test_compile_stage.py) holds a snippet for every error below.
 
-What Python 3.11 to 3.13 reject after parsing, and what notes it here:
+What Python 3.11 rejects after parsing (and 3.12 in type parameters), and what notes it here:
 - `return` outside a function; `yield`, `yield from` outside one, in a comprehension, in an
   async function (`return` with a value in an async generator, `yield from` in an async
   function); `await`, `async for`, `async with` and asynchronous comprehensions outside an
