@@ -314,6 +314,67 @@ def test_fix_with_probes_keeps_what_holds_and_restores_what_changes_an_output(br
     assert result.returncode == 1
 
 
+# Two fixes in one file: the guarded `print` holds, the row mask's `torch.where` changes the
+# output (it broadcasts the mask over columns).
+FIX_MIXED = """
+    import torch
+
+
+    def scaled(x):
+        y = x * 2
+        print("scaled")
+        return y + 1
+
+
+    def row_total(x):
+        keep = x[:, 0] > 0
+        return x[keep].sum()
+
+
+    compiled = torch.compile(scaled)
+    compiled = torch.compile(row_total)
+"""
+
+PROBES_MIXED = """
+    import torch
+
+    from mixed import row_total, scaled
+
+
+    def probe_scaled():
+        return scaled, (torch.randn(8),)
+
+
+    def probe_rows():
+        return row_total, (torch.randn(4, 4),)
+"""
+
+
+def test_fix_with_probes_keeps_the_fixes_of_a_file_that_verify(breaklint, write, tmp_path):
+    pytest.importorskip("torch", reason="checking fixes on probes needs torch")
+    mixed = write("mixed.py", FIX_MIXED)
+    write("probes.py", PROBES_MIXED)
+    original = mixed.read_text()
+    result = breaklint(
+        "mixed.py", "--probes", "probes.py", "--fix", "--unsafe-fixes", "--output-format",
+        "concise",
+    )  # fmt: skip
+    guarded = original.replace(
+        '    print("scaled")', '    if not torch.compiler.is_compiling():\n        print("scaled")'
+    )
+    assert mixed.read_text() == guarded  # the mask's fix undone, the guard kept
+    lines = result.stderr.splitlines()
+    (message,) = [line for line in lines if line.startswith("breaklint: error: mixed.py")]
+    assert message.startswith(
+        "breaklint: error: mixed.py: fixes (BL302 at line 12) undone, those that verified "
+        "(BL401 at line 6) kept: probes.py::probe_rows gives other eager outputs ("
+    )
+    assert "Fixed 1 finding." in lines
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["BL302"]
+    assert result.returncode == 1
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".breaklint-")) == []
+
+
 def test_fixed_summary_counts_each_rule(breaklint, write):
     write("model.py", MODEL)
     result = breaklint("model.py", "--fix", "--unsafe-fixes", "--output-format", "concise")
