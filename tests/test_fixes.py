@@ -219,6 +219,48 @@ class Net(nn.Module):
     assert fixed.count("import torch\n") == (1 if added else 0)
 
 
+LAZY_TORCH = """
+import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import torch
+
+logger = logging.getLogger(__name__)
+
+
+def forward(x, flag):
+    {body}
+    return x * 2
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "fixed"),
+    [
+        # imported in the function before the call, in the block around it: `torch` is bound
+        ("import torch\n\n    if flag:\n        logger.warning('on')", True),
+        ("logger.warning('on')\n    import torch", False),  # imported after the call
+        ("if flag:\n        import torch\n    logger.warning('on')", False),  # maybe unbound
+        ("def helper():\n        import torch\n\n    logger.warning('on')", False),  # another scope
+        ("logger.warning('on')", False),  # only under TYPE_CHECKING: unbound when it runs
+    ],
+)
+def test_a_module_that_imports_torch_lazily_gets_the_guard_only_where_torch_is_bound(
+    breaklint, write, body, fixed
+):
+    write("model.py", LAZY_TORCH.replace("{body}", body))
+    result = breaklint("model.py", "--scope", "all", "--select", "BL402", "--output-format", "json")
+    (finding,) = json.loads(result.stdout)["findings"]
+    assert (finding["fix"] is not None) is fixed
+    if fixed:
+        assert finding["fix"]["adds_torch_import"] is False
+        (edit,) = finding["fix"]["edits"]
+        assert edit["content"] == (
+            "        if not torch.compiler.is_compiling():\n            logger.warning('on')\n"
+        )
+
+
 def test_a_fix_that_cannot_be_written_leaves_the_file_and_exits_2(
     write, tmp_path, monkeypatch, capsys
 ):
