@@ -74,6 +74,8 @@ class Target:
     probes: str  # the probes file's text
     eager_probes: str  # the probes whose eager outputs are compared
     half: str = "local"  # the accuracy benchmark's half of a library
+    # Files the probes import, written beside them by name (a library's builders module).
+    beside: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(slots=True)
@@ -276,6 +278,8 @@ def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> R
         (work / "src" / "probes.py").unlink(missing_ok=True)  # probes are not linted or fixed
         (work / "probes.py").write_text(target.probes, encoding="utf-8")
         (work / "eager_probes.py").write_text(target.eager_probes, encoding="utf-8")
+        for name, text in target.beside:
+            (work / name).write_text(text, encoding="utf-8")
         saved = eager_outputs(python, work, "save")
         before, failed = breaks(breaklint(python, work, jobs), work, target.name)
         fixed = breaklint(python, work, jobs, "--fix", "--unsafe-fixes")
@@ -340,7 +344,13 @@ def library_target(name: str, python: str, accuracy_run: Path | None) -> Target:
         probes = probe_file.read_text(encoding="utf-8")
         write_probe_file(probe_file, library, targets)
         eager_probes = probe_file.read_text(encoding="utf-8")
-    return Target(name, sources, True, probes, eager_probes, library.half)
+        # write_probe_file puts the builders module beside the probes, which import it.
+        beside = tuple(
+            (path.name, path.read_text(encoding="utf-8"))
+            for path in sorted(Path(temporary).glob("*.py"))
+            if path != probe_file
+        )
+    return Target(name, sources, True, probes, eager_probes, library.half, beside)
 
 
 def markdown(results: list[Result]) -> str:
