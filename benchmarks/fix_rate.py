@@ -218,13 +218,16 @@ probes_path, outputs_path, mode = sys.argv[1:4]
 spec = importlib.util.spec_from_file_location("fix_rate_probes", probes_path)
 probes = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(probes)
+def seed():  # as breaklint's probes are seeded: Python's, torch's and numpy's streams
+    random.seed(0)
+    torch.manual_seed(0)
+    if "numpy" in sys.modules:
+        sys.modules["numpy"].random.seed(0)
 outputs = {}
 for name in sorted(n for n in vars(probes) if n.startswith("probe_")):
-    random.seed(0)
-    torch.manual_seed(0)
+    seed()
     function, args, *rest = getattr(probes, name)()
-    random.seed(0)
-    torch.manual_seed(0)
+    seed()
     try:
         outputs[name] = plain(function(*args, **(rest[0] if rest else {})))
     except Exception as error:

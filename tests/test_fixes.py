@@ -417,6 +417,41 @@ def test_fix_with_probes_keeps_the_fixes_of_a_file_that_verify(breaklint, write,
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".breaklint-")) == []
 
 
+# Draws from numpy's global random stream while it runs, as SpecAugment's masks do.
+NUMPY_NOISE = """
+    import numpy as np
+    import torch
+
+
+    def noisy(x):
+        print("noisy")
+        return x * float(np.random.rand())
+
+
+    compiled = torch.compile(noisy)
+"""
+
+PROBES_NOISE = """
+    import torch
+
+    from noisy import noisy
+
+
+    def probe_noisy():
+        return noisy, (torch.randn(8),)
+"""
+
+
+def test_a_probe_drawing_from_numpy_is_seeded_so_a_fix_that_holds_is_kept(breaklint, write):
+    pytest.importorskip("torch", reason="checking fixes on probes needs torch")
+    noisy = write("noisy.py", NUMPY_NOISE)
+    write("probes.py", PROBES_NOISE)
+    result = breaklint("noisy.py", "--probes", "probes.py", "--fix", "--unsafe-fixes")
+    assert "    if not torch.compiler.is_compiling():\n        print" in noisy.read_text()
+    assert "undone" not in result.stderr
+    assert "Fixed 1 finding." in result.stderr.splitlines()
+
+
 def test_fixed_summary_counts_each_rule(breaklint, write):
     write("model.py", MODEL)
     result = breaklint("model.py", "--fix", "--unsafe-fixes", "--output-format", "concise")
