@@ -28,6 +28,7 @@ UPDATES = [
     ("v = y[m]\n    x[m] += v", None),  # `v` has the selection's length, not `x`'s
     ("x[y > 0] -= 1", None),  # a mask that is neither built from `x` nor a name
     ("x[m] += y[m] @ w", None),  # `@` is not elementwise
+    ("x[m] @= w", None),  # nor is `@=`
     ("x[m] += y[m].sum(0)", None),  # nor is a reduction
     ("x[m] = y[~m]", None),  # another mask
     ("helper(x)[m] += 1", None),  # the tensor is not a name to read again

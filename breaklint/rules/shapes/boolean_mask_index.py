@@ -466,6 +466,10 @@ have no automatic fix.
         tensor, mask = dotted(target.value), target.slice
         if tensor is None or isinstance(mask, ast.Tuple | ast.Slice):
             return None
+        if isinstance(statement, ast.AugAssign) and not isinstance(
+            statement.op, _ELEMENTWISE_OPERATORS
+        ):
+            return None  # `x[mask] @= w`
         reads = self._masked_reads(statement.value, ast.dump(mask))
         if reads is None or (isinstance(statement, ast.Assign) and not reads):
             return None
