@@ -74,6 +74,8 @@ class Target:
     probes: str  # the probes file's text
     eager_probes: str  # the probes whose eager outputs are compared
     half: str = "local"  # the accuracy benchmark's half of a library
+    # Files the probes import, written beside them by name (a library's builders module).
+    beside: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(slots=True)
@@ -216,13 +218,16 @@ probes_path, outputs_path, mode = sys.argv[1:4]
 spec = importlib.util.spec_from_file_location("fix_rate_probes", probes_path)
 probes = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(probes)
+def seed():  # as breaklint's probes are seeded: Python's, torch's and numpy's streams
+    random.seed(0)
+    torch.manual_seed(0)
+    if "numpy" in sys.modules:
+        sys.modules["numpy"].random.seed(0)
 outputs = {}
 for name in sorted(n for n in vars(probes) if n.startswith("probe_")):
-    random.seed(0)
-    torch.manual_seed(0)
+    seed()
     function, args, *rest = getattr(probes, name)()
-    random.seed(0)
-    torch.manual_seed(0)
+    seed()
     try:
         outputs[name] = plain(function(*args, **(rest[0] if rest else {})))
     except Exception as error:
@@ -276,6 +281,8 @@ def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> R
         (work / "src" / "probes.py").unlink(missing_ok=True)  # probes are not linted or fixed
         (work / "probes.py").write_text(target.probes, encoding="utf-8")
         (work / "eager_probes.py").write_text(target.eager_probes, encoding="utf-8")
+        for name, text in target.beside:
+            (work / name).write_text(text, encoding="utf-8")
         saved = eager_outputs(python, work, "save")
         before, failed = breaks(breaklint(python, work, jobs), work, target.name)
         fixed = breaklint(python, work, jobs, "--fix", "--unsafe-fixes")
@@ -340,7 +347,13 @@ def library_target(name: str, python: str, accuracy_run: Path | None) -> Target:
         probes = probe_file.read_text(encoding="utf-8")
         write_probe_file(probe_file, library, targets)
         eager_probes = probe_file.read_text(encoding="utf-8")
-    return Target(name, sources, True, probes, eager_probes, library.half)
+        # write_probe_file puts the builders module beside the probes, which import it.
+        beside = tuple(
+            (path.name, path.read_text(encoding="utf-8"))
+            for path in sorted(Path(temporary).glob("*.py"))
+            if path != probe_file
+        )
+    return Target(name, sources, True, probes, eager_probes, library.half, beside)
 
 
 def markdown(results: list[Result]) -> str:

@@ -28,12 +28,17 @@ class TorchName:
     imported: bool  # False: the fix adds `import torch`
 
 
-def torch_name(context: RuleContext) -> TorchName | None:
-    """The name a fix can write torch by: the file's alias, or `torch` itself imported by the
-    fix; None when `torch` means something else here."""
+def torch_name(context: RuleContext, node: ast.AST) -> TorchName | None:
+    """The name a fix of `node` can write torch by: the file's alias, `torch` imported at the
+    top or earlier in a block around `node`, or `torch` itself imported by the fix; None when
+    `torch` means something else here."""
     alias = context.facts.alias_of("torch")
+    if alias is not None and _imported_at_top(context, alias):
+        return TorchName(alias, imported=True)
+    if _imported_before(context, node):  # a lazy import in the function: `torch` is bound
+        return TorchName("torch", imported=True)
     if alias is not None:
-        return TorchName(alias, imported=True) if _imported_at_top(context, alias) else None
+        return None
     bound = context.imports.get("torch")
     if bound == "torch" and _imported_at_top(context, "torch"):
         return TorchName("torch", imported=True)
@@ -43,6 +48,34 @@ def torch_name(context: RuleContext) -> TorchName | None:
     if bound is not None or "torch" in context.facts.names:
         return None
     return TorchName("torch", imported=False)
+
+
+def _imported_before(context: RuleContext, node: ast.AST) -> bool:
+    """Whether a plain `import torch` statement comes before `node` in its function, in the
+    block that holds `node` or one around it: reading up from `node`, a line indented more
+    deeply than the lines read so far is inside an earlier statement (an import there may
+    not run), and the `def` of the function ends the search."""
+    lines = context.source.lines
+    first = node.lineno  # type: ignore[attr-defined]
+    deepest = _indent(lines[first - 1])  # the import's block may be `node`'s or one around it
+    for number in range(first - 1, 0, -1):
+        line = lines[number - 1]
+        code = line.strip()
+        if not code or code.startswith("#"):
+            continue
+        indent = _indent(line)
+        if indent > deepest:
+            continue  # inside a statement of the block: what it binds may not run
+        if indent < deepest and code.startswith(("def ", "async def ", "class ")):
+            return False  # the function around `node` begins: its body is searched
+        deepest = indent
+        if code == "import torch" or code.startswith(("import torch #", "import torch;")):
+            return True
+    return False
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
 
 
 def _imported_at_top(context: RuleContext, name: str) -> bool:
@@ -83,7 +116,7 @@ def offer(
     declares; None when it needs torch by a name the file cannot give it."""
     if applicability is None:
         raise TypeError("a rule that offers a fix declares its fix_applicability")
-    torch = torch_name(context) if needs_torch else TorchName("torch", imported=True)
+    torch = torch_name(context, node) if needs_torch else TorchName("torch", imported=True)
     if torch is None:
         return None
     return Fix(

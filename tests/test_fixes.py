@@ -219,6 +219,48 @@ class Net(nn.Module):
     assert fixed.count("import torch\n") == (1 if added else 0)
 
 
+LAZY_TORCH = """
+import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import torch
+
+logger = logging.getLogger(__name__)
+
+
+def forward(x, flag):
+    {body}
+    return x * 2
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "fixed"),
+    [
+        # imported in the function before the call, in the block around it: `torch` is bound
+        ("import torch\n\n    if flag:\n        logger.warning('on')", True),
+        ("logger.warning('on')\n    import torch", False),  # imported after the call
+        ("if flag:\n        import torch\n    logger.warning('on')", False),  # maybe unbound
+        ("def helper():\n        import torch\n\n    logger.warning('on')", False),  # another scope
+        ("logger.warning('on')", False),  # only under TYPE_CHECKING: unbound when it runs
+    ],
+)
+def test_a_module_that_imports_torch_lazily_gets_the_guard_only_where_torch_is_bound(
+    breaklint, write, body, fixed
+):
+    write("model.py", LAZY_TORCH.replace("{body}", body))
+    result = breaklint("model.py", "--scope", "all", "--select", "BL402", "--output-format", "json")
+    (finding,) = json.loads(result.stdout)["findings"]
+    assert (finding["fix"] is not None) is fixed
+    if fixed:
+        assert finding["fix"]["adds_torch_import"] is False
+        (edit,) = finding["fix"]["edits"]
+        assert edit["content"] == (
+            "        if not torch.compiler.is_compiling():\n            logger.warning('on')\n"
+        )
+
+
 def test_a_fix_that_cannot_be_written_leaves_the_file_and_exits_2(
     write, tmp_path, monkeypatch, capsys
 ):
@@ -312,6 +354,102 @@ def test_fix_with_probes_keeps_what_holds_and_restores_what_changes_an_output(br
     assert "Fixed 1 finding." in lines
     assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["BL302"]
     assert result.returncode == 1
+
+
+# Two fixes in one file: the guarded `print` holds, the row mask's `torch.where` changes the
+# output (it broadcasts the mask over columns).
+FIX_MIXED = """
+    import torch
+
+
+    def scaled(x):
+        y = x * 2
+        print("scaled")
+        return y + 1
+
+
+    def row_total(x):
+        keep = x[:, 0] > 0
+        return x[keep].sum()
+
+
+    compiled = torch.compile(scaled)
+    compiled = torch.compile(row_total)
+"""
+
+PROBES_MIXED = """
+    import torch
+
+    from mixed import row_total, scaled
+
+
+    def probe_scaled():
+        return scaled, (torch.randn(8),)
+
+
+    def probe_rows():
+        return row_total, (torch.randn(4, 4),)
+"""
+
+
+def test_fix_with_probes_keeps_the_fixes_of_a_file_that_verify(breaklint, write, tmp_path):
+    pytest.importorskip("torch", reason="checking fixes on probes needs torch")
+    mixed = write("mixed.py", FIX_MIXED)
+    write("probes.py", PROBES_MIXED)
+    original = mixed.read_text()
+    result = breaklint(
+        "mixed.py", "--probes", "probes.py", "--fix", "--unsafe-fixes", "--output-format",
+        "concise",
+    )  # fmt: skip
+    guarded = original.replace(
+        '    print("scaled")', '    if not torch.compiler.is_compiling():\n        print("scaled")'
+    )
+    assert mixed.read_text() == guarded  # the mask's fix undone, the guard kept
+    lines = result.stderr.splitlines()
+    (message,) = [line for line in lines if line.startswith("breaklint: error: mixed.py")]
+    assert message.startswith(
+        "breaklint: error: mixed.py: fixes (BL302 at line 12) undone, those that verified "
+        "(BL401 at line 6) kept: probes.py::probe_rows gives other eager outputs ("
+    )
+    assert "Fixed 1 finding." in lines
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()] == ["BL302"]
+    assert result.returncode == 1
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".breaklint-")) == []
+
+
+# Draws from numpy's global random stream while it runs, as SpecAugment's masks do.
+NUMPY_NOISE = """
+    import numpy as np
+    import torch
+
+
+    def noisy(x):
+        print("noisy")
+        return x * float(np.random.rand())
+
+
+    compiled = torch.compile(noisy)
+"""
+
+PROBES_NOISE = """
+    import torch
+
+    from noisy import noisy
+
+
+    def probe_noisy():
+        return noisy, (torch.randn(8),)
+"""
+
+
+def test_a_probe_drawing_from_numpy_is_seeded_so_a_fix_that_holds_is_kept(breaklint, write):
+    pytest.importorskip("torch", reason="checking fixes on probes needs torch")
+    noisy = write("noisy.py", NUMPY_NOISE)
+    write("probes.py", PROBES_NOISE)
+    result = breaklint("noisy.py", "--probes", "probes.py", "--fix", "--unsafe-fixes")
+    assert "    if not torch.compiler.is_compiling():\n        print" in noisy.read_text()
+    assert "undone" not in result.stderr
+    assert "Fixed 1 finding." in result.stderr.splitlines()
 
 
 def test_fixed_summary_counts_each_rule(breaklint, write):

@@ -64,13 +64,18 @@ def to_device(value: Any, device: str) -> Any:
 
 
 def seed() -> None:
-    """The same weights and inputs on every run, so that runs can be compared."""
+    """The same weights, inputs and random draws on every run, so that runs can be compared:
+    Python's, torch's and, once the probe has imported it, numpy's global random stream (a
+    model that draws from it, SpecAugment's masks say, gives other outputs on every run)."""
     import random
 
     import torch
 
     random.seed(0)
     torch.manual_seed(0)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed(0)
 
 
 def planned_call(probe: Probe, device: str) -> variants.CallPlan:

@@ -9,7 +9,7 @@ from breaklint.fixes import offer
 from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
-from breaklint.syntax import excerpt
+from breaklint.syntax import dotted, excerpt
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -36,6 +36,105 @@ _PURE = (
     ast.unaryop,
     ast.operator,
 )
+
+# A masked update `x[mask] op= value` (or `x[mask] = value` where `value` reads through the
+# mask) becomes `x.copy_(torch.where(mask, x op value, x))`: the arithmetic it may apply is
+# elementwise, so it commutes with selecting by the mask; `@` does not.
+_ELEMENTWISE_OPERATORS = (
+    ast.Add,
+    ast.Sub,
+    ast.Mult,
+    ast.Div,
+    ast.FloorDiv,
+    ast.Mod,
+    ast.Pow,
+    ast.BitAnd,
+    ast.BitOr,
+    ast.BitXor,
+    ast.LShift,
+    ast.RShift,
+)
+_SIGNS = (ast.USub, ast.UAdd, ast.Invert)
+# Methods a masked update's value may call on its parts: elementwise, so a part read through
+# the mask can be read whole instead.
+_ELEMENTWISE_METHODS = frozenset(
+    {"float", "double", "half", "bfloat16", "long", "int", "bool", "to", "type_as", "detach"}
+    | {"abs", "neg", "exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "relu"}
+    | {"clamp", "clamp_min", "clamp_max"}
+)
+# Predicates of a tensor that keep its shape: a mask built only from `x` by these, comparisons
+# with numbers and `&`, `|`, `^`, `~` has `x`'s shape.
+_SAME_SHAPE_PREDICATES = frozenset(
+    {"isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "logical_not", "bool"}
+)
+# The rewrites of a masked update: a mask of the tensor's own shape is used as it is; any other
+# is a name (read again) whose dimensions are the tensor's leading ones, as indexing aligns
+# them, so it gets the tensor's trailing ones as size-1 dimensions for `torch.where`.
+UPDATE = "masked-update"
+UPDATE_LEADING = "masked-update-leading"
+
+
+def _masked_update(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The masked-update fixes: `x[mask] += y[mask]` becomes
+    `x.copy_(torch.where(mask, x + y, x))`, in place, so views of `x` see the update."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, torch_function
+
+    if isinstance(node, cst.AugAssign):
+        target, value = node.target, _read_whole(node.value)
+    elif isinstance(node, cst.Assign) and len(node.targets) == 1:
+        target, value = node.targets[0].target, _read_whole(node.value)
+    else:
+        return None
+    if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
+        return None
+    index = target.slice[0].slice
+    if not isinstance(index, cst.Index):
+        return None
+    tensor, mask = target.value, index.value
+    if isinstance(node, cst.AugAssign):
+        operator = getattr(cst, type(node.operator).__name__.removesuffix("Assign"))()
+        value = cst.BinaryOperation(tensor, operator, _grouped(value))
+    if fix.rewrite == UPDATE_LEADING:
+        code = cst.Module([]).code_for_node
+        mask_code, tensor_code = code(mask), code(tensor)
+        mask = cst.parse_expression(
+            f"{mask_code}.reshape({mask_code}.shape + (1,) * ({tensor_code}.dim() - "
+            f"{mask_code}.dim()))"
+        )
+    where = call(torch_function(fix.torch, "where"), mask, value, tensor.deep_clone())
+    return cst.Expr(
+        cst.Call(func=cst.Attribute(tensor.deep_clone(), cst.Name("copy_")), args=[cst.Arg(where)])
+    )
+
+
+def _read_whole(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`value` with each read through the mask (the only subscripts the rule let in) made a
+    read of the whole tensor: `y[mask] * 2` -> `y * 2`."""
+    import libcst as cst
+
+    class WholeReads(cst.CSTTransformer):
+        def leave_Subscript(
+            self, original_node: cst.Subscript, updated_node: cst.Subscript
+        ) -> cst.BaseExpression:
+            whole = updated_node.value
+            if updated_node.lpar:
+                whole = whole.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+            return whole
+
+    return value.visit(WholeReads())  # type: ignore[return-value]
+
+
+def _grouped(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`value` parenthesised, unless it is an atom or already in parentheses, as the right
+    operand of an operator."""
+    import libcst as cst
+
+    atoms = cst.Name | cst.Attribute | cst.Call | cst.Subscript | cst.Integer | cst.Float
+    if isinstance(value, atoms) or value.lpar:
+        return value
+    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def _where_reduce(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -80,7 +179,8 @@ class BooleanMaskIndex(Rule):
 Flags reading `x[mask]` where the index is a boolean tensor: a comparison of tensors, a
 `.bool()`/`isnan`-style result, a combination of those with `&`, `|`, `~`, or a name bound to
 one, and `x[mask] += y`, which reads `x[mask]` first. Writing through a mask (`x[mask] = 0`)
-keeps the shape and is not flagged.
+keeps the shape and is not flagged (Dynamo 2.13 compiles it, a number or a 0-d tensor alike);
+`x[mask] = y[mask]` is flagged for its read of `y[mask]`.
 """
     why = WHY
     example = """
@@ -167,9 +267,98 @@ compiled = torch.compile(masked_loss)
             probe="(masked_loss, (torch.randn(4, 16), torch.randn(4, 16)))",
             tolerance=1e-5,
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def add_where_kept(x, scores, bonus):
+    x = x * 2
+    keep = scores > 0  # over the leading dimensions
+    x[keep] += bonus[keep]
+    return x
+
+
+compiled = torch.compile(add_where_kept)
+""",
+            after="""
+import torch
+
+
+def add_where_kept(x, scores, bonus):
+    x = x * 2
+    keep = scores > 0  # over the leading dimensions
+    x.copy_(torch.where(keep.reshape(keep.shape + (1,) * (x.dim() - keep.dim())), x + bonus, x))
+    return x
+
+
+compiled = torch.compile(add_where_kept)
+""",
+            probe=(
+                "(add_where_kept, (torch.randn(2, 3, 4), torch.randn(2, 3), torch.randn(2, 3, 4)))"
+            ),
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def damp_negatives(x):
+    x = x + 1
+    x[x < 0] *= 0.0
+    return x
+
+
+compiled = torch.compile(damp_negatives)
+""",
+            after="""
+import torch
+
+
+def damp_negatives(x):
+    x = x + 1
+    x.copy_(torch.where(x < 0, x * 0.0, x))
+    return x
+
+
+compiled = torch.compile(damp_negatives)
+""",
+            probe="(damp_negatives, (torch.randn(4, 8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def fill_gaps(x, y):
+    x = x / y
+    x[x.isnan()] = y[x.isnan()] * 2
+    return x
+
+
+compiled = torch.compile(fill_gaps)
+""",
+            after="""
+import torch
+
+
+def fill_gaps(x, y):
+    x = x / y
+    x.copy_(torch.where(x.isnan(), y * 2, x))
+    return x
+
+
+compiled = torch.compile(fill_gaps)
+""",
+            probe="(fill_gaps, (torch.tensor([0.0, 1.0, 0.0]), torch.tensor([0.0, 2.0, 4.0])))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
-    rewrites: ClassVar[Mapping[str, Rewrite]] = {"where-reduce": _where_reduce}
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {
+        "where-reduce": _where_reduce,
+        UPDATE: _masked_update,
+        UPDATE_LEADING: _masked_update,
+    }
     fix_safety = """
 Unsafe fix: a masked read reduced at once, `x[mask].sum()`, `.any()` or `.all()` with no
 arguments, becomes the same reduction over `torch.where(mask, x, neutral)` (0 for `sum` and
@@ -177,13 +366,36 @@ arguments, becomes the same reduction over `torch.where(mask, x, neutral)` (0 fo
 `x`'s shape: a mask over the leading dimensions broadcasts differently (or fails). A masked
 mean, `x[mask].mean()`, becomes `(torch.where(mask, x, 0).sum() / mask.sum())` where the mask
 is built of names, attributes and constants (it is read twice): NaN for an empty selection,
-as before. A float sum adds in another order, so it can differ in the last bits. Other reads
+as before. A float sum adds in another order, so it can differ in the last bits.
+
+A masked update, `x[mask] op= value` (`+=`, `*=`, any elementwise operator) or
+`x[mask] = value` where `value` reads through the same mask, becomes
+`x.copy_(torch.where(mask, x op value', x))`, `value'` being `value` with each `y[mask]` read
+whole (`y`). Offered when `x` is a name or attribute and `value` is built of numbers, names,
+reads through the same mask, elementwise operators and elementwise methods (`.float()`,
+`.to(...)`, `.exp()`, `.clamp(...)`, ...), never of a name bound to a read through a mask. It
+is in place, as the original is: views of `x` see the update, and `x` keeps its dtype
+(`copy_` casts as the indexed write did). Where the mask is built from `x` alone (`x > 0`,
+`x.isnan()`) it has `x`'s shape and is used as it is; a mask that is a name is aligned to
+`x`'s leading dimensions, as indexing aligns it:
+`mask.reshape(mask.shape + (1,) * (x.dim() - mask.dim()))`. Unsafe: the operation runs on
+every element, not only the selected ones (an integer division by zero outside the mask now
+raises), a `value` that is a tensor of the selection's length (not the whole tensor's) no
+longer broadcasts, and an operation the in-place update would refuse (an integer tensor
+`+= 0.5`) is made and cast. Measured on Dynamo 2.13 with `capture_dynamic_output_shape_ops`
+off: `x[mask] += 1`, `x[mask] *= 0.0` and `x[mask] = y[mask]` break the graph (GB0036,
+`aten.nonzero`), `x[mask] += y[mask]` twice; `x[mask] = 0.0` does not; the rewritten update
+compiles to one graph, on a local tensor, a view of one and a module's buffer. Other reads
 have no automatic fix.
 """
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._reduced: dict[int, ast.Call] = {}  # masked reads reduced at once, by their call
+        self._updates: dict[int, Fix] = {}  # masked reads in a masked update's value: its fix
+        # Names bound to a value read through a mask: their first dimension is the count the
+        # mask selects, which the whole tensor does not have.
+        self._selected: set[str] = set()
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
@@ -201,9 +413,9 @@ have no automatic fix.
     def visit_Subscript(self, node: ast.Subscript) -> None:
         # `x[mask] = 0` writes through the mask and keeps the shape; `x[mask] += y` reads first.
         if isinstance(node.ctx, ast.Load) and self._indexes_with_mask(node):
-            fix = None
+            fix = self._updates.get(id(node))
             reduction = self._reduced.get(id(node))
-            if reduction is not None:
+            if fix is None and reduction is not None:
                 message = (
                     "sum `{torch}.where(mask, x, 0)` and divide by the mask's count"
                     if reduction.func.attr == MEAN  # type: ignore[attr-defined]
@@ -230,7 +442,83 @@ have no automatic fix.
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         target = node.target
         if isinstance(target, ast.Subscript) and self._indexes_with_mask(target):
-            self.report(target)
+            fix = self._update_fix(node, target)
+            self.report(target, fix=fix, hint=None if fix else self._hint(target))
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        (target, *others) = node.targets
+        if not others and isinstance(target, ast.Subscript) and self._indexes_with_mask(target):
+            self._update_fix(node, target)  # its reads through the mask are reported
+        selects = any(
+            isinstance(read, ast.Subscript) and self._indexes_with_mask(read)
+            for read in ast.walk(node.value)
+        )
+        for name in (t.id for t in node.targets if isinstance(t, ast.Name)):
+            (self._selected.add if selects else self._selected.discard)(name)
+
+    def _update_fix(
+        self, statement: ast.AugAssign | ast.Assign, target: ast.Subscript
+    ) -> Fix | None:
+        """The fix of a masked update, `x[mask] op= value` or `x[mask] = value` reading
+        through the same mask, registered for each read through the mask in `value`: None
+        unless `x` is a name (read again), `value` is elementwise in what it reads through the
+        mask, and the mask has `x`'s shape or is a name."""
+        tensor, mask = dotted(target.value), target.slice
+        if tensor is None or isinstance(mask, ast.Tuple | ast.Slice):
+            return None
+        if isinstance(statement, ast.AugAssign) and not isinstance(
+            statement.op, _ELEMENTWISE_OPERATORS
+        ):
+            return None  # `x[mask] @= w`
+        reads = self._masked_reads(statement.value, ast.dump(mask))
+        if reads is None or (isinstance(statement, ast.Assign) and not reads):
+            return None
+        if _built_from(mask, tensor):
+            rewrite = UPDATE
+        elif dotted(mask) is not None:
+            rewrite = UPDATE_LEADING
+        else:
+            return None
+        message = "update in place through `{torch}.where(mask, ...)`: `x.copy_(...)`"
+        fix = offer(
+            self.context, statement, message, rewrite, self.fix_applicability, needs_torch=True
+        )
+        if fix is not None:
+            self._updates.update((id(read), fix) for read in reads)
+        return fix
+
+    def _masked_reads(self, value: ast.expr, mask: str) -> list[ast.Subscript] | None:
+        """The reads through the mask (`ast.dump`ed as `mask`) in a masked update's value, or
+        None when the value is not elementwise in them: only numbers, names not bound to a
+        selection, such reads, elementwise operators and methods."""
+        if isinstance(value, ast.Constant):
+            return []
+        if isinstance(value, ast.Name | ast.Attribute):
+            chain = dotted(value)
+            return [] if chain is not None and chain not in self._selected else None
+        if isinstance(value, ast.Subscript):
+            same = dotted(value.value) is not None and ast.dump(value.slice) == mask
+            return [value] if same else None
+        parts: list[ast.expr]
+        if isinstance(value, ast.BinOp) and isinstance(value.op, _ELEMENTWISE_OPERATORS):
+            parts = [value.left, value.right]
+        elif isinstance(value, ast.UnaryOp) and isinstance(value.op, _SIGNS):
+            parts = [value.operand]
+        elif (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr in _ELEMENTWISE_METHODS
+        ):
+            parts = [value.func.value, *value.args, *(k.value for k in value.keywords)]
+        else:
+            return None
+        reads: list[ast.Subscript] = []
+        for part in parts:
+            found = self._masked_reads(part, mask)
+            if found is None:
+                return None
+            reads += found
+        return reads
 
     def _indexes_with_mask(self, node: ast.Subscript) -> bool:
         facts = self.context.facts
@@ -239,3 +527,26 @@ have no automatic fix.
         index = node.slice
         elements = index.elts if isinstance(index, ast.Tuple) else [index]
         return any(facts.kind(element) is Kind.MASK for element in elements)
+
+
+def _built_from(mask: ast.expr, tensor: str) -> bool:
+    """Whether `mask` is built from the tensor `tensor` alone (and numbers) by comparisons,
+    `&`, `|`, `^`, `~` and shape-keeping predicates, so it has the tensor's shape."""
+    if isinstance(mask, ast.Constant):
+        return True
+    if isinstance(mask, ast.Name | ast.Attribute):
+        return dotted(mask) == tensor
+    if isinstance(mask, ast.Compare):
+        return all(_built_from(part, tensor) for part in [mask.left, *mask.comparators])
+    if isinstance(mask, ast.BinOp) and isinstance(mask.op, ast.BitAnd | ast.BitOr | ast.BitXor):
+        return _built_from(mask.left, tensor) and _built_from(mask.right, tensor)
+    if isinstance(mask, ast.UnaryOp) and isinstance(mask.op, ast.Invert):
+        return _built_from(mask.operand, tensor)
+    return (
+        isinstance(mask, ast.Call)
+        and isinstance(mask.func, ast.Attribute)
+        and mask.func.attr in _SAME_SHAPE_PREDICATES
+        and not mask.args
+        and not mask.keywords
+        and _built_from(mask.func.value, tensor)
+    )
