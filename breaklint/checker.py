@@ -31,6 +31,7 @@ from breaklint.source import (
     compile_tree,
     parse_tree,
     read_source,
+    stack_depth,
 )
 from breaklint.suppression import Suppressions, is_skipped
 from breaklint.syntax import walk
@@ -77,13 +78,6 @@ def _recursion_limit(limit: int) -> Iterator[None]:
         yield
     finally:
         sys.setrecursionlimit(before)
-
-
-def _stack_depth() -> int:
-    depth, frame = 0, sys._getframe(1)
-    while frame is not None:
-        depth, frame = depth + 1, frame.f_back  # type: ignore[assignment]
-    return depth
 
 
 def check_file(
@@ -190,7 +184,7 @@ def _index(path: str, text: str, tree: ast.Module, package: list[str], nodes: No
     compiler's; a deeper one is compiled, then indexed again with room to recurse."""
     stage = CompileStage(tree, text)
     try:
-        with _recursion_limit(_stack_depth() + sys.getrecursionlimit() // 2):
+        with _recursion_limit(stack_depth() + sys.getrecursionlimit() // 2):
             index = build_index(path, tree, package, nodes, stage)
     except RecursionError:
         compile_tree(tree, text, path)

@@ -229,6 +229,10 @@ def _write(part: _Part, text: str) -> bool:
     return True
 
 
+def _named(fixes: list[Finding]) -> str:
+    return ", ".join(f"{f.code} at line {f.line}" for f in fixes)
+
+
 @dataclass(frozen=True, slots=True)
 class _Settled:
     kept: list[Finding]  # the fixes the file holds now
@@ -241,7 +245,7 @@ def _settle(file: FileFix, part: _Part, disagreements: list[str]) -> _Settled:
     of the first round), or its original text, over the text fixing or bisecting left."""
     from breaklint.fixer import ChangedOnDisk, FixError, fixed_text, replace_file
 
-    names = ", ".join(f"{f.code} at line {f.line}" for f in file.applied)
+    names = _named(file.applied)
     why = "; ".join(disagreements)
     try:
         text = fixed_text(file.original, part.kept) if part.kept else file.original
@@ -252,8 +256,8 @@ def _settle(file: FileFix, part: _Part, disagreements: list[str]) -> _Settled:
         return _Settled([], message, settled=False)
     if not part.kept:
         return _Settled([], f"fixes ({names}) undone, the file is as it was: {why}", settled=True)
-    undone = ", ".join(f"{f.code} at line {f.line}" for f in file.applied if f not in part.kept)
-    kept = ", ".join(f"{f.code} at line {f.line}" for f in part.kept)
+    undone = _named([f for f in file.applied if f not in part.kept])
+    kept = _named(part.kept)
     message = f"fixes ({undone}) undone, those that verified ({kept}) kept: {why}"
     return _Settled(part.kept, message, settled=True)
 

@@ -163,12 +163,12 @@ class _FunctionScan:
     handlers: int = 0  # inside an `except` handler
     branching: int = 0  # inside a statement that runs its body conditionally or repeatedly
 
-    def bind(self, name: str, summary: str) -> None:
+    def bind(self, name: str, summary: str, joins: bool = False) -> None:
         """`name` bound to what `summary` describes, here. In straight-line code the binding
         replaces the one before it for everything that follows (`x = x.tolist()` after
-        `x = torch.ones(n)`); under a branch or in a loop it joins it."""
+        `x = torch.ones(n)`); under a branch or in a loop, or when it `joins`, it joins it."""
         key = self.reaching.get(name, name)
-        if self.branching:
+        if self.branching or joins:
             self.bindings.setdefault(key, []).append(summary)
             return
         if key in self.bindings or name in self.parameters:
@@ -450,9 +450,8 @@ class _Indexer:
         if scan is not None and not scan.nesting and isinstance(node.target, ast.Name):
             # `for layer in self.layers`: one element of what it iterates, joining the
             # bindings before the loop.
-            scan.branching += 1
-            scan.bind(node.target.id, f"i{summarise(node.iter, scan.reaching)}")
-            scan.branching -= 1
+            summary = f"i{summarise(node.iter, scan.reaching)}"
+            scan.bind(node.target.id, summary, joins=True)
         self.visit_loop(node)
 
     def visit_loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:

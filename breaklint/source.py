@@ -170,14 +170,20 @@ def compile_tree(tree: ast.Module, text: str, path: str) -> None:
     _as_a_script(_compiled, tree, text, path)
 
 
+def stack_depth() -> int:
+    """The frames on the stack of the function that calls this, its own included."""
+    depth, frame = 0, cast(FrameType | None, sys._getframe(1))
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    return depth
+
+
 def _as_a_script(action: Callable[..., T], *args: object) -> T:
     """Run `action(*args, tree_limit)` with the recursion Python gives a script's compile."""
     # Python's parser and compiler count the frames they are called from against their depth
     # limits: give back all but one (the action's, as a script's own), so that a file parses
     # and compiles here as in a script, whatever the depth of the stack this runs on.
-    depth, frame = 0, cast(FrameType | None, sys._getframe(0))
-    while frame is not None:
-        depth, frame = depth + 1, frame.f_back
+    depth = stack_depth()
     before = sys.getrecursionlimit()
     sys.setrecursionlimit(before + depth)
     try:
