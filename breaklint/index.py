@@ -14,6 +14,7 @@ from typing import Any
 
 from breaklint.annotations import Reading, alias_text, read_annotation
 from breaklint.compile_stage import CompileStage, Scope
+from breaklint.knowledge.curated import COMPILING_CHECKS, FALSE_WHILE_COMPILING
 from breaklint.syntax import SCALARS, child_fields, dotted, expand_import
 
 _LEAVES = set(SCALARS)  # types of children that hold nothing to index
@@ -162,6 +163,10 @@ class _FunctionScan:
     nesting: int = 0  # inside a function defined in this one
     handlers: int = 0  # inside an `except` handler
     branching: int = 0  # inside a statement that runs its body conditionally or repeatedly
+    # Inside code Dynamo never runs while tracing (`if torch.jit.is_tracing():`, `if not
+    # torch.compiler.is_compiling():`): its calls pass nothing and reach nothing, its
+    # assignments bind nothing.
+    dead: int = 0
 
     def bind(self, name: str, summary: str, joins: bool = False) -> None:
         """`name` bound to what `summary` describes, here. In straight-line code the binding
@@ -359,6 +364,8 @@ class _Indexer:
         func = node.func
         callee = dotted_name(func)
         scan = self.function
+        if scan is not None and scan.dead:
+            scan = None  # nothing it passes or reaches runs under Dynamo
         if scan is not None and (node.args or node.keywords):
             if callee is None and type(func) is ast.Subscript:
                 # `self.ops[name](x)`: one of the callables the container holds
@@ -399,7 +406,7 @@ class _Indexer:
     def visit_Attribute(self, node: ast.Attribute) -> None:
         scan = self.function
         value = node.value
-        if scan is not None and type(value) is ast.Name and value.id == "self":
+        if scan is not None and not scan.dead and type(value) is ast.Name and value.id == "self":
             scan.callees.append(f"self.{node.attr}")  # a property's getter runs on a read
         self.scan(node)
 
@@ -407,7 +414,7 @@ class _Indexer:
         self.stage.note(node)
         scan = self.function
         self.scan(node)  # what a statement reads is bound before it: `x = f(x)` passes the old x
-        if scan is not None and not scan.nesting:
+        if scan is not None and not scan.nesting and not scan.dead:
             names = scan.reaching
             if type(node) is ast.Return:
                 if not scan.handlers:
@@ -447,7 +454,11 @@ class _Indexer:
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         scan = self.function
-        if scan is not None and not scan.nesting and isinstance(node.target, ast.Name):
+        if (
+            scan is not None
+            and not (scan.nesting or scan.dead)
+            and isinstance(node.target, ast.Name)
+        ):
             # `for layer in self.layers`: one element of what it iterates, joining the
             # bindings before the loop.
             summary = f"i{summarise(node.iter, scan.reaching)}"
@@ -506,14 +517,53 @@ class _Indexer:
 
     def visit_branch(self, node: ast.If | ast.Match) -> None:
         """A statement whose parts may run or not: bindings in it join those before it (see
-        `_FunctionScan.bind`)."""
+        `_FunctionScan.bind`); the part a check Dynamo answers rules out is dead."""
         self.stage.note(node)
         scan = self.function
-        if scan is not None:
-            scan.branching += 1
-        self.scan(node)
-        if scan is not None:
-            scan.branching -= 1
+        if scan is None:
+            self.scan(node)
+            return
+        scan.branching += 1
+        if type(node) is ast.If:
+            self.scan_branches(node, (("test", None), ("body", False), ("orelse", True)))
+        else:
+            self.scan(node)
+        scan.branching -= 1
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        if self.function is None:
+            self.scan(node)
+        else:
+            self.scan_branches(node, (("body", False), ("test", None), ("orelse", True)))
+
+    def scan_branches(
+        self, node: ast.If | ast.IfExp, parts: tuple[tuple[str, bool | None], ...]
+    ) -> None:
+        """Scan the fields of an `if` or a conditional expression in order, each `(field,
+        dead_when)` as dead code when the test is `dead_when` while Dynamo traces."""
+        scan = self.function
+        assert scan is not None
+        constant = tested_while_compiling(node.test)
+        for field_name, dead_when in parts:
+            dead = constant is not None and constant is dead_when
+            scan.dead += dead
+            self.scan_fields(node, (field_name,))
+            scan.dead -= dead
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        """`torch.jit.is_tracing() and f(x)`: what follows an operand that decides the
+        result while Dynamo traces is dead."""
+        scan = self.function
+        if scan is None:
+            self.scan(node)
+            return
+        deciding = type(node.op) is ast.Or  # the value that stops `or`; `and` stops at False
+        dead = 0
+        for value in node.values:
+            scan.dead += dead
+            self.visit(value)
+            scan.dead -= dead
+            dead = dead or int(tested_while_compiling(value) is deciding)
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
         scan = self.function
@@ -628,9 +678,9 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
         return _fold("j", [summarise(value, names, deeper) for value in node.values])
     if kind is ast.IfExp:
         assert isinstance(node, ast.IfExp)
-        test = node.test
-        if type(test) is ast.Call and (dotted(test.func) or "").endswith(_FALSE_UNDER_DYNAMO):
-            return summarise(node.orelse, names, deeper)  # `a if torch.jit.is_tracing() else b`
+        constant = tested_while_compiling(node.test)
+        if constant is not None:  # `a if torch.jit.is_tracing() else b`: only `b` is traced
+            return summarise(node.body if constant else node.orelse, names, deeper)
         return f"j{summarise(node.body, names, deeper)}{summarise(node.orelse, names, deeper)}"
     if kind is ast.Tuple:
         assert isinstance(node, ast.Tuple)
@@ -665,8 +715,32 @@ def unversioned(written: str) -> str:
 
 
 _VALUE_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
-# Checks that are false while Dynamo traces: TorchScript is not running.
-_FALSE_UNDER_DYNAMO = ("jit.is_tracing", "jit.is_scripting")
+# `torch.jit.is_tracing` as written, or after `from torch import jit`.
+_FALSE_WHILE_COMPILING = tuple(name.partition(".")[2] for name in FALSE_WHILE_COMPILING)
+
+
+def tested_while_compiling(test: ast.expr) -> bool | None:
+    """What a test is while Dynamo traces, when a check decides it (`torch.jit.is_tracing()`:
+    False; `not torch.compiler.is_compiling()`: False; `or`/`and` with such an operand); None
+    when it depends on values."""
+    kind = type(test)
+    if kind is ast.Call:
+        written = dotted(test.func)  # type: ignore[attr-defined]
+        if written is None:
+            return None
+        if written.endswith(_FALSE_WHILE_COMPILING):
+            return False
+        return True if written.rpartition(".")[2] in COMPILING_CHECKS else None
+    if kind is ast.UnaryOp and type(test.op) is ast.Not:  # type: ignore[attr-defined]
+        inner = tested_while_compiling(test.operand)  # type: ignore[attr-defined]
+        return None if inner is None else not inner
+    if kind is ast.BoolOp:
+        deciding = type(test.op) is ast.Or  # type: ignore[attr-defined]
+        values = [tested_while_compiling(v) for v in test.values]  # type: ignore[attr-defined]
+        if deciding in values:
+            return deciding
+        return (not deciding) if all(v is (not deciding) for v in values) else None
+    return None
 
 
 def _fold(operator: str, summaries: list[str]) -> str:
@@ -818,6 +892,8 @@ _HANDLERS: dict[type[ast.AST], Callable[[_Indexer, Any], None]] = {
     ast.AnnAssign: _Indexer.visit_flow,
     ast.ExceptHandler: _Indexer.visit_ExceptHandler,
     ast.If: _Indexer.visit_branch,
+    ast.IfExp: _Indexer.visit_IfExp,
+    ast.BoolOp: _Indexer.visit_BoolOp,
     ast.Match: _Indexer.visit_branch,
     # Scopes, loops and blocks, and the nodes the compile stage checks.
     ast.For: _Indexer.visit_For,

@@ -25,14 +25,13 @@ from breaklint.index import (
     label,
     unversioned,
 )
+from breaklint.knowledge.curated import COMPILING_CHECKS
 from breaklint.syntax import expand_import
 
 COMPILING_DECORATORS = frozenset(
     {"torch.compile", "torch.compiler.compile", "torch._dynamo.optimize"}
 )
 DISABLING_DECORATORS = frozenset({"torch.compiler.disable", "torch._dynamo.disable"})
-# torch's own "is Dynamo tracing now?" functions, by the last part of their name.
-COMPILING_CHECKS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling"})
 # Well-known nn.Module subclasses outside torch.nn, recognised by their class name.
 MODULE_BASE_NAMES = frozenset({"LightningModule", "PreTrainedModel", "ModelMixin"})
 NOT_A_BASE = frozenset({"object", "typing.Generic", "typing.Protocol", "abc.ABC"})

@@ -20,6 +20,7 @@ import ast
 from breaklint.annotations import Reading, read_annotation
 from breaklint.kinds import HANDED_KINDS, READ_KINDS, RETURNED_KINDS, Kind, annotation_kind, join
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
+from breaklint.knowledge.curated import COMPILING_CHECKS, FALSE_WHILE_COMPILING
 from breaklint.knowledge.tensor_facts import (
     DTYPE_KEEPING_METHODS,
     MASK_METHODS,
@@ -32,7 +33,6 @@ from breaklint.knowledge.tensor_facts import (
     TENSOR_METHODS,
     TENSOR_TORCH_PREFIXES,
 )
-from breaklint.scope import COMPILING_CHECKS
 from breaklint.syntax import Visitor, dotted, method_call, negated
 
 _MASK_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
@@ -248,22 +248,38 @@ class FunctionFacts(Visitor):
         return operands
 
     def compiling(self, test: ast.expr) -> bool:
-        """Whether `test` is true while Dynamo traces: a compiling check, or `or` with one."""
+        """Whether `test` is true while Dynamo traces: a compiling check, `not
+        torch.jit.is_tracing()`, or `or` with one."""
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
             return any(self.compiling(value) for value in test.values)
-        if not isinstance(test, ast.Call):
-            return False
-        if dotted(test.func) in self.guard_calls:
-            return True
-        name = self.resolve(test.func)
-        return name is not None and name.rpartition(".")[2] in COMPILING_CHECKS
+        operand = negated(test)
+        if operand is not None:
+            return self._check(operand) is False
+        return self._check(test) is True
 
     def false_when_compiling(self, test: ast.expr) -> bool:
-        """Whether `test` is false while Dynamo traces: `not check()`, or `and` with one."""
+        """Whether `test` is false while Dynamo traces: `not check()`,
+        `torch.jit.is_tracing()`, or `and` with one."""
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
             return any(self.false_when_compiling(value) for value in test.values)
         operand = negated(test)
-        return operand is not None and self.compiling(operand)
+        if operand is not None:
+            return self._check(operand) is True
+        return self._check(test) is False
+
+    def _check(self, test: ast.expr) -> bool | None:
+        """What a call of a check answers while Dynamo traces: True for torch's (and the
+        project's) compiling checks, False for TorchScript's; None for any other test."""
+        if not isinstance(test, ast.Call):
+            return None
+        if dotted(test.func) in self.guard_calls:
+            return True
+        name = self.resolve(test.func)
+        if name is None:
+            return None
+        if name in FALSE_WHILE_COMPILING:
+            return False
+        return True if name.rpartition(".")[2] in COMPILING_CHECKS else None
 
     def _attribute_kind(self, node: ast.Attribute) -> Kind:
         attribute = node.attr
@@ -531,6 +547,14 @@ class FunctionFacts(Visitor):
 
     def leave_If_body(self, node: ast.If) -> None:
         self._eager_branches.pop()
+
+    def visit_IfExp_body(self, node: ast.IfExp) -> None:
+        self._eager_branches.append(self.false_when_compiling(node.test))
+
+    def visit_IfExp_orelse(self, node: ast.IfExp) -> None:
+        self._eager_branches.append(self.compiling(node.test))
+
+    leave_IfExp_body = leave_IfExp_orelse = leave_If_body
 
     def visit_If_orelse(self, node: ast.If) -> None:
         self._eager_branches.append(self.compiling(node.test))

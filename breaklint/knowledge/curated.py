@@ -2,6 +2,13 @@
 torch has no table for and the generator does not measure. Each is proven under Dynamo by the
 test suite (the accuracy corpus, the knowledge tests and the rules' page examples)."""
 
+# What Dynamo 2.13 answers to "is something compiling?" while it traces. True: torch's own
+# checks, by the last part of their name (libraries name their helpers after them). False:
+# TorchScript's checks, which Dynamo folds to a constant, so `a if torch.jit.is_tracing() else b`
+# traces `b` only (tests/projects/false_findings runs both under Dynamo).
+COMPILING_CHECKS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling"})
+FALSE_WHILE_COMPILING = frozenset({"torch.jit.is_tracing", "torch.jit.is_scripting"})
+
 # torch context managers Dynamo 2.13 cannot enter while tracing, each checked under Dynamo by
 # tests/accuracy/contexts.py. Those it supports (no_grad, enable_grad, set_grad_enabled,
 # inference_mode, autocast, sdpa_kernel, profiler ranges, ...) are not listed.

@@ -1,10 +1,12 @@
-"""Mechanism 1: values read as tensors that are not, and methods read as torch's that are
-the project's own. The entry script sits beside `blocks/`, a folder that is no package."""
+"""Mechanism 1: values read as tensors that are not, methods read as torch's that are the
+project's own, and tensors passed only on the way TorchScript takes. The entry script sits
+beside `blocks/`, a folder that is no package."""
 
 import torch
 from torch import nn
 
 from blocks.attention import Attention
+from blocks.casting import to_int
 from blocks.scaling import scaled, shifted
 
 
@@ -24,4 +26,13 @@ class Decoder(nn.Module):
         h = self.attention(x * scale + shift, cache=None, gate=None)
         h = scaled(h, 2)
         h = shifted(h, temb.sum())
-        return shifted(h, 1)
+        # Tensors reach `to_int` only where TorchScript traces: Dynamo takes the other way.
+        width = h.shape[-1]
+        n = (
+            to_int(torch.ceil(h.amax()) * int(h.amin()))
+            if torch.jit.is_tracing()
+            else to_int(width * 2)
+        )
+        if torch.jit.is_tracing():
+            n = to_int(torch.ceil(h.amax()) * 3) + int(h.amin())
+        return shifted(h, 1) * n
