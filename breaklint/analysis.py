@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from breaklint.index import FunctionInfo, unversioned
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
@@ -39,6 +40,11 @@ from breaklint.knowledge.tensor_facts import (
 from breaklint.scope import DefinitionRef, Project, ScopedFunction, Target
 
 Value = str | tuple[str, ...]  # an atom of the lattice, or a tuple of atoms
+_V = TypeVar("_V")
+_A = TypeVar("_A")
+_B = TypeVar("_B")
+_ROUNDS = 3  # a cycle's values settle in one or two rounds; more is a lattice that oscillates
+_NONE_OPEN = 1 << 30  # `Analysis._lowest` when the computation read no open value
 Node = tuple[Any, ...]  # a decoded summary: (mark, ...operands)
 _NAMES = {"T": "tensor", "B": "mask", "M": "maybe", "P": "python", "N": "python", "C": "tensors"}
 
@@ -181,9 +187,10 @@ class _CallSite:
 
 
 class Analysis:
-    """Summaries evaluated over the project on demand, each value once: a parameter's value
-    joins what its call sites pass, a call's value is what its targets return. A recursive
-    cycle is cut where it closes (nothing known there), which keeps it one pass."""
+    """Summaries evaluated over the project on demand: a parameter's value joins what its
+    call sites pass, a call's value is what its targets return. Each value is computed once,
+    except in a recursive cycle, which is computed again from its head until it settles
+    (`_memo`)."""
 
     def __init__(self, project: Project, roots: set[DefinitionRef]) -> None:
         self.project = project
@@ -194,6 +201,13 @@ class Analysis:
         self._returns: dict[DefinitionRef, Value | None] = {}
         self._names: dict[tuple[DefinitionRef, str], Value | None] = {}
         self._attributes: dict[tuple[str, str, str], Value | None] = {}
+        # The values being computed, by table and key, with how many were open when each
+        # started (its depth); the shallowest of them the current computation has read; the
+        # values computed while some value they read was still open, with their tables (see
+        # `_memo`).
+        self._open: dict[tuple[int, Any], int] = {}
+        self._lowest = _NONE_OPEN
+        self._provisional: list[tuple[dict[Any, Any], Any]] = []
 
     def function(self, ref: DefinitionRef) -> _Function | None:
         """A function's summaries, read on first use."""
@@ -256,17 +270,67 @@ class Analysis:
         self._sites = sites
         return sites
 
+    def _memo(
+        self, table: dict[Any, _V], key: Any, compute: Callable[[_A, _B], _V], one: _A, two: _B
+    ) -> _V:
+        """`compute(one, two)`, once for `key` in `table`. A cycle (the value asked for while
+        it is computed) sees nothing known, then the value of the round before, until it
+        settles (at most `_ROUNDS` rounds). A value that read one still open further up is
+        provisional: it stands until that one is done, and is computed again when asked
+        after (unless it was computed in the round that settled), so no value rests on a
+        guess made for a cycle."""
+        if key in table:
+            if self._open:
+                depth = self._open.get((id(table), key))
+                if depth is not None and depth < self._lowest:
+                    self._lowest = depth
+            return table[key]
+        depth = len(self._open)
+        self._open[id(table), key] = depth
+        outer = self._lowest
+        mark = len(self._provisional)
+        table[key] = None  # type: ignore[assignment]  # nothing known yet
+        settled = False
+        for _ in range(_ROUNDS):
+            self._lowest = _NONE_OPEN
+            value = compute(one, two)
+            # Another round only for the head of a cycle: one that read a value open further
+            # up is computed again once that one is done (rounds nested in rounds would
+            # multiply).
+            settled = self._lowest != depth or value == table[key]
+            if settled:
+                break
+            table[key] = value
+            self._forget(mark)  # what read the value of the round before
+        lowest = self._lowest
+        del self._open[id(table), key]
+        if lowest < depth:
+            self._provisional.append((table, key))
+        elif settled:
+            del self._provisional[mark:]  # they read the value it settled on: final
+        else:
+            self._forget(mark)
+        table[key] = value
+        self._lowest = min(outer, lowest) if lowest < depth else outer
+        return value
+
+    def _forget(self, mark: int) -> None:
+        """Drop the provisional values computed since `mark`: asked again, they are
+        computed again."""
+        for table, key in self._provisional[mark:]:
+            table.pop(key, None)
+        del self._provisional[mark:]
+
     def arguments(self, ref: DefinitionRef) -> dict[str, Value]:
         """What the call sites of a function pass to each parameter, joined."""
-        if ref in self._arguments:
-            return self._arguments[ref] or {}
-        self._arguments[ref] = None  # a cycle sees nothing passed
+        return self._memo(self._arguments, ref, self._passed, ref, None) or {}
+
+    def _passed(self, ref: DefinitionRef, _: None) -> dict[str, Value]:
         received: dict[str, Value] = {}
         function = self.function(ref)
         assert function is not None
         for site in self._call_sites().get(ref, ()):
             self._receive(function, site, received)
-        self._arguments[ref] = received
         return received
 
     def _receive(self, function: _Function, site: _CallSite, received: dict[str, Value]) -> None:
@@ -293,20 +357,17 @@ class Analysis:
 
     def returned(self, ref: DefinitionRef) -> Value | None:
         """What a function returns, over its `return` statements."""
-        if ref in self._returns:
-            return self._returns[ref]
-        self._returns[ref] = None  # a recursive call sees nothing yet
+        return self._memo(self._returns, ref, self._returns_of, ref, None)
+
+    def _returns_of(self, ref: DefinitionRef, _: None) -> Value | None:
         function = self.function(ref)
         assert function is not None
         info = function.info
         if info.returns_tensor:
-            value: Value | None = "T"
-        elif not info.returns:
-            value = "N"
-        else:
-            value = self.evaluate(function, decode(info.returns))
-        self._returns[ref] = value
-        return value
+            return "T"
+        if not info.returns:
+            return "N"
+        return self.evaluate(function, decode(info.returns))
 
     # Values of names and expressions in one function.
     def parameter(self, function: _Function, name: str, reading: str, default: str) -> Value:
@@ -336,9 +397,9 @@ class Analysis:
         or `h#2` for a later one in straight-line code, see `index._FunctionScan.bind`), its
         assignments joined, the parameter's value with them for the first (None: nothing
         known yet, as for `h = h + 1` in a loop while `h` is being computed)."""
-        key = (function.ref, name)
-        if key in self._names:
-            return self._names[key]
+        return self._memo(self._names, (function.ref, name), self._held, function, name)
+
+    def _held(self, function: _Function, name: str) -> Value | None:
         value: Value | None = None
         marks = function.parameters.get(name)
         if marks is not None:
@@ -347,7 +408,6 @@ class Analysis:
                 value = "U"
             else:
                 value = self.parameter(function, name, marks[1], marks[2])
-        self._names[key] = value  # what a cycle sees: the parameter, or nothing yet
         bound = function.bindings.get(name)
         if bound is not None:
             value = join(value, self.evaluate(function, decode(bound)))
@@ -355,7 +415,6 @@ class Analysis:
             index = self.project.by_module[function.ref.module]
             known = name in function.imports or name in index.classes or name in index.functions
             value = "P" if known else "U"  # a module, class or function: not a tensor
-        self._names[key] = value
         return value
 
     def evaluate(self, function: _Function, node: Node) -> Value | None:
@@ -417,9 +476,10 @@ class Analysis:
     def self_attribute(self, module: str, class_name: str, attribute: str) -> Value | None:
         """What `self.<attribute>` holds in the methods of a class: what they assign to it."""
         key = (module, class_name, attribute)
-        if key in self._attributes:
-            return self._attributes[key]
-        self._attributes[key] = None
+        return self._memo(self._attributes, key, self._assigned, key, None)
+
+    def _assigned(self, key: tuple[str, str, str], _: None) -> Value | None:
+        module, class_name, attribute = key
         value: Value | None = None
         summaries = self.project.attribute_summaries(module, class_name, attribute)
         for owner, summary in summaries:
@@ -428,7 +488,6 @@ class Analysis:
                 value = join(value, self.evaluate(function, decode(summary)))
         if not summaries:
             value = "U"  # set elsewhere, or a property
-        self._attributes[key] = value
         return value
 
     def _holds_torch_module(self, function: _Function, attribute: str) -> bool:

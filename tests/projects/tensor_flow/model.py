@@ -5,6 +5,7 @@ from torch import nn
 
 from ops.fused import clipped, fused, lengths_of, stats
 from ops.gate import Gate
+from ops.steps import shifted, whole
 
 
 class Encoder(nn.Module):
@@ -31,4 +32,6 @@ class Encoder(nn.Module):
         bounds = [n, n + 1]
         empty = torch.empty(bounds[1])
         h = self.gate(clipped(h))
+        h = shifted(h, 1)
+        h = shifted(h, whole(h.sum()))  # `h` is what `shifted` returned: a tensor
         return h, padded, grid, empty
