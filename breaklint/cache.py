@@ -308,6 +308,7 @@ def index_to_json(index: ModuleIndex) -> dict[str, Any]:
         "compiled_names": sorted(index.compiled_names),
         "hooks": _table(HookRegistration, index.hooks),
         "type_aliases": index.type_aliases,
+        "instances": index.instances,
     }
 
 
@@ -324,6 +325,7 @@ def index_from_json(data: dict[str, Any]) -> ModuleIndex:
         compiled_names=as_type(hints["compiled_names"], data["compiled_names"]),
         hooks=_from_table(HookRegistration, data["hooks"]),
         type_aliases=as_type(hints["type_aliases"], data["type_aliases"]),
+        instances=as_type(hints["instances"], data["instances"]),
     )
 
 

@@ -108,6 +108,9 @@ class ModuleIndex:
     compiled_names: set[str] = field(default_factory=set)  # passed to torch.compile(...)
     hooks: list[HookRegistration] = field(default_factory=list)
     type_aliases: dict[str, str] = field(default_factory=dict)  # `Cache = dict[str, Tensor]`
+    # `collector = Collector("outputs")` at module level: the name and the callee as written,
+    # so that `collector.get()` in any function reaches `Collector.get`.
+    instances: dict[str, str] = field(default_factory=dict)
 
     def resolve(self, dotted: str) -> str:
         """Expand the first component through the import table: `nn.Module` -> `torch.nn.Module`."""
@@ -445,12 +448,18 @@ class _Indexer:
                 if not isinstance(node.op, ast.BitOr):
                     scan.may_turn_false.add(name)
         elif scan is None and not self.class_stack and type(node) is ast.Assign:
-            # A module-level type alias, which annotations may name.
+            # A module-level type alias, which annotations may name, or an instance.
             targets = node.targets
             if len(targets) == 1 and isinstance(targets[0], ast.Name):
-                text = alias_text(node.value)
+                name, value = targets[0].id, node.value
+                text = alias_text(value)
                 if text is not None:
-                    self.index.type_aliases[targets[0].id] = text
+                    self.index.type_aliases[name] = text
+                callee = dotted(value.func) if isinstance(value, ast.Call) else None
+                if callee is not None:
+                    self.index.instances[name] = callee
+                else:
+                    self.index.instances.pop(name, None)  # bound again to something else
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         scan = self.function

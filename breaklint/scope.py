@@ -335,6 +335,12 @@ class Project:
                 found += self._held_targets(owner.module, owner_info, summary, method, depth)
             return found
         binding = self._binding(module, caller, head)
+        if binding is None and rest and not holds and "." not in rest:
+            # `collector.get()` with `collector = Collector(...)` at module level, here or
+            # imported, unless a parameter of the same name hides it.
+            cls = self._module_instance(module, caller, head)
+            target = None if cls is None else self.method(cls.module, cls.qualname, rest)
+            return [] if target is None else [Target(target, True)]
         # A local alias of a callable (`fn = a if c else b`, `fn = partial(f)`), or a local
         # instance whose method is called (`obj = Scheduler(); obj.step(x)`); not a value's
         # method (`h = x * 2; h.view(...)`).
@@ -343,6 +349,31 @@ class Project:
         if binding[0] not in ("c" if rest else "ndrjl"):
             return []
         return self._held_targets(module, caller, binding, rest, depth)
+
+    def _module_instance(
+        self, module: str, caller: FunctionInfo, name: str
+    ) -> DefinitionRef | None:
+        """The project class of the instance a module-level `name = Class(...)` holds, for
+        `name` as written in `caller`."""
+        if any(entry.partition("=")[0] == name for entry in caller.parameters):
+            return None
+        index = self.by_module[module]
+        owner, written = module, index.instances.get(name)
+        if written is None:
+            target = caller.import_table(index.imports).get(name)
+            if target is None:
+                return None
+            owner, _, imported = target.rpartition(".")
+            owner = owner if owner in self.by_module else self._by_path.get(owner, "")
+            if owner not in self.by_module:
+                return None
+            written = self.by_module[owner].instances.get(imported)
+            if written is None:
+                return None
+        cls = self.resolve_local(owner, written)
+        return (
+            cls if cls is not None and cls.qualname in self.by_module[cls.module].classes else None
+        )
 
     def _binding(self, module: str, caller: FunctionInfo, name: str) -> str | None:
         """The summary of what `name` is bound to in `caller`, if it is a local: every binding

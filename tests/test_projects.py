@@ -8,8 +8,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   local rebound from a tensor to a number before its use, and a call whose argument rests
   on the value of a cycle (`h = shifted(h, whole(h.sum()))`) (mechanism 2);
 - scope_edges: calls through a local alias, callables on attributes and in dicts,
-  `functools.partial`, another object's method, and imports that resolve only against the
-  source root (mechanism 3);
+  `functools.partial`, another object's method, a method of an instance made at module
+  level, and imports that resolve only against the source root (mechanism 3);
 - rule_forms: forms that break the graph with no rule before: a tensor as a slice bound, an
   in-place update through a mask a caller passes, `with torch.device(...)`, `hash(t)`
   arithmetic, `generator=` from an attribute, `warnings.warn` in a dataclass's
@@ -66,6 +66,8 @@ EXPECTED = {
         ("module/commons.py", 20, "BL401", "error"),  # a callable held in a dict
         ("module/processors.py", 5, "BL401", "error"),  # reached only through `step`
         ("module/processors.py", 11, "BL401", "error"),  # `__call__` of an attribute
+        ("module/registry.py", 6, "BL401", "error"),  # a module-level instance, imported...
+        ("module/registry.py", 10, "BL401", "error"),  # ...and in its own module
     ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)

@@ -1,5 +1,6 @@
-"""Mechanism 3: what Dynamo traces through aliases, attributes, containers, partial and a
-source root that is no package (`module/` has no `__init__.py`)."""
+"""Mechanism 3: what Dynamo traces through aliases, attributes, containers, partial,
+instances made at module level and a source root that is no package (`module/` has no
+`__init__.py`)."""
 
 import functools
 
@@ -8,6 +9,7 @@ from torch import nn
 
 from module import commons
 from module.processors import AttnProcessor, Scheduler
+from module.registry import collected, collector
 
 
 class Model(nn.Module):
@@ -25,7 +27,9 @@ class Model(nn.Module):
         h = self.processor(h)
         h = self.scheduler.step(h)
         h = self.activation(h)
-        return self.ops["double"](h)
+        if collector.get() is None:  # a method of an instance made at module level
+            return h
+        return self.ops["double"](collected(h))
 
 
 def main():
