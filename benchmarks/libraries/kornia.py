@@ -16,8 +16,8 @@ from kornia.augmentation import (
     RandomAffine,
     RandomGaussianBlur,
     RandomHorizontalFlip,
-    RandomResizedCrop,
     RandomRotation,
+    RandomVerticalFlip,
 )
 from kornia.color import RgbToLab
 from kornia.enhance import equalize_clahe
@@ -53,8 +53,11 @@ def build_augmentation_pipeline():
 
 
 def build_augmentation_image_and_mask():
+    # Not RandomResizedCrop: on a mask, Dynamo 2.13 fails inside (InternalTorchDynamoError
+    # while guarding the crop's lazily built matrix arguments).
     pipeline = AugmentationSequential(
-        RandomResizedCrop((24, 24), scale=(0.5, 1.0)),
+        RandomAffine(degrees=20.0, scale=(0.8, 1.2), p=1.0),
+        RandomVerticalFlip(),
         RandomRotation(20.0),
         data_keys=["input", "mask"],
     )
