@@ -29,6 +29,8 @@ from typing import Any, TypeVar
 from breaklint.index import FunctionInfo, unversioned
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.tensor_facts import (
+    DTYPE_KEEPING_METHODS,
+    MASK_METHODS,
     PYTHON_ATTRIBUTES,
     PYTHON_BUILTINS,
     PYTHON_METHODS,
@@ -60,7 +62,7 @@ def _decode(text: str, at: int) -> tuple[Node, int]:
     if at >= len(text):
         return ("U",), at
     mark = text[at]
-    if mark in "TPNUC":
+    if mark in "TBPNUC":
         return (mark,), at + 1
     if mark in "ndc":
         end = text.index(";", at)
@@ -542,13 +544,17 @@ class Analysis:
 
 
 def _method_result(method: str, receiver: Value | None) -> Value | None:
-    """What `receiver.method(...)` gives, by what tensors' methods give."""
+    """What `receiver.method(...)` gives, by what tensors' methods give: a mask from a
+    comparison (`x.eq(y)`, `x.bool()`) and from a view or copy of one (`mask.view(n, -1)`)."""
     if method in PYTHON_METHODS or receiver == "P":
         return "P"
     if receiver is None:
         return None
-    if receiver in ("T", "B", "M"):
-        return _unmasked(receiver)
+    if receiver in ("T", "B"):
+        masked = method in MASK_METHODS or (receiver == "B" and method in DTYPE_KEEPING_METHODS)
+        return "B" if masked else "T"
+    if receiver == "M":
+        return "M"
     return "T" if method in TENSOR_METHODS else "U"
 
 

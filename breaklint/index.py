@@ -15,6 +15,7 @@ from typing import Any
 from breaklint.annotations import Reading, alias_text, read_annotation
 from breaklint.compile_stage import CompileStage, Scope
 from breaklint.knowledge.curated import COMPILING_CHECKS, FALSE_WHILE_COMPILING
+from breaklint.knowledge.tensor_facts import TENSOR_FACTORIES
 from breaklint.syntax import SCALARS, child_fields, dotted, expand_import
 
 _LEAVES = set(SCALARS)  # types of children that hold nothing to index
@@ -626,8 +627,9 @@ _BUILTINS = frozenset(
 )  # fmt: skip
 
 # The summary language: one string per expression, read by `breaklint.analysis`. Atoms are
-# T (a tensor), P (a Python value), N (None), U (unknown), `n<name>;` (a local name),
-# `d<a.b>;` (an attribute chain) and `c<callee>;` (what a call returns); `i<e>` is an element
+# T (a tensor), B (a mask: `torch.zeros(n, dtype=torch.bool)`), P (a Python value), N (None),
+# U (unknown), `n<name>;` (a local name), `d<a.b>;` (an attribute chain) and `c<callee>;`
+# (what a call returns); `i<e>` is an element
 # of e, `s<e>` a slice of it, `l<e>` a container holding e, `r<e>` the callable e itself
 # (`functools.partial(e, ...)`), `m<method>;<e>` a method called on e, `e<k><e>` the k-th
 # value unpacked from e, `o<e><e>` an operation on both (a tensor when either is one),
@@ -665,6 +667,8 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
             return "U"
         if callee.rpartition(".")[2] == "partial" and node.args:
             return f"r{summarise(node.args[0], names, deeper)}"
+        if _makes_mask(callee, node):
+            return "B"
         return f"c{_reaching(callee, names)};"
     if kind is ast.Subscript:
         assert isinstance(node, ast.Subscript)
@@ -708,6 +712,20 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
     if kind in (ast.JoinedStr, ast.Lambda):
         return "P"
     return "U"
+
+
+# Calls that make a tensor of the dtype they are given: a boolean one is a mask.
+_DTYPE_GIVEN = TENSOR_FACTORIES | {"to", "new_zeros", "new_ones", "new_full", "new_empty"}
+
+
+def _makes_mask(callee: str, node: ast.Call) -> bool:
+    """`torch.zeros(n, dtype=torch.bool)`, `x.to(dtype=torch.bool)`: a boolean tensor."""
+    if callee.rpartition(".")[2].removesuffix("()") not in _DTYPE_GIVEN:
+        return False
+    return any(
+        keyword.arg == "dtype" and (dotted(keyword.value) or "").endswith("bool")
+        for keyword in node.keywords
+    )
 
 
 def _reaching(written: str, names: Mapping[str, str]) -> str:

@@ -5,8 +5,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   and project methods named like torch's (mechanism 1);
 - tensor_flow: tensor-ness through call sites, returns, tuple unpacking, buffers set in
   `__init__`, a constructor's arguments into the attributes `__init__` sets, containers, a
-  local rebound from a tensor to a number before its use, and a call whose argument rests
-  on the value of a cycle (`h = shifted(h, whole(h.sum()))`) (mechanism 2);
+  local rebound from a tensor to a number before its use, a call whose argument rests on
+  the value of a cycle (`h = shifted(h, whole(h.sum()))`), and a mask made with
+  `dtype=torch.bool` returned in a tuple (mechanism 2);
 - scope_edges: calls through a local alias, callables on attributes and in dicts,
   `functools.partial`, another object's method, a method of an instance made at module
   level, and imports that resolve only against the source root (mechanism 3);
@@ -51,10 +52,11 @@ EXPECTED = {
         ("parts/settings.py", 11, "BL403", "warning"),  # `Settings(...)` runs `__post_init__`
     ],
     "tensor_flow": [
-        ("model.py", 22, "BL304", "error"),  # `lengths_of` returns a tensor
-        ("model.py", 26, "BL201", "error"),  # `mean, batch = stats(h)`: the mean is one
-        ("model.py", 28, "BL201", "error"),  # a buffer registered in `__init__`
-        ("model.py", 33, "BL304", "error"),  # an element of a list of tensors
+        ("model.py", 23, "BL304", "error"),  # `lengths_of` returns a tensor
+        ("model.py", 27, "BL201", "error"),  # `mean, batch = stats(h)`: the mean is one
+        ("model.py", 29, "BL201", "error"),  # a buffer registered in `__init__`
+        ("model.py", 34, "BL304", "error"),  # an element of a list of tensors
+        ("ops/dense.py", 12, "BL302", "error"),  # `h, keep = dense(x)`: `keep` is a mask
         ("ops/fused.py", 3, "BL304", "error"),  # its only caller passes a tensor
         ("ops/gate.py", 10, "BL201", "error"),  # `Gate(torch.ones(()))` sets `self.floor`
         ("ops/steps.py", 6, "BL102", "error"),  # `h = shifted(h, whole(h.sum()))`: a cycle

@@ -3,6 +3,7 @@
 import torch
 from torch import nn
 
+from ops.dense import picked
 from ops.fused import clipped, fused, lengths_of, stats
 from ops.gate import Gate
 from ops.steps import shifted, whole
@@ -34,4 +35,4 @@ class Encoder(nn.Module):
         h = self.gate(clipped(h))
         h = shifted(h, 1)
         h = shifted(h, whole(h.sum()))  # `h` is what `shifted` returned: a tensor
-        return h, padded, grid, empty
+        return picked(h), padded, grid, empty
