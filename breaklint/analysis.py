@@ -26,7 +26,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from breaklint.index import FunctionInfo, unversioned
+from breaklint.index import VERSION, FunctionInfo, unversioned
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.tensor_facts import (
     DTYPE_KEEPING_METHODS,
@@ -470,7 +470,11 @@ class Analysis:
         owner = written.rpartition(".")[0]
         receiver = self.evaluate(function, ("d", owner) if "." in owner else ("n", owner))
         if receiver == "P":
-            return "P"
+            # A module's or a class's attribute is a constant (`torch.bool`, `math.pi`); an
+            # object's (`output.node_index` for `output: SelectOutput`) may be anything.
+            local = head.partition(VERSION)[0]
+            held = local in function.parameters or local in function.bindings
+            return "U" if held else "P"
         if last in TENSOR_ATTRIBUTES and receiver in ("T", "B", "M"):
             return _unmasked(receiver)
         return "U"

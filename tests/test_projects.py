@@ -6,8 +6,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - tensor_flow: tensor-ness through call sites, returns, tuple unpacking, buffers set in
   `__init__`, a constructor's arguments into the attributes `__init__` sets, containers, a
   local rebound from a tensor to a number before its use, a call whose argument rests on
-  the value of a cycle (`h = shifted(h, whole(h.sum()))`), and a mask made with
-  `dtype=torch.bool` returned in a tuple (mechanism 2);
+  the value of a cycle (`h = shifted(h, whole(h.sum()))`), a mask made with
+  `dtype=torch.bool` returned in a tuple, and an object's attribute passed to a parameter
+  annotated as a tensor (mechanism 2);
 - scope_edges: calls through a local alias, callables on attributes and in dicts,
   `functools.partial`, another object's method, a method of an instance made at module
   level, and imports that resolve only against the source root (mechanism 3);
@@ -56,7 +57,8 @@ EXPECTED = {
         ("model.py", 27, "BL201", "error"),  # `mean, batch = stats(h)`: the mean is one
         ("model.py", 29, "BL201", "error"),  # a buffer registered in `__init__`
         ("model.py", 34, "BL304", "error"),  # an element of a list of tensors
-        ("ops/dense.py", 12, "BL302", "error"),  # `h, keep = dense(x)`: `keep` is a mask
+        ("ops/dense.py", 16, "BL302", "error"),  # `index: torch.Tensor` given `selection.index`
+        ("ops/dense.py", 22, "BL302", "error"),  # `h, keep = dense(x)`: `keep` is a mask
         ("ops/fused.py", 3, "BL304", "error"),  # its only caller passes a tensor
         ("ops/gate.py", 10, "BL201", "error"),  # `Gate(torch.ones(()))` sets `self.floor`
         ("ops/steps.py", 6, "BL102", "error"),  # `h = shifted(h, whole(h.sum()))`: a cycle
