@@ -93,6 +93,9 @@ class FunctionFacts(Visitor):
         self._static_ifs: list[bool] = []
         # Branches that run only when not compiling (`if not torch.compiler.is_compiling():`).
         self._eager_branches: list[bool] = []
+        # Per function depth, what follows `if is_compiling(): return ...` (True: never traced)
+        # or `if flag and is_compiling(): return ...` (False: traced when the flag is false).
+        self._after_compiled_return: dict[int, bool] = {}
         self._depth = 0  # function nesting: 1 inside the visited function itself
         # Root parameters taken for tensors only because they are parameters, until rebound.
         self.guessed_parameters: set[str] = set()
@@ -425,6 +428,7 @@ class FunctionFacts(Visitor):
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self._after_compiled_return.pop(self._depth, None)
         if self._depth > 1:
             self.names, self.loops = self._saved.pop()
             self._resolved = (None, None)
@@ -480,13 +484,15 @@ class FunctionFacts(Visitor):
     @property
     def conditional(self) -> bool:
         """Whether the current node runs only when a trace-time condition holds."""
-        return any(self._static_ifs)
+        return any(self._static_ifs) or self._depth in self._after_compiled_return
 
     def visit_If(self, node: ast.If) -> None:
         self._branches.append(dict(self.names))
 
     def leave_If(self, node: ast.If) -> None:
         after_body = self._branches.pop()
+        if node.body and isinstance(node.body[-1], ast.Return | ast.Raise):
+            self._note_compiled_return(node.test)
         if _ends_flow(node.body):
             return  # the `else` (or what follows) is the only way on
         if _ends_flow(node.orelse):
@@ -507,10 +513,24 @@ class FunctionFacts(Visitor):
                 self.uncertain.add(name)
             self.bind_name(name, merged)
 
+    def _note_compiled_return(self, test: ast.expr) -> None:
+        """What an `if` that leaves the function says of what follows it: after
+        `if is_compiling(): return`, Dynamo never gets there; after `if size is not None and
+        is_compiling(): return`, only when the other condition is false."""
+        if self.compiling(test):
+            self._after_compiled_return[self._depth] = True
+        elif (
+            isinstance(test, ast.BoolOp)
+            and isinstance(test.op, ast.And)
+            and any(self.compiling(value) for value in test.values)
+            and not self.reads_tensor_value(test)
+        ):
+            self._after_compiled_return.setdefault(self._depth, False)
+
     @property
     def eager_only(self) -> bool:
         """Whether the current node is skipped while Dynamo traces (an is_compiling guard)."""
-        return any(self._eager_branches)
+        return any(self._eager_branches) or self._after_compiled_return.get(self._depth, False)
 
     def visit_If_body(self, node: ast.If) -> None:
         # The test runs whatever it says; only the branches depend on it.

@@ -2,7 +2,8 @@
 tests/projects/ whose source roots are no packages (a repository run from its root):
 
 - false_findings: containers of tensors, `None` arguments, unions only a caller can decide,
-  and project methods named like torch's (mechanism 1);
+  project methods named like torch's, tensors passed only on TorchScript's way, and what
+  follows a return taken while compiling (mechanism 1);
 - tensor_flow: tensor-ness through call sites, returns, tuple unpacking, buffers set in
   `__init__`, a constructor's arguments into the attributes `__init__` sets, containers, a
   local rebound from a tensor to a number before its use, a call whose argument rests on
@@ -39,6 +40,8 @@ PROJECTS = Path(__file__).parent / "projects"
 
 EXPECTED = {
     "false_findings": [
+        # After `if exact and is_compiling(): return`: traced only when `exact` is false.
+        ("blocks/casting.py", 11, "BL102", "warning"),
         # `shifted(h, temb.sum())` and `shifted(h, 1)`: a tensor on one call only.
         ("blocks/scaling.py", 11, "BL102", "warning"),
     ],

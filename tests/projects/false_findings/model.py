@@ -6,7 +6,7 @@ import torch
 from torch import nn
 
 from blocks.attention import Attention
-from blocks.casting import to_int
+from blocks.casting import clipped, rounded, to_int
 from blocks.scaling import scaled, shifted
 
 
@@ -35,4 +35,4 @@ class Decoder(nn.Module):
         )
         if torch.jit.is_tracing():
             n = to_int(torch.ceil(h.amax()) * 3) + int(h.amin())
-        return shifted(h, 1) * n
+        return rounded(clipped(shifted(h, 1)), exact=False) * n
