@@ -239,7 +239,7 @@ class Scale(torch.nn.Module):
     def forward(self, x):
         x = x * 2
         getattr(torch._dynamo, "graph" + "_break")()
-        if torch.compiler.is_compiling():
+        if getattr(torch.compiler, "is_compiling")():  # a check the static phase cannot see
             return x * self.gain
         return x * self.gain.item()
 """
