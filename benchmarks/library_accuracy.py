@@ -279,6 +279,8 @@ def inspect_environment(library: Library, python: str, checkout: Path) -> dict[s
         [python, "-c", _ENVIRONMENT_SCRIPT, ",".join(library.packages), library.name],
         capture_output=True,
         text=True,
+        # `-c` puts the working folder first on sys.path: the checkout's, not the caller's.
+        cwd=checkout,
         env=_checkout_environment(checkout),
         check=False,
     )

@@ -1,6 +1,6 @@
 """What the rules share whose breaks skip a whole frame (BL202 in a loop, BL204 in a `try`
 block): one finding per block at its first break, and the rest of the function restated as
-running eagerly once a skip is certain."""
+running eagerly once a skip is certain, and as uncertain once one may happen."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ class FrameSkip(Rule):
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self.skipped_from: Report | None = None  # the first break that certainly skips
+        self.maybe_skipped_from: Report | None = None  # the first that may skip
 
     def block_of(self, report: Report) -> tuple[int, bool] | None:
         raise NotImplementedError
@@ -38,9 +39,7 @@ class FrameSkip(Rule):
             # Under `if self.training:` or a config flag, only that configuration is affected.
             conditional = all(under_if for _, under_if in inside)
             # The frame is skipped only if one of the breaks really happens: as sure as they are.
-            uncertain = all(
-                (r.severity or all_rules()[r.code].severity) is not Severity.ERROR for r in breaks
-            )
+            uncertain = all(_severity(r) is not Severity.ERROR for r in breaks)
             self.report(
                 breaks[0].node,
                 message + " (in configurations that take the enclosing branch)"
@@ -50,31 +49,60 @@ class FrameSkip(Rule):
                 severity=Severity.WARNING if conditional or uncertain else None,
             )
             earliest = min(breaks, key=line)
-            if not (conditional or uncertain) and (
-                self.skipped_from is None or line(earliest) < line(self.skipped_from)
-            ):
+            if conditional or uncertain:
+                if self.maybe_skipped_from is None or line(earliest) < line(
+                    self.maybe_skipped_from
+                ):
+                    self.maybe_skipped_from = earliest
+            elif self.skipped_from is None or line(earliest) < line(self.skipped_from):
                 self.skipped_from = earliest
 
     def restate(self, reports: list[Report]) -> list[Report]:
         """Once a break certainly skips the frame, Dynamo traces nothing after it in this
         function (the functions it calls get frames of their own): the breaks that other rules
-        see later in it are no breaks, only what runs eagerly there."""
-        return after_skip(reports, self.skipped_from)
+        see later in it are no breaks, only what runs eagerly there. After a break that may
+        skip it, they are breaks only where it does not: none of them is certain."""
+        return after_skip(
+            after_skip(reports, self.skipped_from, True), self.maybe_skipped_from, False
+        )
 
 
-def after_skip(reports: Sequence[Report], first: Report | None) -> list[Report]:
+def after_skip(reports: Sequence[Report], first: Report | None, certain: bool) -> list[Report]:
+    """The reports as a frame skip at `first` changes them: when the skip is certain (an error),
+    the breaks on later lines are none, only what runs eagerly (info); when it may happen, they
+    happen only if it does not, so none of them is certain (a warning at most)."""
     if first is None:
         return list(reports)
     start = line(first)
     # Lines below it: on its own line, an argument runs before the call that holds it.
     last = getattr(first.node, "end_lineno", None) or start
-    note = f" (no break of its own: the frame is skipped at line {start} and runs eagerly)"
+    if certain:
+        severity = Severity.INFO
+        note = f" (no break of its own: the frame is skipped at line {start} and runs eagerly)"
+    else:
+        severity = Severity.WARNING
+        note = f" (if the frame is not skipped at line {start} first)"
     return [
-        replace(report, severity=Severity.INFO, message=report.message + note)
-        if all_rules()[report.code].breaks_graph and line(report) > last
+        replace(report, severity=severity, message=report.message + note)
+        if line(report) > last
+        and (
+            all_rules()[report.code].breaks_graph
+            if certain
+            else _about_a_break(report) and _severity(report) is Severity.ERROR
+        )
         else report
         for report in reports
     ]
+
+
+def _about_a_break(report: Report) -> bool:
+    """A break, or a finding that a break skips the frame (BL202, BL204)."""
+    rule = all_rules()[report.code]
+    return rule.breaks_graph or issubclass(rule, FrameSkip)
+
+
+def _severity(report: Report) -> Severity:
+    return report.severity or all_rules()[report.code].severity
 
 
 def line(report: Report) -> int:

@@ -23,7 +23,8 @@ class GraphBreakInLoop(FrameSkip):
 Flags the first graph break inside each `for` or `while` loop of a compiled function, in
 addition to the finding for the break itself. Once such a break certainly skips the frame, the
 breaks other rules find on later lines of the same function become info: Dynamo traces none of
-that code (the functions it calls get frames of their own).
+that code (the functions it calls get frames of their own). After a break that may skip it (a
+warning), the errors on later lines become warnings: they break only where it does not.
 """
     why = """
 After a graph break Dynamo resumes the function in a new frame that starts after the breaking

@@ -22,8 +22,10 @@ class GraphBreakInTry(FrameSkip):
 Flags the first graph break in the body of each `try` statement of a compiled function, in
 addition to the finding for the break itself. Once such a break certainly skips the frame, the
 breaks other rules find on later lines of the same function become info: Dynamo traces none of
-that code (the functions it calls get frames of their own). Breaks in the `except`, `else` and
-`finally` blocks, and breaks inside a loop (BL202 reports those), are not flagged here.
+that code (the functions it calls get frames of their own). After a break that may skip it (a
+warning), the errors on later lines become warnings: they break only where it does not. Breaks
+in the `except`, `else` and `finally` blocks, and breaks inside a loop (BL202 reports those),
+are not flagged here.
 """
     why = """
 After a graph break Dynamo resumes the function in a new frame that starts after the breaking
