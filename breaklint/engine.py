@@ -21,11 +21,19 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   re-check, in workers, of the few files whose functions the project's scope changes
   (another parse of those files). With J workers a run takes about (workers' part) / J +
   (serial part) + the pool's start.
+- A run of one file (`breaklint FILE`, pre-commit) is its own project: the scope and the
+  analysis it was checked with are the project's, and are not computed again. What it pays
+  besides is the interpreter and the imports of the static phase (the dynamic phase, --hf,
+  `breaklint graph` and libcst are imported only when used), and the report.
 - Reports: concise, full, github and junit cost nothing more. JSON and SARIF carry each fix's
-  edits: the files that hold a finding with a fix are read again and libcst (ten times the
-  cost of `ast`) parses only the functions that hold the fixes, each once, in J processes
-  (`breaklint.fixer.with_edits`); files without a fix cost nothing. `--diff` and `--fix`
-  parse once each file whose fixes apply.
+  edits (`breaklint.fixer.with_edits`, in J processes): files without a fix cost nothing;
+  a file with fixes is read again and parsed by libcst (ten times the cost of `ast`) once,
+  only the functions that hold the fixes when it can (the whole file when a fix adds
+  `import torch`, and then libcst's import adder is shown only the file's opening
+  statements). Per part: one parse, one code generation that gives both the text back and
+  every node's position, one rewrite that rebuilds only the nodes around the fixes, one
+  code generation of the result, and `ast.parse` of it (edits never break the code).
+  `--diff` and `--fix` parse once each file whose fixes apply.
 """
 
 from __future__ import annotations

@@ -162,11 +162,52 @@ class ParsedFile:
         result = Rewrite(self.text, transformer.applied, transformer.left)
         result.declined = [f for f in findings if id(f) not in transformer.done]
         if any(f.fix is not None and f.fix.adds_torch_import for f in result.applied):
-            context = CodemodContext()
-            AddImportsVisitor.add_needed_import(context, "torch")
-            module = AddImportsVisitor(context).transform_module(module)
+            module = _with_torch_import(module)
         result.text = module.code.replace("\n", "\r") if self.old_mac else module.code
         return result
+
+
+def _with_torch_import(module: cst.Module) -> cst.Module:
+    """`module` with `import torch`, added as libcst's AddImportsVisitor adds it (after the
+    imports that open the module). That visitor copies and walks the whole tree, most of the
+    cost of edits on large files, yet reads only the statements up to the first that follows
+    the opening imports, and of that one (or of a compound statement first in the file) only
+    the empty lines and comments above it: it is handed those statements, such a statement as
+    a `pass` with its lines above."""
+    body = module.body
+    end = 1  # past the docstring, or whatever statement comes first
+    while end < len(body) and _is_import(body[end]):
+        end += 1
+    head = body[: end + 1]
+    stand_ins = {
+        i
+        for i, statement in enumerate(head)
+        if not _is_import(statement) and (i or isinstance(statement, cst.BaseCompoundStatement))
+    }
+    shown = [
+        cst.SimpleStatementLine([cst.Pass()], leading_lines=s.leading_lines)
+        if i in stand_ins
+        else s
+        for i, s in enumerate(head)
+    ]
+    context = CodemodContext()
+    AddImportsVisitor.add_needed_import(context, "torch")
+    added = AddImportsVisitor(context).transform_module(module.with_changes(body=shown)).body
+    # The imports go in before the stand-ins, which keep their places from the end.
+    shift = len(added) - len(head)
+    merged = [
+        head[i - shift].with_changes(leading_lines=s.leading_lines) if i - shift in stand_ins else s
+        for i, s in enumerate(added)
+    ]
+    return module.with_changes(body=[*merged, *body[end + 1 :]])
+
+
+def _is_import(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Import | cst.ImportFrom)
+    )
 
 
 class _Rewriter(cst.CSTTransformer):
