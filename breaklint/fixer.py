@@ -133,7 +133,14 @@ class ParsedFile:
             default_newline=self.module.default_newline,
             provider=provider,
         )
-        self.module._codegen(state)
+        try:
+            self.module._codegen(state)
+        except KeyError as error:
+            # Out of recursion, libcst's position bookkeeping fails again in every frame it
+            # unwinds (a KeyError for the child it never finished): the cause is the recursion.
+            if not _unwinding_recursion(error):
+                raise
+            raise RecursionError("libcst's code generation") from None
         if "".join(state.tokens) != parsed:  # never write a file libcst would not give back
             raise FixError("libcst does not give its text back exactly (mixed line endings?)")
         # Each node's (line, column, end line, end column) in the file, 1-based columns.
@@ -200,6 +207,16 @@ def _with_torch_import(module: cst.Module) -> cst.Module:
         for i, s in enumerate(added)
     ]
     return module.with_changes(body=[*merged, *body[end + 1 :]])
+
+
+def _unwinding_recursion(error: BaseException) -> bool:
+    """Whether `error` was raised while a RecursionError was being handled."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, RecursionError):
+            return True
+        cause = cause.__context__
+    return False
 
 
 def _is_import(statement: cst.BaseStatement) -> bool:
