@@ -12,7 +12,8 @@ peak memory of one more cold run summed over the whole process tree (polled from
 ratios compare cold runs with each other: `--output-format json` (which carries each fix's
 edits) against concise, and `--jobs J` against `--jobs 1`, each the best over rounds whose runs
 follow each other, under the same load. Each timing is the best of N runs: the machines this
-runs on are shared and noisy. The findings of
+runs on are shared and noisy; the CPU seconds (user + system of the process tree) of each
+floor, cold, JSON and `--jobs 1` run are printed beside their wall times. The findings of
 cold, warm and `--jobs 1 --no-cache` runs must be identical, in the same order.
 
 breaklint runs as installed, with bytecode caches: PYTHONDONTWRITEBYTECODE is dropped from its
@@ -25,6 +26,7 @@ import argparse
 import ast
 import importlib.util
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -85,9 +87,13 @@ def _tree_rss_kb(root_pid: int) -> int:
     return total
 
 
-def run_breaklint(args: list[str], cwd: str, *, memory: bool = False) -> tuple[float, str, int]:
-    """(wall seconds, report, peak tree RSS in KB or 0) of one CLI run. Polling /proc for
-    memory takes CPU from the run, so timed runs do not poll."""
+def run_breaklint(
+    args: list[str], cwd: str, *, memory: bool = False, cpu: list[float] | None = None
+) -> tuple[float, str, int]:
+    """(wall seconds, report, peak tree RSS in KB or 0) of one CLI run; `cpu` gets the user +
+    system seconds of its process tree (its workers are its children, reaped before it exits).
+    Polling /proc for memory takes CPU from the run, so timed runs do not poll."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     command = [sys.executable, "-m", "breaklint", "--isolated", "--exit-zero", "--quiet", *args]
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     started = time.perf_counter()
@@ -111,6 +117,9 @@ def run_breaklint(args: list[str], cwd: str, *, memory: bool = False) -> tuple[f
         poller.join()
     if process.returncode != 0:
         sys.exit(f"breaklint failed ({process.returncode}): {' '.join(command[:8])} ...")
+    if cpu is not None:
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return wall, out, peak
 
 
@@ -129,16 +138,26 @@ def bench(name: str, jobs: int, repeat: int) -> bool:
     libcst_parse = libcst_parse_time(files)
     concise = ["--output-format", "concise"]
     floors, colds, warms, jsons, serials, reports = [], [], [], [], [], []
+    # CPU seconds (user + system, the process tree's) beside wall: on a shared machine wall
+    # time counts the waits for a core.
+    floor_cpus: list[float] = []
+    cold_cpus: list[float] = []
+    json_cpus: list[float] = []
+    serial_cpus: list[float] = []
     for _ in range(repeat):  # interleaved, so that floor and runs see the same machine load
+        started = time.process_time()
         floors.append(timed(lambda: parse_all(files, ast.parse)))
+        floor_cpus.append(time.process_time() - started)
         with tempfile.TemporaryDirectory() as folder:
-            cold, cold_out, _ = run_breaklint([*concise, "--jobs", str(jobs), *files], folder)
+            cold_args = [*concise, "--jobs", str(jobs), *files]
+            cold, cold_out, _ = run_breaklint(cold_args, folder, cpu=cold_cpus)
             warm, warm_out, _ = run_breaklint([*concise, "--jobs", str(jobs), *files], folder)
         with tempfile.TemporaryDirectory() as folder:
             json_format = ["--output-format", "json", "--jobs", str(jobs)]
-            jsons.append(run_breaklint([*json_format, *files], folder)[0])
+            jsons.append(run_breaklint([*json_format, *files], folder, cpu=json_cpus)[0])
         with tempfile.TemporaryDirectory() as folder:
-            serials.append(run_breaklint([*concise, "--jobs", "1", *files], folder)[0])
+            serial_args = [*concise, "--jobs", "1", *files]
+            serials.append(run_breaklint(serial_args, folder, cpu=serial_cpus)[0])
         colds.append(cold)
         warms.append(warm)
         reports += [cold_out, warm_out]
@@ -179,10 +198,14 @@ def bench(name: str, jobs: int, repeat: int) -> bool:
     print(f"{label:<32} {min(serials):8.2f} s  {jobs_ratio:6.2f}x{verdict}")
     findings = len(reports[0].splitlines())
     print(f"findings: {findings}, identical cold/warm/--jobs 1: {'yes' if identical else 'NO'}")
-    print(f"floor runs: {' '.join(f'{t:.2f}' for t in floors)} s")
-    print(f"cold runs:  {' '.join(f'{t:.2f}' for t in colds)} s")
-    print(f"JSON runs:  {' '.join(f'{t:.2f}' for t in jsons)} s")
-    print(f"--jobs 1:   {' '.join(f'{t:.2f}' for t in serials)} s")
+    for label, walls, cpus in (
+        ("floor runs:", floors, floor_cpus),
+        ("cold runs: ", colds, cold_cpus),
+        ("JSON runs: ", jsons, json_cpus),
+        ("--jobs 1:  ", serials, serial_cpus),
+    ):
+        pairs = " ".join(f"{w:.2f} ({c:.2f})" for w, c in zip(walls, cpus, strict=True))
+        print(f"{label} {pairs} s wall (CPU)")
     print(f"load average at the end: {' '.join(f'{n:.1f}' for n in os.getloadavg())}")
     targets_met = all(met is not False for *_, met in rows) and json_met and jobs_met
     return identical and targets_met and memory_met

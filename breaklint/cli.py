@@ -10,7 +10,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from breaklint import __version__
 from breaklint.codes import known_codes
@@ -25,12 +25,13 @@ from breaklint.config import (
     parse_per_file_ignore,
 )
 from breaklint.console import EXIT_ERROR, error, report_crash
-from breaklint.dynamic.model import VariantMode
-from breaklint.dynamic.shards import Shard
-from breaklint.graph_command import GraphCommand, graph
-from breaklint.hf_models import HFRequest
+from breaklint.dynamic.variant_mode import VariantMode
 from breaklint.pipeline import LintRequest
 from breaklint.report import FORMATS, OutputOptions, ReportTarget
+
+if TYPE_CHECKING:  # imported where used: a plain lint loads neither
+    from breaklint.dynamic.shards import Shard
+    from breaklint.hf_models import HFRequest
 
 _HF_HELP = (
     "a transformers model type (gpt2, llama...), a folder with a config.json, or 'all' for "
@@ -52,6 +53,8 @@ def _report_target(value: str) -> ReportTarget:
 
 
 def _shard(value: str) -> Shard:
+    from breaklint.dynamic.shards import Shard
+
     try:
         return Shard.parse(value)
     except ValueError as problem:
@@ -201,6 +204,8 @@ def _hf_request(args: argparse.Namespace) -> HFRequest | None:
         raise ConfigError("--hf all runs every model type: give it alone")
     if args.fix or args.diff:
         raise ConfigError("--fix and --diff do not apply to --hf models (installed code)")
+    from breaklint.hf_models import HFRequest
+
     return HFRequest(tuple(args.hf), args.hf_mode, args.trust_remote_code)
 
 
@@ -347,6 +352,8 @@ def _graph_parser() -> argparse.ArgumentParser:
 
 
 def _graph(argv: list[str]) -> int:
+    from breaklint.graph_command import GraphCommand, graph
+
     args = _graph_parser().parse_args(argv)
     args.wraps = tuple(args.wraps)
     return graph(GraphCommand(**vars(args)))

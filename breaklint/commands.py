@@ -92,6 +92,8 @@ def _phases(
 
 def _hf_models(request: LintRequest) -> HFRun | None:
     """`--hf`: the models, their probe file and their modeling files; None without it."""
+    if request.hf is None:
+        return None
     from breaklint.hf_models import HFError, prepared
 
     try:

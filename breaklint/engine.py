@@ -21,11 +21,19 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   re-check, in workers, of the few files whose functions the project's scope changes
   (another parse of those files). With J workers a run takes about (workers' part) / J +
   (serial part) + the pool's start.
+- A run of one file (`breaklint FILE`, pre-commit) is its own project: the scope and the
+  analysis it was checked with are the project's, and are not computed again. What it pays
+  besides is the interpreter and the imports of the static phase (the dynamic phase, --hf,
+  `breaklint graph` and libcst are imported only when used), and the report.
 - Reports: concise, full, github and junit cost nothing more. JSON and SARIF carry each fix's
-  edits: the files that hold a finding with a fix are read again and libcst (ten times the
-  cost of `ast`) parses only the functions that hold the fixes, each once, in J processes
-  (`breaklint.fixer.with_edits`); files without a fix cost nothing. `--diff` and `--fix`
-  parse once each file whose fixes apply.
+  edits (`breaklint.fixer.with_edits`, in J processes): files without a fix cost nothing;
+  a file with fixes is read again and parsed by libcst (ten times the cost of `ast`) once,
+  only the functions that hold the fixes when it can (the whole file when a fix adds
+  `import torch`, and then libcst's import adder is shown only the file's opening
+  statements). Per part: one parse, one code generation that gives both the text back and
+  every node's position, one rewrite that rebuilds only the nodes around the fixes, one
+  code generation of the result, and `ast.parse` of it (edits never break the code).
+  `--diff` and `--fix` parse once each file whose fixes apply.
 """
 
 from __future__ import annotations
@@ -58,7 +66,7 @@ from breaklint.source import collector_paused
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-    from breaklint.checker import CheckedFunction
+    from breaklint.checker import CheckedFunction, FileResult
 
 _POOL_MIN_FILES = 8  # below this, starting workers costs more than it saves
 
@@ -222,10 +230,41 @@ def _lint(
         for problem in result.problems
         if problem.code in codes_of[result.path]
     ]
+    if len(files) == 1:  # the project is the file: the scope it was checked against
+        findings.extend(f for r in checked_files for c in r.checked for f in c.findings)
+    else:
+        jobs = _JobInputs(package_of, module_of, codes_of, digests, unsaved)
+        findings.extend(_in_project_scope(checked_files, jobs, scope, workers, cache))
+    findings.sort(key=Finding.sort_key)
+    skipped = sum(1 for r in checked_files if r.index is None and not r.problems)
+    return LintResult(findings, files_checked=len(files), files_skipped=skipped)
+
+
+@dataclass(frozen=True, slots=True)
+class _JobInputs:
+    """What the engine hands a file's jobs, by path."""
+
+    package_of: dict[str, list[str]]
+    module_of: dict[str, str]
+    codes_of: dict[str, frozenset[str]]
+    digests: dict[str, str | None]
+    unsaved: Mapping[str, str]
+
+
+def _in_project_scope(
+    checked_files: list[FileResult],
+    jobs: _JobInputs,
+    scope: ScopeOptions,
+    workers: Workers,
+    cache: ResultCache | None,
+) -> list[Finding]:
+    """The findings of every function in the project's scope: those checked with the scope
+    the file gave them kept, the others checked again (in workers)."""
     indexes = {r.path: r.index for r in checked_files if r.index is not None}
-    project = Project(indexes, module_of)
+    project = Project(indexes, jobs.module_of)
     with collector_paused():  # the analysis makes hundreds of thousands of objects
         scoped = annotate(project, compile_scope(project, scope))
+    findings: list[Finding] = []
     rechecks: list[RecheckJob] = []
     for result in checked_files:
         functions = scoped.get(result.path, [])
@@ -236,18 +275,16 @@ def _lint(
             rechecks.append(
                 RecheckJob(
                     path,
-                    package_of[path],
+                    jobs.package_of[path],
                     missing,
-                    codes_of[path],
-                    digests.get(path),
-                    text=unsaved.get(path),
+                    jobs.codes_of[path],
+                    jobs.digests.get(path),
+                    text=jobs.unsaved.get(path),
                 )
             )
     for rechecked in _cached_map(rechecks, workers, cache):
         findings.extend(rechecked)
-    findings.sort(key=Finding.sort_key)
-    skipped = sum(1 for r in checked_files if r.index is None and not r.problems)
-    return LintResult(findings, files_checked=len(files), files_skipped=skipped)
+    return findings
 
 
 def _reusable(

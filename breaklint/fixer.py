@@ -19,17 +19,25 @@ import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, PositionProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from breaklint import rewrites
 from breaklint.findings import Edit, Finding, Range
 from breaklint.rewrites import Rewritten
 from breaklint.rule import Rule, all_rules
-from breaklint.source import decode_source, kind_of, read_regular, source_lines
+from breaklint.source import (
+    collector_paused,
+    decode_source,
+    kind_of,
+    read_regular,
+    source_lines,
+)
 
 
 @dataclass(slots=True)
@@ -93,6 +101,13 @@ def _rewritten(parsed: ParsedFile, findings: Sequence[Finding]) -> Rewrite:
         raise TooDeep() from None
 
 
+_Span = tuple[int, int, int, int]  # a `Range` as a tuple: hashed many times faster
+
+
+def _span(target: Range) -> _Span:
+    return (target.line, target.column, target.end_line, target.end_column)
+
+
 class ParsedFile:
     """A file, or a part of one, parsed once by libcst, with its nodes indexed by their
     position in the file (a part's line + `offset`)."""
@@ -108,48 +123,146 @@ class ParsedFile:
             self.module = cst.parse_module(parsed)
         except cst.ParserSyntaxError as error:
             raise FixError(f"libcst cannot parse it ({error.message})") from error
-        if self.module.code != parsed:  # never write a file libcst would not give back
+        # One code generation gives both the text back and every node's position (what
+        # `MetadataWrapper.resolve(PositionProvider)` gives, without its second walk of the
+        # tree for batchable providers, of which there are none here).
+        provider = PositionProvider()
+        provider._computed = {}
+        state = PositionProvidingCodegenState(
+            default_indent=self.module.default_indent,
+            default_newline=self.module.default_newline,
+            provider=provider,
+        )
+        try:
+            self.module._codegen(state)
+        except KeyError as error:
+            # Out of recursion, libcst's position bookkeeping fails again in every frame it
+            # unwinds (a KeyError for the child it never finished): the cause is the recursion.
+            if not _unwinding_recursion(error):
+                raise
+            raise RecursionError("libcst's code generation") from None
+        if "".join(state.tokens) != parsed:  # never write a file libcst would not give back
             raise FixError("libcst does not give its text back exactly (mixed line endings?)")
-        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-        positions = wrapper.resolve(PositionProvider)
+        # Each node's (line, column, end line, end column) in the file, 1-based columns.
+        self._spans: dict[cst.CSTNode, _Span] = {}
         # Several nodes can span one position (a block, its only statement, the call that is
         # that statement): a rewrite is tried on each, innermost first, until one takes it.
-        self._at: dict[Range, list[cst.CSTNode]] = defaultdict(list)
+        self._at: dict[_Span, list[cst.CSTNode]] = defaultdict(list)
+        offset = self.offset
+        positions = cast(dict[cst.CSTNode, CodeRange], provider._computed)
         for node, where in positions.items():
             start, end = where.start, where.end
-            target = Range(
-                start.line + self.offset, start.column + 1, end.line + self.offset, end.column + 1
-            )
-            self._at[target].append(node)
+            span = (start.line + offset, start.column + 1, end.line + offset, end.column + 1)
+            self._at[span].append(node)
+            self._spans[node] = span
 
     def rewrite(self, findings: Sequence[Finding]) -> Rewrite:
         """The text with the fixes of `findings` applied, each by its rule."""
         candidates: dict[int, list[Finding]] = defaultdict(list)
         for finding in findings:
             assert finding.fix is not None
-            for node in self._at.get(finding.fix.target, ()):
+            for node in self._at.get(_span(finding.fix.target), ()):
                 candidates[id(node)].append(finding)
-        transformer = _Rewriter(candidates, all_rules())
+        targets = [_span(f.fix.target) for f in findings if f.fix is not None]
+        transformer = _Rewriter(candidates, all_rules(), self._spans, targets)
         module = self.module.visit(transformer)
         result = Rewrite(self.text, transformer.applied, transformer.left)
         result.declined = [f for f in findings if id(f) not in transformer.done]
         if any(f.fix is not None and f.fix.adds_torch_import for f in result.applied):
-            context = CodemodContext()
-            AddImportsVisitor.add_needed_import(context, "torch")
-            module = AddImportsVisitor(context).transform_module(module)
+            module = _with_torch_import(module)
         result.text = module.code.replace("\n", "\r") if self.old_mac else module.code
         return result
 
 
+def _with_torch_import(module: cst.Module) -> cst.Module:
+    """`module` with `import torch`, added as libcst's AddImportsVisitor adds it (after the
+    imports that open the module). That visitor copies and walks the whole tree, most of the
+    cost of edits on large files, yet reads only the statements up to the first that follows
+    the opening imports, and of that one (or of a compound statement first in the file) only
+    the empty lines and comments above it: it is handed those statements, such a statement as
+    a `pass` with its lines above."""
+    body = module.body
+    end = 1  # past the docstring, or whatever statement comes first
+    while end < len(body) and _is_import(body[end]):
+        end += 1
+    head = body[: end + 1]
+    stand_ins = {
+        i
+        for i, statement in enumerate(head)
+        if not _is_import(statement) and (i or isinstance(statement, cst.BaseCompoundStatement))
+    }
+    shown = [
+        cst.SimpleStatementLine([cst.Pass()], leading_lines=s.leading_lines)
+        if i in stand_ins
+        else s
+        for i, s in enumerate(head)
+    ]
+    context = CodemodContext()
+    AddImportsVisitor.add_needed_import(context, "torch")
+    added = AddImportsVisitor(context).transform_module(module.with_changes(body=shown)).body
+    # The imports go in before the stand-ins, which keep their places from the end.
+    shift = len(added) - len(head)
+    merged = [
+        head[i - shift].with_changes(leading_lines=s.leading_lines) if i - shift in stand_ins else s
+        for i, s in enumerate(added)
+    ]
+    return module.with_changes(body=[*merged, *body[end + 1 :]])
+
+
+def _unwinding_recursion(error: BaseException) -> bool:
+    """Whether `error` was raised while a RecursionError was being handled."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, RecursionError):
+            return True
+        cause = cause.__context__
+    return False
+
+
+def _is_import(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Import | cst.ImportFrom)
+    )
+
+
 class _Rewriter(cst.CSTTransformer):
-    def __init__(self, candidates: dict[int, list[Finding]], rules: dict[str, type[Rule]]) -> None:
+    """Makes the rewrites, descending only into nodes whose span holds a fix's target: libcst
+    rebuilds every node it visits, and the rest of the tree is left as it is."""
+
+    def __init__(
+        self,
+        candidates: dict[int, list[Finding]],
+        rules: dict[str, type[Rule]],
+        spans: Mapping[cst.CSTNode, _Span],
+        targets: Sequence[_Span],
+    ) -> None:
         super().__init__()
         self.candidates = candidates  # by node id: the findings whose target the node spans
         self.rules = rules
+        self.spans = spans  # each node's
+        self.targets = targets  # the fixes'
         self.done: set[int] = set()  # ids of the findings a rewrite took
         self.applied: list[Finding] = []
         self.left: list[Finding] = []  # another fix rewrote the same node first
         self.removed: set[int] = set()  # original statements a rewrite took out
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        span = self.spans.get(node)
+        if span is None:  # no position (whitespace, a sentinel): descend, to be safe
+            return True
+        line, column, end_line, end_column = span
+        return any(
+            (line, column) <= (t_line, t_column) and (t_end, t_end_column) <= (end_line, end_column)
+            for t_line, t_column, t_end, t_end_column in self.targets
+        )
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        pass  # no hooks on attributes: skip libcst's lookup of one per attribute
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        pass
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Rewritten:  # type: ignore[override]
         updated_node = rewrites.keep_block_valid(original_node, updated_node, self.removed)
@@ -280,7 +393,8 @@ class _FileEdits:
         """Each finding's edits, in order (() for a fix not made), and a note when libcst
         cannot make the file's fixes at all."""
         try:
-            made = _edits_by_finding(self.path, self.findings, self.text)
+            with collector_paused():  # libcst's many objects, freed when the file is done
+                made = _edits_by_finding(self.path, self.findings, self.text)
         except TooDeep as error:
             return [()] * len(self.findings), f"{error}; its findings stay"
         return [made.get(id(finding), ()) for finding in self.findings], None

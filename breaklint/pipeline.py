@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from breaklint.config import ConfigError, Selection, Settings
 from breaklint.console import warning
-from breaklint.dynamic.model import VariantMode
+from breaklint.dynamic.variant_mode import VariantMode
 from breaklint.findings import Finding
 from breaklint.report import OutputOptions, ReportTarget
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from breaklint.dynamic.variant_mode import VariantMode
 from breaklint.findings import BreakKind, Evidence, Range
 
 _KNOB_NOTE = "Dynamo did not break here when rerun with torch._dynamo.config.{} = True"
@@ -47,15 +48,6 @@ class Span:
 
     path: str  # real path
     range: Range
-
-
-class VariantMode(StrEnum):
-    """Which variants of a probe's call run to count recompilations."""
-
-    NONE = "none"  # --no-variants: the probe's own calls only
-    # The call again, and other values only for what a guard of the first compile reads.
-    GUIDED = "guided"
-    ALL = "all"  # --all-variants: every dimension size, int, float and bool argument
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,12 +12,12 @@ from breaklint.dynamic.model import (
     OutputsPlan,
     ProbeResult,
     ProbeStatus,
-    VariantMode,
     Watch,
 )
 from breaklint.dynamic.pool import DynamicError, WorkerPool, default_memory_mb
 from breaklint.dynamic.probes import find_probes
 from breaklint.dynamic.shards import Shard
+from breaklint.dynamic.variant_mode import VariantMode
 from breaklint.findings import Finding, Origin
 from breaklint.progress import progress as reporting
 from breaklint.source import read_source, source_lines

@@ -36,13 +36,13 @@ from breaklint.dynamic.model import (
     RecompileSummary,
     ResumeCount,
     Span,
-    VariantMode,
     Watch,
     WorkerFailed,
     WorkerReady,
 )
 from breaklint.dynamic.probe_call import failure, planned_call, to_device
 from breaklint.dynamic.protocol import KEY_BYTES, CorruptFrame, read_exactly, receive, send
+from breaklint.dynamic.variant_mode import VariantMode
 from breaklint.findings import Range
 from breaklint.source import char_offset
 

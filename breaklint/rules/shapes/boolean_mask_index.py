@@ -9,7 +9,7 @@ from breaklint.fixes import offer
 from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
-from breaklint.syntax import dotted, excerpt
+from breaklint.syntax import dotted, excerpt, iter_nodes
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -451,7 +451,7 @@ have no automatic fix.
             self._update_fix(node, target)  # its reads through the mask are reported
         selects = any(
             isinstance(read, ast.Subscript) and self._indexes_with_mask(read)
-            for read in ast.walk(node.value)
+            for read in iter_nodes(node.value)
         )
         for name in (t.id for t in node.targets if isinstance(t, ast.Name)):
             (self._selected.add if selects else self._selected.discard)(name)
