@@ -120,6 +120,16 @@ def test_every_fix_announced_on_the_corpora_is_made(tmp_path: Path) -> None:
     assert len({f.code for f in announced}) >= 3
 
 
+def test_every_rule_without_a_fix_says_on_its_page_why_none_exists() -> None:
+    """A rule whose break can be removed in source offers a fix; every other rule's page says
+    why no rewrite of the source removes its break and keeps the eager outputs."""
+    for rule in all_rules().values():
+        if rule.fix_applicability is None:
+            assert rule.fix_safety is not Rule.fix_safety, rule.code  # its own reason
+            assert rule.fix_safety.lstrip().startswith("No automatic fix: "), rule.code
+            assert f"## Fix safety\n{rule.fix_safety.strip()}" in rule_page(rule)
+
+
 def test_static_rules_without_fix_examples_offer_no_fix(tmp_path: Path) -> None:
     for rule in all_rules().values():
         if rule.phase is Phase.STATIC and not rule.fix_examples:

@@ -36,6 +36,12 @@ class ComprehensionAfterBreak(Rule):
         "build it with a `for` loop (`d[k] = {tensor}`) or `dict.fromkeys(keys, {tensor})`, "
         "or remove the graph break before it"
     )
+    fix_safety = """
+No automatic fix: fixing the earlier break (its rule offers a fix where one exists) removes
+this one too. A `for` statement building the same list or dict compiles, but it binds the loop
+variable in the function, which a comprehension does not, and that can change code that reads
+the same name later: rewrite it by hand where that is safe.
+"""
     what = """
 Flags a list, set or dict comprehension that comes after a graph break in the same function,
 iterates a list or a dict (`.tolist()`, `sorted()`, `list()`, `.keys()`, `.items()`, a name

@@ -17,6 +17,10 @@ class UnsupportedContextManager(Rule):
         "enter it outside the compiled function (around the call of the compiled model), or "
         "drop it where the setting is already the default"
     )
+    fix_safety = """
+No automatic fix: these context managers set global state Dynamo cannot record: the `with` has
+to move around the call of the compiled function, outside the function flagged.
+"""
     what = """
 Flags `with` on the torch context managers that Dynamo does not support:
 `torch.backends.cudnn.flags`, `torch.backends.mkldnn.flags`, `torch.backends.cuda.sdp_kernel`,
