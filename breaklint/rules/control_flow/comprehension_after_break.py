@@ -46,10 +46,11 @@ def _as_loop(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         add = cst.Assign([cst.AssignTarget(item)], built.value)
     else:
         return None
-    loops, loop = [], built.for_in
-    while loop is not None:
-        loops.append(loop)
-        loop = loop.inner_for_in
+    loops: list[cst.CompFor] = []
+    clause: cst.CompFor | None = built.for_in
+    while clause is not None:
+        loops.append(clause)
+        clause = clause.inner_for_in
     body: cst.BaseStatement = cst.SimpleStatementLine([add])
     for loop in reversed(loops):
         for condition in reversed(loop.ifs):
