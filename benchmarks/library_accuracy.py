@@ -43,12 +43,14 @@ libraries. The harness itself needs no torch: it reads the builder modules with 
 The environment (`benchmarks/libraries/setup_venv.sh` builds it): torch 2.13.0 from the local
 CPU wheel, `pip install -e .[bench]` (transformers, x-transformers, vector-quantize-pytorch,
 openai-whisper), then timm, vit-pytorch, denoising-diffusion-pytorch and segment-anything with
-`--no-deps` and their runtime dependencies by hand, because all four import torchvision at
-import time (timm/layers/norm_act.py, vit_pytorch/dino.py and others, denoising_diffusion_pytorch
-/denoising_diffusion_pytorch.py, segment_anything/utils/transforms.py) and PyPI's torchvision is
-a CUDA build whose C ops cannot load beside the CPU torch. torchvision 0.28.0 is installed
-without its ops; its pure-Python parts (what the builders reach) work once the script guards
-the two fake-kernel registrations that 0.28 makes unconditionally for its nms ops.
+`--no-deps` and their runtime dependencies by hand (so are torch-geometric and kornia: of their
+declared dependencies they import only xxhash and kornia-rs), the first four because they
+import torchvision at import time (timm/layers/norm_act.py, vit_pytorch/dino.py and others,
+denoising_diffusion_pytorch/denoising_diffusion_pytorch.py,
+segment_anything/utils/transforms.py) and PyPI's torchvision is a CUDA build whose C ops cannot
+load beside the CPU torch. torchvision 0.28.0 is installed without its ops; its pure-Python
+parts (what the builders reach) work once the script guards the two fake-kernel registrations
+that 0.28 makes unconditionally for its nms ops.
 """
 
 from __future__ import annotations
@@ -86,6 +88,10 @@ LIBRARIES = {
     "x-transformers": "tuning",
     "vit-pytorch": "tuning",
     "vector-quantize-pytorch": "tuning",
+    # Added later, to the tuning half only: more styles to tune on (graph message passing;
+    # functional vision with value checks).
+    "torch-geometric": "tuning",
+    "kornia": "tuning",
     "timm": "heldout",
     "openai-whisper": "heldout",
     "denoising-diffusion-pytorch": "heldout",

@@ -21,6 +21,9 @@ print(" ".join(r for r in extra if not r.startswith(("breaklint", "torch", "tran
 "$pip" install --no-deps torchvision==0.28.0 $libraries
 "$pip" install einops einx loguru torch-einops-utils packaging numpy numba tqdm more-itertools \
     tiktoken pyyaml huggingface_hub safetensors pillow scipy accelerate ema-pytorch
+# What torch-geometric and kornia import at import time (their other declared dependencies,
+# aiohttp and pyparsing, are never imported by the installed packages).
+"$pip" install xxhash==4.1.0 kornia-rs==0.2.0
 # timm, vit-pytorch, denoising-diffusion-pytorch and segment-anything import torchvision at
 # import time, and use only its pure-Python parts on the builders' paths. torchvision 0.28
 # registers fake kernels for its two nms ops without checking that its compiled ops loaded (its
@@ -40,5 +43,5 @@ path.write_text(path.read_text().replace(unguarded, guarded))
 PY
 "$venv/bin/python" -c "
 import denoising_diffusion_pytorch, segment_anything, timm, transformers, vector_quantize_pytorch
-import vit_pytorch, whisper, x_transformers
+import vit_pytorch, whisper, x_transformers, torch_geometric, kornia
 print('bench environment ready')"
