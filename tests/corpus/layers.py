@@ -243,6 +243,32 @@ class RecurrentTagger(nn.Module):
         return self.head(output)
 
 
+class RecurrentEncoder(nn.Module):
+    """Reading a recurrent submodule's attribute: Dynamo refuses to wrap it there already."""
+
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.gru = nn.GRU(dim, dim, batch_first=True)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        hidden = x.new_zeros(self.gru.num_layers, x.shape[0], x.shape[-1])  # SKIP BL506
+        output, _ = self.gru(x * 2, hidden)
+        return output.sum(1)
+
+
+class GuardedScale(nn.Module):
+    """A break in a `try` body: Dynamo cannot resume there and runs forward eagerly, so the
+    later `.item()` is no break of its own."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = x * 2
+        try:
+            scale = int(y.abs().sum())  # SKIP BL102 BL204
+        except RuntimeError:
+            scale = 1
+        return y * scale + y.max().item()
+
+
 class DeterministicPool(nn.Module):
     """A backend flag switched inside forward: Dynamo cannot enter cudnn.flags()."""
 

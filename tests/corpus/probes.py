@@ -7,6 +7,7 @@ from layers import (
     BucketedCache,
     Chunker,
     DeterministicPool,
+    GuardedScale,
     HookedStack,
     LabelSmoothingLoss,
     LengthPadder,
@@ -14,6 +15,7 @@ from layers import (
     NoisyProjection,
     NoisyTraining,
     PerHead,
+    RecurrentEncoder,
     RecurrentTagger,
     Resampler,
     RMSNorm,
@@ -79,6 +81,14 @@ def probe_length_padder():
 
 def probe_recurrent_tagger():
     return RecurrentTagger(), (torch.randn(2, 5, 8),)
+
+
+def probe_recurrent_encoder():
+    return RecurrentEncoder(), (torch.randn(2, 5, 8),)
+
+
+def probe_guarded_scale():
+    return GuardedScale(), (torch.randn(2, 8),)
 
 
 def probe_deterministic_pool():

@@ -1,17 +1,16 @@
 import ast
-from dataclasses import replace
 
 from breaklint.findings import Severity
-from breaklint.rule import Report, Rule, RuleContext, all_rules
+from breaklint.rule import Report, RuleContext
+from breaklint.rules.control_flow._frame_skip import FrameSkip
 from breaklint.syntax import contains
 from breaklint.tensorness import Loop
 
 
-class GraphBreakInLoop(Rule):
+class GraphBreakInLoop(FrameSkip):
     code = "BL202"
     name = "graph-break-in-loop"
     severity = Severity.ERROR
-    breaks_graph = False  # it restates breaks that other rules report
     message = (
         "graph break inside a loop ({codes}): Dynamo cannot resume in the middle of a loop, so "
         "it skips the whole frame and `{function}` runs eagerly, with no graph at all"
@@ -71,67 +70,17 @@ compiled = torch.compile(accumulate)
         # By id of a report made inside a loop: the outermost loop around it, and whether it is
         # under an `if` on a trace-time value (flag, shape).
         self.in_loop: dict[int, tuple[Loop, bool]] = {}
-        self.skipped_from: Report | None = None  # the first break that certainly skips
 
     def observe(self, report: Report) -> None:
         facts = self.context.facts
         if facts.loops:
             self.in_loop[id(report)] = (facts.loops[0], facts.conditional)
 
-    def finish(self, reports: list[Report]) -> None:
-        first_in_loop: dict[int, list[Report]] = {}
-        for report in reports:
-            where = self.in_loop.get(id(report))
-            if (
-                where is not None
-                and all_rules()[report.code].breaks_graph
-                and not _in_while_test(where[0], report)
-            ):
-                first_in_loop.setdefault(id(where[0]), []).append(report)
-        for inside in first_in_loop.values():
-            codes = ", ".join(sorted({r.code for r in inside}))
-            message = self.message.format(codes=codes, function=self.context.function)
-            # Under `if self.training:` or a config flag, only that configuration is affected.
-            conditional = all(self.in_loop[id(r)][1] for r in inside)
-            # The frame is skipped only if one of the breaks really happens: as sure as they are.
-            uncertain = all(
-                (r.severity or all_rules()[r.code].severity) is not Severity.ERROR for r in inside
-            )
-            self.report(
-                inside[0].node,
-                message + " (in configurations that take the enclosing branch)"
-                if conditional
-                else message,
-                hint=self.hint.format(codes=codes),
-                severity=Severity.WARNING if conditional or uncertain else None,
-            )
-            earliest = min(inside, key=_line)
-            if not (conditional or uncertain) and (
-                self.skipped_from is None or _line(earliest) < _line(self.skipped_from)
-            ):
-                self.skipped_from = earliest
-
-    def restate(self, reports: list[Report]) -> list[Report]:
-        """Once a break in a loop certainly skips the frame, Dynamo traces nothing after it in
-        this function (the functions it calls get frames of their own): the breaks that other
-        rules see later in it are no breaks, only what runs eagerly there."""
-        first = self.skipped_from
-        if first is None:
-            return reports
-        line = _line(first)
-        # Lines below it: on its own line, an argument runs before the call that holds it.
-        last = getattr(first.node, "end_lineno", None) or line
-        note = f" (no break of its own: the frame is skipped at line {line} and runs eagerly)"
-        return [
-            replace(report, severity=Severity.INFO, message=report.message + note)
-            if all_rules()[report.code].breaks_graph and _line(report) > last
-            else report
-            for report in reports
-        ]
-
-
-def _line(report: Report) -> int:
-    return getattr(report.node, "lineno", 0)
+    def block_of(self, report: Report) -> tuple[int, bool] | None:
+        where = self.in_loop.get(id(report))
+        if where is None or _in_while_test(where[0], report):
+            return None
+        return id(where[0]), where[1]
 
 
 def _in_while_test(loop: Loop, report: Report) -> bool:

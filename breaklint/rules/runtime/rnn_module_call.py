@@ -1,7 +1,7 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.rule import Rule, RuleContext
 
 RECURRENT_MODULES = frozenset({"torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"})
 
@@ -31,14 +31,18 @@ config setting (`torch._dynamo.config.allow_rnn`) or where the compiled region e
 statement, and writing the recurrence out by hand would replace the module's kernels.
 """
     what = """
-Flags calling a submodule that the same class creates as `nn.RNN`, `nn.LSTM` or `nn.GRU`
-(`self.lstm = nn.LSTM(...)` in `__init__`, then `self.lstm(x)` in compiled code).
+Flags the first use, in compiled code, of a submodule that the same class creates as
+`nn.RNN`, `nn.LSTM` or `nn.GRU` (`self.lstm = nn.LSTM(...)` in `__init__`): calling it
+(`self.lstm(x)`) or reading anything of it (`self.lstm.num_layers`,
+`self.lstm.flatten_parameters()`). Only the first use in the function is flagged: Dynamo gives
+up there.
 """
     why = """
 Dynamo refuses to wrap the recurrent modules by default (`torch._dynamo.config.allow_rnn` is
-False): their cuDNN path flattens weights behind Python's back. It cannot resume after the
-call either, so it skips the whole calling function, which runs eagerly: no graph at all for
-it, and only the functions it calls get compiled on their own.
+False): their cuDNN path flattens weights behind Python's back. It refuses as soon as the code
+touches the module, so reading its `num_layers` to size a hidden state fails just like calling
+it. It cannot resume there either, so it skips the whole function, which runs eagerly: no graph
+at all for it, and only the functions it calls get compiled on their own.
 """
     example = """
 import torch
@@ -80,16 +84,28 @@ compiled = torch.compile(Tagger())
     gb_ids = ("GB0014",)
     breaks_graph = False  # the whole frame is skipped already, loop or not
 
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self._reported = False  # Dynamo gives up at the first use: later ones never run
+
     def visit_Call(self, node: ast.Call) -> None:
-        func = node.func
-        if not (
-            isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Name)
-            and func.value.id == "self"
+        # A call is reported at the call; its `self.<attribute>` is visited next.
+        self._use(node.func, node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self._use(node, node)
+
+    def _use(self, expression: ast.expr, where: ast.AST) -> None:
+        if self._reported or not (
+            isinstance(expression, ast.Attribute)
+            and isinstance(expression.value, ast.Name)
+            and expression.value.id == "self"
         ):
             return
-        constructors = self.context.self_assignments.callees(func.attr)
+        constructors = self.context.self_assignments.callees(expression.attr)
         recurrent = sorted({_public_name(c) for c in constructors} & RECURRENT_MODULES)
         if recurrent:
             module = " or ".join(f"nn.{name.rpartition('.')[2]}" for name in recurrent)
-            self.report(node, self.message.format(attribute=func.attr, module=module))
+            self.report(where, self.message.format(attribute=expression.attr, module=module))
+            self._reported = True

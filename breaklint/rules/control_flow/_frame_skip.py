@@ -1,0 +1,81 @@
+"""What the rules share whose breaks skip a whole frame (BL202 in a loop, BL204 in a `try`
+block): one finding per block at its first break, and the rest of the function restated as
+running eagerly once a skip is certain."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from breaklint.findings import Severity
+from breaklint.rule import Report, Rule, RuleContext, all_rules
+
+
+class FrameSkip(Rule):
+    """A rule that reports, for each block Dynamo cannot resume in, the first break inside it:
+    `block_of(report)` says which block (by id) holds a report and whether it is under an
+    `if` on a trace-time value."""
+
+    breaks_graph = False  # it restates breaks that other rules report
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self.skipped_from: Report | None = None  # the first break that certainly skips
+
+    def block_of(self, report: Report) -> tuple[int, bool] | None:
+        raise NotImplementedError
+
+    def finish(self, reports: list[Report]) -> None:
+        blocks: dict[int, list[tuple[Report, bool]]] = {}
+        for report in reports:
+            where = self.block_of(report)
+            if where is not None and all_rules()[report.code].breaks_graph:
+                blocks.setdefault(where[0], []).append((report, where[1]))
+        for inside in blocks.values():
+            breaks = [report for report, _ in inside]
+            codes = ", ".join(sorted({r.code for r in breaks}))
+            message = self.message.format(codes=codes, function=self.context.function)
+            # Under `if self.training:` or a config flag, only that configuration is affected.
+            conditional = all(under_if for _, under_if in inside)
+            # The frame is skipped only if one of the breaks really happens: as sure as they are.
+            uncertain = all(
+                (r.severity or all_rules()[r.code].severity) is not Severity.ERROR for r in breaks
+            )
+            self.report(
+                breaks[0].node,
+                message + " (in configurations that take the enclosing branch)"
+                if conditional
+                else message,
+                hint=(self.hint or "").format(codes=codes),
+                severity=Severity.WARNING if conditional or uncertain else None,
+            )
+            earliest = min(breaks, key=line)
+            if not (conditional or uncertain) and (
+                self.skipped_from is None or line(earliest) < line(self.skipped_from)
+            ):
+                self.skipped_from = earliest
+
+    def restate(self, reports: list[Report]) -> list[Report]:
+        """Once a break certainly skips the frame, Dynamo traces nothing after it in this
+        function (the functions it calls get frames of their own): the breaks that other rules
+        see later in it are no breaks, only what runs eagerly there."""
+        return after_skip(reports, self.skipped_from)
+
+
+def after_skip(reports: Sequence[Report], first: Report | None) -> list[Report]:
+    if first is None:
+        return list(reports)
+    start = line(first)
+    # Lines below it: on its own line, an argument runs before the call that holds it.
+    last = getattr(first.node, "end_lineno", None) or start
+    note = f" (no break of its own: the frame is skipped at line {start} and runs eagerly)"
+    return [
+        replace(report, severity=Severity.INFO, message=report.message + note)
+        if all_rules()[report.code].breaks_graph and line(report) > last
+        else report
+        for report in reports
+    ]
+
+
+def line(report: Report) -> int:
+    return getattr(report.node, "lineno", 0)

@@ -1,0 +1,100 @@
+import ast
+
+from breaklint.findings import Severity
+from breaklint.rule import Report, RuleContext
+from breaklint.rules.control_flow._frame_skip import FrameSkip
+from breaklint.syntax import contains, iter_nodes
+
+
+class GraphBreakInTry(FrameSkip):
+    code = "BL204"
+    name = "graph-break-in-try"
+    severity = Severity.ERROR
+    message = (
+        "graph break inside a `try` block ({codes}): Dynamo cannot resume inside it, so it "
+        "skips the whole frame and `{function}` runs eagerly, with no graph at all"
+    )
+    hint = (
+        "move the breaking code out of the `try` block, or make it traceable (see {codes}); "
+        "a helper decorated @torch.compiler.disable keeps the rest of the frame compiled"
+    )
+    what = """
+Flags the first graph break in the body of each `try` statement of a compiled function, in
+addition to the finding for the break itself. Once such a break certainly skips the frame, the
+breaks other rules find on later lines of the same function become info: Dynamo traces none of
+that code (the functions it calls get frames of their own). Breaks in the `except`, `else` and
+`finally` blocks, and breaks inside a loop (BL202 reports those), are not flagged here.
+"""
+    why = """
+After a graph break Dynamo resumes the function in a new frame that starts after the breaking
+instruction. With Python 3.11 it cannot do that from inside a `try` block, whose exception
+handler would have to be rebuilt around the resumed code: it gives up on the whole frame, and
+the function runs fully eagerly (measured with torch 2.13: a break in a `with` block, or in
+the `except`, `else` or `finally` block, resumes as usual).
+"""
+    example = """
+import torch
+
+
+def scaled(x):
+    y = x * 2
+    try:
+        scale = int(y.sum())
+    except RuntimeError:
+        scale = 1
+    return y * scale
+
+
+compiled = torch.compile(scaled)
+"""
+    use_instead = """
+import torch
+
+
+def scaled(x):
+    y = x * 2
+    scale = y.sum().to(torch.int64)
+    return y * scale
+
+
+compiled = torch.compile(scaled)
+"""
+    probe = "(scaled, (torch.randn(8),))"
+    gb_ids = ("GB0124",)
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self._tries: list[ast.Try | ast.TryStar] = []  # outer ones first
+        self._loops: list[ast.For | ast.AsyncFor | ast.While] = []
+        # Whether each report (by id) was made under an `if` on a trace-time value.
+        self._conditional: dict[int, bool] = {}
+        self._try_bodies: list[tuple[int, set[int]]] | None = None  # ids of the nodes in each
+
+    def visit_Try(self, node: ast.Try | ast.TryStar) -> None:
+        self._tries.append(node)
+
+    def visit_For(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
+        self._loops.append(node)
+
+    visit_TryStar = visit_Try
+    visit_AsyncFor = visit_While = visit_For
+
+    def observe(self, report: Report) -> None:
+        self._conditional[id(report)] = self.context.facts.conditional
+
+    def block_of(self, report: Report) -> tuple[int, bool] | None:
+        # Where the report's node is, not where the walk was: a rule may report a statement
+        # once it has seen what follows it.
+        if not self._tries or id(report) not in self._conditional:
+            return None
+        if any(contains(loop, report.node) for loop in self._loops):
+            return None  # a break in a loop: BL202's
+        if self._try_bodies is None:
+            self._try_bodies = [
+                (id(node), {id(part) for statement in node.body for part in iter_nodes(statement)})
+                for node in self._tries
+            ]
+        for block, body in self._try_bodies:
+            if id(report.node) in body:
+                return block, self._conditional[id(report)]
+        return None
