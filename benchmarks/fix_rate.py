@@ -19,7 +19,11 @@ truth (the statements where Dynamo broke or skipped a frame: confirmed static fi
 BL900/BL901), `--fix --unsafe-fixes` with the same probes fixes the copy (with probes a file
 keeps its fixes only when every probe gives equal eager outputs and breaks no more; its report
 is the truth after the fixes), and the eager outputs are compared again here, independently,
-with `torch.testing.assert_close`. A break statement is matched before and after by its file
+value by value as `--fix` compares them (`breaklint.dynamic.outputs`: tensors inside tuples,
+dicts, dataclasses and objects such as caches, tolerances by dtype, NaN equal to NaN). Before
+any fix the unfixed code runs a second time: a probe whose outputs differ already is
+nondeterministic (its own column, with how they differed), and its outputs after the fixes are
+not compared. A break statement is matched before and after by its file
 and its text (fixes insert lines, so line numbers move).
 
 - not fixable in source: breaks outside the target's own code (in torch, in another package),
@@ -63,6 +67,9 @@ LOCAL = ("tests/corpus", "tests/fixes", "examples")  # each a folder with a prob
 UNFIXABLE_FILE = Path(__file__).with_name("fix_rate_unfixable.json")
 RECOMPILE_KINDS = frozenset({"recompiles"})
 NOTHING_TO_FIX = "-"  # the eager outputs, not compared: no probe broke, nothing was fixed
+EQUAL = "equal"
+NONDETERMINISTIC = "nondeterministic"
+VERDICTS = (EQUAL, NONDETERMINISTIC, NOTHING_TO_FIX)  # the eager outputs' cells, but "differ"
 OUTSIDE = "outside the target's code (in torch or another package): nothing to rewrite there"
 
 
@@ -104,7 +111,10 @@ class Result:
     removed: int  # of those, the ones gone after the fixes
     after: int
     new: int
-    outputs: str  # the eager outputs after the fixes, compared here: "equal" or how they differ
+    # The eager outputs after the fixes, compared here on the probes whose outputs the unfixed
+    # code reproduces: EQUAL, NONDETERMINISTIC (no probe does) or how they differ.
+    outputs: str
+    nondeterministic: list[str] = field(default_factory=list)  # probes: how two unfixed runs differ
     undone: list[str] = field(default_factory=list)  # breaklint's messages about undone fixes
     not_fixable: list[str] = field(default_factory=list)
     left: list[str] = field(default_factory=list)  # fixable breaks still there
@@ -191,66 +201,43 @@ def breaks(
 
 
 # Run by the target's interpreter: every probe's eager outputs, seeded as breaklint's probes
-# are, saved (`save`) or compared with those saved (`compare`, printing how they differ).
+# are, saved (`save`) or compared with those saved (`compare`, printing how they differ) as
+# `--fix` compares them (breaklint.dynamic.outputs: value by value, NaN equal to NaN).
 _EAGER_OUTPUTS = """
-import dataclasses, importlib.util, json, random, sys
+import importlib.util, json, sys
 import torch
-def plain(value):  # what assert_close compares: dataclasses as dicts, tuples as lists
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    return value
-def same(got, saved):  # tensors and numbers by assert_close, other values by ==
-    if isinstance(got, dict) and isinstance(saved, dict) and got.keys() == saved.keys():
-        return all(same(got[key], saved[key]) for key in got)
-    if isinstance(got, list) and isinstance(saved, list) and len(got) == len(saved):
-        return all(same(a, b) for a, b in zip(got, saved))
-    if isinstance(got, (torch.Tensor, float, complex)):
-        torch.testing.assert_close(got, saved)
-        return True
-    if got != saved:
-        raise AssertionError(f"{got!r:.100} != {saved!r:.100}")
-    return True
+from breaklint.dynamic.outputs import difference, flatten
+from breaklint.dynamic.probe_call import seed
 probes_path, outputs_path, mode = sys.argv[1:4]
 spec = importlib.util.spec_from_file_location("fix_rate_probes", probes_path)
 probes = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(probes)
-def seed():  # as breaklint's probes are seeded: Python's, torch's and numpy's streams
-    random.seed(0)
-    torch.manual_seed(0)
-    if "numpy" in sys.modules:
-        sys.modules["numpy"].random.seed(0)
 outputs = {}
 for name in sorted(n for n in vars(probes) if n.startswith("probe_")):
     seed()
     function, args, *rest = getattr(probes, name)()
     seed()
     try:
-        outputs[name] = plain(function(*args, **(rest[0] if rest else {})))
+        outputs[name] = flatten(function(*args, **(rest[0] if rest else {})))
     except Exception as error:
-        outputs[name] = f"raised {type(error).__name__}: {error}"
+        outputs[name] = {"raised": f"{type(error).__name__}: {error}"}
 if mode == "save":
     torch.save(outputs, outputs_path)
     raise SystemExit(0)
 saved = torch.load(outputs_path, weights_only=False)
 differ = {}
 for name in sorted(set(saved) | set(outputs)):
-    try:
-        same(outputs.get(name), saved.get(name))
-    except AssertionError as difference:
-        differ[name] = " ".join(str(difference).split())[:300]
-    except Exception as error:  # outputs assert_close cannot take: nothing proven either way
-        differ[name] = f"cannot compare ({type(error).__name__}: {error})"[:300]
+    why = difference(outputs.get(name, {}), saved.get(name, {}))
+    if why is not None:
+        differ[name] = why[:300]
 print(json.dumps(differ))
 """
+EAGER_FAILED = "*"  # the key of eager_outputs' answer when the probes did not run
 
 
-def eager_outputs(python: str, work: Path, mode: str) -> str:
-    """Save the probes' eager outputs (`save`), or compare them with those saved: "equal" or
-    how they differ."""
+def eager_outputs(python: str, work: Path, mode: str) -> dict[str, str]:
+    """Save the probes' eager outputs (`save`), or compare them with those saved: how each
+    probe's differ, by probe name."""
     done = subprocess.run(
         [python, "-c", _EAGER_OUTPUTS, "eager_probes.py", str(work / "outputs.pt"), mode],
         cwd=work,
@@ -260,11 +247,20 @@ def eager_outputs(python: str, work: Path, mode: str) -> str:
         check=False,
     )
     if done.returncode != 0:
-        return f"the probes did not run eagerly: {done.stderr.strip()[-500:]}"
-    if mode == "save":
-        return ""
-    differ = json.loads(done.stdout)
-    return "; ".join(f"{name}: {why}" for name, why in differ.items()) or "equal"
+        return {EAGER_FAILED: f"the probes did not run eagerly: {done.stderr.strip()[-500:]}"}
+    return json.loads(done.stdout) if mode == "compare" else {}
+
+
+def outputs_verdict(unsteady: dict[str, str], differ: dict[str, str], probes: int) -> str:
+    """The eager outputs after the fixes, from how each probe's differed on an unfixed rerun
+    (`unsteady`) and after the fixes (`differ`), out of `probes`: how those the unfixed code
+    reproduces differ, else EQUAL, or NONDETERMINISTIC when it reproduces none."""
+    if EAGER_FAILED in unsteady:
+        return unsteady[EAGER_FAILED]
+    compared = {name: why for name, why in differ.items() if name not in unsteady}
+    if compared:
+        return "; ".join(f"{name}: {why}" for name, why in compared.items())
+    return NONDETERMINISTIC if len(unsteady) == probes else EQUAL
 
 
 def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> Result:
@@ -283,11 +279,14 @@ def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> R
         (work / "eager_probes.py").write_text(target.eager_probes, encoding="utf-8")
         for name, text in target.beside:
             (work / name).write_text(text, encoding="utf-8")
-        saved = eager_outputs(python, work, "save")
+        unsaved = eager_outputs(python, work, "save")
+        # The unfixed code run again: probes whose outputs differ already are not reproducible,
+        # and their outputs after the fixes prove nothing.
+        unsteady = unsaved or eager_outputs(python, work, "compare")
         before, failed = breaks(breaklint(python, work, jobs), work, target.name)
         fixed = breaklint(python, work, jobs, "--fix", "--unsafe-fixes")
         after, failed_after = breaks(fixed, work, target.name)
-        outputs = saved or eager_outputs(python, work, "compare")
+        differ = unsaved or eager_outputs(python, work, "compare")
     remaining = {b.key for b in after}
     flagged = [b for b in before if fixers & set(b.codes)]
     fixable = [b for b in before if b.unfixable is None]
@@ -302,7 +301,8 @@ def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> R
         removed=sum(b.key not in remaining for b in fixable),
         after=len(after),
         new=sum(b.key not in known for b in after),
-        outputs=outputs,
+        outputs=outputs_verdict(unsteady, differ, target.eager_probes.count("\ndef probe_")),
+        nondeterministic=[] if unsaved else [f"{name}: {why}" for name, why in unsteady.items()],
         undone=[line for line in fixed.stderr.splitlines() if "undone" in line],
         not_fixable=[f"{_describe(b)}: {b.unfixable}" for b in before if b.unfixable],
         left=[_describe(b) for b in fixable if b.key in remaining],
@@ -359,14 +359,16 @@ def library_target(name: str, python: str, accuracy_run: Path | None) -> Target:
 def markdown(results: list[Result]) -> str:
     rows = [
         "| target | half | break statements | flagged by a fixing rule | fix announced "
-        "| fixable in source | removed | fix rate | after | new | eager outputs |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| fixable in source | removed | fix rate | after | new | nondeterministic probes "
+        "| eager outputs |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in results:
-        outputs = r.outputs if r.outputs in ("equal", NOTHING_TO_FIX) else "differ"
+        outputs = r.outputs if r.outputs in VERDICTS else "differ"
         rows.append(
             f"| {r.target} | {r.half} | {r.before} | {r.flagged} | {r.announced} | {r.fixable} "
-            f"| {r.removed} | {r.rate:.0%} | {r.after} | {r.new} | {outputs} |"
+            f"| {r.removed} | {r.rate:.0%} | {r.after} | {r.new} | {len(r.nondeterministic)} "
+            f"| {outputs} |"
         )
     for half in dict.fromkeys(r.half for r in results):
         rows.append(_total(half, [r for r in results if r.half == half]))
@@ -376,10 +378,8 @@ def markdown(results: list[Result]) -> str:
             ("not fixable in source", r.not_fixable),
             ("fixable but left", r.left),
             ("fixes undone by the probes", r.undone),
-            (
-                "eager outputs after the fixes",
-                [] if r.outputs in ("equal", NOTHING_TO_FIX) else [r.outputs],
-            ),
+            ("eager outputs after the fixes", [] if r.outputs in VERDICTS else [r.outputs]),
+            ("eager outputs that two unfixed runs do not reproduce", r.nondeterministic),
             ("probes that did not run before fixing", r.failed),
             ("probes that did not run after fixing", r.failed_after),
         ):
@@ -392,12 +392,12 @@ def _total(half: str, results: list[Result]) -> str:
     fixable = sum(r.fixable for r in results)
     removed = sum(r.removed for r in results)
     rate = f"{removed / fixable:.0%}" if fixable else "-"
-    equal = all(r.outputs in ("equal", NOTHING_TO_FIX) for r in results)
+    equal = all(r.outputs in VERDICTS for r in results)
     return (
         f"| all | {half} | {sum(r.before for r in results)} | {sum(r.flagged for r in results)} "
         f"| {sum(r.announced for r in results)} | {fixable} | {removed} | {rate} "
         f"| {sum(r.after for r in results)} | {sum(r.new for r in results)} "
-        f"| {'equal' if equal else 'differ'} |"
+        f"| {sum(len(r.nondeterministic) for r in results)} | {EQUAL if equal else 'differ'} |"
     )
 
 

@@ -87,6 +87,9 @@ class FixExample:
     probe: str
     # Eager outputs of `after` equal those of `before` within this (0: exactly).
     tolerance: float = 0.0
+    # The graphs and breaks of `after` under Dynamo (no frame skipped): one graph, or more
+    # where the fix removes a frame skip and the break before it (another rule's) stays.
+    counts: tuple[int, int] = (1, 0)
 
 
 class Phase(StrEnum):

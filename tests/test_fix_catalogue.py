@@ -78,8 +78,9 @@ def test_fix_is_announced_with_the_safety_its_page_states(
     assert all(fix.applicability is expected for fix in fixes)
 
 
-def _run(source: str, probe: str, seed: int = 0) -> tuple[object, tuple[int, int]]:
-    """Eager outputs and (graphs, breaks) under Dynamo of the probed callable in `source`."""
+def _run(source: str, probe: str, seed: int = 0) -> tuple[object, tuple[int, int, int]]:
+    """Eager outputs and (graphs, breaks, frames skipped) under Dynamo of the probed callable
+    in `source`."""
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
     from breaklint.dynamic import torch_shim
 
@@ -89,7 +90,7 @@ def _run(source: str, probe: str, seed: int = 0) -> tuple[object, tuple[int, int
     function, args = eval(probe, {"torch": torch, **namespace})
     eager = function(*args)
     captured = torch_shim.capture(lambda compiled: compiled(*args), function)
-    return eager, (len(captured.ops_per_graph), len(captured.breaks))
+    return eager, (len(captured.ops_per_graph), len(captured.breaks), captured.frames_skipped)
 
 
 @pytest.mark.parametrize(("rule", "example"), FIXES)
@@ -98,10 +99,10 @@ def test_fix_breaks_less_and_keeps_eager_outputs(
 ) -> None:
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
     monkeypatch.setenv("PYTHONBREAKPOINT", "0")  # `breakpoint()` in a "before" returns at once
-    before, (graphs_before, breaks_before) = _run(example.before, example.probe)
-    after, (graphs_after, breaks_after) = _run(example.after, example.probe)
-    assert (graphs_after, breaks_after) == (1, 0)
-    assert graphs_before != 1 or breaks_before > 0
+    before, counts_before = _run(example.before, example.probe)
+    after, counts_after = _run(example.after, example.probe)
+    assert counts_after == (*example.counts, 0)
+    assert counts_before != counts_after
     torch.testing.assert_close(after, before, rtol=example.tolerance, atol=example.tolerance)
 
 
@@ -118,6 +119,16 @@ def test_every_fix_announced_on_the_corpora_is_made(tmp_path: Path) -> None:
     assert plan.problems == {}
     assert plan.applied + plan.left == len(announced)
     assert len({f.code for f in announced}) >= 3
+
+
+def test_every_rule_without_a_fix_says_on_its_page_why_none_exists() -> None:
+    """A rule whose break can be removed in source offers a fix; every other rule's page says
+    why no rewrite of the source removes its break and keeps the eager outputs."""
+    for rule in all_rules().values():
+        if rule.fix_applicability is None:
+            assert rule.fix_safety is not Rule.fix_safety, rule.code  # its own reason
+            assert rule.fix_safety.lstrip().startswith("No automatic fix: "), rule.code
+            assert f"## Fix safety\n{rule.fix_safety.strip()}" in rule_page(rule)
 
 
 def test_static_rules_without_fix_examples_offer_no_fix(tmp_path: Path) -> None:

@@ -452,6 +452,51 @@ def test_a_probe_drawing_from_numpy_is_seeded_so_a_fix_that_holds_is_kept(breakl
     assert "Fixed 1 finding." in result.stderr.splitlines()
 
 
+# NaN where the input is negative, and an object that holds state (as a key/value cache does)
+# in the outputs: two runs compare by the values inside, NaN equal to NaN at the same place.
+NAN_AND_STATE = """
+    import torch
+
+
+    class Cache:
+        def __init__(self, keys):
+            self.keys = keys
+
+
+    def logs(x):
+        print("logs")
+        return {"log": torch.log(x), "cache": Cache(x * 2)}
+
+
+    compiled = torch.compile(logs)
+"""
+
+PROBES_NAN = """
+    import torch
+
+    from logs import logs
+
+
+    def probe_logs():
+        return logs, (torch.randn(8),)
+"""
+
+
+def test_outputs_with_nan_and_objects_compare_by_value_so_a_fix_that_holds_is_kept(
+    breaklint, write
+):
+    pytest.importorskip("torch", reason="checking fixes on probes needs torch")
+    logs = write("logs.py", NAN_AND_STATE)
+    write("probes.py", PROBES_NAN)
+    result = breaklint("logs.py", "--probes", "probes.py", "--fix", "--unsafe-fixes")
+    assert "    if not torch.compiler.is_compiling():\n        print" in logs.read_text()
+    assert "  probes.py::probe_logs: graphs 1 -> 1, breaks 1 -> 0, equal outputs" in (
+        result.stderr.splitlines()
+    )
+    assert "undone" not in result.stderr
+    assert result.returncode == 0
+
+
 def test_fixed_summary_counts_each_rule(breaklint, write):
     write("model.py", MODEL)
     result = breaklint("model.py", "--fix", "--unsafe-fixes", "--output-format", "concise")

@@ -26,7 +26,12 @@ UPDATES = [
     ("x[x > 0] *= 0.5", "x.copy_(torch.where(x > 0, x * 0.5, x))"),
     ("x[~x.isfinite()] = y[~x.isfinite()]", "x.copy_(torch.where(~x.isfinite(), y, x))"),
     ("v = y[m]\n    x[m] += v", None),  # `v` has the selection's length, not `x`'s
-    ("x[y > 0] -= 1", None),  # a mask that is neither built from `x` nor a name
+    (
+        "x[y > 0] -= 1",  # a mask of names and constants, read again, on the leading dimensions
+        "x.copy_(torch.where((y > 0).reshape((y > 0).shape + (1,) * (x.dim() - (y > 0).dim())), "
+        "x - 1, x))",
+    ),
+    ("x[torch.rand_like(y) > 0.5] -= 1", None),  # a call in the mask: read again, it differs
     ("x[m] += y[m] @ w", None),  # `@` is not elementwise
     ("x[m] @= w", None),  # nor is `@=`
     ("x[m] += y[m].sum(0)", None),  # nor is a reduction

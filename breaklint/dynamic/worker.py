@@ -356,24 +356,24 @@ def run_probe(
 
 
 def _check_outputs(returned: Any, check: OutputsCheck) -> str | None:
-    """Save the eager outputs, or how they differ from those saved (torch's `assert_close`
-    with its default tolerances for the dtype; exact for integers and Python values)."""
+    """Save the eager outputs, or how they differ from those saved (`outputs.difference`: value
+    by value, inside containers and objects, NaN equal to NaN, tolerances by dtype)."""
     import torch
+
+    from breaklint.dynamic import outputs
 
     if inspect.isgenerator(returned):
         return None  # consumed while tracing: nothing left to compare
     if not check.compare:
         with contextlib.suppress(Exception):  # unsaved outputs show when they are compared
-            torch.save(to_device(returned, "cpu"), check.path)
+            torch.save(outputs.flatten(returned), check.path)
         return None
     try:
         saved = torch.load(check.path, map_location="cpu", weights_only=False)
-        torch.testing.assert_close(to_device(returned, "cpu"), saved)
-    except AssertionError as difference:
-        return " ".join(str(difference).split())[:300]
+        differ = outputs.difference(outputs.flatten(returned), saved)
     except Exception as error:  # outputs that cannot be saved or compared prove nothing
         return f"cannot compare the outputs ({type(error).__name__}: {error})"[:300]
-    return None
+    return differ[:300] if differ is not None else None
 
 
 def _resolve_device(requested: str) -> str:

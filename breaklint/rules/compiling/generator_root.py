@@ -14,6 +14,10 @@ class GeneratorRoot(Rule):
         "entirely and it runs eagerly"
     )
     hint = "return a tensor (or a tuple of tensors) and iterate outside the compiled code"
+    fix_safety = """
+No automatic fix: the compiled function is a generator, so its callers iterate it: returning
+tensors instead changes its interface for every caller.
+"""
     what = """
 Flags `yield` and `yield from` directly inside a compile root (a `forward`, a function passed
 to `torch.compile`, a hook).

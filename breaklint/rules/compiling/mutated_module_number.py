@@ -19,6 +19,11 @@ class MutatedModuleNumber(Rule):
         "keep the counter in a tensor buffer (`self.register_buffer('{attribute}', "
         "torch.zeros((), dtype=torch.long))`), or update it outside the compiled region"
     )
+    fix_safety = """
+No automatic fix: keeping the counter in a tensor buffer changes its type for every reader (a
+tensor, not an int) and the module's state dict, across the class: a change of design, not of
+one statement.
+"""
     what = """
 Flags `self.<attribute> += ...` (and `self.<attribute> = self.<attribute> + ...`) in compiled
 code when the class assigns that attribute an `int` constant (`self.step = 0`): a step

@@ -19,6 +19,11 @@ class RangeBoundArgument(Rule):
         "compute without a Python loop over `{argument}` (tensor ops, `torch.arange`), or fix "
         "the count when the module is built"
     )
+    fix_safety = """
+No automatic fix: the unrolled loop needs its count; removing the recompiles means computing
+without a Python loop (tensor ops) or fixing the count when the module is built, which depends
+on what the loop computes.
+"""
     what = """
 Flags `range(n)` in a compile root (a `forward`, a function passed to `torch.compile`) where
 `n` is one of the root's own parameters taken as a Python int: annotated `int`, given an int

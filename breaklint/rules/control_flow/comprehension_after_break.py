@@ -1,9 +1,20 @@
-import ast
-from dataclasses import dataclass
+from __future__ import annotations
 
-from breaklint.findings import Severity
-from breaklint.rule import Report, Rule, RuleContext, all_rules
+import ast
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from breaklint.findings import Applicability, Fix, Severity
+from breaklint.fixes import offer, owns_its_lines
+from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
 from breaklint.syntax import contains, method_call
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from breaklint.rewrites import Rewrite, Rewritten
 
 # Iterables a comprehension takes a list or dict iterator from (measured: a tuple, a list
 # display, `range` and a tensor are iterated without trouble).
@@ -11,6 +22,42 @@ LIST_BUILTINS = frozenset({"list", "sorted", "dict"})
 LIST_METHODS = frozenset({"tolist", "keys", "items", "values"})
 SAFE_BUILTINS = frozenset({"range", "tuple"})
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
+
+
+def _as_loop(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `for-loop` fix: `name = [e for t in it if c]` becomes `name = []` and a `for`
+    statement (an `if` per condition) appending `e`; a dict comprehension sets `name[k] = v`."""
+    import libcst as cst
+
+    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+        return None
+    assign = node.body[0]
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return None
+    name, built = assign.targets[0].target, assign.value
+    add: cst.BaseSmallStatement
+    if isinstance(built, cst.ListComp):
+        empty: cst.BaseExpression = cst.List([])
+        append = cst.Attribute(name.deep_clone(), cst.Name("append"))
+        add = cst.Expr(cst.Call(append, [cst.Arg(built.elt)]))
+    elif isinstance(built, cst.DictComp):
+        empty = cst.Dict([])
+        item = cst.Subscript(name.deep_clone(), [cst.SubscriptElement(cst.Index(built.key))])
+        add = cst.Assign([cst.AssignTarget(item)], built.value)
+    else:
+        return None
+    loops: list[cst.CompFor] = []
+    clause: cst.CompFor | None = built.for_in
+    while clause is not None:
+        loops.append(clause)
+        clause = clause.inner_for_in
+    body: cst.BaseStatement = cst.SimpleStatementLine([add])
+    for loop in reversed(loops):
+        for condition in reversed(loop.ifs):
+            body = cst.If(condition.test, cst.IndentedBlock([body]))
+        body = cst.For(loop.target, loop.iter, cst.IndentedBlock([body]))
+    start = node.with_changes(body=[assign.with_changes(value=empty)])
+    return cst.FlattenSentinel([start, body])
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +83,53 @@ class ComprehensionAfterBreak(Rule):
         "build it with a `for` loop (`d[k] = {tensor}`) or `dict.fromkeys(keys, {tensor})`, "
         "or remove the graph break before it"
     )
+    fix_examples = (
+        FixExample(
+            before="""
+import torch
+
+
+def per_head(x, names):
+    y = x * 2
+    print("heads:", names)
+    heads = {name: y for name in sorted(names)}  # one entry per head
+    return heads
+
+
+compiled = torch.compile(per_head)
+""",
+            after="""
+import torch
+
+
+def per_head(x, names):
+    y = x * 2
+    print("heads:", names)
+    heads = {}  # one entry per head
+    for name in sorted(names):
+        heads[name] = y
+    return heads
+
+
+compiled = torch.compile(per_head)
+""",
+            probe='(per_head, (torch.randn(8), ["q", "k"]))',
+            # The `print` still breaks (BL401 fixes it); the frame after it is no longer skipped.
+            counts=(1, 1),
+        ),
+    )
+    fix_applicability = Applicability.SAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"for-loop": _as_loop}
+    fix_safety = """
+Safe fix: a list or dict comprehension that is the whole value of an assignment to a name,
+`name = [e for t in it if c]`, becomes `name = []` and a `for` statement (an `if` per
+condition, a `for` per clause) that appends `e`, or sets `name[k] = v`; Dynamo 2.13 compiles
+the resumed frame then. Offered only when the loop variables appear nowhere else in the
+function (a `for` binds them in the function, a comprehension does not), `name` does not
+appear in the comprehension (it is bound before the loop now), and for a dict, its key or its
+value is a name or a constant (the assignment evaluates the value first). Fixing the earlier
+break (its rule offers a fix where one exists) removes this finding too.
+"""
     what = """
 Flags a list, set or dict comprehension that comes after a graph break in the same function,
 iterates a list or a dict (`.tolist()`, `sorted()`, `list()`, `.keys()`, `.items()`, a name
@@ -82,6 +176,15 @@ compiled = torch.compile(per_head)
         super().__init__(context)
         self._candidates: list[_Candidate] = []
         self._in_frame: set[int] = set()  # ids of reports made in the function's own frame
+        self._uses: Counter[str] = Counter()  # every name in the function, by how often
+        self._assigned: dict[int, ast.Assign] = {}  # `name = <comprehension>`, by its value
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self._uses[node.id] += 1
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            self._assigned[id(node.value)] = node
 
     def observe(self, report: Report) -> None:
         facts = self.context.facts
@@ -168,8 +271,36 @@ compiled = torch.compile(per_head)
                 node,
                 message,
                 hint=self.hint.format(tensor=candidate.tensor),
+                fix=self._loop_fix(node),
                 severity=None if sure else Severity.WARNING,
             )
+
+    def _loop_fix(self, node: Comprehension) -> Fix | None:
+        """The `for` statement fix, where it changes nothing but the frame Dynamo compiles."""
+        statement = self._assigned.get(id(node))
+        if statement is None or isinstance(node, ast.SetComp):
+            return None
+        if any(generator.is_async for generator in node.generators):
+            return None
+        if isinstance(node, ast.DictComp) and not any(
+            isinstance(part, ast.Name | ast.Constant) for part in (node.key, node.value)
+        ):
+            return None
+        inside = Counter(name.id for name in ast.walk(node) if isinstance(name, ast.Name))
+        variables = {
+            name.id
+            for generator in node.generators
+            for name in ast.walk(generator.target)
+            if isinstance(name, ast.Name)
+        }
+        target = statement.targets[0]
+        assert isinstance(target, ast.Name)  # as visit_Assign keeps them
+        if inside[target.id] or any(self._uses[v] != inside[v] for v in variables):
+            return None
+        if not owns_its_lines(self.context, statement):
+            return None
+        message = "build it with a `for` statement"
+        return offer(self.context, statement, message, "for-loop", self.fix_applicability)
 
 
 def _position(node: ast.AST) -> tuple[int, int] | None:

@@ -19,6 +19,10 @@ class GraphBreakInLoop(FrameSkip):
         "move the breaking code out of the loop, or make it traceable (see {codes}); "
         "a helper decorated @torch.compiler.disable keeps the rest of the frame compiled"
     )
+    fix_safety = """
+No automatic fix: the frame is skipped because of the break inside the loop, and that break's
+own rule offers a fix where one exists; once it is fixed, this finding goes too.
+"""
     what = """
 Flags the first graph break inside each `for` or `while` loop of a compiled function, in
 addition to the finding for the break itself. Once such a break certainly skips the frame, the

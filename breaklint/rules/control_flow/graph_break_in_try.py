@@ -18,6 +18,11 @@ class GraphBreakInTry(FrameSkip):
         "move the breaking code out of the `try` block, or make it traceable (see {codes}); "
         "a helper decorated @torch.compiler.disable keeps the rest of the frame compiled"
     )
+    fix_safety = """
+No automatic fix: the frame is skipped because of the break inside the `try` body, and that
+break's own rule offers a fix where one exists; once it is fixed, this finding goes too.
+Moving the statement out of the `try` would change which exceptions the handlers catch.
+"""
     what = """
 Flags the first graph break in the body of each `try` statement of a compiled function, in
 addition to the finding for the break itself. Once such a break certainly skips the frame, the

@@ -15,6 +15,10 @@ class DynamoGraphBreak(Rule):
     severity = Severity.ERROR
     message = "Dynamo broke the graph here"
     hint = "see Dynamo's explanation and hints; rewrite the statement so it stays in the graph"
+    fix_safety = """
+No automatic fix: no rule recognises the statement, so nothing says how to rewrite it; Dynamo's
+explanation and hints are in the finding.
+"""
     what = """
 Reports a graph break that Dynamo took while running a probe, at a line no static rule
 flagged. The finding carries Dynamo's graph-break id, explanation, hints and the bytecode
@@ -55,6 +59,10 @@ class DynamoFrameSkipped(Rule):
     severity = Severity.ERROR
     message = "Dynamo skipped this whole function: it runs eagerly in full"
     hint = "move the breaking statement out of the loop (or generator) so Dynamo can resume"
+    fix_safety = """
+No automatic fix: no rule recognises the statement that breaks in the loop, so nothing says how
+to rewrite it; Dynamo's explanation is in the finding.
+"""
     what = """
 Reports a function that Dynamo gave up on entirely: a graph break it cannot resume from (inside
 a `for` or `while` loop, a generator, a `try` block) makes it skip the frame, so none of the
@@ -97,6 +105,10 @@ class ProbeFailed(Rule):
     severity = Severity.ERROR
     message = "the probe could not be run to the end"
     hint = "fix the probe (or the model) so that it runs eagerly first"
+    fix_safety = """
+No automatic fix: the probe failed, so it proved nothing: the probe or the model must be fixed
+by hand.
+"""
     what = """
 Reports a probe that raised, ran past `--probe-timeout` or `--probe-memory`, crashed its worker
 process, or is not a valid probe (a `probe_*` function with no parameters returning

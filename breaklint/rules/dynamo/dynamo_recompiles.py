@@ -13,6 +13,10 @@ class DynamoRecompiles(Rule):
     recompiles = True
     message = "Dynamo compiles this function again for every new value"
     hint = "pass the value as a tensor, or hoist it out of the compiled region"
+    fix_safety = """
+No automatic fix: what recompiles is a value the compiled code is called with, seen by running
+Dynamo, not a statement breaklint can rewrite.
+"""
     what = """
 Reports a guard that failed again on every new value while a probe's calls ran (its own call
 and the variants breaklint derives from it: the call again, other values for each Python

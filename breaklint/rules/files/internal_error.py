@@ -9,6 +9,9 @@ class InternalError(Rule):
     severity = Severity.ERROR
     message = "breaklint failed on this code; the rest of the project was still checked"
     hint = "please report this with the code that caused it; `# noqa: BL002` silences it"
+    fix_safety = """
+No automatic fix: breaklint failed on the file, so it knows nothing about the code to rewrite.
+"""
     what = """
 Reports code on which breaklint itself failed (a bug in breaklint, not in your code). The
 other files, and the other functions of this file, are still checked, and breaklint exits

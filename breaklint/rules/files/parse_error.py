@@ -9,6 +9,10 @@ class ParseError(Rule):
     severity = Severity.ERROR
     message = "file cannot be parsed"
     hint = "fix the syntax or the encoding; nothing in this file was checked"
+    fix_safety = """
+No automatic fix: the file does not parse or decode, so there is no code to rewrite; which
+syntax or encoding was meant is the author's to say.
+"""
     what = """
 Reports a file that cannot be read, decoded or parsed as Python. breaklint checks nothing
 else in such a file, so the problem is reported rather than skipped in silence.

@@ -20,6 +20,10 @@ class BreakingHook(Rule):
         "make the hook pure tensor math, or guard its side effects with "
         "`if not torch.compiler.is_compiling():`"
     )
+    fix_safety = """
+No automatic fix: the hook breaks because of code in it that another rule flags (a `print`,
+`.item()`), and that rule offers its fix where one exists.
+"""
     what = """
 Flags a `register_forward_hook`, `register_forward_pre_hook`, `register_full_backward_hook` or
 `Tensor.register_hook` call whose hook, defined in the same file, contains a graph break. The

@@ -36,6 +36,10 @@ class UntraceableNumpy(TracedValueUses):
         "compute Python numbers with Python (`math.lcm`, `math.sqrt`), or keep the value a "
         "tensor operand"
     )
+    fix_safety = """
+No automatic fix: a numpy function that torch._numpy lacks has no general torch equivalent, and
+drawing from torch's random stream instead of numpy's changes the eager outputs.
+"""
     what = """
 Flags numpy in compiled code where Dynamo's numpy tracing breaks the graph:
 

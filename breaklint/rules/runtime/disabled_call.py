@@ -17,6 +17,10 @@ class DisabledCall(Rule):
         "fine when intended (it keeps the rest compiled); otherwise make the function "
         "traceable and drop the decorator, or move the call outside the compiled code"
     )
+    fix_safety = """
+No automatic fix: the decorator is a deliberate choice to run the function eagerly; removing it
+needs proof that its body traces, which only the author (or a probe) can give.
+"""
     what = """
 Flags calls, in compiled code, of functions and methods of the linted tree that are decorated
 `@torch.compiler.disable` or `@torch._dynamo.disable`.

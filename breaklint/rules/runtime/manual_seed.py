@@ -20,6 +20,11 @@ class ManualSeed(Rule):
         "breaks the graph here"
     )
     hint = "seed once outside the compiled code"
+    fix_safety = """
+No automatic fix: seeding changes the global random state that the draws after it read: moving
+it out of the compiled function, or skipping it while compiling, changes which numbers they
+draw.
+"""
     what = """
 Flags `torch.manual_seed`, `torch.seed` and the CUDA seeding functions in compiled code.
 """

@@ -19,6 +19,11 @@ class RequiresGradToggle(Rule):
         "Dynamo breaks the graph here"
     )
     hint = "set requires_grad on inputs and parameters before calling the compiled code"
+    fix_safety = """
+No automatic fix: Dynamo 2.13 breaks on `t.requires_grad = True` and on `t.requires_grad_()`
+alike (measured), and autograd needs the flag where the code sets it: it belongs on inputs and
+parameters before the compiled call, outside the function flagged.
+"""
     what = """
 Flags `t.requires_grad = ...` on a tensor, which Dynamo never traces, and
 `t.requires_grad_()` where Dynamo breaks on it: on an input of the compiled function (one of

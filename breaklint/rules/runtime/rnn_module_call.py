@@ -25,6 +25,11 @@ class RnnModuleCall(Rule):
         "run the recurrent layer outside the compiled region, or set "
         "torch._dynamo.config.allow_rnn = True (experimental) to trace it"
     )
+    fix_safety = """
+No automatic fix: Dynamo does not trace the recurrent modules by default; what decides is a
+config setting (`torch._dynamo.config.allow_rnn`) or where the compiled region ends, not the
+statement, and writing the recurrence out by hand would replace the module's kernels.
+"""
     what = """
 Flags the first use, in compiled code, of a submodule that the same class creates as
 `nn.RNN`, `nn.LSTM` or `nn.GRU` (`self.lstm = nn.LSTM(...)` in `__init__`): calling it

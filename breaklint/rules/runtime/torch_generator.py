@@ -36,6 +36,10 @@ class TorchGenerator(Rule):
         "draw from the global RNG inside compiled code (seed it once outside with "
         "`torch.manual_seed`), or draw the noise outside and pass it in"
     )
+    fix_safety = """
+No automatic fix: drawing from the global random stream instead of the generator, or drawing
+the noise outside and passing it in, changes which numbers are drawn: the eager outputs differ.
+"""
     what = """
 Flags, in compiled code, a `generator=` argument that is not `None` given to a torch random
 function (`torch.randn(..., generator=g)`, `torch.randint`, `torch.bernoulli`,

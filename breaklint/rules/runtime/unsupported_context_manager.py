@@ -1,8 +1,47 @@
-import ast
+from __future__ import annotations
 
-from breaklint.findings import Severity
+import ast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+from breaklint.findings import Applicability, Fix, Severity
+from breaklint.fixes import offer
 from breaklint.knowledge.curated import CONTEXT_MANAGER_ALIASES, UNSUPPORTED_CONTEXT_MANAGERS
-from breaklint.rule import Rule
+from breaklint.rule import FixExample, Rule
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from breaklint.rewrites import Rewrite, Rewritten
+
+DEPRECATED_SDP = "torch.backends.cuda.sdp_kernel"
+# What `torch.backends.cuda.sdp_kernel(...)` does in torch 2.13, written out: the same
+# parameters, and `torch.nn.attention.sdpa_kernel` of the backends they enable, in its order.
+_SDPA_KERNEL = (
+    "{torch}.nn.attention.sdpa_kernel((lambda enable_flash=True, enable_math=True, "
+    "enable_mem_efficient=True, enable_cudnn=True: [backend for backend, enabled in ("
+    "({torch}.nn.attention.SDPBackend.FLASH_ATTENTION, enable_flash), "
+    "({torch}.nn.attention.SDPBackend.EFFICIENT_ATTENTION, enable_mem_efficient), "
+    "({torch}.nn.attention.SDPBackend.MATH, enable_math), "
+    "({torch}.nn.attention.SDPBackend.CUDNN_ATTENTION, enable_cudnn)) if enabled])())"
+)
+
+
+def _sdpa_kernel(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `sdpa-kernel` fix: `torch.backends.cuda.sdp_kernel(ARGS)` becomes
+    `torch.nn.attention.sdpa_kernel` of the backends ARGS enable."""
+    import libcst as cst
+
+    if not isinstance(node, cst.Call):
+        return None
+    replacement = cst.ensure_type(
+        cst.parse_expression(_SDPA_KERNEL.format(torch=fix.torch)), cst.Call
+    )
+    backends = cst.ensure_type(replacement.args[0].value, cst.Call)
+    backends = backends.with_changes(args=node.args)
+    return replacement.with_changes(
+        args=[replacement.args[0].with_changes(value=backends)], lpar=node.lpar, rpar=node.rpar
+    )
 
 
 class UnsupportedContextManager(Rule):
@@ -17,6 +56,15 @@ class UnsupportedContextManager(Rule):
         "enter it outside the compiled function (around the call of the compiled model), or "
         "drop it where the setting is already the default"
     )
+    fix_safety = """
+Safe fix: `torch.backends.cuda.sdp_kernel(...)` becomes `torch.nn.attention.sdpa_kernel` of the
+backends its arguments enable, picked by a lambda with `sdp_kernel`'s own parameters and
+defaults, so any arguments (`**config` included) keep their meaning. In torch 2.13
+`sdp_kernel` is that same `sdpa_kernel` call, which Dynamo traces (one graph); eager runs lose
+only its deprecation warning. The other context managers this rule flags have no automatic
+fix: they set global state Dynamo cannot record, so the `with` has to move around the call of
+the compiled function, outside the function flagged.
+"""
     what = """
 Flags `with` on the torch context managers that Dynamo does not support:
 `torch.backends.cudnn.flags`, `torch.backends.mkldnn.flags`, `torch.backends.cuda.sdp_kernel`,
@@ -60,6 +108,42 @@ with torch.backends.cudnn.flags(enabled=False):
     probe = "(smoothed, (torch.randn(2, 4, 9),))"
     gb_ids = ("GB0142",)
     breaks_graph = False  # the whole frame is skipped already, loop or not
+    fix_examples = (
+        FixExample(
+            before="""
+import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, config):
+    with torch.backends.cuda.sdp_kernel(**config):  # the backends allowed
+        out = F.scaled_dot_product_attention(q, k, v)
+    return out * 2
+
+
+compiled = torch.compile(attend)
+""",
+            after=f"""
+import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v, config):
+    with {_SDPA_KERNEL.format(torch="torch").replace("())", "(**config))")}:  # the backends allowed
+        out = F.scaled_dot_product_attention(q, k, v)
+    return out * 2
+
+
+compiled = torch.compile(attend)
+""",
+            probe=(
+                "(attend, (*torch.randn(3, 1, 2, 4, 8), "
+                "{'enable_flash': False, 'enable_math': True}))"
+            ),
+        ),
+    )
+    fix_applicability = Applicability.SAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"sdpa-kernel": _sdpa_kernel}
 
     def visit_withitem(self, node: ast.withitem) -> None:
         manager = node.context_expr
@@ -68,4 +152,14 @@ with torch.backends.cudnn.flags(enabled=False):
         name = self.context.facts.resolve(manager.func)
         name = CONTEXT_MANAGER_ALIASES.get(name or "", name)
         if name in UNSUPPORTED_CONTEXT_MANAGERS:
-            self.report(manager, self.message.format(manager=name))
+            fix = None
+            if name == DEPRECATED_SDP:
+                fix = offer(
+                    self.context,
+                    manager,
+                    "enter `{torch}.nn.attention.sdpa_kernel` with the backends it enables",
+                    "sdpa-kernel",
+                    self.fix_applicability,
+                    needs_torch=True,
+                )
+            self.report(manager, self.message.format(manager=name), fix=fix)

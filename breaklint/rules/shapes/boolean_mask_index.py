@@ -68,8 +68,9 @@ _SAME_SHAPE_PREDICATES = frozenset(
     {"isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "logical_not", "bool"}
 )
 # The rewrites of a masked update: a mask of the tensor's own shape is used as it is; any other
-# is a name (read again) whose dimensions are the tensor's leading ones, as indexing aligns
-# them, so it gets the tensor's trailing ones as size-1 dimensions for `torch.where`.
+# is read again (a name, or names, attributes and constants combined, as `labels == k`), and
+# its dimensions are the tensor's leading ones, as indexing aligns them, so it gets the
+# tensor's trailing ones as size-1 dimensions for `torch.where`.
 UPDATE = "masked-update"
 UPDATE_LEADING = "masked-update-leading"
 
@@ -98,7 +99,7 @@ def _masked_update(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         value = cst.BinaryOperation(tensor, operator, _grouped(value))
     if fix.rewrite == UPDATE_LEADING:
         code = cst.Module([]).code_for_node
-        mask_code, tensor_code = code(mask), code(tensor)
+        mask_code, tensor_code = code(_grouped(mask)), code(tensor)
         mask = cst.parse_expression(
             f"{mask_code}.reshape({mask_code}.shape + (1,) * ({tensor_code}.dim() - "
             f"{mask_code}.dim()))"
@@ -303,6 +304,35 @@ compiled = torch.compile(add_where_kept)
 import torch
 
 
+def add_per_class(x, labels, bonus):
+    x = x * 2
+    x[labels == 1] += bonus  # the rows of class 1
+    return x
+
+
+compiled = torch.compile(add_per_class)
+""",
+            after="""
+import torch
+
+
+def add_per_class(x, labels, bonus):
+    x = x * 2
+    x.copy_(torch.where((labels == 1).reshape((labels == 1).shape + (1,) * (x.dim() - (labels == 1).dim())), x + bonus, x))  # the rows of class 1
+    return x
+
+
+compiled = torch.compile(add_per_class)
+""",  # noqa: E501
+            probe=(
+                "(add_per_class, (torch.randn(4, 3), torch.tensor([0, 1, 1, 2]), torch.randn(3)))"
+            ),
+        ),
+        FixExample(
+            before="""
+import torch
+
+
 def damp_negatives(x):
     x = x + 1
     x[x < 0] *= 0.0
@@ -376,8 +406,9 @@ reads through the same mask, elementwise operators and elementwise methods (`.fl
 `.to(...)`, `.exp()`, `.clamp(...)`, ...), never of a name bound to a read through a mask. It
 is in place, as the original is: views of `x` see the update, and `x` keeps its dtype
 (`copy_` casts as the indexed write did). Where the mask is built from `x` alone (`x > 0`,
-`x.isnan()`) it has `x`'s shape and is used as it is; a mask that is a name is aligned to
-`x`'s leading dimensions, as indexing aligns it:
+`x.isnan()`) it has `x`'s shape and is used as it is; any other mask built of names,
+attributes and constants (`keep`, `labels == k`, read again) is aligned to `x`'s leading
+dimensions, as indexing aligns it:
 `mask.reshape(mask.shape + (1,) * (x.dim() - mask.dim()))`. Unsafe: the operation runs on
 every element, not only the selected ones (an integer division by zero outside the mask now
 raises), a `value` that is a tensor of the selection's length (not the whole tensor's) no
@@ -475,8 +506,8 @@ have no automatic fix.
             return None
         if _built_from(mask, tensor):
             rewrite = UPDATE
-        elif dotted(mask) is not None:
-            rewrite = UPDATE_LEADING
+        elif all(isinstance(node, _PURE) for node in ast.walk(mask)):
+            rewrite = UPDATE_LEADING  # the mask is read three times: it must read the same
         else:
             return None
         message = "update in place through `{torch}.where(mask, ...)`: `x.copy_(...)`"

@@ -25,6 +25,13 @@ class DynamicShapeOp(Rule):
         "fake tensors and breaks the graph here"
     )
     hint = HINT
+    fix_safety = """
+No automatic fix: the result's size depends on the data, and every form with a fixed size
+(`torch.where(mask, x, 0)`, weighting by the mask) returns another value (padded, weighted)
+that the code after it must be rewritten to expect;
+`torch._dynamo.config.capture_dynamic_output_shape_ops = True` lets Dynamo trace many of these
+ops instead.
+"""
     what = """
 Flags `torch.nonzero`, `torch.argwhere`, `torch.unique`, `torch.unique_consecutive`,
 `torch.masked_select`, `torch.bincount` (and their tensor methods) and the one-argument

@@ -17,6 +17,11 @@ class RepeatInterleaveTensor(Rule):
         "pass `output_size=` when the total is known, use an int `repeats`, or set "
         "torch._dynamo.config.capture_dynamic_output_shape_ops = True"
     )
+    fix_safety = """
+No automatic fix: the output's length is the sum of `repeats`, a value of the data:
+`output_size=` removes the break only when that total is known as a Python number, and reading
+it from the tensor (`int(repeats.sum())`) breaks in its turn.
+"""
     what = """
 Flags `torch.repeat_interleave(x, repeats)` and `x.repeat_interleave(repeats)` when `repeats`
 is a tensor and no `output_size=` is given. An int `repeats` keeps the shape static.

@@ -80,6 +80,11 @@ class TensorSizeArgument(Rule):
         "compute sizes from shapes (`x.shape[0]`) or Python values, or keep the tensor and "
         "mask instead (`torch.arange(n_max) < lengths[:, None]`)"
     )
+    fix_safety = """
+No automatic fix: a size, count or bound must be a Python number, and this one is a tensor's
+value, so the shape of what follows depends on the data; computing it from shapes, or keeping a
+mask instead, changes the code around it in ways that depend on what it computes.
+"""
     what = """
 Flags a tensor passed where a torch function or tensor method needs a Python number: a size
 (`torch.zeros((b, n, d))`, `x.view(b, n)`, `x.new_zeros(n)`), a bound or step

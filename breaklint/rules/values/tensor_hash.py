@@ -21,6 +21,12 @@ class TensorHash(Rule):
         "use the hash only as a dict or set key or in `==` tests; compute with it outside the "
         "compiled code"
     )
+    fix_safety = """
+No automatic fix: a tensor's hash is its identity (`Tensor.__hash__` is `id`), which no traced
+value stands for (`id(t)` of a tensor made in the function makes Dynamo skip it too, measured
+on 2.13), and code that computes with it depends on the object, not the data; the computation
+has to move out of the compiled code.
+"""
     what = """
 Flags `hash(t)` of a tensor whose value is used as a number in compiled code: Python
 arithmetic on it (`hash(t) % n`), an ordering comparison (`<`, `>`), a conversion (`int()`,

@@ -17,6 +17,12 @@ class TensorTolist(Rule):
         "keep the data a tensor (index it, `torch.split`, `unbind`), or call it outside the "
         "compiled code"
     )
+    fix_safety = """
+No automatic fix: `.tolist()` turns every element into a Python number because the code after
+it uses them as Python values (a loop, an index, a size, a key): keeping a tensor means
+rewriting those uses, which differ from one program to the next. The hint names the tensor
+forms.
+"""
     what = """
 Flags `tensor.tolist()` in compiled code.
 """
