@@ -34,7 +34,7 @@ def report_crash(crash: Exception) -> None:
     """One line on stderr for an unexpected exception; its traceback goes to a log file, or to
     stderr too when BREAKLINT_DEBUG is set."""
     detail = traceback.format_exception(crash)
-    summary = f"{type(crash).__name__}: {crash}".splitlines()[0]
+    summary = f"{type(crash).__name__}: {_message(crash)}".splitlines()[0]
     if os.environ.get(DEBUG_VARIABLE):
         sys.stderr.write("".join(detail))
         error(f"internal error: {summary}")
@@ -47,6 +47,13 @@ def report_crash(crash: Exception) -> None:
     except OSError:
         where = f"set {DEBUG_VARIABLE}=1 for the traceback"
     error(f"internal error: {summary} (a bug in breaklint; {where})")
+
+
+def _message(crash: Exception) -> str:
+    try:
+        return str(crash)
+    except Exception:  # e.g. a KeyError whose key's repr recurses too deep
+        return "(its message cannot be shown)"
 
 
 def fixed_summary(fixed: Counter[str]) -> str:

@@ -13,7 +13,8 @@ import pytest
 
 from conftest import REPO
 
-# The CLI with scope computation broken, as a bug in breaklint would break it.
+# The CLI with scope computation broken, as a bug in breaklint would break it (a run of two
+# files: one file is its own project, whose scope comes from its own check).
 CRASHING = """
 import sys
 import breaklint.engine
@@ -25,12 +26,13 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def _crash(tmp_path, env=None):
-    (tmp_path / "m.py").write_text("import torch\n", encoding="utf-8")
+def _crash(tmp_path, env=None, script=CRASHING):
+    for name in ("m.py", "n.py"):
+        (tmp_path / name).write_text("import torch\n", encoding="utf-8")
     inherited = {k: v for k, v in os.environ.items() if k != "BREAKLINT_DEBUG"}
     path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
     return subprocess.run(
-        [sys.executable, "-c", CRASHING, "m.py", "--no-cache"],
+        [sys.executable, "-c", script, ".", "--no-cache"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -74,3 +76,17 @@ def test_a_bug_in_a_probe_slot_reaches_the_caller_without_a_thread_traceback(cap
     with pytest.raises(KeyError, match="slot"):
         workers.run(probes, Watch(frozenset()))
     assert capsys.readouterr().err == ""
+
+
+def test_a_crash_whose_message_cannot_be_shown_is_still_one_line_and_exit_2(tmp_path):
+    # A key whose repr recurses without end, as a deep libcst node's does.
+    deep_key = 'KeyError(type("Deep", (), {"__repr__": lambda self: repr(self)})())'
+    result = _crash(tmp_path, script=CRASHING.replace('KeyError("boom")', deep_key))
+    assert result.returncode == 2
+    match = re.fullmatch(
+        r"breaklint: error: internal error: KeyError: \(its message cannot be shown\) "
+        r"\(a bug in breaklint; traceback in (?P<log>\S+\.log)\)\n",
+        result.stderr,
+    )
+    assert match, result.stderr
+    Path(match["log"]).unlink()
