@@ -281,7 +281,10 @@ def observe(
         named = {key for key, item in breaks.items() if _names(item, knob)}
         if not named:
             continue
-        rerun = torch_shim.capture(call, target, knob)
+        try:
+            rerun = torch_shim.capture(call, target, knob)
+        except Exception:  # Dynamo failed under the knob: it does not help, the breaks stand
+            continue
         still = {(b.path, b.line) for r in rerun.breaks if (b := attribute(r, request))}
         for key in named:
             item = breaks[key]
