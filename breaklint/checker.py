@@ -108,8 +108,8 @@ def _check_file(
     text, tree, index, nodes = parsed
     source = LazyLines(text)
     project = Project({path: index}, {path: module})
-    functions = annotate(project, compile_scope(project, scope))
     with deep_recursion():
+        functions = annotate(project, compile_scope(project, scope))
         checked = check_functions(path, source, nodes, functions.get(path, []), codes, index)
     if any(result.findings for result in checked):
         suppressions = Suppressions(text, source.lines, tree)

@@ -53,6 +53,7 @@ from breaklint.cache import (
     findings_to_json,
     text_digest,
 )
+from breaklint.checker import deep_recursion
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts
@@ -262,7 +263,9 @@ def _in_project_scope(
     the file gave them kept, the others checked again (in workers)."""
     indexes = {r.path: r.index for r in checked_files if r.index is not None}
     project = Project(indexes, jobs.module_of)
-    with collector_paused():  # the analysis makes hundreds of thousands of objects
+    # The analysis makes hundreds of thousands of objects, and recurses through summaries
+    # as deep as the chains of bindings they stand for.
+    with collector_paused(), deep_recursion():
         scoped = annotate(project, compile_scope(project, scope))
     findings: list[Finding] = []
     rechecks: list[RecheckJob] = []

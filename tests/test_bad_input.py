@@ -118,6 +118,25 @@ def test_code_nested_too_deeply_is_a_finding_not_a_crash(breaklint, write):
     assert "Traceback" not in result.stderr
 
 
+def test_a_long_chain_of_rebindings_is_analysed_in_workers_too(breaklint, write):
+    # Each binding's summary holds the one before it: what `grow` returns is read through
+    # 1,500 of them, in the worker processes of --jobs 2 as in the main process.
+    chain = "\n".join("    x = x + 1" for _ in range(1500))
+    write(
+        "chain.py",
+        f"import torch\n\n\ndef grow(x):\n{chain}\n    return x\n\n\n"
+        "@torch.compile\ndef run(t):\n    return grow(t).max().item()\n",
+    )
+    write("model.py", MODEL)
+    result = concise(breaklint, ".", "--jobs", "2")
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    assert result.returncode == 1
+    assert [line.split(" [")[0] for line in result.stdout.splitlines()] == [
+        "chain.py:1510:12: BL101",
+        "model.py:6:20: BL101",
+    ]
+
+
 def test_a_breaklint_bug_is_reported_where_it_happened_and_exits_2(
     tmp_path, write, monkeypatch, capsys
 ):
