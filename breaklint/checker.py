@@ -9,9 +9,8 @@ changes (`recheck_file`): a helper reached from another file, a callee disabled 
 from __future__ import annotations
 
 import ast
-import contextlib
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -29,8 +28,10 @@ from breaklint.source import (
     collector_paused,
     column,
     compile_tree,
+    deep_recursion,
     parse_tree,
     read_source,
+    recursion_limit,
     stack_depth,
 )
 from breaklint.suppression import Suppressions, is_skipped
@@ -55,29 +56,6 @@ class FileResult:
     index: ModuleIndex | None  # None when the file cannot be parsed or is skipped
     problems: list[Finding]  # why it could not be checked
     checked: list[CheckedFunction]  # against the file's own scope
-
-
-# Code that compiles is at most a few thousand levels deep (the compiler's own limit); the
-# analysis recurses a few frames per level, in Python frames that take no C stack (3.11+).
-_ANALYSIS_RECURSION_LIMIT = 50_000
-
-
-@contextlib.contextmanager
-def deep_recursion() -> Iterator[None]:
-    """Room to recurse through any tree that compiles. Only around the analysis: `ast.parse`
-    and `compile`, which recurse in C, scale their own limits with this one."""
-    with _recursion_limit(max(sys.getrecursionlimit(), _ANALYSIS_RECURSION_LIMIT)):
-        yield
-
-
-@contextlib.contextmanager
-def _recursion_limit(limit: int) -> Iterator[None]:
-    before = sys.getrecursionlimit()
-    sys.setrecursionlimit(limit)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(before)
 
 
 def check_file(
@@ -184,7 +162,7 @@ def _index(path: str, text: str, tree: ast.Module, package: list[str], nodes: No
     compiler's; a deeper one is compiled, then indexed again with room to recurse."""
     stage = CompileStage(tree, text)
     try:
-        with _recursion_limit(stack_depth() + sys.getrecursionlimit() // 2):
+        with recursion_limit(stack_depth() + sys.getrecursionlimit() // 2):
             index = build_index(path, tree, package, nodes, stage)
     except RecursionError:
         compile_tree(tree, text, path)

@@ -53,7 +53,6 @@ from breaklint.cache import (
     findings_to_json,
     text_digest,
 )
-from breaklint.checker import deep_recursion
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts
@@ -62,7 +61,7 @@ from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.knowledge.answers import fingerprint
 from breaklint.probe_roots import probe_roots
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
-from breaklint.source import collector_paused
+from breaklint.source import collector_paused, deep_recursion
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor

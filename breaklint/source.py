@@ -235,3 +235,26 @@ def display_path(path: str) -> str:
     """`path` relative to the working directory when it lies under it, as reports show it."""
     relative = os.path.relpath(path)
     return path if relative.startswith("..") else relative
+
+
+# Code that compiles is at most a few thousand levels deep (the compiler's own limit); the
+# analysis recurses a few frames per level, in Python frames that take no C stack (3.11+).
+_ANALYSIS_RECURSION_LIMIT = 50_000
+
+
+@contextlib.contextmanager
+def deep_recursion() -> Iterator[None]:
+    """Room to recurse through any tree that compiles. Only around the analysis: `ast.parse`
+    and `compile`, which recurse in C, scale their own limits with this one."""
+    with recursion_limit(max(sys.getrecursionlimit(), _ANALYSIS_RECURSION_LIMIT)):
+        yield
+
+
+@contextlib.contextmanager
+def recursion_limit(limit: int) -> Iterator[None]:
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
