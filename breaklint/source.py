@@ -185,15 +185,11 @@ def _as_a_script(action: Callable[..., T], *args: object) -> T:
     # and compiles here as in a script, whatever the depth of the stack this runs on.
     depth = stack_depth()
     before = sys.getrecursionlimit()
-    sys.setrecursionlimit(before + depth)
-    try:
-        # The compiler's warnings about the user's code (`"\d"`, `1()`) are not breaklint's
-        # to print, and must not become errors under `-W error`.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return action(*args, before + depth + _TREE_MARGIN)
-    finally:
-        sys.setrecursionlimit(before)
+    # The compiler's warnings about the user's code (`"\d"`, `1()`) are not breaklint's to
+    # print, and must not become errors under `-W error`.
+    with recursion_limit(before + depth), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return action(*args, before + depth + _TREE_MARGIN)
 
 
 def _parsed(text: str, path: str, tree_limit: int) -> ast.AST:
