@@ -134,6 +134,8 @@ def _probe_line(result: Any) -> Text:
         f"  graphs {result.graphs}  breaks {result.graph_breaks}{places}  ops per graph {ops}"
         f"  frames skipped {result.frames_skipped}  {result.wall_s:.2f}s"
     )
+    if result.device:
+        text.append(f" on {result.device}")
     if result.recompiles is not None:
         text.append(f"\n  {result.recompiles.line()}")
     for item in result.costliest_breaks():

@@ -456,14 +456,53 @@ def test_device_cuda_without_cuda_is_a_one_line_error(write, breaklint) -> None:
     ]
 
 
-def test_device_cuda_moves_module_and_inputs(write, breaklint) -> None:
-    if not _has_cuda():
-        pytest.skip("needs a CUDA GPU")
+def _scale_on(device: str, write, breaklint) -> dict:
+    """The JSON report of the Scale probe run with `--device DEVICE`; the probe's inputs come
+    as a list inside a tuple, so moving them reaches into containers."""
     write("model.py", MODEL)
     write("probes.py", "import torch\nfrom model import Scale\n\n\n"
           "def probe_scale():\n    return Scale(), ([torch.randn(4)],)[0], {}\n")  # fmt: skip
-    done = breaklint("model.py", "--probes", "probes.py", "--device", "cuda", "-q")
+    done = breaklint(
+        "model.py", "--probes", "probes.py", "--device", device, "--output-format", "json"
+    )
     assert done.returncode == 1, done.stderr
+    return json.loads(done.stdout)
+
+
+# The Scale probe: one break (the graph_break call, line 11), two graphs, on any device.
+SCALE_BREAKS = ([("ok", 2, 1, 0)], [("BL900", 11, 9)])
+
+
+def _breaks_seen(report: dict) -> tuple:
+    """What a user compares between devices: each probe's counts and the confirmed findings."""
+    probes = [
+        (p["status"], p["graphs"], p["breaks"], p["frames_skipped"]) for p in report["probes"]
+    ]
+    confirmed = sorted(
+        (f["code"], f["line"], f["column"])
+        for f in report["findings"]
+        if f["status"] == "confirmed"
+    )
+    return probes, confirmed
+
+
+def test_device_cuda_moves_module_and_inputs(write, breaklint) -> None:
+    if not _has_cuda():
+        pytest.skip("needs a CUDA GPU")
+    on_cuda = _scale_on("cuda", write, breaklint)
+    assert [p["device"] for p in on_cuda["probes"]] == ["cuda"]
+    assert _breaks_seen(on_cuda) == _breaks_seen(_scale_on("cpu", write, breaklint))
+    assert _breaks_seen(on_cuda) == SCALE_BREAKS
+
+
+def test_the_report_names_the_device_each_probe_ran_on(write, breaklint) -> None:
+    report = _scale_on("cpu", write, breaklint)
+    assert [p["device"] for p in report["probes"]] == ["cpu"]
+    assert _breaks_seen(report) == SCALE_BREAKS
+    done = breaklint("model.py", "--probes", "probes.py", "--device", "cpu", "--jobs", "1")
+    assert re.search(
+        r"probes\.py::probe_scale: ok  graphs 2 .* \d+\.\d\ds on cpu$", done.stdout, re.M
+    )
 
 
 def test_full_output_shows_evidence_and_bytecode(write, breaklint) -> None:

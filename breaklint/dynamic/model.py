@@ -240,6 +240,7 @@ class ProbeResult:
     # Resumes after each break in one warm call (the first call the variants run; none with
     # --no-variants and no calls of the probe's own), most first.
     resumes: tuple[ResumeCount, ...] = ()
+    device: str | None = None  # where the worker ran it, "cpu" or "cuda" (None: no worker did)
 
     def splits(self, item: Break) -> int | None:
         """How often one call splits the graph at `item` (None: not measured, or a skipped
@@ -293,6 +294,7 @@ class ProbeResult:
             "ops_per_graph": list(self.ops_per_graph),
             "frames_skipped": self.frames_skipped,
             "wall_s": round(self.wall_s, 3),
+            "device": self.device,
             "error": self.error,
             "traceback": self.traceback,
             "recompiles": None if self.recompiles is None else self.recompiles.to_json(),

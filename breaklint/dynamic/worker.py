@@ -353,9 +353,10 @@ def run_probe(
             time.perf_counter() - started,
             error=message,
             traceback=failed.traceback,
+            device=device,
         )
     result = observed.result(probe, time.perf_counter() - started, coverage)
-    return replace(result, outputs_differ=outputs_differ)
+    return replace(result, outputs_differ=outputs_differ, device=device)
 
 
 def _check_outputs(returned: Any, check: OutputsCheck) -> str | None:
