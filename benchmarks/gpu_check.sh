@@ -11,14 +11,17 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-check}
 mkdir -p "$out"
-repo=$PWD
+out=$(realpath "$out")
 
-python3 -m venv --system-site-packages /tmp/gpu-venv
-py=/tmp/gpu-venv/bin/python
+# Into a folder on PYTHONPATH, beside the torch that python3 has (a venv would not see it when
+# python3 is itself a venv's); installed, not editable, so the pytest plugin is registered.
+py=python3
+site=$(mktemp -d)
 if [ -n "${WHEELS:-}" ]; then
-    $py -m pip install -q --no-index --no-deps "$WHEELS"/*.whl
+    $py -m pip install -q --no-index --no-deps --target "$site" "$WHEELS"/*.whl
 fi
-$py -m pip install -q --no-index --no-deps --no-build-isolation -e . || exit 2
+$py -m pip install -q --no-index --no-deps --no-build-isolation --target "$site" . || exit 2
+export PYTHONPATH=$site
 {
     nvidia-smi -L
     $py -c "import sys, torch, transformers; print(sys.version.split()[0], torch.__version__,
@@ -29,15 +32,19 @@ cat "$out/env.txt"
 # Tests that need tools this machine lacks (ruff, mypy, mkdocs, pre-commit) are left out.
 skip=(--ignore=tests/test_docs.py --ignore=tests/test_precommit.py --ignore=tests/test_readme_ci.py)
 workers=$(($(nproc) > 2 ? $(nproc) - 2 : 1))
-timeout "${SUITE_TIMEOUT:-300}" $py -m pytest -q -n "$workers" "${skip[@]}" -rfEs \
-    --junitxml="$out/cuda-tests.xml" > "$out/cuda-tests.log" 2>&1
+# -v: one line per test as it ends, so a suite stopped by its timeout still names its failures.
+timeout "${SUITE_TIMEOUT:-300}" $py -m pytest -v -n "$workers" --dist worksteal -p no:benchmark \
+    "${skip[@]}" -rfEs > "$out/cuda-tests.log" 2>&1
 echo "cuda suite rc=$?"
-tail -n 40 "$out/cuda-tests.log"
-if grep -q "failed" "$out/cuda-tests.log"; then
-    CUDA_VISIBLE_DEVICES="" timeout "${RERUN_TIMEOUT:-150}" $py -m pytest -q -n "$workers" \
-        "${skip[@]}" --lf -rfE > "$out/cpu-rerun.log" 2>&1
-    echo "failed tests again with CUDA hidden: rc=$?"
-    grep -E "^(FAILED|ERROR)|passed|failed" "$out/cpu-rerun.log" | tail -n 30
+grep -oE "(PASSED|FAILED|ERROR|SKIPPED)" "$out/cuda-tests.log" | sort | uniq -c
+grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/cuda-tests.log" | awk '{print $2}' | sort -u \
+    > "$out/cuda-failed.txt"
+if [ -s "$out/cuda-failed.txt" ]; then
+    mapfile -t failed < "$out/cuda-failed.txt"
+    CUDA_VISIBLE_DEVICES="" timeout "${RERUN_TIMEOUT:-150}" $py -m pytest -v -n "$workers" \
+        --dist worksteal -p no:benchmark "${failed[@]}" > "$out/cpu-rerun.log" 2>&1
+    echo "the ${#failed[@]} failed tests again with CUDA hidden: rc=$?"
+    grep -oE "(PASSED|FAILED|ERROR) tests/[^ ]+" "$out/cpu-rerun.log" | sort -k2
 fi
 
 corpus=$(mktemp -d)
@@ -45,12 +52,12 @@ cp tests/corpus/models.py tests/corpus/layers.py tests/corpus/probes.py "$corpus
 for device in cuda cpu; do
     started=$SECONDS
     (cd "$corpus" && $py -m breaklint models.py layers.py --probes probes.py --device "$device" \
-        --output-format json --quiet > "$repo/$out/corpus-$device.json" \
-        2> "$repo/$out/corpus-$device.err")
+        --output-format json --quiet > "$out/corpus-$device.json" \
+        2> "$out/corpus-$device.err")
     echo "corpus --device $device: rc=$? $((SECONDS - started)) s"
     started=$SECONDS
-    (cd "$corpus" && $py -m breaklint --hf gpt2 --hf bert --device "$device" \
-        --output-format json > "$repo/$out/hf-$device.json" 2> "$repo/$out/hf-$device.err")
+    (cd "$corpus" && $py -m breaklint --hf gpt2 --device "$device" \
+        --output-format json > "$out/hf-$device.json" 2> "$out/hf-$device.err")
     echo "hf --device $device: rc=$? $((SECONDS - started)) s"
     tail -n 6 "$out/hf-$device.err"
 done

@@ -495,6 +495,32 @@ def test_device_cuda_moves_module_and_inputs(write, breaklint) -> None:
     assert _breaks_seen(on_cuda) == SCALE_BREAKS
 
 
+def test_on_cuda_tensors_the_model_makes_without_a_device_are_made_there(write, breaklint) -> None:
+    """A forward that calls `torch.arange(n)` runs beside its CUDA inputs (the default device is
+    the probe's), so the probe shows the model's break, not a device mismatch."""
+    if not _has_cuda():
+        pytest.skip("needs a CUDA GPU")
+    write("model.py", """
+        import torch
+
+
+        class Positions(torch.nn.Module):
+            def forward(self, x):
+                x = x + torch.arange(x.shape[-1])
+                torch._dynamo.graph_break()
+                return x * torch.ones(())
+    """)  # fmt: skip
+    write("probes.py", "import torch\nfrom model import Positions\n\n\n"
+          "def probe_positions():\n    return Positions(), (torch.randn(4),)\n")  # fmt: skip
+    done = breaklint(
+        "model.py", "--probes", "probes.py", "--device", "cuda", "--output-format", "json"
+    )
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert _breaks_seen(report) == ([("ok", 2, 1, 0)], [("BL504", 7, 9)])
+    assert [p["device"] for p in report["probes"]] == ["cuda"]
+
+
 def test_the_report_names_the_device_each_probe_ran_on(write, breaklint) -> None:
     report = _scale_on("cpu", write, breaklint)
     assert [p["device"] for p in report["probes"]] == ["cpu"]

@@ -79,10 +79,18 @@ def seed() -> None:
 
 
 def planned_call(probe: Probe, device: str) -> variants.CallPlan:
-    """What the probe function returns, as a plan whose first call is on `device`."""
+    """What the probe function returns, as a plan whose first call is on `device`. Off the
+    CPU, `device` is also torch's default device from here until the worker restores its state
+    for the next request: a tensor the model makes without naming a device (`torch.arange(n)`
+    in a forward) is made beside its inputs, instead of failing the probe on a device mismatch
+    that says nothing about graph breaks."""
+    import torch
+
     function = getattr(load(probe.path), probe.name, None)
     if not callable(function):
         raise ProbeError(f"{probe.name} is not a function of {probe.path}")
+    if device != "cpu":
+        torch.set_default_device(device)
     seed()
     calls = variants.plan(function(), lambda returned: unpack(probe, returned))
     calls.target = to_device(calls.target, device)
