@@ -495,30 +495,62 @@ def test_device_cuda_moves_module_and_inputs(write, breaklint) -> None:
     assert _breaks_seen(on_cuda) == SCALE_BREAKS
 
 
-def test_on_cuda_tensors_the_model_makes_without_a_device_are_made_there(write, breaklint) -> None:
-    """A forward that calls `torch.arange(n)` runs beside its CUDA inputs (the default device is
-    the probe's), so the probe shows the model's break, not a device mismatch."""
+POSITIONS_MODEL = """
+import torch
+
+
+class Positions(torch.nn.Module):
+    def forward(self, x):
+        x = x + torch.arange(x.shape[-1])
+        torch._dynamo.graph_break()
+        return x * torch.ones(())
+"""
+
+
+def test_on_cuda_a_model_that_makes_cpu_tensors_is_told_to_run_on_the_cpu(write, breaklint) -> None:
+    """A forward that calls `torch.arange(n)` makes a CPU tensor beside CUDA inputs: the probe
+    fails with torch's message and the way out, and runs clean with --device cpu."""
     if not _has_cuda():
         pytest.skip("needs a CUDA GPU")
-    write("model.py", """
-        import torch
-
-
-        class Positions(torch.nn.Module):
-            def forward(self, x):
-                x = x + torch.arange(x.shape[-1])
-                torch._dynamo.graph_break()
-                return x * torch.ones(())
-    """)  # fmt: skip
+    write("model.py", POSITIONS_MODEL)
     write("probes.py", "import torch\nfrom model import Positions\n\n\n"
           "def probe_positions():\n    return Positions(), (torch.randn(4),)\n")  # fmt: skip
-    done = breaklint(
-        "model.py", "--probes", "probes.py", "--device", "cuda", "--output-format", "json"
+    runs = {
+        device: breaklint(
+            "model.py", "--probes", "probes.py", "--device", device, "--output-format", "json"
+        )
+        for device in ("cuda", "cpu")
+    }
+    on_cuda, on_cpu = (json.loads(runs[device].stdout)["probes"][0] for device in ("cuda", "cpu"))
+    assert (on_cuda["status"], on_cuda["device"]) == ("error", "cuda")
+    assert on_cuda["error"].endswith(
+        "(the probe ran on cuda; --device cpu runs a model that makes its tensors there)"
     )
-    assert done.returncode == 1, done.stderr
-    report = json.loads(done.stdout)
-    assert _breaks_seen(report) == ([("ok", 2, 1, 0)], [("BL504", 7, 9)])
-    assert [p["device"] for p in report["probes"]] == ["cuda"]
+    assert (on_cpu["status"], on_cpu["device"], on_cpu["graphs"]) == ("ok", "cpu", 2)
+
+
+@pytest.mark.parametrize(
+    "seen_on_an_h200",
+    [
+        "Expected all tensors to be on the same device, but found at least two devices, cuda:0"
+        " and cpu!",
+        "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor"
+        " to host memory first.",
+        "Expected a 'cuda' device type for generator but found 'cpu'",
+    ],
+)  # fmt: skip
+def test_a_cpu_tensor_on_cuda_gets_the_way_out(seen_on_an_h200: str) -> None:
+    from breaklint.dynamic.probe_call import failure
+
+    hint = " (the probe ran on cuda; --device cpu runs a model that makes its tensors there)"
+    assert (
+        failure(RuntimeError(seen_on_an_h200), "cuda").error
+        == f"RuntimeError: {seen_on_an_h200}{hint}"
+    )
+    assert failure(RuntimeError(seen_on_an_h200), "cpu").error == f"RuntimeError: {seen_on_an_h200}"
+    assert not failure(
+        RuntimeError("mat1 and mat2 shapes cannot be multiplied"), "cuda"
+    ).error.endswith(hint)
 
 
 def test_the_report_names_the_device_each_probe_ran_on(write, breaklint) -> None:

@@ -172,7 +172,7 @@ def run_graph(request: GraphRequest, device: str) -> GraphResult:
         if request.wraps:
             result = _wrap(result, loaded, request.wraps)
     except BaseException as error:  # the user's code may raise anything, SystemExit included
-        failed = failure(error)
+        failed = failure(error, device)
         elapsed = time.perf_counter() - started
         return GraphResult(
             request.probe,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -79,18 +80,10 @@ def seed() -> None:
 
 
 def planned_call(probe: Probe, device: str) -> variants.CallPlan:
-    """What the probe function returns, as a plan whose first call is on `device`. Off the
-    CPU, `device` is also torch's default device from here until the worker restores its state
-    for the next request: a tensor the model makes without naming a device (`torch.arange(n)`
-    in a forward) is made beside its inputs, instead of failing the probe on a device mismatch
-    that says nothing about graph breaks."""
-    import torch
-
+    """What the probe function returns, as a plan whose first call is on `device`."""
     function = getattr(load(probe.path), probe.name, None)
     if not callable(function):
         raise ProbeError(f"{probe.name} is not a function of {probe.path}")
-    if device != "cpu":
-        torch.set_default_device(device)
     seed()
     calls = variants.plan(function(), lambda returned: unpack(probe, returned))
     calls.target = to_device(calls.target, device)
@@ -104,12 +97,23 @@ class Failure:
     traceback: str | None  # its tail, None for a ProbeError
 
 
-def failure(error: BaseException) -> Failure:
-    """What a probe raised, as a result reports it; a KeyboardInterrupt is raised again."""
+def failure(error: BaseException, device: str) -> Failure:
+    """What a probe raised on `device`, as a result reports it; a KeyboardInterrupt is raised
+    again."""
     if isinstance(error, KeyboardInterrupt):
         raise error
     message = f"{type(error).__name__}: {error}".strip().splitlines()[0]
+    if device != "cpu" and _made_on_the_cpu(message):
+        message += (
+            f" (the probe ran on {device}; --device cpu runs a model that makes its tensors there)"
+        )
     return Failure(message, None if isinstance(error, ProbeError) else _traceback_tail(error))
+
+
+def _made_on_the_cpu(message: str) -> bool:
+    """Whether torch refused to mix a CPU tensor (or generator) with the probe's device: a
+    model written for the CPU (`torch.arange(n)` in a forward, `.numpy()`), not a break."""
+    return "cpu" in message.lower() and bool(re.search(r"\bdevices?\b", message))
 
 
 def _traceback_tail(error: BaseException) -> str:

@@ -342,7 +342,7 @@ def run_probe(
             recompile_limit=calls.recompile_limit,
         )
     except BaseException as error:  # the user's code may raise anything, SystemExit included
-        failed = failure(error)
+        failed = failure(error, device)
         status, message = ProbeStatus.ERROR, failed.error
         if torch_shim.is_out_of_memory(error):
             status = ProbeStatus.OUT_OF_MEMORY
