@@ -29,7 +29,9 @@ def is_skipped(text: str) -> bool:
     if "skip-file" not in text or _SKIP_FILE.search(text) is None:
         return False
     try:
-        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+        # Universal newlines: a lone CR ends a line for Python, and 3.12's tokenizer reads one
+        # inside a line as an operator, swallowing the comment after it.
+        tokens = tokenize.generate_tokens(io.StringIO(text, newline=None).readline)
         return any(t.type == tokenize.COMMENT and _SKIP_FILE.match(t.string) for t in tokens)
     except (tokenize.TokenError, SyntaxError):
         return True  # unparsable anyway; the comment's intent is clear
