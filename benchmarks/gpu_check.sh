@@ -32,17 +32,19 @@ cat "$out/env.txt"
 # Tests that need tools this machine lacks (ruff, mypy, mkdocs, pre-commit) are left out.
 skip=(--ignore=tests/test_docs.py --ignore=tests/test_precommit.py --ignore=tests/test_readme_ci.py)
 workers=$(($(nproc) > 2 ? $(nproc) - 2 : 1))
-# -v: one line per test as it ends, so a suite stopped by its timeout still names its failures.
-timeout "${SUITE_TIMEOUT:-300}" $py -m pytest -v -n "$workers" --dist worksteal -p no:benchmark \
-    "${skip[@]}" -rfEs > "$out/cuda-tests.log" 2>&1
+# -v: one line per test as it ends; SIGINT at the timeout: pytest stops and still prints the
+# failures so far with their tracebacks.
+timeout -s INT -k 20 "${SUITE_TIMEOUT:-300}" $py -m pytest -v -n "$workers" --dist worksteal \
+    -p no:benchmark --tb=short "${skip[@]}" -rfEs > "$out/cuda-tests.log" 2>&1
 echo "cuda suite rc=$?"
 grep -oE "(PASSED|FAILED|ERROR|SKIPPED)" "$out/cuda-tests.log" | sort | uniq -c
 grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/cuda-tests.log" | awk '{print $2}' | sort -u \
     > "$out/cuda-failed.txt"
 if [ -s "$out/cuda-failed.txt" ]; then
     mapfile -t failed < "$out/cuda-failed.txt"
-    CUDA_VISIBLE_DEVICES="" timeout "${RERUN_TIMEOUT:-150}" $py -m pytest -v -n "$workers" \
-        --dist worksteal -p no:benchmark "${failed[@]}" > "$out/cpu-rerun.log" 2>&1
+    CUDA_VISIBLE_DEVICES="" timeout -s INT -k 20 "${RERUN_TIMEOUT:-150}" $py -m pytest -v \
+        -n "$workers" --dist worksteal -p no:benchmark --tb=short "${failed[@]}" \
+        > "$out/cpu-rerun.log" 2>&1
     echo "the ${#failed[@]} failed tests again with CUDA hidden: rc=$?"
     grep -oE "(PASSED|FAILED|ERROR) tests/[^ ]+" "$out/cpu-rerun.log" | sort -k2
 fi
