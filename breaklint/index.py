@@ -355,7 +355,7 @@ class _Indexer:
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
             imports=tuple(ImportAlias(name, target) for name, target in scan.imports.items()),
-            parameters=_parameters(node.args, self.index.type_aliases),
+            parameters=_parameters(node.args, self.index.type_aliases, self.index.imports),
             calls=tuple(scan.calls),
             bindings=tuple(f"{name}={_fold('j', found)}" for name, found in scan.bindings.items()),
             returns=_fold("j", scan.return_summaries),
@@ -820,7 +820,7 @@ def _is_register_buffer(callee: str) -> bool:
     return callee in ("self.register_buffer", "self.register_parameter")
 
 
-_READING_MARKS = {
+READING_MARKS = {
     Reading.TENSOR: "T",
     Reading.MASK: "T",
     Reading.TENSORS: "C",
@@ -829,9 +829,13 @@ _READING_MARKS = {
 }
 
 
-def _parameters(arguments: ast.arguments, aliases: dict[str, str]) -> tuple[str, ...]:
+def _parameters(
+    arguments: ast.arguments, aliases: dict[str, str], imports: dict[str, str]
+) -> tuple[str, ...]:
     """`name=` role (p: positional, k: keyword only), reading of its annotation (T, C, Y, P,
-    or U without one), default (`-` none, N None, P another constant, U an expression)."""
+    or U without one), default (`-` none, N None, P another constant, U an expression), and
+    `:target` when the annotation is an imported name the project may define as a type alias
+    (`edge_index: Adj` after `from pkg.typing import Adj`)."""
     positional = [*arguments.posonlyargs, *arguments.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
     defaults += arguments.defaults
@@ -840,8 +844,13 @@ def _parameters(arguments: ast.arguments, aliases: dict[str, str]) -> tuple[str,
     for role, parameters, values in roles:
         for parameter, default in zip(parameters, values, strict=True):
             reading = read_annotation(parameter.annotation, aliases)
-            mark = "U" if reading is None else _READING_MARKS[reading]
-            entries.append(f"{parameter.arg}={role}{mark}{_default_mark(default)}")
+            mark = "U" if reading is None else READING_MARKS[reading]
+            entry = f"{parameter.arg}={role}{mark}{_default_mark(default)}"
+            annotation = parameter.annotation
+            if reading is Reading.PYTHON and isinstance(annotation, ast.Name):
+                imported = imports.get(annotation.id)
+                entry += f":{imported}" if imported else ""
+            entries.append(entry)
     return tuple(entries)
 
 

@@ -65,6 +65,7 @@ class FunctionFacts(Visitor):
         project_calls: frozenset[str] = frozenset(),
         definitions: frozenset[str] = frozenset(),
         type_aliases: dict[str, str] | None = None,
+        held_objects: dict[str, str] | None = None,
     ) -> None:
         self.imports = imports
         # From the project-wide analysis: what callers pass, what project calls return, the
@@ -75,6 +76,8 @@ class FunctionFacts(Visitor):
         self.project_calls = project_calls
         self.definitions = definitions  # the module's classes and functions: not tensors
         self.type_aliases = type_aliases or {}
+        # Module-level objects, here or imported, by name: the class that made each.
+        self.held_objects = held_objects or {}
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written

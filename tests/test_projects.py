@@ -9,7 +9,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   local rebound from a tensor to a number before its use, a call whose argument rests on
   the value of a cycle (`h = shifted(h, whole(h.sum()))`), a mask made with
   `dtype=torch.bool` returned in a tuple, and an object's attribute passed to a parameter
-  annotated as a tensor (mechanism 2);
+  annotated as a tensor, and a parameter annotated with a type alias another module defines
+  (mechanism 2);
 - scope_edges: calls through a local alias, callables on attributes and in dicts,
   `functools.partial`, another object's method, a method of an instance made at module
   level, and imports that resolve only against the source root (mechanism 3);
@@ -18,6 +19,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   arithmetic, `generator=` from an attribute, `warnings.warn` in a dataclass's
   `__post_init__`, and a comparison over a list after a dynamic-shape op (mechanism 4), each
   through an aliased module or a callable held on an attribute;
+- stdlib_objects: methods of standard-library objects Dynamo cannot trace (a `ContextVar`, a
+  `threading.Lock`), known from where the object is made: an attribute `__init__` sets, a
+  module-level instance, one imported from another module (mechanism 1);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -56,12 +60,14 @@ EXPECTED = {
         ("parts/settings.py", 11, "BL403", "warning"),  # `Settings(...)` runs `__post_init__`
     ],
     "tensor_flow": [
-        ("model.py", 23, "BL304", "error"),  # `lengths_of` returns a tensor
-        ("model.py", 27, "BL201", "error"),  # `mean, batch = stats(h)`: the mean is one
-        ("model.py", 29, "BL201", "error"),  # a buffer registered in `__init__`
-        ("model.py", 34, "BL304", "error"),  # an element of a list of tensors
+        ("model.py", 25, "BL304", "error"),  # `lengths_of` returns a tensor
+        ("model.py", 29, "BL201", "error"),  # `mean, batch = stats(h)`: the mean is one
+        ("model.py", 31, "BL201", "error"),  # a buffer registered in `__init__`
+        ("model.py", 36, "BL304", "error"),  # an element of a list of tensors
         ("ops/dense.py", 16, "BL302", "error"),  # `index: torch.Tensor` given `selection.index`
         ("ops/dense.py", 22, "BL302", "error"),  # `h, keep = dense(x)`: `keep` is a mask
+        # `edges: Edges`, an alias of a union imported from `ops/types.py`: maybe a tensor
+        ("ops/edges.py", 8, "BL302", "warning"),
         ("ops/fused.py", 3, "BL304", "error"),  # its only caller passes a tensor
         ("ops/gate.py", 10, "BL201", "error"),  # `Gate(torch.ones(()))` sets `self.floor`
         ("ops/steps.py", 6, "BL102", "error"),  # `h = shifted(h, whole(h.sum()))`: a cycle
@@ -75,6 +81,13 @@ EXPECTED = {
         ("module/processors.py", 11, "BL401", "error"),  # `__call__` of an attribute
         ("module/registry.py", 6, "BL401", "error"),  # a module-level instance, imported...
         ("module/registry.py", 10, "BL401", "error"),  # ...and in its own module
+    ],
+    "stdlib_objects": [
+        ("model.py", 22, "BL501", "error"),  # a `ContextVar` imported from `state/`...
+        ("model.py", 24, "BL501", "error"),
+        ("model.py", 25, "BL501", "error"),  # ...a `threading.Lock` made in this module
+        ("model.py", 27, "BL501", "error"),
+        ("state/holder.py", 9, "BL501", "error"),  # `self.var = ContextVar(...)` in `__init__`
     ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
@@ -141,6 +154,13 @@ def test_dynamo_confirms_every_rule_form(tmp_path: Path) -> None:
     ]
 
 
+def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
+    # Each method breaks under Dynamo where it is flagged, and no other statement breaks.
+    assert probed_findings("stdlib_objects", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stdlib_objects"]
+    ]
+
+
 def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:
     # `lib.audio.mel` (returned by a builder beside the probes), `Codec().eval().decode`,
     # `wobble` (defined beside the probes, linted too), what a lambda calls and what a partial
@@ -163,7 +183,7 @@ _DYNAMO_RUNS = {
     "false_findings": "from model import Decoder as M; m, args = M(), "
     "(torch.randn(2, 4), torch.randn(2, 8))",
     "tensor_flow": "from model import Encoder as M; m, args = M(), "
-    "(torch.randn(4, 3), torch.ones(4) > 0)",
+    "(torch.randn(4, 3), torch.ones(4) > 0, torch.randn(4, 2))",
 }
 _EXPLAIN = """
 import json, os, sys, torch, torch._dynamo

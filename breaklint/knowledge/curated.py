@@ -40,6 +40,19 @@ UNTRACEABLE_STDLIB = {
     "copy.deepcopy": "copy tensors with `t.clone()` (or `t.detach().clone()`): Dynamo traces it",
 }
 
+# Standard-library classes whose methods Dynamo 2.13 cannot trace: a call of one of these
+# methods on an instance breaks the graph at the call ("Unsupported method call", GB0156).
+# Each is checked under Dynamo by tests/projects/stdlib_objects (`self.var = ContextVar(...)`,
+# a module-level instance, and one imported from another module).
+UNTRACEABLE_OBJECT_METHODS = {
+    "contextvars.ContextVar": frozenset({"get", "set", "reset"}),
+    "threading.Lock": frozenset({"acquire", "release"}),
+    "threading.RLock": frozenset({"acquire", "release"}),
+    "io.StringIO": frozenset({"write"}),
+}
+# Every method name above: a call whose method is none of them needs no look-up of its receiver.
+UNTRACEABLE_METHOD_NAMES = frozenset().union(*UNTRACEABLE_OBJECT_METHODS.values())
+
 # `torch.nn` modules whose call returns something other than one tensor (a tuple, a named
 # tuple): every other `torch.nn.<Module>` a class assigns to `self` returns a tensor.
 NON_TENSOR_MODULES = frozenset(
