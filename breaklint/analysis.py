@@ -426,7 +426,12 @@ class Analysis:
                 value = self.parameter(function, name, marks[1], marks[2])
         bound = function.bindings.get(name)
         if bound is not None:
-            value = join(value, self.evaluate(function, decode(bound)))
+            assigned = self.evaluate(function, decode(bound))
+            if assigned == "U" and marks is not None and marks[1] == "T":
+                # A parameter annotated as a tensor keeps its declared type where what is
+                # assigned to it is unknown (`edge_type = edge_index.storage.value()`).
+                assigned = "T"
+            value = join(value, assigned)
         if value is None and bound is None:
             index = self.project.by_module[function.ref.module]
             known = name in function.imports or name in index.classes or name in index.functions

@@ -53,6 +53,21 @@ UNTRACEABLE_OBJECT_METHODS = {
 # Every method name above: a call whose method is none of them needs no look-up of its receiver.
 UNTRACEABLE_METHOD_NAMES = frozenset().union(*UNTRACEABLE_OBJECT_METHODS.values())
 
+# Python runs a list, set or dict comprehension as a function of its own, with a frame of its
+# own, before 3.12; PEP 709 inlines them into the enclosing function from 3.12 on. In a frame
+# Dynamo 2.13 runs eagerly, such a frame is compiled on its own when it touches torch.
+COMPREHENSIONS_INLINED_SINCE = (3, 12)
+# The torch modules a module-level name may hold (`import torch.nn.functional as F`): a
+# comprehension frame that reads one is compiled (Dynamo's `has_tensor_in_frame`).
+TORCH_MODULES = frozenset(
+    {
+        "torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.fft",
+        "torch.linalg", "torch.special", "torch.distributions", "torch.autograd", "torch.cuda",
+        "torch.distributed", "torch.utils", "torch.utils.checkpoint", "torch.jit", "torch.amp",
+        "torch.backends", "torch.compiler", "torch.random", "torch.sparse", "torch.nested",
+    }
+)  # fmt: skip
+
 # `torch.nn` modules whose call returns something other than one tensor (a tuple, a named
 # tuple): every other `torch.nn.<Module>` a class assigns to `self` returns a tensor.
 NON_TENSOR_MODULES = frozenset(

@@ -4,7 +4,7 @@ import torch
 from torch import nn
 
 from ops.dense import picked
-from ops.edges import kept_edges
+from ops.edges import kept_edges, typed_edges
 from ops.fused import clipped, fused, lengths_of, stats
 from ops.gate import Gate
 from ops.steps import shifted, whole
@@ -39,4 +39,5 @@ class Encoder(nn.Module):
         h = shifted(h, whole(h.sum()))  # `h` is what `shifted` returned: a tensor
         # `Edges` is an imported alias of a union: a tensor here, and the mask is the caller's.
         kept = kept_edges(edges, x[:, 0] > 0)
-        return picked(h), padded, grid, empty, kept
+        typed = typed_edges(edges, x[:, 1].round())
+        return picked(h), padded, grid, empty, kept, typed

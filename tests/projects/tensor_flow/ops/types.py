@@ -4,7 +4,8 @@ import torch
 
 
 class Packed:
-    pass
+    def types(self):
+        return None
 
 
 Edges = Union[torch.Tensor, Packed]
