@@ -51,7 +51,7 @@ _B = TypeVar("_B")
 _ROUNDS = 3  # a cycle's values settle in one or two rounds; more is a lattice that oscillates
 _NONE_OPEN = 1 << 30  # `Analysis._lowest` when the computation read no open value
 Node = tuple[Any, ...]  # a decoded summary: (mark, ...operands)
-_NAMES = {"T": "tensor", "B": "mask", "M": "maybe", "P": "python", "N": "python", "C": "tensors"}
+_NAMES = {"T": "tensor", "B": "mask", "M": "maybe", "P": "python", "N": "none", "C": "tensors"}
 
 
 @functools.lru_cache(maxsize=65536)

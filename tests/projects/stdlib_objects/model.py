@@ -7,6 +7,7 @@ import threading
 import torch
 from torch import nn
 
+from state.capture import captured
 from state.context import ACTIVE
 from state.holder import Switch
 
@@ -15,6 +16,7 @@ SWITCH = Switch("switch")
 
 
 class Model(nn.Module):
+    @captured
     def forward(self, x: torch.Tensor):
         h = x + 1
         if SWITCH.get() is None:
