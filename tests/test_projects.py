@@ -97,10 +97,12 @@ EXPECTED = {
         ("blocks/pick.py", 10, "BL202", "error"),  # a break in a loop skips the frame
     ],
     "stdlib_objects": [
-        ("model.py", 24, "BL501", "error"),  # a `ContextVar` imported from `state/`...
-        ("model.py", 26, "BL501", "error"),
-        ("model.py", 27, "BL501", "error"),  # ...a `threading.Lock` made in this module
-        ("model.py", 29, "BL501", "error"),
+        ("model.py", 25, "BL501", "error"),  # a `ContextVar` imported from `state/`...
+        ("model.py", 27, "BL501", "error"),
+        ("model.py", 28, "BL501", "error"),  # ...a `threading.Lock` made in this module
+        ("model.py", 30, "BL501", "error"),
+        ("state/guard.py", 5, "BL501", "error"),  # `lock = Lock()` in the compiled code...
+        ("state/guard.py", 6, "BL507", "error"),  # ...and `with lock:`
         ("state/holder.py", 12, "BL501", "error"),  # `self.var = ContextVar(...)` in `__init__`
         # Not `Switch.reset`'s `self.var.reset(token)`: its only caller, the wrapper `captured`
         # returns, passes what `set` returns while compiling, None (a local of the wrapper,

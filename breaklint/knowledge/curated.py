@@ -38,6 +38,8 @@ UNTRACEABLE_STDLIB = {
     "datetime.": "read the date outside the compiled function and pass it in",
     "uuid.": "make identifiers outside the compiled function and pass them in",
     "copy.deepcopy": "copy tensors with `t.clone()` (or `t.detach().clone()`): Dynamo traces it",
+    "threading.Lock": "make the lock outside the compiled function (at module level or in "
+    "`__init__`) and keep it out of the compiled code",
 }
 
 # Standard-library classes whose methods Dynamo 2.13 cannot trace: a call of one of these
@@ -50,6 +52,9 @@ UNTRACEABLE_OBJECT_METHODS = {
     "threading.RLock": frozenset({"acquire", "release"}),
     "io.StringIO": frozenset({"write"}),
 }
+# Standard-library objects Dynamo 2.13 cannot enter as context managers (`with lock:`: it
+# skips the frame, "Unsupported context manager"), checked by tests/projects/stdlib_objects.
+UNSUPPORTED_CONTEXT_OBJECTS = frozenset({"threading.Lock", "threading.RLock"})
 # Every method name above: a call whose method is none of them needs no look-up of its receiver.
 UNTRACEABLE_METHOD_NAMES = frozenset().union(*UNTRACEABLE_OBJECT_METHODS.values())
 

@@ -42,7 +42,7 @@ class UntraceableStdlibCall(TracedValueUses):
     severity = Severity.ERROR
     message = (
         "`{call}()` is a Python runtime call Dynamo does not trace (clock, Python RNG, "
-        "serialization or deep copy); it breaks the graph here to run it eagerly"
+        "serialization, deep copy or lock); it breaks the graph here to run it eagerly"
     )
     hint = "move the call outside the compiled code and pass its result in"
     tensor_argument_message = (
@@ -67,12 +67,13 @@ class UntraceableStdlibCall(TracedValueUses):
         "and branch with `torch.where`"
     )
     what = """
-Flags calls into `time`, Python's `random`, `json`, `pickle`, `zlib`, `datetime`, `uuid` and
-`copy.deepcopy` in compiled code, and the methods Dynamo cannot trace of standard-library
-objects: a `contextvars.ContextVar`'s `get`, `set` and `reset`, a `threading.Lock`'s or
-`RLock`'s `acquire` and `release`, an `io.StringIO`'s `write`. The object is known from where
-it is made: `self.var = ContextVar(...)` in a method of the class, or `VAR = ContextVar(...)`
-at the top of the module or of the module it is imported from.
+Flags calls into `time`, Python's `random`, `json`, `pickle`, `zlib`, `datetime`, `uuid`,
+`copy.deepcopy` and `threading.Lock()` in compiled code, and the methods Dynamo cannot trace
+of standard-library objects: a `contextvars.ContextVar`'s `get`, `set` and `reset`, a
+`threading.Lock`'s or `RLock`'s `acquire` and `release`, an `io.StringIO`'s `write`. The
+object is known from where it is made: `self.var = ContextVar(...)` in a method of the
+class, or `VAR = ContextVar(...)` at the top of the module or of the module it is imported
+from.
 
 The `random` functions Dynamo traces (`random.uniform`, `random.randint`, `random.randrange`
 and `random.Random` with torch 2.13) are flagged only where they break: called with a tensor

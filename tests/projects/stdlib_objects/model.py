@@ -1,6 +1,6 @@
 """Mechanism 1: standard-library objects whose methods Dynamo cannot trace, known from where
-they are made: an attribute `__init__` sets, a module-level instance here, and one imported
-from a folder that is no package (`state/`)."""
+they are made: an attribute `__init__` sets, a module-level instance here, one imported from a
+folder that is no package (`state/`), and a lock made and entered in the compiled code."""
 
 import threading
 
@@ -9,6 +9,7 @@ from torch import nn
 
 from state.capture import captured
 from state.context import ACTIVE
+from state.guard import locked_double
 from state.holder import Switch
 
 LOCK = threading.Lock()
@@ -27,4 +28,4 @@ class Model(nn.Module):
         LOCK.acquire()
         h = h * 3
         LOCK.release()
-        return h
+        return locked_double(h)
