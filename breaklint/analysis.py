@@ -21,13 +21,16 @@ every call site passes one; a maybe makes warnings, never errors.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from breaklint.index import VERSION, FunctionInfo, unversioned
+from breaklint.annotations import read_annotation
+from breaklint.index import READING_MARKS, VERSION, FunctionInfo, unversioned
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
+from breaklint.knowledge.curated import UNTRACEABLE_METHOD_NAMES, UNTRACEABLE_OBJECT_METHODS
 from breaklint.knowledge.tensor_facts import (
     DTYPE_KEEPING_METHODS,
     MASK_METHODS,
@@ -48,7 +51,7 @@ _B = TypeVar("_B")
 _ROUNDS = 3  # a cycle's values settle in one or two rounds; more is a lattice that oscillates
 _NONE_OPEN = 1 << 30  # `Analysis._lowest` when the computation read no open value
 Node = tuple[Any, ...]  # a decoded summary: (mark, ...operands)
-_NAMES = {"T": "tensor", "B": "mask", "M": "maybe", "P": "python", "N": "python", "C": "tensors"}
+_NAMES = {"T": "tensor", "B": "mask", "M": "maybe", "P": "python", "N": "none", "C": "tensors"}
 
 
 @functools.lru_cache(maxsize=65536)
@@ -221,12 +224,23 @@ class Analysis:
             parameters = {}
             for entry in info.parameters:
                 name, _, marks = entry.partition("=")
-                parameters[name] = (marks[0], marks[1], marks[2])
+                reading = self._imported_reading(marks[4:]) if marks[3:4] == ":" else None
+                parameters[name] = (marks[0], reading or marks[1], marks[2])
             bindings = dict(entry.split("=", 1) for entry in info.bindings)
             imports = info.import_table(self.project.by_module[ref.module].imports)
             known = _Function(ref, info, imports, ref in self.roots, parameters, bindings)
             self._functions[ref] = known
         return known
+
+    def _imported_reading(self, target: str) -> str | None:
+        """The reading mark of an annotation that names a type alias another module of the
+        tree defines (`Adj = Union[Tensor, SparseTensor]`: maybe a tensor); None otherwise."""
+        alias = self.project.type_alias(target)
+        if alias is None:
+            return None
+        module, name = alias
+        reading = read_annotation(ast.Name(id=name), self.project.by_module[module].type_aliases)
+        return None if reading is None else READING_MARKS[reading]
 
     def _call_sites(self) -> dict[DefinitionRef, list[_CallSite]]:
         """Every call of a project function, by the function called (found once)."""
@@ -412,7 +426,12 @@ class Analysis:
                 value = self.parameter(function, name, marks[1], marks[2])
         bound = function.bindings.get(name)
         if bound is not None:
-            value = join(value, self.evaluate(function, decode(bound)))
+            assigned = self.evaluate(function, decode(bound))
+            if assigned == "U" and marks is not None and marks[1] == "T":
+                # A parameter annotated as a tensor keeps its declared type where what is
+                # assigned to it is unknown (`edge_type = edge_index.storage.value()`).
+                assigned = "T"
+            value = join(value, assigned)
         if value is None and bound is None:
             index = self.project.by_module[function.ref.module]
             known = name in function.imports or name in index.classes or name in index.functions
@@ -634,6 +653,13 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
         kind = _kind_name(value) if value is not None else None
         if kind is not None:
             calls.append(f"{callee}={kind}")
+    held_objects = []
+    for callee in function.info.callees:
+        head, _, method = callee.partition(".")
+        if method in UNTRACEABLE_METHOD_NAMES:
+            made = analysis.project.module_object(function.ref.module, function.info, head)
+            if made in UNTRACEABLE_OBJECT_METHODS:
+                held_objects.append(f"{head}={made}")
     attributes = []
     class_name = function.info.class_name
     if class_name is not None:
@@ -648,4 +674,5 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
         call_kinds=tuple(calls),
         project_calls=tuple(project_calls),
         attribute_kinds=tuple(attributes),
+        held_objects=tuple(dict.fromkeys(held_objects)),
     )

@@ -283,6 +283,7 @@ def _check_function(
             project_calls=frozenset(function.project_calls),
             definitions=module.definitions,
             type_aliases=module.type_aliases,
+            held_objects=_pairs(function.held_objects),
         )
         context = RuleContext(
             path,

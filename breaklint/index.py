@@ -165,6 +165,9 @@ class _FunctionScan:
     return_summaries: list[str] = field(default_factory=list)
     attributes: dict[str, list[str]] = field(default_factory=dict)  # `self.<name> = ...`
     nesting: int = 0  # inside a function defined in this one
+    # The binding keys of the innermost nested function's locals are `name#<tag>`: its own,
+    # which the enclosing function's names do not see (`output_token` in a decorator's wrapper).
+    nested_tag: str = ""
     handlers: int = 0  # inside an `except` handler
     branching: int = 0  # inside a statement that runs its body conditionally or repeatedly
     # Inside code Dynamo never runs while tracing (`if torch.jit.is_tracing():`, `if not
@@ -176,6 +179,10 @@ class _FunctionScan:
         """`name` bound to what `summary` describes, here. In straight-line code the binding
         replaces the one before it for everything that follows (`x = x.tolist()` after
         `x = torch.ones(n)`); under a branch or in a loop, or when it `joins`, it joins it."""
+        if self.nesting:
+            key = self.reaching[name] = f"{name}{VERSION}{self.nested_tag}"
+            self.bindings.setdefault(key, []).append(summary)  # no order followed in there
+            return
         key = self.reaching.get(name, name)
         if self.branching or joins:
             self.bindings.setdefault(key, []).append(summary)
@@ -316,7 +323,10 @@ class _Indexer:
             # A nested function is analysed with its parent; its calls are the parent's.
             scan.nested.append(node.name)
             scan.nesting += 1
+            outer = scan.reaching, scan.nested_tag
+            scan.reaching, scan.nested_tag = dict(scan.reaching), f"in{len(scan.nested)}"
             self.scan_function(node)
+            scan.reaching, scan.nested_tag = outer
             scan.nesting -= 1
             return
         class_name = ".".join(self.class_stack) or None
@@ -355,7 +365,7 @@ class _Indexer:
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
             imports=tuple(ImportAlias(name, target) for name, target in scan.imports.items()),
-            parameters=_parameters(node.args, self.index.type_aliases),
+            parameters=_parameters(node.args, self.index.type_aliases, self.index.imports),
             calls=tuple(scan.calls),
             bindings=tuple(f"{name}={_fold('j', found)}" for name, found in scan.bindings.items()),
             returns=_fold("j", scan.return_summaries),
@@ -401,8 +411,8 @@ class _Indexer:
         head, dot, _ = callee.partition(".")
         if not dot:
             return head not in _BUILTINS
-        if head in ("self", "cls") or head[:1].isupper():
-            return True
+        if head in ("self", "cls") or head[:1].isupper() or head in self.index.instances:
+            return True  # a class, or an instance made above at module level
         scan = self.function
         target = (scan.imports if scan else {}).get(head) or self.index.imports.get(head)
         return target is not None and target.partition(".")[0] != "torch"
@@ -418,7 +428,14 @@ class _Indexer:
         self.stage.note(node)
         scan = self.function
         self.scan(node)  # what a statement reads is bound before it: `x = f(x)` passes the old x
-        if scan is not None and not scan.nesting and not scan.dead:
+        if scan is not None and scan.nesting and not scan.dead and type(node) is ast.Assign:
+            # A nested function's own locals, for the calls it makes (a decorator's wrapper).
+            own: list[tuple[str, str]] = []
+            for target in node.targets:
+                _bind_summary(scan, target, node.value, own)
+            for name, summary in own:
+                scan.bind(name, summary)
+        elif scan is not None and not scan.nesting and not scan.dead:
             names = scan.reaching
             if type(node) is ast.Return:
                 if not scan.handlers:
@@ -820,7 +837,7 @@ def _is_register_buffer(callee: str) -> bool:
     return callee in ("self.register_buffer", "self.register_parameter")
 
 
-_READING_MARKS = {
+READING_MARKS = {
     Reading.TENSOR: "T",
     Reading.MASK: "T",
     Reading.TENSORS: "C",
@@ -829,9 +846,13 @@ _READING_MARKS = {
 }
 
 
-def _parameters(arguments: ast.arguments, aliases: dict[str, str]) -> tuple[str, ...]:
+def _parameters(
+    arguments: ast.arguments, aliases: dict[str, str], imports: dict[str, str]
+) -> tuple[str, ...]:
     """`name=` role (p: positional, k: keyword only), reading of its annotation (T, C, Y, P,
-    or U without one), default (`-` none, N None, P another constant, U an expression)."""
+    or U without one), default (`-` none, N None, P another constant, U an expression), and
+    `:target` when the annotation is an imported name the project may define as a type alias
+    (`edge_index: Adj` after `from pkg.typing import Adj`)."""
     positional = [*arguments.posonlyargs, *arguments.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
     defaults += arguments.defaults
@@ -840,8 +861,13 @@ def _parameters(arguments: ast.arguments, aliases: dict[str, str]) -> tuple[str,
     for role, parameters, values in roles:
         for parameter, default in zip(parameters, values, strict=True):
             reading = read_annotation(parameter.annotation, aliases)
-            mark = "U" if reading is None else _READING_MARKS[reading]
-            entries.append(f"{parameter.arg}={role}{mark}{_default_mark(default)}")
+            mark = "U" if reading is None else READING_MARKS[reading]
+            entry = f"{parameter.arg}={role}{mark}{_default_mark(default)}"
+            annotation = parameter.annotation
+            if reading is Reading.PYTHON and isinstance(annotation, ast.Name):
+                imported = imports.get(annotation.id)
+                entry += f":{imported}" if imported else ""
+            entries.append(entry)
     return tuple(entries)
 
 

@@ -44,6 +44,7 @@ HANDED_KINDS = {
     "maybe": Kind.TENSOR,
     "tensors": Kind.TENSORS,
     "python": Kind.PYTHON,
+    "none": Kind.PYTHON,  # `None` from every caller
     "unknown": Kind.UNKNOWN,
 }
 

@@ -77,6 +77,9 @@ class ScopedFunction:
     call_kinds: tuple[str, ...] = ()
     attribute_kinds: tuple[str, ...] = ()
     project_calls: tuple[str, ...] = ()
+    # "name=class" for the module-level objects (here or imported) whose methods it calls
+    # and Dynamo cannot trace (`knowledge.curated.UNTRACEABLE_OBJECT_METHODS`).
+    held_objects: tuple[str, ...] = ()
 
 
 class DefinitionRef(NamedTuple):
@@ -150,6 +153,22 @@ class Project:
                     break
             else:
                 return None
+        return None
+
+    def type_alias(self, dotted: str) -> tuple[str, str] | None:
+        """The module and name of the type alias `pkg.typing.Adj` names in the tree
+        (`Adj = Union[Tensor, SparseTensor]`), following re-exports."""
+        seen = set()
+        while dotted not in seen:
+            seen.add(dotted)
+            module, _, name = dotted.rpartition(".")
+            module = module if module in self.by_module else self._by_path.get(module, "")
+            index = self.by_module.get(module)
+            if index is None:
+                return None
+            if name in index.type_aliases:
+                return module, name
+            dotted = index.imports.get(name, "")
         return None
 
     def resolve_local(
@@ -355,6 +374,29 @@ class Project:
     ) -> DefinitionRef | None:
         """The project class of the instance a module-level `name = Class(...)` holds, for
         `name` as written in `caller`."""
+        made = self._module_constructor(module, caller, name)
+        if made is None:
+            return None
+        owner, written = made
+        cls = self.resolve_local(owner, written)
+        return (
+            cls if cls is not None and cls.qualname in self.by_module[cls.module].classes else None
+        )
+
+    def module_object(self, module: str, caller: FunctionInfo, name: str) -> str | None:
+        """The dotted name of the class that made the object a module-level `name = Class(...)`
+        holds (`contextvars.ContextVar`), for `name` as written in `caller`, here or imported."""
+        made = self._module_constructor(module, caller, name)
+        if made is None:
+            return None
+        owner, written = made
+        return expand_import(written, self.by_module[owner].imports)
+
+    def _module_constructor(
+        self, module: str, caller: FunctionInfo, name: str
+    ) -> tuple[str, str] | None:
+        """The module that makes the instance `name` names in `caller` at its top level, and
+        the callee as written there; None for a parameter or a name bound otherwise."""
         if any(entry.partition("=")[0] == name for entry in caller.parameters):
             return None
         index = self.by_module[module]
@@ -370,10 +412,7 @@ class Project:
             written = self.by_module[owner].instances.get(imported)
             if written is None:
                 return None
-        cls = self.resolve_local(owner, written)
-        return (
-            cls if cls is not None and cls.qualname in self.by_module[cls.module].classes else None
-        )
+        return owner, written
 
     def _binding(self, module: str, caller: FunctionInfo, name: str) -> str | None:
         """The summary of what `name` is bound to in `caller`, if it is a local: every binding

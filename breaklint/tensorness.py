@@ -65,6 +65,7 @@ class FunctionFacts(Visitor):
         project_calls: frozenset[str] = frozenset(),
         definitions: frozenset[str] = frozenset(),
         type_aliases: dict[str, str] | None = None,
+        held_objects: dict[str, str] | None = None,
     ) -> None:
         self.imports = imports
         # From the project-wide analysis: what callers pass, what project calls return, the
@@ -75,6 +76,8 @@ class FunctionFacts(Visitor):
         self.project_calls = project_calls
         self.definitions = definitions  # the module's classes and functions: not tensors
         self.type_aliases = type_aliases or {}
+        # Module-level objects, here or imported, by name: the class that made each.
+        self.held_objects = held_objects or {}
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written
@@ -97,6 +100,8 @@ class FunctionFacts(Visitor):
         # or `if flag and is_compiling(): return ...` (False: traced when the flag is false).
         self._after_compiled_return: dict[int, bool] = {}
         self._depth = 0  # function nesting: 1 inside the visited function itself
+        # Parameters without a default that every caller passes `None`, until rebound.
+        self._none_parameters: set[str] = set()
         # Root parameters taken for tensors only because they are parameters, until rebound.
         self.guessed_parameters: set[str] = set()
         self._saved: list[tuple[dict[str, Kind], list[Loop]]] = []
@@ -119,6 +124,7 @@ class FunctionFacts(Visitor):
     def bind_name(self, name: str, kind: Kind) -> None:
         self._names[name] = kind
         self._kinds.clear()
+        self._none_parameters.discard(name)
 
     # Queries used by rules.
     def resolve(self, node: ast.expr) -> str | None:
@@ -272,7 +278,10 @@ class FunctionFacts(Visitor):
 
     def _check(self, test: ast.expr) -> bool | None:
         """What a call of a check answers while Dynamo traces: True for torch's (and the
-        project's) compiling checks, False for TorchScript's; None for any other test."""
+        project's) compiling checks, False for TorchScript's, and what `token is None` says of
+        a parameter every caller passes `None`; None for any other test."""
+        if isinstance(test, ast.Compare):
+            return self._none_test(test)
         if not isinstance(test, ast.Call):
             return None
         if dotted(test.func) in self.guard_calls:
@@ -283,6 +292,18 @@ class FunctionFacts(Visitor):
         if name in FALSE_WHILE_COMPILING:
             return False
         return True if name.rpartition(".")[2] in COMPILING_CHECKS else None
+
+    def _none_test(self, test: ast.Compare) -> bool | None:
+        if not (
+            len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is | ast.IsNot)
+            and isinstance(test.left, ast.Name)
+            and test.left.id in self._none_parameters
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None
+        ):
+            return None
+        return isinstance(test.ops[0], ast.Is)
 
     def _attribute_kind(self, node: ast.Attribute) -> Kind:
         attribute = node.attr
@@ -419,6 +440,10 @@ class FunctionFacts(Visitor):
                 kind = kind if keep else handed_kind
                 guessed = passed == "maybe"
             self.bind_name(parameter.arg, kind)
+            if passed == "none" and default is None:
+                # No default, and every caller passes `None` (what a call returns while
+                # compiling): `if token is None` is true while Dynamo traces.
+                self._none_parameters.add(parameter.arg)
             if guessed and kind is Kind.TENSOR:
                 self.guessed_parameters.add(parameter.arg)
         for star in (arguments.vararg, arguments.kwarg):

@@ -38,7 +38,40 @@ UNTRACEABLE_STDLIB = {
     "datetime.": "read the date outside the compiled function and pass it in",
     "uuid.": "make identifiers outside the compiled function and pass them in",
     "copy.deepcopy": "copy tensors with `t.clone()` (or `t.detach().clone()`): Dynamo traces it",
+    "threading.Lock": "make the lock outside the compiled function (at module level or in "
+    "`__init__`) and keep it out of the compiled code",
 }
+
+# Standard-library classes whose methods Dynamo 2.13 cannot trace: a call of one of these
+# methods on an instance breaks the graph at the call ("Unsupported method call", GB0156).
+# Each is checked under Dynamo by tests/projects/stdlib_objects (`self.var = ContextVar(...)`,
+# a module-level instance, and one imported from another module).
+UNTRACEABLE_OBJECT_METHODS = {
+    "contextvars.ContextVar": frozenset({"get", "set", "reset"}),
+    "threading.Lock": frozenset({"acquire", "release"}),
+    "threading.RLock": frozenset({"acquire", "release"}),
+    "io.StringIO": frozenset({"write"}),
+}
+# Standard-library objects Dynamo 2.13 cannot enter as context managers (`with lock:`: it
+# skips the frame, "Unsupported context manager"), checked by tests/projects/stdlib_objects.
+UNSUPPORTED_CONTEXT_OBJECTS = frozenset({"threading.Lock", "threading.RLock"})
+# Every method name above: a call whose method is none of them needs no look-up of its receiver.
+UNTRACEABLE_METHOD_NAMES = frozenset().union(*UNTRACEABLE_OBJECT_METHODS.values())
+
+# Python runs a list, set or dict comprehension as a function of its own, with a frame of its
+# own, before 3.12; PEP 709 inlines them into the enclosing function from 3.12 on. In a frame
+# Dynamo 2.13 runs eagerly, such a frame is compiled on its own when it touches torch.
+COMPREHENSIONS_INLINED_SINCE = (3, 12)
+# The torch modules a module-level name may hold (`import torch.nn.functional as F`): a
+# comprehension frame that reads one is compiled (Dynamo's `has_tensor_in_frame`).
+TORCH_MODULES = frozenset(
+    {
+        "torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.fft",
+        "torch.linalg", "torch.special", "torch.distributions", "torch.autograd", "torch.cuda",
+        "torch.distributed", "torch.utils", "torch.utils.checkpoint", "torch.jit", "torch.amp",
+        "torch.backends", "torch.compiler", "torch.random", "torch.sparse", "torch.nested",
+    }
+)  # fmt: skip
 
 # `torch.nn` modules whose call returns something other than one tensor (a tuple, a named
 # tuple): every other `torch.nn.<Module>` a class assigns to `self` returns a tensor.

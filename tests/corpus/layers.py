@@ -309,3 +309,16 @@ class PerHead(nn.Module):
         h = x * 2
         print("heads", names)  # BREAK BL401
         return {name: h for name in sorted(names)}  # SKIP BL203
+
+
+class OrderedParts(nn.Module):
+    """A break in a loop skips the frame, so forward runs eagerly from its start: with Python
+    before 3.12 the comprehension before the loop, which reads the function's tensors, is a
+    frame of its own that Dynamo compiles alone and skips too."""
+
+    def forward(self, x: torch.Tensor, order: list) -> torch.Tensor:
+        parts = [x, x + 1]
+        picked = [parts[i] for i in sorted(order)]  # SKIP BL205
+        for _ in range(2):
+            x = x + int(x.sum())  # SKIP BL102 BL202
+        return picked[0] * x

@@ -14,6 +14,7 @@ from layers import (
     MoERouter,
     NoisyProjection,
     NoisyTraining,
+    OrderedParts,
     PerHead,
     RecurrentEncoder,
     RecurrentTagger,
@@ -109,3 +110,7 @@ def probe_bucketed_cache():
 
 def probe_per_head():
     return PerHead(), (torch.randn(2, 8), ["q", "k"])
+
+
+def probe_ordered_parts():
+    return OrderedParts(), (torch.randn(2, 8), [1, 0])

@@ -9,18 +9,14 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, owns_its_lines
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
-from breaklint.syntax import contains, method_call
+from breaklint.rules.control_flow._iterables import list_or_dict
+from breaklint.syntax import contains
 
 if TYPE_CHECKING:
     import libcst as cst
 
     from breaklint.rewrites import Rewrite, Rewritten
 
-# Iterables a comprehension takes a list or dict iterator from (measured: a tuple, a list
-# display, `range` and a tensor are iterated without trouble).
-LIST_BUILTINS = frozenset({"list", "sorted", "dict"})
-LIST_METHODS = frozenset({"tolist", "keys", "items", "values"})
-SAFE_BUILTINS = frozenset({"range", "tuple"})
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
 
 
@@ -195,7 +191,7 @@ compiled = torch.compile(per_head)
         facts = self.context.facts
         if not facts.in_outer_function or facts.loops:
             return  # a break in a loop skips the whole frame already (BL202)
-        iterable = self._list_or_dict(node.generators[0].iter)
+        iterable = list_or_dict(facts, node.generators[0].iter)
         if iterable is None:
             return
         targets = {
@@ -213,28 +209,6 @@ compiled = torch.compile(per_head)
 
     visit_SetComp = visit_ListComp
     visit_DictComp = visit_ListComp
-
-    def _list_or_dict(self, iterable: ast.expr) -> bool | None:
-        """True when `iterable` is certainly a list or a dict, False when it may be one, None
-        when it is not (a tuple, a display, `range`, a tensor)."""
-        facts = self.context.facts
-        if isinstance(iterable, ast.Tuple | ast.List | ast.Set | ast.GeneratorExp):
-            return None
-        if isinstance(iterable, ast.Dict | ast.ListComp | ast.DictComp):
-            return True
-        if isinstance(iterable, ast.Call):
-            func = iterable.func
-            if isinstance(func, ast.Name) and func.id not in facts.names:
-                if func.id in SAFE_BUILTINS:
-                    return None
-                if func.id in LIST_BUILTINS:
-                    return True
-            call = method_call(iterable)
-            if call is not None and call[1] in LIST_METHODS:
-                return True
-        if facts.kind(iterable).is_tensor and not facts.rests_on_guess(iterable):
-            return None
-        return False
 
     def finish(self, reports: list[Report]) -> None:
         breaks = [

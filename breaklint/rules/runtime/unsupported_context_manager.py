@@ -6,8 +6,13 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
-from breaklint.knowledge.curated import CONTEXT_MANAGER_ALIASES, UNSUPPORTED_CONTEXT_MANAGERS
-from breaklint.rule import FixExample, Rule
+from breaklint.knowledge.curated import (
+    CONTEXT_MANAGER_ALIASES,
+    UNSUPPORTED_CONTEXT_MANAGERS,
+    UNSUPPORTED_CONTEXT_OBJECTS,
+)
+from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.syntax import dotted
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -52,6 +57,10 @@ class UnsupportedContextManager(Rule):
         "`{manager}()` is a context manager Dynamo cannot enter while tracing: it gives up on "
         "the whole function, which runs eagerly with no graph"
     )
+    object_message = (
+        "`with {manager}:` enters a `{cls}`, a context manager Dynamo cannot enter while "
+        "tracing: it gives up on the whole function, which runs eagerly with no graph"
+    )
     hint = (
         "enter it outside the compiled function (around the call of the compiled model), or "
         "drop it where the setting is already the default"
@@ -70,13 +79,14 @@ Flags `with` on the torch context managers that Dynamo does not support:
 `torch.backends.cudnn.flags`, `torch.backends.mkldnn.flags`, `torch.backends.cuda.sdp_kernel`,
 `torch.random.fork_rng`, `torch.autograd.detect_anomaly`, `torch.autograd.set_detect_anomaly`,
 `torch.autograd.graph.save_on_cpu`, `torch.autograd.graph.saved_tensors_hooks` and
-`torch.device` (`with torch.device("cpu"):`, the default device for new tensors). The grad
-modes, autocast, `torch.nn.attention.sdpa_kernel` and profiler ranges are supported and not
-flagged.
+`torch.device` (`with torch.device("cpu"):`, the default device for new tensors), and `with`
+on a `threading.Lock` or `RLock` known from where it is made: `lock = Lock()` earlier in the
+function, or `self.lock = threading.Lock()` in a method of the class. The grad modes,
+autocast, `torch.nn.attention.sdpa_kernel` and profiler ranges are supported and not flagged.
 """
     why = """
 Dynamo knows how to record a few context managers in a graph. The others change global state
-(backend flags, the RNG, autograd hooks, the default device) through Python code that it will
+(backend flags, the RNG, autograd hooks, the default device, a lock) through code that it will
 not trace, and it cannot resume inside a `with` block it did not enter, so it skips the whole
 function: it runs eagerly, and only the functions it calls are compiled on their own.
 """
@@ -145,8 +155,27 @@ compiled = torch.compile(attend)
     fix_applicability = Applicability.SAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"sdpa-kernel": _sdpa_kernel}
 
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self._made: dict[str, str] = {}  # local name -> the class of the object it was made as
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        value = node.value
+        made = self.context.facts.resolve(value.func) if isinstance(value, ast.Call) else None
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                if made in UNSUPPORTED_CONTEXT_OBJECTS:
+                    self._made[target.id] = made
+                else:
+                    self._made.pop(target.id, None)
+
     def visit_withitem(self, node: ast.withitem) -> None:
         manager = node.context_expr
+        made = self._object_made(manager)
+        if made is not None:
+            written = dotted(manager) or made
+            self.report(manager, self.object_message.format(manager=written, cls=made))
+            return
         if not isinstance(manager, ast.Call):
             return
         name = self.context.facts.resolve(manager.func)
@@ -163,3 +192,17 @@ compiled = torch.compile(attend)
                     needs_torch=True,
                 )
             self.report(manager, self.message.format(manager=name), fix=fix)
+
+    def _object_made(self, manager: ast.expr) -> str | None:
+        """The class of the lock `with` enters, when the function or its class made it."""
+        if isinstance(manager, ast.Name):
+            return self._made.get(manager.id)
+        if (
+            isinstance(manager, ast.Attribute)
+            and isinstance(manager.value, ast.Name)
+            and manager.value.id == "self"
+        ):
+            made = self.context.self_assignments.callees(manager.attr)
+            if made and all(cls in UNSUPPORTED_CONTEXT_OBJECTS for cls in made):
+                return made[0]
+        return None

@@ -8,9 +8,14 @@ from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
-from breaklint.knowledge.curated import UNTRACEABLE_STDLIB
+from breaklint.knowledge.curated import (
+    UNTRACEABLE_METHOD_NAMES,
+    UNTRACEABLE_OBJECT_METHODS,
+    UNTRACEABLE_STDLIB,
+)
 from breaklint.rule import FixExample
 from breaklint.rules._traced_values import TracedValue, TracedValueUses
+from breaklint.syntax import dotted, method_call
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -37,12 +42,20 @@ class UntraceableStdlibCall(TracedValueUses):
     severity = Severity.ERROR
     message = (
         "`{call}()` is a Python runtime call Dynamo does not trace (clock, Python RNG, "
-        "serialization or deep copy); it breaks the graph here to run it eagerly"
+        "serialization, deep copy or lock); it breaks the graph here to run it eagerly"
     )
     hint = "move the call outside the compiled code and pass its result in"
     tensor_argument_message = (
         "`{call}()` is traced only with Python numbers as arguments; given a tensor, Dynamo "
         "runs it eagerly and breaks the graph here"
+    )
+    object_message = (
+        "`{call}()` is a method of a `{cls}`, which Dynamo does not trace; it breaks the graph "
+        "here to run it eagerly"
+    )
+    object_hint = (
+        "read or set the value outside the compiled code and pass it in, or keep it in a plain "
+        "attribute while compiling (`torch.compiler.is_compiling()`)"
     )
     module = "random"
     use_message = (
@@ -54,12 +67,19 @@ class UntraceableStdlibCall(TracedValueUses):
         "and branch with `torch.where`"
     )
     what = """
-Flags calls into `time`, Python's `random`, `json`, `pickle`, `zlib`, `datetime`, `uuid` and
-`copy.deepcopy` in compiled code. The `random` functions Dynamo traces (`random.uniform`,
-`random.randint`, `random.randrange` and `random.Random` with torch 2.13) are flagged only
-where they break: called with a tensor argument, or where their result is used as a Python
-number (a branch, `int()`, Python arithmetic, an index, a size) rather than as a tensor operand
-(`x * random.uniform(0, 1)` compiles to one graph). Which functions Dynamo traces, and which
+Flags calls into `time`, Python's `random`, `json`, `pickle`, `zlib`, `datetime`, `uuid`,
+`copy.deepcopy` and `threading.Lock()` in compiled code, and the methods Dynamo cannot trace
+of standard-library objects: a `contextvars.ContextVar`'s `get`, `set` and `reset`, a
+`threading.Lock`'s or `RLock`'s `acquire` and `release`, an `io.StringIO`'s `write`. The
+object is known from where it is made: `self.var = ContextVar(...)` in a method of the
+class, or `VAR = ContextVar(...)` at the top of the module or of the module it is imported
+from.
+
+The `random` functions Dynamo traces (`random.uniform`, `random.randint`, `random.randrange`
+and `random.Random` with torch 2.13) are flagged only where they break: called with a tensor
+argument, or where their result is used as a Python number (a branch, `int()`, Python
+arithmetic, an index, a size) rather than as a tensor operand (`x * random.uniform(0, 1)`
+compiles to one graph). Which functions Dynamo traces, and which
 uses of a draw break, are measured on the installed torch once per version (in a subprocess,
 cached under the user cache folder), with the answer for torch 2.13 as fallback.
 """
@@ -67,8 +87,11 @@ cached under the user cache folder), with the answer for torch 2.13 as fallback.
 These functions are implemented in C or touch the process's state (the clock, the Python RNG,
 files and buffers). Dynamo marks them as skipped (GB0007, "Attempted to call function marked as
 skipped"; `copy.deepcopy` fails inside `copy.py`, GB4198), breaks the graph and calls them
-eagerly. The few `random` functions it supports it draws at trace time and feeds to the graph
-as a tensor input, so that each call gets a fresh number. A use that needs the number itself
+eagerly. The objects' methods are C methods Dynamo has no model of ("Unsupported method
+call", GB0156): it breaks the graph at each call.
+
+The few `random` functions Dynamo supports it draws at trace time and feeds to the graph as a
+tensor input, so that each call gets a fresh number. A use that needs the number itself
 needs that tensor's value, which fake tensors do not have: a branch ("Data-dependent
 branching", GB0170), a size ("Data dependent operator", GB0033), an index or slice bound
 (GB0124), `int()` or `float()` ("constant fold exception", GB0178), Python arithmetic
@@ -99,7 +122,7 @@ def jitter(x):
 compiled = torch.compile(jitter)
 """
     probe = "(jitter, (torch.randn(8),))"
-    gb_ids = ("GB0007", "GB4198", "GB0170", "GB0033", "GB0124", "GB0178", "GB0213")
+    gb_ids = ("GB0007", "GB4198", "GB0156", "GB0170", "GB0033", "GB0124", "GB0178", "GB0213")
     fix_examples = (
         FixExample(
             before="""
@@ -152,6 +175,13 @@ from outside the compiled code.
 
     def _check_call(self, node: ast.Call) -> None:
         facts = self.context.facts
+        made = self._untraceable_object(node)
+        if made is not None:
+            call = dotted(node.func) or made
+            self.report(
+                node, self.object_message.format(call=call, cls=made), hint=self.object_hint
+            )
+            return
         name = facts.resolve(node.func)
         if name is None or name.partition(".")[0] in facts.names:
             return
@@ -178,6 +208,28 @@ from outside the compiled code.
                     )
                 self.report(node, self.message.format(call=name), hint=alternative, fix=fix)
                 return
+
+    def _untraceable_object(self, node: ast.Call) -> str | None:
+        """The class of the object whose untraceable method `node` calls (a `ContextVar`'s
+        `get`), known from its construction: `self.var = ContextVar(...)` in the class, or
+        `VAR = ContextVar(...)` at the top of this module or of the one it is imported from."""
+        call = method_call(node)
+        if call is None or call[1] not in UNTRACEABLE_METHOD_NAMES:
+            return None
+        receiver, method = call
+        made: tuple[str, ...] = ()
+        if isinstance(receiver, ast.Name):
+            held = self.context.facts.held_objects.get(receiver.id)
+            made = () if held is None else (held,)
+        elif (
+            isinstance(receiver, ast.Attribute)
+            and isinstance(receiver.value, ast.Name)
+            and receiver.value.id == "self"
+        ):
+            made = self.context.self_assignments.callees(receiver.attr)
+        if made and all(method in UNTRACEABLE_OBJECT_METHODS.get(cls, ()) for cls in made):
+            return made[0]
+        return None
 
     def _copies_a_tensor(self, node: ast.Call) -> bool:
         return (

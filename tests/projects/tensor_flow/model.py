@@ -4,9 +4,11 @@ import torch
 from torch import nn
 
 from ops.dense import picked
+from ops.edges import kept_edges, typed_edges
 from ops.fused import clipped, fused, lengths_of, stats
 from ops.gate import Gate
 from ops.steps import shifted, whole
+from ops.types import Edges
 
 
 class Encoder(nn.Module):
@@ -16,7 +18,7 @@ class Encoder(nn.Module):
         self.steps = 4
         self.gate = Gate(torch.ones(()))
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor):
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, edges: Edges):
         n_channels = torch.IntTensor([2])
         h = fused(x, n_channels)
         n = lengths_of(mask)
@@ -35,4 +37,7 @@ class Encoder(nn.Module):
         h = self.gate(clipped(h))
         h = shifted(h, 1)
         h = shifted(h, whole(h.sum()))  # `h` is what `shifted` returned: a tensor
-        return picked(h), padded, grid, empty
+        # `Edges` is an imported alias of a union: a tensor here, and the mask is the caller's.
+        kept = kept_edges(edges, x[:, 0] > 0)
+        typed = typed_edges(edges, x[:, 1].round())
+        return picked(h), padded, grid, empty, kept, typed

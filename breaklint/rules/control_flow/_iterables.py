@@ -1,0 +1,37 @@
+"""Which iterables give a comprehension a list or dict iterator, which Dynamo 2.13 cannot step
+when the comprehension's frame is compiled on its own (BL203, BL205)."""
+
+from __future__ import annotations
+
+import ast
+
+from breaklint.syntax import method_call
+from breaklint.tensorness import FunctionFacts
+
+# Iterables a comprehension takes a list or dict iterator from (measured: a tuple, a list
+# display, `range` and a tensor are iterated without trouble).
+LIST_BUILTINS = frozenset({"list", "sorted", "dict"})
+LIST_METHODS = frozenset({"tolist", "keys", "items", "values"})
+SAFE_BUILTINS = frozenset({"range", "tuple"})
+
+
+def list_or_dict(facts: FunctionFacts, iterable: ast.expr) -> bool | None:
+    """True when `iterable` is certainly a list or a dict, False when it may be one, None
+    when it is not (a tuple, a display, `range`, a tensor)."""
+    if isinstance(iterable, ast.Tuple | ast.List | ast.Set | ast.GeneratorExp):
+        return None
+    if isinstance(iterable, ast.Dict | ast.ListComp | ast.DictComp):
+        return True
+    if isinstance(iterable, ast.Call):
+        func = iterable.func
+        if isinstance(func, ast.Name) and func.id not in facts.names:
+            if func.id in SAFE_BUILTINS:
+                return None
+            if func.id in LIST_BUILTINS:
+                return True
+        call = method_call(iterable)
+        if call is not None and call[1] in LIST_METHODS:
+            return True
+    if facts.kind(iterable).is_tensor and not facts.rests_on_guess(iterable):
+        return None
+    return False

@@ -1,0 +1,175 @@
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+
+from breaklint.findings import Severity
+from breaklint.kinds import Kind
+from breaklint.knowledge.curated import COMPREHENSIONS_INLINED_SINCE, TORCH_MODULES
+from breaklint.rule import Report, Rule, RuleContext, all_rules
+from breaklint.rules.control_flow._frame_skip import FrameSkip
+from breaklint.rules.control_flow._iterables import list_or_dict
+
+Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    node: Comprehension
+    touches: str  # what makes Dynamo compile its frame: a tensor it reads, or a torch module
+    certain: bool  # the iterable is certainly a list or a dict, and `touches` no guess
+
+
+class ComprehensionInSkippedFrame(Rule):
+    code = "BL205"
+    name = "comprehension-in-skipped-frame"
+    severity = Severity.ERROR
+    breaks_graph = False  # the frame it is in runs eagerly already; this is one more skip
+    message = (
+        "`{function}` runs eagerly (its frame is skipped at line {line}), and this "
+        "comprehension is a frame of its own that reads `{touches}`: Dynamo compiles it "
+        "alone, cannot step the list or dict iterator it is given, and skips it too"
+    )
+    hint = (
+        "remove the break that skips the frame (line {line}), or build the value with a "
+        "`for` loop, which runs in the eager frame itself"
+    )
+    fix_safety = """
+No automatic fix: the comprehension fails only because the frame around it runs eagerly, and
+the break that skips that frame has its own rule (BL202, BL204), which offers a fix where one
+exists; once it is fixed, this finding goes too.
+"""
+    what = """
+Flags a list, set or dict comprehension in a compiled function whose frame a graph break
+certainly skips (a break in a loop, BL202, or in a `try` body, BL204), anywhere in the
+function, before the break or after it, when the comprehension iterates a list or a dict
+(`sorted()`, `list()`, `.keys()`, a name of unknown type) and reads a tensor of the function
+(or a container of tensors), or a torch module (`torch.ones(...)`). It is an error when the
+skip is certain, the iterable certainly a list or dict and the tensor no guess; a warning
+otherwise. Comprehensions over a tuple, a list display, `range()` or a tensor, comprehensions
+that read no tensor (`[names[i] for i in order]`), and generator expressions are not flagged:
+Dynamo 2.13 runs them without trouble. Only with Python before 3.12: from 3.12 on Python
+inlines comprehensions into the function (PEP 709) and they have no frame of their own.
+"""
+    why = """
+When Dynamo skips a frame, the function runs eagerly from its start, and every frame it
+creates is offered to Dynamo again. Before Python 3.12 a comprehension is a function of its
+own: Dynamo compiles its frame when it reads a tensor, a module or a container of them from
+the enclosing function, or a torch module (`has_tensor_in_frame`). That frame's only argument
+is the iterator of the comprehension's first iterable, which Dynamo cannot step when it comes
+from a list or a dict ("Missing tp_iternext", GB4347): it skips that frame as well (measured
+with torch 2.13 and Python 3.11; a `range`, a tuple or a comprehension that reads no tensor is
+compiled or left alone without a failure).
+"""
+    example = """
+import torch
+
+
+def pick(x, order):
+    parts = [x, x + 1]
+    for _ in range(2):
+        x = x + int(x.sum())
+    picked = [parts[i] for i in sorted(order)]
+    return picked[0] * x
+
+
+compiled = torch.compile(pick)
+"""
+    use_instead = """
+import torch
+
+
+def pick(x, order):
+    parts = [x, x + 1]
+    for _ in range(2):
+        x = x + x.sum()
+    picked = [parts[i] for i in sorted(order)]
+    return picked[0] * x
+
+
+compiled = torch.compile(pick)
+"""
+    probe = "(pick, (torch.randn(8), [1, 0]))"
+    gb_ids = ("GB4347",)
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self._candidates: list[_Candidate] = []
+
+    def visit_ListComp(self, node: Comprehension) -> None:
+        if sys.version_info[:2] >= COMPREHENSIONS_INLINED_SINCE:
+            return  # inlined into the function: no frame of its own
+        facts = self.context.facts
+        if not facts.in_outer_function:
+            return  # a nested function's comprehension: its frame, not this one
+        iterable = list_or_dict(facts, node.generators[0].iter)
+        if iterable is None:
+            return
+        touches = self._touches(node)
+        if touches is not None:
+            name, guess = touches
+            self._candidates.append(_Candidate(node, name, iterable and not guess))
+
+    visit_SetComp = visit_ListComp
+    visit_DictComp = visit_ListComp
+
+    def _touches(self, node: Comprehension) -> tuple[str, bool] | None:
+        """The first name the comprehension's own frame reads from outside that makes
+        Dynamo compile it, and whether it is a tensor only by a guess."""
+        facts = self.context.facts
+        targets = {
+            name.id
+            for generator in node.generators
+            for name in ast.walk(generator.target)
+            if isinstance(name, ast.Name)
+        }
+        first_iterable = node.generators[0].iter  # evaluated in the enclosing frame
+        inside = [
+            name
+            for part in ast.iter_child_nodes(node)
+            for name in ast.walk(part)
+            if isinstance(name, ast.Name)
+            and name.id not in targets
+            and not _within(name, first_iterable)
+        ]
+        for name in inside:
+            if name.id not in facts.names and facts.imports.get(name.id) in TORCH_MODULES:
+                return name.id, False
+        guessed = None
+        for name in inside:
+            kind = facts.kind(name)
+            if kind.is_tensor or kind is Kind.TENSORS:
+                if not facts.rests_on_guess(name):
+                    return name.id, False
+                guessed = guessed or name.id
+        return None if guessed is None else (guessed, True)
+
+    def finish(self, reports: list[Report]) -> None:
+        skips = [
+            report
+            for report in reports
+            if issubclass(all_rules()[report.code], FrameSkip)
+            and (report.severity or all_rules()[report.code].severity) is Severity.ERROR
+        ]
+        if not skips:
+            return
+        first = min(skips, key=lambda report: getattr(report.node, "lineno", 0))
+        line = getattr(first.node, "lineno", 0)
+        restated = {id(r.node) for r in reports if r.code == "BL203"}
+        for candidate in self._candidates:
+            if id(candidate.node) in restated:
+                continue  # BL203 reports it already
+            message = self.message.format(
+                function=self.context.function, line=line, touches=candidate.touches
+            )
+            self.report(
+                candidate.node,
+                message,
+                hint=self.hint.format(line=line),
+                severity=None if candidate.certain else Severity.WARNING,
+            )
+
+
+def _within(name: ast.Name, node: ast.expr) -> bool:
+    return any(part is name for part in ast.walk(node))

@@ -1,0 +1,3 @@
+import contextvars
+
+ACTIVE = contextvars.ContextVar("active", default=None)
