@@ -480,11 +480,14 @@ have no automatic fix.
         (target, *others) = node.targets
         if not others and isinstance(target, ast.Subscript) and self._indexes_with_mask(target):
             self._update_fix(node, target)  # its reads through the mask are reported
+        names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        if not names:
+            return  # read only for the names it binds: `a, b = ...` binds none of them here
         selects = any(
             isinstance(read, ast.Subscript) and self._indexes_with_mask(read)
             for read in iter_nodes(node.value)
         )
-        for name in (t.id for t in node.targets if isinstance(t, ast.Name)):
+        for name in names:
             (self._selected.add if selects else self._selected.discard)(name)
 
     def _update_fix(
