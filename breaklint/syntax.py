@@ -121,17 +121,12 @@ def contains(tree: ast.AST, node: ast.AST) -> bool:
 
 
 _Hooks = tuple[tuple[int, Callable[..., None]], ...]  # (visitor position, unbound method)
-# A node type's hooks before its children, per child field (None: no field has hooks), after.
-_Plan = tuple[_Hooks, tuple[tuple[str, _Hooks, _Hooks], ...] | None, _Hooks]
+_Plan = tuple[_Hooks, tuple[tuple[str, _Hooks, _Hooks], ...], _Hooks]
 # Values of fields that are not nodes (`kw_defaults` holds None for no default).
 SCALARS = frozenset({type(None), str, bytes, int, float, complex, bool, type(...)})
 # Per combination of visitor classes (one per enabled rule set): the plan of each node type,
 # and the types not worth a call, having neither hooks nor children.
 _PLANS: dict[tuple[type, ...], tuple[dict[type, _Plan], set[type]]] = {}
-_Bound = tuple[Callable[[ast.AST], None], ...]
-# A plan with each hook bound to its visitor, for one walk: its fields are names alone when
-# none has hooks (the common case), the fast path.
-_BoundPlan = tuple[_Bound, tuple[str, ...], tuple[tuple[str, _Bound, _Bound], ...] | None, _Bound]
 
 
 def _plan(classes: tuple[type, ...], kind: type) -> _Plan:
@@ -148,8 +143,7 @@ def _plan(classes: tuple[type, ...], kind: type) -> _Plan:
         (field, hooks(f"visit_{name}_{field}"), hooks(f"leave_{name}_{field}"))
         for field in child_fields(kind)
     )
-    hooked = any(enter or leave for _, enter, leave in fields)
-    return hooks(f"visit_{name}"), fields if hooked else None, hooks(f"leave_{name}")
+    return hooks(f"visit_{name}"), fields, hooks(f"leave_{name}")
 
 
 def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
@@ -157,63 +151,40 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
 
     Unlike `ast.NodeVisitor`, hooks never decide whether children are visited: each visitor
     sees every node, so many rules share one pass. Operators and load/store markers are not
-    visited. Each node type's hooks are looked up once per combination of visitor classes
-    and bound to the visitors once per walk: a node then costs its own hooks' calls and
-    little more.
+    visited.
     """
     classes = tuple(type(visitor) for visitor in visitors)
     plans, skip = _PLANS.get(classes) or _PLANS.setdefault(classes, ({}, set(SCALARS)))
     # `visit` refers to itself through its closure, a cycle only the cyclic collector frees:
-    # emptied once the walk ends, `active` and `bound` no longer hold the visitors and the
-    # nodes they keep.
+    # emptied once the walk ends, it no longer holds the visitors and the nodes they keep.
     active = list(visitors)
-    bound: dict[type, _BoundPlan] = {}
-
-    def bind(hooks: _Hooks) -> _Bound:
-        return tuple(method.__get__(active[position]) for position, method in hooks)
-
-    def plan_of(kind: type) -> _BoundPlan:
-        plan = plans.get(kind)
-        if plan is None:
-            plan = plans[kind] = _plan(classes, kind)
-            if not plan[0] and not plan[2] and not child_fields(kind):
-                skip.add(kind)
-        before, fields, after = plan
-        hooked = None
-        if fields is not None:
-            hooked = tuple((field, bind(enter), bind(leave)) for field, enter, leave in fields)
-        bound[kind] = found = (bind(before), child_fields(kind), hooked, bind(after))
-        return found
 
     def visit(node: ast.AST) -> None:
         kind = type(node)
-        before, names, hooked, after = bound.get(kind) or plan_of(kind)
-        for method in before:
-            method(node)
-        if hooked is None:
-            for field in names:
-                value: Any = getattr(node, field, None)  # a node, a list, None or a scalar
-                if type(value) is list:
-                    for child in value:
-                        if type(child) not in skip:
-                            visit(child)
-                elif type(value) not in skip:
-                    visit(value)
-        else:
-            for field, enter, leave in hooked:
-                for method in enter:
-                    method(node)
-                value = getattr(node, field, None)
-                for child in value if type(value) is list else (value,):
+        plan = plans.get(kind)
+        if plan is None:
+            plan = plans[kind] = _plan(classes, kind)
+            if not any(plan):
+                skip.add(kind)
+        before, fields, after = plan
+        for position, method in before:
+            method(active[position], node)
+        for field, enter, leave in fields:
+            for position, method in enter:
+                method(active[position], node)
+            value: Any = getattr(node, field, None)  # a node, a list, None or a scalar
+            if type(value) is list:
+                for child in value:
                     if type(child) not in skip:
                         visit(child)
-                for method in leave:
-                    method(node)
-        for method in after:
-            method(node)
+            elif type(value) not in skip:
+                visit(value)
+            for position, method in leave:
+                method(active[position], node)
+        for position, method in after:
+            method(active[position], node)
 
     try:
         visit(root)
     finally:
         active.clear()
-        bound.clear()
