@@ -483,9 +483,12 @@ have no automatic fix.
         names = [t.id for t in node.targets if isinstance(t, ast.Name)]
         if not names:
             return  # read only for the names it binds: `a, b = ...` binds none of them here
-        selects = any(
+        value = node.value
+        lines = self.context.source.lines[value.lineno - 1 : value.end_lineno]
+        # No subscript is written without a `[`: most values are not walked.
+        selects = any("[" in line for line in lines) and any(
             isinstance(read, ast.Subscript) and self._indexes_with_mask(read)
-            for read in iter_nodes(node.value)
+            for read in iter_nodes(value)
         )
         for name in names:
             (self._selected.add if selects else self._selected.discard)(name)
