@@ -509,9 +509,9 @@ def _import_edits(head: str) -> tuple[Edit, ...] | None:
     cannot take them alone."""
     try:
         parsed = parsed_file(head)
-    except FixError:
+        added = _with_torch_import(parsed.module).code
+    except (FixError, RecursionError):  # the whole file's rewrite tells why
         return None
-    added = _with_torch_import(parsed.module).code
     return line_edits(head, added.replace("\n", "\r") if parsed.old_mac else added)
 
 

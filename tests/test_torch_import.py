@@ -58,6 +58,7 @@ OPENINGS = {
     "two statements on a line": "from torch import nn; import os\n",
     "decorated class": "import functools\nfrom torch import nn\n\n\n@functools.total_ordering\n",
     "a statement first": "x = 1\nfrom torch import nn\n",
+    "compound first": "try:\n    import os\nexcept ImportError:\n    pass\nfrom torch import nn\n",
     "crlf": "import os\r\nfrom torch import nn\r\n\r\n",
 }
 
