@@ -7,8 +7,6 @@ from collections.abc import Iterator, Sequence
 
 from breaklint.syntax import dotted, expand_import
 
-_BLOCKS = ("body", "orelse", "finalbody")
-
 
 class SelfAssignments:
     """`self.<attribute> = <callee>(...)` in the methods of one class, as the callees' dotted
@@ -39,38 +37,56 @@ class SelfAssignments:
     def _collect(self) -> None:
         callees: dict[str, set[str]] = {}
         constants: dict[str, set[str]] = {}
-        for method in self._methods:
-            for statement in _statements(method.body):
-                if not isinstance(statement, ast.Assign):
+        for statement in _assignments(self._methods):
+            value = statement.value
+            if type(value) is ast.Call:
+                callee = dotted(value.func)
+                if callee is None:
                     continue
-                value = statement.value
-                if isinstance(value, ast.Call):
-                    callee = dotted(value.func)
-                    if callee is None:
-                        continue
-                    found, what = callees, expand_import(callee, self._imports)
-                elif isinstance(value, ast.Constant):
-                    found, what = constants, type(value.value).__name__
-                else:
-                    continue
-                for target in statement.targets:
-                    if (
-                        isinstance(target, ast.Attribute)
-                        and isinstance(target.value, ast.Name)
-                        and target.value.id == "self"
-                    ):
-                        found.setdefault(target.attr, set()).add(what)
+                found, what = callees, expand_import(callee, self._imports)
+            elif type(value) is ast.Constant:
+                found, what = constants, type(value.value).__name__
+            else:
+                continue
+            for target in statement.targets:
+                if (
+                    type(target) is ast.Attribute
+                    and type(target.value) is ast.Name
+                    and target.value.id == "self"
+                ):
+                    found.setdefault(target.attr, set()).add(what)
         self._callees = {attribute: tuple(sorted(c)) for attribute, c in callees.items()}
         self._constants = {attribute: tuple(sorted(c)) for attribute, c in constants.items()}
 
 
-def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """The statements of a block and of the blocks inside it, not of nested definitions."""
-    for statement in body:
-        yield statement
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+# Statements that hold blocks of statements, and what the blocks are: what `_assignments`
+# descends into (not nested definitions, whose `self` is another, nor `match` cases).
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {
+    ast.If: ("body", "orelse"),
+    ast.For: ("body", "orelse"),
+    ast.AsyncFor: ("body", "orelse"),
+    ast.While: ("body", "orelse"),
+    ast.With: ("body",),
+    ast.AsyncWith: ("body",),
+    ast.Try: ("body", "orelse", "finalbody"),
+    ast.TryStar: ("body", "orelse", "finalbody"),
+}
+
+
+def _assignments(methods: Sequence[ast.FunctionDef | ast.AsyncFunctionDef]) -> Iterator[ast.Assign]:
+    """The assignments in the methods' blocks and in the blocks inside them, not in nested
+    definitions, in no particular order (a loop, not recursion: this runs for every class
+    whose methods are checked)."""
+    pending = [statement for method in methods for statement in method.body]
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, ast.Assign):
+            yield statement
             continue
-        for name in _BLOCKS:
-            yield from _statements(getattr(statement, name, []))
-        for handler in getattr(statement, "handlers", []):
-            yield from _statements(handler.body)
+        fields = _BLOCK_FIELDS.get(type(statement))
+        if fields is None:
+            continue
+        for name in fields:
+            pending.extend(getattr(statement, name))
+        for handler in getattr(statement, "handlers", ()):
+            pending.extend(handler.body)

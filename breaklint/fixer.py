@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import difflib
 import hashlib
+import itertools
 import os
 import stat
 import tempfile
@@ -93,10 +94,11 @@ def parsed_file(text: str, offset: int = 0) -> ParsedFile:
         raise TooDeep() from None
 
 
-def _rewritten(parsed: ParsedFile, findings: Sequence[Finding]) -> Rewrite:
-    """`parsed.rewrite(findings)` checked (`_checked`); TooDeep when libcst recurses too deep."""
+def _rewritten(parsed: ParsedFile, findings: Sequence[Finding], *, imports: bool = True) -> Rewrite:
+    """`parsed.rewrite(findings, imports=imports)` checked (`_checked`); TooDeep when libcst
+    recurses too deep."""
     try:
-        return _checked(parsed.rewrite(findings))
+        return _checked(parsed.rewrite(findings, imports=imports))
     except RecursionError:
         raise TooDeep() from None
 
@@ -156,8 +158,9 @@ class ParsedFile:
             self._at[span].append(node)
             self._spans[node] = span
 
-    def rewrite(self, findings: Sequence[Finding]) -> Rewrite:
-        """The text with the fixes of `findings` applied, each by its rule."""
+    def rewrite(self, findings: Sequence[Finding], *, imports: bool = True) -> Rewrite:
+        """The text with the fixes of `findings` applied, each by its rule, and `import torch`
+        where a fix made needs it (unless not `imports`: a part of a file has no imports)."""
         candidates: dict[int, list[Finding]] = defaultdict(list)
         for finding in findings:
             assert finding.fix is not None
@@ -168,7 +171,7 @@ class ParsedFile:
         module = self.module.visit(transformer)
         result = Rewrite(self.text, transformer.applied, transformer.left)
         result.declined = [f for f in findings if id(f) not in transformer.done]
-        if any(f.fix is not None and f.fix.adds_torch_import for f in result.applied):
+        if imports and any(f.fix is not None and f.fix.adds_torch_import for f in result.applied):
             module = _with_torch_import(module)
         result.text = module.code.replace("\n", "\r") if self.old_mac else module.code
         return result
@@ -425,34 +428,45 @@ def _edits_by_finding(
 ) -> dict[int, tuple[Edit, ...]]:
     """Each made fix's edits, by the finding's id, in the file or in `text` (an editor's
     buffer for it). libcst (ten times the cost of `ast`) parses only the functions that hold
-    the fixes, each once, or the whole file once when a fix lies outside any function or adds
-    an import. TooDeep when libcst recurses too deep."""
+    the fixes, each once, and the file's opening statements when a fix adds `import torch`;
+    the whole file once when a fix lies outside any function or the opening statements
+    cannot be taken alone. TooDeep when libcst recurses too deep."""
     if text is None:
         try:
             text = decode_source(read_regular(path))[0]
         except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
             return {}
-    parts = _function_parts(text, findings)
-    if parts is not None:
+    split = _function_parts(text, findings)
+    if split is not None:
+        parts, head = split
         edits: dict[int, tuple[Edit, ...]] = {}
         for (part, offset), held in parts.items():
-            made = _edits_in(part, offset, held)
+            made = _edits_in(part, offset, held, imports=False)
             if made is None:  # libcst cannot take the part alone: take the file
                 break
             edits |= made
         else:
-            return edits
+            importing = [f for f in findings if id(f) in edits and _adds_import(f)]
+            if not importing:
+                return edits
+            added = _import_edits(head) if head is not None else None
+            if added is not None:
+                for finding in importing:
+                    own = [*edits[id(finding)], *added]
+                    edits[id(finding)] = tuple(sorted(own, key=lambda change: change.line))
+                return edits
     return _edits_in(text, 0, findings) or {}
 
 
 def _function_parts(
     text: str, findings: list[Finding]
-) -> dict[tuple[str, int], list[Finding]] | None:
+) -> tuple[dict[tuple[str, int], list[Finding]], str | None] | None:
     """The findings by the outermost function that holds each one's fix, as the text libcst
     parses (the function's lines as they are, decorators included, under an `if 1:` header
-    when indented) and the offset from its lines to the file's. None when a fix needs the
-    whole file."""
-    if any(f.fix is None or f.fix.adds_torch_import for f in findings):
+    when indented) and the offset from its lines to the file's; and, when a fix adds
+    `import torch`, the file's opening statements (`_opening_statements`). None when a fix
+    needs the whole file."""
+    if any(f.fix is None for f in findings):
         return None
     try:
         tree = ast.parse(text)
@@ -481,15 +495,64 @@ def _function_parts(
             ending = lines[first - 1][len(lines[first - 1].rstrip("\r\n")) :]
             part, first = f"if 1:{ending}{part}", first - 1
         parts.setdefault((part, first - 1), []).append(finding)
-    return parts
+    head = _opening_statements(tree, lines) if any(map(_adds_import, findings)) else None
+    return parts, head
+
+
+def _adds_import(finding: Finding) -> bool:
+    return finding.fix is not None and finding.fix.adds_torch_import
+
+
+def _import_edits(head: str) -> tuple[Edit, ...] | None:
+    """The edits that add `import torch` to a file, from its opening statements (`head`, see
+    `_opening_statements`) alone: they are all `_with_torch_import` reads. None when libcst
+    cannot take them alone."""
+    try:
+        parsed = parsed_file(head)
+        added = _with_torch_import(parsed.module).code
+    except (FixError, RecursionError):  # the whole file's rewrite tells why
+        return None
+    return line_edits(head, added.replace("\n", "\r") if parsed.old_mac else added)
+
+
+# Statements that hold others: `_with_torch_import` shows the first in a file as a stand-in.
+_COMPOUND = (
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor,
+    ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.Match,
+)  # fmt: skip
+
+
+def _opening_statements(tree: ast.Module, lines: list[str]) -> str | None:
+    """What `_with_torch_import` reads of a file, as text: its first statement, the imports
+    after it, and the empty lines and comments above the statement that follows them, then a
+    `pass` in that statement's place. None where libcst would see other statements than
+    `ast` does (two on one line) or the first statement is compound (shown as a stand-in)."""
+    body = tree.body
+    end = 1
+    while end < len(body) and isinstance(body[end], ast.Import | ast.ImportFrom):
+        end += 1
+    opening = body[: end + 1]
+    if isinstance(body[0], _COMPOUND) or any(
+        (before.end_lineno or before.lineno) >= after.lineno
+        for before, after in itertools.pairwise(opening)
+    ):
+        return None
+    if end == len(body):
+        return "".join(lines)
+    following = body[end]
+    first = min([following.lineno, *(d.lineno for d in getattr(following, "decorator_list", []))])
+    above = lines[: first - 1]
+    ending = above[-1][len(above[-1].rstrip("\r\n")) :] if above else "\n"
+    return "".join(above) + "pass" + (ending or "\n")
 
 
 def _edits_in(
-    text: str, offset: int, findings: list[Finding]
+    text: str, offset: int, findings: list[Finding], *, imports: bool = True
 ) -> dict[int, tuple[Edit, ...]] | None:
     """The edits of the fixes made in `text` (the file's lines from `offset` + 1 on), in the
     file's lines: from one rewrite of them all, and from a rewrite of its own for a fix whose
-    changed lines run into another fix's. None when libcst cannot parse the text."""
+    changed lines run into another fix's; with `import torch` where a fix needs it, unless
+    not `imports` (a part of a file). None when libcst cannot parse the text."""
     try:
         parsed = parsed_file(text, offset)
     except TooDeep:
@@ -497,7 +560,7 @@ def _edits_in(
     except FixError:
         return None
     try:
-        rewrite = _rewritten(parsed, findings)
+        rewrite = _rewritten(parsed, findings, imports=imports)
     except TooDeep:
         raise
     except FixError:
@@ -509,21 +572,21 @@ def _edits_in(
         for key, target in targets.items()
     }
     owners: Counter[int] = Counter(id(change) for found in touching.values() for change in found)
-    imports = tuple(change for change in changes if not owners[id(change)])
+    unowned = tuple(change for change in changes if not owners[id(change)])  # the import
     edits = {}
     for finding in rewrite.applied:
         assert finding.fix is not None
         own = touching[id(finding)]
         if any(owners[id(change)] > 1 for change in own):  # adjacent fixes share lines
             try:
-                alone = _rewritten(parsed, [finding]).text
+                alone = _rewritten(parsed, [finding], imports=imports).text
             except TooDeep:
                 raise
             except FixError:
                 continue
             own = list(line_edits(parsed.text, alone, parsed.offset))
         elif finding.fix.adds_torch_import:
-            own = own + list(imports)
+            own = own + list(unowned)
         edits[id(finding)] = tuple(sorted(own, key=lambda change: change.line))
     return edits
 

@@ -426,11 +426,11 @@ class FunctionFacts(Visitor):
         ]
         handed = self.parameter_kinds if self._depth == 1 else {}
         for index, (parameter, default) in enumerate(parameters):
-            kind = self._parameter_kind(parameter, default, first=index == 0)
+            reading = read_annotation(parameter.annotation, self.type_aliases)
+            kind = self._parameter_kind(parameter, default, reading, first=index == 0)
             unmarked = parameter.annotation is None and default is None
             if kind is Kind.UNKNOWN and unmarked and parameter.arg in self.used_as_tensors:
                 kind = Kind.TENSOR
-            reading = read_annotation(parameter.annotation, self.type_aliases)
             guessed = default is None and (reading is None or reading is Reading.MAYBE)
             passed = handed.get(parameter.arg)
             if passed is not None:  # what every caller passes decides
@@ -461,12 +461,14 @@ class FunctionFacts(Visitor):
 
     leave_AsyncFunctionDef = leave_FunctionDef
 
-    def _parameter_kind(self, parameter: ast.arg, default: ast.expr | None, first: bool) -> Kind:
+    def _parameter_kind(
+        self, parameter: ast.arg, default: ast.expr | None, reading: Reading | None, first: bool
+    ) -> Kind:
+        """The kind of a parameter, `reading` being what its annotation admits."""
         if first and parameter.arg in ("self", "cls") and self._depth == 1:
             return Kind.UNKNOWN
         if isinstance(default, ast.Constant) and default.value is not None:
             return Kind.PYTHON  # `output_attentions: Tensor | None = False` holds a flag
-        reading = read_annotation(parameter.annotation, self.type_aliases)
         if reading is Reading.MAYBE:
             # `int | Tensor`: a tensor only where a caller passes one; for a compile root's
             # input, a guess.

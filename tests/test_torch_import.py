@@ -3,6 +3,8 @@ file's opening statements; the text must be what the visitor gives on the whole 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 cst = pytest.importorskip("libcst")
@@ -44,3 +46,35 @@ def test_the_import_is_added_as_the_visitor_adds_it_to_the_whole_file(text: str)
     expected = _whole_module(text)
     assert "import torch" in expected
     assert _with_torch_import(cst.parse_module(text)).code == expected
+
+
+MODEL = "class Net(nn.Module):\n    def forward(self, x):\n        print(x)\n        return x\n"
+# Openings of files whose fix adds `import torch`: JSON takes the import from the opening
+# statements alone (or from the whole file where they cannot be taken alone).
+OPENINGS = {
+    "docstring": '"""Doc."""\nfrom torch import nn\n',
+    "comments above": "# Copyright\nfrom torch import nn\n\n# about Net\n",
+    "future import": "from __future__ import annotations\nfrom torch import nn\nimport os\n",
+    "two statements on a line": "from torch import nn; import os\n",
+    "decorated class": "import functools\nfrom torch import nn\n\n\n@functools.total_ordering\n",
+    "a statement first": "x = 1\nfrom torch import nn\n",
+    "compound first": "try:\n    import os\nexcept ImportError:\n    pass\nfrom torch import nn\n",
+    "crlf": "import os\r\nfrom torch import nn\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("opening", OPENINGS.values(), ids=OPENINGS.keys())
+def test_json_edits_make_what_fix_writes(breaklint, tmp_path, opening: str) -> None:
+    ending = "\r\n" if "\r\n" in opening else "\n"
+    text = opening + MODEL.replace("\n", ending)
+    path = tmp_path / "model.py"
+    path.write_bytes(text.encode())
+    report = json.loads(breaklint("model.py", "--output-format", "json").stdout)
+    (finding,) = report["findings"]
+    assert finding["fix"]["adds_torch_import"] is True
+    lines = text.splitlines(keepends=True)
+    for edit in sorted(finding["fix"]["edits"], key=lambda e: -e["line"]):
+        lines[edit["line"] - 1 : edit["end_line"] - 1] = [edit["content"]]
+    assert breaklint("model.py", "--fix", "--unsafe-fixes").returncode == 0
+    assert "".join(lines) == path.read_bytes().decode()
+    assert path.read_bytes().decode().count("import torch") == 1

@@ -104,6 +104,8 @@ compiled = torch.compile(Tagger())
         ):
             return
         constructors = self.context.self_assignments.callees(expression.attr)
+        if not constructors:
+            return
         recurrent = sorted({_public_name(c) for c in constructors} & RECURRENT_MODULES)
         if recurrent:
             module = " or ".join(f"nn.{name.rpartition('.')[2]}" for name in recurrent)

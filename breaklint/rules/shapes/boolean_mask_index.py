@@ -480,11 +480,17 @@ have no automatic fix.
         (target, *others) = node.targets
         if not others and isinstance(target, ast.Subscript) and self._indexes_with_mask(target):
             self._update_fix(node, target)  # its reads through the mask are reported
-        selects = any(
+        names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        if not names:
+            return  # read only for the names it binds: `a, b = ...` binds none of them here
+        value = node.value
+        lines = self.context.source.lines[value.lineno - 1 : value.end_lineno]
+        # No subscript is written without a `[`: most values are not walked.
+        selects = any("[" in line for line in lines) and any(
             isinstance(read, ast.Subscript) and self._indexes_with_mask(read)
-            for read in iter_nodes(node.value)
+            for read in iter_nodes(value)
         )
-        for name in (t.id for t in node.targets if isinstance(t, ast.Name)):
+        for name in names:
             (self._selected.add if selects else self._selected.discard)(name)
 
     def _update_fix(

@@ -148,9 +148,11 @@ compiled = torch.compile(pad_to_longest)
             spec, offset = METHODS.get(name.removeprefix("torch.")), 1
         if spec is None:
             call = facts.tensor_method(node)
-            if call is None or facts.kind(call[0]) is Kind.PYTHON or _is_module(call[0], facts):
+            # The method's name first: most calls name no method that takes sizes.
+            if call is None or (spec := METHODS.get(call[1])) is None:
                 return
-            spec = METHODS.get(call[1])
+            if facts.kind(call[0]) is Kind.PYTHON or _is_module(call[0], facts):
+                return
         if spec is None or (name == "range" and "range" in facts.names):
             return
         values = [value for a in spec.positions(node, offset) for value in _elements(a)]
