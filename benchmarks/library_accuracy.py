@@ -92,6 +92,10 @@ LIBRARIES = {
     # functional vision with value checks).
     "torch-geometric": "tuning",
     "kornia": "tuning",
+    # Added in a third round, to the tuning half only: audio and signal-processing research code
+    # (STFT, hybrid transformer, Wiener filtering) and probabilistic models (lazy linear
+    # operators, settings context managers, Cholesky).
+    "demucs": "tuning",
     "timm": "heldout",
     "openai-whisper": "heldout",
     "denoising-diffusion-pytorch": "heldout",
