@@ -38,6 +38,11 @@ UNTRACEABLE_STDLIB = {
     "datetime.": "read the date outside the compiled function and pass it in",
     "uuid.": "make identifiers outside the compiled function and pass them in",
     "copy.deepcopy": "copy tensors with `t.clone()` (or `t.detach().clone()`): Dynamo traces it",
+    "copy.copy": (
+        "copy a tensor with `t.clone()`, a dict with `dict(d)` or `d.copy()`, a list with "
+        "`list(xs)`: Dynamo traces those"
+    ),
+    "threading.": "make locks, events and threads outside the compiled function and pass them in",
 }
 
 # `torch.nn` modules whose call returns something other than one tensor (a tuple, a named

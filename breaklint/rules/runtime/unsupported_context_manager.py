@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.knowledge.curated import CONTEXT_MANAGER_ALIASES, UNSUPPORTED_CONTEXT_MANAGERS
-from breaklint.rule import FixExample, Rule
+from breaklint.rule import FixExample, Rule, RuleContext
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -70,15 +70,17 @@ Flags `with` on the torch context managers that Dynamo does not support:
 `torch.backends.cudnn.flags`, `torch.backends.mkldnn.flags`, `torch.backends.cuda.sdp_kernel`,
 `torch.random.fork_rng`, `torch.autograd.detect_anomaly`, `torch.autograd.set_detect_anomaly`,
 `torch.autograd.graph.save_on_cpu`, `torch.autograd.graph.saved_tensors_hooks` and
-`torch.device` (`with torch.device("cpu"):`, the default device for new tensors). The grad
-modes, autocast, `torch.nn.attention.sdpa_kernel` and profiler ranges are supported and not
-flagged.
+`torch.device` (`with torch.device("cpu"):`, the default device for new tensors), and `with
+lock:` on a name the function binds to a `threading` object (`lock = threading.Lock()`). The
+grad modes, autocast, `torch.nn.attention.sdpa_kernel` and profiler ranges are supported and
+not flagged.
 """
     why = """
 Dynamo knows how to record a few context managers in a graph. The others change global state
-(backend flags, the RNG, autograd hooks, the default device) through Python code that it will
-not trace, and it cannot resume inside a `with` block it did not enter, so it skips the whole
-function: it runs eagerly, and only the functions it calls are compiled on their own.
+(backend flags, the RNG, autograd hooks, the default device, a lock's state) through Python or C
+code that it will not trace, and it cannot resume inside a `with` block it did not enter, so it
+skips the whole function: it runs eagerly, and only the functions it calls are compiled on their
+own.
 """
     example = """
 import torch
@@ -145,8 +147,33 @@ compiled = torch.compile(attend)
     fix_applicability = Applicability.SAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"sdpa-kernel": _sdpa_kernel}
 
+    threading_message = (
+        "`{name}` is a `{maker}()`, a context manager Dynamo cannot enter while tracing: it "
+        "gives up on the whole function, which runs eagerly with no graph"
+    )
+    threading_hint = "take the lock around the call of the compiled function instead"
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self._threading_objects: dict[str, str] = {}  # local name -> the call that made it
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if not isinstance(node.value, ast.Call):
+            return
+        maker = self.context.facts.resolve(node.value.func)
+        if maker is None or not maker.startswith("threading."):
+            return
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                self._threading_objects[target.id] = maker
+
     def visit_withitem(self, node: ast.withitem) -> None:
         manager = node.context_expr
+        if isinstance(manager, ast.Name) and manager.id in self._threading_objects:
+            maker = self._threading_objects[manager.id]
+            message = self.threading_message.format(name=manager.id, maker=maker)
+            self.report(manager, message, hint=self.threading_hint)
+            return
         if not isinstance(manager, ast.Call):
             return
         name = self.context.facts.resolve(manager.func)
