@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.knowledge.curated import CONTEXT_MANAGER_ALIASES, UNSUPPORTED_CONTEXT_MANAGERS
-from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.rule import FixExample, Report, Rule, RuleContext
+from breaklint.rules.control_flow._frame_skip import after_skip, line
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -166,6 +167,16 @@ compiled = torch.compile(attend)
         for target in node.targets:
             if isinstance(target, ast.Name):
                 self._threading_objects[target.id] = maker
+
+    def restate(self, reports: list[Report]) -> list[Report]:
+        """Dynamo skips the frame at the first such `with`: it traces nothing after it in this
+        function, so the breaks other rules see later are only what runs eagerly."""
+        mine = [report for report in reports if report.code == self.code]
+        if not mine:
+            return reports
+        first = min(mine, key=line)
+        certain = (first.severity or self.severity) is Severity.ERROR
+        return after_skip(reports, first, certain, skips=self.code)
 
     def visit_withitem(self, node: ast.withitem) -> None:
         manager = node.context_expr
