@@ -1,7 +1,7 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.rule import Rule, RuleContext
 
 # Tensor comparisons that answer with one Python bool: they read every value of both tensors.
 FUNCTIONS = frozenset({"torch.equal", "torch.allclose"})
@@ -28,8 +28,9 @@ around it.
 """
     what = """
 Flags `torch.equal(a, b)`, `a.equal(b)`, `torch.allclose(a, b)` and `a.allclose(b)` on tensors
-in compiled code (the methods as a warning where the receiver is taken for a tensor only
-because it is a parameter of the compiled function). Their answer is a Python bool, not a
+in compiled code: an error, or a warning where `and`/`or` may not evaluate the call or where
+the receiver of the method is taken for a tensor only because it is a parameter of the
+compiled function. Their answer is a Python bool, not a
 tensor: a branch on it (`if same:`) is not a break of its own, the call is.
 """
     why = """
@@ -65,12 +66,23 @@ compiled = torch.compile(cached_distance)
     probe = "(cached_distance, (torch.randn(4, 3), torch.randn(4, 3)))"
     gb_ids = ("GB0033",)
 
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self._short_circuited: set[int] = set()  # ids of nodes `and`/`or` may not evaluate
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        # `interpolating or torch.equal(a, b)`: only the first operand surely runs.
+        for operand in node.values[1:]:
+            self._short_circuited.update(id(inner) for inner in ast.walk(operand))
+
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
         name = facts.resolve(node.func)
+        maybe = id(node) in self._short_circuited
         if name in FUNCTIONS:
             if any(facts.kind(argument).is_tensor for argument in node.args[:2]):
-                self.report(node, self.message.format(call=f"{name}()"))
+                severity = Severity.WARNING if maybe else None
+                self.report(node, self.message.format(call=f"{name}()"), severity=severity)
             return
         call = facts.tensor_method(node)
         if call is None or call[1] not in METHODS or not node.args:
@@ -78,6 +90,6 @@ compiled = torch.compile(cached_distance)
         receiver, method = call
         if facts.kind(receiver).is_tensor:
             # A receiver taken for a tensor only because it is a root parameter: a maybe.
-            guessed = facts.rests_on_guess(receiver)
-            severity = Severity.WARNING if guessed else None
+            maybe = maybe or facts.rests_on_guess(receiver)
+            severity = Severity.WARNING if maybe else None
             self.report(node, self.message.format(call=f".{method}()"), severity=severity)
