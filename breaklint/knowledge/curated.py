@@ -43,7 +43,20 @@ UNTRACEABLE_STDLIB = {
         "`list(xs)`: Dynamo traces those"
     ),
     "threading.": "make locks, events and threads outside the compiled function and pass them in",
+    "warnings.simplefilter": "set warning filters outside the compiled function",
+    "warnings.filterwarnings": "set warning filters outside the compiled function",
 }
+
+# torch functions and tensor methods Dynamo 2.13 does not put in a graph (measured), each with
+# the way out.
+UNTRACEABLE_TORCH_FUNCTIONS = {
+    "torch.autograd.grad": (
+        "take the gradient with `torch.func.grad(f)(x)`, which Dynamo traces, or outside the "
+        "compiled function"
+    ),
+    "torch.sparse_coo_tensor": "build sparse tensors outside the compiled function",
+}
+UNTRACEABLE_TENSOR_METHODS = {"to_sparse": "make the sparse tensor outside the compiled function"}
 
 # `torch.nn` modules whose call returns something other than one tensor (a tuple, a named
 # tuple): every other `torch.nn.<Module>` a class assigns to `self` returns a tensor.

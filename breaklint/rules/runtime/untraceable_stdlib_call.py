@@ -59,7 +59,8 @@ class UntraceableStdlibCall(TracedValueUses):
     )
     what = """
 Flags calls into `time`, Python's `random`, `json`, `pickle`, `zlib`, `datetime`, `uuid`,
-`threading` (`threading.Lock()`, `threading.Event()`...), `copy.deepcopy` and `copy.copy` in
+`threading` (`threading.Lock()`, `threading.Event()`...), the warning filters
+(`warnings.simplefilter`, `warnings.filterwarnings`), `copy.deepcopy` and `copy.copy` in
 compiled code. `copy.copy` is an error where it copies a tensor, a container of tensors or a dict or
 list made in place, and a warning elsewhere: Dynamo traces the shallow copy of some objects of plain
 classes, but not of dicts, lists, tensors or modules. The `random` functions Dynamo traces
