@@ -85,7 +85,7 @@ PYTHON_TORCH_PREFIXES = (
     "torch.autograd.", "torch.utils.", "torch.amp.", "torch.cpu.", "torch.mps.",
     "torch.overrides.", "torch._C.", "torch.library.", "torch.version", "torch.set_",
     "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.autocast",
-    "torch.equal", "torch.allclose",
+    "torch.equal", "torch.allclose", "torch.broadcast_shapes",
 )  # fmt: skip
 TENSOR_TORCH_PREFIXES = ("torch.nn.functional.", "torch.nn.init.")
 PYTHON_BUILTINS = frozenset(
