@@ -309,3 +309,26 @@ class PerHead(nn.Module):
         h = x * 2
         print("heads", names)  # BREAK BL401
         return {name: h for name in sorted(names)}  # SKIP BL203
+
+
+class CachedDistance(nn.Module):
+    """A shortcut for equal inputs: the comparison answers with a Python bool."""
+
+    def forward(self, x1: torch.Tensor, x2: torch.Tensor) -> torch.Tensor:
+        d = torch.cdist(x1, x2)
+        if torch.equal(x1, x2):  # BREAK BL105
+            d = d * 0.5
+        return d
+
+
+class EnergyForces(nn.Module):
+    """Forces as the gradient of an energy, taken inside the forward."""
+
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.energy = nn.Linear(dim, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        energy = self.energy(x).sum()
+        (force,) = torch.autograd.grad(energy, x, create_graph=True)  # BREAK BL509
+        return -force

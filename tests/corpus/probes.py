@@ -5,8 +5,10 @@ from layers import (
     MLP,
     Attention,
     BucketedCache,
+    CachedDistance,
     Chunker,
     DeterministicPool,
+    EnergyForces,
     GuardedScale,
     HookedStack,
     LabelSmoothingLoss,
@@ -109,3 +111,11 @@ def probe_bucketed_cache():
 
 def probe_per_head():
     return PerHead(), (torch.randn(2, 8), ["q", "k"])
+
+
+def probe_cached_distance():
+    return CachedDistance(), (torch.randn(4, 3), torch.randn(4, 3))
+
+
+def probe_energy_forces():
+    return EnergyForces(), (torch.randn(2, 8, requires_grad=True),)
