@@ -8,8 +8,8 @@ def best_column(x):
     return x[:, x.sum(0).argmax()] * 2  # BREAK BL304
 
 
-def picked(x, idx: torch.Tensor):
-    return x[:, idx[0]] + 1  # BREAK BL304
+def picked(x, columns: torch.Tensor):
+    return x[:, columns.max()] + 1  # BREAK BL304
 
 
 def pairs(x):
@@ -33,7 +33,7 @@ def probe_reduction_as_index():
     return best_column, (torch.randn(3, 4),)
 
 
-def probe_element_as_index():
+def probe_maximum_as_index():
     return picked, (torch.randn(3, 4), torch.tensor([1, 2]))
 
 

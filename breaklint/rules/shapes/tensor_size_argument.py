@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
-from breaklint.rule import Rule
+from breaklint.rule import Rule, RuleContext
 from breaklint.syntax import dotted, method_call
 from breaklint.tensorness import FunctionFacts
 
@@ -91,9 +91,9 @@ class TensorSizeArgument(Rule):
         "Dynamo must read its value, a data-dependent operator, and breaks the graph here"
     )
     maybe_index_message = (
-        "`{argument}` is an element of a tensor used as an index: if it has no dimension "
-        "left (a 0-dim tensor), Dynamo must read its value and breaks the graph here (a "
-        "tensor of indices with a dimension is fine)"
+        "`{argument}` is an element of a row of a tensor used as an index: if it has no "
+        "dimension left (a 0-dim tensor), Dynamo must read its value and breaks the graph "
+        "here (a tensor of indices with a dimension is fine)"
     )
     index_hint = (
         "index with a tensor of indices that keeps a dimension (`x[:, idx[i : i + 1]]`, "
@@ -110,9 +110,10 @@ Flags a tensor passed where a torch function or tensor method needs a Python num
 (`torch.arange(lengths.max())`, `range(t)`), a count (`x.chunk(n)`, `x.topk(k)`,
 `F.one_hot(t, num_classes=n)`), a slice bound (`x[:n]`, `x[:, :n]`, `x[i, : n[i]]`, where `n` is a
 tensor or an element of one), and a 0-dim tensor as an integer index: an error for a full
-reduction (`x[:, scores.argmax()]`), a warning for an element of a tensor (`x[:, idx[0]]`,
-`out[row[0], row[1]] = v`), which is a 0-dim tensor when the tensor has one dimension and a
-tensor of indices otherwise.
+reduction (`x[:, scores.argmax()]`), a warning for an element of a loop variable that iterates
+over a tensor (`for pair in pairs: out[pair[0], pair[1]] = v`), which is a 0-dim tensor when
+the tensor has two dimensions and a tensor of indices otherwise. Other elements of tensors
+(`x[:, idx[i]]`) are not flagged: a tuple or list of index tensors reads the same.
 
 A parameter of the compiled function that no tensor operation has touched is not taken for a
 tensor here: as a size it is almost always a Python int passed in.
@@ -148,6 +149,17 @@ def pad_to_longest(x):
 compiled = torch.compile(pad_to_longest)
 """
     probe = "(pad_to_longest, (torch.randn(4, 6),))"
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        # Loop variables over a tensor (`for pair in pairs:`): rows, whose elements are 0-dim
+        # tensors when the tensor has two dimensions, as tensors of index pairs do.
+        self._rows: set[str] = set()
+
+    def visit_For(self, node: ast.For) -> None:
+        kind = self.context.facts.kind(node.iter)
+        if isinstance(node.target, ast.Name) and kind.is_tensor:
+            self._rows.add(node.target.id)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         index = node.slice
@@ -210,9 +222,9 @@ compiled = torch.compile(pad_to_longest)
             return
         element = (
             isinstance(part, ast.Subscript)
+            and isinstance(part.value, ast.Name)
+            and part.value.id in self._rows
             and not isinstance(part.slice, ast.Slice | ast.Tuple)
-            and facts.kind(part.value).is_tensor
-            and not facts.rests_on_guess(part.value)
             and not facts.kind(part.slice).is_tensor
         )
         if element:
