@@ -44,9 +44,11 @@ The environment (`benchmarks/libraries/setup_venv.sh` builds it): torch 2.13.0 f
 CPU wheel, `pip install -e .[bench]` (transformers, x-transformers, vector-quantize-pytorch,
 openai-whisper), then timm, vit-pytorch, denoising-diffusion-pytorch and segment-anything with
 `--no-deps` and their runtime dependencies by hand (so are torch-geometric and kornia: of their
-declared dependencies they import only xxhash and kornia-rs), the first four because they
-import torchvision at import time (timm/layers/norm_act.py, vit_pytorch/dino.py and others,
-denoising_diffusion_pytorch/denoising_diffusion_pytorch.py,
+declared dependencies they import only xxhash and kornia-rs; demucs's model code needs only julius
+and einops, not torchaudio, which has no wheel for torch 2.13; gpytorch needs linear_operator,
+scipy and mpmath, and scikit-learn only for two initialisations no builder uses), the first four
+because they import torchvision at import time (timm/layers/norm_act.py, vit_pytorch/dino.py
+and others, denoising_diffusion_pytorch/denoising_diffusion_pytorch.py,
 segment_anything/utils/transforms.py) and PyPI's torchvision is a CUDA build whose C ops cannot
 load beside the CPU torch. torchvision 0.28.0 is installed without its ops; its pure-Python
 parts (what the builders reach) work once the script guards the two fake-kernel registrations
@@ -92,6 +94,11 @@ LIBRARIES = {
     # functional vision with value checks).
     "torch-geometric": "tuning",
     "kornia": "tuning",
+    # Added in a third round, to the tuning half only: audio and signal-processing research code
+    # (STFT, hybrid transformer, Wiener filtering) and probabilistic models (lazy linear
+    # operators, settings context managers, Cholesky).
+    "demucs": "tuning",
+    "gpytorch": "tuning",
     "timm": "heldout",
     "openai-whisper": "heldout",
     "denoising-diffusion-pytorch": "heldout",

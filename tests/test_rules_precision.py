@@ -47,6 +47,7 @@ QUIET = [
     "return x + hash((x.shape[0], 'bias')) % 5",
     "key = hash(x * 2)\nseen = {key: x}\nreturn seen[key] if key in seen else x",
     "return x + torch.randn(x.shape, generator=None)",
+    "batch = torch.broadcast_shapes(x.shape[:-1], (1,))\nif x.shape[:-1] != batch:\n    x = x * 2",
 ]
 
 

@@ -13,9 +13,11 @@ pip="$venv/bin/pip"
 # CUDA build whose compiled ops cannot load beside the CPU torch, and whisper asks for triton,
 # which CPU runs never use. Their runtime dependencies follow by hand.
 libraries=$("$venv/bin/python" -c '
-import sys, tomllib
+import re, sys, tomllib
 extra = tomllib.load(open(sys.argv[1], "rb"))["project"]["optional-dependencies"]["bench"]
-print(" ".join(r for r in extra if not r.startswith(("breaklint", "torch", "transformers"))))
+# By exact name: torch-geometric starts with "torch" but is one of the libraries.
+installed = {"breaklint", "torch", "transformers"}
+print(" ".join(r for r in extra if re.split(r"[\[=<>]", r)[0] not in installed))
 ' "$repo/pyproject.toml")
 # shellcheck disable=SC2086  # one word per requirement
 "$pip" install --no-deps torchvision==0.28.0 $libraries
@@ -24,6 +26,10 @@ print(" ".join(r for r in extra if not r.startswith(("breaklint", "torch", "tran
 # What torch-geometric and kornia import at import time (their other declared dependencies,
 # aiohttp and pyparsing, are never imported by the installed packages).
 "$pip" install xxhash==4.1.0 kornia-rs==0.2.0
+# demucs's model code imports julius (in the extra) and einops; its declared torchaudio has no
+# wheel for torch 2.13 and only its command line, training and audio files need it (and lameenc,
+# sphn, dora-search). gpytorch imports linear_operator (in the extra), scipy and mpmath; it asks
+# for scikit-learn only inside two initialisation helpers.
 # timm, vit-pytorch, denoising-diffusion-pytorch and segment-anything import torchvision at
 # import time, and use only its pure-Python parts on the builders' paths. torchvision 0.28
 # registers fake kernels for its two nms ops without checking that its compiled ops loaded (its
@@ -44,4 +50,5 @@ PY
 "$venv/bin/python" -c "
 import denoising_diffusion_pytorch, segment_anything, timm, transformers, vector_quantize_pytorch
 import vit_pytorch, whisper, x_transformers, torch_geometric, kornia
+import demucs.apply, demucs.htdemucs, gpytorch, linear_operator
 print('bench environment ready')"

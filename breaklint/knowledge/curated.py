@@ -40,6 +40,13 @@ UNTRACEABLE_STDLIB = {
     "copy.deepcopy": "copy tensors with `t.clone()` (or `t.detach().clone()`): Dynamo traces it",
     "threading.Lock": "make the lock outside the compiled function (at module level or in "
     "`__init__`) and keep it out of the compiled code",
+    "copy.copy": (
+        "copy a tensor with `t.clone()`, a dict with `dict(d)` or `d.copy()`, a list with "
+        "`list(xs)`: Dynamo traces those"
+    ),
+    "threading.": "make locks, events and threads outside the compiled function and pass them in",
+    "warnings.simplefilter": "set warning filters outside the compiled function",
+    "warnings.filterwarnings": "set warning filters outside the compiled function",
 }
 
 # Standard-library classes whose methods Dynamo 2.13 cannot trace: a call of one of these
@@ -72,6 +79,17 @@ TORCH_MODULES = frozenset(
         "torch.backends", "torch.compiler", "torch.random", "torch.sparse", "torch.nested",
     }
 )  # fmt: skip
+
+# torch functions and tensor methods Dynamo 2.13 does not put in a graph (measured), each with
+# the way out.
+UNTRACEABLE_TORCH_FUNCTIONS = {
+    "torch.autograd.grad": (
+        "take the gradient with `torch.func.grad(f)(x)`, which Dynamo traces, or outside the "
+        "compiled function"
+    ),
+    "torch.sparse_coo_tensor": "build sparse tensors outside the compiled function",
+}
+UNTRACEABLE_TENSOR_METHODS = {"to_sparse": "make the sparse tensor outside the compiled function"}
 
 # `torch.nn` modules whose call returns something other than one tensor (a tuple, a named
 # tuple): every other `torch.nn.<Module>` a class assigns to `self` returns a tensor.

@@ -21,7 +21,7 @@ PYTHON_METHODS = frozenset(
         "storage_offset", "is_contiguous", "is_floating_point", "is_complex", "is_signed",
         "get_device", "data_ptr", "item", "tolist", "untyped_storage", "__len__", "keys",
         "items", "values", "get", "startswith", "endswith", "format", "join", "lower", "upper",
-        "is_set_to", "has_names", "is_pinned", "is_shared", "is_inference",
+        "is_set_to", "has_names", "is_pinned", "is_shared", "is_inference", "equal", "allclose",
     }
 )  # fmt: skip
 # Methods that only tensors have: on a value of unknown type they still mean "tensor".
@@ -39,7 +39,7 @@ TENSOR_METHODS = frozenset(
         "neg", "sign", "square", "mul", "add", "sub", "div", "new_zeros", "new_ones",
         "new_empty", "new_full", "new_tensor", "narrow", "roll", "flip", "tril", "triu",
         "chunk", "unbind", "split_with_sizes", "repeat_interleave", "masked_scatter", "lerp",
-        "allclose", "equal", "count_nonzero", "median", "mode", "kthvalue", "logsumexp",
+        "count_nonzero", "median", "mode", "kthvalue", "logsumexp",
     }
 )  # fmt: skip
 MASK_METHODS = frozenset(
@@ -85,6 +85,7 @@ PYTHON_TORCH_PREFIXES = (
     "torch.autograd.", "torch.utils.", "torch.amp.", "torch.cpu.", "torch.mps.",
     "torch.overrides.", "torch._C.", "torch.library.", "torch.version", "torch.set_",
     "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.autocast",
+    "torch.equal", "torch.allclose", "torch.broadcast_shapes",
 )  # fmt: skip
 TENSOR_TORCH_PREFIXES = ("torch.nn.functional.", "torch.nn.init.")
 PYTHON_BUILTINS = frozenset(

@@ -322,3 +322,26 @@ class OrderedParts(nn.Module):
         for _ in range(2):
             x = x + int(x.sum())  # SKIP BL102 BL202
         return picked[0] * x
+
+
+class CachedDistance(nn.Module):
+    """A shortcut for equal inputs: the comparison answers with a Python bool."""
+
+    def forward(self, x1: torch.Tensor, x2: torch.Tensor) -> torch.Tensor:
+        d = torch.cdist(x1, x2)
+        if torch.equal(x1, x2):  # BREAK BL105
+            d = d * 0.5
+        return d
+
+
+class EnergyForces(nn.Module):
+    """Forces as the gradient of an energy, taken inside the forward."""
+
+    def __init__(self, dim: int = 8) -> None:
+        super().__init__()
+        self.energy = nn.Linear(dim, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        energy = self.energy(x).sum()
+        (force,) = torch.autograd.grad(energy, x, create_graph=True)  # BREAK BL509
+        return -force

@@ -5,8 +5,10 @@ from layers import (
     MLP,
     Attention,
     BucketedCache,
+    CachedDistance,
     Chunker,
     DeterministicPool,
+    EnergyForces,
     GuardedScale,
     HookedStack,
     LabelSmoothingLoss,
@@ -114,3 +116,11 @@ def probe_per_head():
 
 def probe_ordered_parts():
     return OrderedParts(), (torch.randn(2, 8), [1, 0])
+
+
+def probe_cached_distance():
+    return CachedDistance(), (torch.randn(4, 3), torch.randn(4, 3))
+
+
+def probe_energy_forces():
+    return EnergyForces(), (torch.randn(2, 8, requires_grad=True),)

@@ -67,10 +67,13 @@ class FrameSkip(Rule):
         )
 
 
-def after_skip(reports: Sequence[Report], first: Report | None, certain: bool) -> list[Report]:
+def after_skip(
+    reports: Sequence[Report], first: Report | None, certain: bool, skips: str | None = None
+) -> list[Report]:
     """The reports as a frame skip at `first` changes them: when the skip is certain (an error),
     the breaks on later lines are none, only what runs eagerly (info); when it may happen, they
-    happen only if it does not, so none of them is certain (a warning at most)."""
+    happen only if it does not, so none of them is certain (a warning at most). `skips` names a
+    rule whose later reports are restated too: skips of the frame, which is skipped already."""
     if first is None:
         return list(reports)
     start = line(first)
@@ -86,7 +89,7 @@ def after_skip(reports: Sequence[Report], first: Report | None, certain: bool) -
         replace(report, severity=severity, message=report.message + note)
         if line(report) > last
         and (
-            all_rules()[report.code].breaks_graph
+            all_rules()[report.code].breaks_graph or report.code == skips
             if certain
             else _about_a_break(report) and _severity(report) is Severity.ERROR
         )

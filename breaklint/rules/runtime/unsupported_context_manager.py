@@ -11,7 +11,8 @@ from breaklint.knowledge.curated import (
     UNSUPPORTED_CONTEXT_MANAGERS,
     UNSUPPORTED_CONTEXT_OBJECTS,
 )
-from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.rule import FixExample, Report, Rule, RuleContext
+from breaklint.rules.control_flow._frame_skip import after_skip, line
 from breaklint.syntax import dotted
 
 if TYPE_CHECKING:
@@ -168,6 +169,16 @@ compiled = torch.compile(attend)
                     self._made[target.id] = made
                 else:
                     self._made.pop(target.id, None)
+
+    def restate(self, reports: list[Report]) -> list[Report]:
+        """Dynamo skips the frame at the first such `with`: it traces nothing after it in this
+        function, so the breaks other rules see later are only what runs eagerly."""
+        mine = [report for report in reports if report.code == self.code]
+        if not mine:
+            return reports
+        first = min(mine, key=line)
+        certain = (first.severity or self.severity) is Severity.ERROR
+        return after_skip(reports, first, certain, skips=self.code)
 
     def visit_withitem(self, node: ast.withitem) -> None:
         manager = node.context_expr

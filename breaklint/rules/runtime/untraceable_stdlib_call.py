@@ -42,7 +42,7 @@ class UntraceableStdlibCall(TracedValueUses):
     severity = Severity.ERROR
     message = (
         "`{call}()` is a Python runtime call Dynamo does not trace (clock, Python RNG, "
-        "serialization, deep copy or lock); it breaks the graph here to run it eagerly"
+        "serialization, copies, threads or locks); it breaks the graph here to run it eagerly"
     )
     hint = "move the call outside the compiled code and pass its result in"
     tensor_argument_message = (
@@ -57,6 +57,10 @@ class UntraceableStdlibCall(TracedValueUses):
         "read or set the value outside the compiled code and pass it in, or keep it in a plain "
         "attribute while compiling (`torch.compiler.is_compiling()`)"
     )
+    copy_message = (
+        "`copy.copy()` of a dict, a list or a tensor calls into `copy.py`, which Dynamo does "
+        "not trace: if this is one (or a module), it breaks the graph here"
+    )
     module = "random"
     use_message = (
         "{subject} is a random number Dynamo traces as a tensor input: {use} needs the number "
@@ -68,27 +72,31 @@ class UntraceableStdlibCall(TracedValueUses):
     )
     what = """
 Flags calls into `time`, Python's `random`, `json`, `pickle`, `zlib`, `datetime`, `uuid`,
-`copy.deepcopy` and `threading.Lock()` in compiled code, and the methods Dynamo cannot trace
-of standard-library objects: a `contextvars.ContextVar`'s `get`, `set` and `reset`, a
-`threading.Lock`'s or `RLock`'s `acquire` and `release`, an `io.StringIO`'s `write`. The
-object is known from where it is made: `self.var = ContextVar(...)` in a method of the
-class, or `VAR = ContextVar(...)` at the top of the module or of the module it is imported
-from.
+`threading` (`threading.Lock()`, `threading.Event()`...), the warning filters
+(`warnings.simplefilter`, `warnings.filterwarnings`), `copy.deepcopy` and `copy.copy` in
+compiled code, and the methods Dynamo cannot trace of standard-library objects: a
+`contextvars.ContextVar`'s `get`, `set` and `reset`, a `threading.Lock`'s or `RLock`'s `acquire`
+and `release`, an `io.StringIO`'s `write`. The object is known from where it is made:
+`self.var = ContextVar(...)` in a method of the class, or `VAR = ContextVar(...)` at the top of
+the module or of the module it is imported from.
 
-The `random` functions Dynamo traces (`random.uniform`, `random.randint`, `random.randrange`
-and `random.Random` with torch 2.13) are flagged only where they break: called with a tensor
-argument, or where their result is used as a Python number (a branch, `int()`, Python
-arithmetic, an index, a size) rather than as a tensor operand (`x * random.uniform(0, 1)`
-compiles to one graph). Which functions Dynamo traces, and which
-uses of a draw break, are measured on the installed torch once per version (in a subprocess,
-cached under the user cache folder), with the answer for torch 2.13 as fallback.
+`copy.copy` is an error where it copies a tensor, a container of tensors or a dict or list made
+in place, and a warning elsewhere: Dynamo traces the shallow copy of some objects of plain
+classes, but not of dicts, lists, tensors or modules. The `random` functions Dynamo traces
+(`random.uniform`, `random.randint`, `random.randrange` and `random.Random` with torch 2.13) are
+flagged only where they break: called with a tensor argument, or where their result is used as a
+Python number (a branch, `int()`, Python arithmetic, an index, a size) rather than as a tensor
+operand (`x * random.uniform(0, 1)` compiles to one graph). Which functions Dynamo traces, and
+which uses of a draw break, are measured on the installed torch once per version (in a
+subprocess, cached under the user cache folder), with the answer for torch 2.13 as fallback.
 """
     why = """
 These functions are implemented in C or touch the process's state (the clock, the Python RNG,
-files and buffers). Dynamo marks them as skipped (GB0007, "Attempted to call function marked as
-skipped"; `copy.deepcopy` fails inside `copy.py`, GB4198), breaks the graph and calls them
-eagerly. The objects' methods are C methods Dynamo has no model of ("Unsupported method
-call", GB0156): it breaks the graph at each call.
+files, buffers, threads). Dynamo marks them as skipped (GB0007, "Attempted to call function
+marked as skipped"; `copy.deepcopy` of a tensor and `copy.copy` of a dict, list or tensor fail
+inside `copy.py`, GB4198 or GB0007), breaks the graph and calls them eagerly. The objects'
+methods are C methods Dynamo has no model of ("Unsupported method call", GB0156): it breaks the
+graph at each call.
 
 The few `random` functions Dynamo supports it draws at trace time and feeds to the graph as a
 tensor input, so that each call gets a fresh number. A use that needs the number itself
@@ -190,6 +198,9 @@ from outside the compiled code.
         )
         if copies_python_data:
             return  # Dynamo traces the deep copy of plain Python data (a config dict)
+        if name == "copy.copy":
+            self._check_shallow_copy(node)
+            return
         if name in knowledge().random_traced:
             if self._tensor_argument(node):
                 message = self.tensor_argument_message.format(call=name)
@@ -230,6 +241,24 @@ from outside the compiled code.
         if made and all(method in UNTRACEABLE_OBJECT_METHODS.get(cls, ()) for cls in made):
             return made[0]
         return None
+
+    def _check_shallow_copy(self, node: ast.Call) -> None:
+        """`copy.copy` breaks on dicts, lists, tensors and modules; some objects it traces."""
+        if len(node.args) != 1 or node.keywords:
+            return
+        argument = node.args[0]
+        made_here = (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
+        certain = isinstance(argument, made_here) or self.context.facts.kind(argument) in (
+            Kind.TENSOR,
+            Kind.MASK,
+            Kind.TENSORS,
+        )
+        self.report(
+            node,
+            self.message.format(call="copy.copy") if certain else self.copy_message,
+            hint=UNTRACEABLE_STDLIB["copy.copy"],
+            severity=None if certain else Severity.WARNING,
+        )
 
     def _copies_a_tensor(self, node: ast.Call) -> bool:
         return (

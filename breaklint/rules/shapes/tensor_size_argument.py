@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
-from breaklint.rule import Rule
+from breaklint.rule import Rule, RuleContext
 from breaklint.syntax import dotted, method_call
 from breaklint.tensorness import FunctionFacts
 
@@ -67,6 +67,12 @@ METHODS = {
 }
 
 
+# Tensor methods that, called with no argument, reduce a tensor to a 0-dim one.
+FULL_REDUCTIONS = frozenset(
+    {"sum", "mean", "max", "min", "argmax", "argmin", "prod", "amax", "amin", "median"}
+)
+
+
 class TensorSizeArgument(Rule):
     code = "BL304"
     name = "tensor-size-argument"
@@ -80,6 +86,19 @@ class TensorSizeArgument(Rule):
         "compute sizes from shapes (`x.shape[0]`) or Python values, or keep the tensor and "
         "mask instead (`torch.arange(n_max) < lengths[:, None]`)"
     )
+    index_message = (
+        "`{argument}` is a 0-dim tensor used as an index, where indexing needs a Python int; "
+        "Dynamo must read its value, a data-dependent operator, and breaks the graph here"
+    )
+    maybe_index_message = (
+        "`{argument}` is an element of a row of a tensor used as an index: if it has no "
+        "dimension left (a 0-dim tensor), Dynamo must read its value and breaks the graph "
+        "here (a tensor of indices with a dimension is fine)"
+    )
+    index_hint = (
+        "index with a tensor of indices that keeps a dimension (`x[:, idx[i : i + 1]]`, "
+        "`torch.index_select`), or loop over Python ints"
+    )
     fix_safety = """
 No automatic fix: a size, count or bound must be a Python number, and this one is a tensor's
 value, so the shape of what follows depends on the data; computing it from shapes, or keeping a
@@ -90,7 +109,11 @@ Flags a tensor passed where a torch function or tensor method needs a Python num
 (`torch.zeros((b, n, d))`, `x.view(b, n)`, `x.new_zeros(n)`), a bound or step
 (`torch.arange(lengths.max())`, `range(t)`), a count (`x.chunk(n)`, `x.topk(k)`,
 `F.one_hot(t, num_classes=n)`), a slice bound (`x[:n]`, `x[:, :n]`, `x[i, : n[i]]`, where `n` is a
-tensor or an element of one).
+tensor or an element of one), and a 0-dim tensor as an integer index: an error for a full
+reduction (`x[:, scores.argmax()]`), a warning for an element of a loop variable that iterates
+over a tensor (`for pair in pairs: out[pair[0], pair[1]] = v`), which is a 0-dim tensor when
+the tensor has two dimensions and a tensor of indices otherwise. Other elements of tensors
+(`x[:, idx[i]]`) are not flagged: a tuple or list of index tensors reads the same.
 
 A parameter of the compiled function that no tensor operation has touched is not taken for a
 tensor here: as a size it is almost always a Python int passed in.
@@ -127,6 +150,17 @@ compiled = torch.compile(pad_to_longest)
 """
     probe = "(pad_to_longest, (torch.randn(4, 6),))"
 
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        # Loop variables over a tensor (`for pair in pairs:`): rows, whose elements are 0-dim
+        # tensors when the tensor has two dimensions, as tensors of index pairs do.
+        self._rows: set[str] = set()
+
+    def visit_For(self, node: ast.For) -> None:
+        kind = self.context.facts.kind(node.iter)
+        if isinstance(node.target, ast.Name) and kind.is_tensor:
+            self._rows.add(node.target.id)
+
     def visit_Subscript(self, node: ast.Subscript) -> None:
         index = node.slice
         # `x[:n]`, and each slice of a multi-dimensional index: `x[:, :n]`, `x[i, : n[i]]`.
@@ -139,6 +173,9 @@ compiled = torch.compile(pad_to_longest)
             if bound is not None
         ]
         self._check(bounds, "slicing")
+        for part in slices:
+            if not isinstance(part, ast.Slice):
+                self._check_index(part)
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
@@ -168,6 +205,33 @@ compiled = torch.compile(pad_to_longest)
                 message = self.message.format(argument=ast.unparse(value), call=needs)
                 self.report(value, message)
                 return
+
+    def _check_index(self, part: ast.expr) -> None:
+        """A 0-dim tensor as an integer index: Dynamo reads its value (GB0033)."""
+        facts = self.context.facts
+        if isinstance(part, ast.Call):
+            call = facts.tensor_method(part)
+            reduced = (
+                call is not None
+                and call[1] in FULL_REDUCTIONS
+                and not part.args
+                and not part.keywords
+                and facts.kind(call[0]).is_tensor
+                and not facts.rests_on_guess(call[0])
+            )
+            if reduced:
+                self.report(part, self.index_message.format(argument=ast.unparse(part)))
+            return
+        element = (
+            isinstance(part, ast.Subscript)
+            and isinstance(part.value, ast.Name)
+            and part.value.id in self._rows
+            and not isinstance(part.slice, ast.Slice | ast.Tuple)
+            and not facts.kind(part.slice).is_tensor
+        )
+        if element:
+            message = self.maybe_index_message.format(argument=ast.unparse(part))
+            self.report(part, message, hint=self.index_hint, severity=Severity.WARNING)
 
 
 def _is_module(receiver: ast.expr, facts: FunctionFacts) -> bool:

@@ -1,0 +1,74 @@
+import ast
+
+from breaklint.findings import Severity
+from breaklint.knowledge.curated import UNTRACEABLE_TENSOR_METHODS, UNTRACEABLE_TORCH_FUNCTIONS
+from breaklint.rule import Rule
+
+
+class UntraceableTorchCall(Rule):
+    code = "BL509"
+    name = "untraceable-torch-call"
+    severity = Severity.ERROR
+    message = (
+        "`{call}` is a torch call Dynamo does not put in a graph (autograd's `grad`, sparse "
+        "tensors); it breaks the graph here to run it eagerly"
+    )
+    fix_safety = """
+No automatic fix: taking gradients or building sparse tensors has to move out of the compiled
+function, around the call of the compiled code, which changes the code around it.
+"""
+    what = """
+Flags, in compiled code, `torch.autograd.grad(...)`, `torch.sparse_coo_tensor(...)` and
+`t.to_sparse()` on a tensor: calls Dynamo 2.13 does not trace with its default settings.
+"""
+    why = """
+`torch.autograd.grad` runs the backward pass from inside the forward; Dynamo traces autograd
+calls only with `torch._dynamo.config.trace_autograd_ops` on, off by default (GB9186). Sparse
+tensors cannot be fake tensors: building one is a call Dynamo skips (GB0007), and a sparse
+tensor that crosses into a traced frame makes Dynamo give up on that frame ("Attempted to
+wrap sparse Tensor", GB0015).
+"""
+    example = """
+import torch
+
+
+def input_gradient(x):
+    y = (x * x).sum()
+    (grad,) = torch.autograd.grad(y, x, create_graph=True)
+    return grad + 1
+
+
+compiled = torch.compile(input_gradient)
+"""
+    use_instead = """
+import torch
+
+
+def energy(x):
+    return (x * x).sum()
+
+
+def input_gradient(x):
+    grad = torch.func.grad(energy)(x)
+    return grad + 1
+
+
+compiled = torch.compile(input_gradient)
+"""
+    probe = "(input_gradient, (torch.randn(4, requires_grad=True),))"
+    gb_ids = ("GB9186", "GB0007", "GB0015")
+
+    def visit_Call(self, node: ast.Call) -> None:
+        facts = self.context.facts
+        name = facts.resolve(node.func)
+        if name in UNTRACEABLE_TORCH_FUNCTIONS:
+            hint = UNTRACEABLE_TORCH_FUNCTIONS[name]
+            self.report(node, self.message.format(call=f"{name}()"), hint=hint)
+            return
+        call = facts.tensor_method(node)
+        if call is None or call[1] not in UNTRACEABLE_TENSOR_METHODS:
+            return
+        receiver, method = call
+        if facts.kind(receiver).is_tensor and not facts.rests_on_guess(receiver):
+            hint = UNTRACEABLE_TENSOR_METHODS[method]
+            self.report(node, self.message.format(call=f".{method}()"), hint=hint)
