@@ -34,6 +34,8 @@ COMPILING_DECORATORS = frozenset(
 DISABLING_DECORATORS = frozenset({"torch.compiler.disable", "torch._dynamo.disable"})
 # Well-known nn.Module subclasses outside torch.nn, recognised by their class name.
 MODULE_BASE_NAMES = frozenset({"LightningModule", "PreTrainedModel", "ModelMixin"})
+# `torch.autograd.Function` as a base however it is imported (`autograd.Function`, `Function`).
+AUTOGRAD_FUNCTION_BASE = "Function"
 NOT_A_BASE = frozenset({"object", "typing.Generic", "typing.Protocol", "abc.ABC"})
 
 
@@ -337,6 +339,9 @@ class Project:
                 self.constructed(module, caller, callee) is not None
             )
             return [Target(ref, _binds_first(info, written_on_instance))]
+        forward = self._autograd_forward(module, caller, callee)
+        if forward is not None:
+            return [Target(forward, True)]  # `apply(x)` passes `ctx` itself
         if depth > 3:
             return []
         head, _, rest = callee.partition(".")
@@ -368,6 +373,26 @@ class Project:
         if binding[0] not in ("c" if rest else "ndrjl"):
             return []
         return self._held_targets(module, caller, binding, rest, depth)
+
+    def _autograd_forward(
+        self, module: str, caller: FunctionInfo, callee: str
+    ) -> DefinitionRef | None:
+        """`Clamp.apply(x)` of a `torch.autograd.Function` subclass: Dynamo traces the class's
+        `forward(ctx, x)` in the caller's graph."""
+        owner, _, method = callee.rpartition(".")
+        if method != "apply" or not owner:
+            return None
+        cls = self.resolve_local(module, owner, caller)
+        if cls is None or cls.qualname not in self.by_module[cls.module].classes:
+            return None
+        bases = (
+            _strip_call(base).rpartition(".")[2]
+            for ancestor in self.base_classes(cls)
+            for base in self.by_module[ancestor.module].classes[ancestor.qualname].bases
+        )
+        if AUTOGRAD_FUNCTION_BASE not in bases:
+            return None
+        return self.method(cls.module, cls.qualname, "forward")
 
     def _module_instance(
         self, module: str, caller: FunctionInfo, name: str

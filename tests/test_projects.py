@@ -83,6 +83,7 @@ EXPECTED = {
         ("module/commons.py", 10, "BL401", "error"),  # ...either way it goes
         ("module/commons.py", 15, "BL401", "error"),  # `functools.partial` on an attribute
         ("module/commons.py", 20, "BL401", "error"),  # a callable held in a dict
+        ("module/functions.py", 7, "BL401", "error"),  # `forward` of `Clamp.apply`
         ("module/processors.py", 5, "BL401", "error"),  # reached only through `step`
         ("module/processors.py", 11, "BL401", "error"),  # `__call__` of an attribute
         ("module/registry.py", 6, "BL401", "error"),  # a module-level instance, imported...
@@ -276,3 +277,18 @@ def test_a_changed_call_site_re_lints_the_callee_in_another_file(breaklint, writ
     write("model.py", caller.format(count="4"))
     done = breaklint("--isolated", "--output-format", "concise", "-q", ".")
     assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_dynamo_breaks_inside_the_forward_of_an_autograd_function() -> None:
+    pytest.importorskip("torch", reason="Dynamo confirms the findings: needs torch")
+    build = "from module.functions import Clamp; m, args = (lambda x: Clamp.apply(x * 2)), "
+    code = _EXPLAIN.format(build=build + "(torch.randn(4),)")
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(PROJECTS / "scope_edges")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    # The forward's own print comes first: the breaks are the last line.
+    assert json.loads(done.stdout.splitlines()[-1]) == [["module/functions.py", 7]]

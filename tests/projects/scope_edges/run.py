@@ -1,5 +1,5 @@
 """Mechanism 3: what Dynamo traces through aliases, attributes, containers, partial,
-instances made at module level and a source root that is no package (`module/` has no
+instances made at module level, `torch.autograd.Function.apply`, and a source root that is no package (`module/` has no
 `__init__.py`)."""
 
 import functools
@@ -8,6 +8,7 @@ import torch
 from torch import nn
 
 from module import commons
+from module.functions import Clamp
 from module.processors import AttnProcessor, Scheduler
 from module.registry import collected, collector
 
@@ -27,6 +28,7 @@ class Model(nn.Module):
         h = self.processor(h)
         h = self.scheduler.step(h)
         h = self.activation(h)
+        h = Clamp.apply(h)  # a `torch.autograd.Function`
         if collector.get() is None:  # a method of an instance made at module level
             return h
         return self.ops["double"](collected(h))
