@@ -39,7 +39,7 @@ class FrameSkip(Rule):
             # Under `if self.training:` or a config flag, only that configuration is affected.
             conditional = all(under_if for _, under_if in inside)
             # The frame is skipped only if one of the breaks really happens: as sure as they are.
-            uncertain = all(_severity(r) is not Severity.ERROR for r in breaks)
+            uncertain = all(severity_of(r) is not Severity.ERROR for r in breaks)
             self.report(
                 breaks[0].node,
                 message + " (in configurations that take the enclosing branch)"
@@ -91,7 +91,7 @@ def after_skip(
         and (
             all_rules()[report.code].breaks_graph or report.code == skips
             if certain
-            else _about_a_break(report) and _severity(report) is Severity.ERROR
+            else _about_a_break(report) and severity_of(report) is Severity.ERROR
         )
         else report
         for report in reports
@@ -104,7 +104,7 @@ def _about_a_break(report: Report) -> bool:
     return rule.breaks_graph or issubclass(rule, FrameSkip)
 
 
-def _severity(report: Report) -> Severity:
+def severity_of(report: Report) -> Severity:
     return report.severity or all_rules()[report.code].severity
 
 

@@ -1,5 +1,6 @@
-"""Which iterables give a comprehension a list or dict iterator, which Dynamo 2.13 cannot step
-when the comprehension's frame is compiled on its own (BL203, BL205)."""
+"""What BL203 and BL205 read of a comprehension: which iterables give it a list or dict
+iterator, which Dynamo 2.13 cannot step when its frame is compiled on its own, and the names
+its `for` clauses bind."""
 
 from __future__ import annotations
 
@@ -35,3 +36,13 @@ def list_or_dict(facts: FunctionFacts, iterable: ast.expr) -> bool | None:
     if facts.kind(iterable).is_tensor and not facts.rests_on_guess(iterable):
         return None
     return False
+
+
+def comprehension_targets(node: ast.ListComp | ast.SetComp | ast.DictComp) -> set[str]:
+    """The names the comprehension's `for` clauses bind: its own, not the enclosing frame's."""
+    return {
+        name.id
+        for generator in node.generators
+        for name in ast.walk(generator.target)
+        if isinstance(name, ast.Name)
+    }

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, owns_its_lines
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
-from breaklint.rules.control_flow._iterables import list_or_dict
+from breaklint.rules.control_flow._iterables import comprehension_targets, list_or_dict
 from breaklint.syntax import contains
 
 if TYPE_CHECKING:
@@ -194,12 +194,7 @@ compiled = torch.compile(per_head)
         iterable = list_or_dict(facts, node.generators[0].iter)
         if iterable is None:
             return
-        targets = {
-            name.id
-            for generator in node.generators
-            for name in ast.walk(generator.target)
-            if isinstance(name, ast.Name)
-        }
+        targets = comprehension_targets(node)
         elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         for name in (n for element in elements for n in _as_they_are(element)):
             if name.id not in targets and facts.kind(name).is_tensor:

@@ -8,8 +8,8 @@ from breaklint.findings import Severity
 from breaklint.kinds import Kind
 from breaklint.knowledge.curated import COMPREHENSIONS_INLINED_SINCE, TORCH_MODULES
 from breaklint.rule import Report, Rule, RuleContext, all_rules
-from breaklint.rules.control_flow._frame_skip import FrameSkip
-from breaklint.rules.control_flow._iterables import list_or_dict
+from breaklint.rules.control_flow._frame_skip import FrameSkip, line, severity_of
+from breaklint.rules.control_flow._iterables import comprehension_targets, list_or_dict
 
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
 
@@ -118,12 +118,7 @@ compiled = torch.compile(pick)
         """The first name the comprehension's own frame reads from outside that makes
         Dynamo compile it, and whether it is a tensor only by a guess."""
         facts = self.context.facts
-        targets = {
-            name.id
-            for generator in node.generators
-            for name in ast.walk(generator.target)
-            if isinstance(name, ast.Name)
-        }
+        targets = comprehension_targets(node)
         first_iterable = node.generators[0].iter  # evaluated in the enclosing frame
         inside = [
             name
@@ -150,23 +145,22 @@ compiled = torch.compile(pick)
             report
             for report in reports
             if issubclass(all_rules()[report.code], FrameSkip)
-            and (report.severity or all_rules()[report.code].severity) is Severity.ERROR
+            and severity_of(report) is Severity.ERROR
         ]
         if not skips:
             return
-        first = min(skips, key=lambda report: getattr(report.node, "lineno", 0))
-        line = getattr(first.node, "lineno", 0)
+        skipped_at = line(min(skips, key=line))
         restated = {id(r.node) for r in reports if r.code == "BL203"}
         for candidate in self._candidates:
             if id(candidate.node) in restated:
                 continue  # BL203 reports it already
             message = self.message.format(
-                function=self.context.function, line=line, touches=candidate.touches
+                function=self.context.function, line=skipped_at, touches=candidate.touches
             )
             self.report(
                 candidate.node,
                 message,
-                hint=self.hint.format(line=line),
+                hint=self.hint.format(line=skipped_at),
                 severity=None if candidate.certain else Severity.WARNING,
             )
 
