@@ -378,6 +378,8 @@ class _Indexer:
         func = node.func
         callee = dotted_name(func)
         scan = self.function
+        if callee is None and type(func) is ast.Attribute and type(func.value) is ast.Call:
+            callee = self._method_of_result(func.value, func.attr)
         if scan is not None and scan.dead:
             scan = None  # nothing it passes or reaches runs under Dynamo
         if scan is not None and (node.args or node.keywords):
@@ -387,7 +389,7 @@ class _Indexer:
                 if held is not None:
                     scan.callees.append(f"{held}[]")
                     scan.calls.append(_call_summary(f"{held}[]", node, scan.reaching))
-            elif callee is not None and self._may_be_project(callee):
+            elif callee is not None and ("()." in callee or self._may_be_project(callee)):
                 scan.calls.append(_call_summary(callee, node, scan.reaching))
             if callee is not None and len(node.args) > 1 and _is_register_buffer(callee):
                 buffer = node.args[0]
@@ -404,6 +406,16 @@ class _Indexer:
             self._note_compile_or_hook(node, callee)
         self.stage.note(node)
         self.scan(node)
+
+    def _method_of_result(self, made: ast.Call, method: str) -> str | None:
+        """`Helper(...).run` for `Helper(...).run(x)`, `super().__init__` in a method: a method
+        of what a call that may reach the project returns (not `x.float().view`)."""
+        maker = dotted(made.func)
+        if maker is None or not (
+            self._may_be_project(maker) or (maker == "super" and self.class_stack)
+        ):
+            return None
+        return f"{maker}().{method}"
 
     def _may_be_project(self, callee: str) -> bool:
         """Whether a call may reach a function of the linted tree, whose arguments then
@@ -851,8 +863,7 @@ def _parameters(
 ) -> tuple[str, ...]:
     """`name=` role (p: positional, k: keyword only), reading of its annotation (T, C, Y, P,
     or U without one), default (`-` none, N None, P another constant, U an expression), and
-    `:target` when the annotation is an imported name the project may define as a type alias
-    (`edge_index: Adj` after `from pkg.typing import Adj`)."""
+    `:target` when the annotation is another name, dotted through the module's imports."""
     positional = [*arguments.posonlyargs, *arguments.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
     defaults += arguments.defaults
@@ -863,10 +874,12 @@ def _parameters(
             reading = read_annotation(parameter.annotation, aliases)
             mark = "U" if reading is None else READING_MARKS[reading]
             entry = f"{parameter.arg}={role}{mark}{_default_mark(default)}"
-            annotation = parameter.annotation
-            if reading is Reading.PYTHON and isinstance(annotation, ast.Name):
-                imported = imports.get(annotation.id)
-                entry += f":{imported}" if imported else ""
+            # The class it names, as the module reads it (`strategy: Strategy`,
+            # `edge_index: Adj` after `from pkg.typing import Adj`): a type alias the project
+            # may define, or the class of what the parameter holds.
+            written = dotted(parameter.annotation) if reading is Reading.PYTHON else None
+            if written is not None and written not in _BUILTINS:
+                entry += f":{expand_import(written, imports)}"
             entries.append(entry)
     return tuple(entries)
 

@@ -37,6 +37,8 @@ MODULE_BASE_NAMES = frozenset({"LightningModule", "PreTrainedModel", "ModelMixin
 # `torch.autograd.Function` as a base however it is imported (`autograd.Function`, `Function`).
 AUTOGRAD_FUNCTION_BASE = "Function"
 NOT_A_BASE = frozenset({"object", "typing.Generic", "typing.Protocol", "abc.ABC"})
+SUPER = "super()"  # the head of `super().method` as the index writes it
+_MAX_DEPTH = 6  # values followed through calls, attributes and parameters; deeper is unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +128,8 @@ class Project:
         self._callees: dict[
             tuple[str, str | None, tuple[ImportAlias, ...], str], DefinitionRef | None
         ] = {}
+        self._call_sites: dict[DefinitionRef, list[CallSite]] | None = None
+        self._passed_targets: dict[tuple[DefinitionRef, str, str], list[Target]] = {}
 
     def lookup(self, dotted: str) -> DefinitionRef | None:
         """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree,
@@ -273,6 +277,14 @@ class Project:
                     break
         return self._methods[key]
 
+    def inherited(self, module: str, class_name: str, name: str) -> DefinitionRef | None:
+        """The method `super().<name>` reaches in a method of the class: its project bases'."""
+        for cls in self.base_classes(DefinitionRef(module, class_name))[1:]:
+            found = self.method(cls.module, cls.qualname, name)
+            if found is not None:
+                return found
+        return None
+
     def resolve_callee(
         self, module: str, caller: FunctionInfo, callee: str
     ) -> DefinitionRef | None:
@@ -289,6 +301,8 @@ class Project:
         head, _, rest = callee.partition(".")
         if head in ("self", "cls") and caller.class_name and rest and "." not in rest:
             return self.method(module, caller.class_name, rest)
+        if head == SUPER and caller.class_name and rest and "." not in rest:
+            return self.inherited(module, caller.class_name, rest)
         ref = self.resolve_local(module, callee, caller)
         if ref is not None and ref.qualname in self.by_module[ref.module].classes:
             ref = self.constructor(ref)
@@ -335,23 +349,24 @@ class Project:
             info = self.function(ref)
             assert info is not None
             # `self.f(x)`, `cls.f(x)`, and `Gate(x)`, whose `__init__` gets the new instance
-            written_on_instance = callee.partition(".")[0] in ("self", "cls") or (
+            written_on_instance = callee.partition(".")[0] in ("self", "cls", SUPER) or (
                 self.constructed(module, caller, callee) is not None
             )
             return [Target(ref, _binds_first(info, written_on_instance))]
         forward = self._autograd_forward(module, caller, callee)
         if forward is not None:
             return [Target(forward, True)]  # `apply(x)` passes `ctx` itself
-        if depth > 3:
+        if depth > _MAX_DEPTH:
             return []
+        made, made_dot, method = callee.rpartition("().")
+        if made_dot:  # `Helper(...).run(x)`, `make().run(x)`: a method of what a call returns
+            return self._held_targets(module, caller, f"c{made};", method, depth)
         head, _, rest = callee.partition(".")
         holds = callee.endswith("[]")  # one of the callables a container holds
         if holds:
             head, _, rest = callee.removesuffix("[]").partition(".")
         if head in ("self", "cls") and caller.class_name and rest:
             attribute, _, method = rest.partition(".")
-            if "." in method:
-                return []
             found = []
             for owner, summary in self.attribute_summaries(module, caller.class_name, attribute):
                 owner_info = self.function(owner)
@@ -459,20 +474,130 @@ class Project:
         """What calling the value a summary describes reaches (its `method`, when given)."""
         found = []
         for kind, name in held_values(summary):
-            if kind == "call":  # an instance of a class
+            if kind == "call":
                 cls = self.resolve_local(module, _strip_call(name), owner)
-                if cls is None or cls.qualname not in self.by_module[cls.module].classes:
-                    continue
-                wanted = [method] if method else ["__call__", "forward"]
-                for candidate in wanted:
-                    target = self.method(cls.module, cls.qualname, candidate)
-                    if target is not None:
-                        found.append(Target(target, True))
-                        break
+                if cls is not None and cls.qualname in self.by_module[cls.module].classes:
+                    found += self._instance_targets(cls, method, depth)
+                elif depth < _MAX_DEPTH:  # what a project function returns
+                    for called in self._call_targets(module, owner, name, depth + 1):
+                        info = self.function(called.ref)
+                        if info is not None and info.returns:
+                            held = self._held_targets(
+                                called.ref.module, info, info.returns, method, depth + 1
+                            )
+                            found += held
+            elif self._is_parameter(owner, name):  # what the callers pass, or its annotation
+                found += self._parameter_targets(module, owner, name, method, depth)
             else:  # the callable itself, or an object whose method is called
                 written = f"{name}.{method}" if method else name
                 found += self._call_targets(module, owner, written, depth + 1)
         return found
+
+    def _instance_targets(self, cls: DefinitionRef, method: str, depth: int) -> list[Target]:
+        """What calling an instance of the project class `cls` reaches: its `method` (`a.b`:
+        the method `b` of what its attribute `a` holds), or its `__call__` or `forward`."""
+        attribute, dot, further = method.partition(".")
+        if dot:
+            found = []
+            for owner, summary in self.attribute_summaries(cls.module, cls.qualname, attribute):
+                owner_info = self.function(owner)
+                assert owner_info is not None
+                found += self._held_targets(owner.module, owner_info, summary, further, depth + 1)
+            return found
+        for candidate in [method] if method else ["__call__", "forward"]:
+            target = self.method(cls.module, cls.qualname, candidate)
+            if target is not None:
+                return [Target(target, True)]
+        return []
+
+    def _is_parameter(self, function: FunctionInfo, name: str) -> bool:
+        return "." not in name and any(
+            entry.partition("=")[0] == name for entry in function.parameters
+        )
+
+    def _parameter_targets(
+        self, module: str, function: FunctionInfo, name: str, method: str, depth: int
+    ) -> list[Target]:
+        """What calling (the `method` of) the value a parameter holds reaches: the instances
+        and callables the function's callers pass to it, and its annotation's class."""
+        if depth >= _MAX_DEPTH:
+            return []
+        key = (DefinitionRef(module, function.qualname), name, method)
+        known = self._passed_targets.get(key)
+        if known is not None:
+            return known
+        self._passed_targets[key] = []  # a cycle of callers passing it on adds nothing
+        found: list[Target] = []
+        entries = [entry.partition("=") for entry in function.parameters]
+        marks = next(marks for parameter, _, marks in entries if parameter == name)
+        annotation = marks[4:] if marks[3:4] == ":" else ""
+        cls = self.resolve_local(module, annotation, function) if annotation else None
+        if cls is not None and cls.qualname in self.by_module[cls.module].classes:
+            found += self._instance_targets(cls, method, depth + 1)
+        positional = [p for p, _, marks in entries if marks[:1] == "p"]
+        for site in self.call_sites().get(key[0], ()):
+            names = positional[1:] if site.bound else positional
+            passed = dict(site.keywords)
+            if name in names and names.index(name) < len(site.positional):
+                passed[name] = site.positional[names.index(name)]
+            argument = passed.get(name)
+            if argument is not None:
+                caller = self.function(site.caller)
+                assert caller is not None
+                found += self._held_targets(
+                    site.caller.module, caller, argument, method, depth + 1
+                )
+        found = list(dict.fromkeys(found))
+        self._passed_targets[key] = found
+        return found
+
+    def call_sites(self) -> dict[DefinitionRef, list[CallSite]]:
+        """Every call in the project of a function it names directly (a function, a method on
+        `self`, `super()` or a class, a constructor), by the function called (found once)."""
+        if self._call_sites is not None:
+            return self._call_sites
+        sites: dict[DefinitionRef, list[CallSite]] = {}
+        for module, index in self.by_module.items():
+            for qualname, info in index.functions.items():
+                for entry in info.calls:
+                    callee, *arguments = entry.split(" ")
+                    target = self.direct_target(module, info, callee)
+                    if target is None:
+                        continue
+                    positional: list[str] = []
+                    keywords: list[tuple[str, str]] = []
+                    for argument in arguments:
+                        if argument.startswith("*"):
+                            break  # what the rest receive is unknown
+                        keyword, equals, summary = argument.partition("=")
+                        if equals and keyword.isidentifier():
+                            keywords.append((keyword, summary))
+                        else:
+                            positional.append(argument)
+                    sites.setdefault(target.ref, []).append(
+                        CallSite(
+                            DefinitionRef(module, qualname),
+                            target.bound,
+                            tuple(positional),
+                            tuple(keywords),
+                        )
+                    )
+        self._call_sites = sites
+        return sites
+
+    def direct_target(self, module: str, caller: FunctionInfo, callee: str) -> Target | None:
+        """The project function a call names directly, without following what values hold."""
+        ref = self.resolve_callee(module, caller, callee)
+        if ref is None:
+            cls = self.constructed(module, caller, callee)
+            ref = None if cls is None else self.method(cls.module, cls.qualname, "__init__")
+            return None if ref is None else Target(ref, True)
+        info = self.function(ref)
+        assert info is not None
+        on_instance = callee.partition(".")[0] in ("self", "cls", SUPER) or (
+            self.constructed(module, caller, callee) is not None
+        )
+        return Target(ref, _binds_first(info, on_instance))
 
     def attribute_summaries(
         self, module: str, class_name: str, attribute: str
@@ -646,6 +771,16 @@ class Project:
         return info is not None and any(
             _strip_call(d) in DISABLING_DECORATORS for d in info.decorators
         )
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """One call of a project function: its caller and its arguments' summaries."""
+
+    caller: DefinitionRef
+    bound: bool  # the first parameter is not passed (`self.f(x)`, a constructor)
+    positional: tuple[str, ...]
+    keywords: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True, slots=True)
