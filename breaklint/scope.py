@@ -544,9 +544,7 @@ class Project:
             if argument is not None:
                 caller = self.function(site.caller)
                 assert caller is not None
-                found += self._held_targets(
-                    site.caller.module, caller, argument, method, depth + 1
-                )
+                found += self._held_targets(site.caller.module, caller, argument, method, depth + 1)
         found = list(dict.fromkeys(found))
         self._passed_targets[key] = found
         return found

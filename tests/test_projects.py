@@ -19,6 +19,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   arithmetic, `generator=` from an attribute, `warnings.warn` in a dataclass's
   `__post_init__`, and a comparison over a list after a dynamic-shape op (mechanism 4), each
   through an aliased module or a callable held on an attribute;
+- held_objects: methods of objects made inline, `__call__` and methods of what a
+  constructor's callers pass (through `super().__init__`) or its annotation names, of what a
+  function returns, and the module functions reached only through them (mechanism 3);
 - eager_frames: comprehensions that Python 3.11 runs as frames of their own, in a function
   whose frame a break in a loop or a `try` body skips: Dynamo compiles them alone and skips
   them too (mechanism 4);
@@ -88,6 +91,16 @@ EXPECTED = {
         ("module/processors.py", 11, "BL401", "error"),  # `__call__` of an attribute
         ("module/registry.py", 6, "BL401", "error"),  # a module-level instance, imported...
         ("module/registry.py", 10, "BL401", "error"),  # ...and in its own module
+    ],
+    "held_objects": [
+        ("parts/helpers.py", 6, "BL101", "error"),  # `Interpolation().interpolate(x)`
+        ("parts/helpers.py", 14, "BL101", "error"),  # `helper = Helper(2); helper.run(h)`
+        ("parts/helpers.py", 19, "BL101", "error"),  # `make_norm().apply(h)`: what it returns
+        ("parts/ops.py", 5, "BL101", "error"),  # reached only through `Halving.shrink`
+        # `self.strategy(h)`: `build` passes a `Halving` through `Block.__init__`; nobody
+        # passes a `Doubling`, and `Halving.unused` is never called.
+        ("parts/strategies.py", 8, "BL101", "error"),
+        ("parts/strategies.py", 24, "BL101", "error"),  # `scaler: Scaler`, an annotation
     ],
     "eager_frames": [
         ("blocks/guarded.py", 7, "BL102", "error"),
@@ -218,6 +231,7 @@ def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:
 _DYNAMO_RUNS = {
     "false_findings": "from model import Decoder as M; m, args = M(), "
     "(torch.randn(2, 4), torch.randn(2, 8))",
+    "held_objects": "from run import build; m, args = build(), (torch.randn(4),)",
     "tensor_flow": "from model import Encoder as M; m, args = M(), "
     "(torch.randn(4, 3), torch.ones(4) > 0, torch.randn(4, 2))",
 }
@@ -246,7 +260,8 @@ def test_dynamo_breaks_exactly_where_the_findings_are(project: str) -> None:
         timeout=600,
     )
     assert done.returncode == 0, done.stderr
-    breaks = {(path, line) for path, line in json.loads(done.stdout)}
+    # What the model prints comes first: the breaks are the last line.
+    breaks = {(path, line) for path, line in json.loads(done.stdout.splitlines()[-1])}
     assert breaks == {(path, line) for path, line, _, _ in EXPECTED[project]}
 
 
