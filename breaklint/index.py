@@ -389,7 +389,7 @@ class _Indexer:
                 if held is not None:
                     scan.callees.append(f"{held}[]")
                     scan.calls.append(_call_summary(f"{held}[]", node, scan.reaching))
-            elif callee is not None and ("()." in callee or self._may_be_project(callee)):
+            elif callee is not None and _passes_to_project(callee, self._may_be_project):
                 scan.calls.append(_call_summary(callee, node, scan.reaching))
             if callee is not None and len(node.args) > 1 and _is_register_buffer(callee):
                 buffer = node.args[0]
@@ -809,6 +809,16 @@ def _fold(operator: str, summaries: list[str]) -> str:
     return folded
 
 
+def _passes_to_project(callee: str, may_be_project: Callable[[str], bool]) -> bool:
+    """Whether the arguments of a call may reach a project function's parameters. Of the
+    calls through `super()`, only a constructor's: what it stores is what the object holds
+    (`super().__init__(strategy)`); another method's parameters keep what its own callers
+    pass."""
+    if callee.startswith("super()."):
+        return callee == "super().__init__"
+    return "()." in callee or may_be_project(callee)
+
+
 def _call_summary(callee: str, node: ast.Call, names: Mapping[str, str]) -> str:
     """`callee arg ... keyword=arg`; `*` for a starred argument, `**` for `**kwargs`."""
     parts = [callee]
@@ -877,7 +887,8 @@ def _parameters(
             # The class it names, as the module reads it (`strategy: Strategy`,
             # `edge_index: Adj` after `from pkg.typing import Adj`): a type alias the project
             # may define, or the class of what the parameter holds.
-            written = dotted(parameter.annotation) if reading is Reading.PYTHON else None
+            annotation = parameter.annotation
+            written = dotted(annotation) if annotation and reading is Reading.PYTHON else None
             if written is not None and written not in _BUILTINS:
                 entry += f":{expand_import(written, imports)}"
             entries.append(entry)

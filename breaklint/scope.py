@@ -519,7 +519,9 @@ class Project:
         self, module: str, function: FunctionInfo, name: str, method: str, depth: int
     ) -> list[Target]:
         """What calling (the `method` of) the value a parameter holds reaches: the instances
-        and callables the function's callers pass to it, and its annotation's class."""
+        and callables the function's callers pass to it, and, calling the value itself, its
+        annotation's class (a named method of a declared class is left out: configuration
+        objects' helpers branch on constants Dynamo folds)."""
         if depth >= _MAX_DEPTH:
             return []
         key = (DefinitionRef(module, function.qualname), name, method)
@@ -531,7 +533,9 @@ class Project:
         entries = [entry.partition("=") for entry in function.parameters]
         marks = next(marks for parameter, _, marks in entries if parameter == name)
         annotation = marks[4:] if marks[3:4] == ":" else ""
-        cls = self.resolve_local(module, annotation, function) if annotation else None
+        cls = (
+            self.resolve_local(module, annotation, function) if annotation and not method else None
+        )
         if cls is not None and cls.qualname in self.by_module[cls.module].classes:
             found += self._instance_targets(cls, method, depth + 1)
         positional = [p for p, _, marks in entries if marks[:1] == "p"]

@@ -100,7 +100,7 @@ EXPECTED = {
         # `self.strategy(h)`: `build` passes a `Halving` through `Block.__init__`; nobody
         # passes a `Doubling`, and `Halving.unused` is never called.
         ("parts/strategies.py", 8, "BL101", "error"),
-        ("parts/strategies.py", 24, "BL101", "error"),  # `scaler: Scaler`, an annotation
+        ("parts/strategies.py", 24, "BL101", "error"),  # `scaler: Scaler`: its `__call__`
     ],
     "eager_frames": [
         ("blocks/guarded.py", 7, "BL102", "error"),

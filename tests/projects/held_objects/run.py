@@ -21,7 +21,7 @@ class Model(Block):
         h = helper.run(h)  # ...and of one bound from a constructor
         h = self.strategy(h)  # `__call__` of what `build` passes, through `Block.__init__`
         h = self.strategy.shrink(h)  # a method of it
-        h = self.scaler.scale(h)  # a method of the annotation's class
+        h = self.scaler(h)  # `__call__` of the annotation's class
         return make_norm().apply(h)  # a method of what `make_norm` returns
 
 
