@@ -46,6 +46,7 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -65,11 +66,12 @@ from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding
+from breaklint.index import ModuleIndex, build_index
 from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.knowledge.answers import fingerprint
-from breaklint.probe_roots import probe_roots
+from breaklint.probe_roots import probe_callers, probe_roots
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
-from breaklint.source import collector_paused, deep_recursion
+from breaklint.source import collector_paused, deep_recursion, read_regular
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -168,8 +170,17 @@ def lint_paths(
     packages: dict[str, list[str]] = {}
     package_of = {path: package_parts(path, packages) for path in files}
     codes_of = {path: selection.codes_for(path) for path in files}
+    linted = {os.path.abspath(path) for path in files}
+    callers = tuple(
+        (path, digest)
+        for path in probe_callers(probes)
+        if path not in linted and (digest := file_digest(path)) is not None
+    )
     scope = ScopeOptions(
-        everything=settings.scope == "all", roots=settings.roots, compiled=probe_roots(probes)
+        everything=settings.scope == "all",
+        roots=settings.roots,
+        compiled=probe_roots(probes),
+        callers=callers,
     )
     # What each file held when linted: --fix rewrites a file only if it still holds that.
     digests = {
@@ -269,7 +280,9 @@ def _in_project_scope(
     """The findings of every function in the project's scope: those checked with the scope
     the file gave them kept, the others checked again (in workers)."""
     indexes = {r.path: r.index for r in checked_files if r.index is not None}
-    project = Project(indexes, jobs.module_of)
+    callers = _caller_indexes(scope, jobs.module_of)
+    modules = {**jobs.module_of, **{path: module for path, (module, _) in callers.items()}}
+    project = Project({**indexes, **{path: index for path, (_, index) in callers.items()}}, modules)
     # The analysis makes hundreds of thousands of objects, and recurses through summaries
     # as deep as the chains of bindings they stand for.
     with collector_paused(), deep_recursion():
@@ -295,6 +308,25 @@ def _in_project_scope(
     for rechecked in _cached_map(rechecks, workers, cache):
         findings.extend(rechecked)
     return findings
+
+
+def _caller_indexes(
+    scope: ScopeOptions, module_of: dict[str, str]
+) -> dict[str, tuple[str, ModuleIndex]]:
+    """The module names and indexes of the files beside the probes, each named by its file
+    (as the probes import it), unless a linted module has that name."""
+    taken = set(module_of.values())
+    found = {}
+    for path, _ in scope.callers:
+        module = os.path.splitext(os.path.basename(path))[0]
+        if module in taken:
+            continue
+        try:
+            tree = ast.parse(read_regular(path), filename=path)
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            continue
+        found[path] = (module, build_index(path, tree, []))
+    return found
 
 
 def _reusable(

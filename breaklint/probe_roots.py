@@ -289,6 +289,22 @@ def probe_files(paths: Sequence[str]) -> tuple[list[tuple[str, bool]], list[str]
     return files, missing
 
 
+def probe_callers(paths: Sequence[str]) -> tuple[str, ...]:
+    """The Python files of the folders the probes under `paths` run from, sorted: the probe
+    files and the modules beside them (their builders). What they pass to the linted tree's
+    constructors is what the compiled objects hold (`Loss(VariationalELBO(likelihood, ...))`),
+    so the static scope reads their calls too."""
+    folders = {os.path.dirname(os.path.abspath(path)) for path, _ in probe_files(paths)[0]}
+    return tuple(
+        sorted(
+            os.path.join(folder, name)
+            for folder in folders
+            for name in os.listdir(folder)
+            if name.endswith(".py") and os.path.isfile(os.path.join(folder, name))
+        )
+    )
+
+
 def probe_roots(paths: Sequence[str]) -> tuple[str, ...]:
     """The dotted names of what the probes under `paths` return to be compiled, sorted:
     `pkg.f`, `pkg.Model()` (an instance: its `forward`), `pkg.Model().encode`."""

@@ -863,6 +863,9 @@ class ScopeOptions:
     # What the probes given compile, as dotted names (`breaklint.probe_roots`): roots too, so
     # the static scope depends on the probes a run is given.
     compiled: tuple[str, ...] = ()
+    # The files beside the probes, (path, digest), not linted: their calls pass the objects
+    # the compiled code holds (`breaklint.probe_roots.probe_callers`).
+    callers: tuple[tuple[str, str], ...] = ()
 
 
 def compile_scope(

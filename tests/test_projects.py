@@ -307,3 +307,25 @@ def test_dynamo_breaks_inside_the_forward_of_an_autograd_function() -> None:
     assert done.returncode == 0, done.stderr
     # The forward's own print comes first: the breaks are the last line.
     assert json.loads(done.stdout.splitlines()[-1]) == [["module/functions.py", 7]]
+
+
+def test_what_the_probes_builder_passes_is_what_the_compiled_code_holds(tmp_path: Path) -> None:
+    # `Pipeline.stage` holds what only the builder beside the probes passes, a `Clipping`:
+    # that builder is not linted, but its calls decide the static scope, and Dynamo breaks
+    # there. The project's other findings are not reached by this probe.
+    pytest.importorskip("torch", reason="the probes run under Dynamo: needs torch")
+    root = PROJECTS / "held_objects"
+    probes = PROJECTS / "held_objects_probes" / "probes.py"
+    done = run_breaklint(
+        *("--isolated", "--no-cache", "--output-format", "json", "--probes", str(probes)),
+        str(root),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1, done.stderr
+    found = [
+        (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["status"])
+        for f in json.loads(done.stdout)["findings"]
+    ]
+    clipping = ("parts/strategies.py", 29, "BL101", "confirmed")
+    others = [(path, line, code, "not-reached") for path, line, code, _ in EXPECTED["held_objects"]]
+    assert found == sorted([*others, clipping])

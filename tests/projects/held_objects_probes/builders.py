@@ -1,0 +1,6 @@
+from parts.strategies import Clipping
+from run import Pipeline
+
+
+def build_pipeline():
+    return Pipeline(Clipping())
