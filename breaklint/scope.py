@@ -39,6 +39,7 @@ AUTOGRAD_FUNCTION_BASE = "Function"
 NOT_A_BASE = frozenset({"object", "typing.Generic", "typing.Protocol", "abc.ABC"})
 SUPER = "super()"  # the head of `super().method` as the index writes it
 _MAX_DEPTH = 6  # values followed through calls, attributes and parameters; deeper is unknown
+_MAX_CALLERS = 32  # a parameter's callers followed, at most (see `_parameter_targets`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +130,8 @@ class Project:
             tuple[str, str | None, tuple[ImportAlias, ...], str], DefinitionRef | None
         ] = {}
         self._call_sites: dict[DefinitionRef, list[CallSite]] | None = None
+        self._subclasses: dict[DefinitionRef, list[DefinitionRef]] | None = None
+        self._held: dict[tuple[str, str, str, str], list[Target]] = {}
         self._passed_targets: dict[tuple[DefinitionRef, str, str], list[Target]] = {}
 
     def lookup(self, dotted: str) -> DefinitionRef | None:
@@ -277,6 +280,21 @@ class Project:
                     break
         return self._methods[key]
 
+    def overrides(self, module: str, class_name: str, name: str) -> list[DefinitionRef]:
+        """The methods `name` that project subclasses of the class define, at any depth."""
+        if self._subclasses is None:
+            self._subclasses = {}
+            for owner, index in self.by_module.items():
+                for qualname in index.classes:
+                    cls = DefinitionRef(owner, qualname)
+                    for base in self.base_classes(cls)[1:]:
+                        self._subclasses.setdefault(base, []).append(cls)
+        return [
+            DefinitionRef(sub.module, f"{sub.qualname}.{name}")
+            for sub in self._subclasses.get(DefinitionRef(module, class_name), ())
+            if name in self.by_module[sub.module].classes[sub.qualname].methods
+        ]
+
     def inherited(self, module: str, class_name: str, name: str) -> DefinitionRef | None:
         """The method `super().<name>` reaches in a method of the class: its project bases'."""
         for cls in self.base_classes(DefinitionRef(module, class_name))[1:]:
@@ -348,11 +366,19 @@ class Project:
         if ref is not None:
             info = self.function(ref)
             assert info is not None
+            head, _, name = callee.partition(".")
             # `self.f(x)`, `cls.f(x)`, and `Gate(x)`, whose `__init__` gets the new instance
-            written_on_instance = callee.partition(".")[0] in ("self", "cls", SUPER) or (
+            written_on_instance = head in ("self", "cls", SUPER) or (
                 self.constructed(module, caller, callee) is not None
             )
-            return [Target(ref, _binds_first(info, written_on_instance))]
+            found = [Target(ref, _binds_first(info, written_on_instance))]
+            if head in ("self", "cls") and caller.class_name:
+                # `self` may be an instance of a subclass: its override runs instead.
+                found += [
+                    Target(override, _binds_first(self.function(override) or info, True))
+                    for override in self.overrides(module, caller.class_name, name)
+                ]
+            return found
         forward = self._autograd_forward(module, caller, callee)
         if forward is not None:
             return [Target(forward, True)]  # `apply(x)` passes `ctx` itself
@@ -385,7 +411,7 @@ class Project:
         # method (`h = x * 2; h.view(...)`).
         if binding is None or (rest and holds) or "." in rest:
             return []
-        if binding[0] not in ("c" if rest else "ndrjl"):
+        if binding[0] not in ("c" if rest else "ndrjlc"):
             return []
         return self._held_targets(module, caller, binding, rest, depth)
 
@@ -471,7 +497,21 @@ class Project:
     def _held_targets(
         self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
     ) -> list[Target]:
-        """What calling the value a summary describes reaches (its `method`, when given)."""
+        """What calling the value a summary describes reaches (its `method`, when given).
+        Found once per value: a value asked for again while it is found (a cycle of calls,
+        attributes or callers) adds nothing."""
+        key = (module, owner.qualname, summary, method)
+        known = self._held.get(key)
+        if known is None:
+            self._held[key] = []
+            known = self._held[key] = list(
+                dict.fromkeys(self._find_held(module, owner, summary, method, depth))
+            )
+        return known
+
+    def _find_held(
+        self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
+    ) -> list[Target]:
         found = []
         for kind, name in held_values(summary):
             if kind == "call":
@@ -494,21 +534,23 @@ class Project:
         return found
 
     def _instance_targets(self, cls: DefinitionRef, method: str, depth: int) -> list[Target]:
-        """What calling an instance of the project class `cls` reaches: its `method` (`a.b`:
-        the method `b` of what its attribute `a` holds), or its `__call__` or `forward`."""
+        """What calling an instance of the project class `cls` reaches: its `method`, or what
+        its attribute of that name holds (`a.b`: the method `b` of what its attribute `a`
+        holds), or its `__call__` or `forward`."""
         attribute, dot, further = method.partition(".")
-        if dot:
-            found = []
-            for owner, summary in self.attribute_summaries(cls.module, cls.qualname, attribute):
-                owner_info = self.function(owner)
-                assert owner_info is not None
-                found += self._held_targets(owner.module, owner_info, summary, further, depth + 1)
-            return found
-        for candidate in [method] if method else ["__call__", "forward"]:
-            target = self.method(cls.module, cls.qualname, candidate)
-            if target is not None:
-                return [Target(target, True)]
-        return []
+        if not dot:
+            for candidate in [method] if method else ["__call__", "forward"]:
+                target = self.method(cls.module, cls.qualname, candidate)
+                if target is not None:
+                    return [Target(target, True)]
+            if not method:
+                return []
+        found = []
+        for owner, summary in self.attribute_summaries(cls.module, cls.qualname, attribute):
+            owner_info = self.function(owner)
+            assert owner_info is not None
+            found += self._held_targets(owner.module, owner_info, summary, further, depth + 1)
+        return found
 
     def _is_parameter(self, function: FunctionInfo, name: str) -> bool:
         return "." not in name and any(
@@ -539,7 +581,10 @@ class Project:
         if cls is not None and cls.qualname in self.by_module[cls.module].classes:
             found += self._instance_targets(cls, method, depth + 1)
         positional = [p for p, _, marks in entries if marks[:1] == "p"]
-        for site in self.call_sites().get(key[0], ()):
+        sites = self.call_sites().get(key[0], ())
+        # A slot that many callers fill (every model's `super().__init__(config)`) holds a
+        # guess among many classes: left out, which also keeps the cost to a few calls each.
+        for site in sites if len(sites) <= _MAX_CALLERS else ():
             names = positional[1:] if site.bound else positional
             passed = dict(site.keywords)
             if name in names and names.index(name) < len(site.positional):
