@@ -129,7 +129,9 @@ class Project:
         self._callees: dict[
             tuple[str, str | None, tuple[ImportAlias, ...], str], DefinitionRef | None
         ] = {}
-        self._call_sites: dict[DefinitionRef, list[CallSite]] | None = None
+        self._sites: dict[DefinitionRef, list[CallSite]] = {}
+        self._calls_by_name: dict[str, list[tuple[str, FunctionInfo, str]]] | None = None
+        self._resolved_names: set[str] = set()
         self._subclasses: dict[DefinitionRef, list[DefinitionRef]] | None = None
         self._held: dict[tuple[str, str, str, str], list[Target]] = {}
         self._passed_targets: dict[tuple[DefinitionRef, str, str], list[Target]] = {}
@@ -280,18 +282,22 @@ class Project:
                     break
         return self._methods[key]
 
-    def overrides(self, module: str, class_name: str, name: str) -> list[DefinitionRef]:
-        """The methods `name` that project subclasses of the class define, at any depth."""
+    def subclasses(self, cls: DefinitionRef) -> list[DefinitionRef]:
+        """The project subclasses of a class, at any depth."""
         if self._subclasses is None:
             self._subclasses = {}
             for owner, index in self.by_module.items():
                 for qualname in index.classes:
-                    cls = DefinitionRef(owner, qualname)
-                    for base in self.base_classes(cls)[1:]:
-                        self._subclasses.setdefault(base, []).append(cls)
+                    sub = DefinitionRef(owner, qualname)
+                    for base in self.base_classes(sub)[1:]:
+                        self._subclasses.setdefault(base, []).append(sub)
+        return self._subclasses.get(cls, [])
+
+    def overrides(self, module: str, class_name: str, name: str) -> list[DefinitionRef]:
+        """The methods `name` that project subclasses of the class define, at any depth."""
         return [
             DefinitionRef(sub.module, f"{sub.qualname}.{name}")
-            for sub in self._subclasses.get(DefinitionRef(module, class_name), ())
+            for sub in self.subclasses(DefinitionRef(module, class_name))
             if name in self.by_module[sub.module].classes[sub.qualname].methods
         ]
 
@@ -581,7 +587,7 @@ class Project:
         if cls is not None and cls.qualname in self.by_module[cls.module].classes:
             found += self._instance_targets(cls, method, depth + 1)
         positional = [p for p, _, marks in entries if marks[:1] == "p"]
-        sites = self.call_sites().get(key[0], ())
+        sites = self.call_sites(key[0])
         # A slot that many callers fill (every model's `super().__init__(config)`) holds a
         # guess among many classes: left out, which also keeps the cost to a few calls each.
         for site in sites if len(sites) <= _MAX_CALLERS else ():
@@ -598,39 +604,50 @@ class Project:
         self._passed_targets[key] = found
         return found
 
-    def call_sites(self) -> dict[DefinitionRef, list[CallSite]]:
-        """Every call in the project of a function it names directly (a function, a method on
-        `self`, `super()` or a class, a constructor), by the function called (found once)."""
-        if self._call_sites is not None:
-            return self._call_sites
-        sites: dict[DefinitionRef, list[CallSite]] = {}
-        for module, index in self.by_module.items():
-            for qualname, info in index.functions.items():
-                for entry in info.calls:
-                    callee, *arguments = entry.split(" ")
-                    target = self.direct_target(module, info, callee)
-                    if target is None:
-                        continue
-                    positional: list[str] = []
-                    keywords: list[tuple[str, str]] = []
-                    for argument in arguments:
-                        if argument.startswith("*"):
-                            break  # what the rest receive is unknown
-                        keyword, equals, summary = argument.partition("=")
-                        if equals and keyword.isidentifier():
-                            keywords.append((keyword, summary))
-                        else:
-                            positional.append(argument)
-                    sites.setdefault(target.ref, []).append(
-                        CallSite(
-                            DefinitionRef(module, qualname),
-                            target.bound,
-                            tuple(positional),
-                            tuple(keywords),
-                        )
-                    )
-        self._call_sites = sites
-        return sites
+    def call_sites(self, ref: DefinitionRef) -> list[CallSite]:
+        """The project's calls that name the function `ref` directly (a function, a method on
+        `self`, `super()` or a class, a constructor), each with its arguments. The calls are
+        grouped by the name they are written with, and a group is resolved when a function
+        of that name (or, for a constructor, of its class's or a subclass's) is first asked
+        about: a class imported under another name is not followed."""
+        if self._calls_by_name is None:
+            self._calls_by_name = {}
+            for module, index in self.by_module.items():
+                for info in index.functions.values():
+                    for entry in info.calls:
+                        written = _strip_call(entry.partition(" ")[0]).removesuffix("[]")
+                        name = written.rpartition(".")[2]
+                        self._calls_by_name.setdefault(name, []).append((module, info, entry))
+        owner, _, name = ref.qualname.rpartition(".")
+        names = {name}
+        if owner and name in ("__init__", "__post_init__"):
+            cls = DefinitionRef(ref.module, owner)
+            names.update(c.qualname.rpartition(".")[2] for c in [cls, *self.subclasses(cls)])
+        for group in sorted(names - self._resolved_names):
+            self._resolved_names.add(group)
+            for module, info, entry in self._calls_by_name.get(group, ()):
+                self._add_call_site(module, info, entry)
+        return self._sites.get(ref, [])
+
+    def _add_call_site(self, module: str, info: FunctionInfo, entry: str) -> None:
+        callee, *arguments = entry.split(" ")
+        target = self.direct_target(module, info, callee)
+        if target is None:
+            return
+        positional: list[str] = []
+        keywords: list[tuple[str, str]] = []
+        for argument in arguments:
+            if argument.startswith("*"):
+                break  # what the rest receive is unknown
+            keyword, equals, summary = argument.partition("=")
+            if equals and keyword.isidentifier():
+                keywords.append((keyword, summary))
+            else:
+                positional.append(argument)
+        site = CallSite(
+            DefinitionRef(module, info.qualname), target.bound, tuple(positional), tuple(keywords)
+        )
+        self._sites.setdefault(target.ref, []).append(site)
 
     def direct_target(self, module: str, caller: FunctionInfo, callee: str) -> Target | None:
         """The project function a call names directly, without following what values hold."""
