@@ -293,8 +293,15 @@ class Project:
                         self._subclasses.setdefault(base, []).append(sub)
         return self._subclasses.get(cls, [])
 
-    def overrides(self, module: str, class_name: str, name: str) -> list[DefinitionRef]:
-        """The methods `name` that project subclasses of the class define, at any depth."""
+    def overrides(self, module: str, caller: FunctionInfo, callee: str) -> list[DefinitionRef]:
+        """What `self.f(x)` (or `cls.f(x)`) in `caller` reaches besides the method its class
+        resolves: `self` may be an instance of a subclass, whose override runs instead. Only
+        scope follows them: the analysis's call sites keep the class's own method, so an
+        override's parameters keep what its own callers pass."""
+        head, _, name = _strip_call(callee).partition(".")
+        class_name = caller.class_name
+        if head not in ("self", "cls") or not name or "." in name or class_name is None:
+            return []
         return [
             DefinitionRef(sub.module, f"{sub.qualname}.{name}")
             for sub in self.subclasses(DefinitionRef(module, class_name))
@@ -372,19 +379,11 @@ class Project:
         if ref is not None:
             info = self.function(ref)
             assert info is not None
-            head, _, name = callee.partition(".")
             # `self.f(x)`, `cls.f(x)`, and `Gate(x)`, whose `__init__` gets the new instance
-            written_on_instance = head in ("self", "cls", SUPER) or (
+            written_on_instance = callee.partition(".")[0] in ("self", "cls", SUPER) or (
                 self.constructed(module, caller, callee) is not None
             )
-            found = [Target(ref, _binds_first(info, written_on_instance))]
-            if head in ("self", "cls") and caller.class_name:
-                # `self` may be an instance of a subclass: its override runs instead.
-                found += [
-                    Target(override, _binds_first(self.function(override) or info, True))
-                    for override in self.overrides(module, caller.class_name, name)
-                ]
-            return found
+            return [Target(ref, _binds_first(info, written_on_instance))]
         forward = self._autograd_forward(module, caller, callee)
         if forward is not None:
             return [Target(forward, True)]  # `apply(x)` passes `ctx` itself
@@ -981,6 +980,8 @@ def compile_scope(
         for callee in info.callees:
             for target in project.call_targets(ref.module, info, callee):
                 reach(target.ref, reached, reached)
+            for override in project.overrides(ref.module, info, callee):
+                reach(override, reached, reached)
     if options.everything:
         for module, index in project.by_module.items():
             if index.imports_torch:
