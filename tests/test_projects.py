@@ -21,7 +21,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   through an aliased module or a callable held on an attribute;
 - held_objects: methods of objects made inline, `__call__` and methods of what a
   constructor's callers pass (through `super().__init__`) or its annotation names, of what a
-  function returns, and the module functions reached only through them (mechanism 3);
+  function returns, a subclass's override of `self.m()`, and the module functions reached
+  only through them (mechanism 3); with probes, what their builder passes;
 - eager_frames: comprehensions that Python 3.11 runs as frames of their own, in a function
   whose frame a break in a loop or a `try` body skips: Dynamo compiles them alone and skips
   them too (mechanism 4);
@@ -101,6 +102,7 @@ EXPECTED = {
         # passes a `Doubling`, and `Halving.unused` is never called.
         ("parts/strategies.py", 8, "BL101", "error"),
         ("parts/strategies.py", 24, "BL101", "error"),  # `scaler: Scaler`: its `__call__`
+        ("run.py", 30, "BL101", "error"),  # `self.blend` in `Block.mix`: `Model`'s override
     ],
     "eager_frames": [
         ("blocks/guarded.py", 7, "BL102", "error"),
