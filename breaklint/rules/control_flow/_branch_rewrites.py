@@ -145,6 +145,60 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.SimpleStatementLine([assign], leading_lines=node.leading_lines)
 
 
+# The functions the `while-loop` fix defines before the loop it replaces: its condition and
+# its body, named so (the fix is offered only where the file uses neither name).
+WHILE_FUNCTIONS = ("while_condition", "while_body")
+
+
+def while_loop(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `while-loop` fix: `while cond:` over assignments becomes the condition and the body
+    as functions of the names the body assigns (the carried values), and
+    `names = torch.while_loop(condition, body, (names,))`. The body returns a copy of each
+    value: `torch.while_loop` refuses a body that returns one of its inputs as it is."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, method, torch_function
+
+    if not isinstance(node, cst.While) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    names = [name for name, _ in cst_assignments(node.body)]
+    parameters = cst.Parameters([cst.Param(cst.Name(name)) for name in names])
+
+    def carried(values: list[cst.BaseExpression]) -> cst.Tuple:
+        return cst.Tuple([cst.Element(value) for value in values])
+
+    condition_name, body_name = WHILE_FUNCTIONS
+    condition = cst.FunctionDef(
+        cst.Name(condition_name),
+        parameters,
+        cst.IndentedBlock(
+            [cst.SimpleStatementLine([cst.Return(graph_condition(node.test, fix.torch))])]
+        ),
+        leading_lines=node.leading_lines,
+    )
+    returned = carried([method(cst.Name(name), "clone") for name in names])
+    if len(names) > 1:
+        returned = returned.with_changes(lpar=[], rpar=[])
+    body = cst.FunctionDef(
+        cst.Name(body_name),
+        parameters,
+        node.body.with_changes(
+            body=[*node.body.body, cst.SimpleStatementLine([cst.Return(returned)])]
+        ),
+    )
+    loop = call(
+        torch_function(fix.torch, "while_loop"),
+        cst.Name(condition_name),
+        cst.Name(body_name),
+        carried([cst.Name(name) for name in names]),
+    )
+    targets = carried([cst.Name(name) for name in names])
+    if len(names) > 1:  # `a, b = ...`; one name keeps its parentheses: `(a,) = ...`
+        targets = targets.with_changes(lpar=[], rpar=[])
+    assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(targets)], loop)])
+    return cst.FlattenSentinel([condition, body, assign])
+
+
 # Page examples of the fixes for values of submodules, shown before and after.
 
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
@@ -9,12 +10,14 @@ from breaklint.fixes import offer, owns_its_lines, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.control_flow._branch_rewrites import (
+    WHILE_FUNCTIONS,
     assert_in_graph,
     flagged_where_expression,
     logical_value,
     where_expression,
     where_return,
     where_statement,
+    while_loop,
 )
 from breaklint.syntax import excerpt, negated, without_not
 
@@ -317,6 +320,43 @@ compiled = torch.compile(both_positive)
             probe="(Residual(), (torch.randn(4, 8),))",
         ),
         FixExample(
+            before="""
+import torch
+
+
+def settle(x):
+    y = x.clamp(0, 1)
+    previous = torch.zeros_like(y)
+    while (y - previous).abs().max() > 1e-3:
+        previous = y
+        y = (y + y.mean()) / 2
+    return y
+
+
+compiled = torch.compile(settle)
+""",
+            after="""
+import torch
+
+
+def settle(x):
+    y = x.clamp(0, 1)
+    previous = torch.zeros_like(y)
+    def while_condition(previous, y):
+        return (y - previous).abs().max() > 1e-3
+    def while_body(previous, y):
+        previous = y
+        y = (y + y.mean()) / 2
+        return previous.clone(), y.clone()
+    previous, y = torch.while_loop(while_condition, while_body, (previous, y))
+    return y
+
+
+compiled = torch.compile(settle)
+""",
+            probe="(settle, (torch.randn(16) * 3,))",
+        ),
+        FixExample(
             before=_WEIGHTED,
             after=_WEIGHTED.replace(_WEIGHTED_CHOICE, _WEIGHTED_WHERE),
             probe="(Weighted().train(), (torch.randn(4, 8),))",
@@ -330,6 +370,7 @@ compiled = torch.compile(both_positive)
         "assert": assert_in_graph,
         "where-return": where_return,
         "logical": logical_value,
+        "while-loop": while_loop,
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
@@ -358,6 +399,16 @@ parameter no tensor operation touched, which may be a Python bool at run time):
 - `a and b` / `a or b` used as a value, where every operand is a boolean tensor (a
   comparison, `.any()`, `.all()`, `isfinite`...), becomes `torch.logical_and(a, b)` /
   `torch.logical_or(a, b)`: the same truth, as a boolean tensor rather than one of the operands.
+
+- a `while` loop on a tensor test whose body only assigns tensors to names bound to tensors
+  before it becomes `torch.while_loop(while_condition, while_body, (names,))`, the condition
+  and the body written as two functions of those names just before it (the fix is offered
+  where the file uses neither name). The body returns a copy of each value (`.clone()`, one
+  copy per name and step), since `torch.while_loop` refuses a body that returns an input as
+  it is. `torch.while_loop` needs every value to keep its shape and dtype from step to step,
+  which the code does not show: where one changes, Dynamo raises rather than breaks, and so
+  does the eager call (it compiles the loop itself, whole); with probes, `--fix` undoes such a
+  fix.
 
 Branches that do more than assign or return get no fix: `torch.cond` traces them in 2.13 only
 when both branches return tensors of the same shape and dtype, neither returns an input
@@ -523,7 +574,31 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             self._check(elif_.test, "`elif`")
 
     def visit_While(self, node: ast.While) -> None:
-        self._check(node.test, "`while`")
+        self._check(node.test, "`while`", self._while_fix(node))
+
+    def _while_fix(self, node: ast.While) -> Fix | None:
+        """`torch.while_loop` for a loop whose body only assigns tensors to names bound to
+        tensors before it: those names are the loop's carried values."""
+        context = self.context
+        lines = context.source.lines[node.lineno - 1 : node.end_lineno]
+        if node.orelse or not owns_its_lines(context, node):
+            return None
+        if any("#" in line for line in lines[1:]):
+            return None  # a comment the new functions' bodies would not keep in place
+        chosen = _assignments(node.body)
+        if chosen is None or any(isinstance(n, _NOT_IN_A_FUNCTION) for n in ast.walk(node)):
+            return None
+        carried = all(
+            self._certain_tensor(name)
+            and self._may_be_tensor(value)
+            and not isinstance(value, ast.Constant)
+            for name, value in chosen
+        )
+        taken = re.compile(rf"\b({'|'.join(WHILE_FUNCTIONS)})\b")
+        if not carried or any(taken.search(line) for line in context.source.lines):
+            return None
+        message = "loop in the graph: `{torch}.while_loop(...)`"
+        return offer(context, node, message, "while-loop", self.fix_applicability, needs_torch=True)
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         fix = None
@@ -599,6 +674,11 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         """A boolean tensor: `and`/`or` of such give what `torch.logical_*` gives."""
         facts = self.context.facts
         return facts.kind(node) is Kind.MASK and not facts.rests_on_guess(node)
+
+
+# What a loop's body cannot hold once it is a function of its own: it would bind or yield in
+# the new function rather than the one around it.
+_NOT_IN_A_FUNCTION = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
 def _boolean(node: ast.AST) -> bool:
