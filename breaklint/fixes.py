@@ -163,6 +163,77 @@ def removal_fix(
     return offer(context, statement, message, "remove", applicability)
 
 
+CHECK_MESSAGE = (
+    "check in the graph when compiling: `{torch}._assert_async(...)`, and as written otherwise"
+)
+# Calls that read a number or a truth from a tensor and that a check can drop, keeping the
+# tensor: the test's truth stays the same (not `int()`, which truncates first).
+_DROPPED_READS = frozenset({"float", "bool"})
+
+
+def raising_check(context: RuleContext, node: ast.If) -> bool:
+    """`if test:` (not an `elif`, without `else`) whose body ends in a `raise` and has no other
+    way out (`return`, `break`, `continue`, `yield`): a check that a failure makes raise."""
+    body = node.body
+    if node.orelse or not isinstance(body[-1], ast.Raise) or body[-1].exc is None:
+        return False
+    exits = (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom, ast.Await)
+    if any(isinstance(n, exits) for statement in body for n in ast.walk(statement)):
+        return False
+    line = context.source.lines[node.lineno - 1].lstrip()
+    return line.startswith("if") and owns_its_lines(context, node)
+
+
+def number_reads(context: RuleContext, test: ast.expr) -> list[ast.Call] | None:
+    """The reads of a number from a tensor (`t.item()`, `float(t)`, `bool(t)`) a check's
+    `test` is made of, with number constants, comparisons, `not`, `and` and `or`; None when it
+    holds anything else. Without them, the same test on the tensors gives the same truth."""
+    facts = context.facts
+    if isinstance(test, ast.BoolOp):
+        parts = [number_reads(context, value) for value in test.values]
+        return None if None in parts else [read for part in parts for read in part or ()]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return number_reads(context, test.operand)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        sides = [test.left, test.comparators[0]]
+        numbers = [s for s in sides if isinstance(s, ast.Constant)]
+        if not all(type(n.value) in (int, float) for n in numbers):
+            return None
+        reads = [number_reads(context, s) for s in sides if s not in numbers]
+        return None if None in reads or not reads else [r for part in reads for r in part or ()]
+    if not isinstance(test, ast.Call) or test.keywords:
+        return None
+    method = facts.tensor_method(test)
+    if method is not None and method[1] == "item" and not test.args:
+        return [test]
+    function = test.func
+    if not isinstance(function, ast.Name) or function.id not in _DROPPED_READS:
+        return None
+    if len(test.args) != 1 or function.id in facts.names:
+        return None
+    return [test] if facts.kind(test.args[0]).is_tensor else None
+
+
+def check_fix(
+    context: RuleContext, node: ast.If, applicability: Applicability | None
+) -> Fix | None:
+    """The `check` fix of a raising check on tensors: under Dynamo, `torch._assert_async` of
+    the test's negation; otherwise the `if` as it is."""
+    if not raising_check(context, node):
+        return None
+    return offer(context, node, CHECK_MESSAGE, "check", applicability, needs_torch=True)
+
+
+def check_fixes(
+    context: RuleContext, node: ast.If, applicability: Applicability | None
+) -> dict[int, Fix]:
+    """A raising check whose test is made of reads of numbers from tensors (`if
+    t.sum().item():`): its `check` fix, by the id of the first read, the one that carries it."""
+    reads = number_reads(context, node.test)
+    fix = check_fix(context, node, applicability) if reads else None
+    return {id(reads[0]): fix} if reads and fix else {}
+
+
 def tensor_operands(context: RuleContext, node: ast.BinOp | ast.Compare) -> list[ast.expr]:
     """What arithmetic or a single comparison computes with, through nested arithmetic
     (`x * (1 / (s + eps))` -> `s`, `eps`), on the side opposite a tensor: there a tensor does

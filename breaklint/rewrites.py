@@ -6,6 +6,7 @@ Imported only by the fix engine and by rules' rewrite functions, which only it c
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
@@ -36,6 +37,70 @@ def _whole_statement(node: cst.CSTNode) -> cst.SimpleStatementLine | None:
 def _guarded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     statement = _whole_statement(node)
     return None if statement is None else guard(statement, fix.torch)
+
+
+class _TensorReads(cst.CSTTransformer):
+    """A check's test with its reads of a number from a tensor (`t.item()`, `float(t)`,
+    `bool(t)`, as `fixes.number_reads` found them) replaced by the tensor."""
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        function = updated.func
+        if isinstance(function, cst.Attribute) and function.attr.value == "item":
+            return function.value
+        if isinstance(function, cst.Name) and function.value in ("float", "bool"):
+            return updated.args[0].value
+        return updated
+
+
+class _FirstText(cst.CSTVisitor):
+    """The first string a raised exception is made with: a literal's value, or an f-string
+    with its fields as written."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> bool:
+        if self.text is None and isinstance(node.evaluated_value, str):
+            self.text = node.evaluated_value
+        return False
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> bool:
+        if self.text is None:
+            self.text = "".join(
+                part.value
+                if isinstance(part, cst.FormattedStringText)
+                else cst.Module([]).code_for_node(part)
+                for part in node.parts
+            )
+        return False
+
+
+def _checked(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `check` fix: `if test: ...; raise E(...)` becomes `if torch.compiler.is_compiling():
+    torch._assert_async(<not test>, "<E's message>")` and, in an `elif`, the check as it was."""
+    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    (raised,) = node.body.body[-1].body  # type: ignore[attr-defined]
+    if not isinstance(raised, cst.Raise) or raised.exc is None:
+        return None
+    texts = _FirstText()
+    raised.exc.visit(texts)
+    message = texts.text or cst.Module([]).code_for_node(raised.exc)
+    test = node.test.visit(_TensorReads())
+    assert isinstance(test, cst.BaseExpression)
+    condition = negated_condition(test, fix.torch)
+    check = call(
+        torch_function(fix.torch, "_assert_async"),
+        condition,
+        cst.SimpleString(json.dumps(message, ensure_ascii=False)),
+    )
+    compiling = cst.Attribute(cst.Name(fix.torch), cst.Name("compiler"))
+    return cst.If(
+        test=call(cst.Attribute(compiling, cst.Name("is_compiling"))),
+        body=cst.IndentedBlock([cst.SimpleStatementLine([cst.Expr(check)])]),
+        orelse=node.with_changes(leading_lines=[]),
+        leading_lines=node.leading_lines,
+    )
 
 
 def _removed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -70,6 +135,25 @@ def method(value: cst.BaseExpression, name: str) -> cst.Call:
     return cst.Call(func=cst.Attribute(value=value, attr=cst.Name(name)))
 
 
+def graph_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
+    """A condition with its `not`, `and` and `or` (which call `bool()` on a tensor) made
+    tensor operations: `torch.logical_not`, `torch.logical_and`, `torch.logical_or`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return call(torch_function(torch, "logical_not"), graph_condition(test.expression, torch))
+    if isinstance(test, cst.BooleanOperation):
+        name = "logical_and" if isinstance(test.operator, cst.And) else "logical_or"
+        left, right = (graph_condition(side, torch) for side in (test.left, test.right))
+        return call(torch_function(torch, name), left, right)
+    return test
+
+
+def negated_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
+    """`not test` as a tensor operation; `test`'s own operand where it is a `not`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return graph_condition(test.expression, torch)
+    return call(torch_function(torch, "logical_not"), graph_condition(test, torch))
+
+
 def keep_block_valid(original: cst.CSTNode, updated: cst.CSTNode, removed: set[int]) -> cst.CSTNode:
     """A block some of whose statements (`removed`, by the original node's id) fixes took
     out: comment lines above a removed statement move to the next statement that stays (or
@@ -99,5 +183,6 @@ def keep_block_valid(original: cst.CSTNode, updated: cst.CSTNode, removed: set[i
     return updated.with_changes(body=body, footer=[*orphans, *updated.footer])
 
 
-# The rewrites any rule's fixes may name: `guard` and `remove` a whole statement.
-SHARED: dict[str, Rewrite] = {"guard": _guarded, "remove": _removed}
+# The rewrites any rule's fixes may name: `guard` and `remove` a whole statement, `check` a
+# raising `if`.
+SHARED: dict[str, Rewrite] = {"guard": _guarded, "remove": _removed, "check": _checked}

@@ -219,6 +219,7 @@ def test_rule_page_and_rule_list(breaklint):
         "## Fix 1",
         "## Fix 2",
         "## Fix 3",
+        "## Fix 4",
         "## References",
     ]
     listing = breaklint("rules").stdout.splitlines()

@@ -1,5 +1,6 @@
-"""BL203's fix: a comprehension after a graph break, assigned to a name, written as a `for`
-statement only where that changes nothing but the frame Dynamo compiles."""
+"""BL203's fixes: a comprehension after a graph break, assigned to a name, written as a `for`
+statement only where that changes nothing but the frame Dynamo compiles; otherwise iterating
+a tuple of its first iterable where that is certainly a list or a dict."""
 
 from __future__ import annotations
 
@@ -21,11 +22,25 @@ CASES = [
         "out = {}\n    for k in sorted(keys):\n        for j in list(keys):\n"
         "            out[k] = (y, j)",
     ),
-    ("out = {k: y for k in sorted(keys)}\n    k = 1", None),  # `k` is read or bound elsewhere
-    ("out = [y for out in list(keys)]", None),  # the name is used in the comprehension
-    ("out = {k.upper(): (y, 1) for k in sorted(keys)}", None),  # neither key nor value a name
-    ("out = {y for k in sorted(keys)}", None),  # a set: `set()` may be shadowed
-    ("other, out = 1, [y for k in list(keys)]", None),  # not the whole value of `name = ...`
+    # No `for` statement: a tuple of the list or dict instead.
+    (  # `k` is read or bound elsewhere
+        "out = {k: y for k in sorted(keys)}\n    k = 1",
+        "out = {k: y for k in tuple(sorted(keys))}\n    k = 1",
+    ),
+    (  # the name is used in the comprehension
+        "out = [y for out in list(keys)]",
+        "out = [y for out in tuple(list(keys))]",
+    ),
+    (  # neither key nor value a name
+        "out = {k.upper(): (y, 1) for k in sorted(keys)}",
+        "out = {k.upper(): (y, 1) for k in tuple(sorted(keys))}",
+    ),
+    ("out = {y for k in sorted(keys)}", "out = {y for k in tuple(sorted(keys))}"),  # a set
+    (  # not the whole value of `name = ...`
+        "other, out = 1, [y for k in list(keys)]",
+        "other, out = 1, [y for k in tuple(list(keys))]",
+    ),
+    ("out = [y for out in keys]", None),  # `keys` may be a generator: no fix
 ]
 
 
@@ -47,7 +62,7 @@ def _fixed(tmp_path: Path, body: str) -> tuple[bool, str | None]:
 
 
 @pytest.mark.parametrize(("body", "loop"), CASES)
-def test_a_comprehension_becomes_a_for_statement_only_where_nothing_else_changes(
+def test_a_comprehension_is_rewritten_only_where_nothing_else_changes(
     tmp_path: Path, body: str, loop: str | None
 ) -> None:
     announced, written = _fixed(tmp_path, body)

@@ -78,3 +78,52 @@ def test_a_value_branch_is_fixed_only_where_torch_where_takes_its_values(
     branches = [f for f in findings if f.code == "BL201"]
     assert len(branches) == 1
     assert (branches[0].fix is not None) is fixed
+
+
+def _fixes(tmp_path: Path, body: str, code: str) -> list[str]:
+    """The rewrites the `code` findings of `f(x, t)` (body as given) carry."""
+    source = f"import torch\n\n\ndef f(x, t):\n    {body}\n\n\ncompiled = torch.compile(f)\n"
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    return [f.fix.rewrite for f in findings if f.code == code and f.fix]
+
+
+CHECKS = [
+    # a raising check on numbers read from tensors, compared with constants, joined
+    ("y = t * 2\n    if y.item() > 0.5 and not t.item():\n        raise ValueError('no')", True),
+    ("if t.sum().item():\n        n = t.argmax().item()\n        raise ValueError(n)", True),
+    # `int()` truncates: the tensor's truth is not the number's
+    ("y = t * 2\n    if int(y.sum()) > 0:\n        raise ValueError('no')", False),
+    # the body can end without raising
+    ("if t.sum().item():\n        return x\n        raise ValueError('no')", False),
+    ("if t.sum().item():\n        print('no')", False),  # nothing raised
+    ("if t.sum().item() > x.shape[0]:\n        raise ValueError('no')", False),  # not a number
+]
+
+
+@pytest.mark.parametrize(("body", "fixed"), CHECKS)
+def test_a_raising_check_on_numbers_from_tensors_is_checked_in_the_graph(
+    tmp_path: Path, body: str, fixed: bool
+) -> None:
+    found = _fixes(tmp_path, body, "BL101") + _fixes(tmp_path, body, "BL102")
+    assert ("check" in found) is fixed
+
+
+LOOPS = [
+    ("y = x * 2\n    while y.max() > 1:\n        y = y / 2\n    return y", True),
+    # a name the loop binds that holds no tensor before it
+    ("y = x * 2\n    n = 0\n    while y.max() > 1:\n        y = y / 2\n        n = n + 1", False),
+    # the body does more than assign: it can leave the loop
+    ("y = x * 2\n    while y.max() > 1:\n        y = y / 2\n        break", False),
+    ("y = x * 2\n    while y.max() > 1:\n        y = y / 2\n    else:\n        y = y + 1", False),
+    # the file uses a name the fix would define
+    ("y = x * 2\n    while_body = 1\n    while y.max() > 1:\n        y = y / 2", False),
+]
+
+
+@pytest.mark.parametrize(("body", "fixed"), LOOPS)
+def test_a_loop_of_tensor_assignments_becomes_a_while_loop(
+    tmp_path: Path, body: str, fixed: bool
+) -> None:
+    assert (_fixes(tmp_path, body, "BL201") == ["while-loop"]) is fixed

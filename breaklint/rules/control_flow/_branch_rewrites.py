@@ -12,38 +12,11 @@ if TYPE_CHECKING:
     from breaklint.rewrites import Rewritten
 
 
-def graph_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
-    """A condition with its `not`, `and` and `or` (which call `bool()` on a tensor) made
-    tensor operations: `torch.logical_not`, `torch.logical_and`, `torch.logical_or`."""
-    import libcst as cst
-
-    from breaklint.rewrites import call, torch_function
-
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return call(torch_function(torch, "logical_not"), graph_condition(test.expression, torch))
-    if isinstance(test, cst.BooleanOperation):
-        name = "logical_and" if isinstance(test.operator, cst.And) else "logical_or"
-        left, right = (graph_condition(side, torch) for side in (test.left, test.right))
-        return call(torch_function(torch, name), left, right)
-    return test
-
-
-def negated_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
-    """`not test` as a tensor operation; `test`'s own operand where it is a `not`."""
-    import libcst as cst
-
-    from breaklint.rewrites import call, torch_function
-
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return graph_condition(test.expression, torch)
-    return call(torch_function(torch, "logical_not"), graph_condition(test, torch))
-
-
 def where_expression(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `where-expression` fix: `a if cond else b` becomes `torch.where(cond, a, b)`."""
     import libcst as cst
 
-    from breaklint.rewrites import call, torch_function
+    from breaklint.rewrites import call, graph_condition, torch_function
 
     if not isinstance(node, cst.IfExp):
         return None
@@ -73,7 +46,7 @@ def assert_in_graph(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `assert` fix: an `if` that only raises becomes `torch._assert_async(...)`."""
     import libcst as cst
 
-    from breaklint.rewrites import call, torch_function
+    from breaklint.rewrites import call, negated_condition, torch_function
 
     if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
         return None
@@ -90,6 +63,8 @@ def logical_value(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `logical` fix: `a and b` of boolean tensors becomes `torch.logical_and(a, b)`."""
     import libcst as cst
 
+    from breaklint.rewrites import graph_condition
+
     if not isinstance(node, cst.BooleanOperation):
         return None
     return graph_condition(node, fix.torch)
@@ -100,7 +75,7 @@ def where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     `return torch.where(cond, a, b)`."""
     import libcst as cst
 
-    from breaklint.rewrites import call, torch_function
+    from breaklint.rewrites import call, graph_condition, torch_function
 
     if not isinstance(node, cst.If) or not isinstance(node.orelse, cst.Else):
         return None
@@ -117,7 +92,7 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     `name = torch.where(cond, a, b)`."""
     import libcst as cst
 
-    from breaklint.rewrites import call, torch_function
+    from breaklint.rewrites import call, graph_condition, torch_function
 
     if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
         return None
@@ -143,6 +118,60 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     )
     assign = cst.Assign(targets=[cst.AssignTarget(target)], value=value)
     return cst.SimpleStatementLine([assign], leading_lines=node.leading_lines)
+
+
+# The functions the `while-loop` fix defines before the loop it replaces: its condition and
+# its body, named so (the fix is offered only where the file uses neither name).
+WHILE_FUNCTIONS = ("while_condition", "while_body")
+
+
+def while_loop(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `while-loop` fix: `while cond:` over assignments becomes the condition and the body
+    as functions of the names the body assigns (the carried values), and
+    `names = torch.while_loop(condition, body, (names,))`. The body returns a copy of each
+    value: `torch.while_loop` refuses a body that returns one of its inputs as it is."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, graph_condition, method, torch_function
+
+    if not isinstance(node, cst.While) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    names = [name for name, _ in cst_assignments(node.body)]
+    parameters = cst.Parameters([cst.Param(cst.Name(name)) for name in names])
+
+    def carried(values: list[cst.BaseExpression]) -> cst.Tuple:
+        return cst.Tuple([cst.Element(value) for value in values])
+
+    condition_name, body_name = WHILE_FUNCTIONS
+    condition = cst.FunctionDef(
+        cst.Name(condition_name),
+        parameters,
+        cst.IndentedBlock(
+            [cst.SimpleStatementLine([cst.Return(graph_condition(node.test, fix.torch))])]
+        ),
+        leading_lines=node.leading_lines,
+    )
+    returned = carried([method(cst.Name(name), "clone") for name in names])
+    if len(names) > 1:
+        returned = returned.with_changes(lpar=[], rpar=[])
+    body = cst.FunctionDef(
+        cst.Name(body_name),
+        parameters,
+        node.body.with_changes(
+            body=[*node.body.body, cst.SimpleStatementLine([cst.Return(returned)])]
+        ),
+    )
+    loop = call(
+        torch_function(fix.torch, "while_loop"),
+        cst.Name(condition_name),
+        cst.Name(body_name),
+        carried([cst.Name(name) for name in names]),
+    )
+    targets = carried([cst.Name(name) for name in names])
+    if len(names) > 1:  # `a, b = ...`; one name keeps its parentheses: `(a,) = ...`
+        targets = targets.with_changes(lpar=[], rpar=[])
+    assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(targets)], loop)])
+    return cst.FlattenSentinel([condition, body, assign])
 
 
 # Page examples of the fixes for values of submodules, shown before and after.

@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, owns_its_lines
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
-from breaklint.rules.control_flow._iterables import comprehension_targets, list_or_dict
+from breaklint.rules.control_flow._iterables import (
+    comprehension_targets,
+    list_or_dict,
+    tuple_fix,
+    tuple_iterable,
+)
 from breaklint.syntax import contains
 
 if TYPE_CHECKING:
@@ -56,12 +61,35 @@ def _as_loop(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.FlattenSentinel([start, body])
 
 
+_PER_HEAD = """
+import torch
+
+
+def per_head(x, names):
+    y = x * 2
+    print("heads:", names)
+    heads = {name: y for name in sorted(names)}  # one entry per head
+    return heads
+
+
+compiled = torch.compile(per_head)
+"""
+_HEADS = """    heads = {name: y for name in sorted(names)}  # one entry per head
+    return heads
+"""
+# The name is the comprehension's own: no `for` statement, a tuple to iterate.
+_NAMES = """    names = {name: y for name in sorted(names)}
+    return names
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class _Candidate:
     node: Comprehension
     tensor: str  # the enclosing function's tensor the comprehension yields as it is
     certain: bool  # the iterable is certainly a list or a dict
     conditional: bool  # under an `if` on a trace-time value
+    tuple_fix: Fix | None  # where the `for` statement fix does not fit
 
 
 class ComprehensionAfterBreak(Rule):
@@ -81,19 +109,7 @@ class ComprehensionAfterBreak(Rule):
     )
     fix_examples = (
         FixExample(
-            before="""
-import torch
-
-
-def per_head(x, names):
-    y = x * 2
-    print("heads:", names)
-    heads = {name: y for name in sorted(names)}  # one entry per head
-    return heads
-
-
-compiled = torch.compile(per_head)
-""",
+            before=_PER_HEAD,
             after="""
 import torch
 
@@ -113,9 +129,20 @@ compiled = torch.compile(per_head)
             # The `print` still breaks (BL401 fixes it); the frame after it is no longer skipped.
             counts=(1, 1),
         ),
+        FixExample(
+            before=_PER_HEAD.replace(_HEADS, _NAMES),
+            after=_PER_HEAD.replace(
+                _HEADS, _NAMES.replace("sorted(names)", "tuple(sorted(names))")
+            ),
+            probe='(per_head, (torch.randn(8), ["q", "k"]))',
+            counts=(1, 1),
+        ),
     )
     fix_applicability = Applicability.SAFE
-    rewrites: ClassVar[Mapping[str, Rewrite]] = {"for-loop": _as_loop}
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {
+        "for-loop": _as_loop,
+        "tuple-iterable": tuple_iterable,
+    }
     fix_safety = """
 Safe fix: a list or dict comprehension that is the whole value of an assignment to a name,
 `name = [e for t in it if c]`, becomes `name = []` and a `for` statement (an `if` per
@@ -123,8 +150,12 @@ condition, a `for` per clause) that appends `e`, or sets `name[k] = v`; Dynamo 2
 the resumed frame then. Offered only when the loop variables appear nowhere else in the
 function (a `for` binds them in the function, a comprehension does not), `name` does not
 appear in the comprehension (it is bound before the loop now), and for a dict, its key or its
-value is a name or a constant (the assignment evaluates the value first). Fixing the earlier
-break (its rule offers a fix where one exists) removes this finding too.
+value is a name or a constant (the assignment evaluates the value first). Where that does not
+fit (the name is the comprehension's own, a set comprehension, a value that is not a whole
+assignment) and the first iterable is certainly a list or a dict, it iterates `tuple(...)` of
+it: the same elements in the same order, whose iterator Dynamo 2.13 steps in the resumed
+frame. Fixing the earlier break (its rule offers a fix where one exists) removes this finding
+too.
 """
     what = """
 Flags a list, set or dict comprehension that comes after a graph break in the same function,
@@ -198,7 +229,8 @@ compiled = torch.compile(per_head)
         elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         for name in (n for element in elements for n in _as_they_are(element)):
             if name.id not in targets and facts.kind(name).is_tensor:
-                candidate = _Candidate(node, name.id, iterable, facts.conditional)
+                fix = tuple_fix(self.context, node, self.fix_applicability)
+                candidate = _Candidate(node, name.id, iterable, facts.conditional, fix)
                 self._candidates.append(candidate)
                 return
 
@@ -240,7 +272,7 @@ compiled = torch.compile(per_head)
                 node,
                 message,
                 hint=self.hint.format(tensor=candidate.tensor),
-                fix=self._loop_fix(node),
+                fix=self._loop_fix(node) or candidate.tuple_fix,
                 severity=None if sure else Severity.WARNING,
             )
 

@@ -2,14 +2,24 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
-from breaklint.findings import Severity
+from breaklint.findings import Applicability, Fix, Severity
 from breaklint.kinds import Kind
 from breaklint.knowledge.curated import COMPREHENSIONS_INLINED_SINCE, TORCH_MODULES
-from breaklint.rule import Report, Rule, RuleContext, all_rules
+from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
 from breaklint.rules.control_flow._frame_skip import FrameSkip, line, severity_of
-from breaklint.rules.control_flow._iterables import comprehension_targets, list_or_dict
+from breaklint.rules.control_flow._iterables import (
+    comprehension_targets,
+    list_or_dict,
+    tuple_fix,
+    tuple_iterable,
+)
+
+if TYPE_CHECKING:
+    from breaklint.rewrites import Rewrite
 
 Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
 
@@ -19,6 +29,7 @@ class _Candidate:
     node: Comprehension
     touches: str  # what makes Dynamo compile its frame: a tensor it reads, or a torch module
     certain: bool  # the iterable is certainly a list or a dict, and `touches` no guess
+    fix: Fix | None
 
 
 class ComprehensionInSkippedFrame(Rule):
@@ -35,10 +46,14 @@ class ComprehensionInSkippedFrame(Rule):
         "remove the break that skips the frame (line {line}), or build the value with a "
         "`for` loop, which runs in the eager frame itself"
     )
+    fix_applicability = Applicability.SAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"tuple-iterable": tuple_iterable}
     fix_safety = """
-No automatic fix: the comprehension fails only because the frame around it runs eagerly, and
-the break that skips that frame has its own rule (BL202, BL204), which offers a fix where one
-exists; once it is fixed, this finding goes too.
+Safe fix: a comprehension whose first iterable is certainly a list or a dict (`sorted(...)`,
+`list(...)`, `.keys()`, `.items()`, a display) iterates `tuple(...)` of it: the same elements
+in the same order, taken into a tuple in the eager frame around it, whose iterator Dynamo 2.13
+steps, so the comprehension's frame compiles. The frame around it still runs eagerly: the
+break that skips it has its own rule (BL202, BL204), which offers a fix where one exists.
 """
     what = """
 Flags a list, set or dict comprehension in a compiled function whose frame a graph break
@@ -92,6 +107,17 @@ compiled = torch.compile(pick)
 """
     probe = "(pick, (torch.randn(8), [1, 0]))"
     gb_ids = ("GB4347",)
+    fix_examples = (
+        FixExample(
+            before=example,
+            after=example.replace("for i in sorted(order)]", "for i in tuple(sorted(order))]"),
+            probe=probe,
+            # `int(x.sum())` in the loop still breaks and skips `pick`'s frame (BL102's fix
+            # removes that); the comprehension's frame is no longer skipped.
+            counts=(0, 1),
+            frames_skipped=1,
+        ),
+    )
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
@@ -109,7 +135,8 @@ compiled = torch.compile(pick)
         touches = self._touches(node)
         if touches is not None:
             name, guess = touches
-            self._candidates.append(_Candidate(node, name, iterable and not guess))
+            fix = tuple_fix(self.context, node, self.fix_applicability)
+            self._candidates.append(_Candidate(node, name, iterable and not guess, fix))
 
     visit_SetComp = visit_ListComp
     visit_DictComp = visit_ListComp
@@ -161,6 +188,7 @@ compiled = torch.compile(pick)
                 candidate.node,
                 message,
                 hint=self.hint.format(line=skipped_at),
+                fix=candidate.fix,
                 severity=None if candidate.certain else Severity.WARNING,
             )
 

@@ -1,20 +1,23 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer, owns_its_lines, tensor_valued
+from breaklint.fixes import check_fix, offer, owns_its_lines, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.control_flow._branch_rewrites import (
+    WHILE_FUNCTIONS,
     assert_in_graph,
     flagged_where_expression,
     logical_value,
     where_expression,
     where_return,
     where_statement,
+    while_loop,
 )
 from breaklint.syntax import excerpt, negated, without_not
 
@@ -317,6 +320,76 @@ compiled = torch.compile(both_positive)
             probe="(Residual(), (torch.randn(4, 8),))",
         ),
         FixExample(
+            before="""
+import torch
+
+
+def settle(x):
+    y = x.clamp(0, 1)
+    previous = torch.zeros_like(y)
+    while (y - previous).abs().max() > 1e-3:
+        previous = y
+        y = (y + y.mean()) / 2
+    return y
+
+
+compiled = torch.compile(settle)
+""",
+            after="""
+import torch
+
+
+def settle(x):
+    y = x.clamp(0, 1)
+    previous = torch.zeros_like(y)
+    def while_condition(previous, y):
+        return (y - previous).abs().max() > 1e-3
+    def while_body(previous, y):
+        previous = y
+        y = (y + y.mean()) / 2
+        return previous.clone(), y.clone()
+    previous, y = torch.while_loop(while_condition, while_body, (previous, y))
+    return y
+
+
+compiled = torch.compile(settle)
+""",
+            probe="(settle, (torch.randn(16) * 3,))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def bounded(x, limit):
+    y = x.abs() * 2
+    if y.max() > limit:
+        # the message reads the values: Python formats it
+        raise ValueError(f"{y.max():.2f} is over {limit}")
+    return y
+
+
+compiled = torch.compile(bounded)
+""",
+            after="""
+import torch
+
+
+def bounded(x, limit):
+    y = x.abs() * 2
+    if torch.compiler.is_compiling():
+        torch._assert_async(torch.logical_not(y.max() > limit), "{y.max():.2f} is over {limit}")
+    elif y.max() > limit:
+        # the message reads the values: Python formats it
+        raise ValueError(f"{y.max():.2f} is over {limit}")
+    return y
+
+
+compiled = torch.compile(bounded)
+""",
+            probe="(bounded, (torch.randn(8), 100.0))",
+        ),
+        FixExample(
             before=_WEIGHTED,
             after=_WEIGHTED.replace(_WEIGHTED_CHOICE, _WEIGHTED_WHERE),
             probe="(Weighted().train(), (torch.randn(4, 8),))",
@@ -330,6 +403,7 @@ compiled = torch.compile(both_positive)
         "assert": assert_in_graph,
         "where-return": where_return,
         "logical": logical_value,
+        "while-loop": while_loop,
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
@@ -358,6 +432,23 @@ parameter no tensor operation touched, which may be a Python bool at run time):
 - `a and b` / `a or b` used as a value, where every operand is a boolean tensor (a
   comparison, `.any()`, `.all()`, `isfinite`...), becomes `torch.logical_and(a, b)` /
   `torch.logical_or(a, b)`: the same truth, as a boolean tensor rather than one of the operands.
+
+- a `while` loop on a tensor test whose body only assigns tensors to names bound to tensors
+  before it becomes `torch.while_loop(while_condition, while_body, (names,))`, the condition
+  and the body written as two functions of those names just before it (the fix is offered
+  where the file uses neither name). The body returns a copy of each value (`.clone()`, one
+  copy per name and step), since `torch.while_loop` refuses a body that returns an input as
+  it is. `torch.while_loop` needs every value to keep its shape and dtype from step to step,
+  which the code does not show: where one changes, Dynamo raises rather than breaks, and so
+  does the eager call (it compiles the loop itself, whole); with probes, `--fix` undoes such a
+  fix.
+
+- an `if` whose body computes anything and ends in a `raise` (a message that reads values,
+  say), with no `else` and no other way out, becomes `if torch.compiler.is_compiling():
+  torch._assert_async(<not cond>, "<the message as written>")` followed by the `if` as it was,
+  now an `elif`: eager runs check and raise exactly as before; compiled code checks in the
+  graph and raises a `RuntimeError` with the message's text unformatted (an f-string's fields
+  as written).
 
 Branches that do more than assign or return get no fix: `torch.cond` traces them in 2.13 only
 when both branches return tensors of the same shape and dtype, neither returns an input
@@ -466,11 +557,17 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
     def _if_fix(self, node: ast.If) -> Fix | None:
         context = self.context
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
-        if not owns_its_lines(context, node) or any("#" in line for line in lines[1:]):
-            return None
-        if _raises_literally(node):
+        # A comment the rewritten statement would not keep in place.
+        commented = any("#" in line for line in lines[1:])
+        if _raises_literally(node) and not commented and owns_its_lines(context, node):
             message = "assert in the graph: `{torch}._assert_async(...)`"
             return offer(context, node, message, "assert", self.fix_applicability, needs_torch=True)
+        if not any(_reads_a_number(n) for n in ast.walk(node.test)):
+            check = check_fix(context, node, self.fix_applicability)
+            if check is not None:  # it keeps the `if` and its comments, for eager runs
+                return check
+        if not owns_its_lines(context, node) or commented:
+            return None
         returned = _returned_values(node)
         if returned is not None:
             alone = all(owns_its_lines(context, r) for r in (node.body[0], node.orelse[0]))
@@ -520,10 +617,37 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         elif_ = _elif_of(node)
         if elif_ is not None:
             self._tests.add(id(elif_))
-            self._check(elif_.test, "`elif`")
+            # After `if torch.compiler.is_compiling():` (the `check` fix) only eager runs
+            # reach the `elif`.
+            if not self.context.facts.compiling(node.test):
+                self._check(elif_.test, "`elif`")
 
     def visit_While(self, node: ast.While) -> None:
-        self._check(node.test, "`while`")
+        self._check(node.test, "`while`", self._while_fix(node))
+
+    def _while_fix(self, node: ast.While) -> Fix | None:
+        """`torch.while_loop` for a loop whose body only assigns tensors to names bound to
+        tensors before it: those names are the loop's carried values."""
+        context = self.context
+        lines = context.source.lines[node.lineno - 1 : node.end_lineno]
+        if node.orelse or not owns_its_lines(context, node):
+            return None
+        if any("#" in line for line in lines[1:]):
+            return None  # a comment the new functions' bodies would not keep in place
+        chosen = _assignments(node.body)
+        if chosen is None or any(isinstance(n, _NOT_IN_A_FUNCTION) for n in ast.walk(node)):
+            return None
+        carried = all(
+            self._certain_tensor(name)
+            and self._may_be_tensor(value)
+            and not isinstance(value, ast.Constant)
+            for name, value in chosen
+        )
+        taken = re.compile(rf"\b({'|'.join(WHILE_FUNCTIONS)})\b")
+        if not carried or any(taken.search(line) for line in context.source.lines):
+            return None
+        message = "loop in the graph: `{torch}.while_loop(...)`"
+        return offer(context, node, message, "while-loop", self.fix_applicability, needs_torch=True)
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         fix = None
@@ -599,6 +723,21 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         """A boolean tensor: `and`/`or` of such give what `torch.logical_*` gives."""
         facts = self.context.facts
         return facts.kind(node) is Kind.MASK and not facts.rests_on_guess(node)
+
+
+# What a loop's body cannot hold once it is a function of its own: it would bind or yield in
+# the new function rather than the one around it.
+_NOT_IN_A_FUNCTION = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
+
+
+def _reads_a_number(node: ast.AST) -> bool:
+    """`x.item()`, `float(x)`, `int(x)`, `bool(x)`: a call the `check` fix would drop."""
+    if not isinstance(node, ast.Call):
+        return False
+    function = node.func
+    if isinstance(function, ast.Attribute):
+        return function.attr == "item"
+    return isinstance(function, ast.Name) and function.id in ("float", "int", "bool")
 
 
 def _boolean(node: ast.AST) -> bool:

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import NumberUses, NumberUsesHooks, offer, tensor_operands
+from breaklint.fixes import NumberUses, NumberUsesHooks, check_fixes, offer, tensor_operands
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.syntax import excerpt
 
@@ -121,6 +121,39 @@ compiled = torch.compile(shifted)
             probe="(Normalize(), (torch.randn(4, 8),))",
             tolerance=1e-6,
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def from_grid(x, low):
+    outside = (x - low).lt(0)
+    if outside.sum().item():
+        first = outside.nonzero()[0].item()
+        raise RuntimeError("below the grid at {}".format(first))
+    return x - low
+
+
+compiled = torch.compile(from_grid)
+""",
+            after="""
+import torch
+
+
+def from_grid(x, low):
+    outside = (x - low).lt(0)
+    if torch.compiler.is_compiling():
+        torch._assert_async(torch.logical_not(outside.sum()), "below the grid at {}")
+    elif outside.sum().item():
+        first = outside.nonzero()[0].item()
+        raise RuntimeError("below the grid at {}".format(first))
+    return x - low
+
+
+compiled = torch.compile(from_grid)
+""",
+            probe="(from_grid, (torch.rand(8) + 1, torch.tensor(0.5)))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach}
@@ -133,8 +166,12 @@ the value stays a tensor without gradient, as the number had none, and the graph
 `print` shows `tensor(...)`). Eager results can differ when the value's tensor has a higher
 dtype category than the other operand (an integer tensor times a `float64` value gives
 `float64`, not the default float), and a one-element tensor that is not 0-d broadcasts (a 0-d
-operand then gives a 1-element result). Elsewhere (stored, returned, passed to Python) no fix
-is offered: the hint says what to change.
+operand then gives a 1-element result). Where the number is the test of an `if` that raises (`if
+t.sum().item(): ... raise E(msg)`, numbers compared with constants, joined by `not`, `and`,
+`or`), the `if` is kept for eager runs after `if torch.compiler.is_compiling():
+torch._assert_async(<not test on the tensors>, "<msg as written>")`: compiled code checks in
+the graph and raises a `RuntimeError` with the message unformatted. Elsewhere (stored,
+returned, passed to Python) no fix is offered: the hint says what to change.
 """
     gb_ids = ("GB0124",)
 
@@ -142,6 +179,10 @@ is offered: the hint says what to change.
         super().__init__(context)
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self.numbers = NumberUses(context)
+        self._checks: dict[int, Fix] = {}  # reads in the test of a raising check: its fix
+
+    def visit_If(self, node: ast.If) -> None:
+        self._checks.update(check_fixes(self.context, node, self.fix_applicability))
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         operands = tensor_operands(self.context, node)
@@ -158,7 +199,9 @@ is offered: the hint says what to change.
         self.numbers.visit_Call(node)
         call = self.context.facts.tensor_method(node)
         if call is not None and call[1] == "item" and not node.args and not node.keywords:
-            if id(node) in self._in_tensor_arithmetic:
+            if id(node) in self._checks:
+                self.report(node, fix=self._checks[id(node)])
+            elif id(node) in self._in_tensor_arithmetic:
                 self.report(node, fix=self._fix(node))
             elif not self.numbers.bind(node, None):
                 self.report(node, hint=self._hint(node))

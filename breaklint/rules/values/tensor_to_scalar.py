@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import NumberUses, NumberUsesHooks, offer, tensor_operands
+from breaklint.fixes import NumberUses, NumberUsesHooks, check_fixes, offer, tensor_operands
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.syntax import excerpt
 
@@ -140,6 +140,37 @@ compiled = torch.compile(standardize)
             probe="(standardize, (torch.randn(8), torch.randn(5) * 3))",
             tolerance=1e-6,
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def stable(x):
+    y = x.exp()
+    if float(y.max()) > 1e6:
+        raise OverflowError(f"exp overflowed to {float(y.max())}")
+    return y.log1p()
+
+
+compiled = torch.compile(stable)
+""",
+            after="""
+import torch
+
+
+def stable(x):
+    y = x.exp()
+    if torch.compiler.is_compiling():
+        torch._assert_async(torch.logical_not(y.max() > 1e6), "exp overflowed to {float(y.max())}")
+    elif float(y.max()) > 1e6:
+        raise OverflowError(f"exp overflowed to {float(y.max())}")
+    return y.log1p()
+
+
+compiled = torch.compile(stable)
+""",
+            probe="(stable, (torch.randn(8),))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"keep-tensor": _keep_tensor}
@@ -151,7 +182,12 @@ test against a number, or an argument of a `print`, `float(t)` becomes `t.detach
 tensor without gradient and the graph goes on. Eager results can differ when the other operand
 is an integer tensor and the value a float (`float32` is used where Python would promote to the
 default float dtype) and when `t` is a one-element tensor that is not 0-d (it broadcasts).
-`bool()`, `complex()` and other uses have no automatic fix.
+Where the number (`float(t)`, `bool(t)`) is the test of an `if` that raises, compared with
+constants and joined by `not`, `and`, `or`, the `if` is kept for eager runs after `if
+torch.compiler.is_compiling(): torch._assert_async(<not test on the tensors>, "<msg as
+written>")`: compiled code checks in the graph and raises a `RuntimeError` with the message
+unformatted (`int(t)` truncates, so its test is not the tensor's and gets no such fix).
+`complex()` and other uses have no automatic fix.
 """
 
     def __init__(self, context: RuleContext) -> None:
@@ -159,6 +195,10 @@ default float dtype) and when `t` is a one-element tensor that is not 0-d (it br
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self._index_depth = 0
         self.numbers = NumberUses(context)
+        self._checks: dict[int, Fix] = {}  # reads in the test of a raising check: its fix
+
+    def visit_If(self, node: ast.If) -> None:
+        self._checks.update(check_fixes(self.context, node, self.fix_applicability))
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         operands = tensor_operands(self.context, node)
@@ -197,7 +237,9 @@ default float dtype) and when `t` is a one-element tensor that is not 0-d (it br
             return
         severity = Severity.WARNING if guess else None
         convertible = func.id in TENSOR_CONVERSIONS
-        if convertible and id(node) in self._in_tensor_arithmetic:
+        if id(node) in self._checks:
+            self.report(node, message, severity=severity, fix=self._checks[id(node)])
+        elif convertible and id(node) in self._in_tensor_arithmetic:
             self.report(node, message, severity=severity, fix=self._fix(node))
         elif not (convertible and self.numbers.bind(node, severity)):
             self.report(node, message, severity=severity, hint=self._hint(node))
