@@ -46,6 +46,7 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -53,6 +54,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from breaklint.analysis import annotate
+from breaklint.call_breaks import Break, breaking_calls
 from breaklint.cache import (
     ResultCache,
     as_type,
@@ -64,11 +66,12 @@ from breaklint.cache import (
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts
-from breaklint.findings import Finding
+from breaklint.findings import Finding, Severity
 from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.knowledge.answers import fingerprint
 from breaklint.probe_roots import probe_roots
-from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
+from breaklint.rule import all_rules
+from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import collector_paused, deep_recursion
 
 if TYPE_CHECKING:
@@ -238,11 +241,8 @@ def _lint(
         for problem in result.problems
         if problem.code in codes_of[result.path]
     ]
-    if len(files) == 1:  # the project is the file: the scope it was checked against
-        findings.extend(f for r in checked_files for c in r.checked for f in c.findings)
-    else:
-        jobs = _JobInputs(package_of, module_of, codes_of, digests, unsaved)
-        findings.extend(_in_project_scope(checked_files, jobs, scope, workers, cache))
+    jobs = _JobInputs(package_of, module_of, codes_of, digests, unsaved)
+    findings.extend(_in_project_scope(checked_files, jobs, scope, workers, cache))
     findings.sort(key=Finding.sort_key)
     skipped = sum(1 for r in checked_files if r.index is None and not r.problems)
     return LintResult(findings, files_checked=len(files), files_skipped=skipped)
@@ -270,40 +270,105 @@ def _in_project_scope(
     the file gave them kept, the others checked again (in workers)."""
     indexes = {r.path: r.index for r in checked_files if r.index is not None}
     project = Project(indexes, jobs.module_of)
-    # The analysis makes hundreds of thousands of objects, and recurses through summaries
-    # as deep as the chains of bindings they stand for.
-    with collector_paused(), deep_recursion():
-        scoped = annotate(project, compile_scope(project, scope))
-    findings: list[Finding] = []
-    rechecks: list[RecheckJob] = []
-    for result in checked_files:
-        functions = scoped.get(result.path, [])
-        kept, missing = _reusable(result.checked, functions)
-        findings.extend(kept)
-        if missing:
-            path = result.path
-            rechecks.append(
-                RecheckJob(
-                    path,
-                    jobs.package_of[path],
-                    missing,
-                    jobs.codes_of[path],
-                    jobs.digests.get(path),
-                    text=jobs.unsaved.get(path),
-                )
-            )
-    for rechecked in _cached_map(rechecks, workers, cache):
-        findings.extend(rechecked)
-    return findings
+    by_function: dict[tuple[str, str], list[Finding]] = {}
+    if len(checked_files) == 1:  # the project is the file: the scope it was checked against
+        scoped = {r.path: [c.function for c in r.checked] for r in checked_files if r.index}
+        for result in checked_files:
+            for done in result.checked:
+                by_function[result.path, done.function.qualname] = done.findings
+    else:
+        # The analysis makes hundreds of thousands of objects, and recurses through summaries
+        # as deep as the chains of bindings they stand for.
+        with collector_paused(), deep_recursion():
+            scoped = annotate(project, compile_scope(project, scope))
+        # Each function's findings: checked with the file's own scope where the project's is
+        # the same, checked again where it differs.
+        rechecks: list[RecheckJob] = []
+        for result in checked_files:
+            functions = scoped.get(result.path, [])
+            kept, missing = _reusable(result.checked, functions)
+            for qualname, found in kept:
+                by_function[result.path, qualname] = found
+            if missing:
+                rechecks.append(_recheck(jobs, result.path, missing))
+        _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
+    # Then once more, the functions that call one whose findings break the graph: a loop or a
+    # `try` around such a call skips the caller's frame (`breaklint.call_breaks`).
+    with collector_paused():
+        summarised = breaking_calls(project, scoped, _own_breaks(scoped, by_function, project))
+    rechecks = []
+    for path, functions in summarised.items():
+        changed = [f for f in functions if f.breaking_calls]
+        if changed:
+            rechecks.append(_recheck(jobs, path, changed))
+    _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
+    # A finding away from its function's code (a hook's registration) may be told twice.
+    unique = {(f.code, f.range, f.message): f for found in by_function.values() for f in found}
+    return list(unique.values())
+
+
+def _recheck(jobs: _JobInputs, path: str, functions: list[ScopedFunction]) -> RecheckJob:
+    return RecheckJob(
+        path,
+        jobs.package_of[path],
+        functions,
+        jobs.codes_of[path],
+        jobs.digests.get(path),
+        text=jobs.unsaved.get(path),
+    )
+
+
+def _attribute(
+    by_function: dict[tuple[str, str], list[Finding]],
+    rechecks: Sequence[RecheckJob],
+    results: Sequence[list[Finding]],
+) -> None:
+    """The findings of each recheck, by the function that holds each: the last one checked
+    that starts at or above its line (the first for a finding above them all)."""
+    for job, found in zip(rechecks, results, strict=True):
+        functions = sorted(job.functions, key=lambda f: f.start_line)
+        starts = [f.start_line for f in functions]
+        for function in functions:
+            by_function[job.path, function.qualname] = []
+        for finding in found:
+            at = max(bisect.bisect_right(starts, finding.range.line) - 1, 0)
+            by_function[job.path, functions[at].qualname].append(finding)
+
+
+def _own_breaks(
+    scoped: dict[str, list[ScopedFunction]],
+    by_function: dict[tuple[str, str], list[Finding]],
+    project: Project,
+) -> dict[DefinitionRef, Break]:
+    """Each function's own graph break, certain (an error) before one that may happen."""
+    rules = all_rules()
+    module_of = {index.path: module for module, index in project.by_module.items()}
+    own: dict[DefinitionRef, Break] = {}
+    for path, functions in scoped.items():
+        for function in functions:
+            breaks = [
+                f
+                for f in by_function.get((path, function.qualname), ())
+                if f.code in rules
+                and rules[f.code].breaks_graph
+                and not rules[f.code].recompiles
+                and f.severity in (Severity.ERROR, Severity.WARNING)
+            ]
+            if breaks:
+                first = min(breaks, key=lambda f: (f.severity is not Severity.ERROR, f.range.line))
+                where = f"{first.code} {path}:{first.range.line}"
+                ref = DefinitionRef(module_of[path], function.qualname)
+                own[ref] = Break(first.severity is Severity.ERROR, where)
+    return own
 
 
 def _reusable(
     checked: list[CheckedFunction], functions: list[ScopedFunction]
-) -> tuple[list[Finding], list[ScopedFunction]]:
+) -> tuple[list[tuple[str, list[Finding]]], list[ScopedFunction]]:
     """The findings of functions checked with the scope the project gives them, relabelled,
-    and the functions that need checking again."""
+    by function, and the functions that need checking again."""
     local = {c.function.qualname: c for c in checked}
-    kept: list[Finding] = []
+    kept: list[tuple[str, list[Finding]]] = []
     missing: list[ScopedFunction] = []
     for function in functions:
         done = local.get(function.qualname)
@@ -311,9 +376,14 @@ def _reusable(
             missing.append(function)
             continue
         old = done.function.scope
-        kept.extend(
-            dataclasses.replace(f, scope=function.scope) if f.scope == old else f
-            for f in done.findings
+        kept.append(
+            (
+                function.qualname,
+                [
+                    dataclasses.replace(f, scope=function.scope) if f.scope == old else f
+                    for f in done.findings
+                ],
+            )
         )
     return kept, missing
 

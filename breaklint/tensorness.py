@@ -66,6 +66,7 @@ class FunctionFacts(Visitor):
         definitions: frozenset[str] = frozenset(),
         type_aliases: dict[str, str] | None = None,
         held_objects: dict[str, str] | None = None,
+        breaking_calls: dict[str, str] | None = None,
     ) -> None:
         self.imports = imports
         # From the project-wide analysis: what callers pass, what project calls return, the
@@ -78,6 +79,9 @@ class FunctionFacts(Visitor):
         self.type_aliases = type_aliases or {}
         # Module-level objects, here or imported, by name: the class that made each.
         self.held_objects = held_objects or {}
+        # Calls as written that reach a project function that breaks the graph: "certain CODE
+        # path:line" or "maybe ..." (`breaklint.call_breaks`).
+        self.breaking_calls = breaking_calls or {}
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written
