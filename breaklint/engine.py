@@ -54,7 +54,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from breaklint.analysis import annotate
-from breaklint.call_breaks import Break, breaking_calls
 from breaklint.cache import (
     ResultCache,
     as_type,
@@ -63,6 +62,7 @@ from breaklint.cache import (
     findings_to_json,
     text_digest,
 )
+from breaklint.call_breaks import Break, breaking_calls
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts

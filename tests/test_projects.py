@@ -26,6 +26,11 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `threading.Lock`), known from where the object is made: an attribute `__init__` sets, a
   module-level instance, one imported from another module; and the `else` of `if token is
   None` dead where every caller passes None while compiling (mechanism 1);
+- callee_breaks: calls of project functions that break inside them, from summaries of what
+  the rules find in each function: in a loop the caller's frame is skipped (told as info at
+  the call, certain when the callee's own break is, a maybe through another call), with the
+  breaks after it restated and its comprehensions skipped too; and a generator expression a
+  builtin consumes whose element breaks skips the frame (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -96,6 +101,17 @@ EXPECTED = {
         ("blocks/pick.py", 7, "BL205", "error"),  # before the break: the frame runs eagerly
         ("blocks/pick.py", 10, "BL102", "error"),
         ("blocks/pick.py", 10, "BL202", "error"),  # a break in a loop skips the frame
+    ],
+    "callee_breaks": [
+        ("blocks/gen.py", 6, "BL206", "error"),  # `all(...)` of a generator that breaks...
+        ("blocks/gen.py", 6, "BL101", "error"),
+        ("blocks/gen.py", 7, "BL101", "info"),  # ...skips the frame: no break after it
+        ("blocks/loops.py", 7, "BL202", "info"),  # `noisy(x)` in a loop: the frame is skipped
+        ("blocks/loops.py", 8, "BL205", "error"),  # so its comprehension is skipped too
+        ("blocks/loops.py", 9, "BL101", "info"),
+        ("blocks/loops.py", 14, "BL202", "info"),  # `via` breaks only through `noisy`...
+        ("blocks/loops.py", 15, "BL101", "warning"),  # ...a maybe: no error after it
+        ("blocks/noisy.py", 2, "BL401", "error"),
     ],
     "stdlib_objects": [
         ("model.py", 25, "BL501", "error"),  # a `ContextVar` imported from `state/`...
@@ -187,6 +203,19 @@ def test_dynamo_skips_the_comprehension_frames_of_a_skipped_frame(tmp_path: Path
     # no tensor and the one over a `range` are not (no BL900).
     assert probed_findings("eager_frames", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["eager_frames"]
+    ]
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="Python 3.12 inlines comprehensions")
+def test_dynamo_skips_the_frames_that_call_a_breaking_function(tmp_path: Path) -> None:
+    # The errors break (or skip a frame) under Dynamo; the lines after a skip do not, the
+    # warning after a maybe included (`via` breaks on every call: a summary cannot see that
+    # inside it); no break is missed (no BL900).
+    statuses = {"error": "confirmed", "warning": "not-reproduced", "info": "not-reproduced"}
+    reached = {("blocks/gen.py", 7)}  # the frame runs eagerly before Dynamo reaches it
+    assert probed_findings("callee_breaks", tmp_path) == [
+        (path, line, code, "not-reached" if (path, line) in reached else statuses[severity])
+        for path, line, code, severity in EXPECTED["callee_breaks"]
     ]
 
 

@@ -34,6 +34,10 @@ class FrameSkip(Rule):
     def block_of(self, report: Report) -> tuple[int, bool] | None:
         raise NotImplementedError
 
+    def skip_node(self, block: int, first: Report) -> ast.AST:
+        """Where the skip of a block is reported: at its first break (BL202, BL204)."""
+        return first.node
+
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
         if not facts.breaking_calls or facts.eager_only:
@@ -60,8 +64,7 @@ class FrameSkip(Rule):
                 id(report) in callee_breaks or all_rules()[report.code].breaks_graph
             ):
                 blocks.setdefault(where[0], []).append((report, where[1]))
-        for inside in blocks.values():
-            inside.sort(key=lambda found: line(found[0]))
+        for block, inside in blocks.items():
             breaks = [report for report, _ in inside]
             codes = ", ".join(
                 sorted({r.message if id(r) in callee_breaks else r.code for r in breaks})
@@ -71,8 +74,9 @@ class FrameSkip(Rule):
             conditional = all(under_if for _, under_if in inside)
             # The frame is skipped only if one of the breaks really happens: as sure as they are.
             uncertain = all(severity_of(r) is not Severity.ERROR for r in breaks)
+            at = self.skip_node(block, breaks[0])
             self.report(
-                breaks[0].node,
+                at,
                 message + " (in configurations that take the enclosing branch)"
                 if conditional
                 else message,
@@ -81,7 +85,7 @@ class FrameSkip(Rule):
             )
             if all(id(r) in callee_breaks for r in breaks):
                 self._through_callees.add(id(self.reports[-1]))
-            earliest = min(breaks, key=line)
+            earliest = min(breaks, key=line) if at is breaks[0].node else self.reports[-1]
             if conditional or uncertain:
                 if self.maybe_skipped_from is None or line(earliest) < line(
                     self.maybe_skipped_from
