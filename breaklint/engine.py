@@ -303,7 +303,9 @@ def _in_project_scope(
             rechecks.append(_recheck(jobs, path, changed))
     _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
     # A finding away from its function's code (a hook's registration) may be told twice.
-    unique = {(f.code, f.range, f.message): f for found in by_function.values() for f in found}
+    unique = {
+        (f.path, f.code, f.range, f.message): f for found in by_function.values() for f in found
+    }
     return list(unique.values())
 
 
