@@ -23,9 +23,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   whose frame a break in a loop or a `try` body skips: Dynamo compiles them alone and skips
   them too (mechanism 4);
 - stdlib_objects: methods of standard-library objects Dynamo cannot trace (a `ContextVar`, a
-  `threading.Lock`), known from where the object is made: an attribute `__init__` sets, a
-  module-level instance, one imported from another module; and the `else` of `if token is
-  None` dead where every caller passes None while compiling (mechanism 1);
+  `threading.Lock`) or traces as draws (a `random.Random`), known from where the object is
+  made: an attribute `__init__` sets, a module-level instance, one imported from another
+  module; and the `else` of `if token is None` dead where every caller passes None while
+  compiling (mechanism 1);
 - callee_breaks: calls of project functions that break inside them, from summaries of what
   the rules find in each function: in a loop the caller's frame is skipped (told as info at
   the call, certain when the callee's own break is, a maybe through another call), with the
@@ -114,10 +115,11 @@ EXPECTED = {
         ("blocks/noisy.py", 2, "BL401", "error"),
     ],
     "stdlib_objects": [
-        ("model.py", 25, "BL501", "error"),  # a `ContextVar` imported from `state/`...
-        ("model.py", 27, "BL501", "error"),
-        ("model.py", 28, "BL501", "error"),  # ...a `threading.Lock` made in this module
-        ("model.py", 30, "BL501", "error"),
+        ("model.py", 27, "BL501", "error"),  # a `ContextVar` imported from `state/`...
+        ("model.py", 29, "BL501", "error"),
+        ("model.py", 30, "BL501", "error"),  # ...a `threading.Lock` made in this module
+        ("model.py", 32, "BL501", "error"),
+        ("state/draws.py", 8, "BL501", "error"),  # a branch on a `random.Random` draw
         ("state/guard.py", 5, "BL501", "error"),  # `lock = Lock()` in the compiled code...
         ("state/guard.py", 6, "BL507", "error"),  # ...and `with lock:`
         ("state/holder.py", 12, "BL501", "error"),  # `self.var = ContextVar(...)` in `__init__`
