@@ -9,8 +9,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   local rebound from a tensor to a number before its use, a call whose argument rests on
   the value of a cycle (`h = shifted(h, whole(h.sum()))`), a mask made with
   `dtype=torch.bool` returned in a tuple, and an object's attribute passed to a parameter
-  annotated as a tensor, and a parameter annotated with a type alias another module defines
-  (mechanism 2);
+  annotated as a tensor, and a parameter annotated with a type alias another module defines,
+  and the elements of a tuple of tensors a loop iterates (mechanism 2);
 - scope_edges: calls through a local alias, callables on attributes and in dicts,
   `functools.partial`, another object's method, a method of an instance made at module
   level, and imports that resolve only against the source root (mechanism 3);
@@ -80,7 +80,9 @@ EXPECTED = {
         ("ops/edges.py", 10, "BL302", "warning"),
         # `types: Optional[Tensor]` stays a tensor where it is assigned an unknown value
         ("ops/edges.py", 15, "BL302", "error"),
-        ("ops/fused.py", 3, "BL304", "error"),  # its only caller passes a tensor
+        ("ops/fused.py", 6, "BL304", "error"),  # its only caller passes a tensor
+        ("ops/fused.py", 32, "BL202", "error"),
+        ("ops/fused.py", 32, "BL304", "error"),  # an element of `ends: tuple[Tensor, ...]`
         ("ops/gate.py", 10, "BL201", "error"),  # `Gate(torch.ones(()))` sets `self.floor`
         ("ops/steps.py", 6, "BL102", "error"),  # `h = shifted(h, whole(h.sum()))`: a cycle
     ],
