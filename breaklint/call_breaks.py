@@ -45,25 +45,26 @@ def breaking_calls(
         for path, functions in scoped.items()
         for f in functions
     }
-    # The targets of each call of each function in scope, and who calls each function.
+    # Who calls each function, and the targets of the calls of each function in scope where a
+    # break inside the callee changes what Dynamo does with the caller's frame.
     targets: dict[DefinitionRef, dict[str, tuple[DefinitionRef, ...]]] = {}
     callers: dict[DefinitionRef, list[DefinitionRef]] = {}
     for ref in refs:
         info = project.function(ref)
         if info is None:
             continue
-        calls = {}
+        blocked = set(info.blocked_callees)
+        calls = targets[ref] = {}
         for callee in info.callees:
             reached = tuple(
                 target.ref
                 for target in project.call_targets(ref.module, info, callee)
                 if target.ref in refs
             )
-            if reached:
+            for target in reached:
+                callers.setdefault(target, []).append(ref)
+            if reached and callee in blocked:
                 calls[callee] = reached
-                for target in reached:
-                    callers.setdefault(target, []).append(ref)
-        targets[ref] = calls
     summary = _summaries(own, callers)
     result: dict[str, list[ScopedFunction]] = {}
     for path, functions in scoped.items():

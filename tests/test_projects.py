@@ -29,9 +29,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   compiling (mechanism 1);
 - callee_breaks: calls of project functions that break inside them, from summaries of what
   the rules find in each function: in a loop the caller's frame is skipped (told as info at
-  the call, certain when the callee's own break is, a maybe through another call), with the
-  breaks after it restated and its comprehensions skipped too; and a generator expression a
-  builtin consumes whose element breaks skips the frame (mechanism 4);
+  the call, certain when the callee's own break is, a maybe through another call), and in a
+  `try` body too, with the breaks after it restated and its comprehensions skipped too; and
+  a generator expression a builtin consumes whose element breaks skips the frame
+  (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -114,6 +115,8 @@ EXPECTED = {
         ("blocks/loops.py", 9, "BL101", "info"),
         ("blocks/loops.py", 14, "BL202", "info"),  # `via` breaks only through `noisy`...
         ("blocks/loops.py", 15, "BL101", "warning"),  # ...a maybe: no error after it
+        ("blocks/loops.py", 20, "BL204", "info"),  # `noisy(x)` in a `try` body: skipped too
+        ("blocks/loops.py", 23, "BL101", "info"),
         ("blocks/noisy.py", 2, "BL401", "error"),
     ],
     "stdlib_objects": [

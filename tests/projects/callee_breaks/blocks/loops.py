@@ -13,3 +13,11 @@ def maybe_repeat(x):
     for _ in range(2):
         x = via(x)
     return x * x.sum().item()
+
+
+def guarded(x):
+    try:
+        x = noisy(x)
+    except ValueError:
+        pass
+    return x * x.sum().item()
