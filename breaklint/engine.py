@@ -70,7 +70,6 @@ from breaklint.findings import Finding, Severity
 from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.knowledge.answers import fingerprint
 from breaklint.probe_roots import probe_roots
-from breaklint.rule import all_rules
 from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import collector_paused, deep_recursion
 
@@ -343,6 +342,9 @@ def _own_breaks(
     project: Project,
 ) -> dict[DefinitionRef, Break]:
     """Each function's own graph break, certain (an error) before one that may happen."""
+    # Imported here: a run answered from the cache never imports the rule API.
+    from breaklint.rule import all_rules
+
     rules = all_rules()
     module_of = {index.path: module for module, index in project.by_module.items()}
     own: dict[DefinitionRef, Break] = {}
