@@ -22,8 +22,10 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
 - In this process, serially: the project's scope and analysis over every index (the
   collector paused; linear in the calls it resolves, each name looked up once), then a
   re-check, in workers, of the few files whose functions the project's scope changes
-  (another parse of those files). With J workers a run takes about (workers' part) / J +
-  (serial part) + the pool's start.
+  (another parse of those files), then one more of the functions that call, in a loop, a
+  `try` body or a generator expression, a function whose findings break the graph
+  (`breaklint.call_breaks`: the summaries are one pass over the call edges). With J
+  workers a run takes about (workers' part) / J + (serial part) + the pool's start.
 - A run of one file (`breaklint FILE`, pre-commit) is its own project: the scope and the
   analysis it was checked with are the project's, and are not computed again. What it pays
   besides is the interpreter and the imports of the static phase (the dynamic phase, --hf,
