@@ -27,8 +27,9 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   (`breaklint.call_breaks`: the summaries are one pass over the call edges). With J
   workers a run takes about (workers' part) / J + (serial part) + the pool's start.
 - A run of one file (`breaklint FILE`, pre-commit) is its own project: the scope and the
-  analysis it was checked with are the project's, and are not computed again. What it pays
-  besides is the interpreter and the imports of the static phase (the dynamic phase, --hf,
+  analysis it was checked with are the project's, and are not computed again (only the
+  functions that call one of its own that breaks, as above, are checked once more). What it
+  pays besides is the interpreter and the imports of the static phase (the dynamic phase, --hf,
   `breaklint graph` and libcst are imported only when used), and the report.
 - Reports: concise, full, github and junit cost nothing more. JSON and SARIF carry each fix's
   edits (`breaklint.fixer.with_edits`, in J processes): files without a fix cost nothing;
