@@ -30,7 +30,11 @@ from typing import Any, TypeVar
 from breaklint.annotations import read_annotation
 from breaklint.index import READING_MARKS, VERSION, FunctionInfo, unversioned
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
-from breaklint.knowledge.curated import UNTRACEABLE_METHOD_NAMES, UNTRACEABLE_OBJECT_METHODS
+from breaklint.knowledge.curated import (
+    HELD_OBJECT_METHOD_NAMES,
+    TRACED_DRAW_METHODS,
+    UNTRACEABLE_OBJECT_METHODS,
+)
 from breaklint.knowledge.tensor_facts import (
     DTYPE_KEEPING_METHODS,
     MASK_METHODS,
@@ -656,9 +660,9 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
     held_objects = []
     for callee in function.info.callees:
         head, _, method = callee.partition(".")
-        if method in UNTRACEABLE_METHOD_NAMES:
+        if method in HELD_OBJECT_METHOD_NAMES:
             made = analysis.project.module_object(function.ref.module, function.info, head)
-            if made in UNTRACEABLE_OBJECT_METHODS:
+            if made in UNTRACEABLE_OBJECT_METHODS or made in TRACED_DRAW_METHODS:
                 held_objects.append(f"{head}={made}")
     attributes = []
     class_name = function.info.class_name

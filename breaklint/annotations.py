@@ -85,6 +85,42 @@ def _read(node: ast.expr, aliases: dict[str, str], depth: int) -> Reading:
     return Reading.PYTHON
 
 
+# Containers whose iteration yields their elements (a mapping's yields its keys).
+_SEQUENCES = frozenset(
+    {
+        "list", "tuple", "set", "frozenset", "sequence", "mutablesequence", "iterable",
+        "iterator", "deque", "collection", "abstractset", "modulelist", "parameterlist",
+    }
+)  # fmt: skip
+
+
+def iterates_tensors(annotation: ast.expr | None, aliases: dict[str, str] | None = None) -> bool:
+    """Whether every element iterating a value of this annotation gives is a tensor:
+    `tuple[Tensor, ...]`, `list[Tensor]`, `Sequence[Tensor]` (with or without `Optional`),
+    not `dict[str, Tensor]`, whose iteration gives keys."""
+    if annotation is None:
+        return False
+    node = annotation
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        members = [m for m in (node.left, node.right) if not _is_none(m)]
+        return len(members) == 1 and iterates_tensors(members[0], aliases)
+    if not isinstance(node, ast.Subscript):
+        return False
+    base = (dotted(node.value) or "").rpartition(".")[2]
+    items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if base == "Optional":
+        return iterates_tensors(items[0], aliases)
+    if base.lower() not in _SEQUENCES:
+        return False
+    elements = [i for i in items if not (isinstance(i, ast.Constant) and i.value is Ellipsis)]
+    readings = [_read(item, aliases or {}, 1) for item in elements]
+    return bool(readings) and all(r in (Reading.TENSOR, Reading.MASK) for r in readings)
+
+
+def _is_none(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Constant) and node.value is None) or dotted(node) == "NoneType"
+
+
 def _union(members: list[ast.expr], aliases: dict[str, str], depth: int) -> Reading:
     readings = {
         _read(member, aliases, depth + 1)

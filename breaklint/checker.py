@@ -284,6 +284,7 @@ def _check_function(
             definitions=module.definitions,
             type_aliases=module.type_aliases,
             held_objects=_pairs(function.held_objects),
+            breaking_calls=_pairs(function.breaking_calls),
         )
         context = RuleContext(
             path,

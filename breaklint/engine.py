@@ -22,11 +22,14 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
 - In this process, serially: the project's scope and analysis over every index (the
   collector paused; linear in the calls it resolves, each name looked up once), then a
   re-check, in workers, of the few files whose functions the project's scope changes
-  (another parse of those files). With J workers a run takes about (workers' part) / J +
-  (serial part) + the pool's start.
+  (another parse of those files), then one more of the functions that call, in a loop, a
+  `try` body or a generator expression, a function whose findings break the graph
+  (`breaklint.call_breaks`: the summaries are one pass over the call edges). With J
+  workers a run takes about (workers' part) / J + (serial part) + the pool's start.
 - A run of one file (`breaklint FILE`, pre-commit) is its own project: the scope and the
-  analysis it was checked with are the project's, and are not computed again. What it pays
-  besides is the interpreter and the imports of the static phase (the dynamic phase, --hf,
+  analysis it was checked with are the project's, and are not computed again (only the
+  functions that call one of its own that breaks, as above, are checked once more). What it
+  pays besides is the interpreter and the imports of the static phase (the dynamic phase, --hf,
   `breaklint graph` and libcst are imported only when used), and the report.
 - Reports: concise, full, github and junit cost nothing more. JSON and SARIF carry each fix's
   edits (`breaklint.fixer.with_edits`, in J processes): files without a fix cost nothing;
@@ -47,6 +50,7 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -62,15 +66,16 @@ from breaklint.cache import (
     findings_to_json,
     text_digest,
 )
+from breaklint.call_breaks import Break, breaking_calls
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts
-from breaklint.findings import Finding
+from breaklint.findings import Finding, Severity
 from breaklint.index import ModuleIndex, build_index
 from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.knowledge.answers import fingerprint
 from breaklint.probe_roots import probe_callers, probe_roots
-from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
+from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import collector_paused, deep_recursion, read_regular
 
 if TYPE_CHECKING:
@@ -249,11 +254,8 @@ def _lint(
         for problem in result.problems
         if problem.code in codes_of[result.path]
     ]
-    if len(files) == 1:  # the project is the file: the scope it was checked against
-        findings.extend(f for r in checked_files for c in r.checked for f in c.findings)
-    else:
-        jobs = _JobInputs(package_of, module_of, codes_of, digests, unsaved)
-        findings.extend(_in_project_scope(checked_files, jobs, scope, workers, cache))
+    jobs = _JobInputs(package_of, module_of, codes_of, digests, unsaved)
+    findings.extend(_in_project_scope(checked_files, jobs, scope, workers, cache))
     findings.sort(key=Finding.sort_key)
     skipped = sum(1 for r in checked_files if r.index is None and not r.problems)
     return LintResult(findings, files_checked=len(files), files_skipped=skipped)
@@ -283,31 +285,101 @@ def _in_project_scope(
     callers = _caller_indexes(scope, jobs.module_of)
     modules = {**jobs.module_of, **{path: module for path, (module, _) in callers.items()}}
     project = Project({**indexes, **{path: index for path, (_, index) in callers.items()}}, modules)
-    # The analysis makes hundreds of thousands of objects, and recurses through summaries
-    # as deep as the chains of bindings they stand for.
-    with collector_paused(), deep_recursion():
-        scoped = annotate(project, compile_scope(project, scope))
-    findings: list[Finding] = []
-    rechecks: list[RecheckJob] = []
-    for result in checked_files:
-        functions = scoped.get(result.path, [])
-        kept, missing = _reusable(result.checked, functions)
-        findings.extend(kept)
-        if missing:
-            path = result.path
-            rechecks.append(
-                RecheckJob(
-                    path,
-                    jobs.package_of[path],
-                    missing,
-                    jobs.codes_of[path],
-                    jobs.digests.get(path),
-                    text=jobs.unsaved.get(path),
-                )
-            )
-    for rechecked in _cached_map(rechecks, workers, cache):
-        findings.extend(rechecked)
-    return findings
+    by_function: dict[tuple[str, str], list[Finding]] = {}
+    if len(checked_files) == 1:  # the project is the file: the scope it was checked against
+        scoped = {r.path: [c.function for c in r.checked] for r in checked_files if r.index}
+        for result in checked_files:
+            for done in result.checked:
+                by_function[result.path, done.function.qualname] = done.findings
+    else:
+        # The analysis makes hundreds of thousands of objects, and recurses through summaries
+        # as deep as the chains of bindings they stand for.
+        with collector_paused(), deep_recursion():
+            scoped = annotate(project, compile_scope(project, scope))
+        # Each function's findings: checked with the file's own scope where the project's is
+        # the same, checked again where it differs.
+        rechecks: list[RecheckJob] = []
+        for result in checked_files:
+            functions = scoped.get(result.path, [])
+            kept, missing = _reusable(result.checked, functions)
+            for qualname, found in kept:
+                by_function[result.path, qualname] = found
+            if missing:
+                rechecks.append(_recheck(jobs, result.path, missing))
+        _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
+    # Then once more, the functions that call one whose findings break the graph: a loop or a
+    # `try` around such a call skips the caller's frame (`breaklint.call_breaks`).
+    with collector_paused():
+        summarised = breaking_calls(project, scoped, _own_breaks(scoped, by_function, project))
+    rechecks = []
+    for path, functions in summarised.items():
+        changed = [f for f in functions if f.breaking_calls]
+        if changed and path in jobs.package_of:  # not the probes' callers: they are not linted
+            rechecks.append(_recheck(jobs, path, changed))
+    _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
+    # A finding away from its function's code (a hook's registration) may be told twice.
+    unique = {
+        (f.path, f.code, f.range, f.message): f for found in by_function.values() for f in found
+    }
+    return list(unique.values())
+
+
+def _recheck(jobs: _JobInputs, path: str, functions: list[ScopedFunction]) -> RecheckJob:
+    return RecheckJob(
+        path,
+        jobs.package_of[path],
+        functions,
+        jobs.codes_of[path],
+        jobs.digests.get(path),
+        text=jobs.unsaved.get(path),
+    )
+
+
+def _attribute(
+    by_function: dict[tuple[str, str], list[Finding]],
+    rechecks: Sequence[RecheckJob],
+    results: Sequence[list[Finding]],
+) -> None:
+    """The findings of each recheck, by the function that holds each: the last one checked
+    that starts at or above its line (the first for a finding above them all)."""
+    for job, found in zip(rechecks, results, strict=True):
+        functions = sorted(job.functions, key=lambda f: f.start_line)
+        starts = [f.start_line for f in functions]
+        for function in functions:
+            by_function[job.path, function.qualname] = []
+        for finding in found:
+            at = max(bisect.bisect_right(starts, finding.range.line) - 1, 0)
+            by_function[job.path, functions[at].qualname].append(finding)
+
+
+def _own_breaks(
+    scoped: dict[str, list[ScopedFunction]],
+    by_function: dict[tuple[str, str], list[Finding]],
+    project: Project,
+) -> dict[DefinitionRef, Break]:
+    """Each function's own graph break, certain (an error) before one that may happen."""
+    # Imported here: a run answered from the cache never imports the rule API.
+    from breaklint.rule import all_rules
+
+    rules = all_rules()
+    module_of = {index.path: module for module, index in project.by_module.items()}
+    own: dict[DefinitionRef, Break] = {}
+    for path, functions in scoped.items():
+        for function in functions:
+            breaks = [
+                f
+                for f in by_function.get((path, function.qualname), ())
+                if f.code in rules
+                and rules[f.code].breaks_graph
+                and not rules[f.code].recompiles
+                and f.severity in (Severity.ERROR, Severity.WARNING)
+            ]
+            if breaks:
+                first = min(breaks, key=lambda f: (f.severity is not Severity.ERROR, f.range.line))
+                where = f"{first.code} {path}:{first.range.line}"
+                ref = DefinitionRef(module_of[path], function.qualname)
+                own[ref] = Break(first.severity is Severity.ERROR, where)
+    return own
 
 
 def _caller_indexes(
@@ -331,11 +403,11 @@ def _caller_indexes(
 
 def _reusable(
     checked: list[CheckedFunction], functions: list[ScopedFunction]
-) -> tuple[list[Finding], list[ScopedFunction]]:
+) -> tuple[list[tuple[str, list[Finding]]], list[ScopedFunction]]:
     """The findings of functions checked with the scope the project gives them, relabelled,
-    and the functions that need checking again."""
+    by function, and the functions that need checking again."""
     local = {c.function.qualname: c for c in checked}
-    kept: list[Finding] = []
+    kept: list[tuple[str, list[Finding]]] = []
     missing: list[ScopedFunction] = []
     for function in functions:
         done = local.get(function.qualname)
@@ -343,9 +415,14 @@ def _reusable(
             missing.append(function)
             continue
         old = done.function.scope
-        kept.extend(
-            dataclasses.replace(f, scope=function.scope) if f.scope == old else f
-            for f in done.findings
+        kept.append(
+            (
+                function.qualname,
+                [
+                    dataclasses.replace(f, scope=function.scope) if f.scope == old else f
+                    for f in done.findings
+                ],
+            )
         )
     return kept, missing
 

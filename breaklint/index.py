@@ -53,6 +53,9 @@ class FunctionInfo:
     # What it assigns to a `forward` attribute (`cls.forward = wrapper`), as written: the
     # function Dynamo then traces when the module is called.
     installs_forward: tuple[str, ...] = ()
+    # Callees as written called in a loop, a `try` body or a generator expression: where a
+    # break inside the callee skips this function's frame (`breaklint.call_breaks`).
+    blocked_callees: tuple[str, ...] = ()
     # Calls as written whose truth makes every value it returns true (`return
     # torch.compiler.is_compiling() or is_jit_tracing()`): it is true whenever one of them is.
     true_when: tuple[str, ...] = ()
@@ -170,6 +173,8 @@ class _FunctionScan:
     nested_tag: str = ""
     handlers: int = 0  # inside an `except` handler
     branching: int = 0  # inside a statement that runs its body conditionally or repeatedly
+    blocked: int = 0  # inside a loop, a `try` body or a generator expression
+    blocked_callees: list[str] = field(default_factory=list)
     # Inside code Dynamo never runs while tracing (`if torch.jit.is_tracing():`, `if not
     # torch.compiler.is_compiling():`): its calls pass nothing and reach nothing, its
     # assignments bind nothing.
@@ -362,6 +367,7 @@ class _Indexer:
             callees=tuple(dict.fromkeys(scan.callees)),
             nested=tuple(scan.nested),
             installs_forward=tuple(scan.installs_forward),
+            blocked_callees=tuple(dict.fromkeys(scan.blocked_callees)),
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
             imports=tuple(ImportAlias(name, target) for name, target in scan.imports.items()),
@@ -399,6 +405,8 @@ class _Indexer:
         if callee is not None:
             if scan is not None:
                 scan.callees.append(callee)
+                if scan.blocked:
+                    scan.blocked_callees.append(callee)
                 if callee == "setattr" and len(node.args) == 3:
                     name, value = node.args[1], dotted(node.args[2])
                     if isinstance(name, ast.Constant) and name.value == "forward" and value:
@@ -510,12 +518,15 @@ class _Indexer:
         scan = self.function
         if scan is not None:
             scan.branching += 1
+            scan.blocked += 1
         stage = self.stage
         stage.note(node)
         self.scan_fields(node, ("test",) if type(node) is ast.While else ("target", "iter"))
         stage.enter_block(loop=True)
         self.scan_fields(node, ("body",))
         stage.leave_block(loop=True)
+        if scan is not None:
+            scan.blocked -= 1
         self.scan_fields(node, ("orelse",))
         if scan is not None:
             scan.branching -= 1
@@ -535,8 +546,12 @@ class _Indexer:
         scan = self.function
         if scan is not None:
             scan.branching += 1
+            scan.blocked += 1
         stage.enter_block(loop=False)
-        self.scan(node)
+        self.scan_fields(node, ("body",))
+        if scan is not None:
+            scan.blocked -= 1
+        self.scan_fields(node, ("handlers", "orelse", "finalbody"))
         stage.leave_block(loop=False)
         if scan is not None:
             scan.branching -= 1
@@ -545,9 +560,14 @@ class _Indexer:
         self.scan_scope(node, ("args",), Scope.LAMBDA)
 
     def visit_comprehension_scope(self, node: ast.expr) -> None:
+        scan = self.function if type(node) is ast.GeneratorExp else None
+        if scan is not None:
+            scan.blocked += 1
         self.stage.enter(Scope.COMPREHENSION)
         self.scan(node)
         self.stage.leave()
+        if scan is not None:
+            scan.blocked -= 1
 
     def visit_noted(self, node: ast.AST) -> None:
         """A node only the compile stage looks at."""

@@ -83,8 +83,12 @@ class ScopedFunction:
     attribute_kinds: tuple[str, ...] = ()
     project_calls: tuple[str, ...] = ()
     # "name=class" for the module-level objects (here or imported) whose methods it calls
-    # and Dynamo cannot trace (`knowledge.curated.UNTRACEABLE_OBJECT_METHODS`).
+    # and Dynamo cannot trace, or traces as draws (`knowledge.curated.UNTRACEABLE_OBJECT_METHODS`,
+    # `TRACED_DRAW_METHODS`).
     held_objects: tuple[str, ...] = ()
+    # "callee=certain CODE path:line" (or "=maybe") for the calls as written that reach a
+    # function that breaks the graph (`breaklint.call_breaks`), and the break it rests on.
+    breaking_calls: tuple[str, ...] = ()
 
 
 class DefinitionRef(NamedTuple):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 
-from breaklint.annotations import Reading, read_annotation
+from breaklint.annotations import Reading, iterates_tensors, read_annotation
 from breaklint.kinds import HANDED_KINDS, READ_KINDS, RETURNED_KINDS, Kind, annotation_kind, join
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.curated import COMPILING_CHECKS, FALSE_WHILE_COMPILING
@@ -66,6 +66,7 @@ class FunctionFacts(Visitor):
         definitions: frozenset[str] = frozenset(),
         type_aliases: dict[str, str] | None = None,
         held_objects: dict[str, str] | None = None,
+        breaking_calls: dict[str, str] | None = None,
     ) -> None:
         self.imports = imports
         # From the project-wide analysis: what callers pass, what project calls return, the
@@ -78,6 +79,9 @@ class FunctionFacts(Visitor):
         self.type_aliases = type_aliases or {}
         # Module-level objects, here or imported, by name: the class that made each.
         self.held_objects = held_objects or {}
+        # Calls as written that reach a project function that breaks the graph: "certain CODE
+        # path:line" or "maybe ..." (`breaklint.call_breaks`).
+        self.breaking_calls = breaking_calls or {}
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written
@@ -110,6 +114,10 @@ class FunctionFacts(Visitor):
         self._resolved: tuple[ast.expr | None, str | None] = (None, None)
         self._expression_statements: list[ast.Expr] = []
         self._comprehensions: list[dict[str, Kind]] = []  # names outside each comprehension
+        # Containers of tensors whose iteration gives tensors (a tuple or list, not a dict,
+        # whose iteration gives its keys), until rebound.
+        self._tensor_sequences: set[str] = set()
+        self._saved_sequences: list[set[str]] = []  # per enclosing function
 
     @property
     def names(self) -> dict[str, Kind]:
@@ -125,6 +133,7 @@ class FunctionFacts(Visitor):
         self._names[name] = kind
         self._kinds.clear()
         self._none_parameters.discard(name)
+        self._tensor_sequences.discard(name)
 
     # Queries used by rules.
     def resolve(self, node: ast.expr) -> str | None:
@@ -415,6 +424,7 @@ class FunctionFacts(Visitor):
         self._depth += 1
         if self._depth > 1:  # a nested function: its own names, its own frame
             self._saved.append((self.names, self.loops))
+            self._saved_sequences.append(set(self._tensor_sequences))
             self.names, self.loops = dict(self.names), []
         self._resolved = (None, None)
         arguments = node.args
@@ -440,6 +450,8 @@ class FunctionFacts(Visitor):
                 kind = kind if keep else handed_kind
                 guessed = passed == "maybe"
             self.bind_name(parameter.arg, kind)
+            if kind is Kind.TENSORS and iterates_tensors(parameter.annotation, self.type_aliases):
+                self._tensor_sequences.add(parameter.arg)
             if passed == "none" and default is None:
                 # No default, and every caller passes `None` (what a call returns while
                 # compiling): `if token is None` is true while Dynamo traces.
@@ -449,6 +461,14 @@ class FunctionFacts(Visitor):
         for star in (arguments.vararg, arguments.kwarg):
             if star is not None:
                 self.bind_name(star.arg, Kind.PYTHON)
+        vararg = arguments.vararg
+        if vararg is not None and read_annotation(vararg.annotation, self.type_aliases) in (
+            Reading.TENSOR,
+            Reading.MASK,
+        ):
+            # `*inputs: Tensor`: a tuple of tensors, each element one.
+            self.bind_name(vararg.arg, Kind.TENSORS)
+            self._tensor_sequences.add(vararg.arg)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -456,6 +476,7 @@ class FunctionFacts(Visitor):
         self._after_compiled_return.pop(self._depth, None)
         if self._depth > 1:
             self.names, self.loops = self._saved.pop()
+            self._tensor_sequences = self._saved_sequences.pop()
             self._resolved = (None, None)
         self._depth -= 1
 
@@ -723,7 +744,8 @@ class FunctionFacts(Visitor):
     def _bind_iteration(self, target: ast.expr, iterable: ast.expr) -> None:
         builtin = (
             dotted(iterable.func)
-            if isinstance(iterable, ast.Call) and not iterable.keywords
+            if isinstance(iterable, ast.Call)
+            and all(keyword.arg == "strict" for keyword in iterable.keywords)
             else None
         )
         if builtin in self.names:
@@ -744,6 +766,9 @@ class FunctionFacts(Visitor):
                         self._bind_iteration(element, part)
             else:
                 self._bind_kind(target, Kind.UNKNOWN)
+        elif isinstance(iterable, ast.Name) and iterable.id in self._tensor_sequences:
+            # `for t in xs` over `xs: tuple[Tensor, ...]`
+            self._bind_kind(target, Kind.TENSOR)
         elif self.kind(iterable).is_tensor:  # iterating a tensor yields its rows
             self._bind_kind(target, Kind.TENSOR)
             if self.rests_on_guess(iterable):  # `for h, w in shapes`: a list as likely

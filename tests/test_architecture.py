@@ -31,6 +31,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "analysis": (
         "breaklint.analysis",
         "breaklint.annotations",
+        "breaklint.call_breaks",
         "breaklint.class_attributes",
         "breaklint.discovery",
         "breaklint.findings",

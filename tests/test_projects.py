@@ -9,8 +9,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   local rebound from a tensor to a number before its use, a call whose argument rests on
   the value of a cycle (`h = shifted(h, whole(h.sum()))`), a mask made with
   `dtype=torch.bool` returned in a tuple, and an object's attribute passed to a parameter
-  annotated as a tensor, and a parameter annotated with a type alias another module defines
-  (mechanism 2);
+  annotated as a tensor, and a parameter annotated with a type alias another module defines,
+  and the elements of a tuple of tensors a loop iterates (mechanism 2);
 - scope_edges: calls through a local alias, callables on attributes and in dicts,
   `functools.partial`, another object's method, a method of an instance made at module
   level, and imports that resolve only against the source root (mechanism 3);
@@ -27,9 +27,16 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   whose frame a break in a loop or a `try` body skips: Dynamo compiles them alone and skips
   them too (mechanism 4);
 - stdlib_objects: methods of standard-library objects Dynamo cannot trace (a `ContextVar`, a
-  `threading.Lock`), known from where the object is made: an attribute `__init__` sets, a
-  module-level instance, one imported from another module; and the `else` of `if token is
-  None` dead where every caller passes None while compiling (mechanism 1);
+  `threading.Lock`) or traces as draws (a `random.Random`), known from where the object is
+  made: an attribute `__init__` sets, a module-level instance, one imported from another
+  module; and the `else` of `if token is None` dead where every caller passes None while
+  compiling (mechanism 1);
+- callee_breaks: calls of project functions that break inside them, from summaries of what
+  the rules find in each function: in a loop the caller's frame is skipped (told as info at
+  the call, certain when the callee's own break is, a maybe through another call), and in a
+  `try` body too, with the breaks after it restated and its comprehensions skipped too; and
+  a generator expression a builtin consumes whose element breaks skips the frame
+  (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -78,7 +85,9 @@ EXPECTED = {
         ("ops/edges.py", 10, "BL302", "warning"),
         # `types: Optional[Tensor]` stays a tensor where it is assigned an unknown value
         ("ops/edges.py", 15, "BL302", "error"),
-        ("ops/fused.py", 3, "BL304", "error"),  # its only caller passes a tensor
+        ("ops/fused.py", 6, "BL304", "error"),  # its only caller passes a tensor
+        ("ops/fused.py", 32, "BL202", "error"),
+        ("ops/fused.py", 32, "BL304", "error"),  # an element of `ends: tuple[Tensor, ...]`
         ("ops/gate.py", 10, "BL201", "error"),  # `Gate(torch.ones(()))` sets `self.floor`
         ("ops/steps.py", 6, "BL102", "error"),  # `h = shifted(h, whole(h.sum()))`: a cycle
     ],
@@ -112,11 +121,25 @@ EXPECTED = {
         ("blocks/pick.py", 10, "BL102", "error"),
         ("blocks/pick.py", 10, "BL202", "error"),  # a break in a loop skips the frame
     ],
+    "callee_breaks": [
+        ("blocks/gen.py", 6, "BL206", "error"),  # `all(...)` of a generator that breaks...
+        ("blocks/gen.py", 6, "BL101", "error"),
+        ("blocks/gen.py", 7, "BL101", "info"),  # ...skips the frame: no break after it
+        ("blocks/loops.py", 7, "BL202", "info"),  # `noisy(x)` in a loop: the frame is skipped
+        ("blocks/loops.py", 8, "BL205", "error"),  # so its comprehension is skipped too
+        ("blocks/loops.py", 9, "BL101", "info"),
+        ("blocks/loops.py", 14, "BL202", "info"),  # `via` breaks only through `noisy`...
+        ("blocks/loops.py", 15, "BL101", "warning"),  # ...a maybe: no error after it
+        ("blocks/loops.py", 20, "BL204", "info"),  # `noisy(x)` in a `try` body: skipped too
+        ("blocks/loops.py", 23, "BL101", "info"),
+        ("blocks/noisy.py", 2, "BL401", "error"),
+    ],
     "stdlib_objects": [
-        ("model.py", 25, "BL501", "error"),  # a `ContextVar` imported from `state/`...
-        ("model.py", 27, "BL501", "error"),
-        ("model.py", 28, "BL501", "error"),  # ...a `threading.Lock` made in this module
-        ("model.py", 30, "BL501", "error"),
+        ("model.py", 27, "BL501", "error"),  # a `ContextVar` imported from `state/`...
+        ("model.py", 29, "BL501", "error"),
+        ("model.py", 30, "BL501", "error"),  # ...a `threading.Lock` made in this module
+        ("model.py", 32, "BL501", "error"),
+        ("state/draws.py", 8, "BL501", "error"),  # a branch on a `random.Random` draw
         ("state/guard.py", 5, "BL501", "error"),  # `lock = Lock()` in the compiled code...
         ("state/guard.py", 6, "BL507", "error"),  # ...and `with lock:`
         ("state/holder.py", 12, "BL501", "error"),  # `self.var = ContextVar(...)` in `__init__`
@@ -202,6 +225,19 @@ def test_dynamo_skips_the_comprehension_frames_of_a_skipped_frame(tmp_path: Path
     # no tensor and the one over a `range` are not (no BL900).
     assert probed_findings("eager_frames", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["eager_frames"]
+    ]
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="Python 3.12 inlines comprehensions")
+def test_dynamo_skips_the_frames_that_call_a_breaking_function(tmp_path: Path) -> None:
+    # The errors break (or skip a frame) under Dynamo; the lines after a skip do not, the
+    # warning after a maybe included (`via` breaks on every call: a summary cannot see that
+    # inside it); no break is missed (no BL900).
+    statuses = {"error": "confirmed", "warning": "not-reproduced", "info": "not-reproduced"}
+    reached = {("blocks/gen.py", 7)}  # the frame runs eagerly before Dynamo reaches it
+    assert probed_findings("callee_breaks", tmp_path) == [
+        (path, line, code, "not-reached" if (path, line) in reached else statuses[severity])
+        for path, line, code, severity in EXPECTED["callee_breaks"]
     ]
 
 

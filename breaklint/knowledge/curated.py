@@ -62,8 +62,16 @@ UNTRACEABLE_OBJECT_METHODS = {
 # Standard-library objects Dynamo 2.13 cannot enter as context managers (`with lock:`: it
 # skips the frame, "Unsupported context manager"), checked by tests/projects/stdlib_objects.
 UNSUPPORTED_CONTEXT_OBJECTS = frozenset({"threading.Lock", "threading.RLock"})
+# Methods of standard-library objects that Dynamo 2.13 traces as draws: it keeps the number
+# in the graph as a 0-d tensor, so a use that needs the number itself (a branch, `int()`)
+# breaks, and a tensor operand (`x * rng.random()`) does not (measured on a module-level
+# `random.Random(1234)` and on one `__init__` sets; `gauss` and `choice` break themselves).
+TRACED_DRAW_METHODS = {
+    "random.Random": frozenset({"random", "uniform", "randint", "randrange"}),
+}
 # Every method name above: a call whose method is none of them needs no look-up of its receiver.
 UNTRACEABLE_METHOD_NAMES = frozenset().union(*UNTRACEABLE_OBJECT_METHODS.values())
+HELD_OBJECT_METHOD_NAMES = UNTRACEABLE_METHOD_NAMES.union(*TRACED_DRAW_METHODS.values())
 
 # Python runs a list, set or dict comprehension as a function of its own, with a frame of its
 # own, before 3.12; PEP 709 inlines them into the enclosing function from 3.12 on. In a frame

@@ -79,9 +79,11 @@ class TracedValueUses(Rule):
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         prefix = f"{self.module}."
+        # Imported here, or an object of it made elsewhere (`rng = random.Random()`, imported).
+        made = context.facts.held_objects.values()
         self.active = any(
             target == self.module or target.startswith(prefix)
-            for target in context.imports.values()
+            for target in [*context.imports.values(), *made]
         )
         self.values: dict[str, TracedValue] = {}  # local names bound to traced values
         self._static_ifs: list[bool] = []  # enclosing `if`s on trace-time values

@@ -345,3 +345,12 @@ class EnergyForces(nn.Module):
         energy = self.energy(x).sum()
         (force,) = torch.autograd.grad(energy, x, create_graph=True)  # BREAK BL509
         return -force
+
+
+class AllPositive(nn.Module):
+    """A break inside a generator expression that `all()` consumes: Dynamo cannot rebuild the
+    generator to resume after it, and skips the frame at the call."""
+
+    def forward(self, x: torch.Tensor, parts: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        ok = all(t.sum().item() > 0 for t in parts)  # SKIP BL101 BL206
+        return x * 2 if ok else x

@@ -3,6 +3,7 @@
 import torch
 from layers import (
     MLP,
+    AllPositive,
     Attention,
     BucketedCache,
     CachedDistance,
@@ -124,3 +125,7 @@ def probe_cached_distance():
 
 def probe_energy_forces():
     return EnergyForces(), (torch.randn(2, 8, requires_grad=True),)
+
+
+def probe_all_positive():
+    return AllPositive(), (torch.randn(2, 8), (torch.randn(8), torch.randn(8)))

@@ -4,11 +4,13 @@ running eagerly once a skip is certain, and as uncertain once one may happen."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Sequence
 from dataclasses import replace
 
 from breaklint.findings import Severity
 from breaklint.rule import Report, Rule, RuleContext, all_rules
+from breaklint.syntax import dotted
 
 
 class FrameSkip(Rule):
@@ -22,33 +24,68 @@ class FrameSkip(Rule):
         super().__init__(context)
         self.skipped_from: Report | None = None  # the first break that certainly skips
         self.maybe_skipped_from: Report | None = None  # the first that may skip
+        # Calls of project functions that break inside (`FunctionFacts.breaking_calls`), as
+        # reports of their own: Dynamo breaks at the call while it inlines the callee.
+        self._callee_breaks: list[Report] = []
+        # Ids of this rule's reports whose block breaks only inside callees: their breaks have
+        # findings (and Dynamo's reports) of their own there, so the skip here is told as info.
+        self._through_callees: set[int] = set()
 
     def block_of(self, report: Report) -> tuple[int, bool] | None:
         raise NotImplementedError
 
+    def skip_node(self, block: int, first: Report) -> ast.AST:
+        """Where the skip of a block is reported: at its first break (BL202, BL204)."""
+        return first.node
+
+    def visit_Call(self, node: ast.Call) -> None:
+        facts = self.context.facts
+        if not facts.breaking_calls or facts.eager_only:
+            return
+        written = dotted(node.func)
+        entry = facts.breaking_calls.get(written) if written is not None else None
+        if entry is None:
+            return
+        certainty, _, where = entry.partition(" ")
+        code, _, place = where.partition(" ")
+        certain = certainty == "certain" and not facts.conditional
+        message = f"{code} in `{written}` at {place}"
+        severity = Severity.ERROR if certain else Severity.WARNING
+        report = Report(code, node, message, None, None, severity)
+        self._callee_breaks.append(report)
+        self.observe(report)
+
     def finish(self, reports: list[Report]) -> None:
         blocks: dict[int, list[tuple[Report, bool]]] = {}
-        for report in reports:
+        callee_breaks = {id(report) for report in self._callee_breaks}
+        for report in [*reports, *self._callee_breaks]:
             where = self.block_of(report)
-            if where is not None and all_rules()[report.code].breaks_graph:
+            if where is not None and (
+                id(report) in callee_breaks or all_rules()[report.code].breaks_graph
+            ):
                 blocks.setdefault(where[0], []).append((report, where[1]))
-        for inside in blocks.values():
+        for block, inside in blocks.items():
             breaks = [report for report, _ in inside]
-            codes = ", ".join(sorted({r.code for r in breaks}))
+            codes = ", ".join(
+                sorted({r.message if id(r) in callee_breaks else r.code for r in breaks})
+            )
             message = self.message.format(codes=codes, function=self.context.function)
             # Under `if self.training:` or a config flag, only that configuration is affected.
             conditional = all(under_if for _, under_if in inside)
             # The frame is skipped only if one of the breaks really happens: as sure as they are.
             uncertain = all(severity_of(r) is not Severity.ERROR for r in breaks)
+            at = self.skip_node(block, breaks[0])
             self.report(
-                breaks[0].node,
+                at,
                 message + " (in configurations that take the enclosing branch)"
                 if conditional
                 else message,
                 hint=(self.hint or "").format(codes=codes),
                 severity=Severity.WARNING if conditional or uncertain else None,
             )
-            earliest = min(breaks, key=line)
+            if all(id(r) in callee_breaks for r in breaks):
+                self._through_callees.add(id(self.reports[-1]))
+            earliest = min(breaks, key=line) if at is breaks[0].node else self.reports[-1]
             if conditional or uncertain:
                 if self.maybe_skipped_from is None or line(earliest) < line(
                     self.maybe_skipped_from
@@ -62,6 +99,13 @@ class FrameSkip(Rule):
         function (the functions it calls get frames of their own): the breaks that other rules
         see later in it are no breaks, only what runs eagerly there. After a break that may
         skip it, they are breaks only where it does not: none of them is certain."""
+        if self._through_callees:
+            reports = [
+                replace(report, severity=Severity.INFO)
+                if id(report) in self._through_callees
+                else report
+                for report in reports
+            ]
         return after_skip(
             after_skip(reports, self.skipped_from, True), self.maybe_skipped_from, False
         )

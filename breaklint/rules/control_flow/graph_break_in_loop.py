@@ -29,6 +29,14 @@ addition to the finding for the break itself. Once such a break certainly skips 
 breaks other rules find on later lines of the same function become info: Dynamo traces none of
 that code (the functions it calls get frames of their own). After a break that may skip it (a
 warning), the errors on later lines become warnings: they break only where it does not.
+
+A call in the loop of a project function that breaks inside is such a break too: Dynamo
+inlines the callee, breaks there, and skips the caller's frame (measured with torch 2.13 and
+Python 3.11). Which functions break comes from what the rules find in each of them, across the
+project: certainly, where the callee's own code holds an error; maybe, where its breaks are
+warnings or lie in the functions it calls. The finding at such a call is info (Dynamo, and the
+callee's own finding, name the break's line in the callee); what it restates on later lines is
+as above.
 """
     why = """
 After a graph break Dynamo resumes the function in a new frame that starts after the breaking

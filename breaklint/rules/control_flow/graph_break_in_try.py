@@ -30,7 +30,9 @@ breaks other rules find on later lines of the same function become info: Dynamo 
 that code (the functions it calls get frames of their own). After a break that may skip it (a
 warning), the errors on later lines become warnings: they break only where it does not. Breaks
 in the `except`, `else` and `finally` blocks, and breaks inside a loop (BL202 reports those),
-are not flagged here.
+are not flagged here. A call in the `try` body of a project function that breaks inside is
+such a break too (measured with torch 2.13 and Python 3.11): it is reported as info at the
+call, certain or maybe as BL202 says, and restates what follows the same way.
 """
     why = """
 After a graph break Dynamo resumes the function in a new frame that starts after the breaking

@@ -9,6 +9,7 @@ from breaklint.fixes import offer, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import (
+    TRACED_DRAW_METHODS,
     UNTRACEABLE_METHOD_NAMES,
     UNTRACEABLE_OBJECT_METHODS,
     UNTRACEABLE_STDLIB,
@@ -86,7 +87,11 @@ classes, but not of dicts, lists, tensors or modules. The `random` functions Dyn
 (`random.uniform`, `random.randint`, `random.randrange` and `random.Random` with torch 2.13) are
 flagged only where they break: called with a tensor argument, or where their result is used as a
 Python number (a branch, `int()`, Python arithmetic, an index, a size) rather than as a tensor
-operand (`x * random.uniform(0, 1)` compiles to one graph). Which functions Dynamo traces, and
+operand (`x * random.uniform(0, 1)` compiles to one graph). So are the draws of a
+`random.Random` instance (`rng.random()`, `rng.uniform(a, b)`, `rng.randint(a, b)`,
+`rng.randrange(n)`), known from where the instance is made: `self.rng = random.Random(...)` in
+a method of the class, or `rng = random.Random(...)` at the top of the module or of the module
+it is imported from. Which functions Dynamo traces, and
 which uses of a draw break, are measured on the installed torch once per version (in a
 subprocess, cached under the user cache folder), with the answer for torch 2.13 as fallback.
 """
@@ -228,18 +233,35 @@ from outside the compiled code.
         if call is None or call[1] not in UNTRACEABLE_METHOD_NAMES:
             return None
         receiver, method = call
-        made: tuple[str, ...] = ()
+        made = self._made_by(receiver)
+        if made and all(method in UNTRACEABLE_OBJECT_METHODS.get(cls, ()) for cls in made):
+            return made[0]
+        return None
+
+    def _made_by(self, receiver: ast.expr) -> tuple[str, ...]:
+        """The classes whose instance `receiver` holds, known from where it is made: a
+        module-level object (here or imported), or what a method of the class sets."""
         if isinstance(receiver, ast.Name):
             held = self.context.facts.held_objects.get(receiver.id)
-            made = () if held is None else (held,)
-        elif (
+            return () if held is None else (held,)
+        if (
             isinstance(receiver, ast.Attribute)
             and isinstance(receiver.value, ast.Name)
             and receiver.value.id == "self"
         ):
-            made = self.context.self_assignments.callees(receiver.attr)
-        if made and all(method in UNTRACEABLE_OBJECT_METHODS.get(cls, ()) for cls in made):
-            return made[0]
+            return self.context.self_assignments.callees(receiver.attr)
+        return ()
+
+    def _object_draw(self, node: ast.Call) -> str | None:
+        """`rng.random()` on a `random.Random` made at module level or in `__init__`: the draw
+        as written, which Dynamo traces like `random.uniform`."""
+        call = method_call(node)
+        if call is None or node.keywords or self._tensor_argument(node):
+            return None
+        receiver, method = call
+        made = self._made_by(receiver)
+        if made and all(method in TRACED_DRAW_METHODS.get(cls, ()) for cls in made):
+            return f"{dotted(receiver)}.{method}"
         return None
 
     def _check_shallow_copy(self, node: ast.Call) -> None:
@@ -270,6 +292,9 @@ from outside the compiled code.
         return any(self.context.facts.kind(argument).is_tensor for argument in arguments)
 
     def value_of_call(self, node: ast.Call) -> TracedValue | None:
+        drawn = self._object_draw(node)
+        if drawn is not None:
+            return TracedValue(drawn, frozenset({"random"}))
         name = self.context.facts.resolve(node.func)
         if name is None or knowledge().random_traced.get(name) != "number":
             return None

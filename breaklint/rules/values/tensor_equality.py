@@ -1,6 +1,7 @@
 import ast
 
 from breaklint.findings import Severity
+from breaklint.kinds import Kind
 from breaklint.rule import Rule, RuleContext
 
 # Tensor comparisons that answer with one Python bool: they read every value of both tensors.
@@ -30,8 +31,10 @@ around it.
 Flags `torch.equal(a, b)`, `a.equal(b)`, `torch.allclose(a, b)` and `a.allclose(b)` on tensors
 in compiled code: an error, or a warning where `and`/`or` may not evaluate the call or where
 the receiver of the method is taken for a tensor only because it is a parameter of the
-compiled function. Their answer is a Python bool, not a
-tensor: a branch on it (`if same:`) is not a break of its own, the call is.
+compiled function. `torch.equal` and `torch.allclose` take tensors only, so they are a warning
+where neither argument is known (`for a, b in zip(xs, ys)` over lists built elsewhere). Their
+answer is a Python bool, not a tensor: a branch on it (`if same:`) is not a break of its own,
+the call is.
 """
     why = """
 Both functions compare every element and return `True` or `False` to Python. Dynamo traces
@@ -80,9 +83,14 @@ compiled = torch.compile(cached_distance)
         name = facts.resolve(node.func)
         maybe = id(node) in self._short_circuited
         if name in FUNCTIONS:
-            if any(facts.kind(argument).is_tensor for argument in node.args[:2]):
+            kinds = [facts.kind(argument) for argument in node.args[:2]]
+            if any(kind.is_tensor for kind in kinds):
                 severity = Severity.WARNING if maybe else None
                 self.report(node, self.message.format(call=f"{name}()"), severity=severity)
+            elif len(kinds) == 2 and Kind.PYTHON not in kinds:
+                # The function takes tensors only: arguments of unknown kind are tensors in
+                # every run that gets past it, or objects that stand in for them.
+                self.report(node, self.message.format(call=f"{name}()"), severity=Severity.WARNING)
             return
         call = facts.tensor_method(node)
         if call is None or call[1] not in METHODS or not node.args:

@@ -1,6 +1,7 @@
 """Mechanism 1: standard-library objects whose methods Dynamo cannot trace, known from where
 they are made: an attribute `__init__` sets, a module-level instance here, one imported from a
-folder that is no package (`state/`), and a lock made and entered in the compiled code."""
+folder that is no package (`state/`), and a lock made and entered in the compiled code; and a
+`random.Random` whose draws Dynamo traces (a branch on one breaks)."""
 
 import threading
 
@@ -9,6 +10,7 @@ from torch import nn
 
 from state.capture import captured
 from state.context import ACTIVE
+from state.draws import jitter
 from state.guard import locked_double
 from state.holder import Switch
 
@@ -28,4 +30,4 @@ class Model(nn.Module):
         LOCK.acquire()
         h = h * 3
         LOCK.release()
-        return locked_double(h)
+        return jitter(locked_double(h))

@@ -5,7 +5,7 @@ from torch import nn
 
 from ops.dense import picked
 from ops.edges import kept_edges, typed_edges
-from ops.fused import clipped, fused, lengths_of, stats
+from ops.fused import clipped, fused, lengths_of, narrowed, stats
 from ops.gate import Gate
 from ops.steps import shifted, whole
 from ops.types import Edges
@@ -40,4 +40,4 @@ class Encoder(nn.Module):
         # `Edges` is an imported alias of a union: a tensor here, and the mask is the caller's.
         kept = kept_edges(edges, x[:, 0] > 0)
         typed = typed_edges(edges, x[:, 1].round())
-        return picked(h), padded, grid, empty, kept, typed
+        return picked(h), padded, grid, empty, kept, typed, narrowed(x, (n_channels[0],))

@@ -1,3 +1,6 @@
+import torch
+
+
 def fused(x, n_channels):
     n = n_channels[0]
     return x[:n] * 2
@@ -22,3 +25,9 @@ def head(h, count):
     if count > 1:
         return h[:count]
     return h
+
+
+def narrowed(x, ends: tuple[torch.Tensor, ...]):
+    for end in ends:  # each element of a tuple of tensors is one
+        x = x[:end]
+    return x

@@ -1,0 +1,110 @@
+"""Which calls break the graph inside the function they reach: callee summaries.
+
+Dynamo inlines a project function it traces; when that function breaks, the break happens at
+the call in the caller's frame too. Where the caller's behaviour depends on it (a loop or a
+`try` body around the call skips the frame, BL202 and BL204), the rules must know which of the
+calls they see break. This module answers it project-wide from what the rules already found:
+a function whose own findings hold a break that is certain (an error) certainly breaks when
+called, one whose breaks are all warnings may break, and a function that calls one that
+breaks (at any depth, cycles included) may break: whether it makes that call on every path
+is known only inside it. One pass over the call edges of the functions in scope, from the
+breaking ones backwards: linear in the calls.
+
+The hand-off is `ScopedFunction.breaking_calls`: "callee=certain CODE path:line" (or
+"=maybe") for each call as written whose targets break, naming the break it rests on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from breaklint.scope import DefinitionRef, Project, ScopedFunction
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    """A break a call reaches: certain or not, and where it is (`CODE path:line`)."""
+
+    certain: bool
+    where: str
+
+
+def breaking_calls(
+    project: Project,
+    scoped: Mapping[str, list[ScopedFunction]],
+    own: Mapping[DefinitionRef, Break],
+) -> dict[str, list[ScopedFunction]]:
+    """The scoped functions, each with the calls it makes that reach a function that breaks
+    (`own`: the break each function's own findings hold, by function)."""
+    module_of = {index.path: module for module, index in project.by_module.items()}
+    refs = {
+        DefinitionRef(module_of[path], f.qualname): f
+        for path, functions in scoped.items()
+        for f in functions
+    }
+    # Who calls each function, and the targets of the calls of each function in scope where a
+    # break inside the callee changes what Dynamo does with the caller's frame.
+    targets: dict[DefinitionRef, dict[str, tuple[DefinitionRef, ...]]] = {}
+    callers: dict[DefinitionRef, list[DefinitionRef]] = {}
+    for ref in refs:
+        info = project.function(ref)
+        if info is None:
+            continue
+        blocked = set(info.blocked_callees)
+        calls = targets[ref] = {}
+        for callee in info.callees:
+            reached = tuple(
+                target.ref
+                for target in project.call_targets(ref.module, info, callee)
+                if target.ref in refs
+            )
+            for target in reached:
+                callers.setdefault(target, []).append(ref)
+            if reached and callee in blocked:
+                calls[callee] = reached
+    summary = _summaries(own, callers)
+    result: dict[str, list[ScopedFunction]] = {}
+    for path, functions in scoped.items():
+        module = module_of[path]
+        result[path] = [
+            _with_breaks(f, targets.get(DefinitionRef(module, f.qualname), {}), summary)
+            for f in functions
+        ]
+    return result
+
+
+def _summaries(
+    own: Mapping[DefinitionRef, Break], callers: Mapping[DefinitionRef, list[DefinitionRef]]
+) -> dict[DefinitionRef, Break]:
+    """The fixed point: a function's own break, else (a maybe) the first break found through
+    the functions it calls."""
+    summary = dict(own)
+    pending = deque(own)
+    while pending:
+        ref = pending.popleft()
+        for caller in callers.get(ref, ()):
+            if caller not in summary:
+                summary[caller] = Break(False, summary[ref].where)
+                pending.append(caller)
+    return summary
+
+
+def _with_breaks(
+    function: ScopedFunction,
+    calls: Mapping[str, tuple[DefinitionRef, ...]],
+    summary: Mapping[DefinitionRef, Break],
+) -> ScopedFunction:
+    entries = []
+    for callee, reached in calls.items():
+        breaks = [summary[target] for target in reached if target in summary]
+        if not breaks:
+            continue
+        # A call that may reach several functions breaks certainly only if each of them does.
+        certain = len(breaks) == len(reached) and all(b.certain for b in breaks)
+        entries.append(f"{callee}={'certain' if certain else 'maybe'} {breaks[0].where}")
+    if not entries:
+        return function
+    return dataclasses.replace(function, breaking_calls=tuple(entries))

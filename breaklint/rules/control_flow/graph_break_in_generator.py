@@ -1,0 +1,104 @@
+import ast
+
+from breaklint.findings import Severity
+from breaklint.rule import Report, RuleContext
+from breaklint.rules.control_flow._frame_skip import FrameSkip
+from breaklint.syntax import contains
+
+# Builtins that run a generator expression to its end where they are called (measured under
+# Dynamo 2.13: a break inside the generator skips the caller's frame for each of them).
+CONSUMERS = frozenset({"all", "any", "sum", "min", "max", "tuple", "list", "set", "sorted"})
+
+
+class GraphBreakInGenerator(FrameSkip):
+    code = "BL206"
+    name = "graph-break-in-generator"
+    severity = Severity.ERROR
+    message = (
+        "graph break inside a generator expression ({codes}) that this call consumes: Dynamo "
+        "cannot rebuild the generator to resume after the break, so it skips the whole frame "
+        "and `{function}` runs eagerly, with no graph at all"
+    )
+    hint = (
+        "make the generator's element traceable (see {codes}), or compute it with a `for` "
+        "loop over a tensor operation (`torch.stack(...)`) before the call"
+    )
+    fix_safety = """
+No automatic fix: the frame is skipped because of the break inside the generator, and that
+break's own rule offers a fix where one exists; once it is fixed, this finding goes too.
+"""
+    what = """
+Flags a call of `all`, `any`, `sum`, `min`, `max`, `tuple`, `list`, `set` or `sorted` on a
+generator expression whose element or condition breaks the graph (another rule's finding, or
+a call of a project function that breaks inside it), at the call. Once such a break certainly
+skips the frame, the breaks found on later lines become info, as after BL202. A break in the
+first iterable (`for t in f(x)`) runs in the function itself and is not one of them.
+"""
+    why = """
+Dynamo runs a generator expression passed to a builtin while it traces the call. When the
+generator breaks the graph, Dynamo would have to resume in the middle of the generator, which
+it cannot rebuild ("Generator reconstruction with mutations", GB8335): it gives up on the whole
+frame, which runs eagerly. The same holds when the element calls a function that breaks
+(measured with torch 2.13 and Python 3.11, for each builtin listed; a list, set or dict
+comprehension instead breaks the graph at its line without skipping the frame).
+"""
+    example = """
+import torch
+
+
+def same(x, ys: tuple[torch.Tensor, ...]):
+    y = x + 1
+    ok = all(t.sum().item() > 0 for t in ys)
+    return y * 2 if ok else y
+
+
+compiled = torch.compile(same)
+"""
+    use_instead = """
+import torch
+
+
+def same(x, ys: tuple[torch.Tensor, ...]):
+    y = x + 1
+    ok = torch.stack([t.sum() for t in ys]).gt(0).all()
+    return torch.where(ok, y * 2, y)
+
+
+compiled = torch.compile(same)
+"""
+    probe = "(same, (torch.randn(8), (torch.randn(8), torch.randn(8))))"
+    gb_ids = ("GB8335",)
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        # Each generator expression a consuming builtin is called on, by id, with its call.
+        self._consumed: dict[int, tuple[ast.GeneratorExp, ast.Call]] = {}
+        self._conditional: dict[int, bool] = {}  # by id of a report: under a trace-time `if`
+
+    def visit_Call(self, node: ast.Call) -> None:
+        super().visit_Call(node)
+        func = node.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id in CONSUMERS
+            and func.id not in self.context.facts.names
+        ):
+            for argument in node.args:
+                if isinstance(argument, ast.GeneratorExp):
+                    self._consumed[id(argument)] = (argument, node)
+
+    def observe(self, report: Report) -> None:
+        if self._consumed:
+            self._conditional[id(report)] = self.context.facts.conditional
+
+    def block_of(self, report: Report) -> tuple[int, bool] | None:
+        if id(report) not in self._conditional:
+            return None
+        for block, (generator, _) in self._consumed.items():
+            first_iterable = generator.generators[0].iter  # evaluated in the caller's frame
+            if contains(generator, report.node) and not contains(first_iterable, report.node):
+                return block, self._conditional[id(report)]
+        return None
+
+    def skip_node(self, block: int, first: Report) -> ast.AST:
+        return self._consumed[block][1]

@@ -1,0 +1,7 @@
+def noisy(x):
+    print("step")
+    return x + 1
+
+
+def via(x):
+    return noisy(x) * 2

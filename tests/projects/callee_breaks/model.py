@@ -1,0 +1,13 @@
+import torch
+from torch import nn
+
+from blocks.gen import all_positive
+from blocks.loops import guarded, maybe_repeat, repeat
+
+
+class Model(nn.Module):
+    def forward(self, x, order):
+        h = repeat(x, order)
+        h = maybe_repeat(h)
+        h = guarded(h)
+        return all_positive(h, (h, h + 1))
