@@ -238,14 +238,63 @@ def _lint(
         for problem in result.problems
         if problem.code in codes_of[result.path]
     ]
-    if len(files) == 1:  # the project is the file: the scope it was checked against
-        findings.extend(f for r in checked_files for c in r.checked for f in c.findings)
-    else:
+    # A file that no other reaches and that reaches no other is its own project: the scope
+    # it was checked against is the project's. The others are checked against the project
+    # they form.
+    alone = _isolated(checked_files, module_of, package_of, scope)
+    findings.extend(
+        f for r in checked_files if r.path in alone for c in r.checked for f in c.findings
+    )
+    linked = [r for r in checked_files if r.path not in alone]
+    if linked:
         jobs = _JobInputs(package_of, module_of, codes_of, digests, unsaved)
-        findings.extend(_in_project_scope(checked_files, jobs, scope, workers, cache))
+        findings.extend(_in_project_scope(linked, jobs, scope, workers, cache))
     findings.sort(key=Finding.sort_key)
     skipped = sum(1 for r in checked_files if r.index is None and not r.problems)
     return LintResult(findings, files_checked=len(files), files_skipped=skipped)
+
+
+def _isolated(
+    checked_files: list[FileResult],
+    module_of: dict[str, str],
+    package_of: dict[str, list[str]],
+    scope: ScopeOptions,
+) -> set[str]:
+    """The files whose functions' scope and analysis in the project are those of the file
+    alone: no other file can reach them, and they can reach no other.
+
+    The project finds a definition of another module through a dotted name whose parts
+    include that module's last one (`bert` of `pkg.bert`, or of `pkg/bert/__init__.py`,
+    also when the project names it by its path), from the file's code, its package (for
+    relative imports) or a probe's compile root. A file whose words (`index.code_words`)
+    hold no other module's last part, and whose own last part no other file's words hold,
+    is alone. Files sharing a module name are not: the project keeps one of them."""
+    owners: dict[str, list[str]] = {}  # a module's last part -> the files of such modules
+    modules: dict[str, int] = {}
+    for result in checked_files:
+        if result.index is None:
+            continue  # not in the project: nothing reaches it
+        module = module_of[result.path]
+        modules[module] = modules.get(module, 0) + 1
+        parts = os.path.normpath(os.path.splitext(result.path)[0]).split(os.sep)
+        if parts[-1] == "__init__":
+            parts.pop()
+        for part in {module.rpartition(".")[2], *parts[-1:]}:
+            owners.setdefault(part, []).append(result.path)
+    linked: set[str] = set()
+    for dotted in scope.compiled:
+        for part in dotted.replace("()", ".").split("."):
+            linked.update(owners.get(part, ()))
+    for result in checked_files:
+        if result.index is None:
+            continue
+        path = result.path
+        if modules[module_of[path]] > 1:
+            linked.add(path)
+        words = owners.keys() & {*result.index.words.split(), *package_of[path]}
+        for other in (other for word in words for other in owners[word] if other != path):
+            linked.update((path, other))
+    return {result.path for result in checked_files} - linked
 
 
 @dataclass(frozen=True, slots=True)

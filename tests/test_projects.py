@@ -292,3 +292,36 @@ def test_dynamo_breaks_inside_the_forward_of_an_autograd_function() -> None:
     assert done.returncode == 0, done.stderr
     # The forward's own print comes first: the breaks are the last line.
     assert json.loads(done.stdout.splitlines()[-1]) == [["module/functions.py", 7]]
+
+
+def test_a_relative_import_reaches_the_package_init(breaklint, write) -> None:
+    # `from . import head` names `pkg` nowhere in model.py: only its package does, and that
+    # is enough for the project to check `head` with its caller's tensor.
+    write(
+        "pkg/__init__.py",
+        """
+        def head(x, n):
+            return x[:n]
+        """,
+    )
+    write(
+        "pkg/model.py",
+        """
+        import torch
+        from torch import nn
+
+        from . import head
+
+
+        class Model(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return head(x, x.sum().long())
+        """,
+    )
+    done = breaklint("--isolated", "--no-cache", "--output-format", "concise", "-q", ".")
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines() == [
+        "pkg/__init__.py:2:15: BL304 [error] `n` is a tensor where slicing needs a Python "
+        "number (a size, a count, a bound); Dynamo must read its value, a data-dependent "
+        "operator, and breaks the graph here"
+    ]
