@@ -133,21 +133,22 @@ _WORD_BYTES = bytes(
     b if b >= 128 or chr(b).isalnum() or b == ord("_") else ord(" ") for b in range(256)
 )
 # A line that is only a comment: its words name nothing (`# Copied from pkg.other.Layer`).
-_COMMENT_LINE = re.compile(rb"^[ \t\f]*#.*", re.MULTILINE)
+# Matched from the line end before it (`code_words` adds one before the first line): a
+# pattern that starts with a character is searched for fast.
+_COMMENT_LINE = re.compile(rb"\n[ \t\f]*#[^\r\n]*")
 
 
 def code_words(text: str) -> str:
     """The distinct words of a file's code outside comment-only lines (identifiers, and also
-    keywords, numbers and the words of strings, which costs nothing to keep), sorted and
-    joined by spaces. Any name the index resolves is among them: the engine asks which
-    modules of the project a file can reach without reading the file again."""
-    data = _COMMENT_LINE.sub(b"", text.encode("utf-8", "surrogatepass"))
-    words = set(data.translate(_WORD_BYTES).split())
+    keywords, numbers and the words of strings, which costs nothing to keep), joined by
+    spaces in no particular order. Any name the index resolves is among them: the engine
+    asks which modules of the project a file can reach without reading the file again."""
+    data = _COMMENT_LINE.sub(b"\n", b"\n" + text.encode("utf-8", "surrogatepass"))
+    words = set(data.translate(_WORD_BYTES).decode("utf-8", "surrogatepass").split())
     # Python reads identifiers in NFKC form (a fullwidth `m` is `m`): a word with a non-ASCII
     # character counts in both forms.
-    found = {word.decode("utf-8", "surrogatepass") for word in words}
-    found.update(unicodedata.normalize("NFKC", word) for word in list(found) if not word.isascii())
-    return " ".join(sorted(found))
+    words.update([unicodedata.normalize("NFKC", word) for word in words if not word.isascii()])
+    return " ".join(words)
 
 
 def label(qualname: str) -> str:

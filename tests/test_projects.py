@@ -325,3 +325,17 @@ def test_a_relative_import_reaches_the_package_init(breaklint, write) -> None:
         "number (a size, a count, a bound); Dynamo must read its value, a data-dependent "
         "operator, and breaks the graph here"
     ]
+
+
+def test_an_import_after_a_comment_line_links_the_files(breaklint, tmp_path: Path) -> None:
+    # A comment line ending in an old Mac `\r`: the import after it is code.
+    (tmp_path / "helpers.py").write_text("def head(x, n):\n    return x[:n]\n", encoding="utf-8")
+    model = (
+        "import torch\nfrom torch import nn\n# the helper\rfrom helpers import head\n\n\n"
+        "class Model(nn.Module):\n    def forward(self, x: torch.Tensor):\n"
+        "        return head(x, x.sum().long())\n"
+    )
+    (tmp_path / "model.py").write_bytes(model.encode("utf-8"))
+    done = breaklint("--isolated", "--no-cache", "--output-format", "concise", "-q", ".")
+    assert done.returncode == 1, done.stderr
+    assert [line.split(" [")[0] for line in done.stdout.splitlines()] == ["helpers.py:2:15: BL304"]
