@@ -34,9 +34,10 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   of CPU instead of 2.3 s when every file was analysed again. With J workers a run takes
   about (workers' part) / J + (serial part) + the pool's start.
 - A run of one file (`breaklint FILE`, pre-commit) is its own project, alone as above: the
-  scope and the analysis it was checked with are the project's, and are not computed again. What it pays
-  besides is the interpreter and the imports of the static phase (the dynamic phase, --hf,
-  `breaklint graph` and libcst are imported only when used), and the report.
+  scope and the analysis it was checked with are the project's, and are not computed
+  again. What it pays besides is the interpreter and the imports of the static phase (the
+  dynamic phase, --hf, `breaklint graph` and libcst are imported only when used), and the
+  report.
 - Reports: concise, full, github and junit cost nothing more. JSON and SARIF carry each fix's
   edits (`breaklint.fixer.with_edits`, in J processes): files without a fix cost nothing;
   a file with fixes is read again, parsed by `ast` to find the functions that hold them,
