@@ -19,7 +19,7 @@ from breaklint.class_attributes import SelfAssignments
 from breaklint.codes import INTERNAL_ERROR, PARSE_ERROR
 from breaklint.compile_stage import CompileStage
 from breaklint.findings import Finding
-from breaklint.index import ModuleIndex, build_index
+from breaklint.index import ModuleIndex, build_index, code_words
 from breaklint.rule import Phase, Rule, RuleContext, all_rules, collect_reports
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import (
@@ -84,6 +84,7 @@ def _check_file(
     if isinstance(parsed, FileResult):
         return parsed
     text, tree, index, nodes = parsed
+    index.words = code_words(text)
     source = LazyLines(text)
     project = Project({path: index}, {path: module})
     with deep_recursion():

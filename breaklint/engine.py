@@ -7,30 +7,42 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
 - Per file, in a worker: one read, one `ast` parse, one indexing walk, which also notes what
   CPython's compiler may reject after its parser accepted it (`breaklint.compile_stage`):
   only such files (a few in a hundred) are compiled to bytecode too, for BL001's verdict and
-  message. Then the file's own scope and analysis, then one walk per function in scope that
-  runs the facts visitor and every rule together (what several rules ask of one node, such
-  as `fixes.tensor_operands`, is computed once per walk). All linear in L. The cyclic
+  message. The words of its code (`index.code_words`, a sixtieth of the CPU: one pass of
+  C-level byte translation and split). Then the file's own scope and analysis, then one walk
+  per function in scope that runs the facts visitor and every rule together (what several
+  rules ask of one node, such as `fixes.tensor_operands` and `facts.tensor_method`, is
+  computed once per walk; a rule's `finish`, `restate` and `observe` are called only where
+  it overrides them). All linear in L. The cyclic
   collector is paused meanwhile: the walks leave no cycle, so each tree is freed by
   reference counting when its file is done. Timed phase by phase in one process over
-  transformers' modeling files (`--jobs 1`, 17 s of CPU): the rule walk a third (the facts
-  visitor and the walk's own dispatch a seventh of it each, the rest spread over the
-  rules), the parse a fifth, indexing (the compile stage's notes included) a
-  seventh, the project's scope and analysis a seventh, the file's own a tenth, the bytecode
-  compiles a two-hundredth (14 of 538 files), reading, lines, suppressions and findings the
-  rest. Results travel between processes pickled: about 17 MB for this corpus, a thirtieth
-  of the CPU both ways.
-- In this process, serially: the project's scope and analysis over every index (the
+  transformers' modeling files (`--jobs 1`, 19 s of CPU on a loaded machine, 17 s on a
+  quiet one): the rule walk a third (the walk's own dispatch a tenth of it, the facts
+  visitor a sixth, the rest spread over the rules: none above an eighth), the parse a
+  fifth, indexing (the compile stage's notes included) a sixth, the file's own scope and
+  analysis a ninth, creating each function's rules and collecting their reports a
+  thirteenth, the project's scope and analysis a fiftieth, the bytecode compiles a
+  two-hundredth (14 of 538 files), reading, lines, suppressions and findings the rest.
+  Results travel between processes pickled: about 18 MB for this corpus, a thirtieth of
+  the CPU both ways.
+- In this process, serially: which files are linked to others (`_isolated`: a set
+  intersection per file over their words, and over the words of the files beside the
+  probes), then the project's scope and analysis over the linked files' indexes only (the
   collector paused; linear in the calls it resolves, each name looked up once), then a
   re-check, in workers, of the few files whose functions the project's scope changes
-  (another parse of those files), then one more of the functions that call, in a loop, a
-  `try` body or a generator expression, a function whose findings break the graph
-  (`breaklint.call_breaks`: the summaries are one pass over the call edges). With J
-  workers a run takes about (workers' part) / J + (serial part) + the pool's start.
-- A run of one file (`breaklint FILE`, pre-commit) is its own project: the scope and the
-  analysis it was checked with are the project's, and are not computed again (only the
-  functions that call one of its own that breaks, as above, are checked once more). What it
-  pays besides is the interpreter and the imports of the static phase (the dynamic phase, --hf,
-  `breaklint graph` and libcst are imported only when used), and the report.
+  (another parse of those files). A file no other reaches and that reaches no other keeps
+  its own check, whose scope and analysis are the project's: on transformers' modeling
+  files 54 of 538 files are linked, and this serial part took 0.35 s of CPU instead of
+  2.3 s when every file was analysed again. Then, over every file, one more check of the
+  functions that call, in a loop, a `try` body or a generator expression, a function whose
+  findings break the graph (`breaklint.call_breaks`: the summaries are one pass over the
+  call edges). With J workers a run takes about (workers' part) / J + (serial part) + the
+  pool's start.
+- A run of one file (`breaklint FILE`, pre-commit) is its own project, alone as above: the
+  scope and the analysis it was checked with are the project's, and are not computed
+  again (only the functions that call one of its own that breaks, as above, are checked
+  once more). What it pays besides is the interpreter and the imports of the static phase
+  (the dynamic phase, --hf, `breaklint graph` and libcst are imported only when used), and
+  the report.
 - Reports: concise, full, github and junit cost nothing more. JSON and SARIF carry each fix's
   edits (`breaklint.fixer.with_edits`, in J processes): files without a fix cost nothing;
   a file with fixes is read again, parsed by `ast` to find the functions that hold them,
@@ -71,7 +83,7 @@ from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding, Severity
-from breaklint.index import ModuleIndex, build_index
+from breaklint.index import ModuleIndex, build_index, code_words
 from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.knowledge.answers import fingerprint
 from breaklint.probe_roots import probe_callers, probe_roots
@@ -255,10 +267,63 @@ def _lint(
         if problem.code in codes_of[result.path]
     ]
     jobs = _JobInputs(package_of, module_of, codes_of, digests, unsaved)
-    findings.extend(_in_project_scope(checked_files, jobs, scope, workers, cache))
+    callers = _caller_indexes(scope, module_of)
+    # A file that no other reaches and that reaches no other is its own project: the scope
+    # it was checked against is the project's. The others are checked against the project
+    # they form.
+    alone = _isolated(checked_files, module_of, package_of, scope, callers)
+    findings.extend(_in_project_scope(checked_files, alone, callers, jobs, scope, workers, cache))
     findings.sort(key=Finding.sort_key)
     skipped = sum(1 for r in checked_files if r.index is None and not r.problems)
     return LintResult(findings, files_checked=len(files), files_skipped=skipped)
+
+
+def _isolated(
+    checked_files: list[FileResult],
+    module_of: dict[str, str],
+    package_of: dict[str, list[str]],
+    scope: ScopeOptions,
+    callers: Mapping[str, tuple[str, ModuleIndex]],
+) -> set[str]:
+    """The files whose functions' scope and analysis in the project are those of the file
+    alone: no other file can reach them, and they can reach no other.
+
+    The project finds a definition of another module through a dotted name whose parts
+    include that module's last one (`bert` of `pkg.bert`, or of `pkg/bert/__init__.py`,
+    also when the project names it by its path), from the file's code, its package (for
+    relative imports) or a probe's compile root. A file whose words (`index.code_words`)
+    hold no other module's last part, and whose own last part no other file's words hold
+    (nor those of a file beside the probes: what it passes decides what the code holds),
+    is alone. Files sharing a module name are not: the project keeps one of them."""
+    owners: dict[str, list[str]] = {}  # a module's last part -> the files of such modules
+    modules: dict[str, int] = {}
+    for result in checked_files:
+        if result.index is None:
+            continue  # not in the project: nothing reaches it
+        module = module_of[result.path]
+        modules[module] = modules.get(module, 0) + 1
+        parts = os.path.normpath(os.path.splitext(result.path)[0]).split(os.sep)
+        if parts[-1] == "__init__":
+            parts.pop()
+        for part in {module.rpartition(".")[2], *parts[-1:]}:
+            owners.setdefault(part, []).append(result.path)
+    linked: set[str] = set()
+    for dotted in scope.compiled:
+        for part in dotted.replace("()", ".").split("."):
+            linked.update(owners.get(part, ()))
+    for _, caller in callers.values():
+        for word in owners.keys() & set(caller.words.split()):
+            linked.update(owners[word])
+    for result in checked_files:
+        if result.index is None:
+            continue
+        path = result.path
+        if modules[module_of[path]] > 1:
+            linked.add(path)
+        words = owners.keys() & {*result.index.words.split(), *package_of[path]}
+        for other in (other for word in words for other in owners[word] if other != path):
+            linked.update((path, other))
+    return {result.path for result in checked_files} - linked
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,39 +339,48 @@ class _JobInputs:
 
 def _in_project_scope(
     checked_files: list[FileResult],
+    alone: set[str],
+    callers: Mapping[str, tuple[str, ModuleIndex]],
     jobs: _JobInputs,
     scope: ScopeOptions,
     workers: Workers,
     cache: ResultCache | None,
 ) -> list[Finding]:
-    """The findings of every function in the project's scope: those checked with the scope
-    the file gave them kept, the others checked again (in workers)."""
+    """The findings of every function in the project's scope: a file alone keeps those of
+    its own check; of the linked files, those checked with the scope the file gave them are
+    kept, the others checked again (in workers)."""
     indexes = {r.path: r.index for r in checked_files if r.index is not None}
-    callers = _caller_indexes(scope, jobs.module_of)
+    caller_indexes = {path: index for path, (_, index) in callers.items()}
     modules = {**jobs.module_of, **{path: module for path, (module, _) in callers.items()}}
-    project = Project({**indexes, **{path: index for path, (_, index) in callers.items()}}, modules)
     by_function: dict[tuple[str, str], list[Finding]] = {}
-    if len(checked_files) == 1:  # the project is the file: the scope it was checked against
-        scoped = {r.path: [c.function for c in r.checked] for r in checked_files if r.index}
-        for result in checked_files:
+    scoped: dict[str, list[ScopedFunction]] = {}
+    for result in checked_files:
+        if result.path in alone and result.index is not None:
+            scoped[result.path] = [done.function for done in result.checked]
             for done in result.checked:
                 by_function[result.path, done.function.qualname] = done.findings
-    else:
+    linked = {path: index for path, index in indexes.items() if path not in alone}
+    if linked:
+        project = Project({**linked, **caller_indexes}, modules)
         # The analysis makes hundreds of thousands of objects, and recurses through summaries
         # as deep as the chains of bindings they stand for.
         with collector_paused(), deep_recursion():
-            scoped = annotate(project, compile_scope(project, scope))
+            in_project = annotate(project, compile_scope(project, scope))
         # Each function's findings: checked with the file's own scope where the project's is
         # the same, checked again where it differs.
         rechecks: list[RecheckJob] = []
         for result in checked_files:
-            functions = scoped.get(result.path, [])
+            if result.path not in linked:
+                continue
+            functions = scoped[result.path] = in_project.get(result.path, [])
             kept, missing = _reusable(result.checked, functions)
             for qualname, found in kept:
                 by_function[result.path, qualname] = found
             if missing:
                 rechecks.append(_recheck(jobs, result.path, missing))
         _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
+    # Resolving calls is lazy: a project of every file costs only the calls asked about.
+    project = Project({**indexes, **caller_indexes}, modules)
     # Then once more, the functions that call one whose findings break the graph: a loop or a
     # `try` around such a call skips the caller's frame (`breaklint.call_breaks`).
     with collector_paused():
@@ -314,7 +388,7 @@ def _in_project_scope(
     rechecks = []
     for path, functions in summarised.items():
         changed = [f for f in functions if f.breaking_calls]
-        if changed and path in jobs.package_of:  # not the probes' callers: they are not linted
+        if changed:
             rechecks.append(_recheck(jobs, path, changed))
     _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
     # A finding away from its function's code (a hook's registration) may be told twice.
@@ -394,10 +468,13 @@ def _caller_indexes(
         if module in taken:
             continue
         try:
-            tree = ast.parse(read_regular(path), filename=path)
+            text = read_regular(path)
+            tree = ast.parse(text, filename=path)
         except (OSError, SyntaxError, ValueError, RecursionError):
             continue
-        found[path] = (module, build_index(path, tree, []))
+        index = build_index(path, tree, [])
+        index.words = code_words(text.decode("utf-8", "replace"))
+        found[path] = (module, index)
     return found
 
 

@@ -8,6 +8,8 @@ Phase 2 (`checker`) later visits only the functions that scope selects.
 from __future__ import annotations
 
 import ast
+import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -115,6 +117,9 @@ class ModuleIndex:
     # `collector = Collector("outputs")` at module level: the name and the callee as written,
     # so that `collector.get()` in any function reaches `Collector.get`.
     instances: dict[str, str] = field(default_factory=dict)
+    # The words of its code (`code_words`): a module it can name, import or reach is one whose
+    # name's last part is among them.
+    words: str = ""
 
     def resolve(self, dotted: str) -> str:
         """Expand the first component through the import table: `nn.Module` -> `torch.nn.Module`."""
@@ -123,6 +128,30 @@ class ModuleIndex:
 
 REDEFINED = "@"  # joins a redefined class's or function's name and the line of its definition
 VERSION = "#"  # joins a local name and the number of its binding (`x#2`), see `_FunctionScan`
+
+
+# Bytes that can be part of an identifier: ASCII letters, digits, `_`, and every byte of a
+# non-ASCII character (UTF-8 never uses an ASCII byte inside one).
+_WORD_BYTES = bytes(
+    b if b >= 128 or chr(b).isalnum() or b == ord("_") else ord(" ") for b in range(256)
+)
+# A line that is only a comment: its words name nothing (`# Copied from pkg.other.Layer`).
+# Matched from the line end before it (`code_words` adds one before the first line): a
+# pattern that starts with a character is searched for fast.
+_COMMENT_LINE = re.compile(rb"\n[ \t\f]*#[^\r\n]*")
+
+
+def code_words(text: str) -> str:
+    """The distinct words of a file's code outside comment-only lines (identifiers, and also
+    keywords, numbers and the words of strings, which costs nothing to keep), joined by
+    spaces in no particular order. Any name the index resolves is among them: the engine
+    asks which modules of the project a file can reach without reading the file again."""
+    data = _COMMENT_LINE.sub(b"\n", b"\n" + text.encode("utf-8", "surrogatepass"))
+    words = set(data.translate(_WORD_BYTES).decode("utf-8", "surrogatepass").split())
+    # Python reads identifiers in NFKC form (a fullwidth `m` is `m`): a word with a non-ASCII
+    # character counts in both forms.
+    words.update([unicodedata.normalize("NFKC", word) for word in words if not word.isascii()])
+    return " ".join(words)
 
 
 def label(qualname: str) -> str:

@@ -137,14 +137,23 @@ class Rule(Visitor):
     # twice (the first call, then one graph general in the value: automatic dynamic).
     recompiles: ClassVar[bool] = False
 
+    # Which of the hooks below a rule overrides (set for each subclass): a function's walk
+    # calls only those, as most rules override none.
+    observes: ClassVar[bool] = False
+    finishes: ClassVar[bool] = False
+    restates: ClassVar[bool] = False
+
     def __init__(self, context: RuleContext) -> None:
         self.context = context
         self.reports: list[Report] = []
-        if type(self).observe is not Rule.observe:
+        if self.observes:
             context.observers.append(self)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
+        cls.observes = cls.observe is not Rule.observe
+        cls.finishes = cls.finish is not Rule.finish
+        cls.restates = cls.restate is not Rule.restate
         if "code" in cls.__dict__:
             if family(cls.code) is None:
                 raise RuntimeError(f"rule code {cls.code} is in no family of breaklint.codes")
@@ -252,13 +261,15 @@ _REGISTRY: dict[str, type[Rule]] = {}
 
 def collect_reports(visitors: list[Rule]) -> list[Report]:
     """Every report of a finished traversal, including those that `finish` adds."""
-    reports = [report for visitor in visitors for report in visitor.reports]
+    reports = [report for visitor in visitors if visitor.reports for report in visitor.reports]
     for visitor in visitors:
-        before = len(visitor.reports)
-        visitor.finish(reports)
-        reports.extend(visitor.reports[before:])
+        if visitor.finishes:
+            before = len(visitor.reports)
+            visitor.finish(reports)
+            reports.extend(visitor.reports[before:])
     for visitor in visitors:
-        reports = visitor.restate(reports)
+        if visitor.restates:
+            reports = visitor.restate(reports)
     return reports
 
 

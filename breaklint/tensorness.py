@@ -93,6 +93,8 @@ class FunctionFacts(Visitor):
         # The kind of each expression asked about since a name was last bound: rules ask about
         # every node of a nested expression, and each answer recurses through the operands.
         self._kinds: dict[ast.expr, Kind] = {}
+        # `tensor_method` of each call asked about since then: most rules ask of every call.
+        self._tensor_methods: dict[ast.Call, tuple[ast.expr, str] | None] = {}
         self._names: dict[str, Kind] = {}
         self.loops: list[Loop] = []
         # Enclosing `if`s on trace-time values (flags, shapes): code under them is traced only
@@ -128,10 +130,12 @@ class FunctionFacts(Visitor):
     def names(self, names: dict[str, Kind]) -> None:
         self._names = names
         self._kinds.clear()
+        self._tensor_methods.clear()
 
     def bind_name(self, name: str, kind: Kind) -> None:
         self._names[name] = kind
         self._kinds.clear()
+        self._tensor_methods.clear()
         self._none_parameters.discard(name)
         self._tensor_sequences.discard(name)
 
@@ -706,8 +710,11 @@ class FunctionFacts(Visitor):
     def tensor_method(self, call: ast.Call) -> tuple[ast.expr, str] | None:
         """(receiver, method) for `receiver.method(...)` that may be a tensor's method: not a
         call that reaches project code."""
-        found = method_call(call)
-        return None if found is None or self.reaches_project(call) else found
+        methods = self._tensor_methods
+        if call not in methods:
+            found = method_call(call)
+            methods[call] = None if found is None or self.reaches_project(call) else found
+        return methods[call]
 
     def reaches_project(self, call: ast.Call) -> bool:
         """Whether a call reaches project code (`Modulation.split(t, 2)`, `self.split(t)` of

@@ -367,3 +367,50 @@ def test_what_the_probes_builder_passes_is_what_the_compiled_code_holds(tmp_path
     clipping = ("parts/strategies.py", 29, "BL101", "confirmed")
     others = [(path, line, code, "not-reached") for path, line, code, _ in EXPECTED["held_objects"]]
     assert found == sorted([*others, clipping])
+
+
+def test_a_relative_import_reaches_the_package_init(breaklint, write) -> None:
+    # `from . import head` names `pkg` nowhere in model.py: only its package does, and that
+    # is enough for the project to check `head` with its caller's tensor.
+    write(
+        "pkg/__init__.py",
+        """
+        def head(x, n):
+            return x[:n]
+        """,
+    )
+    write(
+        "pkg/model.py",
+        """
+        import torch
+        from torch import nn
+
+        from . import head
+
+
+        class Model(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return head(x, x.sum().long())
+        """,
+    )
+    done = breaklint("--isolated", "--no-cache", "--output-format", "concise", "-q", ".")
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines() == [
+        "pkg/__init__.py:2:15: BL304 [error] `n` is a tensor where slicing needs a Python "
+        "number (a size, a count, a bound); Dynamo must read its value, a data-dependent "
+        "operator, and breaks the graph here"
+    ]
+
+
+def test_an_import_after_a_comment_line_links_the_files(breaklint, tmp_path: Path) -> None:
+    # A comment line ending in an old Mac `\r`: the import after it is code.
+    (tmp_path / "helpers.py").write_text("def head(x, n):\n    return x[:n]\n", encoding="utf-8")
+    model = (
+        "import torch\nfrom torch import nn\n# the helper\rfrom helpers import head\n\n\n"
+        "class Model(nn.Module):\n    def forward(self, x: torch.Tensor):\n"
+        "        return head(x, x.sum().long())\n"
+    )
+    (tmp_path / "model.py").write_bytes(model.encode("utf-8"))
+    done = breaklint("--isolated", "--no-cache", "--output-format", "concise", "-q", ".")
+    assert done.returncode == 1, done.stderr
+    assert [line.split(" [")[0] for line in done.stdout.splitlines()] == ["helpers.py:2:15: BL304"]
