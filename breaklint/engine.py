@@ -372,7 +372,9 @@ def _in_project_scope(
         for result in checked_files:
             if result.path not in linked:
                 continue
-            functions = scoped[result.path] = in_project.get(result.path, [])
+            functions = in_project.get(result.path, [])
+            if functions:  # of files sharing a module name, the project holds one
+                scoped[result.path] = functions
             kept, missing = _reusable(result.checked, functions)
             for qualname, found in kept:
                 by_function[result.path, qualname] = found
