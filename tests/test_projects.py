@@ -414,3 +414,13 @@ def test_an_import_after_a_comment_line_links_the_files(breaklint, tmp_path: Pat
     done = breaklint("--isolated", "--no-cache", "--output-format", "concise", "-q", ".")
     assert done.returncode == 1, done.stderr
     assert [line.split(" [")[0] for line in done.stdout.splitlines()] == ["helpers.py:2:15: BL304"]
+
+
+def test_files_sharing_a_module_name_outside_packages(breaklint, write) -> None:
+    # Two `util.py` in folders that are no packages: the project holds one module `util`,
+    # and the callee summaries must not ask for the other (it crashed with a KeyError).
+    write("a/util.py", "def head(x, n):\n    return x[:n]\n")
+    write("b/util.py", "def scale(x):\n    for _ in range(2):\n        print(x)\n    return x\n")
+    done = breaklint("--isolated", "--no-cache", "--output-format", "concise", "-q", ".")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
