@@ -14,7 +14,8 @@ import pytest
 from conftest import REPO
 
 # The CLI with scope computation broken, as a bug in breaklint would break it (a run of two
-# files: one file is its own project, whose scope comes from its own check).
+# files that import each other: a file no other reaches is its own project, whose scope comes
+# from its own check).
 CRASHING = """
 import sys
 import breaklint.engine
@@ -27,8 +28,8 @@ sys.exit(main(sys.argv[1:]))
 
 
 def _crash(tmp_path, env=None, script=CRASHING):
-    for name in ("m.py", "n.py"):
-        (tmp_path / name).write_text("import torch\n", encoding="utf-8")
+    (tmp_path / "m.py").write_text("import torch\n\nfrom n import scale\n", encoding="utf-8")
+    (tmp_path / "n.py").write_text("def scale(x):\n    return x * 2\n", encoding="utf-8")
     inherited = {k: v for k, v in os.environ.items() if k != "BREAKLINT_DEBUG"}
     path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
     return subprocess.run(
