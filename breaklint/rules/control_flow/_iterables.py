@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
     from breaklint.rewrites import Rewritten
 
+Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
+
 # Iterables a comprehension takes a list or dict iterator from (measured: a tuple, a list
 # display, `range` and a tensor are iterated without trouble).
 LIST_BUILTINS = frozenset({"list", "sorted", "dict"})
@@ -47,7 +49,7 @@ def list_or_dict(facts: FunctionFacts, iterable: ast.expr) -> bool | None:
     return False
 
 
-def comprehension_targets(node: ast.ListComp | ast.SetComp | ast.DictComp) -> set[str]:
+def comprehension_targets(node: Comprehension) -> set[str]:
     """The names the comprehension's `for` clauses bind: its own, not the enclosing frame's."""
     return {
         name.id
@@ -62,7 +64,7 @@ TUPLE_MESSAGE = "iterate a tuple: `tuple(...)`, whose iterator Dynamo steps"
 
 def tuple_fix(
     context: RuleContext,
-    node: ast.ListComp | ast.SetComp | ast.DictComp,
+    node: Comprehension,
     applicability: Applicability | None,
 ) -> Fix | None:
     """The `tuple-iterable` fix of a comprehension whose first iterable is certainly a list or

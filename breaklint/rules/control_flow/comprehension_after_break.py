@@ -10,6 +10,7 @@ from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, owns_its_lines
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
 from breaklint.rules.control_flow._iterables import (
+    Comprehension,
     comprehension_targets,
     list_or_dict,
     tuple_fix,
@@ -21,8 +22,6 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from breaklint.rewrites import Rewrite, Rewritten
-
-Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
 
 
 def _as_loop(node: cst.CSTNode, fix: Fix) -> Rewritten | None:

@@ -12,6 +12,7 @@ from breaklint.knowledge.curated import COMPREHENSIONS_INLINED_SINCE, TORCH_MODU
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
 from breaklint.rules.control_flow._frame_skip import FrameSkip, line, severity_of
 from breaklint.rules.control_flow._iterables import (
+    Comprehension,
     comprehension_targets,
     list_or_dict,
     tuple_fix,
@@ -20,8 +21,6 @@ from breaklint.rules.control_flow._iterables import (
 
 if TYPE_CHECKING:
     from breaklint.rewrites import Rewrite
-
-Comprehension = ast.ListComp | ast.SetComp | ast.DictComp
 
 
 @dataclass(frozen=True, slots=True)
