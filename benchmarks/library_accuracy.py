@@ -52,7 +52,9 @@ and others, denoising_diffusion_pytorch/denoising_diffusion_pytorch.py,
 segment_anything/utils/transforms.py) and PyPI's torchvision is a CUDA build whose C ops cannot
 load beside the CPU torch. torchvision 0.28.0 is installed without its ops; its pure-Python
 parts (what the builders reach) work once the script guards the two fake-kernel registrations
-that 0.28 makes unconditionally for its nms ops.
+that 0.28 makes unconditionally for its nms ops. Of the fourth round's libraries, e3nn needs
+opt_einsum_fx (and opt_einsum) beside what is there, mmdit hyper-connections (in the extra), and
+normflows and torchdiffeq nothing new.
 """
 
 from __future__ import annotations
