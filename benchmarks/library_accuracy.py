@@ -54,7 +54,7 @@ load beside the CPU torch. torchvision 0.28.0 is installed without its ops; its 
 parts (what the builders reach) work once the script guards the two fake-kernel registrations
 that 0.28 makes unconditionally for its nms ops. Of the fourth round's libraries, e3nn needs
 opt_einsum_fx (and opt_einsum) beside what is there, mmdit hyper-connections (in the extra), and
-normflows and torchdiffeq nothing new.
+normflows, torchdiffeq and zuko nothing new, torchsde trampoline (in the extra).
 """
 
 from __future__ import annotations
@@ -108,12 +108,17 @@ LIBRARIES = {
     # torchdiffeq) are held out.
     "e3nn": "tuning",
     "normflows": "tuning",
+    # A fifth round, two more of the same kind (SDE solvers; normalizing flows written against
+    # torch.distributions), split by the same rule before either ran: torchsde tunes, zuko is
+    # held out.
+    "torchsde": "tuning",
     "timm": "heldout",
     "openai-whisper": "heldout",
     "denoising-diffusion-pytorch": "heldout",
     "segment-anything": "heldout",
     "mmdit": "heldout",
     "torchdiffeq": "heldout",
+    "zuko": "heldout",
 }
 HALVES = ("tuning", "heldout")
 SEVERITIES = ("error", "warning")

@@ -28,7 +28,8 @@ print(" ".join(r for r in extra if re.split(r"[\[=<>]", r)[0] not in installed))
 "$pip" install xxhash==4.1.0 kornia-rs==0.2.0
 # e3nn optimises its generated tensor-product code with opt_einsum_fx (its other dependencies,
 # sympy and scipy, are already here); mmdit's residual streams are hyper-connections (in the
-# extra); normflows and torchdiffeq need only numpy and scipy.
+# extra); normflows, torchdiffeq and zuko need only numpy and scipy, torchsde trampoline (in the
+# extra) besides.
 "$pip" install opt-einsum==3.4.0 opt-einsum-fx==0.1.4
 # demucs's model code imports julius (in the extra) and einops; its declared torchaudio has no
 # wheel for torch 2.13 and only its command line, training and audio files need it (and lameenc,
@@ -55,5 +56,5 @@ PY
 import denoising_diffusion_pytorch, segment_anything, timm, transformers, vector_quantize_pytorch
 import vit_pytorch, whisper, x_transformers, torch_geometric, kornia
 import demucs.apply, demucs.htdemucs, gpytorch, linear_operator
-import e3nn.o3, hyper_connections, mmdit, normflows, torchdiffeq
+import e3nn.o3, hyper_connections, mmdit, normflows, torchdiffeq, torchsde, zuko
 print('bench environment ready')"
