@@ -136,6 +136,9 @@ class Rule(Visitor):
     # of calls, on which the page's example compiles once per call and `use_instead` at most
     # twice (the first call, then one graph general in the value: automatic dynamic).
     recompiles: ClassVar[bool] = False
+    # Its `finish` reads what the other rules' `finish` report (the frame skips of BL202,
+    # BL204, BL206, BL207): it runs after theirs, whatever the codes' order.
+    finishes_last: ClassVar[bool] = False
 
     # Which of the hooks below a rule overrides (set for each subclass): a function's walk
     # calls only those, as most rules override none.
@@ -262,7 +265,7 @@ _REGISTRY: dict[str, type[Rule]] = {}
 def collect_reports(visitors: list[Rule]) -> list[Report]:
     """Every report of a finished traversal, including those that `finish` adds."""
     reports = [report for visitor in visitors if visitor.reports for report in visitor.reports]
-    for visitor in visitors:
+    for visitor in sorted(visitors, key=lambda visitor: visitor.finishes_last):
         if visitor.finishes:
             before = len(visitor.reports)
             visitor.finish(reports)

@@ -37,6 +37,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `try` body too, with the breaks after it restated and its comprehensions skipped too; and
   a generator expression a builtin consumes whose element breaks skips the frame
   (mechanism 4);
+- resumeless_blocks: a break inside a `with` block of a context manager Dynamo cannot enter
+  again after a break (`warnings.catch_warnings()`, `contextlib.suppress` under an alias,
+  `contextlib.ExitStack()`) skips the frame, its comprehensions too, and a `with
+  torch.no_grad()` or a block without a break does not (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -133,6 +137,19 @@ EXPECTED = {
         ("blocks/loops.py", 20, "BL204", "info"),  # `noisy(x)` in a `try` body: skipped too
         ("blocks/loops.py", 23, "BL101", "info"),
         ("blocks/noisy.py", 2, "BL401", "error"),
+    ],
+    "resumeless_blocks": [
+        ("blocks/guarded.py", 10, "BL207", "error"),  # `warnings.simplefilter` in the block...
+        ("blocks/guarded.py", 10, "BL501", "error"),
+        ("blocks/guarded.py", 12, "BL205", "error"),  # ...skips the frame and its comprehension
+        ("blocks/guarded.py", 18, "BL101", "error"),  # `with ignoring(...)`: contextlib.suppress
+        ("blocks/guarded.py", 18, "BL207", "error"),
+        ("blocks/guarded.py", 24, "BL101", "error"),  # under `torch.no_grad()`: it resumes
+        ("blocks/guarded.py", 27, "BL101", "error"),  # after a block that holds no break
+        ("blocks/stacked.py", 7, "BL101", "error"),  # before the block: a break of its own
+        ("blocks/stacked.py", 9, "BL207", "error"),
+        ("blocks/stacked.py", 9, "BL401", "error"),
+        ("blocks/stacked.py", 11, "BL101", "info"),  # the frame is skipped at line 9
     ],
     "stdlib_objects": [
         ("model.py", 27, "BL501", "error"),  # a `ContextVar` imported from `state/`...
@@ -238,6 +255,19 @@ def test_dynamo_skips_the_frames_that_call_a_breaking_function(tmp_path: Path) -
     assert probed_findings("callee_breaks", tmp_path) == [
         (path, line, code, "not-reached" if (path, line) in reached else statuses[severity])
         for path, line, code, severity in EXPECTED["callee_breaks"]
+    ]
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="Python 3.12 inlines comprehensions")
+def test_dynamo_skips_the_frames_that_break_inside_a_resumeless_with_block(
+    tmp_path: Path,
+) -> None:
+    # Every error breaks or skips a frame under Dynamo (the skip is reported at the break in
+    # the block); the line after a skip does not break; no break is missed (no BL900).
+    statuses = {"error": "confirmed", "info": "not-reproduced"}
+    assert probed_findings("resumeless_blocks", tmp_path) == [
+        (path, line, code, statuses[severity])
+        for path, line, code, severity in EXPECTED["resumeless_blocks"]
     ]
 
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from breaklint.findings import Severity
 from breaklint.rule import Report, Rule, RuleContext, all_rules
-from breaklint.syntax import dotted
+from breaklint.syntax import contains, dotted, iter_nodes
 
 
 class FrameSkip(Rule):
@@ -109,6 +109,45 @@ class FrameSkip(Rule):
         return after_skip(
             after_skip(reports, self.skipped_from, True), self.maybe_skipped_from, False
         )
+
+
+class BodySkip(FrameSkip):
+    """A frame skip at the first break in the body of a statement Dynamo cannot resume in
+    (a `try`, a `with`): the statements are those `visit_*` adds to `self.blocks`. A break in a
+    loop is BL202's."""
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self.blocks: list[ast.Try | ast.TryStar | ast.With | ast.AsyncWith] = []  # outer first
+        self._loops: list[ast.For | ast.AsyncFor | ast.While] = []
+        # Whether each report (by id) was made under an `if` on a trace-time value.
+        self._conditional: dict[int, bool] = {}
+        self._bodies: list[tuple[int, set[int]]] | None = None  # ids of the nodes in each
+
+    def visit_For(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
+        self._loops.append(node)
+
+    visit_AsyncFor = visit_While = visit_For
+
+    def observe(self, report: Report) -> None:
+        self._conditional[id(report)] = self.context.facts.conditional
+
+    def block_of(self, report: Report) -> tuple[int, bool] | None:
+        # Where the report's node is, not where the walk was: a rule may report a statement
+        # once it has seen what follows it.
+        if not self.blocks or id(report) not in self._conditional:
+            return None
+        if any(contains(loop, report.node) for loop in self._loops):
+            return None  # a break in a loop: BL202's
+        if self._bodies is None:
+            self._bodies = [
+                (id(node), {id(part) for statement in node.body for part in iter_nodes(statement)})
+                for node in self.blocks
+            ]
+        for block, body in self._bodies:
+            if id(report.node) in body:
+                return block, self._conditional[id(report)]
+        return None
 
 
 def after_skip(

@@ -36,6 +36,7 @@ class ComprehensionInSkippedFrame(Rule):
     name = "comprehension-in-skipped-frame"
     severity = Severity.ERROR
     breaks_graph = False  # the frame it is in runs eagerly already; this is one more skip
+    finishes_last = True  # the skips it reads are reported in the other rules' `finish`
     message = (
         "`{function}` runs eagerly (its frame is skipped at line {line}), and this "
         "comprehension is a frame of its own that reads `{touches}`: Dynamo compiles it "
