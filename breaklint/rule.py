@@ -74,6 +74,9 @@ class Report:
     hint: str | None
     fix: Fix | None
     severity: Severity | None = None  # overrides the rule's severity
+    # Whether it is an error in the configurations that take the `if` branches it is under:
+    # a warning only because a configuration decides the branch.
+    error_when_taken: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,11 +179,20 @@ class Rule(Visitor):
         facts = self.context.facts
         if facts.eager_only:
             return  # under `if not torch.compiler.is_compiling():` Dynamo never sees it
+        error_when_taken = (severity or self.severity) is Severity.ERROR
         if severity is None and facts.conditional and self.severity is Severity.ERROR:
             # Under `if self.training:` or a config flag the break happens only in the
             # configurations that take the branch: a warning, not an error.
             severity = Severity.WARNING
-        report = Report(self.code, node, message or self.message, hint or self.hint, fix, severity)
+        report = Report(
+            self.code,
+            node,
+            message or self.message,
+            hint or self.hint,
+            fix,
+            severity,
+            error_when_taken,
+        )
         self.reports.append(report)
         for observer in self.context.observers:
             observer.observe(report)

@@ -40,7 +40,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - resumeless_blocks: a break inside a `with` block of a context manager Dynamo cannot enter
   again after a break (`warnings.catch_warnings()`, `contextlib.suppress` under an alias,
   `contextlib.ExitStack()`) skips the frame, its comprehensions too, and a `with
-  torch.no_grad()` or a block without a break does not (mechanism 4);
+  torch.no_grad()` or a block without a break does not; a skip under a configuration's `if`
+  is certain for what runs only in that branch (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -139,6 +140,16 @@ EXPECTED = {
         ("blocks/noisy.py", 2, "BL401", "error"),
     ],
     "resumeless_blocks": [
+        # Under `if self.quiet:` a configuration decides the skip, but what runs only in that
+        # branch runs only where the frame is skipped: the comprehension there is skipped too,
+        # and no break follows in the branch.
+        ("blocks/flagged.py", 17, "BL207", "warning"),
+        ("blocks/flagged.py", 17, "BL501", "warning"),
+        ("blocks/flagged.py", 19, "BL205", "warning"),
+        ("blocks/flagged.py", 20, "BL101", "info"),
+        ("blocks/flagged.py", 25, "BL501", "error"),
+        ("blocks/flagged.py", 27, "BL507", "warning"),  # `with lock:` under `if exclusive:`...
+        ("blocks/flagged.py", 29, "BL507", "info"),  # ...skips what follows it there
         ("blocks/guarded.py", 10, "BL207", "error"),  # `warnings.simplefilter` in the block...
         ("blocks/guarded.py", 10, "BL501", "error"),
         ("blocks/guarded.py", 12, "BL205", "error"),  # ...skips the frame and its comprehension
@@ -262,9 +273,10 @@ def test_dynamo_skips_the_frames_that_call_a_breaking_function(tmp_path: Path) -
 def test_dynamo_skips_the_frames_that_break_inside_a_resumeless_with_block(
     tmp_path: Path,
 ) -> None:
-    # Every error breaks or skips a frame under Dynamo (the skip is reported at the break in
-    # the block); the line after a skip does not break; no break is missed (no BL900).
-    statuses = {"error": "confirmed", "info": "not-reproduced"}
+    # Every error and warning breaks or skips a frame under Dynamo (the skip is reported at the
+    # break in the block; the probe's configuration takes the branches); the lines after a
+    # skip do not break; no break is missed (no BL900).
+    statuses = {"error": "confirmed", "warning": "confirmed", "info": "not-reproduced"}
     assert probed_findings("resumeless_blocks", tmp_path) == [
         (path, line, code, statuses[severity])
         for path, line, code, severity in EXPECTED["resumeless_blocks"]

@@ -5,7 +5,7 @@ running eagerly once a skip is certain, and as uncertain once one may happen."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from breaklint.findings import Severity
@@ -24,12 +24,21 @@ class FrameSkip(Rule):
         super().__init__(context)
         self.skipped_from: Report | None = None  # the first break that certainly skips
         self.maybe_skipped_from: Report | None = None  # the first that may skip
+        # Breaks that skip the frame whenever the `if` branches they run under are taken:
+        # what follows them in those branches runs eagerly.
+        self.skipped_in_branch: list[Report] = []
+        self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # the outer one
         # Calls of project functions that break inside (`FunctionFacts.breaking_calls`), as
         # reports of their own: Dynamo breaks at the call while it inlines the callee.
         self._callee_breaks: list[Report] = []
         # Ids of this rule's reports whose block breaks only inside callees: their breaks have
         # findings (and Dynamo's reports) of their own there, so the skip here is told as info.
         self._through_callees: set[int] = set()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.function = self.function or node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
 
     def block_of(self, report: Report) -> tuple[int, bool] | None:
         raise NotImplementedError
@@ -86,6 +95,8 @@ class FrameSkip(Rule):
             if all(id(r) in callee_breaks for r in breaks):
                 self._through_callees.add(id(self.reports[-1]))
             earliest = min(breaks, key=line) if at is breaks[0].node else self.reports[-1]
+            if conditional:
+                self.skipped_in_branch += [r for r in breaks if r.error_when_taken]
             if conditional or uncertain:
                 if self.maybe_skipped_from is None or line(earliest) < line(
                     self.maybe_skipped_from
@@ -106,9 +117,42 @@ class FrameSkip(Rule):
                 else report
                 for report in reports
             ]
-        return after_skip(
-            after_skip(reports, self.skipped_from, True), self.maybe_skipped_from, False
-        )
+        reports = after_skip(reports, self.skipped_from, True)
+        if self.skipped_in_branch and self.function is not None:
+            paths = branch_paths(self.function)
+            for first in self.skipped_in_branch:
+                if (accepts := under(first, paths)) is not None:
+                    reports = after_skip(reports, first, True, within=accepts)
+        return after_skip(reports, self.maybe_skipped_from, False)
+
+
+Branches = tuple[tuple[int, int], ...]  # (an `if`'s id, 0 for its body or 1 for its `else`)
+
+
+def branch_paths(function: ast.AST) -> dict[int, Branches]:
+    """The `if` branches each node of a function runs under, outer first, by the node's id:
+    a node whose path starts with another's runs only where that one's branches are taken."""
+    paths: dict[int, Branches] = {}
+    pending: list[tuple[ast.AST, Branches]] = [(function, ())]
+    while pending:
+        node, path = pending.pop()
+        paths[id(node)] = path
+        if isinstance(node, ast.If):
+            pending.append((node.test, path))
+            pending += [(child, (*path, (id(node), 0))) for child in node.body]
+            pending += [(child, (*path, (id(node), 1))) for child in node.orelse]
+        else:
+            pending += [(child, path) for child in ast.iter_child_nodes(node)]
+    return paths
+
+
+def under(first: Report, paths: dict[int, Branches]) -> Callable[[ast.AST], bool] | None:
+    """Which nodes run only where the `if` branches around `first` are taken (None when it is
+    under none: a skip there is no more certain in any branch)."""
+    branches = paths.get(id(first.node), ())
+    if not branches:
+        return None
+    return lambda node: paths.get(id(node), ())[: len(branches)] == branches
 
 
 class BodySkip(FrameSkip):
@@ -151,12 +195,18 @@ class BodySkip(FrameSkip):
 
 
 def after_skip(
-    reports: Sequence[Report], first: Report | None, certain: bool, skips: str | None = None
+    reports: Sequence[Report],
+    first: Report | None,
+    certain: bool,
+    skips: str | None = None,
+    within: Callable[[ast.AST], bool] | None = None,
 ) -> list[Report]:
     """The reports as a frame skip at `first` changes them: when the skip is certain (an error),
     the breaks on later lines are none, only what runs eagerly (info); when it may happen, they
     happen only if it does not, so none of them is certain (a warning at most). `skips` names a
-    rule whose later reports are restated too: skips of the frame, which is skipped already."""
+    rule whose later reports are restated too: skips of the frame, which is skipped already.
+    `within`: the skip is certain only where the `if` branches around it are taken, so only
+    the reports whose node `within` accepts, under them, are restated (those not yet info)."""
     if first is None:
         return list(reports)
     start = line(first)
@@ -171,6 +221,7 @@ def after_skip(
     return [
         replace(report, severity=severity, message=report.message + note)
         if line(report) > last
+        and (within is None or (within(report.node) and not is_info(report)))
         and (
             all_rules()[report.code].breaks_graph or report.code == skips
             if certain
@@ -185,6 +236,10 @@ def _about_a_break(report: Report) -> bool:
     """A break, or a finding that a break skips the frame (BL202, BL204)."""
     rule = all_rules()[report.code]
     return rule.breaks_graph or issubclass(rule, FrameSkip)
+
+
+def is_info(report: Report) -> bool:
+    return report.severity is Severity.INFO
 
 
 def severity_of(report: Report) -> Severity:

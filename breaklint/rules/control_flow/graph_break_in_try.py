@@ -26,7 +26,9 @@ Flags the first graph break in the body of each `try` statement of a compiled fu
 addition to the finding for the break itself. Once such a break certainly skips the frame, the
 breaks other rules find on later lines of the same function become info: Dynamo traces none of
 that code (the functions it calls get frames of their own). After a break that may skip it (a
-warning), the errors on later lines become warnings: they break only where it does not. Breaks
+warning), the errors on later lines become warnings: they break only where it does not (a
+break that is a warning only because a configuration decides its `if` is certain where that
+branch is taken, as for BL202). Breaks
 in the `except`, `else` and `finally` blocks, and breaks inside a loop (BL202 reports those),
 are not flagged here. A call in the `try` body of a project function that breaks inside is
 such a break too (measured with torch 2.13 and Python 3.11): it is reported as info at the

@@ -26,9 +26,10 @@ enters one of the standard-library context managers Dynamo 2.13 cannot resume in
 `warnings.catch_warnings()`, `contextlib.suppress(...)` and `contextlib.ExitStack()`, in
 addition to the finding for the break itself. As for BL204, once such a break certainly skips
 the frame, the breaks other rules find on later lines become info, and after a break that may
-skip it (a warning), the errors on later lines become warnings. Breaks in a loop inside the
-block are BL202's. The grad modes, autocast and `contextlib.nullcontext()` resume after a
-break in their block (measured) and are not flagged.
+skip it (a warning), the errors on later lines become warnings. As for BL202, a break that is a
+warning only because a configuration decides its `if` is certain where that branch is taken.
+Breaks in a loop inside the block are BL202's. The grad modes, autocast and
+`contextlib.nullcontext()` resume after a break in their block (measured) and are not flagged.
 """
     why = """
 After a graph break Dynamo resumes the function in a new frame that starts after the breaking
