@@ -42,6 +42,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `contextlib.ExitStack()`) skips the frame, its comprehensions too, and a `with
   torch.no_grad()` or a block without a break does not; a skip under a configuration's `if`
   is certain for what runs only in that branch (mechanism 4);
+- made_objects: a method that breaks, called on an object made in the same expression
+  (`Lookup().find(h)`, `makers.make_counter().count(h)`): Dynamo cannot rebuild the bound
+  method and skips the caller's frame; the same method on an attribute set in `__init__`
+  resumes after the call (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -162,6 +166,13 @@ EXPECTED = {
         ("blocks/stacked.py", 9, "BL401", "error"),
         ("blocks/stacked.py", 11, "BL101", "info"),  # the frame is skipped at line 9
     ],
+    "made_objects": [
+        ("helpers/grid.py", 6, "BL101", "error"),
+        ("helpers/makers.py", 6, "BL401", "error"),
+        ("model.py", 26, "BL208", "error"),  # `Lookup().find(h)`: the frame is skipped here...
+        ("model.py", 27, "BL208", "info"),  # ...so the next such call skips nothing
+        ("model.py", 28, "BL101", "info"),
+    ],
     "stdlib_objects": [
         ("model.py", 27, "BL501", "error"),  # a `ContextVar` imported from `state/`...
         ("model.py", 29, "BL501", "error"),
@@ -280,6 +291,19 @@ def test_dynamo_skips_the_frames_that_break_inside_a_resumeless_with_block(
     assert probed_findings("resumeless_blocks", tmp_path) == [
         (path, line, code, statuses[severity])
         for path, line, code, severity in EXPECTED["resumeless_blocks"]
+    ]
+
+
+def test_dynamo_skips_the_frame_that_calls_a_breaking_method_of_a_new_object(
+    tmp_path: Path,
+) -> None:
+    # The errors break or skip a frame (the skip at the call, "Reconstruction failure"); the
+    # lines after it do not; `self.lookup.find(x)` in `Held.forward` breaks only in the
+    # method, and no break is missed (no BL900).
+    statuses = {"error": "confirmed", "info": "not-reproduced"}
+    assert probed_findings("made_objects", tmp_path) == [
+        (path, line, code, statuses[severity])
+        for path, line, code, severity in EXPECTED["made_objects"]
     ]
 
 

@@ -19,6 +19,9 @@ class FrameSkip(Rule):
     `if` on a trace-time value."""
 
     breaks_graph = False  # it restates breaks that other rules report
+    # Whether Dynamo reports the skip at a call of a project function that breaks (else in the
+    # callee, where that break's own finding is: the finding at the call is then info).
+    skips_at_the_call = False
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
@@ -30,7 +33,7 @@ class FrameSkip(Rule):
         self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # the outer one
         # Calls of project functions that break inside (`FunctionFacts.breaking_calls`), as
         # reports of their own: Dynamo breaks at the call while it inlines the callee.
-        self._callee_breaks: list[Report] = []
+        self.callee_breaks: list[Report] = []
         # Ids of this rule's reports whose block breaks only inside callees: their breaks have
         # findings (and Dynamo's reports) of their own there, so the skip here is told as info.
         self._through_callees: set[int] = set()
@@ -51,7 +54,7 @@ class FrameSkip(Rule):
         facts = self.context.facts
         if not facts.breaking_calls or facts.eager_only:
             return
-        written = dotted(node.func)
+        written = written_callee(node.func)
         entry = facts.breaking_calls.get(written) if written is not None else None
         if entry is None:
             return
@@ -61,13 +64,13 @@ class FrameSkip(Rule):
         message = f"{code} in `{written}` at {place}"
         severity = Severity.ERROR if certain else Severity.WARNING
         report = Report(code, node, message, None, None, severity)
-        self._callee_breaks.append(report)
+        self.callee_breaks.append(report)
         self.observe(report)
 
     def finish(self, reports: list[Report]) -> None:
         blocks: dict[int, list[tuple[Report, bool]]] = {}
-        callee_breaks = {id(report) for report in self._callee_breaks}
-        for report in [*reports, *self._callee_breaks]:
+        callee_breaks = {id(report) for report in self.callee_breaks}
+        for report in [*reports, *self.callee_breaks]:
             where = self.block_of(report)
             if where is not None and (
                 id(report) in callee_breaks or all_rules()[report.code].breaks_graph
@@ -92,7 +95,7 @@ class FrameSkip(Rule):
                 hint=(self.hint or "").format(codes=codes),
                 severity=Severity.WARNING if conditional or uncertain else None,
             )
-            if all(id(r) in callee_breaks for r in breaks):
+            if not self.skips_at_the_call and all(id(r) in callee_breaks for r in breaks):
                 self._through_callees.add(id(self.reports[-1]))
             earliest = min(breaks, key=line) if at is breaks[0].node else self.reports[-1]
             if conditional:
@@ -117,13 +120,26 @@ class FrameSkip(Rule):
                 else report
                 for report in reports
             ]
-        reports = after_skip(reports, self.skipped_from, True)
+        # A later skip of this rule's is none once the frame is skipped, where the skip is
+        # reported at the call (the others restate the breaks in the callees, as info).
+        skips = self.code if self.skips_at_the_call else None
+        reports = after_skip(reports, self.skipped_from, True, skips=skips)
         if self.skipped_in_branch and self.function is not None:
             paths = branch_paths(self.function)
             for first in self.skipped_in_branch:
                 if (accepts := under(first, paths)) is not None:
                     reports = after_skip(reports, first, True, within=accepts)
         return after_skip(reports, self.maybe_skipped_from, False)
+
+
+def written_callee(func: ast.expr) -> str | None:
+    """A call's callee as the index writes it (`breaking_calls`' keys): a dotted name, or
+    `Helper().run` for a method of what a call returns."""
+    name = dotted(func)
+    if name is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+        maker = dotted(func.value.func)
+        return None if maker is None else f"{maker}().{func.attr}"
+    return name
 
 
 Branches = tuple[tuple[int, int], ...]  # (an `if`'s id, 0 for its body or 1 for its `else`)
