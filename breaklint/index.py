@@ -202,7 +202,10 @@ class _FunctionScan:
     nested_tag: str = ""
     handlers: int = 0  # inside an `except` handler
     branching: int = 0  # inside a statement that runs its body conditionally or repeatedly
-    blocked: int = 0  # inside a loop, a `try` body or a generator expression
+    # Inside a loop, a `try` body or a generator expression. Calls there, and of a method of
+    # an object the call itself makes, are `blocked_callees`: a break in the callee skips the
+    # caller's frame.
+    blocked: int = 0
     blocked_callees: list[str] = field(default_factory=list)
     # Inside code Dynamo never runs while tracing (`if torch.jit.is_tracing():`, `if not
     # torch.compiler.is_compiling():`): its calls pass nothing and reach nothing, its
@@ -434,7 +437,7 @@ class _Indexer:
         if callee is not None:
             if scan is not None:
                 scan.callees.append(callee)
-                if scan.blocked:
+                if scan.blocked or on_object_made_here(callee):
                     scan.blocked_callees.append(callee)
                 if callee == "setattr" and len(node.args) == 3:
                     name, value = node.args[1], dotted(node.args[2])
@@ -1062,3 +1065,11 @@ def build_index(
     stage = CompileStage(tree, "") if stage is None else stage
     _Indexer(index, package_parts, {} if nodes is None else nodes, stage).scan(tree)
     return index
+
+
+def on_object_made_here(callee: str) -> bool:
+    """Whether a call (as the index writes it) is of a method of an object the caller makes in
+    the same expression (`Helper(n).run`, `make().apply`): an object Dynamo has no source
+    for, whose bound method it cannot rebuild to resume after a break inside it. `super()`'s
+    methods are bound to `self`, which it can."""
+    return "()." in callee and not callee.startswith("super().")

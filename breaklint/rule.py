@@ -74,6 +74,9 @@ class Report:
     hint: str | None
     fix: Fix | None
     severity: Severity | None = None  # overrides the rule's severity
+    # Whether it is an error in the configurations that take the `if` branches it is under:
+    # a warning only because a configuration decides the branch.
+    error_when_taken: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +139,9 @@ class Rule(Visitor):
     # of calls, on which the page's example compiles once per call and `use_instead` at most
     # twice (the first call, then one graph general in the value: automatic dynamic).
     recompiles: ClassVar[bool] = False
+    # Its `finish` reads what the other rules' `finish` report (the frame skips of BL202,
+    # BL204, BL206, BL207): it runs after theirs, whatever the codes' order.
+    finishes_last: ClassVar[bool] = False
 
     # Which of the hooks below a rule overrides (set for each subclass): a function's walk
     # calls only those, as most rules override none.
@@ -173,11 +179,20 @@ class Rule(Visitor):
         facts = self.context.facts
         if facts.eager_only:
             return  # under `if not torch.compiler.is_compiling():` Dynamo never sees it
+        error_when_taken = (severity or self.severity) is Severity.ERROR
         if severity is None and facts.conditional and self.severity is Severity.ERROR:
             # Under `if self.training:` or a config flag the break happens only in the
             # configurations that take the branch: a warning, not an error.
             severity = Severity.WARNING
-        report = Report(self.code, node, message or self.message, hint or self.hint, fix, severity)
+        report = Report(
+            self.code,
+            node,
+            message or self.message,
+            hint or self.hint,
+            fix,
+            severity,
+            error_when_taken,
+        )
         self.reports.append(report)
         for observer in self.context.observers:
             observer.observe(report)
@@ -262,7 +277,7 @@ _REGISTRY: dict[str, type[Rule]] = {}
 def collect_reports(visitors: list[Rule]) -> list[Report]:
     """Every report of a finished traversal, including those that `finish` adds."""
     reports = [report for visitor in visitors if visitor.reports for report in visitor.reports]
-    for visitor in visitors:
+    for visitor in sorted(visitors, key=lambda visitor: visitor.finishes_last):
         if visitor.finishes:
             before = len(visitor.reports)
             visitor.finish(reports)

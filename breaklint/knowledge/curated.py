@@ -28,6 +28,14 @@ CONTEXT_MANAGER_ALIASES = {
     "torch.fork_rng": "torch.random.fork_rng",
 }
 
+# Standard-library context managers Dynamo 2.13 enters but cannot resume inside: a graph break
+# in their `with` block skips the whole frame ("Reconstruction failure", "Failed to trace
+# builtin operator"; measured with Python 3.11). The grad modes, autocast and
+# `contextlib.nullcontext` resume after a break in their block.
+RESUMELESS_CONTEXT_MANAGERS = frozenset(
+    {"warnings.catch_warnings", "contextlib.suppress", "contextlib.ExitStack"}
+)
+
 # Standard-library modules (and functions) Dynamo 2.13 marks as skipped, each with the way out.
 UNTRACEABLE_STDLIB = {
     "time.": "time outside the compiled function (or with torch.cuda.Event) and pass it in",

@@ -354,3 +354,26 @@ class AllPositive(nn.Module):
     def forward(self, x: torch.Tensor, parts: tuple[torch.Tensor, ...]) -> torch.Tensor:
         ok = all(t.sum().item() > 0 for t in parts)  # SKIP BL101 BL206
         return x * 2 if ok else x
+
+
+class QuietScale(nn.Module):
+    """A break inside `with warnings.catch_warnings()`: Dynamo cannot enter the context manager
+    again to resume after it, and skips the frame at the break."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        with warnings.catch_warnings():
+            scale = x.abs().sum().item()  # SKIP BL101 BL207
+        return x * scale
+
+
+class Shifter:
+    def shift(self, x: torch.Tensor) -> torch.Tensor:
+        return x + x.sum().item()  # BREAK BL101
+
+
+class FreshShift(nn.Module):
+    """A method that breaks, called on an object made in the same expression: Dynamo cannot
+    rebuild the bound method to resume after it, and skips the frame at the call."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return Shifter().shift(x * 2)  # SKIP BL208

@@ -10,6 +10,7 @@ from layers import (
     Chunker,
     DeterministicPool,
     EnergyForces,
+    FreshShift,
     GuardedScale,
     HookedStack,
     LabelSmoothingLoss,
@@ -19,6 +20,7 @@ from layers import (
     NoisyTraining,
     OrderedParts,
     PerHead,
+    QuietScale,
     RecurrentEncoder,
     RecurrentTagger,
     Resampler,
@@ -129,3 +131,11 @@ def probe_energy_forces():
 
 def probe_all_positive():
     return AllPositive(), (torch.randn(2, 8), (torch.randn(8), torch.randn(8)))
+
+
+def probe_quiet_scale():
+    return QuietScale(), (torch.randn(2, 8),)
+
+
+def probe_fresh_shift():
+    return FreshShift(), (torch.randn(2, 8),)

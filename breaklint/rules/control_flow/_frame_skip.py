@@ -5,12 +5,12 @@ running eagerly once a skip is certain, and as uncertain once one may happen."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from breaklint.findings import Severity
 from breaklint.rule import Report, Rule, RuleContext, all_rules
-from breaklint.syntax import dotted
+from breaklint.syntax import contains, dotted, iter_nodes
 
 
 class FrameSkip(Rule):
@@ -19,17 +19,29 @@ class FrameSkip(Rule):
     `if` on a trace-time value."""
 
     breaks_graph = False  # it restates breaks that other rules report
+    # Whether Dynamo reports the skip at a call of a project function that breaks (else in the
+    # callee, where that break's own finding is: the finding at the call is then info).
+    skips_at_the_call = False
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self.skipped_from: Report | None = None  # the first break that certainly skips
         self.maybe_skipped_from: Report | None = None  # the first that may skip
+        # Breaks that skip the frame whenever the `if` branches they run under are taken:
+        # what follows them in those branches runs eagerly.
+        self.skipped_in_branch: list[Report] = []
+        self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # the outer one
         # Calls of project functions that break inside (`FunctionFacts.breaking_calls`), as
         # reports of their own: Dynamo breaks at the call while it inlines the callee.
-        self._callee_breaks: list[Report] = []
+        self.callee_breaks: list[Report] = []
         # Ids of this rule's reports whose block breaks only inside callees: their breaks have
         # findings (and Dynamo's reports) of their own there, so the skip here is told as info.
         self._through_callees: set[int] = set()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.function = self.function or node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
 
     def block_of(self, report: Report) -> tuple[int, bool] | None:
         raise NotImplementedError
@@ -42,7 +54,7 @@ class FrameSkip(Rule):
         facts = self.context.facts
         if not facts.breaking_calls or facts.eager_only:
             return
-        written = dotted(node.func)
+        written = written_callee(node.func)
         entry = facts.breaking_calls.get(written) if written is not None else None
         if entry is None:
             return
@@ -52,13 +64,13 @@ class FrameSkip(Rule):
         message = f"{code} in `{written}` at {place}"
         severity = Severity.ERROR if certain else Severity.WARNING
         report = Report(code, node, message, None, None, severity)
-        self._callee_breaks.append(report)
+        self.callee_breaks.append(report)
         self.observe(report)
 
     def finish(self, reports: list[Report]) -> None:
         blocks: dict[int, list[tuple[Report, bool]]] = {}
-        callee_breaks = {id(report) for report in self._callee_breaks}
-        for report in [*reports, *self._callee_breaks]:
+        callee_breaks = {id(report) for report in self.callee_breaks}
+        for report in [*reports, *self.callee_breaks]:
             where = self.block_of(report)
             if where is not None and (
                 id(report) in callee_breaks or all_rules()[report.code].breaks_graph
@@ -83,9 +95,11 @@ class FrameSkip(Rule):
                 hint=(self.hint or "").format(codes=codes),
                 severity=Severity.WARNING if conditional or uncertain else None,
             )
-            if all(id(r) in callee_breaks for r in breaks):
+            if not self.skips_at_the_call and all(id(r) in callee_breaks for r in breaks):
                 self._through_callees.add(id(self.reports[-1]))
             earliest = min(breaks, key=line) if at is breaks[0].node else self.reports[-1]
+            if conditional:
+                self.skipped_in_branch += [r for r in breaks if r.error_when_taken]
             if conditional or uncertain:
                 if self.maybe_skipped_from is None or line(earliest) < line(
                     self.maybe_skipped_from
@@ -106,18 +120,109 @@ class FrameSkip(Rule):
                 else report
                 for report in reports
             ]
-        return after_skip(
-            after_skip(reports, self.skipped_from, True), self.maybe_skipped_from, False
-        )
+        # A later skip of this rule's is none once the frame is skipped, where the skip is
+        # reported at the call (the others restate the breaks in the callees, as info).
+        skips = self.code if self.skips_at_the_call else None
+        reports = after_skip(reports, self.skipped_from, True, skips=skips)
+        if self.skipped_in_branch and self.function is not None:
+            paths = branch_paths(self.function)
+            for first in self.skipped_in_branch:
+                if (accepts := under(first, paths)) is not None:
+                    reports = after_skip(reports, first, True, within=accepts)
+        return after_skip(reports, self.maybe_skipped_from, False)
+
+
+def written_callee(func: ast.expr) -> str | None:
+    """A call's callee as the index writes it (`breaking_calls`' keys): a dotted name, or
+    `Helper().run` for a method of what a call returns."""
+    name = dotted(func)
+    if name is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+        maker = dotted(func.value.func)
+        return None if maker is None else f"{maker}().{func.attr}"
+    return name
+
+
+Branches = tuple[tuple[int, int], ...]  # (an `if`'s id, 0 for its body or 1 for its `else`)
+
+
+def branch_paths(function: ast.AST) -> dict[int, Branches]:
+    """The `if` branches each node of a function runs under, outer first, by the node's id:
+    a node whose path starts with another's runs only where that one's branches are taken."""
+    paths: dict[int, Branches] = {}
+    pending: list[tuple[ast.AST, Branches]] = [(function, ())]
+    while pending:
+        node, path = pending.pop()
+        paths[id(node)] = path
+        if isinstance(node, ast.If):
+            pending.append((node.test, path))
+            pending += [(child, (*path, (id(node), 0))) for child in node.body]
+            pending += [(child, (*path, (id(node), 1))) for child in node.orelse]
+        else:
+            pending += [(child, path) for child in ast.iter_child_nodes(node)]
+    return paths
+
+
+def under(first: Report, paths: dict[int, Branches]) -> Callable[[ast.AST], bool] | None:
+    """Which nodes run only where the `if` branches around `first` are taken (None when it is
+    under none: a skip there is no more certain in any branch)."""
+    branches = paths.get(id(first.node), ())
+    if not branches:
+        return None
+    return lambda node: paths.get(id(node), ())[: len(branches)] == branches
+
+
+class BodySkip(FrameSkip):
+    """A frame skip at the first break in the body of a statement Dynamo cannot resume in
+    (a `try`, a `with`): the statements are those `visit_*` adds to `self.blocks`. A break in a
+    loop is BL202's."""
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self.blocks: list[ast.Try | ast.TryStar | ast.With | ast.AsyncWith] = []  # outer first
+        self._loops: list[ast.For | ast.AsyncFor | ast.While] = []
+        # Whether each report (by id) was made under an `if` on a trace-time value.
+        self._conditional: dict[int, bool] = {}
+        self._bodies: list[tuple[int, set[int]]] | None = None  # ids of the nodes in each
+
+    def visit_For(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
+        self._loops.append(node)
+
+    visit_AsyncFor = visit_While = visit_For
+
+    def observe(self, report: Report) -> None:
+        self._conditional[id(report)] = self.context.facts.conditional
+
+    def block_of(self, report: Report) -> tuple[int, bool] | None:
+        # Where the report's node is, not where the walk was: a rule may report a statement
+        # once it has seen what follows it.
+        if not self.blocks or id(report) not in self._conditional:
+            return None
+        if any(contains(loop, report.node) for loop in self._loops):
+            return None  # a break in a loop: BL202's
+        if self._bodies is None:
+            self._bodies = [
+                (id(node), {id(part) for statement in node.body for part in iter_nodes(statement)})
+                for node in self.blocks
+            ]
+        for block, body in self._bodies:
+            if id(report.node) in body:
+                return block, self._conditional[id(report)]
+        return None
 
 
 def after_skip(
-    reports: Sequence[Report], first: Report | None, certain: bool, skips: str | None = None
+    reports: Sequence[Report],
+    first: Report | None,
+    certain: bool,
+    skips: str | None = None,
+    within: Callable[[ast.AST], bool] | None = None,
 ) -> list[Report]:
     """The reports as a frame skip at `first` changes them: when the skip is certain (an error),
     the breaks on later lines are none, only what runs eagerly (info); when it may happen, they
     happen only if it does not, so none of them is certain (a warning at most). `skips` names a
-    rule whose later reports are restated too: skips of the frame, which is skipped already."""
+    rule whose later reports are restated too: skips of the frame, which is skipped already.
+    `within`: the skip is certain only where the `if` branches around it are taken, so only
+    the reports whose node `within` accepts, under them, are restated (those not yet info)."""
     if first is None:
         return list(reports)
     start = line(first)
@@ -132,6 +237,7 @@ def after_skip(
     return [
         replace(report, severity=severity, message=report.message + note)
         if line(report) > last
+        and (within is None or (within(report.node) and not is_info(report)))
         and (
             all_rules()[report.code].breaks_graph or report.code == skips
             if certain
@@ -146,6 +252,10 @@ def _about_a_break(report: Report) -> bool:
     """A break, or a finding that a break skips the frame (BL202, BL204)."""
     rule = all_rules()[report.code]
     return rule.breaks_graph or issubclass(rule, FrameSkip)
+
+
+def is_info(report: Report) -> bool:
+    return report.severity is Severity.INFO
 
 
 def severity_of(report: Report) -> Severity:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -10,7 +10,13 @@ from breaklint.findings import Applicability, Fix, Severity
 from breaklint.kinds import Kind
 from breaklint.knowledge.curated import COMPREHENSIONS_INLINED_SINCE, TORCH_MODULES
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
-from breaklint.rules.control_flow._frame_skip import FrameSkip, line, severity_of
+from breaklint.rules.control_flow._frame_skip import (
+    FrameSkip,
+    branch_paths,
+    line,
+    severity_of,
+    under,
+)
 from breaklint.rules.control_flow._iterables import (
     Comprehension,
     comprehension_targets,
@@ -36,6 +42,7 @@ class ComprehensionInSkippedFrame(Rule):
     name = "comprehension-in-skipped-frame"
     severity = Severity.ERROR
     breaks_graph = False  # the frame it is in runs eagerly already; this is one more skip
+    finishes_last = True  # the skips it reads are reported in the other rules' `finish`
     message = (
         "`{function}` runs eagerly (its frame is skipped at line {line}), and this "
         "comprehension is a frame of its own that reads `{touches}`: Dynamo compiles it "
@@ -56,15 +63,18 @@ break that skips it has its own rule (BL202, BL204), which offers a fix where on
 """
     what = """
 Flags a list, set or dict comprehension in a compiled function whose frame a graph break
-certainly skips (a break in a loop, BL202, or in a `try` body, BL204), anywhere in the
-function, before the break or after it, when the comprehension iterates a list or a dict
-(`sorted()`, `list()`, `.keys()`, a name of unknown type) and reads a tensor of the function
-(or a container of tensors), or a torch module (`torch.ones(...)`). It is an error when the
-skip is certain, the iterable certainly a list or dict and the tensor no guess; a warning
-otherwise. Comprehensions over a tuple, a list display, `range()` or a tensor, comprehensions
-that read no tensor (`[names[i] for i in order]`), and generator expressions are not flagged:
-Dynamo 2.13 runs them without trouble. Only with Python before 3.12: from 3.12 on Python
-inlines comprehensions into the function (PEP 709) and they have no frame of their own.
+certainly skips (a break in a loop, BL202, in a `try` body, BL204, in a generator a builtin
+consumes, BL206, or in some `with` blocks, BL207), anywhere in the function, before the break
+or after it, when the comprehension iterates a list or a dict (`sorted()`, `list()`,
+`.keys()`, a name of unknown type) and reads a tensor of the function (or a container of
+tensors), or a torch module (`torch.ones(...)`). It is an error when the skip is certain, the
+iterable certainly a list or dict and the tensor no guess; a warning otherwise. Under a
+configuration's `if` (`if self.flag:`), a skip in that branch counts for the comprehensions in
+the same branch, as a warning. Comprehensions over a tuple, a list display, `range()` or a
+tensor, comprehensions that read no tensor (`[names[i] for i in order]`), and generator
+expressions are not flagged: Dynamo 2.13 runs them without trouble. Only with Python before
+3.12: from 3.12 on Python inlines comprehensions into the function (PEP 709) and they have no
+frame of their own.
 """
     why = """
 When Dynamo skips a frame, the function runs eagerly from its start, and every frame it
@@ -121,6 +131,7 @@ compiled = torch.compile(pick)
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._candidates: list[_Candidate] = []
+        self._function: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # the outer one
 
     def visit_ListComp(self, node: Comprehension) -> None:
         if sys.version_info[:2] >= COMPREHENSIONS_INLINED_SINCE:
@@ -166,30 +177,57 @@ compiled = torch.compile(pick)
                 guessed = guessed or name.id
         return None if guessed is None else (guessed, True)
 
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self._function = self._function or node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
     def finish(self, reports: list[Report]) -> None:
-        skips = [
-            report
-            for report in reports
-            if issubclass(all_rules()[report.code], FrameSkip)
-            and severity_of(report) is Severity.ERROR
-        ]
-        if not skips:
+        skipping = [r for r in reports if issubclass(all_rules()[r.code], FrameSkip)]
+        skips = [report for report in skipping if severity_of(report) is Severity.ERROR]
+        skipped_at = line(min(skips, key=line)) if skips else None
+        # A skip that a configuration decides (under `if self.flag:`) is certain for the
+        # comprehensions under the same branches: they run only where it is taken.
+        in_branch = self._skips_in_branch(reports, skipping) if skipped_at is None else []
+        if skipped_at is None and not in_branch:
             return
-        skipped_at = line(min(skips, key=line))
         restated = {id(r.node) for r in reports if r.code == "BL203"}
         for candidate in self._candidates:
             if id(candidate.node) in restated:
                 continue  # BL203 reports it already
+            at, severity = skipped_at, None if candidate.certain else Severity.WARNING
+            if at is None:
+                taken = [first for first, accepts in in_branch if accepts(candidate.node)]
+                if not taken:
+                    continue
+                at, severity = line(min(taken, key=line)), Severity.WARNING
             message = self.message.format(
-                function=self.context.function, line=skipped_at, touches=candidate.touches
+                function=self.context.function, line=at, touches=candidate.touches
             )
             self.report(
                 candidate.node,
                 message,
-                hint=self.hint.format(line=skipped_at),
+                hint=self.hint.format(line=at),
                 fix=candidate.fix,
-                severity=None if candidate.certain else Severity.WARNING,
+                severity=severity,
             )
+
+    def _skips_in_branch(
+        self, reports: list[Report], skipping: list[Report]
+    ) -> list[tuple[Report, Callable[[ast.AST], bool]]]:
+        """The breaks that skip the frame where the `if` branches they are under are taken,
+        each with which reports run only there."""
+        nodes = {id(report.node) for report in skipping}
+        breaks = [
+            r
+            for r in reports
+            if id(r.node) in nodes and r.error_when_taken and all_rules()[r.code].breaks_graph
+        ]
+        if not breaks or self._function is None:
+            return []
+        paths = branch_paths(self._function)
+        found = [(first, under(first, paths)) for first in breaks]
+        return [(first, accepts) for first, accepts in found if accepts is not None]
 
 
 def _within(name: ast.Name, node: ast.expr) -> bool:

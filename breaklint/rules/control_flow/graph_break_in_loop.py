@@ -29,6 +29,8 @@ addition to the finding for the break itself. Once such a break certainly skips 
 breaks other rules find on later lines of the same function become info: Dynamo traces none of
 that code (the functions it calls get frames of their own). After a break that may skip it (a
 warning), the errors on later lines become warnings: they break only where it does not.
+A break that is a warning only because a configuration decides its `if` (`if self.flag:`) skips
+the frame wherever that branch is taken: what follows it in the same branch becomes info.
 
 A call in the loop of a project function that breaks inside is such a break too: Dynamo
 inlines the callee, breaks there, and skips the caller's frame (measured with torch 2.13 and

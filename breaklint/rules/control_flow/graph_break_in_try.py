@@ -1,12 +1,10 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Report, RuleContext
-from breaklint.rules.control_flow._frame_skip import FrameSkip
-from breaklint.syntax import contains, iter_nodes
+from breaklint.rules.control_flow._frame_skip import BodySkip
 
 
-class GraphBreakInTry(FrameSkip):
+class GraphBreakInTry(BodySkip):
     code = "BL204"
     name = "graph-break-in-try"
     severity = Severity.ERROR
@@ -28,7 +26,9 @@ Flags the first graph break in the body of each `try` statement of a compiled fu
 addition to the finding for the break itself. Once such a break certainly skips the frame, the
 breaks other rules find on later lines of the same function become info: Dynamo traces none of
 that code (the functions it calls get frames of their own). After a break that may skip it (a
-warning), the errors on later lines become warnings: they break only where it does not. Breaks
+warning), the errors on later lines become warnings: they break only where it does not (a
+break that is a warning only because a configuration decides its `if` is certain where that
+branch is taken, as for BL202). Breaks
 in the `except`, `else` and `finally` blocks, and breaks inside a loop (BL202 reports those),
 are not flagged here. A call in the `try` body of a project function that breaks inside is
 such a break too (measured with torch 2.13 and Python 3.11): it is reported as info at the
@@ -71,39 +71,7 @@ compiled = torch.compile(scaled)
     probe = "(scaled, (torch.randn(8),))"
     gb_ids = ("GB0124",)
 
-    def __init__(self, context: RuleContext) -> None:
-        super().__init__(context)
-        self._tries: list[ast.Try | ast.TryStar] = []  # outer ones first
-        self._loops: list[ast.For | ast.AsyncFor | ast.While] = []
-        # Whether each report (by id) was made under an `if` on a trace-time value.
-        self._conditional: dict[int, bool] = {}
-        self._try_bodies: list[tuple[int, set[int]]] | None = None  # ids of the nodes in each
-
     def visit_Try(self, node: ast.Try | ast.TryStar) -> None:
-        self._tries.append(node)
-
-    def visit_For(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
-        self._loops.append(node)
+        self.blocks.append(node)
 
     visit_TryStar = visit_Try
-    visit_AsyncFor = visit_While = visit_For
-
-    def observe(self, report: Report) -> None:
-        self._conditional[id(report)] = self.context.facts.conditional
-
-    def block_of(self, report: Report) -> tuple[int, bool] | None:
-        # Where the report's node is, not where the walk was: a rule may report a statement
-        # once it has seen what follows it.
-        if not self._tries or id(report) not in self._conditional:
-            return None
-        if any(contains(loop, report.node) for loop in self._loops):
-            return None  # a break in a loop: BL202's
-        if self._try_bodies is None:
-            self._try_bodies = [
-                (id(node), {id(part) for statement in node.body for part in iter_nodes(statement)})
-                for node in self._tries
-            ]
-        for block, body in self._try_bodies:
-            if id(report.node) in body:
-                return block, self._conditional[id(report)]
-        return None

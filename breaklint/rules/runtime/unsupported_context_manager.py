@@ -12,7 +12,7 @@ from breaklint.knowledge.curated import (
     UNSUPPORTED_CONTEXT_OBJECTS,
 )
 from breaklint.rule import FixExample, Report, Rule, RuleContext
-from breaklint.rules.control_flow._frame_skip import after_skip, line
+from breaklint.rules.control_flow._frame_skip import after_skip, branch_paths, line, under
 from breaklint.syntax import dotted
 
 if TYPE_CHECKING:
@@ -89,7 +89,9 @@ autocast, `torch.nn.attention.sdpa_kernel` and profiler ranges are supported and
 Dynamo knows how to record a few context managers in a graph. The others change global state
 (backend flags, the RNG, autograd hooks, the default device, a lock) through code that it will
 not trace, and it cannot resume inside a `with` block it did not enter, so it skips the whole
-function: it runs eagerly, and only the functions it calls are compiled on their own.
+function: it runs eagerly, and only the functions it calls are compiled on their own. The
+breaks after the first such `with` are only what runs eagerly (info); when a configuration
+decides the `if` it is under, that holds for what follows it in the same branch.
 """
     example = """
 import torch
@@ -159,6 +161,12 @@ compiled = torch.compile(attend)
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._made: dict[str, str] = {}  # local name -> the class of the object it was made as
+        self._function: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # the outer one
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self._function = self._function or node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Assign(self, node: ast.Assign) -> None:
         value = node.value
@@ -178,6 +186,11 @@ compiled = torch.compile(attend)
             return reports
         first = min(mine, key=line)
         certain = (first.severity or self.severity) is Severity.ERROR
+        if not certain and first.error_when_taken and self._function is not None:
+            # Certain in the configurations that take the branches it is under.
+            accepts = under(first, branch_paths(self._function))
+            if accepts is not None:
+                reports = after_skip(reports, first, True, skips=self.code, within=accepts)
         return after_skip(reports, first, certain, skips=self.code)
 
     def visit_withitem(self, node: ast.withitem) -> None:
