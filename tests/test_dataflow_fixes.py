@@ -127,3 +127,36 @@ def test_a_loop_of_tensor_assignments_becomes_a_while_loop(
     tmp_path: Path, body: str, fixed: bool
 ) -> None:
     assert (_fixes(tmp_path, body, "BL201") == ["while-loop"]) is fixed
+
+
+PAIRS = [
+    # bound once to a name the `for` alone reads, rows used only as indices
+    ("pairs = torch.cartesian_prod(torch.arange(n), torch.arange(n))\n    for p in pairs:", True),
+    # the product written in the `for`, `arange(start, end)`
+    ("for p in torch.cartesian_prod(torch.arange(1, n), torch.arange(n)):", True),
+    # the product read again after the loop: it must stay a tensor
+    ("pairs = torch.cartesian_prod(torch.arange(n), torch.arange(n))\n    for p in pairs:", False),
+    # a bound that is a tensor's value
+    ("for p in torch.cartesian_prod(torch.arange(x.sum()), torch.arange(n)):", False),
+    # a product of other tensors than `arange`s
+    ("for p in torch.cartesian_prod(x.long(), torch.arange(n)):", False),
+]
+
+
+@pytest.mark.parametrize(("loop", "fixed"), PAIRS)
+def test_index_pairs_become_python_ints_only_where_rows_only_index(
+    tmp_path: Path, loop: str, fixed: bool
+) -> None:
+    read_again = "pairs = " in loop and not fixed
+    after = "    return c, pairs\n" if read_again else "    return c\n"
+    source = (
+        "import torch\n\n\ndef f(x):\n    n = x.shape[-1]\n    c = torch.zeros(n, n)\n"
+        f"    {loop}\n        c[p[0], p[1]] = x[p[0]] * x[p[1]]\n{after}\n\n"
+        "compiled = torch.compile(f)\n"
+    )
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    rows = [f for f in findings if f.code == "BL304" and "element of a row" in f.message]
+    assert len(rows) == 4
+    assert {f.fix is not None for f in rows} == {fixed}
