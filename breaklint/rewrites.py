@@ -35,7 +35,7 @@ def _whole_statement(node: cst.CSTNode) -> cst.SimpleStatementLine | None:
 
 
 def _guarded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-    statement = _whole_statement(node)
+    statement = node if isinstance(node, cst.If) else _whole_statement(node)
     return None if statement is None else guard(statement, fix.torch)
 
 
@@ -107,14 +107,39 @@ def _removed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return None if _whole_statement(node) is None else cst.RemovalSentinel.REMOVE
 
 
-def guard(statement: cst.SimpleStatementLine, torch: str) -> cst.If:
-    """`statement` inside `if not torch.compiler.is_compiling():`; comments above it stay
-    above the `if`, a comment after it stays with it."""
+def guard(statement: cst.SimpleStatementLine | cst.If, torch: str) -> cst.If:
+    """`statement` (a line, or an `if` with its block) inside `if not
+    torch.compiler.is_compiling():`; comments above it stay above the `if`, a comment after it
+    stays with it."""
+    test = cst.parse_expression(f"not {torch}.compiler.is_compiling()")
+    if isinstance(statement, cst.If) and isinstance(statement.body, cst.IndentedBlock):
+        # A guard the block's own statements already got (another fix of the same run) is
+        # redundant inside this one.
+        inner = [_unguarded(s, test) for s in statement.body.body]
+        body = statement.body.with_changes(body=[s for part in inner for s in part])
+        statement = statement.with_changes(body=body)
     return cst.If(
-        test=cst.parse_expression(f"not {torch}.compiler.is_compiling()"),
+        test=test,
         body=cst.IndentedBlock(body=[statement.with_changes(leading_lines=[])]),
         leading_lines=statement.leading_lines,
     )
+
+
+def _unguarded(statement: cst.BaseStatement, test: cst.BaseExpression) -> list[cst.BaseStatement]:
+    """The statements of `statement` where it is only a guard by `test`; else itself."""
+    guarded = (
+        isinstance(statement, cst.If)
+        and statement.orelse is None
+        and statement.test.deep_equals(test)
+        and isinstance(statement.body, cst.IndentedBlock)
+    )
+    if not guarded:
+        return [statement]
+    assert isinstance(statement, cst.If) and isinstance(statement.body, cst.IndentedBlock)
+    first: Any  # every statement node has leading_lines
+    first, *rest = statement.body.body
+    lines = [*statement.leading_lines, *first.leading_lines]
+    return [first.with_changes(leading_lines=lines), *rest]
 
 
 def torch_function(torch: str, name: str) -> cst.Attribute:

@@ -9,6 +9,7 @@ import pytest
 
 from breaklint.config import Settings
 from breaklint.engine import lint_paths
+from breaklint.fixer import plan_fixes
 
 CASES = [
     ("s = t.item()\n    return x * s", True),
@@ -160,3 +161,45 @@ def test_index_pairs_become_python_ints_only_where_rows_only_index(
     rows = [f for f in findings if f.code == "BL304" and "element of a row" in f.message]
     assert len(rows) == 4
     assert {f.fix is not None for f in rows} == {fixed}
+
+
+EQUALITY_CHECKS = [
+    ("if not torch.equal(x, t):\n        raise ValueError('no')\n    return x", True),
+    ("if all(torch.equal(a, b) for a, b in zip([x], [t])):\n        print('same')", True),
+    # the body does more than tell: the compiled code would lose it
+    ("if torch.equal(x, t):\n        x = x + 1\n    return x", False),
+    ("if torch.equal(x, t):\n        print('same')\n    else:\n        print('no')", False),
+    # the test does something of its own, which skipping it would skip
+    ("if torch.equal(x.add_(1), t):\n        raise ValueError('no')", False),
+    # a way out besides the raise
+    (
+        "if torch.equal(x, t):\n        if x.shape[0]:\n            return x\n"
+        "        raise ValueError",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "fixed"), EQUALITY_CHECKS)
+def test_an_equality_that_only_tells_or_raises_is_checked_only_when_not_compiling(
+    tmp_path: Path, body: str, fixed: bool
+) -> None:
+    assert (_fixes(tmp_path, body, "BL105") == ["guard"]) is fixed
+
+
+def test_a_guard_around_a_guarded_warning_keeps_one_guard(tmp_path: Path) -> None:
+    source = (
+        "import warnings\n\nimport torch\n\n\ndef f(x, t):\n    if torch.equal(x, t):\n"
+        "        warnings.warn('same')\n    return x * 2\n\n\ncompiled = torch.compile(f)\n"
+    )
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    fixed = [f for f in findings if f.fix is not None]
+    assert {f.code for f in fixed} == {"BL105", "BL403"}
+    plan = plan_fixes(fixed, unsafe=True)
+    assert plan.files[0].fixed == source.replace(
+        "    if torch.equal(x, t):\n        warnings.warn('same')\n",
+        "    if not torch.compiler.is_compiling():\n        if torch.equal(x, t):\n"
+        "            warnings.warn('same')\n",
+    )
