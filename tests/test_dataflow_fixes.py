@@ -9,7 +9,15 @@ import pytest
 
 from breaklint.config import Settings
 from breaklint.engine import lint_paths
+from breaklint.findings import Finding
 from breaklint.fixer import plan_fixes
+
+
+def _lint(tmp_path: Path, source: str) -> list[Finding]:
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    return lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+
 
 CASES = [
     ("s = t.item()\n    return x * s", True),
@@ -31,9 +39,7 @@ def test_a_bound_number_keeps_the_tensor_only_where_every_use_takes_one(
     tmp_path: Path, body: str, fixed: bool
 ) -> None:
     source = f"import torch\n\n\ndef f(x, t):\n    {body}\n\n\ncompiled = torch.compile(f)\n"
-    path = tmp_path / "example.py"
-    path.write_text(source, encoding="utf-8")
-    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    findings = _lint(tmp_path, source)
     reads = [f for f in findings if f.code in ("BL101", "BL102")]
     assert len(reads) == 1
     assert (reads[0].fix is not None) is fixed
@@ -73,9 +79,7 @@ def test_a_value_branch_is_fixed_only_where_torch_where_takes_its_values(
 ) -> None:
     helper = "def helper(x):\n    return x\n"
     source = f"import torch\n\n\n{helper}\n\n{function}\n\n\ncompiled = torch.compile(f)\n"
-    path = tmp_path / "example.py"
-    path.write_text(source, encoding="utf-8")
-    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    findings = _lint(tmp_path, source)
     branches = [f for f in findings if f.code == "BL201"]
     assert len(branches) == 1
     assert (branches[0].fix is not None) is fixed
@@ -84,10 +88,7 @@ def test_a_value_branch_is_fixed_only_where_torch_where_takes_its_values(
 def _fixes(tmp_path: Path, body: str, code: str) -> list[str]:
     """The rewrites the `code` findings of `f(x, t)` (body as given) carry."""
     source = f"import torch\n\n\ndef f(x, t):\n    {body}\n\n\ncompiled = torch.compile(f)\n"
-    path = tmp_path / "example.py"
-    path.write_text(source, encoding="utf-8")
-    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
-    return [f.fix.rewrite for f in findings if f.code == code and f.fix]
+    return [f.fix.rewrite for f in _lint(tmp_path, source) if f.code == code and f.fix]
 
 
 CHECKS = [
@@ -155,9 +156,7 @@ def test_index_pairs_become_python_ints_only_where_rows_only_index(
         f"    {loop}\n        c[p[0], p[1]] = x[p[0]] * x[p[1]]\n{after}\n\n"
         "compiled = torch.compile(f)\n"
     )
-    path = tmp_path / "example.py"
-    path.write_text(source, encoding="utf-8")
-    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    findings = _lint(tmp_path, source)
     rows = [f for f in findings if f.code == "BL304" and "element of a row" in f.message]
     assert len(rows) == 4
     assert {f.fix is not None for f in rows} == {fixed}
@@ -192,9 +191,7 @@ def test_a_guard_around_a_guarded_warning_keeps_one_guard(tmp_path: Path) -> Non
         "import warnings\n\nimport torch\n\n\ndef f(x, t):\n    if torch.equal(x, t):\n"
         "        warnings.warn('same')\n    return x * 2\n\n\ncompiled = torch.compile(f)\n"
     )
-    path = tmp_path / "example.py"
-    path.write_text(source, encoding="utf-8")
-    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    findings = _lint(tmp_path, source)
     fixed = [f for f in findings if f.fix is not None]
     assert {f.code for f in fixed} == {"BL105", "BL403"}
     plan = plan_fixes(fixed, unsafe=True)
