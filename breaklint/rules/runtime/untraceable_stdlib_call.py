@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer, tensor_valued
+from breaklint.fixes import guard_fix, offer, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import (
@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from breaklint.rewrites import Rewrite, Rewritten
+
+
+# Calls that only change which warnings are shown.
+WARNING_FILTERS = frozenset({"warnings.simplefilter", "warnings.filterwarnings"})
 
 
 def _clone(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -170,6 +174,40 @@ compiled = torch.compile(snapshot)
 """,
             probe="(snapshot, (torch.randn(8),))",
         ),
+        FixExample(
+            before="""
+import warnings
+
+import torch
+
+
+def quiet(x):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        y = x * 2
+    return y + 1
+
+
+compiled = torch.compile(quiet)
+""",
+            after="""
+import warnings
+
+import torch
+
+
+def quiet(x):
+    with warnings.catch_warnings():
+        if not torch.compiler.is_compiling():
+            warnings.simplefilter("ignore", DeprecationWarning)
+        y = x * 2
+    return y + 1
+
+
+compiled = torch.compile(quiet)
+""",
+            probe="(quiet, (torch.randn(8),))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"clone": _clone}
@@ -177,9 +215,12 @@ compiled = torch.compile(snapshot)
 Unsafe fix: `copy.deepcopy(t)` of a tensor becomes `t.clone()`: the same values in new memory,
 traced by Dynamo. Autograd differs: the deep copy is a new leaf (it keeps `requires_grad` but
 no history, and raises on a non-leaf tensor that requires grad), while the clone stays
-connected to `t`'s graph, so gradients now flow back through it. The other calls this rule
-flags (clocks, Python's RNG, serialization) have no automatic fix: their results must come
-from outside the compiled code.
+connected to `t`'s graph, so gradients now flow back through it. A statement that only sets
+a warning filter (`warnings.simplefilter`, `warnings.filterwarnings`) is guarded with `if not
+torch.compiler.is_compiling():`: eager runs filter as before, compiled code does not (a filter
+changes which warnings are shown, never a value). The other calls this rule flags (clocks,
+Python's RNG, serialization) have no automatic fix: their results must come from outside the
+compiled code.
 """
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -222,6 +263,8 @@ from outside the compiled code.
                         "clone",
                         self.fix_applicability,
                     )
+                elif name in WARNING_FILTERS:
+                    fix = guard_fix(self.context, node, self.fix_applicability)
                 self.report(node, self.message.format(call=name), hint=alternative, fix=fix)
                 return
 
