@@ -108,34 +108,53 @@ def _removed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
 
 def guard(statement: cst.SimpleStatementLine | cst.If, torch: str) -> cst.If:
-    """`statement` (a line, or an `if` with its block) inside `if not
+    """`statement` (a line, or an `if` with its blocks) inside `if not
     torch.compiler.is_compiling():`; comments above it stay above the `if`, a comment after it
     stays with it."""
-    test = cst.parse_expression(f"not {torch}.compiler.is_compiling()")
-    if isinstance(statement, cst.If) and isinstance(statement.body, cst.IndentedBlock):
-        # A guard the block's own statements already got (another fix of the same run) is
-        # redundant inside this one.
-        inner = [_unguarded(s, test) for s in statement.body.body]
-        body = statement.body.with_changes(body=[s for part in inner for s in part])
-        statement = statement.with_changes(body=body)
+    if isinstance(statement, cst.If):
+        statement = without_guards(statement, torch)
     return cst.If(
-        test=test,
+        test=_not_compiling(torch),
         body=cst.IndentedBlock(body=[statement.with_changes(leading_lines=[])]),
         leading_lines=statement.leading_lines,
     )
 
 
+def _not_compiling(torch: str) -> cst.BaseExpression:
+    return cst.parse_expression(f"not {torch}.compiler.is_compiling()")
+
+
+def without_guards(node: cst.If, torch: str) -> cst.If:
+    """`node` with the guards its blocks' own statements got from other fixes of the same run
+    (`if not torch.compiler.is_compiling():`) taken away: `node` is run only eagerly now."""
+    test = _not_compiling(torch)
+
+    def unguarded(block: cst.BaseSuite) -> cst.BaseSuite:
+        if not isinstance(block, cst.IndentedBlock):
+            return block
+        statements = [s for statement in block.body for s in _unguarded(statement, test)]
+        return block.with_changes(body=statements)
+
+    orelse = node.orelse
+    if isinstance(orelse, cst.Else):
+        orelse = orelse.with_changes(body=unguarded(orelse.body))
+    elif isinstance(orelse, cst.If):
+        orelse = without_guards(orelse, torch)
+    return node.with_changes(body=unguarded(node.body), orelse=orelse)
+
+
 def _unguarded(statement: cst.BaseStatement, test: cst.BaseExpression) -> list[cst.BaseStatement]:
     """The statements of `statement` where it is only a guard by `test`; else itself."""
+    if not isinstance(statement, cst.If):
+        return [statement]
     guarded = (
-        isinstance(statement, cst.If)
-        and statement.orelse is None
+        statement.orelse is None
         and statement.test.deep_equals(test)
         and isinstance(statement.body, cst.IndentedBlock)
     )
     if not guarded:
         return [statement]
-    assert isinstance(statement, cst.If) and isinstance(statement.body, cst.IndentedBlock)
+    assert isinstance(statement.body, cst.IndentedBlock)
     first: Any  # every statement node has leading_lines
     first, *rest = statement.body.body
     lines = [*statement.leading_lines, *first.leading_lines]

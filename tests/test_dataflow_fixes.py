@@ -200,3 +200,29 @@ def test_a_guard_around_a_guarded_warning_keeps_one_guard(tmp_path: Path) -> Non
         "    if not torch.compiler.is_compiling():\n        if torch.equal(x, t):\n"
         "            warnings.warn('same')\n",
     )
+
+
+TOLD = [
+    # one branch only warns, the other updates a tensor: `torch.where` while compiling
+    (
+        "y = x * 2\n    if (y < 0).any():\n        print('neg')\n    else:\n        y = y + 1",
+        "where-told",
+    ),
+    (
+        "y = x * 2\n    if (y < 0).any():\n        y = -y\n    else:\n        print('pos')",
+        "where-told",
+    ),
+    # only telling, no `else`: skipped while compiling
+    ("y = x * 2\n    if (y < 0).any():\n        print('neg')", "guard"),
+    # the other branch binds a name that holds no tensor before: `torch.where` cannot keep it
+    ("n = 0\n    if (x < 0).any():\n        print('neg')\n    else:\n        n = x.sum()", None),
+    # the branch does more than tell
+    ("y = x * 2\n    if (y < 0).any():\n        print('neg')\n        y = y + 1", None),
+]
+
+
+@pytest.mark.parametrize(("body", "rewrite"), TOLD)
+def test_a_branch_that_only_tells_is_left_to_eager_runs(
+    tmp_path: Path, body: str, rewrite: str | None
+) -> None:
+    assert _fixes(tmp_path, body, "BL201") == ([rewrite] if rewrite else [])

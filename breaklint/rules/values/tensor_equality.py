@@ -1,7 +1,7 @@
 import ast
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer, owns_its_lines
+from breaklint.fixes import offer, only_notices, owns_its_lines
 from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule, RuleContext
 
@@ -11,8 +11,6 @@ METHODS = frozenset({"equal", "allclose"})
 # What a test may call besides the comparisons and still have no effect of its own: skipping
 # it while compiling skips nothing else.
 PURE_CALLS = frozenset({"all", "any", "zip", "len", "isinstance", "enumerate", "range"})
-# Calls that only tell the user something: a body of them does nothing the code later reads.
-NOTICES = frozenset({"warnings.warn", "warnings.warn_explicit", "print"})
 
 
 class TensorEquality(Rule):
@@ -141,15 +139,7 @@ compiled = torch.compile(scaled)
         exits = (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom, ast.Await)
         if any(isinstance(n, exits) for statement in body for n in ast.walk(statement)):
             return False
-        if isinstance(body[-1], ast.Raise):
-            return True
-        facts = self.context.facts
-        return all(
-            isinstance(s, ast.Expr)
-            and isinstance(s.value, ast.Call)
-            and facts.resolve(s.value.func) in NOTICES
-            for s in body
-        )
+        return isinstance(body[-1], ast.Raise) or only_notices(self.context, body)
 
     def _pure(self, test: ast.expr) -> bool:
         facts = self.context.facts
