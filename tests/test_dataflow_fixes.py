@@ -226,3 +226,28 @@ def test_a_branch_that_only_tells_is_left_to_eager_runs(
     tmp_path: Path, body: str, rewrite: str | None
 ) -> None:
     assert _fixes(tmp_path, body, "BL201") == ([rewrite] if rewrite else [])
+
+
+DICT_COPIES = [
+    ("def f(x, d: dict):\n    d = copy.copy(d)", True),
+    ("def f(x, d: Optional[dict] = None):\n    if d is not None:\n        d = copy.copy(d)", True),
+    ("def f(x):\n    d = {'a': x}\n    e = copy.copy(d)", True),
+    # may be None where it is copied: `dict(None)` raises, `copy.copy(None)` does not
+    ("def f(x, d: Optional[dict] = None):\n    d = copy.copy(d)", False),
+    # not known to be a dict
+    ("def f(x, d):\n    d = copy.copy(d)", False),
+    ("def f(x, d: dict):\n    d = d.get('inner')\n    d = copy.copy(d)", False),
+]
+
+
+@pytest.mark.parametrize(("function", "fixed"), DICT_COPIES)
+def test_a_shallow_copy_becomes_dict_only_of_a_name_that_holds_a_dict(
+    tmp_path: Path, function: str, fixed: bool
+) -> None:
+    source = (
+        "import copy\nfrom typing import Optional\n\nimport torch\n\n\n"
+        f"{function}\n    return x\n\n\ncompiled = torch.compile(f)\n"
+    )
+    copies = [f for f in _lint(tmp_path, source) if f.code == "BL501"]
+    assert len(copies) == 1
+    assert (copies[0].fix is not None) is fixed
