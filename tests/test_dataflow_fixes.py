@@ -251,3 +251,25 @@ def test_a_shallow_copy_becomes_dict_only_of_a_name_that_holds_a_dict(
     copies = [f for f in _lint(tmp_path, source) if f.code == "BL501"]
     assert len(copies) == 1
     assert (copies[0].fix is not None) is fixed
+
+
+RANGES = [
+    ("t = torch.arange(2, n)\n    m = int(t[-1]) + 1", True),
+    ("t = torch.arange(n)\n    m = int(t[-1])", True),
+    # bound again between the range and the read
+    ("t = torch.arange(2, n)\n    t = t * 2\n    m = int(t[-1])", False),
+    # a step or a dtype: not `start + len(t) - 1`
+    ("t = torch.arange(2, n, 2)\n    m = int(t[-1])", False),
+    ("t = torch.arange(2, n, dtype=torch.float32)\n    m = int(t[-1])", False),
+    # a bound read from a tensor
+    ("t = torch.arange(x.sum())\n    m = int(t[-1])", False),
+    ("t = torch.arange(2, n)\n    m = int(t[0])", False),
+]
+
+
+@pytest.mark.parametrize(("lines", "fixed"), RANGES)
+def test_the_last_value_of_a_range_is_computed_only_from_its_own_binding(
+    tmp_path: Path, lines: str, fixed: bool
+) -> None:
+    body = f"n = x.shape[0]\n    {lines}\n    return x[:m]"
+    assert ("range-last" in _fixes(tmp_path, body, "BL102")) is fixed
