@@ -163,6 +163,21 @@ def removal_fix(
     return offer(context, statement, message, "remove", applicability)
 
 
+# Calls that only tell the user something: a block of them does nothing the code later reads.
+NOTICES = frozenset({"warnings.warn", "warnings.warn_explicit", "print"})
+
+
+def only_notices(context: RuleContext, body: list[ast.stmt]) -> bool:
+    """Whether every statement of `body` is a call that only tells (`warnings.warn`, `print`)."""
+    facts = context.facts
+    return all(
+        isinstance(s, ast.Expr)
+        and isinstance(s.value, ast.Call)
+        and facts.resolve(s.value.func) in NOTICES
+        for s in body
+    )
+
+
 CHECK_MESSAGE = (
     "check in the graph when compiling: `{torch}._assert_async(...)`, and as written otherwise"
 )

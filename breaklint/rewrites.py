@@ -35,7 +35,7 @@ def _whole_statement(node: cst.CSTNode) -> cst.SimpleStatementLine | None:
 
 
 def _guarded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-    statement = _whole_statement(node)
+    statement = node if isinstance(node, cst.If) else _whole_statement(node)
     return None if statement is None else guard(statement, fix.torch)
 
 
@@ -107,14 +107,58 @@ def _removed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return None if _whole_statement(node) is None else cst.RemovalSentinel.REMOVE
 
 
-def guard(statement: cst.SimpleStatementLine, torch: str) -> cst.If:
-    """`statement` inside `if not torch.compiler.is_compiling():`; comments above it stay
-    above the `if`, a comment after it stays with it."""
+def guard(statement: cst.SimpleStatementLine | cst.If, torch: str) -> cst.If:
+    """`statement` (a line, or an `if` with its blocks) inside `if not
+    torch.compiler.is_compiling():`; comments above it stay above the `if`, a comment after it
+    stays with it."""
+    if isinstance(statement, cst.If):
+        statement = without_guards(statement, torch)
     return cst.If(
-        test=cst.parse_expression(f"not {torch}.compiler.is_compiling()"),
+        test=_not_compiling(torch),
         body=cst.IndentedBlock(body=[statement.with_changes(leading_lines=[])]),
         leading_lines=statement.leading_lines,
     )
+
+
+def _not_compiling(torch: str) -> cst.BaseExpression:
+    return cst.parse_expression(f"not {torch}.compiler.is_compiling()")
+
+
+def without_guards(node: cst.If, torch: str) -> cst.If:
+    """`node` with the guards its blocks' own statements got from other fixes of the same run
+    (`if not torch.compiler.is_compiling():`) taken away: `node` is run only eagerly now."""
+    test = _not_compiling(torch)
+
+    def unguarded(block: cst.BaseSuite) -> cst.BaseSuite:
+        if not isinstance(block, cst.IndentedBlock):
+            return block
+        statements = [s for statement in block.body for s in _unguarded(statement, test)]
+        return block.with_changes(body=statements)
+
+    orelse = node.orelse
+    if isinstance(orelse, cst.Else):
+        orelse = orelse.with_changes(body=unguarded(orelse.body))
+    elif isinstance(orelse, cst.If):
+        orelse = without_guards(orelse, torch)
+    return node.with_changes(body=unguarded(node.body), orelse=orelse)
+
+
+def _unguarded(statement: cst.BaseStatement, test: cst.BaseExpression) -> list[cst.BaseStatement]:
+    """The statements of `statement` where it is only a guard by `test`; else itself."""
+    if not isinstance(statement, cst.If):
+        return [statement]
+    guarded = (
+        statement.orelse is None
+        and statement.test.deep_equals(test)
+        and isinstance(statement.body, cst.IndentedBlock)
+    )
+    if not guarded:
+        return [statement]
+    assert isinstance(statement.body, cst.IndentedBlock)
+    first: Any  # every statement node has leading_lines
+    first, *rest = statement.body.body
+    lines = [*statement.leading_lines, *first.leading_lines]
+    return [first.with_changes(leading_lines=lines), *rest]
 
 
 def torch_function(torch: str, name: str) -> cst.Attribute:

@@ -9,6 +9,15 @@ import pytest
 
 from breaklint.config import Settings
 from breaklint.engine import lint_paths
+from breaklint.findings import Finding
+from breaklint.fixer import plan_fixes
+
+
+def _lint(tmp_path: Path, source: str) -> list[Finding]:
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    return lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+
 
 CASES = [
     ("s = t.item()\n    return x * s", True),
@@ -30,9 +39,7 @@ def test_a_bound_number_keeps_the_tensor_only_where_every_use_takes_one(
     tmp_path: Path, body: str, fixed: bool
 ) -> None:
     source = f"import torch\n\n\ndef f(x, t):\n    {body}\n\n\ncompiled = torch.compile(f)\n"
-    path = tmp_path / "example.py"
-    path.write_text(source, encoding="utf-8")
-    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    findings = _lint(tmp_path, source)
     reads = [f for f in findings if f.code in ("BL101", "BL102")]
     assert len(reads) == 1
     assert (reads[0].fix is not None) is fixed
@@ -72,9 +79,7 @@ def test_a_value_branch_is_fixed_only_where_torch_where_takes_its_values(
 ) -> None:
     helper = "def helper(x):\n    return x\n"
     source = f"import torch\n\n\n{helper}\n\n{function}\n\n\ncompiled = torch.compile(f)\n"
-    path = tmp_path / "example.py"
-    path.write_text(source, encoding="utf-8")
-    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    findings = _lint(tmp_path, source)
     branches = [f for f in findings if f.code == "BL201"]
     assert len(branches) == 1
     assert (branches[0].fix is not None) is fixed
@@ -83,10 +88,7 @@ def test_a_value_branch_is_fixed_only_where_torch_where_takes_its_values(
 def _fixes(tmp_path: Path, body: str, code: str) -> list[str]:
     """The rewrites the `code` findings of `f(x, t)` (body as given) carry."""
     source = f"import torch\n\n\ndef f(x, t):\n    {body}\n\n\ncompiled = torch.compile(f)\n"
-    path = tmp_path / "example.py"
-    path.write_text(source, encoding="utf-8")
-    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
-    return [f.fix.rewrite for f in findings if f.code == code and f.fix]
+    return [f.fix.rewrite for f in _lint(tmp_path, source) if f.code == code and f.fix]
 
 
 CHECKS = [
@@ -127,3 +129,147 @@ def test_a_loop_of_tensor_assignments_becomes_a_while_loop(
     tmp_path: Path, body: str, fixed: bool
 ) -> None:
     assert (_fixes(tmp_path, body, "BL201") == ["while-loop"]) is fixed
+
+
+PAIRS = [
+    # bound once to a name the `for` alone reads, rows used only as indices
+    ("pairs = torch.cartesian_prod(torch.arange(n), torch.arange(n))\n    for p in pairs:", True),
+    # the product written in the `for`, `arange(start, end)`
+    ("for p in torch.cartesian_prod(torch.arange(1, n), torch.arange(n)):", True),
+    # the product read again after the loop: it must stay a tensor
+    ("pairs = torch.cartesian_prod(torch.arange(n), torch.arange(n))\n    for p in pairs:", False),
+    # a bound that is a tensor's value
+    ("for p in torch.cartesian_prod(torch.arange(x.sum()), torch.arange(n)):", False),
+    # a product of other tensors than `arange`s
+    ("for p in torch.cartesian_prod(x.long(), torch.arange(n)):", False),
+]
+
+
+@pytest.mark.parametrize(("loop", "fixed"), PAIRS)
+def test_index_pairs_become_python_ints_only_where_rows_only_index(
+    tmp_path: Path, loop: str, fixed: bool
+) -> None:
+    read_again = "pairs = " in loop and not fixed
+    after = "    return c, pairs\n" if read_again else "    return c\n"
+    source = (
+        "import torch\n\n\ndef f(x):\n    n = x.shape[-1]\n    c = torch.zeros(n, n)\n"
+        f"    {loop}\n        c[p[0], p[1]] = x[p[0]] * x[p[1]]\n{after}\n\n"
+        "compiled = torch.compile(f)\n"
+    )
+    findings = _lint(tmp_path, source)
+    rows = [f for f in findings if f.code == "BL304" and "element of a row" in f.message]
+    assert len(rows) == 4
+    assert {f.fix is not None for f in rows} == {fixed}
+
+
+EQUALITY_CHECKS = [
+    ("if not torch.equal(x, t):\n        raise ValueError('no')\n    return x", True),
+    ("if all(torch.equal(a, b) for a, b in zip([x], [t])):\n        print('same')", True),
+    # the body does more than tell: the compiled code would lose it
+    ("if torch.equal(x, t):\n        x = x + 1\n    return x", False),
+    ("if torch.equal(x, t):\n        print('same')\n    else:\n        print('no')", False),
+    # the test does something of its own, which skipping it would skip
+    ("if torch.equal(x.add_(1), t):\n        raise ValueError('no')", False),
+    # a way out besides the raise
+    (
+        "if torch.equal(x, t):\n        if x.shape[0]:\n            return x\n"
+        "        raise ValueError",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "fixed"), EQUALITY_CHECKS)
+def test_an_equality_that_only_tells_or_raises_is_checked_only_when_not_compiling(
+    tmp_path: Path, body: str, fixed: bool
+) -> None:
+    assert (_fixes(tmp_path, body, "BL105") == ["guard"]) is fixed
+
+
+def test_a_guard_around_a_guarded_warning_keeps_one_guard(tmp_path: Path) -> None:
+    source = (
+        "import warnings\n\nimport torch\n\n\ndef f(x, t):\n    if torch.equal(x, t):\n"
+        "        warnings.warn('same')\n    return x * 2\n\n\ncompiled = torch.compile(f)\n"
+    )
+    findings = _lint(tmp_path, source)
+    fixed = [f for f in findings if f.fix is not None]
+    assert {f.code for f in fixed} == {"BL105", "BL403"}
+    plan = plan_fixes(fixed, unsafe=True)
+    assert plan.files[0].fixed == source.replace(
+        "    if torch.equal(x, t):\n        warnings.warn('same')\n",
+        "    if not torch.compiler.is_compiling():\n        if torch.equal(x, t):\n"
+        "            warnings.warn('same')\n",
+    )
+
+
+TOLD = [
+    # one branch only warns, the other updates a tensor: `torch.where` while compiling
+    (
+        "y = x * 2\n    if (y < 0).any():\n        print('neg')\n    else:\n        y = y + 1",
+        "where-told",
+    ),
+    (
+        "y = x * 2\n    if (y < 0).any():\n        y = -y\n    else:\n        print('pos')",
+        "where-told",
+    ),
+    # only telling, no `else`: skipped while compiling
+    ("y = x * 2\n    if (y < 0).any():\n        print('neg')", "guard"),
+    # the other branch binds a name that holds no tensor before: `torch.where` cannot keep it
+    ("n = 0\n    if (x < 0).any():\n        print('neg')\n    else:\n        n = x.sum()", None),
+    # the branch does more than tell
+    ("y = x * 2\n    if (y < 0).any():\n        print('neg')\n        y = y + 1", None),
+]
+
+
+@pytest.mark.parametrize(("body", "rewrite"), TOLD)
+def test_a_branch_that_only_tells_is_left_to_eager_runs(
+    tmp_path: Path, body: str, rewrite: str | None
+) -> None:
+    assert _fixes(tmp_path, body, "BL201") == ([rewrite] if rewrite else [])
+
+
+DICT_COPIES = [
+    ("def f(x, d: dict):\n    d = copy.copy(d)", True),
+    ("def f(x, d: Optional[dict] = None):\n    if d is not None:\n        d = copy.copy(d)", True),
+    ("def f(x):\n    d = {'a': x}\n    e = copy.copy(d)", True),
+    # may be None where it is copied: `dict(None)` raises, `copy.copy(None)` does not
+    ("def f(x, d: Optional[dict] = None):\n    d = copy.copy(d)", False),
+    # not known to be a dict
+    ("def f(x, d):\n    d = copy.copy(d)", False),
+    ("def f(x, d: dict):\n    d = d.get('inner')\n    d = copy.copy(d)", False),
+]
+
+
+@pytest.mark.parametrize(("function", "fixed"), DICT_COPIES)
+def test_a_shallow_copy_becomes_dict_only_of_a_name_that_holds_a_dict(
+    tmp_path: Path, function: str, fixed: bool
+) -> None:
+    source = (
+        "import copy\nfrom typing import Optional\n\nimport torch\n\n\n"
+        f"{function}\n    return x\n\n\ncompiled = torch.compile(f)\n"
+    )
+    copies = [f for f in _lint(tmp_path, source) if f.code == "BL501"]
+    assert len(copies) == 1
+    assert (copies[0].fix is not None) is fixed
+
+
+RANGES = [
+    ("t = torch.arange(2, n)\n    m = int(t[-1]) + 1", True),
+    ("t = torch.arange(n)\n    m = int(t[-1])", True),
+    # bound again between the range and the read
+    ("t = torch.arange(2, n)\n    t = t * 2\n    m = int(t[-1])", False),
+    # a step or a dtype: not `start + len(t) - 1`
+    ("t = torch.arange(2, n, 2)\n    m = int(t[-1])", False),
+    ("t = torch.arange(2, n, dtype=torch.float32)\n    m = int(t[-1])", False),
+    # a bound read from a tensor
+    ("t = torch.arange(x.sum())\n    m = int(t[-1])", False),
+    ("t = torch.arange(2, n)\n    m = int(t[0])", False),
+]
+
+
+@pytest.mark.parametrize(("lines", "fixed"), RANGES)
+def test_the_last_value_of_a_range_is_computed_only_from_its_own_binding(
+    tmp_path: Path, lines: str, fixed: bool
+) -> None:
+    body = f"n = x.shape[0]\n    {lines}\n    return x[:m]"
+    assert ("range-last" in _fixes(tmp_path, body, "BL102")) is fixed

@@ -75,10 +75,12 @@ def where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     `return torch.where(cond, a, b)`."""
     import libcst as cst
 
-    from breaklint.rewrites import call, graph_condition, torch_function
+    from breaklint.rewrites import call, graph_condition, torch_function, without_guards
 
     if not isinstance(node, cst.If) or not isinstance(node.orelse, cst.Else):
         return None
+    node = without_guards(node, fix.torch)
+    assert isinstance(node.orelse, cst.Else)
     blocks: list[Any] = [node.body, node.orelse.body]  # one return statement each, as checked
     returned = [block.body[0].body[0] for block in blocks]
     where = torch_function(fix.torch, "where")
@@ -118,6 +120,46 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     )
     assign = cst.Assign(targets=[cst.AssignTarget(target)], value=value)
     return cst.SimpleStatementLine([assign], leading_lines=node.leading_lines)
+
+
+def where_told(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-told` fix: an `if`/`else` one branch of which only tells and the other
+    assigns becomes `if torch.compiler.is_compiling():` with `name = torch.where(cond, ...)`,
+    the name kept where the telling branch ran, and the `if` as it was under `else:`."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, graph_condition, torch_function, without_guards
+
+    if not isinstance(node, cst.If) or not isinstance(node.orelse, cst.Else):
+        return None
+    node = without_guards(node, fix.torch)
+    assert isinstance(node.orelse, cst.Else)
+    blocks = (node.body, node.orelse.body)
+    assigning = [
+        isinstance(block, cst.IndentedBlock)
+        and isinstance(block.body[0], cst.SimpleStatementLine)
+        and isinstance(block.body[0].body[0], cst.Assign)
+        for block in blocks
+    ]
+    if assigning.count(True) != 1:
+        return None
+    where = torch_function(fix.torch, "where")
+    test = graph_condition(node.test, fix.torch)
+    updates = []
+    for name, value in cst_assignments(blocks[assigning.index(True)]):
+        kept = cst.Name(name)
+        chosen = (value, kept) if assigning[0] else (kept, value)
+        assign = cst.Assign([cst.AssignTarget(cst.Name(name))], call(where, test, *chosen))
+        updates.append(cst.SimpleStatementLine([assign]))
+    compiling = cst.Attribute(
+        cst.Attribute(cst.Name(fix.torch), cst.Name("compiler")), cst.Name("is_compiling")
+    )
+    return cst.If(
+        test=call(compiling),
+        body=cst.IndentedBlock(updates),
+        orelse=cst.Else(cst.IndentedBlock([node.with_changes(leading_lines=[])])),
+        leading_lines=node.leading_lines,
+    )
 
 
 # The functions the `while-loop` fix defines before the loop it replaces: its condition and

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import check_fix, offer, owns_its_lines, tensor_valued
+from breaklint.fixes import check_fix, offer, only_notices, owns_its_lines, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.control_flow._branch_rewrites import (
@@ -17,6 +17,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     where_expression,
     where_return,
     where_statement,
+    where_told,
     while_loop,
 )
 from breaklint.syntax import excerpt, negated, without_not
@@ -56,6 +57,37 @@ _GATE_BRANCH = """        if h.mean() > 0:
             out = h - 1
 """
 _GATE_WHERE = """        out = torch.where(h.mean() > 0, self.block(h), h - 1)
+"""
+_LABELS = """
+import warnings
+
+import torch
+
+
+def labels(y: torch.Tensor) -> torch.Tensor:
+    if (y == -1).any():
+        warnings.warn("labels in {-1, 1} are deprecated")
+    else:
+        y = y * 2 - 1
+    return y * 3
+
+
+compiled = torch.compile(labels)
+"""
+_LABELS_BRANCH = """\
+    if (y == -1).any():
+        warnings.warn("labels in {-1, 1} are deprecated")
+    else:
+        y = y * 2 - 1
+"""
+_LABELS_COMPILED = """\
+    if torch.compiler.is_compiling():
+        y = torch.where((y == -1).any(), y, y * 2 - 1)
+    else:
+        if (y == -1).any():
+            warnings.warn("labels in {-1, 1} are deprecated")
+        else:
+            y = y * 2 - 1
 """
 _WEIGHTED = """
 import torch
@@ -394,6 +426,41 @@ compiled = torch.compile(bounded)
             after=_WEIGHTED.replace(_WEIGHTED_CHOICE, _WEIGHTED_WHERE),
             probe="(Weighted().train(), (torch.randn(4, 8),))",
         ),
+        FixExample(
+            before=_LABELS,
+            after=_LABELS.replace(_LABELS_BRANCH, _LABELS_COMPILED),
+            probe="(labels, (torch.tensor([0.0, 1.0, 1.0]),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def checked(x):
+    y = x.exp()
+    if not torch.isfinite(y).all():
+        print("overflow in exp")
+    return y * 2
+
+
+compiled = torch.compile(checked)
+""",
+            after="""
+import torch
+
+
+def checked(x):
+    y = x.exp()
+    if not torch.compiler.is_compiling():
+        if not torch.isfinite(y).all():
+            print("overflow in exp")
+    return y * 2
+
+
+compiled = torch.compile(checked)
+""",
+            probe="(checked, (torch.randn(8),))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
@@ -404,6 +471,7 @@ compiled = torch.compile(bounded)
         "where-return": where_return,
         "logical": logical_value,
         "while-loop": while_loop,
+        "where-told": where_told,
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
@@ -449,6 +517,12 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   now an `elif`: eager runs check and raise exactly as before; compiled code checks in the
   graph and raises a `RuntimeError` with the message's text unformatted (an f-string's fields
   as written).
+
+- an `if` whose one branch only tells (`warnings.warn`, `print`) and whose other only updates
+  names bound to tensors becomes `if torch.compiler.is_compiling():` with `name =
+  torch.where(cond, name, value)` (the name kept where the telling branch ran), and the `if`
+  as it was under `else:`: eager runs are unchanged; compiled code tells nothing. An `if`
+  without `else` that only tells is guarded with `if not torch.compiler.is_compiling():`.
 
 Branches that do more than assign or return get no fix: `torch.cond` traces them in 2.13 only
 when both branches return tensors of the same shape and dtype, neither returns an input
@@ -566,8 +640,11 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             check = check_fix(context, node, self.fix_applicability)
             if check is not None:  # it keeps the `if` and its comments, for eager runs
                 return check
-        if not owns_its_lines(context, node) or commented:
+        if not owns_its_lines(context, node):
             return None
+        told = self._told_fix(node)  # it keeps the `if` and its comments, for eager runs
+        if told is not None or commented:
+            return told
         returned = _returned_values(node)
         if returned is not None:
             alone = all(owns_its_lines(context, r) for r in (node.body[0], node.orelse[0]))
@@ -593,6 +670,35 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None  # the condition would be computed once per name
         message = "choose in the graph: `{torch}.where(...)`"
         return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
+
+    def _told_fix(self, node: ast.If) -> Fix | None:
+        """An `if` whose one branch only tells (`warnings.warn`, `print`) and whose other, if
+        any, only updates tensors: while compiling, `torch.where` updates them and nothing is
+        told (`where-told`), or the `if` is skipped (`guard`); eager runs keep the `if`."""
+        if _elif_of(node) is not None or not self._graph_test(node.test):
+            return None
+        context = self.context
+        line = context.source.lines[node.lineno - 1].lstrip()
+        if not line.startswith("if"):
+            return None
+        if not node.orelse:
+            if not only_notices(context, node.body):
+                return None
+            message = "tell only when not compiling: `if not {torch}.compiler.is_compiling():`"
+            return offer(context, node, message, "guard", self.fix_applicability, needs_torch=True)
+        if only_notices(context, node.body):
+            updating = node.orelse
+        elif only_notices(context, node.orelse):
+            updating = node.body
+        else:
+            return None
+        chosen = _assignments(updating)
+        if chosen is None or not all(self._updates_a_tensor(*pair) for pair in chosen):
+            return None
+        if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
+            return None  # the condition would be computed once per name
+        message = "while compiling, update in the graph: `{torch}.where(...)`, and tell nothing"
+        return offer(context, node, message, "where-told", self.fix_applicability, needs_torch=True)
 
     def _first_tensor_read(self, test: ast.expr) -> ast.expr:
         """The operand of `and`/`or` whose truth Python reads first from a tensor: the part of

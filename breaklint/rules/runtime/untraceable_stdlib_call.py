@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer, tensor_valued
+from breaklint.fixes import guard_fix, offer, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import (
@@ -14,7 +14,7 @@ from breaklint.knowledge.curated import (
     UNTRACEABLE_OBJECT_METHODS,
     UNTRACEABLE_STDLIB,
 )
-from breaklint.rule import FixExample
+from breaklint.rule import FixExample, RuleContext
 from breaklint.rules._traced_values import TracedValue, TracedValueUses
 from breaklint.syntax import dotted, method_call
 
@@ -22,6 +22,19 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from breaklint.rewrites import Rewrite, Rewritten
+
+
+def _dict_call(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `dict` fix: `copy.copy(d)` of a dict becomes `dict(d)`."""
+    import libcst as cst
+
+    if not isinstance(node, cst.Call) or len(node.args) != 1:
+        return None
+    return node.with_changes(func=cst.Name("dict"))
+
+
+# Calls that only change which warnings are shown.
+WARNING_FILTERS = frozenset({"warnings.simplefilter", "warnings.filterwarnings"})
 
 
 def _clone(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -35,6 +48,25 @@ def _clone(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     if len(node.args) != 1 or node.args[0].star:
         return None
     return method(node.args[0].value, "clone").with_changes(lpar=node.lpar, rpar=node.rpar)
+
+
+_TAGGED = """
+import copy
+
+import torch
+
+
+def tagged(x, extra: dict | None = None):
+    if extra is None:
+        extra = {}
+    else:
+        extra = copy.copy(extra)
+    extra["scale"] = 2
+    return x * extra["scale"]
+
+
+compiled = torch.compile(tagged)
+"""
 
 
 class UntraceableStdlibCall(TracedValueUses):
@@ -170,17 +202,66 @@ compiled = torch.compile(snapshot)
 """,
             probe="(snapshot, (torch.randn(8),))",
         ),
+        FixExample(
+            before="""
+import warnings
+
+import torch
+
+
+def quiet(x):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        y = x * 2
+    return y + 1
+
+
+compiled = torch.compile(quiet)
+""",
+            after="""
+import warnings
+
+import torch
+
+
+def quiet(x):
+    with warnings.catch_warnings():
+        if not torch.compiler.is_compiling():
+            warnings.simplefilter("ignore", DeprecationWarning)
+        y = x * 2
+    return y + 1
+
+
+compiled = torch.compile(quiet)
+""",
+            probe="(quiet, (torch.randn(8),))",
+        ),
+        FixExample(
+            before=_TAGGED,
+            after=_TAGGED.replace("copy.copy(extra)", "dict(extra)"),
+            probe='(tagged, (torch.randn(4), {"shift": 1}))',
+        ),
     )
     fix_applicability = Applicability.UNSAFE
-    rewrites: ClassVar[Mapping[str, Rewrite]] = {"clone": _clone}
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"clone": _clone, "dict": _dict_call}
     fix_safety = """
 Unsafe fix: `copy.deepcopy(t)` of a tensor becomes `t.clone()`: the same values in new memory,
 traced by Dynamo. Autograd differs: the deep copy is a new leaf (it keeps `requires_grad` but
 no history, and raises on a non-leaf tensor that requires grad), while the clone stays
-connected to `t`'s graph, so gradients now flow back through it. The other calls this rule
-flags (clocks, Python's RNG, serialization) have no automatic fix: their results must come
-from outside the compiled code.
+connected to `t`'s graph, so gradients now flow back through it. A statement that only sets
+a warning filter (`warnings.simplefilter`, `warnings.filterwarnings`) is guarded with `if not
+torch.compiler.is_compiling():`: eager runs filter as before, compiled code does not (a filter
+changes which warnings are shown, never a value). `copy.copy(d)` of a name that holds a dict
+on every way to the call (a parameter annotated `dict`, past its `is None` test where it may
+be None, or bound to a dict display, comprehension or `dict(...)`) becomes `dict(d)`: the same
+shallow copy, a plain `dict` also where a subclass (an `OrderedDict`) was passed. The other
+calls this rule flags (clocks, Python's RNG, serialization) have no automatic fix: their
+results must come from outside the compiled code.
 """
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self._function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
 
     def visit_Call(self, node: ast.Call) -> None:
         self._check_call(node)
@@ -222,6 +303,8 @@ from outside the compiled code.
                         "clone",
                         self.fix_applicability,
                     )
+                elif name in WARNING_FILTERS:
+                    fix = guard_fix(self.context, node, self.fix_applicability)
                 self.report(node, self.message.format(call=name), hint=alternative, fix=fix)
                 return
 
@@ -275,12 +358,59 @@ from outside the compiled code.
             Kind.MASK,
             Kind.TENSORS,
         )
+        fix = None
+        if self._copies_a_dict(node):
+            message = "copy the dict with `dict(...)`"
+            fix = offer(self.context, node, message, "dict", self.fix_applicability)
         self.report(
             node,
             self.message.format(call="copy.copy") if certain else self.copy_message,
             hint=UNTRACEABLE_STDLIB["copy.copy"],
             severity=None if certain else Severity.WARNING,
+            fix=fix,
         )
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if self._function is None:
+            self._function = node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _copies_a_dict(self, node: ast.Call) -> bool:
+        """Whether the copied argument is a name that holds a dict wherever the copy runs:
+        every binding of it in the function is a dict-annotated parameter or a dict made
+        there, and where the parameter may be None, the copy runs only past `is None`."""
+        argument, function = node.args[0], self._function
+        if not isinstance(argument, ast.Name) or function is None:
+            return False
+        if "dict" in self.context.facts.names:
+            return False
+        name = argument.id
+        parameters = [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
+        parameter = next((a for a in parameters if a.arg == name), None)
+        if parameter is not None and _dict_annotation(parameter.annotation) is None:
+            return False
+        parents = {
+            id(child): parent
+            for parent in ast.walk(function)
+            for child in ast.iter_child_nodes(parent)
+        }
+        for other in ast.walk(function):
+            if (
+                isinstance(other, ast.Name)
+                and other.id == name
+                and not isinstance(other.ctx, ast.Load)
+            ):
+                assigned = parents.get(id(other))
+                if not isinstance(assigned, ast.Assign) or len(assigned.targets) != 1:
+                    return False
+                if assigned.targets[0] is not other or not _makes_a_dict(assigned.value, node):
+                    return False
+            elif isinstance(other, ast.Global | ast.Nonlocal) and name in other.names:
+                return False
+        if parameter is None or _dict_annotation(parameter.annotation) is False:
+            return True  # the parameter admits no None
+        return _past_none_test(node, name, parents)
 
     def _copies_a_tensor(self, node: ast.Call) -> bool:
         return (
@@ -301,3 +431,55 @@ from outside the compiled code.
         if name.partition(".")[0] in self.context.facts.names or self._tensor_argument(node):
             return None
         return TracedValue(name, frozenset({"random"}))
+
+
+def _dict_annotation(annotation: ast.expr | None) -> bool | None:
+    """For an annotation that admits dicts only: whether it admits None as well
+    (`dict | None`, `Optional[Dict[str, int]]`); None for any other annotation."""
+    if annotation is None:
+        return None
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        sides = [annotation.left, annotation.right]
+        nones = [s for s in sides if isinstance(s, ast.Constant) and s.value is None]
+        if len(nones) != 1:
+            return None
+        (other,) = [s for s in sides if s is not nones[0]]
+        return None if _dict_annotation(other) is not False else True
+    base = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    written = (dotted(base) or "").rpartition(".")[2]
+    if written == "Optional" and isinstance(annotation, ast.Subscript):
+        return None if _dict_annotation(annotation.slice) is not False else True
+    return False if written in ("dict", "Dict") else None
+
+
+def _makes_a_dict(value: ast.expr, copy: ast.Call) -> bool:
+    """A dict display or comprehension, `dict(...)`, or the copy being fixed."""
+    if value is copy or isinstance(value, ast.Dict | ast.DictComp):
+        return True
+    return (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict"
+    )
+
+
+def _past_none_test(node: ast.AST, name: str, parents: dict[int, ast.AST]) -> bool:
+    """Whether `node` runs only where `name` is not None: under `if name is not None:`, or
+    under the `else` of `if name is None:`."""
+    child, parent = node, parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, ast.If):
+            test = parent.test
+            tested = (
+                isinstance(test, ast.Compare)
+                and isinstance(test.left, ast.Name)
+                and test.left.id == name
+                and len(test.ops) == 1
+                and isinstance(test.comparators[0], ast.Constant)
+                and test.comparators[0].value is None
+            )
+            if tested:
+                assert isinstance(test, ast.Compare)
+                under = parent.body if isinstance(test.ops[0], ast.IsNot) else parent.orelse
+                if isinstance(test.ops[0], ast.Is | ast.IsNot) and child in under:
+                    return True
+        child, parent = parent, parents.get(id(parent))
+    return False

@@ -1,11 +1,21 @@
-import ast
-from dataclasses import dataclass
+from __future__ import annotations
 
-from breaklint.findings import Severity
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from breaklint.findings import Applicability, Fix, Severity
+from breaklint.fixes import offer
 from breaklint.kinds import Kind
-from breaklint.rule import Rule, RuleContext
-from breaklint.syntax import dotted, method_call
+from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.syntax import dotted, iter_nodes, method_call
 from breaklint.tensorness import FunctionFacts
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from breaklint.rewrites import Rewrite, Rewritten
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +77,47 @@ METHODS = {
 }
 
 
+def _index_pairs(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """`torch.cartesian_prod(torch.arange(a), torch.arange(b))` as `[(i0, i1) for i0 in
+    range(a) for i1 in range(b)]`."""
+    import libcst as cst
+
+    if not isinstance(node, cst.Call):
+        return None
+    code = cst.Module([]).code_for_node
+    names = [f"i{index}" for index in range(len(node.args))]
+    ranges = []
+    for name, argument in zip(names, node.args, strict=True):
+        if not isinstance(argument.value, cst.Call):
+            return None
+        bounds = ", ".join(code(a.value) for a in argument.value.args)
+        ranges.append(f"for {name} in range({bounds})")
+    return cst.parse_expression(f"[({', '.join(names)}) {' '.join(ranges)}]")
+
+
+def _is_module(receiver: ast.expr, facts: FunctionFacts) -> bool:
+    """`np.split(a, n)`: a module's function, not a tensor's method."""
+    return (
+        isinstance(receiver, ast.Name)
+        and facts.alias_of(facts.imports.get(receiver.id, "")) == receiver.id
+    )
+
+
+def _elements(argument: ast.expr) -> list[ast.expr]:
+    """The values of a size argument: a tuple or list literal is read element by element."""
+    if isinstance(argument, ast.Tuple | ast.List):
+        return [e for e in argument.elts if not isinstance(e, ast.Starred)]
+    return [argument]
+
+
+def _call_name(node: ast.Call, resolved: str | None) -> str:
+    written = dotted(node.func)
+    if written is not None:
+        return written
+    call = method_call(node)
+    return f".{call[1]}" if call else (resolved or "call")
+
+
 # Tensor methods that, called with no argument, reduce a tensor to a 0-dim one.
 FULL_REDUCTIONS = frozenset(
     {"sum", "mean", "max", "min", "argmax", "argmin", "prod", "amax", "amin", "median"}
@@ -100,9 +151,15 @@ class TensorSizeArgument(Rule):
         "`torch.index_select`), or loop over Python ints"
     )
     fix_safety = """
-No automatic fix: a size, count or bound must be a Python number, and this one is a tensor's
-value, so the shape of what follows depends on the data; computing it from shapes, or keeping a
-mask instead, changes the code around it in ways that depend on what it computes.
+Unsafe fix: where a loop iterates over the rows of `torch.cartesian_prod(torch.arange(a),
+torch.arange(b), ...)` (written in the `for` or bound once to a name the `for` alone reads),
+the bounds are Python numbers and every use of the loop variable is an element of a row
+(`pair[0]`) used as an index, the product becomes `[(i0, i1) for i0 in range(a) for i1 in
+range(b)]`: the same index pairs in the same order, as Python ints, which index exactly as
+the 0-dim tensors did. An `arange` of a float bound would make `range` raise. Elsewhere no fix
+is offered: a size, count or bound must be a Python number, and this one is a tensor's value,
+so the shape of what follows depends on the data; computing it from shapes, or keeping a mask
+instead, changes the code around it in ways that depend on what it computes.
 """
     what = """
 Flags a tensor passed where a torch function or tensor method needs a Python number: a size
@@ -149,17 +206,102 @@ def pad_to_longest(x):
 compiled = torch.compile(pad_to_longest)
 """
     probe = "(pad_to_longest, (torch.randn(4, 6),))"
+    fix_examples = (
+        FixExample(
+            before="""
+import torch
+
+
+def covariance(y):
+    channels = y.shape[-1]
+    c = torch.zeros(y.shape[0], channels, channels)
+    pairs = torch.cartesian_prod(torch.arange(channels), torch.arange(channels))
+    for pair in pairs:
+        c[:, pair[0], pair[1]] = y[:, pair[0]] * y[:, pair[1]]
+    return c
+
+
+compiled = torch.compile(covariance)
+""",
+            after="""
+import torch
+
+
+def covariance(y):
+    channels = y.shape[-1]
+    c = torch.zeros(y.shape[0], channels, channels)
+    pairs = [(i0, i1) for i0 in range(channels) for i1 in range(channels)]
+    for pair in pairs:
+        c[:, pair[0], pair[1]] = y[:, pair[0]] * y[:, pair[1]]
+    return c
+
+
+compiled = torch.compile(covariance)
+""",
+            probe="(covariance, (torch.randn(5, 3),))",
+        ),
+    )
+    fix_applicability = Applicability.UNSAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"index-pairs": _index_pairs}
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         # Loop variables over a tensor (`for pair in pairs:`): rows, whose elements are 0-dim
-        # tensors when the tensor has two dimensions, as tensors of index pairs do.
-        self._rows: set[str] = set()
+        # tensors when the tensor has two dimensions, as tensors of index pairs do; each with
+        # the fix that makes the rows Python ints, where one fits.
+        self._rows: dict[str, Fix | None] = {}
+        self._function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if self._function is None:
+            self._function = node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_For(self, node: ast.For) -> None:
         kind = self.context.facts.kind(node.iter)
         if isinstance(node.target, ast.Name) and kind.is_tensor:
-            self._rows.add(node.target.id)
+            self._rows[node.target.id] = self._index_pairs_fix(node, node.target.id)
+
+    def _index_pairs_fix(self, loop: ast.For, row: str) -> Fix | None:
+        """The `index-pairs` fix of a loop over `torch.cartesian_prod` of `torch.arange`s
+        whose rows only index (see `fix_safety`)."""
+        function = self._function
+        if function is None:
+            return None
+        nodes = list(iter_nodes(function))
+        iterated = loop.iter
+        product = (
+            _bound_once_for(nodes, iterated, loop) if isinstance(iterated, ast.Name) else iterated
+        )
+        if not isinstance(product, ast.Call) or not self._product_of_ranges(product):
+            return None
+        if not _only_indexed(nodes, row, loop, len(product.args)):
+            return None
+        message = "index with Python ints: `[(i0, i1) for i0 in range(a) for i1 in range(b)]`"
+        return offer(self.context, product, message, "index-pairs", self.fix_applicability)
+
+    def _product_of_ranges(self, call: ast.Call) -> bool:
+        """`torch.cartesian_prod(torch.arange(...), ...)` of two or more `arange`s of Python
+        numbers, all positional: what `range` gives the same values as."""
+        facts = self.context.facts
+        if facts.resolve(call.func) != "torch.cartesian_prod" or call.keywords:
+            return False
+        if len(call.args) < 2:
+            return False
+        taken = {f"i{index}" for index in range(len(call.args))}
+        for argument in call.args:
+            if not isinstance(argument, ast.Call) or argument.keywords:
+                return False
+            if facts.resolve(argument.func) != "torch.arange" or not 1 <= len(argument.args) <= 2:
+                return False
+            for bound in argument.args:
+                if facts.kind(bound) is not Kind.PYTHON:
+                    return False
+                # A later `range` is evaluated where the earlier variables are bound.
+                if any(isinstance(n, ast.Name) and n.id in taken for n in ast.walk(bound)):
+                    return False
+        return True
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         index = node.slice
@@ -230,28 +372,51 @@ compiled = torch.compile(pad_to_longest)
             and not facts.kind(part.slice).is_tensor
         )
         if element:
+            assert isinstance(part, ast.Subscript) and isinstance(part.value, ast.Name)
+            fix = self._rows[part.value.id]
             message = self.maybe_index_message.format(argument=ast.unparse(part))
-            self.report(part, message, hint=self.index_hint, severity=Severity.WARNING)
+            hint = None if fix else self.index_hint
+            self.report(part, message, hint=hint, fix=fix, severity=Severity.WARNING)
 
 
-def _is_module(receiver: ast.expr, facts: FunctionFacts) -> bool:
-    """`np.split(a, n)`: a module's function, not a tensor's method."""
-    return (
-        isinstance(receiver, ast.Name)
-        and facts.alias_of(facts.imports.get(receiver.id, "")) == receiver.id
-    )
+def _bound_once_for(nodes: list[ast.AST], name: ast.Name, loop: ast.For) -> ast.expr | None:
+    """The value of `name = value`, where that is the function's only binding of `name`, before
+    `loop`, and `loop`'s iterable is its only read."""
+    uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == name.id]
+    if len(uses) != 2 or not any(use is name for use in uses):
+        return None
+    assignments = [
+        n
+        for n in nodes
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and n.targets[0] in uses
+    ]
+    if len(assignments) != 1 or assignments[0].lineno >= loop.lineno:
+        return None
+    return assignments[0].value
 
 
-def _elements(argument: ast.expr) -> list[ast.expr]:
-    """The values of a size argument: a tuple or list literal is read element by element."""
-    if isinstance(argument, ast.Tuple | ast.List):
-        return [e for e in argument.elts if not isinstance(e, ast.Starred)]
-    return [argument]
-
-
-def _call_name(node: ast.Call, resolved: str | None) -> str:
-    written = dotted(node.func)
-    if written is not None:
-        return written
-    call = method_call(node)
-    return f".{call[1]}" if call else (resolved or "call")
+def _only_indexed(nodes: list[ast.AST], row: str, loop: ast.For, width: int) -> bool:
+    """Whether every read of the loop variable `row` is an element of it (`row[0]`, a constant
+    below `width`) that is an index of a subscript, and `loop` alone binds it."""
+    indexing: set[int] = set()  # ids of the loads of `row` that are such elements
+    for node in nodes:
+        if not isinstance(node, ast.Subscript):
+            continue
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        for part in parts:
+            element = (
+                isinstance(part, ast.Subscript)
+                and isinstance(part.value, ast.Name)
+                and part.value.id == row
+                and isinstance(part.slice, ast.Constant)
+                and type(part.slice.value) is int
+                and 0 <= part.slice.value < width
+            )
+            if element:
+                assert isinstance(part, ast.Subscript)
+                indexing.add(id(part.value))
+    uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == row]
+    stores = [n for n in uses if not isinstance(n.ctx, ast.Load)]
+    loads = [n for n in uses if isinstance(n.ctx, ast.Load)]
+    bound_by_loop = len(stores) == 1 and stores[0] is loop.target
+    return bound_by_loop and bool(loads) and all(id(n) in indexing for n in loads)

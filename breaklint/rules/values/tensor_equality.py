@@ -1,12 +1,16 @@
 import ast
 
-from breaklint.findings import Severity
+from breaklint.findings import Applicability, Fix, Severity
+from breaklint.fixes import offer, only_notices, owns_its_lines
 from breaklint.kinds import Kind
-from breaklint.rule import Rule, RuleContext
+from breaklint.rule import FixExample, Rule, RuleContext
 
 # Tensor comparisons that answer with one Python bool: they read every value of both tensors.
 FUNCTIONS = frozenset({"torch.equal", "torch.allclose"})
 METHODS = frozenset({"equal", "allclose"})
+# What a test may call besides the comparisons and still have no effect of its own: skipping
+# it while compiling skips nothing else.
+PURE_CALLS = frozenset({"all", "any", "zip", "len", "isinstance", "enumerate", "range"})
 
 
 class TensorEquality(Rule):
@@ -22,10 +26,15 @@ class TensorEquality(Rule):
         "with `torch.where`, or compare outside the compiled code"
     )
     fix_safety = """
-No automatic fix: the answer is a Python bool that the code around it branches on (a cache hit,
-a shortcut for equal inputs); keeping it a tensor means computing both branches and selecting
-with `torch.where`, or moving the comparison out of the compiled code, which changes the code
-around it.
+Unsafe fix: where the comparison is in the test of an `if` (not an `elif`, without `else`)
+whose body only warns or prints (`warnings.warn`, `print`), or ends in a `raise` with no other
+way out, and the test calls nothing but the comparisons and pure builtins (`all`, `any`,
+`zip`, `len`...), the whole `if` is guarded with `if not torch.compiler.is_compiling():`:
+eager runs check, warn and raise exactly as before; compiled code neither warns nor checks,
+so a failing check no longer raises there. Elsewhere no fix is offered: the answer is a Python
+bool that the code around it branches on (a cache hit, a shortcut for equal inputs); keeping
+it a tensor means computing both branches and selecting with `torch.where`, or moving the
+comparison out of the compiled code, which changes the code around it.
 """
     what = """
 Flags `torch.equal(a, b)`, `a.equal(b)`, `torch.allclose(a, b)` and `a.allclose(b)` on tensors
@@ -68,10 +77,84 @@ compiled = torch.compile(cached_distance)
 """
     probe = "(cached_distance, (torch.randn(4, 3), torch.randn(4, 3)))"
     gb_ids = ("GB0033",)
+    fix_examples = (
+        FixExample(
+            before="""
+import torch
+
+
+def scaled(xs, references):
+    if not all(torch.equal(x, r) for x, r in zip(xs, references)):
+        raise ValueError("inputs differ from the references")
+    return [x * 2 for x in xs]
+
+
+compiled = torch.compile(scaled)
+""",
+            after="""
+import torch
+
+
+def scaled(xs, references):
+    if not torch.compiler.is_compiling():
+        if not all(torch.equal(x, r) for x, r in zip(xs, references)):
+            raise ValueError("inputs differ from the references")
+    return [x * 2 for x in xs]
+
+
+compiled = torch.compile(scaled)
+""",
+            probe="(scaled, ([torch.ones(3)], [torch.ones(3)]))",
+        ),
+    )
+    fix_applicability = Applicability.UNSAFE
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._short_circuited: set[int] = set()  # ids of nodes `and`/`or` may not evaluate
+        self._tested: list[ast.If] = []  # the `if`s whose test is being read, innermost last
+
+    def visit_If_test(self, node: ast.If) -> None:
+        self._tested.append(node)
+
+    def leave_If_test(self, node: ast.If) -> None:
+        self._tested.pop()
+
+    def _fix(self) -> Fix | None:
+        """The guard of the `if` whose test holds the comparison, where its body only tells
+        or raises and the test does nothing else (see `fix_safety`)."""
+        if not self._tested:
+            return None
+        node = self._tested[-1]
+        context = self.context
+        line = context.source.lines[node.lineno - 1].lstrip()
+        if node.orelse or not line.startswith("if") or not owns_its_lines(context, node):
+            return None
+        if not self._only_notices_or_raises(node.body) or not self._pure(node.test):
+            return None
+        message = "check only when not compiling: `if not {torch}.compiler.is_compiling():`"
+        return offer(context, node, message, "guard", self.fix_applicability, needs_torch=True)
+
+    def _only_notices_or_raises(self, body: list[ast.stmt]) -> bool:
+        exits = (ast.Return, ast.Break, ast.Continue, ast.Yield, ast.YieldFrom, ast.Await)
+        if any(isinstance(n, exits) for statement in body for n in ast.walk(statement)):
+            return False
+        return isinstance(body[-1], ast.Raise) or only_notices(self.context, body)
+
+    def _pure(self, test: ast.expr) -> bool:
+        facts = self.context.facts
+        for node in ast.walk(test):
+            if isinstance(node, ast.NamedExpr):
+                return False
+            if not isinstance(node, ast.Call):
+                continue
+            name = facts.resolve(node.func)
+            if name in FUNCTIONS or (name in PURE_CALLS and name not in facts.names):
+                continue
+            call = facts.tensor_method(node)
+            if call is None or call[1] not in METHODS:
+                return False
+        return True
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         # `interpolating or torch.equal(a, b)`: only the first operand surely runs.
@@ -86,11 +169,13 @@ compiled = torch.compile(cached_distance)
             kinds = [facts.kind(argument) for argument in node.args[:2]]
             if any(kind.is_tensor for kind in kinds):
                 severity = Severity.WARNING if maybe else None
-                self.report(node, self.message.format(call=f"{name}()"), severity=severity)
+                message = self.message.format(call=f"{name}()")
+                self.report(node, message, severity=severity, fix=self._fix())
             elif len(kinds) == 2 and Kind.PYTHON not in kinds:
                 # The function takes tensors only: arguments of unknown kind are tensors in
                 # every run that gets past it, or objects that stand in for them.
-                self.report(node, self.message.format(call=f"{name}()"), severity=Severity.WARNING)
+                message = self.message.format(call=f"{name}()")
+                self.report(node, message, severity=Severity.WARNING, fix=self._fix())
             return
         call = facts.tensor_method(node)
         if call is None or call[1] not in METHODS or not node.args:
@@ -100,4 +185,5 @@ compiled = torch.compile(cached_distance)
             # A receiver taken for a tensor only because it is a root parameter: a maybe.
             maybe = maybe or facts.rests_on_guess(receiver)
             severity = Severity.WARNING if maybe else None
-            self.report(node, self.message.format(call=f".{method}()"), severity=severity)
+            message = self.message.format(call=f".{method}()")
+            self.report(node, message, severity=severity, fix=self._fix())

@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import NumberUses, NumberUsesHooks, check_fixes, offer, tensor_operands
+from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule, RuleContext
-from breaklint.syntax import excerpt
+from breaklint.syntax import excerpt, iter_nodes
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -34,6 +35,126 @@ def _keep_tensor(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         return None
     value = node.args[0].value
     return method(method(value, "detach"), conversion).with_changes(lpar=node.lpar, rpar=node.rpar)
+
+
+def _range_last(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `range-last` fix: in the block of `node` (a loop, a `with` or a function), after
+    `t = torch.arange(start, end)`, each `int(t[-1])` of a later line, until `t` is bound
+    again, becomes `int(start + len(t) - 1)`."""
+    import libcst as cst
+
+    body = getattr(node, "body", None)
+    if not isinstance(body, cst.IndentedBlock):
+        return None
+    starts: dict[str, cst.BaseExpression] = {}  # names bound to a range: its start
+
+    class LastOfRange(cst.CSTTransformer):
+        def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+            name = _last_of(updated)
+            if name is None or name not in starts:
+                return updated
+            length = cst.Call(cst.Name("len"), [cst.Arg(cst.Name(name))])
+            up_to = cst.BinaryOperation(starts[name], cst.Add(), length)
+            last = cst.BinaryOperation(up_to, cst.Subtract(), cst.Integer("1"))
+            return updated.with_changes(args=[cst.Arg(last)])
+
+    statements: list[Any] = []
+    for original in body.body:
+        statement: Any = original
+        if isinstance(statement, cst.SimpleStatementLine) and starts:
+            statement = statement.visit(LastOfRange())
+        for name in _stored_names(statement):
+            starts.pop(name, None)
+        start = _range_start(statement, fix.torch)
+        if start is not None:
+            starts[start[0]] = start[1]
+        statements.append(statement)
+    changed: cst.CSTNode = node.with_changes(body=body.with_changes(body=statements))
+    return changed
+
+
+def _last_of(call: cst.Call) -> str | None:
+    """`t` of `int(t[-1])`."""
+    import libcst.matchers as m
+
+    pattern = m.Call(
+        func=m.Name("int"),
+        args=[
+            m.Arg(
+                value=m.Subscript(
+                    value=m.Name(),
+                    slice=[
+                        m.SubscriptElement(m.Index(m.UnaryOperation(m.Minus(), m.Integer("1"))))
+                    ],
+                ),
+                keyword=None,
+                star="",
+            )
+        ],
+    )
+    if not m.matches(call, pattern):
+        return None
+    read: Any = call.args[0].value  # `t[-1]`, as matched
+    return str(read.value.value)
+
+
+def _range_start(statement: cst.BaseStatement, torch: str) -> tuple[str, cst.BaseExpression] | None:
+    """(t, start) of `t = torch.arange(start, end)` or `t = torch.arange(end)` (start 0)."""
+    import libcst as cst
+    import libcst.matchers as m
+
+    pattern = m.SimpleStatementLine(
+        body=[
+            m.Assign(
+                targets=[m.AssignTarget(target=m.Name())],
+                value=m.Call(func=m.Attribute(value=m.Name(torch), attr=m.Name("arange"))),
+            )
+        ]
+    )
+    if not m.matches(statement, pattern):
+        return None
+    assign: Any = statement.body[0]  # type: ignore[attr-defined]
+    arguments = assign.value.args
+    if not 1 <= len(arguments) <= 2 or any(a.keyword or a.star for a in arguments):
+        return None
+    start = arguments[0].value if len(arguments) == 2 else cst.Integer("0")
+    return assign.targets[0].target.value, start
+
+
+def _stored_names(statement: cst.CSTNode) -> set[str]:
+    """The names `statement` binds anywhere in it (assignments, loop targets)."""
+    import libcst as cst
+    import libcst.matchers as m
+
+    targets = m.findall(
+        statement,
+        m.AssignTarget() | m.AugAssign() | m.AnnAssign() | m.For() | m.NamedExpr() | m.WithItem(),
+    )
+    names = set()
+    for target in targets:
+        bound = getattr(target, "target", None) or getattr(target, "asname", None)
+        for name in m.findall(bound, m.Name()) if bound is not None else ():
+            assert isinstance(name, cst.Name)
+            names.add(name.value)
+    return names
+
+
+_CHUNKED = """
+import torch
+
+
+def chunked_sum(x, size: int):
+    total = torch.zeros(x.shape[1:])
+    pos = 0
+    while pos < x.shape[0]:
+        t = torch.arange(pos, min(x.shape[0], pos + size))
+        pos = int(t[-1]) + 1
+        total = total + x[t].sum(0)
+    return total
+
+
+compiled = torch.compile(chunked_sum)
+"""
 
 
 class TensorToScalar(NumberUsesHooks, Rule):
@@ -171,9 +292,17 @@ compiled = torch.compile(stable)
 """,
             probe="(stable, (torch.randn(8),))",
         ),
+        FixExample(
+            before=_CHUNKED,
+            after=_CHUNKED.replace("int(t[-1])", "int(pos + len(t) - 1)"),
+            probe="(chunked_sum, (torch.randn(10, 3), 4))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
-    rewrites: ClassVar[Mapping[str, Rewrite]] = {"keep-tensor": _keep_tensor}
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {
+        "keep-tensor": _keep_tensor,
+        "range-last": _range_last,
+    }
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor, or
 computes a name whose every use in the function is such an operand, an ordering or equality
@@ -187,7 +316,12 @@ constants and joined by `not`, `and`, `or`, the `if` is kept for eager runs afte
 torch.compiler.is_compiling(): torch._assert_async(<not test on the tensors>, "<msg as
 written>")`: compiled code checks in the graph and raises a `RuntimeError` with the message
 unformatted (`int(t)` truncates, so its test is not the tensor's and gets no such fix).
-`complex()` and other uses have no automatic fix.
+`int(t[-1])` where `t = torch.arange(start, end)` of Python numbers is `t`'s last binding,
+earlier in the same block of a loop, a `with` or the function, becomes `int(start + len(t) -
+1)`: the range's last value, known without reading the tensor (exactly for integer bounds;
+computed in Python's float for float bounds, where the tensor holds `float32`; an empty range,
+where `t[-1]` raised, now gives `start - 1`). `complex()` and other uses have no automatic
+fix.
 """
 
     def __init__(self, context: RuleContext) -> None:
@@ -196,6 +330,13 @@ unformatted (`int(t)` truncates, so its test is not the tensor's and gets no suc
         self._index_depth = 0
         self.numbers = NumberUses(context)
         self._checks: dict[int, Fix] = {}  # reads in the test of a raising check: its fix
+        self._function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if self._function is None:
+            self._function = node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_If(self, node: ast.If) -> None:
         self._checks.update(check_fixes(self.context, node, self.fix_applicability))
@@ -237,12 +378,65 @@ unformatted (`int(t)` truncates, so its test is not the tensor's and gets no suc
             return
         severity = Severity.WARNING if guess else None
         convertible = func.id in TENSOR_CONVERSIONS
+        range_last = self._range_last_fix(node)
         if id(node) in self._checks:
             self.report(node, message, severity=severity, fix=self._checks[id(node)])
+        elif range_last is not None:
+            self.report(node, message, severity=severity, fix=range_last)
         elif convertible and id(node) in self._in_tensor_arithmetic:
             self.report(node, message, severity=severity, fix=self._fix(node))
         elif not (convertible and self.numbers.bind(node, severity)):
             self.report(node, message, severity=severity, hint=self._hint(node))
+
+    def _range_last_fix(self, node: ast.Call) -> Fix | None:
+        """The `range-last` fix of `int(t[-1])` where, earlier in the same block (of a loop, a
+        `with` or the function), `t = torch.arange(...)` of Python numbers is `t`'s last
+        binding: the last value of the range is `start + len(t) - 1`, known without reading."""
+        argument, function = node.args[0], self._function
+        if node.func.id != "int" or function is None:  # type: ignore[attr-defined]
+            return None
+        if not (isinstance(argument, ast.Subscript) and isinstance(argument.value, ast.Name)):
+            return None
+        last = argument.slice
+        minus_one = (
+            isinstance(last, ast.UnaryOp)
+            and isinstance(last.op, ast.USub)
+            and isinstance(last.operand, ast.Constant)
+            and type(last.operand.value) is int
+            and last.operand.value == 1
+        )
+        found = _block_of(function, node)
+        if not minus_one or found is None:
+            return None
+        owner, statements, index = found
+        name = argument.value.id
+        binding = next((s for s in reversed(statements[:index]) if _stores(s, name)), None)
+        if not isinstance(binding, ast.Assign) or len(binding.targets) != 1:
+            return None
+        value = binding.value
+        facts = self.context.facts
+        if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute):
+            return None
+        written = value.func.value
+        plain = (
+            isinstance(binding.targets[0], ast.Name)
+            and isinstance(written, ast.Name)
+            and facts.resolve(value.func) == "torch.arange"
+            and not value.keywords
+            and 1 <= len(value.args) <= 2
+        )
+        if not plain or any(facts.kind(a) is not Kind.PYTHON for a in value.args):
+            return None
+        message = "the last value of the range, without reading it: `int(start + len(t) - 1)`"
+        fix = offer(
+            self.context, owner, message, "range-last", self.fix_applicability, needs_torch=True
+        )
+        assert isinstance(written, ast.Name)
+        return (
+            fix
+            if fix is not None and fix.torch == written.id and not fix.adds_torch_import
+            else None
+        )
 
     def _fix(self, node: ast.Call) -> Fix | None:
         conversion = TENSOR_CONVERSIONS[node.func.id]  # type: ignore[attr-defined]
@@ -258,3 +452,46 @@ unformatted (`int(t)` truncates, so its test is not the tensor's and gets no suc
 
     def _message(self, node: ast.Call) -> str:
         return self.message.format(func=node.func.id)  # type: ignore[attr-defined]
+
+
+# Statements whose block the `range-last` fix rewrites: each owns one block, its `body`.
+_BLOCK_OWNERS = (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.FunctionDef)
+
+
+def _block_of(function: ast.AST, node: ast.AST) -> tuple[ast.stmt, list[ast.stmt], int] | None:
+    """(owner, its body, index) of the simple statement holding `node`, where the statement
+    is in the `body` of a loop (not its `else`), a `with` or the function itself."""
+    for owner in ast.walk(function):
+        if not isinstance(owner, _BLOCK_OWNERS) or (
+            owner is not function and isinstance(owner, ast.FunctionDef)
+        ):
+            continue
+        for index, statement in enumerate(owner.body):
+            if isinstance(statement, _COMPOUND):
+                continue
+            if any(inner is node for inner in iter_nodes(statement)):
+                return owner, owner.body, index
+    return None
+
+
+_COMPOUND = (
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.With,
+    ast.AsyncWith,
+    ast.Try,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Match,
+)
+
+
+def _stores(statement: ast.stmt, name: str) -> bool:
+    """Whether `statement` binds `name` anywhere in it."""
+    return any(
+        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+        for n in ast.walk(statement)
+    )
