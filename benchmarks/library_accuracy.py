@@ -339,7 +339,12 @@ def run_breaklint(
     # The driver runs breaklint's command line as is, keeping the probes' results (the truth)
     # in TRUTH_FILE, or, with --static-only, joining with those a previous run kept.
     if options.static_only:
-        truth = ["--replay", str(Path(options.truth).resolve() / library.name / TRUTH_FILE)]
+        recorded = Path(options.truth).resolve() / library.name
+        truth = ["--replay", str(recorded / TRUTH_FILE)]
+        # A truth recorded in another environment with the same packages: its paths move here.
+        recorded_root = json.loads((recorded / RUN_FILE).read_text())["root"]
+        if recorded_root != environment["root"]:
+            truth += ["--relocate", recorded_root, environment["root"]]
     else:
         truth = ["--record", str(out / TRUTH_FILE)]
     command = [options.breaklint_python, str(TRUTH_DRIVER), *truth, "--", "--isolated"]

@@ -276,3 +276,20 @@ def test_tuning_details_leave_the_held_out_half_out() -> None:
     held_out = {**_document("c", "heldout", 2, 0, 2), "misses": [], "false_positives": []}
     held_out["probe_rows"] = []
     assert "## c" not in library_accuracy.tuning_details([held_out])
+
+
+def test_a_truth_recorded_in_another_environment_replays_with_its_paths_moved() -> None:
+    from breaklint.dynamic.model import Probe
+
+    dynamic_truth = _load("dynamic_truth")
+    recorded = [
+        Probe(path="/old/site-packages/lib/model.py", name="probe", line=3),
+        frozenset({("/old/site-packages/lib/model.py", 7), ("/elsewhere/probes.py", 1)}),
+        ("/old/site-packages-other/x.py",),
+    ]
+    moved = dynamic_truth._relocated(recorded, "/old/site-packages", "/new/site-packages")
+    assert moved == [
+        Probe(path="/new/site-packages/lib/model.py", name="probe", line=3),
+        frozenset({("/new/site-packages/lib/model.py", 7), ("/elsewhere/probes.py", 1)}),
+        ("/old/site-packages-other/x.py",),  # a sibling folder sharing the prefix stays
+    ]
