@@ -413,8 +413,12 @@ class _Indexer:
         func = node.func
         callee = dotted_name(func)
         scan = self.function
-        if callee is None and type(func) is ast.Attribute and type(func.value) is ast.Call:
-            callee = self._method_of_result(func.value, func.attr)
+        if callee is None and type(func) is ast.Attribute:
+            if type(func.value) is ast.Call:
+                callee = self._method_of_result(func.value, func.attr)
+            elif type(func.value) is ast.Subscript:  # `self.flows[i].inverse(z)`
+                held = dotted(func.value.value)
+                callee = None if held is None else f"{held}[].{func.attr}"
         if scan is not None and scan.dead:
             scan = None  # nothing it passes or reaches runs under Dynamo
         if scan is not None and (node.args or node.keywords):
@@ -747,6 +751,8 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
             return f"r{summarise(node.args[0], names, deeper)}"
         if _makes_mask(callee, node):
             return "B"
+        if _keeps_elements(callee, node):  # `nn.ModuleList(flows)`: a container of its elements
+            return f"li{summarise(node.args[0], names, deeper)}"
         return f"c{_reaching(callee, names)};"
     if kind is ast.Subscript:
         assert isinstance(node, ast.Subscript)
@@ -804,6 +810,18 @@ def _makes_mask(callee: str, node: ast.Call) -> bool:
         keyword.arg == "dtype" and (dotted(keyword.value) or "").endswith("bool")
         for keyword in node.keywords
     )
+
+
+# Calls that make a container of the elements of their one argument.
+_ELEMENT_KEEPING = frozenset({"list", "tuple", "reversed", "sorted"})
+_ELEMENT_KEEPING_MODULES = frozenset({"ModuleList", "ModuleDict"})
+
+
+def _keeps_elements(callee: str, node: ast.Call) -> bool:
+    """`list(x)`, `reversed(x)`, `nn.ModuleList(x)`: the elements of `x`, in a container."""
+    if len(node.args) != 1 or node.keywords or type(node.args[0]) is ast.Starred:
+        return False
+    return callee in _ELEMENT_KEEPING or callee.rpartition(".")[2] in _ELEMENT_KEEPING_MODULES
 
 
 def _reaching(written: str, names: Mapping[str, str]) -> str:

@@ -379,7 +379,11 @@ class Project:
         self, module: str, caller: FunctionInfo, callee: str, depth: int
     ) -> list[Target]:
         callee = _strip_call(callee)
-        ref = self.resolve_callee(module, caller, callee)
+        # `self.flows[i].inverse(z)`: a method of an element, which the container's summary
+        # reaches as it reaches the container's own (`l` and `i` hold what they combine).
+        element = "[]." in callee
+        callee = callee.replace("[].", ".", 1)
+        ref = None if element else self.resolve_callee(module, caller, callee)
         if ref is not None:
             info = self.function(ref)
             assert info is not None
@@ -420,7 +424,9 @@ class Project:
         # method (`h = x * 2; h.view(...)`).
         if binding is None or (rest and holds) or "." in rest:
             return []
-        if binding[0] not in ("c" if rest else "ndrjlc"):
+        # A method is followed on an instance a call makes, or an element of a container
+        # (`for flow in self.flows`); on the container itself only through an element.
+        if binding[0] not in (("cil" if element else "ci") if rest else "ndrjlc"):
             return []
         return self._held_targets(module, caller, binding, rest, depth)
 
@@ -528,6 +534,9 @@ class Project:
                 if cls is not None and cls.qualname in self.by_module[cls.module].classes:
                     found += self._instance_targets(cls, method, depth)
                 elif depth < _MAX_DEPTH:  # what a project function returns
+                    # `solver = solver_class(...)`, a local bound to a class: an instance
+                    for made in self._value_classes(module, owner, _strip_call(name), depth + 1):
+                        found += self._instance_targets(made, method, depth + 1)
                     for called in self._call_targets(module, owner, name, depth + 1):
                         info = self.function(called.ref)
                         if info is not None and info.returns:
@@ -537,10 +546,39 @@ class Project:
                             found += held
             elif self._is_parameter(owner, name):  # what the callers pass, or its annotation
                 found += self._parameter_targets(module, owner, name, method, depth)
+            elif (binding := self._binding(module, owner, name)) is not None:
+                # a local passed on (`steps += [Scale()]; Chain(steps)`): what it holds
+                found += self._held_targets(module, owner, binding, method, depth + 1)
             else:  # the callable itself, or an object whose method is called
                 written = f"{name}.{method}" if method else name
                 found += self._call_targets(module, owner, written, depth + 1)
         return found
+
+    def _value_classes(
+        self, module: str, owner: FunctionInfo, written: str, depth: int
+    ) -> list[DefinitionRef]:
+        """The project classes (the classes themselves, not instances) that a local name
+        bound in `owner` may hold: a class named, or returned by a project function
+        (`solver_class = select(method)`, `select` returning one of several classes)."""
+        binding = None if "." in written else self._binding(module, owner, written)
+        return [] if binding is None else self._held_classes(module, owner, binding, depth)
+
+    def _held_classes(
+        self, module: str, owner: FunctionInfo, summary: str, depth: int
+    ) -> list[DefinitionRef]:
+        if depth >= _MAX_DEPTH:
+            return []
+        found = []
+        for kind, name in held_values(summary):
+            ref = self.resolve_local(module, _strip_call(name), owner)
+            if ref is None:
+                if kind == "name":  # another local
+                    found += self._value_classes(module, owner, name, depth + 1)
+            elif kind == "name" and ref.qualname in self.by_module[ref.module].classes:
+                found.append(ref)
+            elif kind == "call" and (called := self.function(ref)) is not None and called.returns:
+                found += self._held_classes(ref.module, called, called.returns, depth + 1)
+        return list(dict.fromkeys(found))
 
     def _instance_targets(self, cls: DefinitionRef, method: str, depth: int) -> list[Target]:
         """What calling an instance of the project class `cls` reaches: its `method`, or what

@@ -37,6 +37,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `try` body too, with the breaks after it restated and its comprehensions skipped too; and
   a generator expression a builtin consumes whose element breaks skips the frame
   (mechanism 4);
+- object_scope: an instance of a class a factory function returns (one of several), and the
+  elements of a container attribute (`nn.ModuleList(flows)`, `list(steps)`) that the
+  constructor's callers fill with a list literal or `+=`, by index and iterated (mechanism 3);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -147,6 +150,16 @@ EXPECTED = {
         # returns, passes what `set` returns while compiling, None (a local of the wrapper,
         # through `_collector`, an instance made in its module), so its `else` never runs.
     ],
+    "object_scope": [
+        ("flows/chain.py", 22, "BL202", "info"),  # `step.step(z)` in a loop breaks inside
+        ("flows/layers.py", 11, "BL201", "error"),  # `self.flows[i].inverse(z)`: a `Shift`
+        ("flows/layers.py", 18, "BL101", "error"),  # `for step in reversed(self.steps)`
+        # `select` returns `Euler` or `Midpoint`: the inherited method and both overrides
+        # (not `Heun.correct`, nor `Unused.inverse`: no caller makes one).
+        ("solvers/methods.py", 6, "BL101", "error"),
+        ("solvers/methods.py", 11, "BL101", "error"),
+        ("solvers/methods.py", 16, "BL101", "error"),
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -245,6 +258,22 @@ def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
     # Each method breaks under Dynamo where it is flagged, and no other statement breaks.
     assert probed_findings("stdlib_objects", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stdlib_objects"]
+    ]
+
+
+def test_dynamo_breaks_in_the_objects_that_values_choose(tmp_path: Path) -> None:
+    # Each solver class the factory returns breaks where it is flagged (one probe makes each),
+    # and so does each element class of the containers. The loop's frame is not skipped
+    # (Dynamo 2.13 resumes after the break in `Scale.step`); `Integrator.forward` is skipped
+    # whole: Dynamo cannot rebuild the bound method of the solver it made (GB0092).
+    assert probed_findings("object_scope", tmp_path) == [
+        ("flows/chain.py", 22, "BL202", "not-reproduced"),
+        ("flows/layers.py", 11, "BL201", "confirmed"),
+        ("flows/layers.py", 18, "BL101", "confirmed"),
+        ("run.py", 21, "BL901", "confirmed"),
+        ("solvers/methods.py", 6, "BL101", "confirmed"),
+        ("solvers/methods.py", 11, "BL101", "confirmed"),
+        ("solvers/methods.py", 16, "BL101", "confirmed"),
     ]
 
 
