@@ -117,6 +117,9 @@ class ModuleIndex:
     # `collector = Collector("outputs")` at module level: the name and the callee as written,
     # so that `collector.get()` in any function reaches `Collector.get`.
     instances: dict[str, str] = field(default_factory=dict)
+    # `SOLVERS = {"euler": Euler}` at module level: the summary of a literal container, so
+    # that `SOLVERS[name](...)` in any function reaches what it holds.
+    containers: dict[str, str] = field(default_factory=dict)
     # The words of its code (`code_words`): a module it can name, import or reach is one whose
     # name's last part is among them.
     words: str = ""
@@ -531,6 +534,10 @@ class _Indexer:
                     self.index.instances[name] = callee
                 else:
                     self.index.instances.pop(name, None)  # bound again to something else
+                if isinstance(value, ast.Dict | ast.List | ast.Tuple | ast.Set):
+                    self.index.containers[name] = summarise(value)
+                else:
+                    self.index.containers.pop(name, None)
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         scan = self.function

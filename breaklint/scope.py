@@ -413,6 +413,8 @@ class Project:
                 found += self._held_targets(owner.module, owner_info, summary, method, depth)
             return found
         binding = self._binding(module, caller, head)
+        if binding is None and not rest:  # `SOLVERS[name](...)`, a module-level container's
+            return self._container_targets(module, caller, head)
         if binding is None and rest and not holds and "." not in rest:
             # `collector.get()` with `collector = Collector(...)` at module level, here or
             # imported, unless a parameter of the same name hides it.
@@ -429,6 +431,24 @@ class Project:
         if binding[0] not in (("cil" if element else "ci") if rest else "ndrjlc"):
             return []
         return self._held_targets(module, caller, binding, rest, depth)
+
+    def _container_targets(self, module: str, caller: FunctionInfo, name: str) -> list[Target]:
+        """What calling an element of a module-level literal container reaches: the functions
+        it holds, and the constructors of the classes."""
+        held = self._module_level(module, caller, name, "containers")
+        if held is None:
+            return []
+        owner, summary = held
+        found = []
+        for kind, value in held_values(summary):
+            ref = self.resolve_local(owner, value) if kind == "name" else None
+            if ref is not None and ref.qualname in self.by_module[ref.module].classes:
+                ref = self.constructor(ref)
+                if ref is not None:
+                    found.append(Target(ref, True))
+            elif ref is not None:
+                found.append(Target(ref, False))
+        return found
 
     def _autograd_forward(
         self, module: str, caller: FunctionInfo, callee: str
@@ -455,7 +475,7 @@ class Project:
     ) -> DefinitionRef | None:
         """The project class of the instance a module-level `name = Class(...)` holds, for
         `name` as written in `caller`."""
-        made = self._module_constructor(module, caller, name)
+        made = self._module_level(module, caller, name, "instances")
         if made is None:
             return None
         owner, written = made
@@ -467,21 +487,22 @@ class Project:
     def module_object(self, module: str, caller: FunctionInfo, name: str) -> str | None:
         """The dotted name of the class that made the object a module-level `name = Class(...)`
         holds (`contextvars.ContextVar`), for `name` as written in `caller`, here or imported."""
-        made = self._module_constructor(module, caller, name)
+        made = self._module_level(module, caller, name, "instances")
         if made is None:
             return None
         owner, written = made
         return expand_import(written, self.by_module[owner].imports)
 
-    def _module_constructor(
-        self, module: str, caller: FunctionInfo, name: str
+    def _module_level(
+        self, module: str, caller: FunctionInfo, name: str, table: str
     ) -> tuple[str, str] | None:
-        """The module that makes the instance `name` names in `caller` at its top level, and
-        the callee as written there; None for a parameter or a name bound otherwise."""
+        """The module that binds `name` as written in `caller` at its top level, and what its
+        `table` (`instances`: the callee as written; `containers`: the literal's summary)
+        holds for it there; None for a parameter or a name bound otherwise."""
         if any(entry.partition("=")[0] == name for entry in caller.parameters):
             return None
         index = self.by_module[module]
-        owner, written = module, index.instances.get(name)
+        owner, written = module, getattr(index, table).get(name)
         if written is None:
             target = caller.import_table(index.imports).get(name)
             if target is None:
@@ -490,7 +511,7 @@ class Project:
             owner = owner if owner in self.by_module else self._by_path.get(owner, "")
             if owner not in self.by_module:
                 return None
-            written = self.by_module[owner].instances.get(imported)
+            written = getattr(self.by_module[owner], table).get(imported)
             if written is None:
                 return None
         return owner, written
@@ -560,24 +581,30 @@ class Project:
         """The project classes (the classes themselves, not instances) that a local name
         bound in `owner` may hold: a class named, or returned by a project function
         (`solver_class = select(method)`, `select` returning one of several classes)."""
-        binding = None if "." in written else self._binding(module, owner, written)
+        binding = self._binding(module, owner, written)
         return [] if binding is None else self._held_classes(module, owner, binding, depth)
 
     def _held_classes(
-        self, module: str, owner: FunctionInfo, summary: str, depth: int
+        self, module: str, owner: FunctionInfo | None, summary: str, depth: int
     ) -> list[DefinitionRef]:
+        """The project classes a summary may hold as values; `owner`: the function whose
+        locals it names (None: a module-level value's)."""
         if depth >= _MAX_DEPTH:
             return []
         found = []
         for kind, name in held_values(summary):
             ref = self.resolve_local(module, _strip_call(name), owner)
-            if ref is None:
-                if kind == "name":  # another local
-                    found += self._value_classes(module, owner, name, depth + 1)
-            elif kind == "name" and ref.qualname in self.by_module[ref.module].classes:
-                found.append(ref)
-            elif kind == "call" and (called := self.function(ref)) is not None and called.returns:
-                found += self._held_classes(ref.module, called, called.returns, depth + 1)
+            if ref is not None:
+                if kind == "name" and ref.qualname in self.by_module[ref.module].classes:
+                    found.append(ref)
+                elif kind == "call" and (made := self.function(ref)) is not None and made.returns:
+                    found += self._held_classes(ref.module, made, made.returns, depth + 1)
+            elif kind == "name" and owner is not None and "." not in name:
+                # another local, or a module-level container (`cls = SOLVERS[name]`)
+                found += self._value_classes(module, owner, name, depth + 1)
+                held = self._module_level(module, owner, name, "containers")
+                if held is not None:
+                    found += self._held_classes(held[0], None, held[1], depth + 1)
         return list(dict.fromkeys(found))
 
     def _instance_targets(self, cls: DefinitionRef, method: str, depth: int) -> list[Target]:

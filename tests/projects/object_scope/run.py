@@ -8,6 +8,7 @@ from torch import nn
 from flows.chain import Chain, Flow
 from flows.layers import Scale, Shift
 from solvers.methods import select
+from solvers.registry import POSTS, STEPPERS
 
 
 class Integrator(nn.Module):
@@ -30,3 +31,10 @@ def build_chain():
     steps = [Scale()]
     steps += [Scale()]
     return Chain(steps)
+
+
+class Stepper(nn.Module):
+    def forward(self, x: torch.Tensor):
+        stepper_class = STEPPERS["forward"]  # a class looked up in a module-level dict
+        h = stepper_class().advance(x)
+        return POSTS[0](h)  # a function held in a module-level list

@@ -8,7 +8,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from run import Integrator, build_chain, build_flow  # noqa: E402
+from run import Integrator, Stepper, build_chain, build_flow  # noqa: E402
 
 
 def probe_euler():
@@ -25,3 +25,7 @@ def probe_flow():
 
 def probe_chain():
     return build_chain(), (torch.randn(4),)
+
+
+def probe_stepper():
+    return Stepper(), (torch.randn(4),)
