@@ -129,6 +129,10 @@ class ModuleIndex:
         return expand_import(dotted, self.imports)
 
 
+# The head of a module's imports entry for `from module import *` (a key no name can be),
+# through which a name the module does not define may be re-exported.
+STAR = "*"
+
 REDEFINED = "@"  # joins a redefined class's or function's name and the line of its definition
 VERSION = "#"  # joins a local name and the number of its binding (`x#2`), see `_FunctionScan`
 
@@ -312,6 +316,8 @@ class _Indexer:
             if alias.name != "*":
                 target = f"{module}.{alias.name}" if module else alias.name
                 self._bind(alias.asname or alias.name, target)
+            elif module and self.function is None:  # `from .core import *`: see STAR
+                self.index.imports[f"{STAR}{module}"] = module
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.stage.note(node)
@@ -440,6 +446,7 @@ class _Indexer:
                     scan.attributes.setdefault(buffer.value, []).append(summary)
         if callee is not None:
             if scan is not None:
+                _note_growth(scan, callee, node)
                 scan.callees.append(callee)
                 if scan.blocked:
                     scan.blocked_callees.append(callee)
@@ -927,6 +934,17 @@ def _bind_summary(
         for position, element in enumerate(elements[:10]):
             if isinstance(element, ast.Name):
                 bound.append((element.id, f"e{position}{whole}"))
+
+
+def _note_growth(scan: _FunctionScan, callee: str, node: ast.Call) -> None:
+    """`steps.append(Scale())` on a local list: it holds the element too, as after
+    `steps += [Scale()]`."""
+    held, _, method = callee.rpartition(".")
+    names = scan.reaching
+    key = names.get(held, held)
+    if method != "append" or len(node.args) != 1 or scan.nesting or key not in scan.bindings:
+        return
+    scan.bind(held, f"o{_NAME}{key};l{summarise(node.args[0], names)}")
 
 
 def _is_register_buffer(callee: str) -> bool:

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from breaklint.index import (
     REDEFINED,
+    STAR,
     VERSION,
     FunctionInfo,
     HookRegistration,
@@ -144,6 +145,7 @@ class Project:
         """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree,
         following re-exports (`from pkg.b import helper` in pkg/a.py), which may form a cycle."""
         if dotted not in self._lookups:  # most names are asked again, from many modules
+            self._lookups[dotted] = None  # a cycle of star imports finds nothing
             self._lookups[dotted] = self._lookup(dotted)
         return self._lookups[dotted]
 
@@ -163,11 +165,20 @@ class Project:
                         return DefinitionRef(module, name)
                     target = index.imports.get(name)  # re-exported through the module
                     if not target:
-                        return None
+                        return self._star_lookup(index, name)
                     dotted = target
                     break
             else:
                 return None
+        return None
+
+    def _star_lookup(self, index: ModuleIndex, name: str) -> DefinitionRef | None:
+        """`name` re-exported by `from module import *` in the module `index` describes."""
+        for key, module in index.imports.items():
+            if key.startswith(STAR) and "." not in name:
+                found = self.lookup(f"{module}.{name}")
+                if found is not None:
+                    return found
         return None
 
     def type_alias(self, dotted: str) -> tuple[str, str] | None:

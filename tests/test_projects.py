@@ -38,9 +38,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   a generator expression a builtin consumes whose element breaks skips the frame
   (mechanism 4);
 - object_scope: an instance of a class a factory function returns (one of several) or a
-  module-level dict holds, a function a module-level list holds, and the
-  elements of a container attribute (`nn.ModuleList(flows)`, `list(steps)`) that the
-  constructor's callers fill with a list literal or `+=`, by index and iterated (mechanism 3);
+  module-level dict holds, a function a module-level list holds, and the elements of a
+  container attribute (`nn.ModuleList(flows)`, `list(steps)`) that the constructor's callers
+  fill with a list literal, `+=` or `append`, by index and iterated (mechanism 3);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -155,6 +155,7 @@ EXPECTED = {
         ("flows/chain.py", 22, "BL202", "info"),  # `step.step(z)` in a loop breaks inside
         ("flows/layers.py", 11, "BL201", "error"),  # `self.flows[i].inverse(z)`: a `Shift`
         ("flows/layers.py", 18, "BL101", "error"),  # `for step in reversed(self.steps)`
+        ("flows/layers.py", 28, "BL101", "error"),  # ...a `Halve` put in with `append`
         # `select` returns `Euler` or `Midpoint`: the inherited method and both overrides
         # (not `Heun.correct`, nor `Unused.inverse`: no caller makes one).
         ("solvers/methods.py", 6, "BL101", "error"),

@@ -6,7 +6,7 @@ import torch
 from torch import nn
 
 from flows.chain import Chain, Flow
-from flows.layers import Scale, Shift
+from flows.everything import Halve, Scale, Shift  # through `import *`
 from solvers.methods import select
 from solvers.registry import POSTS, STEPPERS
 
@@ -38,3 +38,9 @@ class Stepper(nn.Module):
         stepper_class = STEPPERS["forward"]  # a class looked up in a module-level dict
         h = stepper_class().advance(x)
         return POSTS[0](h)  # a function held in a module-level list
+
+
+def build_appended():
+    steps = []
+    steps.append(Halve())
+    return Chain(steps)

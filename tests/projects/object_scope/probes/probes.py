@@ -8,7 +8,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from run import Integrator, Stepper, build_chain, build_flow  # noqa: E402
+from run import Integrator, Stepper, build_appended, build_chain, build_flow  # noqa: E402
 
 
 def probe_euler():
@@ -29,3 +29,7 @@ def probe_chain():
 
 def probe_stepper():
     return Stepper(), (torch.randn(4),)
+
+
+def probe_appended():
+    return build_appended(), (torch.randn(4),)
