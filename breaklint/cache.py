@@ -309,6 +309,7 @@ def index_to_json(index: ModuleIndex) -> dict[str, Any]:
         "hooks": _table(HookRegistration, index.hooks),
         "type_aliases": index.type_aliases,
         "instances": index.instances,
+        "containers": index.containers,
         "words": index.words,
     }
 
@@ -327,6 +328,7 @@ def index_from_json(data: dict[str, Any]) -> ModuleIndex:
         hooks=_from_table(HookRegistration, data["hooks"]),
         type_aliases=as_type(hints["type_aliases"], data["type_aliases"]),
         instances=as_type(hints["instances"], data["instances"]),
+        containers=as_type(hints["containers"], data["containers"]),
         words=as_type(hints["words"], data["words"]),
     )
 

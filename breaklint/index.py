@@ -117,6 +117,9 @@ class ModuleIndex:
     # `collector = Collector("outputs")` at module level: the name and the callee as written,
     # so that `collector.get()` in any function reaches `Collector.get`.
     instances: dict[str, str] = field(default_factory=dict)
+    # `SOLVERS = {"euler": Euler}` at module level: the summary of a literal container, so
+    # that `SOLVERS[name](...)` in any function reaches what it holds.
+    containers: dict[str, str] = field(default_factory=dict)
     # The words of its code (`code_words`): a module it can name, import or reach is one whose
     # name's last part is among them.
     words: str = ""
@@ -125,6 +128,10 @@ class ModuleIndex:
         """Expand the first component through the import table: `nn.Module` -> `torch.nn.Module`."""
         return expand_import(dotted, self.imports)
 
+
+# The head of a module's imports entry for `from module import *` (a key no name can be),
+# through which a name the module does not define may be re-exported.
+STAR = "*"
 
 REDEFINED = "@"  # joins a redefined class's or function's name and the line of its definition
 VERSION = "#"  # joins a local name and the number of its binding (`x#2`), see `_FunctionScan`
@@ -312,6 +319,8 @@ class _Indexer:
             if alias.name != "*":
                 target = f"{module}.{alias.name}" if module else alias.name
                 self._bind(alias.asname or alias.name, target)
+            elif module and self.function is None:  # `from .core import *`: see STAR
+                self.index.imports[f"{STAR}{module}"] = module
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.stage.note(node)
@@ -416,8 +425,12 @@ class _Indexer:
         func = node.func
         callee = dotted_name(func)
         scan = self.function
-        if callee is None and type(func) is ast.Attribute and type(func.value) is ast.Call:
-            callee = self._method_of_result(func.value, func.attr)
+        if callee is None and type(func) is ast.Attribute:
+            if type(func.value) is ast.Call:
+                callee = self._method_of_result(func.value, func.attr)
+            elif type(func.value) is ast.Subscript:  # `self.flows[i].inverse(z)`
+                held = dotted(func.value.value)
+                callee = None if held is None else f"{held}[].{func.attr}"
         if scan is not None and scan.dead:
             scan = None  # nothing it passes or reaches runs under Dynamo
         if scan is not None and (node.args or node.keywords):
@@ -436,6 +449,7 @@ class _Indexer:
                     scan.attributes.setdefault(buffer.value, []).append(summary)
         if callee is not None:
             if scan is not None:
+                _note_growth(scan, callee, node)
                 scan.callees.append(callee)
                 if scan.blocked or on_object_made_here(callee):
                     scan.blocked_callees.append(callee)
@@ -530,6 +544,10 @@ class _Indexer:
                     self.index.instances[name] = callee
                 else:
                     self.index.instances.pop(name, None)  # bound again to something else
+                if isinstance(value, ast.Dict | ast.List | ast.Tuple | ast.Set):
+                    self.index.containers[name] = summarise(value)
+                else:
+                    self.index.containers.pop(name, None)
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         scan = self.function
@@ -750,6 +768,8 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
             return f"r{summarise(node.args[0], names, deeper)}"
         if _makes_mask(callee, node):
             return "B"
+        if _keeps_elements(callee, node):  # `nn.ModuleList(flows)`: a container of its elements
+            return f"li{summarise(node.args[0], names, deeper)}"
         return f"c{_reaching(callee, names)};"
     if kind is ast.Subscript:
         assert isinstance(node, ast.Subscript)
@@ -807,6 +827,18 @@ def _makes_mask(callee: str, node: ast.Call) -> bool:
         keyword.arg == "dtype" and (dotted(keyword.value) or "").endswith("bool")
         for keyword in node.keywords
     )
+
+
+# Calls that make a container of the elements of their one argument.
+_ELEMENT_KEEPING = frozenset({"list", "tuple", "reversed", "sorted"})
+_ELEMENT_KEEPING_MODULES = frozenset({"ModuleList", "ModuleDict"})
+
+
+def _keeps_elements(callee: str, node: ast.Call) -> bool:
+    """`list(x)`, `reversed(x)`, `nn.ModuleList(x)`: the elements of `x`, in a container."""
+    if len(node.args) != 1 or node.keywords or type(node.args[0]) is ast.Starred:
+        return False
+    return callee in _ELEMENT_KEEPING or callee.rpartition(".")[2] in _ELEMENT_KEEPING_MODULES
 
 
 def _reaching(written: str, names: Mapping[str, str]) -> str:
@@ -905,6 +937,17 @@ def _bind_summary(
         for position, element in enumerate(elements[:10]):
             if isinstance(element, ast.Name):
                 bound.append((element.id, f"e{position}{whole}"))
+
+
+def _note_growth(scan: _FunctionScan, callee: str, node: ast.Call) -> None:
+    """`steps.append(Scale())` on a local list: it holds the element too, as after
+    `steps += [Scale()]`."""
+    held, _, method = callee.rpartition(".")
+    names = scan.reaching
+    key = names.get(held, held)
+    if method != "append" or len(node.args) != 1 or scan.nesting or key not in scan.bindings:
+        return
+    scan.bind(held, f"o{_NAME}{key};l{summarise(node.args[0], names)}")
 
 
 def _is_register_buffer(callee: str) -> bool:

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from breaklint.index import (
     REDEFINED,
+    STAR,
     VERSION,
     FunctionInfo,
     HookRegistration,
@@ -144,6 +145,7 @@ class Project:
         """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree,
         following re-exports (`from pkg.b import helper` in pkg/a.py), which may form a cycle."""
         if dotted not in self._lookups:  # most names are asked again, from many modules
+            self._lookups[dotted] = None  # a cycle of star imports finds nothing
             self._lookups[dotted] = self._lookup(dotted)
         return self._lookups[dotted]
 
@@ -163,11 +165,20 @@ class Project:
                         return DefinitionRef(module, name)
                     target = index.imports.get(name)  # re-exported through the module
                     if not target:
-                        return None
+                        return self._star_lookup(index, name)
                     dotted = target
                     break
             else:
                 return None
+        return None
+
+    def _star_lookup(self, index: ModuleIndex, name: str) -> DefinitionRef | None:
+        """`name` re-exported by `from module import *` in the module `index` describes."""
+        for key, module in index.imports.items():
+            if key.startswith(STAR) and "." not in name:
+                found = self.lookup(f"{module}.{name}")
+                if found is not None:
+                    return found
         return None
 
     def type_alias(self, dotted: str) -> tuple[str, str] | None:
@@ -379,7 +390,11 @@ class Project:
         self, module: str, caller: FunctionInfo, callee: str, depth: int
     ) -> list[Target]:
         callee = _strip_call(callee)
-        ref = self.resolve_callee(module, caller, callee)
+        # `self.flows[i].inverse(z)`: a method of an element, which the container's summary
+        # reaches as it reaches the container's own (`l` and `i` hold what they combine).
+        element = "[]." in callee
+        callee = callee.replace("[].", ".", 1)
+        ref = None if element else self.resolve_callee(module, caller, callee)
         if ref is not None:
             info = self.function(ref)
             assert info is not None
@@ -409,6 +424,8 @@ class Project:
                 found += self._held_targets(owner.module, owner_info, summary, method, depth)
             return found
         binding = self._binding(module, caller, head)
+        if binding is None and not rest:  # `SOLVERS[name](...)`, a module-level container's
+            return self._container_targets(module, caller, head)
         if binding is None and rest and not holds and "." not in rest:
             # `collector.get()` with `collector = Collector(...)` at module level, here or
             # imported, unless a parameter of the same name hides it.
@@ -420,9 +437,29 @@ class Project:
         # method (`h = x * 2; h.view(...)`).
         if binding is None or (rest and holds) or "." in rest:
             return []
-        if binding[0] not in ("c" if rest else "ndrjlc"):
+        # A method is followed on an instance a call makes, or an element of a container
+        # (`for flow in self.flows`); on the container itself only through an element.
+        if binding[0] not in (("cil" if element else "ci") if rest else "ndrjlc"):
             return []
         return self._held_targets(module, caller, binding, rest, depth)
+
+    def _container_targets(self, module: str, caller: FunctionInfo, name: str) -> list[Target]:
+        """What calling an element of a module-level literal container reaches: the functions
+        it holds, and the constructors of the classes."""
+        held = self._module_level(module, caller, name, "containers")
+        if held is None:
+            return []
+        owner, summary = held
+        found = []
+        for kind, value in held_values(summary):
+            ref = self.resolve_local(owner, value) if kind == "name" else None
+            if ref is not None and ref.qualname in self.by_module[ref.module].classes:
+                ref = self.constructor(ref)
+                if ref is not None:
+                    found.append(Target(ref, True))
+            elif ref is not None:
+                found.append(Target(ref, False))
+        return found
 
     def _autograd_forward(
         self, module: str, caller: FunctionInfo, callee: str
@@ -449,7 +486,7 @@ class Project:
     ) -> DefinitionRef | None:
         """The project class of the instance a module-level `name = Class(...)` holds, for
         `name` as written in `caller`."""
-        made = self._module_constructor(module, caller, name)
+        made = self._module_level(module, caller, name, "instances")
         if made is None:
             return None
         owner, written = made
@@ -461,21 +498,22 @@ class Project:
     def module_object(self, module: str, caller: FunctionInfo, name: str) -> str | None:
         """The dotted name of the class that made the object a module-level `name = Class(...)`
         holds (`contextvars.ContextVar`), for `name` as written in `caller`, here or imported."""
-        made = self._module_constructor(module, caller, name)
+        made = self._module_level(module, caller, name, "instances")
         if made is None:
             return None
         owner, written = made
         return expand_import(written, self.by_module[owner].imports)
 
-    def _module_constructor(
-        self, module: str, caller: FunctionInfo, name: str
+    def _module_level(
+        self, module: str, caller: FunctionInfo, name: str, table: str
     ) -> tuple[str, str] | None:
-        """The module that makes the instance `name` names in `caller` at its top level, and
-        the callee as written there; None for a parameter or a name bound otherwise."""
+        """The module that binds `name` as written in `caller` at its top level, and what its
+        `table` (`instances`: the callee as written; `containers`: the literal's summary)
+        holds for it there; None for a parameter or a name bound otherwise."""
         if any(entry.partition("=")[0] == name for entry in caller.parameters):
             return None
         index = self.by_module[module]
-        owner, written = module, index.instances.get(name)
+        owner, written = module, getattr(index, table).get(name)
         if written is None:
             target = caller.import_table(index.imports).get(name)
             if target is None:
@@ -484,7 +522,7 @@ class Project:
             owner = owner if owner in self.by_module else self._by_path.get(owner, "")
             if owner not in self.by_module:
                 return None
-            written = self.by_module[owner].instances.get(imported)
+            written = getattr(self.by_module[owner], table).get(imported)
             if written is None:
                 return None
         return owner, written
@@ -528,6 +566,9 @@ class Project:
                 if cls is not None and cls.qualname in self.by_module[cls.module].classes:
                     found += self._instance_targets(cls, method, depth)
                 elif depth < _MAX_DEPTH:  # what a project function returns
+                    # `solver = solver_class(...)`, a local bound to a class: an instance
+                    for made in self._value_classes(module, owner, _strip_call(name), depth + 1):
+                        found += self._instance_targets(made, method, depth + 1)
                     for called in self._call_targets(module, owner, name, depth + 1):
                         info = self.function(called.ref)
                         if info is not None and info.returns:
@@ -537,10 +578,45 @@ class Project:
                             found += held
             elif self._is_parameter(owner, name):  # what the callers pass, or its annotation
                 found += self._parameter_targets(module, owner, name, method, depth)
+            elif (binding := self._binding(module, owner, name)) is not None:
+                # a local passed on (`steps += [Scale()]; Chain(steps)`): what it holds
+                found += self._held_targets(module, owner, binding, method, depth + 1)
             else:  # the callable itself, or an object whose method is called
                 written = f"{name}.{method}" if method else name
                 found += self._call_targets(module, owner, written, depth + 1)
         return found
+
+    def _value_classes(
+        self, module: str, owner: FunctionInfo, written: str, depth: int
+    ) -> list[DefinitionRef]:
+        """The project classes (the classes themselves, not instances) that a local name
+        bound in `owner` may hold: a class named, or returned by a project function
+        (`solver_class = select(method)`, `select` returning one of several classes)."""
+        binding = self._binding(module, owner, written)
+        return [] if binding is None else self._held_classes(module, owner, binding, depth)
+
+    def _held_classes(
+        self, module: str, owner: FunctionInfo | None, summary: str, depth: int
+    ) -> list[DefinitionRef]:
+        """The project classes a summary may hold as values; `owner`: the function whose
+        locals it names (None: a module-level value's)."""
+        if depth >= _MAX_DEPTH:
+            return []
+        found = []
+        for kind, name in held_values(summary):
+            ref = self.resolve_local(module, _strip_call(name), owner)
+            if ref is not None:
+                if kind == "name" and ref.qualname in self.by_module[ref.module].classes:
+                    found.append(ref)
+                elif kind == "call" and (made := self.function(ref)) is not None and made.returns:
+                    found += self._held_classes(ref.module, made, made.returns, depth + 1)
+            elif kind == "name" and owner is not None and "." not in name:
+                # another local, or a module-level container (`cls = SOLVERS[name]`)
+                found += self._value_classes(module, owner, name, depth + 1)
+                held = self._module_level(module, owner, name, "containers")
+                if held is not None:
+                    found += self._held_classes(held[0], None, held[1], depth + 1)
+        return list(dict.fromkeys(found))
 
     def _instance_targets(self, cls: DefinitionRef, method: str, depth: int) -> list[Target]:
         """What calling an instance of the project class `cls` reaches: its `method`, or what

@@ -46,6 +46,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   (`Lookup().find(h)`, `makers.make_counter().count(h)`): Dynamo cannot rebuild the bound
   method and skips the caller's frame; the same method on an attribute set in `__init__`
   resumes after the call (mechanism 4);
+- object_scope: an instance of a class a factory function returns (one of several) or a
+  module-level dict holds, a function a module-level list holds, and the elements of a
+  container attribute (`nn.ModuleList(flows)`, `list(steps)`) that the constructor's callers
+  fill with a list literal, `+=` or `append`, by index and iterated (mechanism 3);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -191,6 +195,19 @@ EXPECTED = {
         # returns, passes what `set` returns while compiling, None (a local of the wrapper,
         # through `_collector`, an instance made in its module), so its `else` never runs.
     ],
+    "object_scope": [
+        ("flows/chain.py", 22, "BL202", "info"),  # `step.step(z)` in a loop breaks inside
+        ("flows/layers.py", 11, "BL201", "error"),  # `self.flows[i].inverse(z)`: a `Shift`
+        ("flows/layers.py", 18, "BL101", "error"),  # `for step in reversed(self.steps)`
+        ("flows/layers.py", 28, "BL101", "error"),  # ...a `Halve` put in with `append`
+        # `select` returns `Euler` or `Midpoint`: the inherited method and both overrides
+        # (not `Heun.correct`, nor `Unused.inverse`: no caller makes one).
+        ("solvers/methods.py", 6, "BL101", "error"),
+        ("solvers/methods.py", 11, "BL101", "error"),
+        ("solvers/methods.py", 16, "BL101", "error"),
+        ("solvers/registry.py", 6, "BL101", "error"),  # `STEPPERS["forward"]`, made
+        ("solvers/registry.py", 18, "BL101", "error"),  # `POSTS[0](h)` (not `Backward`)
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -317,6 +334,21 @@ def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
     assert probed_findings("stdlib_objects", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stdlib_objects"]
     ]
+
+
+def test_dynamo_breaks_in_the_objects_that_values_choose(tmp_path: Path) -> None:
+    # Each solver class the factory returns breaks where it is flagged (one probe makes each),
+    # and so does each element class of the containers. The loop's frame is not skipped
+    # (Dynamo 2.13 resumes after the break in `Scale.step`); `Integrator.forward` and
+    # `Stepper.forward` are skipped whole: Dynamo cannot rebuild the bound method of the
+    # object they made (GB0092).
+    statuses = {"error": "confirmed", "info": "not-reproduced"}
+    skipped = [("run.py", line, "BL901", "confirmed") for line in (22, 39)]
+    found = [
+        (path, line, code, statuses[severity])
+        for path, line, code, severity in EXPECTED["object_scope"]
+    ]
+    assert probed_findings("object_scope", tmp_path) == sorted([*found, *skipped])
 
 
 def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:

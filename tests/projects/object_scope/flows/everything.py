@@ -1,0 +1,3 @@
+"""What the flows export, re-exported whole."""
+
+from flows.layers import *  # noqa: F403
