@@ -78,16 +78,16 @@ from breaklint.cache import (
     findings_to_json,
     text_digest,
 )
-from breaklint.call_breaks import Break, breaking_calls
+from breaklint.call_breaks import breaking_calls
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts
-from breaklint.findings import Finding, Severity
+from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index, code_words
 from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.knowledge.answers import fingerprint
 from breaklint.probe_roots import probe_callers, probe_roots
-from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
+from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import collector_paused, deep_recursion, read_regular
 
 if TYPE_CHECKING:
@@ -353,47 +353,56 @@ def _in_project_scope(
     caller_indexes = {path: index for path, (_, index) in callers.items()}
     modules = {**jobs.module_of, **{path: module for path, (module, _) in callers.items()}}
     by_function: dict[tuple[str, str], list[Finding]] = {}
-    scoped: dict[str, list[ScopedFunction]] = {}
     for result in checked_files:
         if result.path in alone and result.index is not None:
-            scoped[result.path] = [done.function for done in result.checked]
+            # Its calls that break were settled by its own check (`FileResult.settled`).
+            settled = {done.function.qualname: done for done in result.settled}
             for done in result.checked:
+                done = settled.get(done.function.qualname, done)
                 by_function[result.path, done.function.qualname] = done.findings
     linked = {path: index for path, index in indexes.items() if path not in alone}
-    if linked:
-        project = Project({**linked, **caller_indexes}, modules)
-        # The analysis makes hundreds of thousands of objects, and recurses through summaries
-        # as deep as the chains of bindings they stand for.
-        with collector_paused(), deep_recursion():
-            in_project = annotate(project, compile_scope(project, scope))
-        # Each function's findings: checked with the file's own scope where the project's is
-        # the same, checked again where it differs.
-        rechecks: list[RecheckJob] = []
-        for result in checked_files:
-            if result.path not in linked:
-                continue
-            functions = in_project.get(result.path, [])
-            if functions:  # of files sharing a module name, the project holds one
-                scoped[result.path] = functions
-            kept, missing = _reusable(result.checked, functions)
-            for qualname, found in kept:
-                by_function[result.path, qualname] = found
-            if missing:
-                rechecks.append(_recheck(jobs, result.path, missing))
-        _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
-    # Resolving calls is lazy: a project of every file costs only the calls asked about.
-    project = Project({**indexes, **caller_indexes}, modules)
+    if not linked:
+        return _unique(by_function)
+    project = Project({**linked, **caller_indexes}, modules)
+    # The analysis makes hundreds of thousands of objects, and recurses through summaries
+    # as deep as the chains of bindings they stand for.
+    with collector_paused(), deep_recursion():
+        in_project = annotate(project, compile_scope(project, scope))
+    # Each function's findings: checked with the file's own scope where the project's is
+    # the same, checked again where it differs.
+    rechecks: list[RecheckJob] = []
+    scoped: dict[str, list[ScopedFunction]] = {}
+    for result in checked_files:
+        if result.path not in linked:
+            continue
+        functions = in_project.get(result.path, [])
+        if functions:  # of files sharing a module name, the project holds one
+            scoped[result.path] = functions
+        kept, missing = _reusable(result.checked, functions)
+        for qualname, found in kept:
+            by_function[result.path, qualname] = found
+        if missing:
+            rechecks.append(_recheck(jobs, result.path, missing))
+    _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
     # Then once more, the functions that call one whose findings break the graph: a loop or a
-    # `try` around such a call skips the caller's frame (`breaklint.call_breaks`).
+    # `try` around such a call skips the caller's frame (`breaklint.call_breaks`). No call of
+    # a linked file reaches a file alone.
+    from breaklint.checker import own_breaks  # the rule API: not for a run the cache answers
+
     with collector_paused():
-        summarised = breaking_calls(project, scoped, _own_breaks(scoped, by_function, project))
+        summarised = breaking_calls(project, scoped, own_breaks(scoped, by_function, project))
     rechecks = []
     for path, functions in summarised.items():
         changed = [f for f in functions if f.breaking_calls]
         if changed:
             rechecks.append(_recheck(jobs, path, changed))
     _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
-    # A finding away from its function's code (a hook's registration) may be told twice.
+    return _unique(by_function)
+
+
+def _unique(by_function: dict[tuple[str, str], list[Finding]]) -> list[Finding]:
+    """The findings of every function; one told twice (a hook's registration, away from its
+    function's code) once."""
     unique = {
         (f.path, f.code, f.range, f.message): f for found in by_function.values() for f in found
     }
@@ -426,36 +435,6 @@ def _attribute(
         for finding in found:
             at = max(bisect.bisect_right(starts, finding.range.line) - 1, 0)
             by_function[job.path, functions[at].qualname].append(finding)
-
-
-def _own_breaks(
-    scoped: dict[str, list[ScopedFunction]],
-    by_function: dict[tuple[str, str], list[Finding]],
-    project: Project,
-) -> dict[DefinitionRef, Break]:
-    """Each function's own graph break, certain (an error) before one that may happen."""
-    # Imported here: a run answered from the cache never imports the rule API.
-    from breaklint.rule import all_rules
-
-    rules = all_rules()
-    module_of = {index.path: module for module, index in project.by_module.items()}
-    own: dict[DefinitionRef, Break] = {}
-    for path, functions in scoped.items():
-        for function in functions:
-            breaks = [
-                f
-                for f in by_function.get((path, function.qualname), ())
-                if f.code in rules
-                and rules[f.code].breaks_graph
-                and not rules[f.code].recompiles
-                and f.severity in (Severity.ERROR, Severity.WARNING)
-            ]
-            if breaks:
-                first = min(breaks, key=lambda f: (f.severity is not Severity.ERROR, f.range.line))
-                where = f"{first.code} {path}:{first.range.line}"
-                ref = DefinitionRef(module_of[path], function.qualname)
-                own[ref] = Break(first.severity is Severity.ERROR, where)
-    return own
 
 
 def _caller_indexes(
