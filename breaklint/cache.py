@@ -399,4 +399,5 @@ def file_result_from_json(data: dict[str, Any], path: str) -> FileResult:
         findings_from_json(data["problems"], (path,)),
         _checked_from_json(data["checked"], path),
         _checked_from_json(data["settled"], path),
+        "" if module is None else module.words,
     )

@@ -11,6 +11,7 @@ changes (`recheck_file`): a helper reached from another file, a callee disabled 
 from __future__ import annotations
 
 import ast
+import pickle
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -56,12 +57,34 @@ class CheckedFunction:
 @dataclass(slots=True)
 class FileResult:
     path: str
-    index: ModuleIndex | None  # None when the file cannot be parsed or is skipped
+    # Its index (`index`), pickled when another process sent it; None when the file cannot be
+    # parsed or is skipped.
+    stored_index: ModuleIndex | bytes | None
     problems: list[Finding]  # why it could not be checked
     checked: list[CheckedFunction]  # against the file's own scope
     # Those of `checked` that call one of the file's functions that breaks, with those calls
     # (`ScopedFunction.breaking_calls`) and checked again: as they are when the file is alone.
     settled: list[CheckedFunction] = field(default_factory=list)
+    words: str = ""  # `ModuleIndex.words`, read without unpickling the index
+
+    @property
+    def parsed(self) -> bool:
+        return self.stored_index is not None
+
+    @property
+    def index(self) -> ModuleIndex | None:
+        """The file's index. Between processes it travels pickled apart, and is unpickled
+        when read: the engine reads only the indexes of the files linked to others (a tenth
+        of transformers' modeling files), and the words of every file."""
+        if isinstance(self.stored_index, bytes):
+            self.stored_index = cast(ModuleIndex, pickle.loads(self.stored_index))
+        return self.stored_index
+
+    def __reduce__(self) -> tuple[type[FileResult], tuple[object, ...]]:
+        index = self.stored_index
+        if isinstance(index, ModuleIndex):
+            index = pickle.dumps(index, pickle.HIGHEST_PROTOCOL)
+        return FileResult, (self.path, index, self.problems, self.checked, self.settled, self.words)
 
 
 def check_file(
@@ -97,7 +120,7 @@ def _check_file(
         functions = annotate(project, compile_scope(project, scope))
         checked = check_functions(path, source, nodes, functions.get(path, []), codes, index)
     if not any(result.findings for result in checked):
-        return FileResult(path, index, [], checked)
+        return FileResult(path, index, [], checked, words=index.words)
     suppressions = Suppressions(text, source.lines, tree)
     for result in checked:
         result.findings = suppressions.apply(result.findings)
@@ -109,7 +132,7 @@ def _check_file(
         settled = check_functions(path, source, nodes, changed, codes, index)
     for result in settled:
         result.findings = suppressions.apply(result.findings)
-    return FileResult(path, index, [], checked, settled)
+    return FileResult(path, index, [], checked, settled, index.words)
 
 
 def own_breaks(

@@ -274,7 +274,7 @@ def _lint(
     alone = _isolated(checked_files, module_of, package_of, scope, callers)
     findings.extend(_in_project_scope(checked_files, alone, callers, jobs, scope, workers, cache))
     findings.sort(key=Finding.sort_key)
-    skipped = sum(1 for r in checked_files if r.index is None and not r.problems)
+    skipped = sum(1 for r in checked_files if not r.parsed and not r.problems)
     return LintResult(findings, files_checked=len(files), files_skipped=skipped)
 
 
@@ -298,7 +298,7 @@ def _isolated(
     owners: dict[str, list[str]] = {}  # a module's last part -> the files of such modules
     modules: dict[str, int] = {}
     for result in checked_files:
-        if result.index is None:
+        if not result.parsed:
             continue  # not in the project: nothing reaches it
         module = module_of[result.path]
         modules[module] = modules.get(module, 0) + 1
@@ -315,12 +315,12 @@ def _isolated(
         for word in owners.keys() & set(caller.words.split()):
             linked.update(owners[word])
     for result in checked_files:
-        if result.index is None:
+        if not result.parsed:
             continue
         path = result.path
         if modules[module_of[path]] > 1:
             linked.add(path)
-        words = owners.keys() & {*result.index.words.split(), *package_of[path]}
+        words = owners.keys() & {*result.words.split(), *package_of[path]}
         for other in (other for word in words for other in owners[word] if other != path):
             linked.update((path, other))
     return {result.path for result in checked_files} - linked
@@ -349,18 +349,18 @@ def _in_project_scope(
     """The findings of every function in the project's scope: a file alone keeps those of
     its own check; of the linked files, those checked with the scope the file gave them are
     kept, the others checked again (in workers)."""
-    indexes = {r.path: r.index for r in checked_files if r.index is not None}
     caller_indexes = {path: index for path, (_, index) in callers.items()}
     modules = {**jobs.module_of, **{path: module for path, (module, _) in callers.items()}}
     by_function: dict[tuple[str, str], list[Finding]] = {}
     for result in checked_files:
-        if result.path in alone and result.index is not None:
+        if result.path in alone and result.parsed:
             # Its calls that break were settled by its own check (`FileResult.settled`).
             settled = {done.function.qualname: done for done in result.settled}
             for done in result.checked:
                 done = settled.get(done.function.qualname, done)
                 by_function[result.path, done.function.qualname] = done.findings
-    linked = {path: index for path, index in indexes.items() if path not in alone}
+    # Only these files' indexes are read (unpickled, when workers sent them).
+    linked = {r.path: r.index for r in checked_files if r.path not in alone and r.index is not None}
     if not linked:
         return _unique(by_function)
     project = Project({**linked, **caller_indexes}, modules)
