@@ -135,7 +135,9 @@ class Workers:
             self._pool.shutdown(cancel_futures=True)
 
     def map(self, tasks: Sequence[Task[R]]) -> list[R]:
-        if self.jobs <= 1 or len(tasks) < _POOL_MIN_FILES:
+        # Once started, the pool takes any two tasks: the rechecks after the first map are few.
+        enough = 2 if self._pool is not None else _POOL_MIN_FILES
+        if self.jobs <= 1 or len(tasks) < enough:
             return [task.run() for task in tasks]
         # Imported here: a run answered from the cache, or of a few files, never starts one.
         import multiprocessing
