@@ -7,42 +7,46 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
 - Per file, in a worker: one read, one `ast` parse, one indexing walk, which also notes what
   CPython's compiler may reject after its parser accepted it (`breaklint.compile_stage`):
   only such files (a few in a hundred) are compiled to bytecode too, for BL001's verdict and
-  message. The words of its code (`index.code_words`, a sixtieth of the CPU: one pass of
+  message. The words of its code (`index.code_words`, a fiftieth of the CPU: one pass of
   C-level byte translation and split). Then the file's own scope and analysis, then one walk
   per function in scope that runs the facts visitor and every rule together (what several
   rules ask of one node, such as `fixes.tensor_operands` and `facts.tensor_method`, is
   computed once per walk; a rule's `finish`, `restate` and `observe` are called only where
-  it overrides them). All linear in L. The cyclic
-  collector is paused meanwhile: the walks leave no cycle, so each tree is freed by
-  reference counting when its file is done. Timed phase by phase in one process over
-  transformers' modeling files (`--jobs 1`, 19 s of CPU on a loaded machine, 17 s on a
-  quiet one): the rule walk a third (the walk's own dispatch a tenth of it, the facts
-  visitor a sixth, the rest spread over the rules: none above an eighth), the parse a
-  fifth, indexing (the compile stage's notes included) a sixth, the file's own scope and
-  analysis a ninth, creating each function's rules and collecting their reports a
-  thirteenth, the project's scope and analysis a fiftieth, the bytecode compiles a
-  two-hundredth (14 of 538 files), reading, lines, suppressions and findings the rest.
-  Results travel between processes pickled: about 18 MB for this corpus, a thirtieth of
-  the CPU both ways.
+  it overrides them). Then the file's calls that break as the file alone sees them
+  (`breaklint.call_breaks` over the project it was checked with, whose calls are resolved
+  already), and a second walk, with the tree at hand, of the functions that make such a
+  call (`FileResult.settled`). All linear in L. The cyclic collector is paused meanwhile:
+  the walks leave no cycle, so each tree is freed by reference counting when its file is
+  done. Timed phase by phase in one process over transformers' modeling files (`--jobs 1`,
+  16.6 s of CPU on a loaded machine): the rule walk a third (the walk's own dispatch an
+  eighth of it, the facts visitor another eighth, the rest spread over some thirty
+  rules), the parse a fifth, indexing (the compile stage's notes included) a sixth, the
+  file's own scope and analysis an eighth, creating each function's rules and collecting
+  their reports a fifteenth, the call summaries a three-hundredth, the project's scope and
+  analysis a seventieth, the bytecode compiles a hundred-and-fiftieth (15 of 538 files), reading, lines, suppressions and findings the rest. Results travel between
+  processes pickled, each file's index (nine tenths of the 22 MB for this corpus) as bytes
+  of its own, unpickled only where the engine reads it (the linked files', below): the
+  words travel beside it.
 - In this process, serially: which files are linked to others (`_isolated`: a set
   intersection per file over their words, and over the words of the files beside the
   probes), then the project's scope and analysis over the linked files' indexes only (the
   collector paused; linear in the calls it resolves, each name looked up once), then a
   re-check, in workers, of the few files whose functions the project's scope changes
   (another parse of those files). A file no other reaches and that reaches no other keeps
-  its own check, whose scope and analysis are the project's: on transformers' modeling
-  files 54 of 538 files are linked, and this serial part took 0.35 s of CPU instead of
-  2.3 s when every file was analysed again. Then, over every file, one more check of the
-  functions that call, in a loop, a `try` body or a generator expression, a function whose
-  findings break the graph (`breaklint.call_breaks`: the summaries are one pass over the
-  call edges). With J workers a run takes about (workers' part) / J + (serial part) + the
-  pool's start.
+  its own check, whose scope, analysis and call summaries are the project's: on
+  transformers' modeling files 54 of 538 files are linked. Then, over the linked files,
+  one more check of the functions that call, in a loop, a `try` body or a generator
+  expression, a function whose findings break the graph (`breaklint.call_breaks`: the
+  summaries are one pass over the call edges; no call of a linked file reaches a file
+  alone). With `--jobs 2` this process spent 0.7 s of CPU on that corpus (2.3 s when it
+  summarised every file's calls, re-parsed the files to check again and unpickled every
+  index). With J workers a run takes about (workers' part) / J + (serial part) + the
+  pool's start; once started, the pool takes the rechecks too.
 - A run of one file (`breaklint FILE`, pre-commit) is its own project, alone as above: the
-  scope and the analysis it was checked with are the project's, and are not computed
-  again (only the functions that call one of its own that breaks, as above, are checked
-  once more). What it pays besides is the interpreter and the imports of the static phase
-  (the dynamic phase, --hf, `breaklint graph` and libcst are imported only when used), and
-  the report.
+  scope, the analysis and the call summaries it was checked with are the project's, and
+  are not computed again. What it pays besides is the interpreter and the imports of the
+  static phase (the dynamic phase, --hf, `breaklint graph` and libcst are imported only
+  when used, rich only to report findings in the `full` format), and the report.
 - Reports: concise, full, github and junit cost nothing more. JSON and SARIF carry each fix's
   edits (`breaklint.fixer.with_edits`, in J processes): files without a fix cost nothing;
   a file with fixes is read again, parsed by `ast` to find the functions that hold them,
