@@ -23,10 +23,11 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   rules), the parse a fifth, indexing (the compile stage's notes included) a sixth, the
   file's own scope and analysis an eighth, creating each function's rules and collecting
   their reports a fifteenth, the call summaries a three-hundredth, the project's scope and
-  analysis a seventieth, the bytecode compiles a hundred-and-fiftieth (15 of 538 files), reading, lines, suppressions and findings the rest. Results travel between
-  processes pickled, each file's index (nine tenths of the 22 MB for this corpus) as bytes
-  of its own, unpickled only where the engine reads it (the linked files', below): the
-  words travel beside it.
+  analysis a seventieth, the bytecode compiles a hundred-and-fiftieth (15 of 538 files),
+  reading, lines, suppressions and findings the rest. Results travel between processes
+  pickled, each file's index (nine tenths of the 22 MB for this corpus) as bytes of its
+  own, unpickled only where the engine reads it (the linked files', below): the words
+  travel beside it.
 - In this process, serially: which files are linked to others (`_isolated`: a set
   intersection per file over their words, and over the words of the files beside the
   probes), then the project's scope and analysis over the linked files' indexes only (the
