@@ -126,7 +126,9 @@ def _check_file(
         result.findings = suppressions.apply(result.findings)
     scoped = {path: [done.function for done in checked]}
     found = {(path, done.function.qualname): done.findings for done in checked}
-    summarised = breaking_calls(project, scoped, own_breaks(scoped, found, project))
+    # A project of its own, as the engine's (`engine._in_project_scope`).
+    alone = Project({path: index}, {path: module})
+    summarised = breaking_calls(alone, scoped, own_breaks(scoped, found, alone))
     changed = [function for function in summarised[path] if function.breaking_calls]
     with deep_recursion():
         settled = check_functions(path, source, nodes, changed, codes, index)

@@ -396,6 +396,9 @@ def _in_project_scope(
     # a linked file reaches a file alone.
     from breaklint.checker import own_breaks  # the rule API: not for a run the cache answers
 
+    # A project of its own: the analysis above leaves what it learnt in `project`, which
+    # would resolve some calls further than the summaries have always been computed.
+    project = Project({**linked, **caller_indexes}, modules)
     with collector_paused():
         summarised = breaking_calls(project, scoped, own_breaks(scoped, by_function, project))
     rechecks = []
