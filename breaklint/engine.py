@@ -13,19 +13,19 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   rules ask of one node, such as `fixes.tensor_operands` and `facts.tensor_method`, is
   computed once per walk; a rule's `finish`, `restate` and `observe` are called only where
   it overrides them). Then the file's calls that break as the file alone sees them
-  (`breaklint.call_breaks`, over a project of the file), and a second walk, with the tree
-  at hand, of the functions that make such a call (`FileResult.settled`). All linear in L.
-  The cyclic collector is paused meanwhile: the walks leave no cycle, so each tree is freed
-  by reference counting when its file is done. Timed phase by phase in one process over transformers' modeling files (`--jobs 1`,
-  18.9 s of CPU on a loaded machine): the rule walk a third (the walk's own dispatch an
-  eighth of it, the facts visitor another eighth, the rest spread over some thirty
-  rules), the parse a fifth, indexing (the compile stage's notes included) a sixth, the
-  file's own scope and analysis an eighth, creating each function's rules and collecting
-  their reports a twentieth, the call summaries a thirtieth, the project's scope and
-  analysis an eightieth, the bytecode compiles a two-hundredth (15 of 538 files),
-  reading, lines, suppressions and findings the rest. Results travel between processes
-  pickled, each file's index (nine tenths of the 22 MB for this corpus) as bytes of its
-  own, unpickled only where the engine reads it (the linked files', below): the words
+  (`breaklint.call_breaks`, over a project of the file), and a second walk, with the tree at
+  hand, of the functions that make such a call (`FileResult.settled`). All linear in L. The
+  cyclic collector is paused meanwhile: the walks leave no cycle, so each tree is freed by
+  reference counting when its file is done. Timed phase by phase in one process over
+  transformers' modeling files (`--jobs 1`, 18.9 s of CPU on a loaded machine): the rule
+  walk a third (the walk's own dispatch an eighth of it, the facts visitor another eighth,
+  the rest spread over some thirty rules), the parse a fifth, indexing (the compile stage's
+  notes included) a sixth, the file's own scope and analysis an eighth, creating each
+  function's rules and collecting their reports a twentieth, the call summaries a thirtieth,
+  the project's scope and analysis an eightieth, the bytecode compiles a two-hundredth (15
+  of 538 files), reading, lines, suppressions and findings the rest. Results travel between
+  processes pickled, each file's index (nine tenths of the 22 MB for this corpus) as bytes
+  of its own, unpickled only where the engine reads it (the linked files', below): the words
   travel beside it.
 - In this process, serially: which files are linked to others (`_isolated`: a set
   intersection per file over their words, and over the words of the files beside the
