@@ -34,7 +34,7 @@ from breaklint.scope import Scope, ScopedFunction
 from breaklint.source import MAX_FILE_BYTES, display_path, read_regular
 
 if TYPE_CHECKING:
-    from breaklint.checker import FileResult
+    from breaklint.checker import CheckedFunction, FileResult
 
 R = typing.TypeVar("R")
 
@@ -363,21 +363,35 @@ def file_result_to_json(result: FileResult) -> dict[str, Any]:
         "path": result.path,
         "index": None if index is None else index_to_json(index),
         "problems": findings_to_json(result.problems),
-        "checked": {
-            "functions": scoped_to_json([c.function for c in result.checked]),
-            "findings": [findings_to_json(c.findings) for c in result.checked],
-        },
+        "checked": _checked_to_json(result.checked),
+        "settled": _checked_to_json(result.settled),
     }
+
+
+def _checked_to_json(checked: Sequence[CheckedFunction]) -> dict[str, Any]:
+    return {
+        "functions": scoped_to_json([c.function for c in checked]),
+        "findings": [findings_to_json(c.findings) for c in checked],
+    }
+
+
+def _checked_from_json(data: dict[str, Any], path: str) -> list[CheckedFunction]:
+    from breaklint.checker import CheckedFunction
+
+    functions = _from_table(ScopedFunction, data["functions"], _SCOPED_NESTED)
+    return [
+        CheckedFunction(function, findings_from_json(findings, (path,)))
+        for function, findings in zip(functions, as_type(list, data["findings"]), strict=True)
+    ]
 
 
 def file_result_from_json(data: dict[str, Any], path: str) -> FileResult:
     """The stored result of checking `path`; ValueError when it is another file's."""
-    from breaklint.checker import CheckedFunction, FileResult
+    from breaklint.checker import FileResult
 
-    index, checked = data["index"], data["checked"]
+    index = data["index"]
     if as_type(str, data["path"]) != path:
         raise ValueError(f"a stored result for {data['path']!r:.80}")
-    functions = _from_table(ScopedFunction, checked["functions"], _SCOPED_NESTED)
     module = None if index is None else index_from_json(index)
     if module is not None and module.path != path:
         raise ValueError(f"a stored index of {module.path!r:.80}")
@@ -385,10 +399,7 @@ def file_result_from_json(data: dict[str, Any], path: str) -> FileResult:
         path,
         module,
         findings_from_json(data["problems"], (path,)),
-        [
-            CheckedFunction(function, findings_from_json(findings, (path,)))
-            for function, findings in zip(
-                functions, as_type(list, checked["findings"]), strict=True
-            )
-        ],
+        _checked_from_json(data["checked"], path),
+        _checked_from_json(data["settled"], path),
+        "" if module is None else module.words,
     )

@@ -2,26 +2,30 @@
 
 A worker checks each file against the scope the file implies on its own (`check_file`): its
 modules' `forward` methods, its compiled functions and hooks, and what they call inside the
-file. The engine then re-checks only the functions whose scope the rest of the project
+file. The worker also checks again, with the tree still at hand, the functions that call one of
+the file's own that breaks (`breaklint.call_breaks`): what they are when the file is its own
+project. The engine then re-checks only the functions whose scope the rest of the project
 changes (`recheck_file`): a helper reached from another file, a callee disabled elsewhere.
 """
 
 from __future__ import annotations
 
 import ast
+import pickle
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from breaklint.analysis import annotate
+from breaklint.call_breaks import Break, breaking_calls
 from breaklint.class_attributes import SelfAssignments
 from breaklint.codes import INTERNAL_ERROR, PARSE_ERROR
 from breaklint.compile_stage import CompileStage
-from breaklint.findings import Finding
+from breaklint.findings import Finding, Severity
 from breaklint.index import ModuleIndex, build_index, code_words
 from breaklint.rule import Phase, Rule, RuleContext, all_rules, collect_reports
-from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
+from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import (
     LazyLines,
     Unreadable,
@@ -53,9 +57,34 @@ class CheckedFunction:
 @dataclass(slots=True)
 class FileResult:
     path: str
-    index: ModuleIndex | None  # None when the file cannot be parsed or is skipped
+    # Its index (`index`), pickled when another process sent it; None when the file cannot be
+    # parsed or is skipped.
+    stored_index: ModuleIndex | bytes | None
     problems: list[Finding]  # why it could not be checked
     checked: list[CheckedFunction]  # against the file's own scope
+    # Those of `checked` that call one of the file's functions that breaks, with those calls
+    # (`ScopedFunction.breaking_calls`) and checked again: as they are when the file is alone.
+    settled: list[CheckedFunction] = field(default_factory=list)
+    words: str = ""  # `ModuleIndex.words`, read without unpickling the index
+
+    @property
+    def parsed(self) -> bool:
+        return self.stored_index is not None
+
+    @property
+    def index(self) -> ModuleIndex | None:
+        """The file's index. Between processes it travels pickled apart, and is unpickled
+        when read: the engine reads only the indexes of the files linked to others (a tenth
+        of transformers' modeling files), and the words of every file."""
+        if isinstance(self.stored_index, bytes):
+            self.stored_index = cast(ModuleIndex, pickle.loads(self.stored_index))
+        return self.stored_index
+
+    def __reduce__(self) -> tuple[type[FileResult], tuple[object, ...]]:
+        index = self.stored_index
+        if isinstance(index, ModuleIndex):
+            index = pickle.dumps(index, pickle.HIGHEST_PROTOCOL)
+        return FileResult, (self.path, index, self.problems, self.checked, self.settled, self.words)
 
 
 def check_file(
@@ -90,11 +119,49 @@ def _check_file(
     with deep_recursion():
         functions = annotate(project, compile_scope(project, scope))
         checked = check_functions(path, source, nodes, functions.get(path, []), codes, index)
-    if any(result.findings for result in checked):
-        suppressions = Suppressions(text, source.lines, tree)
-        for result in checked:
-            result.findings = suppressions.apply(result.findings)
-    return FileResult(path, index, [], checked)
+    if not any(result.findings for result in checked):
+        return FileResult(path, index, [], checked, words=index.words)
+    suppressions = Suppressions(text, source.lines, tree)
+    for result in checked:
+        result.findings = suppressions.apply(result.findings)
+    scoped = {path: [done.function for done in checked]}
+    found = {(path, done.function.qualname): done.findings for done in checked}
+    # A project of its own, as the engine's (`engine._in_project_scope`).
+    alone = Project({path: index}, {path: module})
+    summarised = breaking_calls(alone, scoped, own_breaks(scoped, found, alone))
+    changed = [function for function in summarised[path] if function.breaking_calls]
+    with deep_recursion():
+        settled = check_functions(path, source, nodes, changed, codes, index)
+    for result in settled:
+        result.findings = suppressions.apply(result.findings)
+    return FileResult(path, index, [], checked, settled, index.words)
+
+
+def own_breaks(
+    scoped: dict[str, list[ScopedFunction]],
+    by_function: dict[tuple[str, str], list[Finding]],
+    project: Project,
+) -> dict[DefinitionRef, Break]:
+    """Each function's own graph break, certain (an error) before one that may happen."""
+    rules = all_rules()
+    module_of = {index.path: module for module, index in project.by_module.items()}
+    own: dict[DefinitionRef, Break] = {}
+    for path, functions in scoped.items():
+        for function in functions:
+            breaks = [
+                f
+                for f in by_function.get((path, function.qualname), ())
+                if f.code in rules
+                and rules[f.code].breaks_graph
+                and not rules[f.code].recompiles
+                and f.severity in (Severity.ERROR, Severity.WARNING)
+            ]
+            if breaks:
+                first = min(breaks, key=lambda f: (f.severity is not Severity.ERROR, f.range.line))
+                where = f"{first.code} {path}:{first.range.line}"
+                ref = DefinitionRef(module_of[path], function.qualname)
+                own[ref] = Break(first.severity is Severity.ERROR, where)
+    return own
 
 
 def recheck_file(

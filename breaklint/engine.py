@@ -7,42 +7,46 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
 - Per file, in a worker: one read, one `ast` parse, one indexing walk, which also notes what
   CPython's compiler may reject after its parser accepted it (`breaklint.compile_stage`):
   only such files (a few in a hundred) are compiled to bytecode too, for BL001's verdict and
-  message. The words of its code (`index.code_words`, a sixtieth of the CPU: one pass of
+  message. The words of its code (`index.code_words`, a fiftieth of the CPU: one pass of
   C-level byte translation and split). Then the file's own scope and analysis, then one walk
   per function in scope that runs the facts visitor and every rule together (what several
   rules ask of one node, such as `fixes.tensor_operands` and `facts.tensor_method`, is
   computed once per walk; a rule's `finish`, `restate` and `observe` are called only where
-  it overrides them). All linear in L. The cyclic
-  collector is paused meanwhile: the walks leave no cycle, so each tree is freed by
+  it overrides them). Then the file's calls that break as the file alone sees them
+  (`breaklint.call_breaks`, over a project of the file), and a second walk, with the tree at
+  hand, of the functions that make such a call (`FileResult.settled`). All linear in L. The
+  cyclic collector is paused meanwhile: the walks leave no cycle, so each tree is freed by
   reference counting when its file is done. Timed phase by phase in one process over
-  transformers' modeling files (`--jobs 1`, 19 s of CPU on a loaded machine, 17 s on a
-  quiet one): the rule walk a third (the walk's own dispatch a tenth of it, the facts
-  visitor a sixth, the rest spread over the rules: none above an eighth), the parse a
-  fifth, indexing (the compile stage's notes included) a sixth, the file's own scope and
-  analysis a ninth, creating each function's rules and collecting their reports a
-  thirteenth, the project's scope and analysis a fiftieth, the bytecode compiles a
-  two-hundredth (14 of 538 files), reading, lines, suppressions and findings the rest.
-  Results travel between processes pickled: about 18 MB for this corpus, a thirtieth of
-  the CPU both ways.
+  transformers' modeling files (`--jobs 1`, 18.9 s of CPU on a loaded machine): the rule
+  walk a third (the walk's own dispatch an eighth of it, the facts visitor another eighth,
+  the rest spread over some thirty rules), the parse a fifth, indexing (the compile stage's
+  notes included) a sixth, the file's own scope and analysis an eighth, creating each
+  function's rules and collecting their reports a twentieth, the call summaries a thirtieth,
+  the project's scope and analysis an eightieth, the bytecode compiles a two-hundredth (15
+  of 538 files), reading, lines, suppressions and findings the rest. Results travel between
+  processes pickled, each file's index (nine tenths of the 22 MB for this corpus) as bytes
+  of its own, unpickled only where the engine reads it (the linked files', below): the words
+  travel beside it.
 - In this process, serially: which files are linked to others (`_isolated`: a set
   intersection per file over their words, and over the words of the files beside the
   probes), then the project's scope and analysis over the linked files' indexes only (the
   collector paused; linear in the calls it resolves, each name looked up once), then a
   re-check, in workers, of the few files whose functions the project's scope changes
   (another parse of those files). A file no other reaches and that reaches no other keeps
-  its own check, whose scope and analysis are the project's: on transformers' modeling
-  files 54 of 538 files are linked, and this serial part took 0.35 s of CPU instead of
-  2.3 s when every file was analysed again. Then, over every file, one more check of the
-  functions that call, in a loop, a `try` body or a generator expression, a function whose
-  findings break the graph (`breaklint.call_breaks`: the summaries are one pass over the
-  call edges). With J workers a run takes about (workers' part) / J + (serial part) + the
-  pool's start.
+  its own check, whose scope, analysis and call summaries are the project's: on
+  transformers' modeling files 54 of 538 files are linked. Then, over the linked files,
+  one more check of the functions that call, in a loop, a `try` body or a generator
+  expression, a function whose findings break the graph (`breaklint.call_breaks`: the
+  summaries are one pass over the call edges; no call of a linked file reaches a file
+  alone). With `--jobs 2` this process spent 0.8 s of CPU on that corpus (2.3 s when it
+  summarised every file's calls, re-parsed the files to check again and unpickled every
+  index). With J workers a run takes about (workers' part) / J + (serial part) + the
+  pool's start; once started, the pool takes the rechecks too.
 - A run of one file (`breaklint FILE`, pre-commit) is its own project, alone as above: the
-  scope and the analysis it was checked with are the project's, and are not computed
-  again (only the functions that call one of its own that breaks, as above, are checked
-  once more). What it pays besides is the interpreter and the imports of the static phase
-  (the dynamic phase, --hf, `breaklint graph` and libcst are imported only when used), and
-  the report.
+  scope, the analysis and the call summaries it was checked with are the project's, and
+  are not computed again. What it pays besides is the interpreter and the imports of the
+  static phase (the dynamic phase, --hf, `breaklint graph` and libcst are imported only
+  when used, rich only to report findings in the `full` format), and the report.
 - Reports: concise, full, github and junit cost nothing more. JSON and SARIF carry each fix's
   edits (`breaklint.fixer.with_edits`, in J processes): files without a fix cost nothing;
   a file with fixes is read again, parsed by `ast` to find the functions that hold them,
@@ -78,16 +82,16 @@ from breaklint.cache import (
     findings_to_json,
     text_digest,
 )
-from breaklint.call_breaks import Break, breaking_calls
+from breaklint.call_breaks import breaking_calls
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
 from breaklint.discovery import package_parts
-from breaklint.findings import Finding, Severity
+from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index, code_words
 from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.knowledge.answers import fingerprint
 from breaklint.probe_roots import probe_callers, probe_roots
-from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
+from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import collector_paused, deep_recursion, read_regular
 
 if TYPE_CHECKING:
@@ -135,7 +139,9 @@ class Workers:
             self._pool.shutdown(cancel_futures=True)
 
     def map(self, tasks: Sequence[Task[R]]) -> list[R]:
-        if self.jobs <= 1 or len(tasks) < _POOL_MIN_FILES:
+        # Once started, the pool takes any two tasks: the rechecks after the first map are few.
+        enough = 2 if self._pool is not None else _POOL_MIN_FILES
+        if self.jobs <= 1 or len(tasks) < enough:
             return [task.run() for task in tasks]
         # Imported here: a run answered from the cache, or of a few files, never starts one.
         import multiprocessing
@@ -274,7 +280,7 @@ def _lint(
     alone = _isolated(checked_files, module_of, package_of, scope, callers)
     findings.extend(_in_project_scope(checked_files, alone, callers, jobs, scope, workers, cache))
     findings.sort(key=Finding.sort_key)
-    skipped = sum(1 for r in checked_files if r.index is None and not r.problems)
+    skipped = sum(1 for r in checked_files if not r.parsed and not r.problems)
     return LintResult(findings, files_checked=len(files), files_skipped=skipped)
 
 
@@ -298,7 +304,7 @@ def _isolated(
     owners: dict[str, list[str]] = {}  # a module's last part -> the files of such modules
     modules: dict[str, int] = {}
     for result in checked_files:
-        if result.index is None:
+        if not result.parsed:
             continue  # not in the project: nothing reaches it
         module = module_of[result.path]
         modules[module] = modules.get(module, 0) + 1
@@ -315,12 +321,12 @@ def _isolated(
         for word in owners.keys() & set(caller.words.split()):
             linked.update(owners[word])
     for result in checked_files:
-        if result.index is None:
+        if not result.parsed:
             continue
         path = result.path
         if modules[module_of[path]] > 1:
             linked.add(path)
-        words = owners.keys() & {*result.index.words.split(), *package_of[path]}
+        words = owners.keys() & {*result.words.split(), *package_of[path]}
         for other in (other for word in words for other in owners[word] if other != path):
             linked.update((path, other))
     return {result.path for result in checked_files} - linked
@@ -349,51 +355,63 @@ def _in_project_scope(
     """The findings of every function in the project's scope: a file alone keeps those of
     its own check; of the linked files, those checked with the scope the file gave them are
     kept, the others checked again (in workers)."""
-    indexes = {r.path: r.index for r in checked_files if r.index is not None}
     caller_indexes = {path: index for path, (_, index) in callers.items()}
     modules = {**jobs.module_of, **{path: module for path, (module, _) in callers.items()}}
     by_function: dict[tuple[str, str], list[Finding]] = {}
+    for result in checked_files:
+        if result.path in alone and result.parsed:
+            # Its calls that break were settled by its own check (`FileResult.settled`).
+            settled = {done.function.qualname: done for done in result.settled}
+            for done in result.checked:
+                done = settled.get(done.function.qualname, done)
+                by_function[result.path, done.function.qualname] = done.findings
+    # Only these files' indexes are read (unpickled, when workers sent them).
+    linked = {r.path: r.index for r in checked_files if r.path not in alone and r.index is not None}
+    if not linked:
+        return _unique(by_function)
+    project = Project({**linked, **caller_indexes}, modules)
+    # The analysis makes hundreds of thousands of objects, and recurses through summaries
+    # as deep as the chains of bindings they stand for.
+    with collector_paused(), deep_recursion():
+        in_project = annotate(project, compile_scope(project, scope))
+    # Each function's findings: checked with the file's own scope where the project's is
+    # the same, checked again where it differs.
+    rechecks: list[RecheckJob] = []
     scoped: dict[str, list[ScopedFunction]] = {}
     for result in checked_files:
-        if result.path in alone and result.index is not None:
-            scoped[result.path] = [done.function for done in result.checked]
-            for done in result.checked:
-                by_function[result.path, done.function.qualname] = done.findings
-    linked = {path: index for path, index in indexes.items() if path not in alone}
-    if linked:
-        project = Project({**linked, **caller_indexes}, modules)
-        # The analysis makes hundreds of thousands of objects, and recurses through summaries
-        # as deep as the chains of bindings they stand for.
-        with collector_paused(), deep_recursion():
-            in_project = annotate(project, compile_scope(project, scope))
-        # Each function's findings: checked with the file's own scope where the project's is
-        # the same, checked again where it differs.
-        rechecks: list[RecheckJob] = []
-        for result in checked_files:
-            if result.path not in linked:
-                continue
-            functions = in_project.get(result.path, [])
-            if functions:  # of files sharing a module name, the project holds one
-                scoped[result.path] = functions
-            kept, missing = _reusable(result.checked, functions)
-            for qualname, found in kept:
-                by_function[result.path, qualname] = found
-            if missing:
-                rechecks.append(_recheck(jobs, result.path, missing))
-        _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
-    # Resolving calls is lazy: a project of every file costs only the calls asked about.
-    project = Project({**indexes, **caller_indexes}, modules)
+        if result.path not in linked:
+            continue
+        functions = in_project.get(result.path, [])
+        if functions:  # of files sharing a module name, the project holds one
+            scoped[result.path] = functions
+        kept, missing = _reusable(result.checked, functions)
+        for qualname, found in kept:
+            by_function[result.path, qualname] = found
+        if missing:
+            rechecks.append(_recheck(jobs, result.path, missing))
+    _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
     # Then once more, the functions that call one whose findings break the graph: a loop or a
-    # `try` around such a call skips the caller's frame (`breaklint.call_breaks`).
+    # `try` around such a call skips the caller's frame (`breaklint.call_breaks`). No call of
+    # a linked file reaches a file alone.
+    from breaklint.checker import own_breaks  # the rule API: not for a run the cache answers
+
+    # A project of its own: the analysis above leaves what it learnt in `project`, which
+    # would resolve some calls further than the summaries have always been computed.
+    project = Project({**linked, **caller_indexes}, modules)
     with collector_paused():
-        summarised = breaking_calls(project, scoped, _own_breaks(scoped, by_function, project))
+        summarised = breaking_calls(project, scoped, own_breaks(scoped, by_function, project))
     rechecks = []
     for path, functions in summarised.items():
         changed = [f for f in functions if f.breaking_calls]
         if changed:
             rechecks.append(_recheck(jobs, path, changed))
     _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
-    # A finding away from its function's code (a hook's registration) may be told twice.
+    return _unique(by_function)
+
+
+def _unique(by_function: dict[tuple[str, str], list[Finding]]) -> list[Finding]:
+    """The findings of every function; one told twice (a hook's registration, away from its
+    function's code) once."""
     unique = {
         (f.path, f.code, f.range, f.message): f for found in by_function.values() for f in found
     }
@@ -426,36 +444,6 @@ def _attribute(
         for finding in found:
             at = max(bisect.bisect_right(starts, finding.range.line) - 1, 0)
             by_function[job.path, functions[at].qualname].append(finding)
-
-
-def _own_breaks(
-    scoped: dict[str, list[ScopedFunction]],
-    by_function: dict[tuple[str, str], list[Finding]],
-    project: Project,
-) -> dict[DefinitionRef, Break]:
-    """Each function's own graph break, certain (an error) before one that may happen."""
-    # Imported here: a run answered from the cache never imports the rule API.
-    from breaklint.rule import all_rules
-
-    rules = all_rules()
-    module_of = {index.path: module for module, index in project.by_module.items()}
-    own: dict[DefinitionRef, Break] = {}
-    for path, functions in scoped.items():
-        for function in functions:
-            breaks = [
-                f
-                for f in by_function.get((path, function.qualname), ())
-                if f.code in rules
-                and rules[f.code].breaks_graph
-                and not rules[f.code].recompiles
-                and f.severity in (Severity.ERROR, Severity.WARNING)
-            ]
-            if breaks:
-                first = min(breaks, key=lambda f: (f.severity is not Severity.ERROR, f.range.line))
-                where = f"{first.code} {path}:{first.range.line}"
-                ref = DefinitionRef(module_of[path], function.qualname)
-                own[ref] = Break(first.severity is Severity.ERROR, where)
-    return own
 
 
 def _caller_indexes(

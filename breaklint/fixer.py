@@ -414,11 +414,16 @@ def _each(files: list[_FileEdits], jobs: int) -> list[tuple[list[tuple[Edit, ...
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    # Forked: the workers start with libcst and the rules imported.
+    # Forked: the workers start with libcst and the rules imported. The files with the most
+    # fixes go first, so that no worker is left with a big one at the end while others idle.
     context = multiprocessing.get_context("fork")
+    order = sorted(range(len(files)), key=lambda i: -len(files[i].findings))
     try:
         with ProcessPoolExecutor(min(jobs, len(files)), mp_context=context) as pool:
-            return list(pool.map(_FileEdits.run, files))
+            made = dict(
+                zip(order, pool.map(_FileEdits.run, [files[i] for i in order]), strict=True)
+            )
+            return [made[i] for i in range(len(files))]
     except BrokenProcessPool:  # a worker killed (out of memory?): this process makes them
         return [file.run() for file in files]
 

@@ -247,6 +247,8 @@ def write_junit(
 def write_full(
     findings: Sequence[Finding], out: IO[str], summary: Summary, options: OutputOptions
 ) -> None:
+    if not findings and not summary.probes:
+        return  # nothing to write: a clean file (pre-commit's common case) never imports rich
     from breaklint.render import write_rich  # rich is imported only for this format
 
     write_rich(findings, out, summary.probes or (), options.show_bytecode)

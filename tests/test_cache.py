@@ -206,10 +206,30 @@ def test_scope_round_trips_by_field_name() -> None:
         )
         for n, scope in enumerate(scopes, 1)
     ]
-    result = FileResult("a.py", None, [], checked)
+    result = FileResult("a.py", None, [], checked, settled=checked[1:2])
     stored = json.loads(json.dumps(file_result_to_json(result)))
     assert stored["checked"]["findings"][1][0]["scope"] == {"root": "Net.forward", "reached": True}
+    assert [row[0] for row in stored["settled"]["functions"]["rows"]] == ["f2"]
     assert file_result_from_json(stored, "a.py") == result
+
+
+def test_a_file_result_sends_its_index_pickled_apart(tmp_path: Path) -> None:
+    """Between processes the index travels as bytes, unpickled only when read; the words
+    travel beside it."""
+    import pickle
+
+    from breaklint.checker import check_file
+    from breaklint.scope import ScopeOptions
+
+    path = tmp_path / "net.py"
+    path.write_text("import torch\n\n@torch.compile\ndef f(x):\n    return x.item()\n")
+    result = check_file(str(path), [], "net", frozenset({"BL101"}), ScopeOptions())
+    received = pickle.loads(pickle.dumps(result))
+    assert isinstance(received.stored_index, bytes)
+    assert received.parsed and received.words == result.words != ""
+    assert received.checked == result.checked
+    assert received.index == result.index
+    assert not isinstance(received.stored_index, bytes)
 
 
 def _planted(tmp_path: Path, change) -> None:
