@@ -393,8 +393,9 @@ class Analysis:
     def parameter(self, function: _Function, name: str, reading: str, default: str) -> Value:
         """What a parameter holds: its callers' arguments read with its annotation."""
         passed = self.arguments(function.ref).get(name)
-        if default == "P" and reading in "TY":
+        if default == "P" and reading == "T":
             return "P"  # `output_attentions: Tensor | None = False` holds a flag
+        # (`t0: float | Tensor = 0.0` admits its default: what callers pass decides.)
         if passed is None:
             if reading in "TCP":
                 return reading

@@ -50,6 +50,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   module-level dict holds, a function a module-level list holds, and the elements of a
   container attribute (`nn.ModuleList(flows)`, `list(steps)`) that the constructor's callers
   fill with a list literal, `+=` or `append`, by index and iterated (mechanism 3);
+- annotated_unions: a parameter annotated with a union that admits its default (`t0:
+  Optional[Scalar] = 0.0`, the alias imported from another module) holds what its callers
+  pass; an `elif` is judged past what the `if` before it narrows (`isinstance`) (mechanism 1);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -210,6 +213,13 @@ EXPECTED = {
         ("solvers/registry.py", 6, "BL101", "error"),  # `STEPPERS["forward"]`, made
         ("solvers/registry.py", 18, "BL101", "error"),  # `POSTS[0](h)` (not `Backward`)
     ],
+    "annotated_unions": [
+        # `t0: Optional[Scalar] = 0.0`, `Scalar = Union[float, Tensor]` imported from another
+        # module: a union that admits its default, filled with tensors by the caller.
+        ("timing/spans.py", 9, "BL201", "error"),
+        ("timing/spans.py", 11, "BL102", "error"),
+        # (not `elif clip > 0.0`, past `if isinstance(clip, torch.Tensor)`: a Python number)
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -352,6 +362,13 @@ def test_dynamo_breaks_in_the_objects_that_values_choose(tmp_path: Path) -> None
         for path, line, code, severity in EXPECTED["object_scope"]
     ]
     assert probed_findings("object_scope", tmp_path) == sorted([*found, *skipped])
+
+
+def test_dynamo_breaks_where_a_union_parameter_holds_the_tensors_passed(tmp_path: Path) -> None:
+    # Both errors break under Dynamo; the `elif` on the number passed does not.
+    assert probed_findings("annotated_unions", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["annotated_unions"]
+    ]
 
 
 def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:

@@ -533,6 +533,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._tests: set[int] = set()  # conditions already judged as a whole
+        self._elifs: dict[int, bool] = {}  # each `elif` to come: whether to judge its test
         self._parameters: set[str] = set()  # may hold None or a number whatever they become
 
     def _check(
@@ -718,15 +719,18 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
                 self._mark(value)
 
     def visit_If(self, node: ast.If) -> None:
-        if id(node) not in self._tests:
+        if id(node) in self._elifs:
+            # Judged when reached, past what the `if` before it says of its names (`elif clip
+            # > 0` after `if isinstance(clip, torch.Tensor)` is on a Python number).
+            if self._elifs.pop(id(node)):
+                self._check(node.test, "`elif`")
+        elif id(node) not in self._tests:
             self._check(node.test, "`if`", self._if_fix(node))
         elif_ = _elif_of(node)
         if elif_ is not None:
-            self._tests.add(id(elif_))
             # After `if torch.compiler.is_compiling():` (the `check` fix) only eager runs
             # reach the `elif`.
-            if not self.context.facts.compiling(node.test):
-                self._check(elif_.test, "`elif`")
+            self._elifs[id(elif_)] = not self.context.facts.compiling(node.test)
 
     def visit_While(self, node: ast.While) -> None:
         self._check(node.test, "`while`", self._while_fix(node))
