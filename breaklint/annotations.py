@@ -55,7 +55,7 @@ def _read(node: ast.expr, aliases: dict[str, str], depth: int) -> Reading:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return _union([node.left, node.right], aliases, depth)
     if isinstance(node, ast.Subscript):
-        base = (dotted(node.value) or "").rpartition(".")[2]
+        base = _base(node)
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
         if base in _UNIONS:
             return _union(items, aliases, depth)
@@ -106,7 +106,7 @@ def iterates_tensors(annotation: ast.expr | None, aliases: dict[str, str] | None
         return len(members) == 1 and iterates_tensors(members[0], aliases)
     if not isinstance(node, ast.Subscript):
         return False
-    base = (dotted(node.value) or "").rpartition(".")[2]
+    base = _base(node)
     items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
     if base == "Optional":
         return iterates_tensors(items[0], aliases)
@@ -115,6 +115,25 @@ def iterates_tensors(annotation: ast.expr | None, aliases: dict[str, str] | None
     elements = [i for i in items if not (isinstance(i, ast.Constant) and i.value is Ellipsis)]
     readings = [_read(item, aliases or {}, 1) for item in elements]
     return bool(readings) and all(r in (Reading.TENSOR, Reading.MASK) for r in readings)
+
+
+def optional_member(annotation: ast.expr | None) -> ast.expr | None:
+    """What `Optional[X]`, `Union[X, None]` or `X | None` admits besides None (`X`); the
+    annotation itself otherwise."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        members = [annotation.left, annotation.right]
+    elif isinstance(annotation, ast.Subscript) and _base(annotation) in _UNIONS:
+        inner = annotation.slice
+        members = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
+    else:
+        return annotation
+    others = [member for member in members if not _is_none(member)]
+    return others[0] if len(others) == 1 else annotation
+
+
+def _base(node: ast.Subscript) -> str:
+    """`Optional` of `typing.Optional[X]`."""
+    return (dotted(node.value) or "").rpartition(".")[2]
 
 
 def _is_none(node: ast.expr) -> bool:

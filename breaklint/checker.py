@@ -361,6 +361,7 @@ def _check_function(
             imports,
             facts,
             source,
+            target,
             function.disabled_calls,
             self_assignments,
         )

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from breaklint.annotations import Reading, alias_text, read_annotation
+from breaklint.annotations import Reading, alias_text, optional_member, read_annotation
 from breaklint.compile_stage import CompileStage, Scope
 from breaklint.knowledge.curated import COMPILING_CHECKS, FALSE_WHILE_COMPILING
 from breaklint.knowledge.tensor_facts import TENSOR_FACTORIES
@@ -982,28 +982,12 @@ def _parameters(
             # The class it names, as the module reads it (`strategy: Strategy`,
             # `edge_index: Adj` after `from pkg.typing import Adj`): a type alias the project
             # may define, or the class of what the parameter holds.
-            annotation = _optional_member(parameter.annotation)
+            annotation = optional_member(parameter.annotation)
             written = dotted(annotation) if annotation and reading is Reading.PYTHON else None
             if written is not None and written not in _BUILTINS:
                 entry += f":{expand_import(written, imports)}"
             entries.append(entry)
     return tuple(entries)
-
-
-def _optional_member(annotation: ast.expr | None) -> ast.expr | None:
-    """What `Optional[X]`, `Union[X, None]` or `X | None` admits besides None (`X`); the
-    annotation itself otherwise."""
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        members = [annotation.left, annotation.right]
-    elif isinstance(annotation, ast.Subscript) and (dotted(annotation.value) or "").rpartition(".")[
-        2
-    ] in ("Optional", "Union"):
-        inner = annotation.slice
-        members = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
-    else:
-        return annotation
-    others = [m for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
-    return others[0] if len(others) == 1 else annotation
 
 
 def _default_mark(default: ast.expr | None) -> str:

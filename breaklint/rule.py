@@ -49,6 +49,7 @@ class RuleContext:
     imports: dict[str, str]  # local alias -> dotted name, e.g. {"np": "numpy"}
     facts: FunctionFacts  # tensor-ness of names and enclosing loops, current as rules visit
     source: LazyLines  # the file's text, for rules that build fixes
+    definition: ast.FunctionDef | ast.AsyncFunctionDef  # the function the walk visits
     disabled_calls: tuple[str, ...] = ()  # callees as written that are compiler-disabled
     # For a method: what its class assigns to `self.<attribute>` (its submodules).
     self_assignments: SelfAssignments = field(default_factory=lambda: SelfAssignments([], {}))

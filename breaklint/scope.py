@@ -174,8 +174,10 @@ class Project:
 
     def _star_lookup(self, index: ModuleIndex, name: str) -> DefinitionRef | None:
         """`name` re-exported by `from module import *` in the module `index` describes."""
+        if "." in name:
+            return None
         for key, module in index.imports.items():
-            if key.startswith(STAR) and "." not in name:
+            if key.startswith(STAR):
                 found = self.lookup(f"{module}.{name}")
                 if found is not None:
                     return found

@@ -30,18 +30,12 @@ class FrameSkip(Rule):
         # Breaks that skip the frame whenever the `if` branches they run under are taken:
         # what follows them in those branches runs eagerly.
         self.skipped_in_branch: list[Report] = []
-        self.function: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # the outer one
         # Calls of project functions that break inside (`FunctionFacts.breaking_calls`), as
         # reports of their own: Dynamo breaks at the call while it inlines the callee.
         self.callee_breaks: list[Report] = []
         # Ids of this rule's reports whose block breaks only inside callees: their breaks have
         # findings (and Dynamo's reports) of their own there, so the skip here is told as info.
         self._through_callees: set[int] = set()
-
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self.function = self.function or node
-
-    visit_AsyncFunctionDef = visit_FunctionDef
 
     def block_of(self, report: Report) -> tuple[int, bool] | None:
         raise NotImplementedError
@@ -124,8 +118,8 @@ class FrameSkip(Rule):
         # reported at the call (the others restate the breaks in the callees, as info).
         skips = self.code if self.skips_at_the_call else None
         reports = after_skip(reports, self.skipped_from, True, skips=skips)
-        if self.skipped_in_branch and self.function is not None:
-            paths = branch_paths(self.function)
+        if self.skipped_in_branch:
+            paths = branch_paths(self.context.definition)
             for first in self.skipped_in_branch:
                 if (accepts := under(first, paths)) is not None:
                     reports = after_skip(reports, first, True, within=accepts)
@@ -171,7 +165,19 @@ def under(first: Report, paths: dict[int, Branches]) -> Callable[[ast.AST], bool
     return lambda node: paths.get(id(node), ())[: len(branches)] == branches
 
 
-class BodySkip(FrameSkip):
+class ObservedSkip(FrameSkip):
+    """A frame skip that notes, for every report as it is made, whether it is under an `if` on
+    a trace-time value (`conditional`)."""
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self.conditional: dict[int, bool] = {}  # by the report's id
+
+    def observe(self, report: Report) -> None:
+        self.conditional[id(report)] = self.context.facts.conditional
+
+
+class BodySkip(ObservedSkip):
     """A frame skip at the first break in the body of a statement Dynamo cannot resume in
     (a `try`, a `with`): the statements are those `visit_*` adds to `self.blocks`. A break in a
     loop is BL202's."""
@@ -180,8 +186,6 @@ class BodySkip(FrameSkip):
         super().__init__(context)
         self.blocks: list[ast.Try | ast.TryStar | ast.With | ast.AsyncWith] = []  # outer first
         self._loops: list[ast.For | ast.AsyncFor | ast.While] = []
-        # Whether each report (by id) was made under an `if` on a trace-time value.
-        self._conditional: dict[int, bool] = {}
         self._bodies: list[tuple[int, set[int]]] | None = None  # ids of the nodes in each
 
     def visit_For(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
@@ -189,13 +193,10 @@ class BodySkip(FrameSkip):
 
     visit_AsyncFor = visit_While = visit_For
 
-    def observe(self, report: Report) -> None:
-        self._conditional[id(report)] = self.context.facts.conditional
-
     def block_of(self, report: Report) -> tuple[int, bool] | None:
         # Where the report's node is, not where the walk was: a rule may report a statement
         # once it has seen what follows it.
-        if not self.blocks or id(report) not in self._conditional:
+        if not self.blocks or id(report) not in self.conditional:
             return None
         if any(contains(loop, report.node) for loop in self._loops):
             return None  # a break in a loop: BL202's
@@ -206,7 +207,7 @@ class BodySkip(FrameSkip):
             ]
         for block, body in self._bodies:
             if id(report.node) in body:
-                return block, self._conditional[id(report)]
+                return block, self.conditional[id(report)]
         return None
 
 

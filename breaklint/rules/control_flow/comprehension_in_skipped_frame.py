@@ -131,7 +131,6 @@ compiled = torch.compile(pick)
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._candidates: list[_Candidate] = []
-        self._function: ast.FunctionDef | ast.AsyncFunctionDef | None = None  # the outer one
 
     def visit_ListComp(self, node: Comprehension) -> None:
         if sys.version_info[:2] >= COMPREHENSIONS_INLINED_SINCE:
@@ -177,11 +176,6 @@ compiled = torch.compile(pick)
                 guessed = guessed or name.id
         return None if guessed is None else (guessed, True)
 
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self._function = self._function or node
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-
     def finish(self, reports: list[Report]) -> None:
         skipping = [r for r in reports if issubclass(all_rules()[r.code], FrameSkip)]
         skips = [report for report in skipping if severity_of(report) is Severity.ERROR]
@@ -223,9 +217,9 @@ compiled = torch.compile(pick)
             for r in reports
             if id(r.node) in nodes and r.error_when_taken and all_rules()[r.code].breaks_graph
         ]
-        if not breaks or self._function is None:
+        if not breaks:
             return []
-        paths = branch_paths(self._function)
+        paths = branch_paths(self.context.definition)
         found = [(first, under(first, paths)) for first in breaks]
         return [(first, accepts) for first, accepts in found if accepts is not None]
 

@@ -2,11 +2,11 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.index import on_object_made_here
-from breaklint.rule import Report, RuleContext
-from breaklint.rules.control_flow._frame_skip import FrameSkip, written_callee
+from breaklint.rule import Report
+from breaklint.rules.control_flow._frame_skip import ObservedSkip, written_callee
 
 
-class MethodOfNewObject(FrameSkip):
+class MethodOfNewObject(ObservedSkip):
     code = "BL208"
     name = "break-in-method-of-new-object"
     severity = Severity.ERROR
@@ -74,14 +74,6 @@ compiled = torch.compile(scaled)
     gb_ids = ("GB0092",)
     skips_at_the_call = True
 
-    def __init__(self, context: RuleContext) -> None:
-        super().__init__(context)
-        # Whether each report (by id) was made under an `if` on a trace-time value.
-        self._conditional: dict[int, bool] = {}
-
-    def observe(self, report: Report) -> None:
-        self._conditional[id(report)] = self.context.facts.conditional
-
     def block_of(self, report: Report) -> tuple[int, bool] | None:
         node = report.node
         if not isinstance(node, ast.Call) or not any(r is report for r in self.callee_breaks):
@@ -89,4 +81,4 @@ compiled = torch.compile(scaled)
         written = written_callee(node.func)
         if written is None or not on_object_made_here(written):
             return None
-        return id(node), self._conditional[id(report)]
+        return id(node), self.conditional[id(report)]

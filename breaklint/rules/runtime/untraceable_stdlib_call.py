@@ -14,7 +14,7 @@ from breaklint.knowledge.curated import (
     UNTRACEABLE_OBJECT_METHODS,
     UNTRACEABLE_STDLIB,
 )
-from breaklint.rule import FixExample, RuleContext
+from breaklint.rule import FixExample
 from breaklint.rules._traced_values import TracedValue, TracedValueUses
 from breaklint.syntax import dotted, method_call
 
@@ -259,10 +259,6 @@ calls this rule flags (clocks, Python's RNG, serialization) have no automatic fi
 results must come from outside the compiled code.
 """
 
-    def __init__(self, context: RuleContext) -> None:
-        super().__init__(context)
-        self._function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
-
     def visit_Call(self, node: ast.Call) -> None:
         self._check_call(node)
         super().visit_Call(node)
@@ -370,18 +366,12 @@ results must come from outside the compiled code.
             fix=fix,
         )
 
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        if self._function is None:
-            self._function = node
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-
     def _copies_a_dict(self, node: ast.Call) -> bool:
         """Whether the copied argument is a name that holds a dict wherever the copy runs:
         every binding of it in the function is a dict-annotated parameter or a dict made
         there, and where the parameter may be None, the copy runs only past `is None`."""
-        argument, function = node.args[0], self._function
-        if not isinstance(argument, ast.Name) or function is None:
+        argument, function = node.args[0], self.context.definition
+        if not isinstance(argument, ast.Name):
             return False
         if "dict" in self.context.facts.names:
             return False

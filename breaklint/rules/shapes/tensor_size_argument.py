@@ -250,13 +250,6 @@ compiled = torch.compile(covariance)
         # tensors when the tensor has two dimensions, as tensors of index pairs do; each with
         # the fix that makes the rows Python ints, where one fits.
         self._rows: dict[str, Fix | None] = {}
-        self._function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
-
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        if self._function is None:
-            self._function = node
-
-    visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_For(self, node: ast.For) -> None:
         kind = self.context.facts.kind(node.iter)
@@ -266,9 +259,7 @@ compiled = torch.compile(covariance)
     def _index_pairs_fix(self, loop: ast.For, row: str) -> Fix | None:
         """The `index-pairs` fix of a loop over `torch.cartesian_prod` of `torch.arange`s
         whose rows only index (see `fix_safety`)."""
-        function = self._function
-        if function is None:
-            return None
+        function = self.context.definition
         nodes = list(iter_nodes(function))
         iterated = loop.iter
         product = (

@@ -330,13 +330,6 @@ fix.
         self._index_depth = 0
         self.numbers = NumberUses(context)
         self._checks: dict[int, Fix] = {}  # reads in the test of a raising check: its fix
-        self._function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
-
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        if self._function is None:
-            self._function = node
-
-    visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_If(self, node: ast.If) -> None:
         self._checks.update(check_fixes(self.context, node, self.fix_applicability))
@@ -392,8 +385,8 @@ fix.
         """The `range-last` fix of `int(t[-1])` where, earlier in the same block (of a loop, a
         `with` or the function), `t = torch.arange(...)` of Python numbers is `t`'s last
         binding: the last value of the range is `start + len(t) - 1`, known without reading."""
-        argument, function = node.args[0], self._function
-        if node.func.id != "int" or function is None:  # type: ignore[attr-defined]
+        argument, function = node.args[0], self.context.definition
+        if node.func.id != "int":  # type: ignore[attr-defined]
             return None
         if not (isinstance(argument, ast.Subscript) and isinstance(argument.value, ast.Name)):
             return None
