@@ -146,6 +146,12 @@ def _lint_parser() -> argparse.ArgumentParser:
         "divided among the --jobs workers; 0: no limit)",
     )
     dynamic.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    dynamic.add_argument(
+        "--cudagraphs",
+        action="store_true",
+        help='also compile each probe with mode="reduce-overhead" on the CUDA GPU and report '
+        "where Inductor runs a graph without CUDA graphs (BL920)",
+    )
     variants = dynamic.add_mutually_exclusive_group()
     variants.add_argument(
         "--no-variants",
@@ -290,6 +296,7 @@ def _lint(argv: list[str], started: float) -> int:
             device=args.device,
             variants=args.variants,
             variant_budget=args.variant_budget,
+            cudagraphs=args.cudagraphs,
             output_format=args.output_format,
             output_file=args.output_file,
             output=OutputOptions(show_bytecode=args.show_bytecode),

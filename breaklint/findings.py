@@ -25,6 +25,8 @@ class BreakKind(StrEnum):
     GRAPH_BREAK = "graph-break"  # Dynamo ends a graph, runs the statement eagerly, resumes
     FRAME_SKIPPED = "frame-skipped"  # Dynamo gave up on the whole function: it runs eagerly
     RECOMPILES = "recompiles"  # a guard installed here failed again on every new value
+    # Inductor ran a graph without CUDA graphs under mode="reduce-overhead" (`--cudagraphs`)
+    CUDAGRAPHS_SKIPPED = "cudagraphs-skipped"
 
 
 class Status(StrEnum):

@@ -22,6 +22,7 @@ from typing import IO, Any
 
 from breaklint.cache import as_type
 from breaklint.codes import (
+    CUDAGRAPHS_SKIPPED,
     DYNAMO_FRAME_SKIPPED,
     DYNAMO_GRAPH_BREAK,
     DYNAMO_RECOMPILES,
@@ -31,7 +32,13 @@ from breaklint.findings import Finding
 from breaklint.source import display_path
 
 SHARD_FORMAT = 1
-_DYNAMIC_CODES = (DYNAMO_GRAPH_BREAK, DYNAMO_FRAME_SKIPPED, DYNAMO_RECOMPILES, PROBE_FAILED)
+_DYNAMIC_CODES = (
+    DYNAMO_GRAPH_BREAK,
+    DYNAMO_FRAME_SKIPPED,
+    DYNAMO_RECOMPILES,
+    CUDAGRAPHS_SKIPPED,
+    PROBE_FAILED,
+)
 
 
 class MergeError(Exception):

@@ -42,6 +42,7 @@ class LintRequest:
     device: str
     variants: VariantMode  # which variants of each probe's call count recompilations
     variant_budget: float  # seconds of variant calls per probe; 0: no limit
+    cudagraphs: bool  # also compile each probe with mode="reduce-overhead" on CUDA (BL920)
     output_format: str
     output_file: Path | None
     output: OutputOptions
@@ -133,6 +134,8 @@ def dynamic(
         raise ConfigError("--variant-budget must be a number of seconds, or 0 for no limit")
     if request.probe_memory is not None and request.probe_memory < 0:
         raise ConfigError("--probe-memory must be a number of megabytes, or 0 for no limit")
+    if request.cudagraphs and request.device == "cpu":
+        raise ConfigError("--cudagraphs needs a CUDA GPU: it cannot run with --device cpu")
     try:
         result = run_dynamic(
             findings,
@@ -144,6 +147,7 @@ def dynamic(
             device=request.device,
             variants=request.variants,
             variant_budget_s=request.variant_budget,
+            cudagraphs=request.cudagraphs,
             allowed=selection.allows,
             progress=not request.quiet,
             outputs=outputs,

@@ -452,7 +452,8 @@ def test_device_cuda_without_cuda_is_a_one_line_error(write, breaklint) -> None:
     done = breaklint("model.py", "--probes", "probes.py", "--device", "cuda", "--quiet")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "breaklint: error: --device cuda was requested but torch.cuda.is_available() is False"
+        "breaklint: error: CUDA was requested (--device cuda or --cudagraphs) but "
+        "torch.cuda.is_available() is False"
     ]
 
 

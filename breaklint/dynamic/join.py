@@ -9,6 +9,7 @@ from dataclasses import replace
 from functools import cache
 
 from breaklint.codes import (
+    CUDAGRAPHS_SKIPPED,
     DYNAMO_FRAME_SKIPPED,
     DYNAMO_GRAPH_BREAK,
     DYNAMO_RECOMPILES,
@@ -148,6 +149,15 @@ def join(
             finding = break_finding(item, path)
         if allowed(finding.code, path):
             joined.append(finding)
+    skips = {
+        (*item.key()[1:3], item.evidence.explanation): item
+        for r in results
+        for item in r.cudagraph_skips
+    }
+    for item in skips.values():
+        path = displayed.get(item.path) or display_path(item.path)
+        if allowed(CUDAGRAPHS_SKIPPED, path):
+            joined.append(_cudagraphs_finding(item, path))
     for result in results:
         if result.status != ProbeStatus.OK and allowed(PROBE_FAILED, result.probe.path):
             joined.append(_probe_finding(result))
@@ -190,6 +200,19 @@ def _recompile_finding(item: Break, path: str) -> Finding:
         ),
         severity=Severity.ERROR if facts.limit_hit else Severity.WARNING,
         hint=evidence.hints[0] if evidence.hints else None,
+    )
+
+
+def _cudagraphs_finding(item: Break, path: str) -> Finding:
+    """A graph Inductor ran without CUDA graphs, at the line its reason names in `path`."""
+    evidence = item.evidence
+    rule = all_rules()[CUDAGRAPHS_SKIPPED]
+    return _finding_at(
+        CUDAGRAPHS_SKIPPED,
+        item,
+        path,
+        message=f"{rule.message}: {evidence.explanation}",
+        hint=evidence.hints[0] if evidence.hints else rule.hint,
     )
 
 

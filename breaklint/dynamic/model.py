@@ -60,6 +60,9 @@ class Watch:
     spans: frozenset[Span] = frozenset()
     variants: VariantMode = VariantMode.GUIDED
     variant_budget_s: float = 0.0
+    # Also compile with mode="reduce-overhead" (Inductor, CUDA graphs) and record where CUDA
+    # graphs are skipped: on CUDA only (`--cudagraphs`).
+    cudagraphs: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +244,9 @@ class ProbeResult:
     # --no-variants and no calls of the probe's own), most first.
     resumes: tuple[ResumeCount, ...] = ()
     device: str | None = None  # where the worker ran it, "cpu" or "cuda" (None: no worker did)
+    # With `--cudagraphs`: each reason Inductor gave for running a graph without CUDA graphs,
+    # at the line it names (kind CUDAGRAPHS_SKIPPED; not breaks: the graphs stay whole).
+    cudagraph_skips: tuple[Break, ...] = ()
 
     def splits(self, item: Break) -> int | None:
         """How often one call splits the graph at `item` (None: not measured, or a skipped
@@ -298,6 +304,7 @@ class ProbeResult:
             "error": self.error,
             "traceback": self.traceback,
             "recompiles": None if self.recompiles is None else self.recompiles.to_json(),
+            "cudagraph_skips": len(self.cudagraph_skips),
             "breaks_by_cost": [
                 {
                     "path": item.path,

@@ -44,6 +44,7 @@ def run_dynamic(
     device: str,
     variants: VariantMode = VariantMode.GUIDED,
     variant_budget_s: float = 0.0,
+    cudagraphs: bool = False,
     allowed: Callable[[str, str], bool],
     progress: bool = False,
     outputs: OutputsPlan | None = None,
@@ -52,8 +53,9 @@ def run_dynamic(
     """Run every probe and join what Dynamo did with the static `findings`; with `outputs`,
     each probe also saves its eager outputs or compares them with those saved; each probe's
     call is varied as `variants` says, for at most `variant_budget_s` (0: no limit), to count
-    recompilations; with `progress`, how far the run is goes to stderr (`breaklint.progress`);
-    with `shard`, only the probes it holds run."""
+    recompilations; with `cudagraphs`, each probe is also compiled with mode="reduce-overhead"
+    on CUDA to find where CUDA graphs are skipped; with `progress`, how far the run is goes to
+    stderr (`breaklint.progress`); with `shard`, only the probes it holds run."""
     if importlib.util.find_spec("torch") is None:
         raise DynamicError("the dynamic phase needs torch: pip install 'breaklint[dynamic]'")
     found = find_probes(list(probe_paths))
@@ -64,9 +66,11 @@ def run_dynamic(
         frozenset(flagged_span(f) for f in findings if is_statement_finding(f)),
         variants,
         variant_budget_s,
+        cudagraphs,
     )
     memory = default_memory_mb(jobs) if memory_mb is None else memory_mb
-    pool = WorkerPool(jobs, timeout_s, device, memory)
+    # CUDA graphs need CUDA: a machine without it gets the worker's one-line error.
+    pool = WorkerPool(jobs, timeout_s, "cuda" if cudagraphs else device, memory)
     order = [probe.key for probe in found.probes]
     probes = [p for p in found.probes if shard.holds(p)] if shard else found.probes
     with reporting(len(probes), "probes", progress) as shown:

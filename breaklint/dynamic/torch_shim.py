@@ -469,6 +469,77 @@ def config_settings(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name for name in names if hasattr(torch._dynamo.config, name))
 
 
+# Inductor logs each reason it runs a graph without CUDA graphs to this artifact logger, at
+# WARNING, as "skipping cudagraphs due to REASON", most followed by ". Found from : " and the
+# user stack of the node at fault (torch 2.11 and 2.13, `torch._inductor.cudagraph_utils`).
+_CUDAGRAPHS_LOGGER = "torch._inductor.cudagraph_utils.__cudagraphs"
+_CUDAGRAPH_SKIP = re.compile(
+    r"^skipping cudagraphs? due to (?P<reason>.*?)(?:\. Found from :|$)", re.S
+)
+# CUDA graph trees run a new graph eagerly once (warm-up), record it on the second call and
+# replay it from the third: the mutation check runs when a graph is recorded.
+_CUDAGRAPH_CALLS = 3
+# What removes each reason, by the words that start it.
+_CUDAGRAPH_HINTS = (
+    ("mutated inputs", "mutate a copy (`x = x.clone()`) or a buffer or parameter the module owns"),
+    ("cpu device", "keep the compiled region's tensors on the GPU: move host reads out of it"),
+    ("multiple devices", "keep the compiled region's tensors on one GPU"),
+    ("incompatible op", "move the op out of the compiled region, or pass its result in"),
+)
+
+
+class _Messages(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def cudagraph_skips(call: Callable[[Callable[..., Any]], Any], target: Any) -> list[RawBreak]:
+    """Compile `target` with mode="reduce-overhead" (Inductor, CUDA graph trees) after a reset,
+    run `call(compiled)` until its graphs are recorded, and return every reason Inductor gave
+    for running a graph without CUDA graphs, at the user frames it names. CUDA only."""
+    import torch._inductor.cudagraph_utils  # creates the logger read here
+
+    handler = _Messages()
+    logger = logging.getLogger(_CUDAGRAPHS_LOGGER)
+    saved = (logger.level, logger.propagate, logger.handlers)
+    logger.setLevel(logging.WARNING)
+    logger.propagate = False
+    logger.handlers = [handler]
+    torch._dynamo.reset()
+    try:
+        compiled = torch.compile(target, mode="reduce-overhead")
+        for _ in range(_CUDAGRAPH_CALLS):
+            call(compiled)
+        torch.cuda.synchronize()
+    finally:
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
+        logger.handlers = saved[2]
+        torch._dynamo.reset()
+    skips = [parse_cudagraph_skip(message) for message in dict.fromkeys(handler.messages)]
+    return [skip for skip in skips if skip is not None]
+
+
+def parse_cudagraph_skip(message: str) -> RawBreak | None:
+    """One "skipping cudagraphs due to ..." message, its stack as frames; None for another
+    message of that logger (recording, warm-up, the distinct-sizes warning)."""
+    match = _CUDAGRAPH_SKIP.match(message)
+    if match is None:
+        return None
+    reason = match["reason"].strip()
+    # The stack is indented one space more than a traceback's frames.
+    stack = "\n".join(
+        line[1:] if line.startswith("   File ") else line for line in message.splitlines()
+    )
+    hints = tuple(hint for start, hint in _CUDAGRAPH_HINTS if reason.startswith(start))
+    segment = Segment(None, "CUDA graphs skipped", reason, hints, None)
+    return RawBreak(_frames(stack), (segment,), False, message)
+
+
 def generator_skip(code: types.CodeType) -> RawBreak:
     """The skip of a compiled generator function. Its body runs only when the generator is
     iterated, after the compiled call returned, so Dynamo never sees the frame and logs nothing;

@@ -43,7 +43,7 @@ from breaklint.dynamic.model import (
 from breaklint.dynamic.probe_call import failure, planned_call, to_device
 from breaklint.dynamic.protocol import KEY_BYTES, CorruptFrame, read_exactly, receive, send
 from breaklint.dynamic.variant_mode import VariantMode
-from breaklint.findings import Range
+from breaklint.findings import BreakKind, Range
 from breaklint.source import char_offset
 
 if TYPE_CHECKING:
@@ -341,6 +341,11 @@ def run_probe(
             varied=varied,
             recompile_limit=calls.recompile_limit,
         )
+        cudagraph_skips: tuple[Break, ...] = ()
+        if watch.cudagraphs and device == "cuda":  # CUDA graphs exist on CUDA only
+            cudagraph_skips = _cudagraph_skips(
+                lambda compiled: compiled(*args, **kwargs), target, request
+            )
     except BaseException as error:  # the user's code may raise anything, SystemExit included
         failed = failure(error, device)
         status, message = ProbeStatus.ERROR, failed.error
@@ -356,7 +361,24 @@ def run_probe(
             device=device,
         )
     result = observed.result(probe, time.perf_counter() - started, coverage)
-    return replace(result, outputs_differ=outputs_differ, device=device)
+    return replace(
+        result, outputs_differ=outputs_differ, device=device, cudagraph_skips=cudagraph_skips
+    )
+
+
+def _cudagraph_skips(
+    call: Callable[[Callable[..., Any]], Any], target: Any, request: ProbeRequest
+) -> tuple[Break, ...]:
+    """Where Inductor ran the probe's graphs without CUDA graphs, each reason once."""
+    from breaklint.dynamic import torch_shim
+
+    skips: dict[tuple[str, str, int, str], Break] = {}
+    for raw in torch_shim.cudagraph_skips(call, target):
+        item = attribute(raw, request)
+        if item is not None:
+            item = replace(item, evidence=replace(item.evidence, kind=BreakKind.CUDAGRAPHS_SKIPPED))
+            skips.setdefault((*item.key()[:3], item.evidence.explanation), item)
+    return tuple(skips.values())
 
 
 def _check_outputs(returned: Any, check: OutputsCheck) -> str | None:
@@ -385,7 +407,10 @@ def _resolve_device(requested: str) -> str:
 
     cuda = torch.cuda.is_available()
     if requested == "cuda" and not cuda:
-        raise RuntimeError("--device cuda was requested but torch.cuda.is_available() is False")
+        raise RuntimeError(
+            "CUDA was requested (--device cuda or --cudagraphs) but "
+            "torch.cuda.is_available() is False"
+        )
     return "cuda" if requested == "cuda" or (requested == "auto" and cuda) else "cpu"
 
 
