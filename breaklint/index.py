@@ -480,8 +480,24 @@ class _Indexer:
         if head in ("self", "cls") or head[:1].isupper() or head in self.index.instances:
             return True  # a class, or an instance made above at module level
         scan = self.function
+        if scan is not None and self._made_by_project(scan, head):
+            return True  # `solver = solver_class(...); solver.integrate(y)`
         target = (scan.imports if scan else {}).get(head) or self.index.imports.get(head)
         return target is not None and target.partition(".")[0] != "torch"
+
+    def _made_by_project(self, scan: _FunctionScan, name: str) -> bool:
+        """Whether every binding of the local `name` that reaches here is the result of a call
+        that may reach a project function (an instance a project class makes): its methods'
+        parameters receive what calls of them pass."""
+        summaries = scan.bindings.get(scan.reaching.get(name, name))
+        if not summaries or name in scan.parameters:
+            return False
+        for summary in summaries:
+            made = summary[1:-1] if summary[:1] == "c" and summary.endswith(";") else ""
+            maker = made.removesuffix("()").partition(VERSION)[0]
+            if not maker or ";" in made or not self._may_be_project(maker):
+                return False
+        return True
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         scan = self.function
