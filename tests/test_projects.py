@@ -17,7 +17,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - rule_forms: forms that break the graph with no rule before: a tensor as a slice bound, an
   in-place update through a mask a caller passes, `with torch.device(...)`, `hash(t)`
   arithmetic, `generator=` from an attribute, `warnings.warn` in a dataclass's
-  `__post_init__`, and a comparison over a list after a dynamic-shape op (mechanism 4), each
+  `__post_init__`, a list of Python bools read as an index, and a comparison over a list
+  after a dynamic-shape op (mechanism 4), each
   through an aliased module or a callable held on an attribute;
 - held_objects: methods of objects made inline, `__call__` and methods of what a
   constructor's callers pass (through `super().__init__`) or its annotation names, of what a
@@ -90,6 +91,8 @@ EXPECTED = {
     "rule_forms": [
         ("parts/bounds.py", 2, "BL304", "error"),  # `x[0, : counts[0]]`
         ("parts/bounds.py", 6, "BL302", "error"),  # `prior[mask] *= 0.0`, the caller's mask
+        # `x[:, circular]`, a list of Python bools read as an index (not the write at 14)
+        ("parts/bounds.py", 15, "BL302", "error"),
         ("parts/draws.py", 5, "BL508", "warning"),  # `self.generator` through `self.noise`
         ("parts/heads.py", 5, "BL301", "error"),
         ("parts/heads.py", 6, "BL203", "error"),  # a comprehension after `torch.nonzero`
