@@ -495,8 +495,10 @@ class _Indexer:
         for summary in summaries:
             made = summary[1:-1] if summary[:1] == "c" and summary.endswith(";") else ""
             maker = made.removesuffix("()").partition(VERSION)[0]
-            if not maker or ";" in made or not self._may_be_project(maker):
-                return False
+            head, dot, _ = maker.partition(".")
+            local = dot and (head in scan.reaching or head in scan.bindings)
+            if not maker or ";" in made or local or not self._may_be_project(maker):
+                return False  # (a method of another local: `x = x.view(n)` is no object made)
         return True
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
