@@ -160,7 +160,8 @@ whose truth depends on tensor data (`if t.sum() > 0`, `if (t > 0).any()`, `if sc
 `score` is a tensor). Shapes, dtypes, devices, `None` checks, `self.training` and config flags
 are known while tracing and are never flagged; neither is `assert t`, which Dynamo traces into
 the graph, but `and`, `or` and `not` inside an `assert` are (`assert (t > 0).all() and
-t.sum() != 0` calls `bool()` on the first tensor).
+t.sum() != 0` calls `bool()` on the first tensor), and so is a chained comparison of tensors
+(`assert t0 <= t <= t1` is `t0 <= t and t <= t1`).
 
 A finding is an error when the value is certainly a tensor, and a warning when the break
 depends on something else: the condition sits behind a trace-time test (`x.dtype ==
