@@ -504,7 +504,13 @@ class _Indexer:
     def visit_Attribute(self, node: ast.Attribute) -> None:
         scan = self.function
         value = node.value
-        if scan is not None and not scan.dead and type(value) is ast.Name and value.id == "self":
+        if (
+            scan is not None
+            and not scan.dead
+            and type(node.ctx) is ast.Load
+            and type(value) is ast.Name
+            and value.id == "self"
+        ):
             scan.callees.append(f"self.{node.attr}")  # a property's getter runs on a read
         self.scan(node)
 
@@ -781,7 +787,9 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
         if callee is None:
             if type(func) is ast.Attribute:  # `x.permute(0, 2, 1).contiguous()`
                 return f"m{func.attr};{summarise(func.value, names, deeper)}"
-            return "U"
+            container = dotted(func.value) if type(func) is ast.Subscript else None
+            # `SOLVERS[method](...)`: a call of an element, as the call graph names it
+            return "U" if container is None else f"c{_reaching(container, names)}[];"
         if callee.rpartition(".")[2] == "partial" and node.args:
             return f"r{summarise(node.args[0], names, deeper)}"
         if _makes_mask(callee, node):

@@ -552,8 +552,9 @@ class Project:
     def holds_new_object(self, module: str, caller: FunctionInfo, callee: str) -> bool:
         """Whether a method call as written (`solver.integrate`) is on a local that every
         binding sets to an instance `caller` makes: a project class constructed
-        (`solver = Euler()`), or a class a local holds (`solver = solver_class()` after
-        `solver_class = select(m)`). Not the result of a factory function, which may hand back
+        (`solver = Euler()`), a class a local holds (`solver = solver_class()` after
+        `solver_class = select(m)`), or one of the classes a module-level container holds
+        (`solver = SOLVERS[m]()`). Not the result of a factory function, which may hand back
         an object made before the compiled code ran."""
         name, dot, method = callee.partition(".")
         if not dot or "." in method or "(" in callee or self._is_parameter(caller, name):
@@ -568,8 +569,13 @@ class Project:
             if summary[:1] != "c" or summary.index(";") != len(summary) - 1:
                 return False
             maker = _strip_call(unversioned(summary[1:-1]))
-            if self.constructed(module, caller, maker) is None and not (
-                maker.isidentifier() and self._value_classes(module, caller, maker, 0)
+            if (
+                self.constructed(module, caller, maker) is None
+                and not (maker.isidentifier() and self._value_classes(module, caller, maker, 0))
+                and not (
+                    maker.endswith("[]")
+                    and self._element_classes(module, caller, maker[:-2], 0, every=True)
+                )
             ):
                 return False
         return bool(summaries)
@@ -594,7 +600,11 @@ class Project:
     ) -> list[Target]:
         found = []
         for kind, name in held_values(summary):
-            if kind == "call":
+            if kind == "call" and name.endswith("[]"):
+                # `solver = SOLVERS[method](...)`: an instance of any class the container holds
+                for made in self._element_classes(module, owner, name[:-2], depth + 1):
+                    found += self._instance_targets(made, method, depth + 1)
+            elif kind == "call":
                 cls = self.resolve_local(module, _strip_call(name), owner)
                 if cls is not None and cls.qualname in self.by_module[cls.module].classes:
                     found += self._instance_targets(cls, method, depth)
@@ -618,6 +628,20 @@ class Project:
                 written = f"{name}.{method}" if method else name
                 found += self._call_targets(module, owner, written, depth + 1)
         return found
+
+    def _element_classes(
+        self, module: str, owner: FunctionInfo, container: str, depth: int, every: bool = False
+    ) -> list[DefinitionRef]:
+        """The project classes a module-level container (`SOLVERS = {"euler": Euler}`, here or
+        imported) holds, for its name as written in `owner`; with `every`, none unless every
+        value it holds is such a class (no factory that may hand back an object made before)."""
+        held = self._module_level(module, owner, container, "containers")
+        if held is None:
+            return []
+        classes = self._held_classes(held[0], None, held[1], depth)
+        if every and len(classes) != len(held_values(held[1])):
+            return []
+        return classes
 
     def _value_classes(
         self, module: str, owner: FunctionInfo, written: str, depth: int

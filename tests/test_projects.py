@@ -57,6 +57,13 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `__call__` of an object on an attribute that the constructor's caller passes, into an
   untyped helper, and a chained comparison or `not` on tensors in an `assert`
   (mechanisms 2 to 4);
+- registry_objects: a local bound to an instance of a class chosen from a module-level dict
+  (`solver = SOLVERS[method](func, y0)`, the dict in a package's `__init__` holding classes
+  of its modules): the classes' methods, inherited ones included, are traced with the
+  arguments passed, and a break inside skips the caller's frame; not when the dict also holds
+  a factory function, which may hand back an object made before (mechanism 3);
+- attribute_stores: `self.attn = Attn(n)` in `__init__` stores the object and calls nothing
+  of it: building layers in a loop breaks nowhere, even with `--scope all` (mechanism 3);
 - annotated_unions: a parameter annotated with a union that admits its default (`t0:
   Optional[Scalar] = 0.0`, the alias imported from another module) holds what its callers
   pass; an `elif` is judged past what the `if` before it narrows (`isinstance`) (mechanism 1);
@@ -239,6 +246,16 @@ EXPECTED = {
         # passes through the class a local holds
         ("sde/noise.py", 6, "BL102", "error"),
     ],
+    "registry_objects": [
+        # `SOLVERS[method](func, y0).integrate(t)`, through a local: the frame is skipped
+        ("api.py", 17, "BL208", "error"),
+        ("solvers/adaptive.py", 8, "BL201", "error"),  # `while now < t[-1]`
+        ("solvers/base.py", 10, "BL201", "error"),  # inherited by `Euler` and `Midpoint`
+        # (not `odeint_made`'s `solver.integrate(t)`: `MAKERS` holds a factory too)
+    ],
+    "attribute_stores": [
+        ("model.py", 16, "BL402", "warning"),  # `self.attn(x)` in `Layer.forward`, flag unknown
+    ],
     "annotated_unions": [
         # `t0: Optional[Scalar] = 0.0`, `Scalar = Union[float, Tensor]` imported from another
         # module: a union that admits its default, filled with tensors by the caller.
@@ -282,6 +299,12 @@ def test_exact_findings(project: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("project", sorted(EXPECTED))
 def test_one_worker_finds_the_same(project: str, tmp_path: Path) -> None:
     assert findings(project, tmp_path, "--jobs", "1") == expected(project)
+
+
+def test_storing_an_object_on_an_attribute_calls_nothing_of_it(tmp_path: Path) -> None:
+    # With every function in scope, `Encoder.__init__` builds layers in a loop: a layer's
+    # `__init__` stores an `Attn` whose `forward` breaks, which storing it does not run.
+    assert findings("attribute_stores", tmp_path, "--scope", "all") == expected("attribute_stores")
 
 
 def test_a_file_linted_alone_knows_only_its_own_calls(tmp_path: Path) -> None:
@@ -384,6 +407,14 @@ def test_dynamo_breaks_in_the_objects_that_values_choose(tmp_path: Path) -> None
     assert probed_findings("object_scope", tmp_path) == [
         (path, line, code, statuses[severity])
         for path, line, code, severity in EXPECTED["object_scope"]
+    ]
+
+
+def test_dynamo_breaks_in_the_classes_a_registry_holds(tmp_path: Path) -> None:
+    # Each flagged line breaks; `odeint` is skipped whole (GB0092) where its solver was made
+    # in it, not where a factory handed it back (the `shared` probe: one graph break, no skip).
+    assert probed_findings("registry_objects", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["registry_objects"]
     ]
 
 
