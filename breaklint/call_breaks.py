@@ -49,6 +49,9 @@ def breaking_calls(
     # break inside the callee changes what Dynamo does with the caller's frame.
     targets: dict[DefinitionRef, dict[str, tuple[DefinitionRef, ...]]] = {}
     callers: dict[DefinitionRef, list[DefinitionRef]] = {}
+    # The calls of a method of a local that holds an object the function makes: Dynamo
+    # cannot rebuild that bound method either (as for `Helper(n).run(x)`).
+    made: dict[DefinitionRef, set[str]] = {}
     for ref in refs:
         info = project.function(ref)
         if info is None:
@@ -63,16 +66,20 @@ def breaking_calls(
             )
             for target in reached:
                 callers.setdefault(target, []).append(ref)
-            if reached and callee in blocked:
+            if reached and project.holds_new_object(ref.module, info, callee):
+                made.setdefault(ref, set()).add(callee)
+            if reached and (callee in blocked or callee in made.get(ref, ())):
                 calls[callee] = reached
     summary = _summaries(own, callers)
     result: dict[str, list[ScopedFunction]] = {}
     for path, functions in scoped.items():
         module = module_of[path]
-        result[path] = [
-            _with_breaks(f, targets.get(DefinitionRef(module, f.qualname), {}), summary)
-            for f in functions
-        ]
+        result[path] = []
+        for function in functions:
+            ref = DefinitionRef(module, function.qualname)
+            result[path].append(
+                _with_breaks(function, targets.get(ref, {}), made.get(ref, set()), summary)
+            )
     return result
 
 
@@ -95,9 +102,11 @@ def _summaries(
 def _with_breaks(
     function: ScopedFunction,
     calls: Mapping[str, tuple[DefinitionRef, ...]],
+    made: set[str],
     summary: Mapping[DefinitionRef, Break],
 ) -> ScopedFunction:
     entries = []
+    on_new_objects = []
     for callee, reached in calls.items():
         breaks = [summary[target] for target in reached if target in summary]
         if not breaks:
@@ -105,6 +114,10 @@ def _with_breaks(
         # A call that may reach several functions breaks certainly only if each of them does.
         certain = len(breaks) == len(reached) and all(b.certain for b in breaks)
         entries.append(f"{callee}={'certain' if certain else 'maybe'} {breaks[0].where}")
+        if callee in made:
+            on_new_objects.append(callee)
     if not entries:
         return function
-    return dataclasses.replace(function, breaking_calls=tuple(entries))
+    return dataclasses.replace(
+        function, breaking_calls=tuple(entries), new_object_calls=tuple(on_new_objects)
+    )

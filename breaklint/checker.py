@@ -353,6 +353,7 @@ def _check_function(
             type_aliases=module.type_aliases,
             held_objects=_pairs(function.held_objects),
             breaking_calls=_pairs(function.breaking_calls),
+            new_object_calls=frozenset(function.new_object_calls),
         )
         context = RuleContext(
             path,

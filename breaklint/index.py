@@ -480,13 +480,37 @@ class _Indexer:
         if head in ("self", "cls") or head[:1].isupper() or head in self.index.instances:
             return True  # a class, or an instance made above at module level
         scan = self.function
+        if scan is not None and self._made_by_project(scan, head):
+            return True  # `solver = solver_class(...); solver.integrate(y)`
         target = (scan.imports if scan else {}).get(head) or self.index.imports.get(head)
         return target is not None and target.partition(".")[0] != "torch"
+
+    def _made_by_project(self, scan: _FunctionScan, name: str) -> bool:
+        """Whether every binding of the local `name` that reaches here is the result of a call
+        that may reach a project function (an instance a project class makes): its methods'
+        parameters receive what calls of them pass."""
+        summaries = scan.bindings.get(scan.reaching.get(name, name))
+        if not summaries or name in scan.parameters:
+            return False
+        for summary in summaries:
+            made = summary[1:-1] if summary[:1] == "c" and summary.endswith(";") else ""
+            maker = made.removesuffix("()").partition(VERSION)[0]
+            head, dot, _ = maker.partition(".")
+            local = dot and (head in scan.reaching or head in scan.bindings)
+            if not maker or ";" in made or local or not self._may_be_project(maker):
+                return False  # (a method of another local: `x = x.view(n)` is no object made)
+        return True
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         scan = self.function
         value = node.value
-        if scan is not None and not scan.dead and type(value) is ast.Name and value.id == "self":
+        if (
+            scan is not None
+            and not scan.dead
+            and type(node.ctx) is ast.Load
+            and type(value) is ast.Name
+            and value.id == "self"
+        ):
             scan.callees.append(f"self.{node.attr}")  # a property's getter runs on a read
         self.scan(node)
 
@@ -763,7 +787,9 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
         if callee is None:
             if type(func) is ast.Attribute:  # `x.permute(0, 2, 1).contiguous()`
                 return f"m{func.attr};{summarise(func.value, names, deeper)}"
-            return "U"
+            container = dotted(func.value) if type(func) is ast.Subscript else None
+            # `SOLVERS[method](...)`: a call of an element, as the call graph names it
+            return "U" if container is None else f"c{_reaching(container, names)}[];"
         if callee.rpartition(".")[2] == "partial" and node.args:
             return f"r{summarise(node.args[0], names, deeper)}"
         if _makes_mask(callee, node):

@@ -90,6 +90,9 @@ class ScopedFunction:
     # "callee=certain CODE path:line" (or "=maybe") for the calls as written that reach a
     # function that breaks the graph (`breaklint.call_breaks`), and the break it rests on.
     breaking_calls: tuple[str, ...] = ()
+    # Those of them that call a method of a local holding an object this function makes
+    # (`solver = Euler(); solver.integrate(y)`, `Project.holds_new_object`).
+    new_object_calls: tuple[str, ...] = ()
 
 
 class DefinitionRef(NamedTuple):
@@ -137,6 +140,9 @@ class Project:
         self._sites: dict[DefinitionRef, list[CallSite]] = {}
         self._calls_by_name: dict[str, list[tuple[str, FunctionInfo, str]]] | None = None
         self._resolved_names: set[str] = set()
+        # Calls of a local that may hold a class (`solver = solver_class(bm)`), resolved to
+        # the classes' constructors when a constructor's callers are first asked about.
+        self._local_calls: list[tuple[str, FunctionInfo, str]] | None = []
         self._subclasses: dict[DefinitionRef, list[DefinitionRef]] | None = None
         self._held: dict[tuple[str, str, str, str], list[Target]] = {}
         self._passed_targets: dict[tuple[DefinitionRef, str, str], list[Target]] = {}
@@ -543,6 +549,37 @@ class Project:
                 table[local] = summary if known is None else f"j{known}{summary}"
         return table.get(name)
 
+    def holds_new_object(self, module: str, caller: FunctionInfo, callee: str) -> bool:
+        """Whether a method call as written (`solver.integrate`) is on a local that every
+        binding sets to an instance `caller` makes: a project class constructed
+        (`solver = Euler()`), a class a local holds (`solver = solver_class()` after
+        `solver_class = select(m)`), or one of the classes a module-level container holds
+        (`solver = SOLVERS[m]()`). Not the result of a factory function, which may hand back
+        an object made before the compiled code ran."""
+        name, dot, method = callee.partition(".")
+        if not dot or "." in method or "(" in callee or self._is_parameter(caller, name):
+            return False
+        summaries = [
+            summary
+            for entry in caller.bindings
+            if (bound := entry.partition("="))[0].partition(VERSION)[0] == name
+            for summary in [bound[2]]
+        ]
+        for summary in summaries:
+            if summary[:1] != "c" or summary.index(";") != len(summary) - 1:
+                return False
+            maker = _strip_call(unversioned(summary[1:-1]))
+            if (
+                self.constructed(module, caller, maker) is None
+                and not (maker.isidentifier() and self._value_classes(module, caller, maker, 0))
+                and not (
+                    maker.endswith("[]")
+                    and self._element_classes(module, caller, maker[:-2], 0, every=True)
+                )
+            ):
+                return False
+        return bool(summaries)
+
     def _held_targets(
         self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
     ) -> list[Target]:
@@ -563,7 +600,11 @@ class Project:
     ) -> list[Target]:
         found = []
         for kind, name in held_values(summary):
-            if kind == "call":
+            if kind == "call" and name.endswith("[]"):
+                # `solver = SOLVERS[method](...)`: an instance of any class the container holds
+                for made in self._element_classes(module, owner, name[:-2], depth + 1):
+                    found += self._instance_targets(made, method, depth + 1)
+            elif kind == "call":
                 cls = self.resolve_local(module, _strip_call(name), owner)
                 if cls is not None and cls.qualname in self.by_module[cls.module].classes:
                     found += self._instance_targets(cls, method, depth)
@@ -587,6 +628,20 @@ class Project:
                 written = f"{name}.{method}" if method else name
                 found += self._call_targets(module, owner, written, depth + 1)
         return found
+
+    def _element_classes(
+        self, module: str, owner: FunctionInfo, container: str, depth: int, every: bool = False
+    ) -> list[DefinitionRef]:
+        """The project classes a module-level container (`SOLVERS = {"euler": Euler}`, here or
+        imported) holds, for its name as written in `owner`; with `every`, none unless every
+        value it holds is such a class (no factory that may hand back an object made before)."""
+        held = self._module_level(module, owner, container, "containers")
+        if held is None:
+            return []
+        classes = self._held_classes(held[0], None, held[1], depth)
+        if every and len(classes) != len(held_values(held[1])):
+            return []
+        return classes
 
     def _value_classes(
         self, module: str, owner: FunctionInfo, written: str, depth: int
@@ -704,15 +759,36 @@ class Project:
         if owner and name in ("__init__", "__post_init__"):
             cls = DefinitionRef(ref.module, owner)
             names.update(c.qualname.rpartition(".")[2] for c in [cls, *self.subclasses(cls)])
+            self._add_local_constructions()
         for group in sorted(names - self._resolved_names):
             self._resolved_names.add(group)
             for module, info, entry in self._calls_by_name.get(group, ()):
                 self._add_call_site(module, info, entry)
         return self._sites.get(ref, [])
 
-    def _add_call_site(self, module: str, info: FunctionInfo, entry: str) -> None:
+    def _add_local_constructions(self) -> None:
+        """The calls of a local that holds classes (`solver_class = select(m)` returning
+        `Euler` or `Heun`, then `solver_class(bm)`): call sites of each class's constructor."""
+        if self._local_calls is None:
+            return
+        assert self._calls_by_name is not None
+        for name, entries in self._calls_by_name.items():
+            if name.isidentifier():
+                self._local_calls += [e for e in entries if e[2].partition(" ")[0] == name]
+        local_calls, self._local_calls = self._local_calls, None
+        for module, info, entry in local_calls:
+            if self._binding(module, info, name := entry.partition(" ")[0]) is None:
+                continue
+            for cls in self._value_classes(module, info, name, 0):
+                constructor = self.constructor(cls)
+                if constructor is not None:
+                    self._add_call_site(module, info, entry, Target(constructor, True))
+
+    def _add_call_site(
+        self, module: str, info: FunctionInfo, entry: str, target: Target | None = None
+    ) -> None:
         callee, *arguments = entry.split(" ")
-        target = self.direct_target(module, info, callee)
+        target = target or self.direct_target(module, info, callee)
         if target is None:
             return
         positional: list[str] = []

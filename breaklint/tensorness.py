@@ -67,6 +67,7 @@ class FunctionFacts(Visitor):
         type_aliases: dict[str, str] | None = None,
         held_objects: dict[str, str] | None = None,
         breaking_calls: dict[str, str] | None = None,
+        new_object_calls: frozenset[str] = frozenset(),
     ) -> None:
         self.imports = imports
         # From the project-wide analysis: what callers pass, what project calls return, the
@@ -82,6 +83,8 @@ class FunctionFacts(Visitor):
         # Calls as written that reach a project function that breaks the graph: "certain CODE
         # path:line" or "maybe ..." (`breaklint.call_breaks`).
         self.breaking_calls = breaking_calls or {}
+        # Those on a local that holds an object the function makes (`solver.integrate`).
+        self.new_object_calls = new_object_calls
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written

@@ -17,7 +17,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - rule_forms: forms that break the graph with no rule before: a tensor as a slice bound, an
   in-place update through a mask a caller passes, `with torch.device(...)`, `hash(t)`
   arithmetic, `generator=` from an attribute, `warnings.warn` in a dataclass's
-  `__post_init__`, and a comparison over a list after a dynamic-shape op (mechanism 4), each
+  `__post_init__`, a list of Python bools read as an index, and a comparison over a list
+  after a dynamic-shape op (mechanism 4), each
   through an aliased module or a callable held on an attribute;
 - held_objects: methods of objects made inline, `__call__` and methods of what a
   constructor's callers pass (through `super().__init__`) or its annotation names, of what a
@@ -50,6 +51,19 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   module-level dict holds, a function a module-level list holds, and the elements of a
   container attribute (`nn.ModuleList(flows)`, `list(steps)`) that the constructor's callers
   fill with a list literal, `+=` or `append`, by index and iterated (mechanism 3);
+- local_objects: a method of an object a function makes and holds in a local (an instance
+  of a class a factory returns, or constructed): a break inside skips the caller's frame, as
+  for `Helper(n).run(x)`; not for an object a factory function returns; tensors through
+  `__call__` of an object on an attribute that the constructor's caller passes, into an
+  untyped helper, and a chained comparison or `not` on tensors in an `assert`
+  (mechanisms 2 to 4);
+- registry_objects: a local bound to an instance of a class chosen from a module-level dict
+  (`solver = SOLVERS[method](func, y0)`, the dict in a package's `__init__` holding classes
+  of its modules): the classes' methods, inherited ones included, are traced with the
+  arguments passed, and a break inside skips the caller's frame; not when the dict also holds
+  a factory function, which may hand back an object made before (mechanism 3);
+- attribute_stores: `self.attn = Attn(n)` in `__init__` stores the object and calls nothing
+  of it: building layers in a loop breaks nowhere, even with `--scope all` (mechanism 3);
 - annotated_unions: a parameter annotated with a union that admits its default (`t0:
   Optional[Scalar] = 0.0`, the alias imported from another module) holds what its callers
   pass; an `elif` is judged past what the `if` before it narrows (`isinstance`) (mechanism 1);
@@ -84,6 +98,8 @@ EXPECTED = {
     "rule_forms": [
         ("parts/bounds.py", 2, "BL304", "error"),  # `x[0, : counts[0]]`
         ("parts/bounds.py", 6, "BL302", "error"),  # `prior[mask] *= 0.0`, the caller's mask
+        # `x[:, circular]`, a list of Python bools read as an index (not the write at 14)
+        ("parts/bounds.py", 15, "BL302", "error"),
         ("parts/draws.py", 5, "BL508", "warning"),  # `self.generator` through `self.noise`
         ("parts/heads.py", 5, "BL301", "error"),
         ("parts/heads.py", 6, "BL203", "error"),  # a comprehension after `torch.nonzero`
@@ -203,6 +219,10 @@ EXPECTED = {
         ("flows/layers.py", 11, "BL201", "error"),  # `self.flows[i].inverse(z)`: a `Shift`
         ("flows/layers.py", 18, "BL101", "error"),  # `for step in reversed(self.steps)`
         ("flows/layers.py", 28, "BL101", "error"),  # ...a `Halve` put in with `append`
+        # `solver = solver_class(); solver.integrate(x)`: a breaking method of an object the
+        # function makes, held in a local; Dynamo skips the frame there...
+        ("run.py", 22, "BL208", "error"),
+        ("run.py", 23, "BL208", "info"),  # ...so the next such call skips nothing
         # `stepper_class().advance(x)`: a breaking method of an object made in the call
         ("run.py", 39, "BL208", "error"),
         # `select` returns `Euler` or `Midpoint`: the inherited method and both overrides
@@ -212,6 +232,29 @@ EXPECTED = {
         ("solvers/methods.py", 16, "BL101", "error"),
         ("solvers/registry.py", 6, "BL101", "error"),  # `STEPPERS["forward"]`, made
         ("solvers/registry.py", 18, "BL101", "error"),  # `POSTS[0](h)` (not `Backward`)
+    ],
+    "local_objects": [
+        # `solver = solver_class(Brownian()); solver.integrate(y, ts)`, `quiet = Quiet(); ...`:
+        # methods of objects the function makes, which break through their callees: the
+        # frame is skipped (not `shared.integrate`: a factory's object, made before).
+        ("run.py", 16, "BL208", "warning"),
+        ("run.py", 22, "BL208", "warning"),
+        # `assert t0 <= t <= t1` in an untyped helper the solver passes tensor times to
+        ("sde/interp.py", 2, "BL201", "error"),
+        ("sde/interp.py", 7, "BL201", "error"),  # `assert not (dt < 0).any()`
+        # `float(ta)` in `__call__` of the object on `self.bm`, which the constructor's caller
+        # passes through the class a local holds
+        ("sde/noise.py", 6, "BL102", "error"),
+    ],
+    "registry_objects": [
+        # `SOLVERS[method](func, y0).integrate(t)`, through a local: the frame is skipped
+        ("api.py", 17, "BL208", "error"),
+        ("solvers/adaptive.py", 8, "BL201", "error"),  # `while now < t[-1]`
+        ("solvers/base.py", 10, "BL201", "error"),  # inherited by `Euler` and `Midpoint`
+        # (not `odeint_made`'s `solver.integrate(t)`: `MAKERS` holds a factory too)
+    ],
+    "attribute_stores": [
+        ("model.py", 16, "BL402", "warning"),  # `self.attn(x)` in `Layer.forward`, flag unknown
     ],
     "annotated_unions": [
         # `t0: Optional[Scalar] = 0.0`, `Scalar = Union[float, Tensor]` imported from another
@@ -256,6 +299,12 @@ def test_exact_findings(project: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("project", sorted(EXPECTED))
 def test_one_worker_finds_the_same(project: str, tmp_path: Path) -> None:
     assert findings(project, tmp_path, "--jobs", "1") == expected(project)
+
+
+def test_storing_an_object_on_an_attribute_calls_nothing_of_it(tmp_path: Path) -> None:
+    # With every function in scope, `Encoder.__init__` builds layers in a loop: a layer's
+    # `__init__` stores an `Attn` whose `forward` breaks, which storing it does not run.
+    assert findings("attribute_stores", tmp_path, "--scope", "all") == expected("attribute_stores")
 
 
 def test_a_file_linted_alone_knows_only_its_own_calls(tmp_path: Path) -> None:
@@ -353,15 +402,28 @@ def test_dynamo_breaks_in_the_objects_that_values_choose(tmp_path: Path) -> None
     # and so does each element class of the containers. The loop's frame is not skipped
     # (Dynamo 2.13 resumes after the break in `Scale.step`); `Integrator.forward` and
     # `Stepper.forward` are skipped whole: Dynamo cannot rebuild the bound method of the
-    # object they made (GB0092). BL208 predicts the skip where the object is made in the call
-    # itself (line 39), not yet where a local holds it (line 22: a break no rule flags).
+    # object they made (GB0092), made in the call itself (line 39) or held in a local (line 22).
     statuses = {"error": "confirmed", "info": "not-reproduced"}
-    skipped = [("run.py", 22, "BL901", "confirmed")]
-    found = [
+    assert probed_findings("object_scope", tmp_path) == [
         (path, line, code, statuses[severity])
         for path, line, code, severity in EXPECTED["object_scope"]
     ]
-    assert probed_findings("object_scope", tmp_path) == sorted([*found, *skipped])
+
+
+def test_dynamo_breaks_in_the_classes_a_registry_holds(tmp_path: Path) -> None:
+    # Each flagged line breaks; `odeint` is skipped whole (GB0092) where its solver was made
+    # in it, not where a factory handed it back (the `shared` probe: one graph break, no skip).
+    assert probed_findings("registry_objects", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["registry_objects"]
+    ]
+
+
+def test_dynamo_breaks_in_the_objects_that_locals_hold(tmp_path: Path) -> None:
+    # Each break is where it is flagged, and each frame flagged is skipped; `Shared.forward`,
+    # which calls the same breaking method on a factory's object, is not skipped (no BL901).
+    assert probed_findings("local_objects", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["local_objects"]
+    ]
 
 
 def test_dynamo_breaks_where_a_union_parameter_holds_the_tensors_passed(tmp_path: Path) -> None:

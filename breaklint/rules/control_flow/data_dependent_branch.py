@@ -160,7 +160,8 @@ whose truth depends on tensor data (`if t.sum() > 0`, `if (t > 0).any()`, `if sc
 `score` is a tensor). Shapes, dtypes, devices, `None` checks, `self.training` and config flags
 are known while tracing and are never flagged; neither is `assert t`, which Dynamo traces into
 the graph, but `and`, `or` and `not` inside an `assert` are (`assert (t > 0).all() and
-t.sum() != 0` calls `bool()` on the first tensor).
+t.sum() != 0` calls `bool()` on the first tensor), and so is a chained comparison of tensors
+(`assert t0 <= t <= t1` is `t0 <= t and t <= t1`).
 
 A finding is an error when the value is certainly a tensor, and a warning when the break
 depends on something else: the condition sits behind a trace-time test (`x.dtype ==
@@ -795,7 +796,13 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         forced = self._forced_truth(node.test)
         if forced is not None:
             severity = Severity.WARNING if self.context.facts.rests_on_guess(forced) else None
-            construct = "`not`" if negated(node.test) is not None else "`and`/`or`"
+            construct = (
+                "`not`"
+                if negated(node.test) is not None
+                else "a chained comparison"
+                if isinstance(forced, ast.Compare)
+                else "`and`/`or`"
+            )
             message = self.message.format(construct=f"{construct} inside an `assert`")
             self.report(node.test, message, severity=severity)
 
@@ -811,6 +818,14 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         negated_operand = negated(test)
         if negated_operand is not None and facts.reads_tensor_value(negated_operand):
             return negated_operand
+        if isinstance(test, ast.Compare) and len(test.ops) > 1:
+            # `t0 <= t <= t1` is `t0 <= t and t <= t1`: the truth of every comparison but
+            # the last is read in Python.
+            operands = [test.left, *test.comparators]
+            for position, op in enumerate(test.ops[:-1]):
+                pair = ast.Compare(operands[position], [op], [operands[position + 1]])
+                if facts.reads_tensor_value(pair):
+                    return test
         return None
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:

@@ -12,7 +12,7 @@ class MethodOfNewObject(ObservedSkip):
     severity = Severity.ERROR
     message = (
         "call of a method that breaks the graph ({codes}) on an object made in this "
-        "expression: Dynamo cannot rebuild the bound method to resume after the break, so it "
+        "function: Dynamo cannot rebuild the bound method to resume after the break, so it "
         "skips the whole frame and `{function}` runs eagerly, with no graph at all"
     )
     hint = (
@@ -26,10 +26,14 @@ goes too.
 """
     what = """
 Flags a call of a project method on an object made in the same expression
-(`Helper(n).run(x)`, `make_norm().apply(x)`) when the method breaks the graph: certainly, where
-its own code holds an error, else maybe (a warning). As after BL202, the breaks found on later
-lines of the function become info once the skip is certain. A method of `self`, of an
-attribute, or of `super()` is not flagged: Dynamo rebuilds those and resumes after the call.
+(`Helper(n).run(x)`, `make_norm().apply(x)`), or on a local that every assignment sets to an
+instance this function constructs (`solver = Euler(bm)`, or `solver = solver_class(bm)` after
+`solver_class = select(method)` where `select` returns project classes), when the method
+breaks the graph: certainly, where its own code holds an error, else maybe (a warning). As
+after BL202, the breaks found on later lines of the function become info once the skip is
+certain. A method of `self`, of an attribute, of `super()`, or of a local that a function
+returns (`shared = shared_solver()`, an object that may have been made before the compiled
+code ran) is not flagged: Dynamo rebuilds those and resumes after the call.
 """
     why = """
 When a function Dynamo inlines breaks, Dynamo breaks at the call in the caller and has to
@@ -79,6 +83,8 @@ compiled = torch.compile(scaled)
         if not isinstance(node, ast.Call) or not any(r is report for r in self.callee_breaks):
             return None
         written = written_callee(node.func)
-        if written is None or not on_object_made_here(written):
+        if written is None or not (
+            on_object_made_here(written) or written in self.context.facts.new_object_calls
+        ):
             return None
         return id(node), self.conditional[id(report)]

@@ -181,7 +181,10 @@ Flags reading `x[mask]` where the index is a boolean tensor: a comparison of ten
 `.bool()`/`isnan`-style result, a combination of those with `&`, `|`, `~`, or a name bound to
 one, and `x[mask] += y`, which reads `x[mask]` first. Writing through a mask (`x[mask] = 0`)
 keeps the shape and is not flagged (Dynamo 2.13 compiles it, a number or a 0-d tensor alike);
-`x[mask] = y[mask]` is flagged for its read of `y[mask]`.
+`x[mask] = y[mask]` is flagged for its read of `y[mask]`. A list of Python bools read as an
+index of a tensor (`x[..., circular, 0]` with `circular = [t == "circular" for t in tails]`, a
+comprehension of comparisons or a literal of `True`/`False`) is a mask too: torch makes it a
+boolean tensor and selects with it (no fix is offered for it).
 """
     why = WHY
     example = """
@@ -424,6 +427,7 @@ have no automatic fix.
         super().__init__(context)
         self._reduced: dict[int, ast.Call] = {}  # masked reads reduced at once, by their call
         self._updates: dict[int, Fix] = {}  # masked reads in a masked update's value: its fix
+        self._bool_lists: set[str] = set()  # names bound to a list of Python bools, here
         # Names bound to a value read through a mask: their first dimension is the count the
         # mask selects, which the whole tensor does not have.
         self._selected: set[str] = set()
@@ -461,6 +465,14 @@ have no automatic fix.
                     needs_torch=True,
                 )
             self.report(node, fix=fix, hint=None if fix else self._hint(node))
+        elif isinstance(node.ctx, ast.Load) and self._indexes_with_bool_list(node):
+            self._report_bool_list(node)
+
+    def _report_bool_list(self, node: ast.Subscript) -> None:
+        """A list of Python bools as an index is a mask too (made a tensor, then `nonzero`):
+        no fix, `torch.where` takes no list."""
+        guessed = self.context.facts.rests_on_guess(node.value)
+        self.report(node, hint=self._hint(node), severity=Severity.WARNING if guessed else None)
 
     def _hint(self, node: ast.Subscript) -> str:
         tensor, mask = excerpt(node.value, 24), excerpt(node.slice, 32)
@@ -475,6 +487,8 @@ have no automatic fix.
         if isinstance(target, ast.Subscript) and self._indexes_with_mask(target):
             fix = self._update_fix(node, target)
             self.report(target, fix=fix, hint=None if fix else self._hint(target))
+        elif isinstance(target, ast.Subscript) and self._indexes_with_bool_list(target):
+            self._report_bool_list(target)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         (target, *others) = node.targets
@@ -492,6 +506,7 @@ have no automatic fix.
         )
         for name in names:
             (self._selected.add if selects else self._selected.discard)(name)
+            (self._bool_lists.add if _is_bool_list(value) else self._bool_lists.discard)(name)
 
     def _update_fix(
         self, statement: ast.AugAssign | ast.Assign, target: ast.Subscript
@@ -557,6 +572,18 @@ have no automatic fix.
             reads += found
         return reads
 
+    def _indexes_with_bool_list(self, node: ast.Subscript) -> bool:
+        """Whether a tensor is indexed with a list of Python bools (`[t == "circular" for t
+        in tails]`), a name bound to one in this function, or a literal."""
+        if not self.context.facts.kind(node.value).is_tensor:
+            return False
+        index = node.slice
+        return any(
+            _is_bool_list(element)
+            or (isinstance(element, ast.Name) and element.id in self._bool_lists)
+            for element in (index.elts if isinstance(index, ast.Tuple) else [index])
+        )
+
     def _indexes_with_mask(self, node: ast.Subscript) -> bool:
         facts = self.context.facts
         if facts.kind(node.value) is Kind.PYTHON:
@@ -564,6 +591,21 @@ have no automatic fix.
         index = node.slice
         elements = index.elts if isinstance(index, ast.Tuple) else [index]
         return any(facts.kind(element) is Kind.MASK for element in elements)
+
+
+def _is_bool_list(value: ast.expr) -> bool:
+    """A list of Python bools: a literal of `True`/`False`, or a comprehension of comparisons
+    or negations."""
+    if isinstance(value, ast.List):
+        return bool(value.elts) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, bool) for e in value.elts
+        )
+    if isinstance(value, ast.ListComp):
+        element = value.elt
+        return isinstance(element, ast.Compare) or (
+            isinstance(element, ast.UnaryOp) and isinstance(element.op, ast.Not)
+        )
+    return False
 
 
 def _built_from(mask: ast.expr, tensor: str) -> bool:

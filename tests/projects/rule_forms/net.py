@@ -5,7 +5,7 @@ import torch
 from torch import nn
 
 from parts import draws as rnd
-from parts.bounds import first_rows, suppressed
+from parts.bounds import circular_ends, first_rows, suppressed
 from parts.heads import by_name
 from parts.placement import bucket_of, zeros_on_cpu
 from parts.settings import Settings
@@ -25,4 +25,5 @@ class Net(nn.Module):
         prior = self.suppress(prior, prior > 0.5)
         bias = zeros_on_cpu(h.shape)
         heads = by_name(h, ["q", "k"])
-        return h + bias, prior, bucket_of(h), heads
+        ends = circular_ends(x, ["linear", "circular", "linear", "circular"])
+        return h + bias, prior, bucket_of(h), heads, ends
