@@ -143,6 +143,22 @@ def test_tensor_read_behind_a_trace_time_and_is_a_warning(tmp_path: Path) -> Non
     assert [f.severity.value for f in findings] == ["warning", "error"]
 
 
+def test_an_assert_names_what_reads_the_truth_of_a_tensor(tmp_path: Path) -> None:
+    # `a == b and c == d` is an `and` of two comparisons, `a <= b <= c` a chained one.
+    body = (
+        "assert x[0] == x[1] and x[-1] == x[-2]\n"
+        "assert x[0] <= x[1] <= x[2]\n"
+        "assert not (x > 0).all()"
+    )
+    flagged(tmp_path, body)
+    findings = lint_paths([str(tmp_path / "model.py")], Settings(root=tmp_path), jobs=1).findings
+    assert [f.message.partition(" decides")[0] for f in findings] == [
+        "`and`/`or` inside an `assert`",
+        "a chained comparison inside an `assert`",
+        "`not` inside an `assert`",
+    ]
+
+
 def test_a_break_that_rests_on_a_guess_is_a_warning(tmp_path: Path) -> None:
     # `generator` may be None at run time, and `x` is a tensor only because it is a parameter
     # of `forward`: warnings. A generator made here and the hash of a tensor made here: errors.

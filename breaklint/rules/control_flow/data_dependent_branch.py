@@ -800,7 +800,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
                 "`not`"
                 if negated(node.test) is not None
                 else "a chained comparison"
-                if isinstance(forced, ast.Compare)
+                if isinstance(forced, ast.Compare) and len(forced.ops) > 1
                 else "`and`/`or`"
             )
             message = self.message.format(construct=f"{construct} inside an `assert`")
