@@ -42,6 +42,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from breaklint.syntax import iter_nodes
+
 FUTURE_FEATURES = frozenset(__future__.all_feature_names)
 _BLOCK_LIMIT = 20  # CPython's CO_MAXBLOCKS: frame blocks one code object may nest
 _BLOCKS_PER_STATEMENT = 3  # the most one compound statement pushes (try: finally + handler)
@@ -228,7 +230,7 @@ def _definition(unit: _Unit, node: ast.AST, stage: CompileStage) -> str | None:
 def _annotated(unit: _Unit, node: ast.AST, stage: CompileStage) -> str | None:
     assert isinstance(node, ast.AnnAssign)
     # Not evaluated at all under PEP 563, where these are refused; small, so walked here.
-    forbidden = any(type(part) in _NOT_IN_ANNOTATIONS for part in ast.walk(node.annotation))
+    forbidden = any(type(part) in _NOT_IN_ANNOTATIONS for part in iter_nodes(node.annotation))
     return "`yield`, `await` or `:=` in an annotation" if forbidden else None
 
 

@@ -17,16 +17,18 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   hand, of the functions that make such a call (`FileResult.settled`). All linear in L. The
   cyclic collector is paused meanwhile: the walks leave no cycle, so each tree is freed by
   reference counting when its file is done. Timed phase by phase in one process over
-  transformers' modeling files (`--jobs 1`, 18.9 s of CPU on a loaded machine): the rule
-  walk a third (the walk's own dispatch an eighth of it, the facts visitor another eighth,
-  the rest spread over some thirty rules), the parse a fifth, indexing (the compile stage's
-  notes included) a sixth, the file's own scope and analysis an eighth, creating each
-  function's rules and collecting their reports a twentieth, the call summaries a thirtieth,
-  the project's scope and analysis an eightieth, the bytecode compiles a two-hundredth (15
-  of 538 files), reading, lines, suppressions and findings the rest. Results travel between
-  processes pickled, each file's index (nine tenths of the 22 MB for this corpus) as bytes
-  of its own, unpickled only where the engine reads it (the linked files', below): the words
-  travel beside it.
+  transformers' modeling files (`--jobs 1`, 20.0 s of CPU on a heavily loaded machine,
+  session 8): the function checks (rule walk, rule creation, reports) 36%, the parse 18%,
+  indexing (the compile stage's notes included) 17%, the file's own scope 7% and analysis
+  6%, the call summaries 3.5%, the words 2%, reading, lines, suppressions, pickling and
+  the imports the rest. The walk's hooks make a fix only for a report (BL201 made one for
+  every `if`: a tenth of the walk in a profile), and node types no visitor hooks around a
+  field are walked without per-field steps. What is left is spread: no rule takes more
+  than a twentieth of the walk; the facts visitor's bindings, the shared
+  `fixes.tensor_operands` and the dispatch itself are its largest parts. Results travel
+  between processes pickled, each file's index (nine tenths of the 22 MB for this corpus)
+  as bytes of its own, unpickled only where the engine reads it (the linked files',
+  below): the words travel beside it.
 - In this process, serially: which files are linked to others (`_isolated`: a set
   intersection per file over their words, and over the words of the files beside the
   probes), then the project's scope and analysis over the linked files' indexes only (the
@@ -59,7 +61,9 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   profile of the edits of the torch package with `--scope all` (2,923 fixes in 579 files,
   most of which lack `import torch`): libcst's parse and code generation of the functions
   half, the rewrites and their code a sixth, the `ast` parse an eighth, the import adder a
-  tenth (a fixed cost per file).
+  tenth (a fixed cost per file: about 12 ms of CPU to construct libcst's AddImportsVisitor
+  and the import gatherer it makes, which inspect their methods' decorators and types on
+  every construction).
   `--diff` and `--fix` parse once each file whose fixes apply.
 """
 

@@ -121,7 +121,9 @@ def contains(tree: ast.AST, node: ast.AST) -> bool:
 
 
 _Hooks = tuple[tuple[int, Callable[..., None]], ...]  # (visitor position, unbound method)
-_Plan = tuple[_Hooks, tuple[tuple[str, _Hooks, _Hooks], ...], _Hooks]
+# A node type's hooks before its children, its child fields, the hooks before and after each
+# field (None when no visitor has any: the common case, walked without them), its hooks after.
+_Plan = tuple[_Hooks, tuple[str, ...], dict[str, tuple[_Hooks, _Hooks]] | None, _Hooks]
 # Values of fields that are not nodes (`kw_defaults` holds None for no default).
 SCALARS = frozenset({type(None), str, bytes, int, float, complex, bool, type(...)})
 # Per combination of visitor classes (one per enabled rule set): the plan of each node type,
@@ -139,11 +141,12 @@ def _plan(classes: tuple[type, ...], kind: type) -> _Plan:
             if (function := getattr(cls, method, None)) is not None
         )
 
-    fields = tuple(
-        (field, hooks(f"visit_{name}_{field}"), hooks(f"leave_{name}_{field}"))
-        for field in child_fields(kind)
-    )
-    return hooks(f"visit_{name}"), fields, hooks(f"leave_{name}")
+    names = child_fields(kind)
+    around = {
+        field: (hooks(f"visit_{name}_{field}"), hooks(f"leave_{name}_{field}")) for field in names
+    }
+    hooked = any(enter or leave for enter, leave in around.values())
+    return hooks(f"visit_{name}"), names, around if hooked else None, hooks(f"leave_{name}")
 
 
 def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
@@ -164,14 +167,15 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
         plan = plans.get(kind)
         if plan is None:
             plan = plans[kind] = _plan(classes, kind)
-            if not any(plan):
+            if not (plan[0] or plan[1] or plan[3]):
                 skip.add(kind)
-        before, fields, after = plan
+        before, names, around, after = plan
         for position, method in before:
             method(active[position], node)
-        for field, enter, leave in fields:
-            for position, method in enter:
-                method(active[position], node)
+        for field in names:
+            if around is not None:
+                for position, method in around[field][0]:
+                    method(active[position], node)
             value: Any = getattr(node, field, None)  # a node, a list, None or a scalar
             if type(value) is list:
                 for child in value:
@@ -179,8 +183,9 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
                         visit(child)
             elif type(value) not in skip:
                 visit(value)
-            for position, method in leave:
-                method(active[position], node)
+            if around is not None:
+                for position, method in around[field][1]:
+                    method(active[position], node)
         for position, method in after:
             method(active[position], node)
 

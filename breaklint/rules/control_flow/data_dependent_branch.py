@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
@@ -20,7 +20,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     where_told,
     while_loop,
 )
-from breaklint.syntax import excerpt, negated, without_not
+from breaklint.syntax import excerpt, iter_nodes, negated, without_not
 
 if TYPE_CHECKING:
     from breaklint.rewrites import Rewrite
@@ -538,10 +538,15 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         self._parameters: set[str] = set()  # may hold None or a number whatever they become
 
     def _check(
-        self, test: ast.expr, construct: str, fix: Fix | None = None, tested: bool = False
+        self,
+        test: ast.expr,
+        construct: str,
+        fix: Callable[[], Fix | None] | None = None,
+        tested: bool = False,
     ) -> None:
-        """Report `test` if it reads a tensor's value, with `fix` where it fits the test
-        (`tested`: the caller checked that)."""
+        """Report `test` if it reads a tensor's value, with the fix `fix` makes where it fits
+        the test (`tested`: the caller checked that); made only for a report, as most tests
+        read no tensor."""
         self._mark(test)
         facts = self.context.facts
         if not facts.reads_tensor_value(test):
@@ -558,7 +563,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         uncertain = guarded or facts.rests_on_guess(without_not(test))
         severity = Severity.WARNING if uncertain and self.severity is Severity.ERROR else None
         message = self.message.format(construct=construct)
-        fix = fix if tested or self._graph_test(test) else None
+        made = fix() if fix is not None and (tested or self._graph_test(test)) else None
         read = self._first_tensor_read(test)
         condition = excerpt(_logical(read))
         hint = (
@@ -566,7 +571,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             f"`torch.cond({condition}, true_fn, false_fn)` for branches; or decide on shapes "
             "or flags"
         )
-        self.report(read, message, severity=severity, fix=fix, hint=None if fix else hint)
+        self.report(read, message, severity=severity, fix=made, hint=None if made else hint)
 
     def _graph_test(self, test: ast.expr, top: bool = True) -> bool:
         """A condition `torch.where` or an assertion can take: one tensor test, or tensor
@@ -576,7 +581,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return all(self._graph_test(value, top=False) for value in test.values)
         if (operand := negated(test)) is not None:
             return self._graph_test(operand, top=False)
-        if any(_boolean(node) for node in ast.walk(test)):
+        if any(_boolean(node) for node in iter_nodes(test)):
             return False
         # A test whose tensor is only guessed (a parameter no tensor operation touched) may
         # be a Python bool at run time, which `torch.where` refuses.
@@ -638,7 +643,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         if _raises_literally(node) and not commented and owns_its_lines(context, node):
             message = "assert in the graph: `{torch}._assert_async(...)`"
             return offer(context, node, message, "assert", self.fix_applicability, needs_torch=True)
-        if not any(_reads_a_number(n) for n in ast.walk(node.test)):
+        if not any(_reads_a_number(n) for n in iter_nodes(node.test)):
             check = check_fix(context, node, self.fix_applicability)
             if check is not None:  # it keeps the `if` and its comments, for eager runs
                 return check
@@ -726,7 +731,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             if self._elifs.pop(id(node)):
                 self._check(node.test, "`elif`")
         elif id(node) not in self._tests:
-            self._check(node.test, "`if`", self._if_fix(node))
+            self._check(node.test, "`if`", lambda: self._if_fix(node))
         elif_ = _elif_of(node)
         if elif_ is not None:
             # After `if torch.compiler.is_compiling():` (the `check` fix) only eager runs
@@ -734,7 +739,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             self._elifs[id(elif_)] = not self.context.facts.compiling(node.test)
 
     def visit_While(self, node: ast.While) -> None:
-        self._check(node.test, "`while`", self._while_fix(node))
+        self._check(node.test, "`while`", lambda: self._while_fix(node))
 
     def _while_fix(self, node: ast.While) -> Fix | None:
         """`torch.while_loop` for a loop whose body only assigns tensors to names bound to
@@ -761,14 +766,14 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         return offer(context, node, message, "while-loop", self.fix_applicability, needs_torch=True)
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
-        fix = None
+        self._check(node.test, "a conditional expression", lambda: self._if_exp_fix(node), True)
+
+    def _if_exp_fix(self, node: ast.IfExp) -> Fix | None:
         rewrite = self._expression_rewrite(node.test)
-        if rewrite is not None and self._values_fit([node.body, node.orelse]):
-            message = "choose in the graph: `{torch}.where(...)`"
-            fix = offer(
-                self.context, node, message, rewrite, self.fix_applicability, needs_torch=True
-            )
-        self._check(node.test, "a conditional expression", fix, tested=True)
+        if rewrite is None or not self._values_fit([node.body, node.orelse]):
+            return None
+        message = "choose in the graph: `{torch}.where(...)`"
+        return offer(self.context, node, message, rewrite, self.fix_applicability, needs_torch=True)
 
     def _expression_rewrite(self, test: ast.expr) -> str | None:
         """How `a if test else b` becomes a choice in the graph: `where-expression` for a

@@ -4,6 +4,7 @@ from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, only_notices, owns_its_lines
 from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.syntax import iter_nodes
 
 # Tensor comparisons that answer with one Python bool: they read every value of both tensors.
 FUNCTIONS = frozenset({"torch.equal", "torch.allclose"})
@@ -159,7 +160,7 @@ compiled = torch.compile(scaled)
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         # `interpolating or torch.equal(a, b)`: only the first operand surely runs.
         for operand in node.values[1:]:
-            self._short_circuited.update(id(inner) for inner in ast.walk(operand))
+            self._short_circuited.update(id(inner) for inner in iter_nodes(operand))
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
