@@ -147,7 +147,9 @@ EXPECTED = {
         # `Interpolation().interpolate(x)` breaks inside: Dynamo cannot rebuild the method of
         # an object made inline and skips `Model.forward` there ("Reconstruction failure")...
         ("run.py", 20, "BL208", "error"),
-        ("run.py", 27, "BL208", "info"),  # ...so `make_norm().apply(h)` skips nothing more
+        # ...so `helper.run(h)` on the local it made and `make_norm().apply(h)` skip nothing more
+        ("run.py", 22, "BL208", "info"),
+        ("run.py", 27, "BL208", "info"),
         ("run.py", 30, "BL101", "error"),  # `self.blend` in `Block.mix`: `Model`'s override
     ],
     "eager_frames": [
