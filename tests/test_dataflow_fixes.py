@@ -165,6 +165,8 @@ def test_index_pairs_become_python_ints_only_where_rows_only_index(
 EQUALITY_CHECKS = [
     ("if not torch.equal(x, t):\n        raise ValueError('no')\n    return x", True),
     ("if all(torch.equal(a, b) for a, b in zip([x], [t])):\n        print('same')", True),
+    # a tensor method that is not in place has no effect of its own
+    ("if not torch.allclose(x, x.round()):\n        print('not whole')", True),
     # the body does more than tell: the compiled code would lose it
     ("if torch.equal(x, t):\n        x = x + 1\n    return x", False),
     ("if torch.equal(x, t):\n        print('same')\n    else:\n        print('no')", False),

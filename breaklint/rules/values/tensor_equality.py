@@ -20,6 +20,8 @@ METHODS = frozenset({"equal", "allclose"})
 # What a test may call besides the comparisons and still have no effect of its own: skipping
 # it while compiling skips nothing else.
 PURE_CALLS = frozenset({"all", "any", "zip", "len", "isinstance", "enumerate", "range"})
+# Tensor methods with an effect though their names do not end in `_` (the in-place ones do).
+EFFECT_METHODS = frozenset({"backward", "register_hook", "retain_grad", "record_stream"})
 SAME_OBJECT = (
     "compare by identity when compiling: `a is b if {torch}.compiler.is_compiling() else ...`"
 )
@@ -77,8 +79,9 @@ class TensorEquality(Rule):
     fix_safety = """
 Unsafe fix: where the comparison is in the test of an `if` (not an `elif`, without `else`)
 whose body only warns or prints (`warnings.warn`, `print`), or ends in a `raise` with no other
-way out, and the test calls nothing but the comparisons and pure builtins (`all`, `any`,
-`zip`, `len`...), the whole `if` is guarded with `if not torch.compiler.is_compiling():`:
+way out, and the test calls nothing but the comparisons, pure builtins (`all`, `any`,
+`zip`, `len`...) and tensor methods that are not in place (`t.round()`), the whole `if` is
+guarded with `if not torch.compiler.is_compiling():`:
 eager runs check, warn and raise exactly as before; compiled code neither warns nor checks,
 so a failing check no longer raises there. Elsewhere no fix is offered: the answer is a Python
 bool that the code around it branches on (a cache hit, a shortcut for equal inputs); keeping
@@ -285,7 +288,7 @@ compiled = torch.compile(covariance)
             if name in FUNCTIONS or (name in PURE_CALLS and name not in facts.names):
                 continue
             call = facts.tensor_method(node)
-            if call is None or call[1] not in METHODS:
+            if call is None or call[1].endswith("_") or call[1] in EFFECT_METHODS:
                 return False
         return True
 
