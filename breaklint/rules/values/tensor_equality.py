@@ -88,7 +88,7 @@ bool that the code around it branches on (a cache hit, a shortcut for equal inpu
 it a tensor means computing both branches and selecting with `torch.where`, or moving the
 comparison out of the compiled code, which changes the code around it.
 
-Unsafe fix, elsewhere: where `torch.equal(a, b)` (or `a.equal(b)`) compares two names or
+Unsafe fix, elsewhere: where `torch.equal(a, b)` (`a.equal(b)`, `allclose`) compares two names or
 attributes of names (`x1`, `self.grid`) and its answer only picks a way through the code (the
 test of an `if` whose branches raise nothing, of a conditional expression, or a name bound to
 it that only such tests and calls' arguments read: a shortcut for equal inputs), it becomes
