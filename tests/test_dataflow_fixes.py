@@ -165,6 +165,8 @@ def test_index_pairs_become_python_ints_only_where_rows_only_index(
 EQUALITY_CHECKS = [
     ("if not torch.equal(x, t):\n        raise ValueError('no')\n    return x", True),
     ("if all(torch.equal(a, b) for a, b in zip([x], [t])):\n        print('same')", True),
+    # a tensor method that is not in place has no effect of its own
+    ("if not torch.allclose(x, x.round()):\n        print('not whole')", True),
     # the body does more than tell: the compiled code would lose it
     ("if torch.equal(x, t):\n        x = x + 1\n    return x", False),
     ("if torch.equal(x, t):\n        print('same')\n    else:\n        print('no')", False),
@@ -273,3 +275,31 @@ def test_the_last_value_of_a_range_is_computed_only_from_its_own_binding(
 ) -> None:
     body = f"n = x.shape[0]\n    {lines}\n    return x[:m]"
     assert ("range-last" in _fixes(tmp_path, body, "BL102")) is fixed
+
+
+SHORTCUTS = [
+    ("same = torch.equal(a, b)\n    return a * 2 if same else a + b", "same-object"),
+    (
+        "if a.size() == b.size() and torch.equal(a, b):\n        a = a * 2\n    return a",
+        "same-object",
+    ),
+    ("same = a.equal(b)\n    return combine(a, b, same)", "same-object-method"),
+    # a check: compiled code would raise for equal tensors that are different objects
+    (
+        "same = torch.equal(a, b)\n    if not same:\n        a = a + b\n"
+        "        raise ValueError\n    return a",
+        None,
+    ),
+    ("assert torch.equal(a, b)\n    return a", None),
+    ("return torch.equal(a, b)", None),  # the caller decides what the answer means
+    ("return a * 2 if torch.equal(a[0], b[0]) else a", None),  # fresh tensors: never the same
+]
+
+
+@pytest.mark.parametrize(("body", "rewrite"), SHORTCUTS)
+def test_an_equality_that_picks_a_shortcut_compares_identity_when_compiling(
+    tmp_path: Path, body: str, rewrite: str | None
+) -> None:
+    source = f"import torch\n\n\ndef f(a, b):\n    {body}\n\n\ncompiled = torch.compile(f)\n"
+    (finding,) = [f for f in _lint(tmp_path, source) if f.code == "BL105"]
+    assert (finding.fix and finding.fix.rewrite) == rewrite
