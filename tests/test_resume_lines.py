@@ -3,7 +3,7 @@ that broke, not on the line Dynamo 2.13 names (see breaklint/dynamic/linetable.p
 
 tests/projects/resume_lines: `Net.forward` breaks in `neighbours` (graphs.py), then, after a
 method call written on a line below its object (`).mul(`), on `int(index.max())` at
-model.py:20. Dynamo names line 24, `Head.__init__`'s.
+model.py:21. Dynamo names line 25, `Head.__init__`'s.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from breaklint.dynamic.linetable import source_position
 from conftest import REPO, run_breaklint
 
 PROJECT = Path(__file__).parent / "projects" / "resume_lines"
-BREAKING_LINE = 20  # `return embedding.sum(0) * int(index.max())`
-DYNAMO_LINE = 24  # `def __init__(self, width):` of the next class
+BREAKING_LINE = 21  # `return embedding.sum(0) * int(index.max())`
+DYNAMO_LINE = 25  # `def __init__(self, width):` of the next class
 
 _CHAINED = """
 def chained(x, scale):
@@ -82,6 +82,27 @@ def test_positions_are_the_source_lines_of_code_dynamo_assembled() -> None:
     assert dynamo_lines != [i.positions.lineno for i in dis.get_instructions(original)]
     assert max(dynamo_lines) == 8 + 3 + 1
     assert _positions(assembled) == _expected(original)
+
+
+def test_dynamos_instructions_are_found_at_their_offsets_in_the_code() -> None:
+    pytest.importorskip("torch", reason="Dynamo cleans the instructions up")
+    from torch._dynamo.bytecode_transformation import cleaned_instructions
+
+    from breaklint.dynamic.torch_shim import _code_offset
+
+    # A branch over more than 255 code units jumps with an EXTENDED_ARG, which Dynamo drops:
+    # its offsets after it are 2 bytes short of the code's.
+    body = "".join(f"        x = x.add({n})\n" for n in range(60))
+    source = f"def long(x):\n    if x.sum():\n{body}    return x.mul(2).item()\n"
+    namespace: dict[str, object] = {}
+    exec(compile(source, "long.py", "exec"), namespace)
+    code = namespace["long"].__code__  # type: ignore[attr-defined]
+    assert "EXTENDED_ARG" in {i.opname for i in dis.get_instructions(code)}
+    instructions = cleaned_instructions(code)
+    call = [i for i in instructions if i.opname == "CALL"][-1]  # `.item()`
+    (real,) = [i for i in dis.get_instructions(code) if i.opname == "CALL"][-1:]
+    assert call.offset != real.offset
+    assert _code_offset(code, call) == real.offset
 
 
 @pytest.fixture(scope="module")

@@ -240,8 +240,10 @@ def _resume_places() -> ResumePlaces:
     are: the frame it traces (at the instruction it broke on) and those running below it."""
     running: list[tuple[types.CodeType, int, int]] = []  # code, offset, line Dynamo names
     tracing = getattr(symbolic_convert.tls, "current_tx", None)
-    if tracing is not None and tracing.current_instruction.offset is not None:
-        running.append((tracing.f_code, tracing.current_instruction.offset, tracing.lineno))
+    if tracing is not None:
+        offset = _code_offset(tracing.f_code, tracing.current_instruction)
+        if offset is not None:
+            running.append((tracing.f_code, offset, tracing.lineno))
     frame: types.FrameType | None = sys._getframe()
     while frame is not None:
         if frame.f_lineno is not None:
@@ -253,9 +255,21 @@ def _resume_places() -> ResumePlaces:
         place = linetable.source_position(code, offset) if resumed else None
         if resumed and place:
             # Dynamo's tracebacks name a resume function's frame after the function it resumes.
-            for name in (code.co_name, resumed):
-                places[(code.co_filename, name, line)] = place
+            for name in (code.co_name, resumed):  # the traced frame's first: it broke
+                places.setdefault((code.co_filename, name, line), place)
     return places
+
+
+def _code_offset(code: types.CodeType, instruction: Any) -> int | None:
+    """The offset in `code` of the instruction Dynamo traces. Dynamo numbers the instructions
+    it cleans up anew (EXTENDED_ARG dropped, `super()` made explicit): this is the one with
+    the same operation and position nearest Dynamo's offset."""
+    same = [
+        i.offset
+        for i in dis.get_instructions(code)
+        if (i.opname, i.positions) == (instruction.opname, instruction.positions)
+    ]
+    return min(same, key=lambda offset: abs(offset - (instruction.offset or 0)), default=None)
 
 
 def _in_source(frame: Frame, places: ResumePlaces) -> Frame:

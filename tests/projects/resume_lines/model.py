@@ -1,8 +1,9 @@
 import torch
 from graphs import neighbours
+from scales import Scaled
 
 
-class Net(torch.nn.Module):
+class Net(Scaled):
     def __init__(self):
         super().__init__()
         self.basis = 10
@@ -16,7 +17,7 @@ class Net(torch.nn.Module):
             lengths
             * 2.0
             + 1.0
-        ).mul(self.basis**0.5)
+        ).mul(super().scale())
         return embedding.sum(0) * int(index.max())
 
 
