@@ -124,6 +124,9 @@ class Evidence:
     stack: tuple[str, ...]  # "path:line in function", outermost first, user frames only
     config_knob: str | None = None  # a torch._dynamo.config flag that makes this break go away
     recompiles: RecompileFacts | None = None  # for kind RECOMPILES
+    # The line Dynamo's own messages (TORCH_LOGS) name, when the breaking statement is on
+    # another: Dynamo 2.13 misnumbers the lines of the functions it resumes in after a break.
+    dynamo_line: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The finding's JSON fields: a public contract, named here and not by the attributes."""
@@ -143,6 +146,7 @@ class Evidence:
             "stack": list(self.stack),
             "config_knob": self.config_knob,
             "frame_skipped": self.kind is BreakKind.FRAME_SKIPPED,
+            "dynamo_line": self.dynamo_line,
         }
 
 

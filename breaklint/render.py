@@ -112,6 +112,13 @@ def _evidence(text: Text, evidence: Evidence, show_bytecode: bool) -> None:
     else:
         text.append(f"{evidence.gb_id or 'no GB id'} {evidence.gb_type}")
     text.append(f" in {evidence.function}, probe {evidence.probe}\n")
+    if evidence.dynamo_line is not None:
+        text.append("  = dynamo line: ", style="bold")
+        text.append(
+            f"Dynamo's messages (TORCH_LOGS) say line {evidence.dynamo_line}: it misnumbers "
+            "the lines of a function it resumes in after a break; the breaking instruction "
+            "is here\n"
+        )
     if evidence.explanation:
         text.append("  = why: ", style="bold")
         text.append(f"{evidence.explanation}\n")

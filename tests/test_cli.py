@@ -174,6 +174,7 @@ def test_json_names_of_dynamo_evidence():
         "stack": ["model.py:3 in forward"],
         "config_knob": "capture_scalar_outputs",
         "frame_skipped": True,
+        "dynamo_line": None,
     }
     assert list(item.items())[15:] == list(expected.items())
     assert item["hint"] == (

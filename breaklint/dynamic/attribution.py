@@ -79,6 +79,7 @@ def attribute(raw: Any, request: ProbeRequest) -> Break | None:
         bytecode=code.text,
         instruction=code.instruction,
         stack=tuple(f"{f.path}:{f.line} in {f.function}" for f in user),
+        dynamo_line=frame.dynamo_line,
     )
     return Break(
         linted_file(frame.path, request.watch.linted) or os.path.realpath(frame.path),

@@ -67,13 +67,20 @@ def resumed_after(name: str) -> int | None:
     return int(match["line"]) if match else None
 
 
+def resumed_function(name: str) -> str | None:
+    """The name of the function that a function named `name` resumes, when it is one of the
+    functions Dynamo writes to resume after a break."""
+    match = _RESUME.match(name)
+    return match["name"] if match else None
+
+
 def listing(path: str, line: int, function: str, column: int | None, end: int | None) -> Listing:
     """The innermost function holding `line` (named `function` when several do) and its
     instructions around the breaking one, marked with `-->`."""
     module = _module_code(path)
     if module is None:
         return Listing(function, "", "")
-    name = _RESUME.sub(r"\g<name>", function)
+    name = resumed_function(function) or function
     candidates = [(depth, code) for depth, code in _codes(module) if _on_line(code, line)]
     named = [c for c in candidates if c[1].co_name == name]
     if not (named or candidates):

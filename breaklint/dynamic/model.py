@@ -254,7 +254,8 @@ class ProbeResult:
         if not self.resumes or item.kind is BreakKind.FRAME_SKIPPED:
             return None
         counts = {(r.path, r.line): r.per_call for r in self.resumes}
-        return counts.get((item.path, item.line), 0)
+        # A resume function's name holds the line Dynamo names for its break.
+        return counts.get((item.path, item.evidence.dynamo_line or item.line), 0)
 
     def costliest_breaks(self) -> list[Break]:
         """The probe's breaks, costliest first: skipped frames (they run eagerly in full), then
@@ -309,6 +310,7 @@ class ProbeResult:
                 {
                     "path": item.path,
                     "line": item.line,
+                    "dynamo_line": item.evidence.dynamo_line,
                     "function": item.evidence.function,
                     "gb_type": item.evidence.gb_type,
                     "kind": item.kind.value,

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import dis
 import json
+import linecache
 import logging
 import os
 import re
@@ -27,8 +29,11 @@ import torch._dynamo
 import torch._guards
 import torch.fx
 from torch._dynamo import guards as dynamo_guards
+from torch._dynamo import symbolic_convert
 from torch._dynamo import utils as dynamo_utils
 
+from breaklint.dynamic import linetable
+from breaklint.dynamic.bytecode import resumed_function
 from breaklint.dynamic.model import GraphNode
 from breaklint.knowledge import versions
 
@@ -70,6 +75,9 @@ class Frame:
     function: str
     column: int | None  # 1-based, from the traceback's carets; None when the whole line
     end_column: int | None
+    # The line Dynamo named, when the source's is another: a resume function's line table is
+    # off (see `linetable`).
+    dynamo_line: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,14 +231,75 @@ def _frames(traceback_text: str) -> tuple[Frame, ...]:
     return tuple(frames)
 
 
-def parse_break_reason(payload: str) -> RawBreak:
-    """The `dynamo_graph_break_reason` artifact: header, reason text and user traceback."""
+# A resume function's frame as a traceback names it (path, function, line) -> its true place.
+ResumePlaces = dict[tuple[str, str, int], linetable.Position]
+
+
+def _resume_places() -> ResumePlaces:
+    """Where the resume functions in the stack of the graph break Dynamo is logging really
+    are: the frame it traces (at the instruction it broke on) and those running below it."""
+    running: list[tuple[types.CodeType, int, int]] = []  # code, offset, line Dynamo names
+    tracing = getattr(symbolic_convert.tls, "current_tx", None)
+    if tracing is not None:
+        offset = _code_offset(tracing.f_code, tracing.current_instruction)
+        if offset is not None:
+            running.append((tracing.f_code, offset, tracing.lineno))
+    frame: types.FrameType | None = sys._getframe()
+    while frame is not None:
+        if frame.f_lineno is not None:
+            running.append((frame.f_code, frame.f_lasti, frame.f_lineno))
+        frame = frame.f_back
+    places: ResumePlaces = {}
+    for code, offset, line in running:
+        resumed = resumed_function(code.co_name)
+        place = linetable.source_position(code, offset) if resumed else None
+        if resumed and place:
+            # Dynamo's tracebacks name a resume function's frame after the function it resumes.
+            for name in (code.co_name, resumed):  # the traced frame's first: it broke
+                places.setdefault((code.co_filename, name, line), place)
+    return places
+
+
+def _code_offset(code: types.CodeType, instruction: Any) -> int | None:
+    """The offset in `code` of the instruction Dynamo traces. Dynamo numbers the instructions
+    it cleans up anew (EXTENDED_ARG dropped, `super()` made explicit): this is the one with
+    the same operation and position nearest Dynamo's offset."""
+    same = [
+        i.offset
+        for i in dis.get_instructions(code)
+        if (i.opname, i.positions) == (instruction.opname, instruction.positions)
+    ]
+    return min(same, key=lambda offset: abs(offset - (instruction.offset or 0)), default=None)
+
+
+def _in_source(frame: Frame, places: ResumePlaces) -> Frame:
+    """`frame` at its true place when it is a resume function's whose line Dynamo misnamed;
+    columns as carets under the true line would give them."""
+    place = places.get((frame.path, frame.function, frame.line))
+    if place is None or place.line == frame.line:
+        return frame
+    text = linecache.getline(frame.path, place.line).encode()
+    indent = len(text) - len(text.lstrip())
+
+    def column(offset: int | None) -> int | None:
+        return None if offset is None else len(text[indent:offset].decode(errors="ignore")) + 1
+
+    one_line = place.end_line == place.line and place.column is not None
+    start, end = (column(place.column), column(place.end_column)) if one_line else (None, None)
+    return dataclasses.replace(
+        frame, line=place.line, column=start, end_column=end, dynamo_line=frame.line
+    )
+
+
+def parse_break_reason(payload: str, places: ResumePlaces | None = None) -> RawBreak:
+    """The `dynamo_graph_break_reason` artifact: header, reason text and user traceback, its
+    resume functions' frames moved to the true `places`."""
     body, _, user_code = payload.partition("\nUser code traceback:\n")
     user_code = user_code.split("\nTraceback (most recent call last):", 1)[0]
     reason = body.partition("Graph Break Reason: ")[2] or body
     reason = reason.split("\nStack variable source attribution:", 1)[0].strip()
     segments = tuple(_segment(part) for part in reason.split(_NESTED))
-    frames = _frames(user_code)
+    frames = tuple(_in_source(frame, places or {}) for frame in _frames(user_code))
     header = _HEADER.search(body)
     if header and (not frames or frames[-1].path != header["path"]):
         frames += (Frame(header["path"], int(header["line"]), "?", None, None),)
@@ -241,6 +310,7 @@ class _TraceHandler(logging.Handler):
     def __init__(self, result: Capture) -> None:
         super().__init__(logging.DEBUG)
         self.payloads: list[str] = []
+        self.resume_places: list[ResumePlaces] = []  # one per payload
         self.result = result
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -248,6 +318,7 @@ class _TraceHandler(logging.Handler):
         artifact = metadata.get("artifact") or {}
         if artifact.get("name") == "dynamo_graph_break_reason":
             self.payloads.append(getattr(record, "payload", "") or "")
+            self.resume_places.append(_resume_places())
             compile_id = (metadata.get("frame_id"), metadata.get("frame_compile_id"))
             self.result.break_compiles.append(self.result.seen(compile_id))
         elif "dynamo_cpp_guards_str" in metadata:
@@ -375,8 +446,16 @@ def capture(
         logger.propagate = saved[1]
         logger.handlers = saved[2]
         torch._dynamo.reset()
-    result.breaks = [parse_break_reason(payload) for payload in handler.payloads]
-    seen = {(b.frames[-1].path, b.frames[-1].line) for b in result.breaks if b.frames}
+    result.breaks = [
+        parse_break_reason(payload, places)
+        for payload, places in zip(handler.payloads, handler.resume_places, strict=True)
+    ]
+    # Compilation metrics name a failing frame's line as Dynamo does.
+    seen = {
+        (b.frames[-1].path, b.frames[-1].dynamo_line or b.frames[-1].line)
+        for b in result.breaks
+        if b.frames
+    }
     every = dynamo_utils.get_compilation_metrics()
     if then is not None:
         result.compiles = _compiles(every)

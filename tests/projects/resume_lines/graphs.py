@@ -1,0 +1,2 @@
+def neighbours(x):
+    return (x > 0).nonzero()
