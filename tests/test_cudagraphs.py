@@ -77,6 +77,28 @@ def test_cudagraphs_without_cuda_is_a_one_line_error(write, breaklint) -> None:
     ]
 
 
+def _skip(line: int, reason: str, probe: str):
+    from breaklint.dynamic.model import Break
+    from breaklint.findings import BreakKind, Evidence
+
+    kind = BreakKind.CUDAGRAPHS_SKIPPED
+    evidence = Evidence(kind, "f", None, "CUDA graphs skipped", reason, (), reason, None, probe,
+                        "", "", ())  # fmt: skip
+    return Break("/m.py", line, 1, 2, evidence)
+
+
+def test_each_place_and_reason_is_kept_once_from_the_first_probe() -> None:
+    from breaklint.dynamic.model import each_skip_once
+
+    mutated, cpu = "mutated inputs (1 instances)", "cpu device (arg0_1)"
+    seen = [_skip(5, mutated, "a"), _skip(5, mutated, "b"), _skip(5, cpu, "b"), _skip(7, cpu, "a")]
+    assert [(s.line, s.evidence.explanation, s.evidence.probe) for s in each_skip_once(seen)] == [
+        (5, mutated, "a"),
+        (5, cpu, "b"),
+        (7, cpu, "a"),
+    ]
+
+
 def test_the_skip_message_gives_its_reason_and_the_users_line() -> None:
     pytest.importorskip("torch", reason="the dynamic phase needs torch")
     from breaklint.dynamic import torch_shim

@@ -15,7 +15,7 @@ from breaklint.codes import (
     DYNAMO_RECOMPILES,
     PROBE_FAILED,
 )
-from breaklint.dynamic.model import Break, ProbeResult, ProbeStatus, Span
+from breaklint.dynamic.model import Break, ProbeResult, ProbeStatus, Span, each_skip_once
 from breaklint.findings import BreakKind, Finding, Origin, ProbeFailure, Severity, Status
 from breaklint.rule import Phase, all_rules
 from breaklint.source import display_path, parse_python, read_source
@@ -149,12 +149,7 @@ def join(
             finding = break_finding(item, path)
         if allowed(finding.code, path):
             joined.append(finding)
-    skips = {
-        (*item.key()[1:3], item.evidence.explanation): item
-        for r in results
-        for item in r.cudagraph_skips
-    }
-    for item in skips.values():
+    for item in each_skip_once(item for r in results for item in r.cudagraph_skips):
         path = displayed.get(item.path) or display_path(item.path)
         if allowed(CUDAGRAPHS_SKIPPED, path):
             joined.append(_cudagraphs_finding(item, path))

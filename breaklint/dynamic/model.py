@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -132,6 +133,15 @@ class Break:
             return hint
         note = _KNOB_NOTE.format(knob)
         return f"{hint}; {note}" if hint else note
+
+
+def each_skip_once(skips: Iterable[Break]) -> tuple[Break, ...]:
+    """CUDA-graph skips, each place and reason once (the first seen): they share a gb_type, so
+    the reason Inductor gave (the explanation) tells them apart, not `Break.key`."""
+    kept: dict[tuple[str, int, str], Break] = {}
+    for item in skips:
+        kept.setdefault((item.path, item.line, item.evidence.explanation), item)
+    return tuple(kept.values())
 
 
 @dataclass(frozen=True, slots=True)

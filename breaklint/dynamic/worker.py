@@ -39,6 +39,7 @@ from breaklint.dynamic.model import (
     Watch,
     WorkerFailed,
     WorkerReady,
+    each_skip_once,
 )
 from breaklint.dynamic.probe_call import failure, planned_call, to_device
 from breaklint.dynamic.protocol import KEY_BYTES, CorruptFrame, read_exactly, receive, send
@@ -372,13 +373,12 @@ def _cudagraph_skips(
     """Where Inductor ran the probe's graphs without CUDA graphs, each reason once."""
     from breaklint.dynamic import torch_shim
 
-    skips: dict[tuple[str, str, int, str], Break] = {}
-    for raw in torch_shim.cudagraph_skips(call, target):
-        item = attribute(raw, request)
-        if item is not None:
-            item = replace(item, evidence=replace(item.evidence, kind=BreakKind.CUDAGRAPHS_SKIPPED))
-            skips.setdefault((*item.key()[:3], item.evidence.explanation), item)
-    return tuple(skips.values())
+    found = (attribute(raw, request) for raw in torch_shim.cudagraph_skips(call, target))
+    return each_skip_once(
+        replace(item, evidence=replace(item.evidence, kind=BreakKind.CUDAGRAPHS_SKIPPED))
+        for item in found
+        if item is not None
+    )
 
 
 def _check_outputs(returned: Any, check: OutputsCheck) -> str | None:
