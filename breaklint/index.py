@@ -16,6 +16,7 @@ from typing import Any
 
 from breaklint.annotations import Reading, alias_text, optional_member, read_annotation
 from breaklint.compile_stage import CompileStage, Scope
+from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.curated import COMPILING_CHECKS, FALSE_WHILE_COMPILING
 from breaklint.knowledge.tensor_facts import TENSOR_FACTORIES
 from breaklint.syntax import SCALARS, child_fields, dotted, expand_import
@@ -482,6 +483,9 @@ class _Indexer:
         scan = self.function
         if scan is not None and self._made_by_project(scan, head):
             return True  # `solver = solver_class(...); solver.integrate(y)`
+        if scan is not None and head in scan.parameters and "." not in callee[len(head) + 1 :]:
+            # `algo.loss(x)`: a method of what the callers pass, unless a tensor's (`x.view`)
+            return callee[len(head) + 1 :] not in TENSOR_METHOD_NAMES
         target = (scan.imports if scan else {}).get(head) or self.index.imports.get(head)
         return target is not None and target.partition(".")[0] != "torch"
 

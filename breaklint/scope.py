@@ -436,7 +436,10 @@ class Project:
             return self._container_targets(module, caller, head)
         if binding is None and rest and not holds and "." not in rest:
             # `collector.get()` with `collector = Collector(...)` at module level, here or
-            # imported, unless a parameter of the same name hides it.
+            # imported, unless a parameter of the same name hides it; the method of what the
+            # callers pass to a parameter (`learner.loss(x)`).
+            if self._is_parameter(caller, head):
+                return self._parameter_targets(module, caller, head, rest, depth)
             cls = self._module_instance(module, caller, head)
             target = None if cls is None else self.method(cls.module, cls.qualname, rest)
             return [] if target is None else [Target(target, True)]

@@ -67,6 +67,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - annotated_unions: a parameter annotated with a union that admits its default (`t0:
   Optional[Scalar] = 0.0`, the alias imported from another module) holds what its callers
   pass; an `elif` is judged past what the `if` before it narrows (`isinstance`) (mechanism 1);
+- parameter_objects: methods of the objects a function's callers pass (`learner.loss(x)`,
+  `policy.act(x)` with `choose(Greedy(), x)` and `choose(Sampled(1.0), x)`), their breaks and
+  what they return (`if learner.too_far(kl):` decides on a tensor); a tensor's method on a
+  parameter (`actions.view`) is not taken for one (mechanism 3);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -255,6 +259,13 @@ EXPECTED = {
         ("solvers/base.py", 10, "BL201", "error"),  # inherited by `Euler` and `Midpoint`
         # (not `odeint_made`'s `solver.integrate(t)`: `MAKERS` holds a factory too)
     ],
+    "parameter_objects": [
+        # `learner.loss(ratio, advantage)` in the compiled `update`, `learner` what `main`
+        # passes: a `Learner`
+        ("agents/learner.py", 11, "BL101", "error"),
+        ("run.py", 11, "BL201", "error"),  # `if learner.too_far(kl):`, a tensor comparison
+        # (not `choose`: nothing compiles it but the probes)
+    ],
     "attribute_stores": [
         ("model.py", 16, "BL402", "warning"),  # `self.attn(x)` in `Layer.forward`, flag unknown
     ],
@@ -425,6 +436,17 @@ def test_dynamo_breaks_in_the_objects_that_locals_hold(tmp_path: Path) -> None:
     # which calls the same breaking method on a factory's object, is not skipped (no BL901).
     assert probed_findings("local_objects", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["local_objects"]
+    ]
+
+
+def test_dynamo_breaks_in_the_methods_of_the_objects_callers_pass(tmp_path: Path) -> None:
+    # With the probes, `choose` is compiled too: each class's methods that its callers pass
+    # are traced (`Sampled.act`'s `int(...)`), and both `confident` return a tensor.
+    assert probed_findings("parameter_objects", tmp_path) == [
+        ("agents/learner.py", 11, "BL101", "confirmed"),
+        ("agents/policies.py", 18, "BL102", "confirmed"),
+        ("run.py", 11, "BL201", "confirmed"),
+        ("run.py", 18, "BL201", "confirmed"),
     ]
 
 
