@@ -9,25 +9,34 @@ from breaklint.knowledge.tensor_facts import TENSOR_ONLY_METHODS
 
 _TENSOR_ONLY_CALL = re.compile(rf"\.(?:{'|'.join(sorted(TENSOR_ONLY_METHODS))})\(")
 _LIKE_CALL = re.compile(r"_like\(\s*([A-Za-z_]\w*)\s*[,)]")  # literal first: a fast search
+# `lengths[:, None]`, `mask[None]`: a new axis, which a list or a tuple cannot take.
+_NEW_AXIS = re.compile(r"\[[^\[\]]*\bNone\b")
 
 
 def names_used_as_tensors(text: str, imports: dict[str, str]) -> frozenset[str]:
     """Names a function's source uses the way only tensors allow: a tensor-only method called
-    on them (`x.unsqueeze(1)`), or passed first to a `torch.*_like` function. A parameter of a
-    helper used so is a tensor even though nothing declares it. Read from the text, not the
+    on them (`x.unsqueeze(1)`), indexed with a new axis (`x[:, None]`), or passed first to a
+    `torch.*_like` function. A parameter of a helper used so is a tensor even though nothing
+    declares it, and a compile root's input is one for certain. Read from the text, not the
     tree: a regular-expression pass costs far less than another walk of every function."""
-    names = set()
-    for match in _TENSOR_ONLY_CALL.finditer(text):
-        receiver = _name_before(text, match.start())
-        start = match.start() - len(receiver)
-        if receiver and text[start - 1 : start] != ".":  # `x.unsqueeze(`, not `self.x.unsqueeze(`
-            names.add(receiver)
+    names = _receivers(_TENSOR_ONLY_CALL, text) | _receivers(_NEW_AXIS, text)
     torch_aliases = {alias for alias, target in imports.items() if target == "torch"}
     for match in _LIKE_CALL.finditer(text):
         callee = _name_before(text, match.start(), dotted=True)
         if callee.partition(".")[0] in torch_aliases:
             names.add(match.group(1))
     return frozenset(names)
+
+
+def _receivers(pattern: re.Pattern[str], text: str) -> set[str]:
+    """The names right before each match: `x.unsqueeze(`, not `self.x.unsqueeze(`."""
+    names = set()
+    for match in pattern.finditer(text):
+        receiver = _name_before(text, match.start())
+        start = match.start() - len(receiver)
+        if receiver and text[start - 1 : start] != ".":
+            names.add(receiver)
+    return names
 
 
 def _name_before(text: str, end: int, *, dotted: bool = False) -> str:

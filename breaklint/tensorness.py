@@ -463,7 +463,9 @@ class FunctionFacts(Visitor):
                 # No default, and every caller passes `None` (what a call returns while
                 # compiling): `if token is None` is true while Dynamo traces.
                 self._none_parameters.add(parameter.arg)
-            if guessed and kind is Kind.TENSOR:
+            # A compile root's input used as only tensors allow (`lengths.unsqueeze(1)`) is
+            # one, not a guess.
+            if guessed and kind is Kind.TENSOR and parameter.arg not in self.used_as_tensors:
                 self.guessed_parameters.add(parameter.arg)
         for star in (arguments.vararg, arguments.kwarg):
             if star is not None:

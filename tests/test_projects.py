@@ -71,6 +71,11 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `policy.act(x)` with `choose(Greedy(), x)` and `choose(Sampled(1.0), x)`), their breaks and
   what they return (`if learner.too_far(kl):` decides on a tensor); a tensor's method on a
   parameter (`actions.view`) is not taken for one (mechanism 3);
+- builtin_truths: `any()`/`all()` drawing tensors (a generator of tensor tests, a tensor's
+  rows) call bool() on each (and a generator's break skips the frame), not over Python values
+  or sizes; a compiled module's input used as only a tensor can be (`lengths[:, None]`) is a
+  tensor for certain as a slice bound, one used only as a bound is left as a guess
+  (mechanisms 1 and 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -266,6 +271,15 @@ EXPECTED = {
         ("run.py", 11, "BL201", "error"),  # `if learner.too_far(kl):`, a tensor comparison
         # (not `choose`: nothing compiles it but the probes)
     ],
+    "builtin_truths": [
+        # `any(torch.isnan(t).any() for t in parts)`: BL206 at the call, BL201 at the element
+        ("nets/checks.py", 5, "BL206", "error"),
+        ("nets/checks.py", 5, "BL201", "error"),
+        ("nets/checks.py", 9, "BL201", "error"),  # `all(mask)`, the mask a tensor
+        # `x[i, : lengths[i]]` in a loop, `lengths[:, None]` above (not `x[:, :width]`)
+        ("nets/pooling.py", 10, "BL202", "error"),
+        ("nets/pooling.py", 10, "BL304", "error"),
+    ],
     "attribute_stores": [
         ("model.py", 16, "BL402", "warning"),  # `self.attn(x)` in `Layer.forward`, flag unknown
     ],
@@ -447,6 +461,14 @@ def test_dynamo_breaks_in_the_methods_of_the_objects_callers_pass(tmp_path: Path
         ("agents/policies.py", 18, "BL102", "confirmed"),
         ("run.py", 11, "BL201", "confirmed"),
         ("run.py", 18, "BL201", "confirmed"),
+    ]
+
+
+def test_dynamo_breaks_where_builtins_draw_tensors(tmp_path: Path) -> None:
+    # Each finding breaks under Dynamo (the generator's frame skipped); `any_flag`,
+    # `any_empty` and the crop by a number passed in do not (no BL900).
+    assert probed_findings("builtin_truths", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["builtin_truths"]
     ]
 
 

@@ -161,14 +161,20 @@ whose truth depends on tensor data (`if t.sum() > 0`, `if (t > 0).any()`, `if sc
 are known while tracing and are never flagged; neither is `assert t`, which Dynamo traces into
 the graph, but `and`, `or` and `not` inside an `assert` are (`assert (t > 0).all() and
 t.sum() != 0` calls `bool()` on the first tensor), and so is a chained comparison of tensors
-(`assert t0 <= t <= t1` is `t0 <= t and t <= t1`).
+(`assert t0 <= t <= t1` is `t0 <= t and t <= t1`). So are the builtins `any()` and `all()`
+drawing tensors, at the element: a generator or comprehension whose element is a tensor test
+(`any(torch.isnan(t).any() for t in parts)`, also BL206 for a generator) or a tensor itself
+(`all(mask)`, each row's truth); over Python values or sizes (`any(n == 0 for n in x.shape)`)
+they are not.
 
 A finding is an error when the value is certainly a tensor, and a warning when the break
 depends on something else: the condition sits behind a trace-time test (`x.dtype ==
 torch.float16 and not torch.isfinite(x).all()`, a branch under `if self.training:`), or its
 only tensor is a parameter of the compiled function that no tensor operation has touched
-(`if scale > 0` may compare a Python number). A bare parameter as a condition (`if flag:`) is
-taken for a Python flag: the truth of a multi-element tensor raises even in eager mode.
+(`if scale > 0` may compare a Python number; one used as only a tensor can be, `lengths[:,
+None]` or `lengths.unsqueeze(1)`, is a tensor for certain). A bare parameter as a condition
+(`if flag:`) is taken for a Python flag: the truth of a multi-element tensor raises even in
+eager mode.
 """
     why = """
 Python must call `bool()` on the tensor to pick a branch, which needs its value. Dynamo traces
@@ -536,6 +542,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         self._tests: set[int] = set()  # conditions already judged as a whole
         self._elifs: dict[int, bool] = {}  # each `elif` to come: whether to judge its test
         self._parameters: set[str] = set()  # may hold None or a number whatever they become
+        self._drawn: dict[int, str] = {}  # comprehensions `any()`/`all()` draw from, by id
 
     def _check(
         self,
@@ -832,6 +839,39 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
                 if facts.reads_tensor_value(pair):
                     return test
         return None
+
+    def visit_Call(self, node: ast.Call) -> None:
+        # `any(torch.isnan(t).any() for t in parts)`, `all(mask)`: the builtin calls bool() on
+        # every element it draws.
+        func = node.func
+        facts = self.context.facts
+        if (
+            not isinstance(func, ast.Name)
+            or func.id not in ("any", "all")
+            or func.id in facts.names
+            or func.id in facts.definitions
+            or len(node.args) != 1
+            or node.keywords
+        ):
+            return
+        (drawn,) = node.args
+        if isinstance(drawn, ast.GeneratorExp | ast.ListComp | ast.SetComp):
+            # judged when the walk reaches it, after BL206 has seen the call that consumes it
+            self._drawn[id(drawn)] = func.id
+        elif facts.kind(drawn).is_tensor:  # iterating a tensor draws its rows
+            self._report_drawn(drawn, func.id)
+
+    def visit_GeneratorExp(self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp) -> None:
+        builtin = self._drawn.pop(id(node), None)
+        if builtin is not None and self.context.facts.reads_tensor_value(node.elt):
+            self._report_drawn(node.elt, builtin)
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp
+
+    def _report_drawn(self, element: ast.expr, builtin: str) -> None:
+        guessed = self.context.facts.rests_on_guess(without_not(element))
+        message = self.message.format(construct=f"`{builtin}()` over tensors")
+        self.report(element, message, severity=Severity.WARNING if guessed else None)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         if id(node) in self._tests:
