@@ -581,9 +581,9 @@ def _method_result(method: str, receiver: Value | None) -> Value | None:
     if receiver in ("T", "B"):
         masked = method in MASK_METHODS or (receiver == "B" and method in DTYPE_KEEPING_METHODS)
         return "B" if masked else "T"
-    if receiver == "M":
-        return "M"
-    return "T" if method in TENSOR_METHODS else "U"
+    if method in TENSOR_METHODS:  # only tensors have it, whatever the receiver was taken for
+        return "B" if method in MASK_METHODS else "T"
+    return "M" if receiver == "M" else "U"
 
 
 def _expand(name: str, imports: dict[str, str]) -> str:
