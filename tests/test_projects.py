@@ -76,6 +76,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   or sizes; a compiled module's input used as only a tensor can be (`lengths[:, None]`) is a
   tensor for certain as a slice bound, one used only as a bound is left as a guess
   (mechanisms 1 and 4);
+- input_helpers: helpers whose returns a tensor method computes from a compiled module's
+  input (`moments(x)` returning `x.mean(), x.std()`, `spread(x)`) hand tensors back, through
+  tuple unpacking too (mechanism 2);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -280,6 +283,10 @@ EXPECTED = {
         ("nets/pooling.py", 10, "BL202", "error"),
         ("nets/pooling.py", 10, "BL304", "error"),
     ],
+    "input_helpers": [
+        ("model.py", 9, "BL102", "error"),  # `float(std)`, `mean, std = moments(x)`
+        ("model.py", 17, "BL102", "error"),  # `int(width * 10)`, `width = spread(x)`
+    ],
     "attribute_stores": [
         ("model.py", 16, "BL402", "warning"),  # `self.attn(x)` in `Layer.forward`, flag unknown
     ],
@@ -469,6 +476,12 @@ def test_dynamo_breaks_where_builtins_draw_tensors(tmp_path: Path) -> None:
     # `any_empty` and the crop by a number passed in do not (no BL900).
     assert probed_findings("builtin_truths", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["builtin_truths"]
+    ]
+
+
+def test_dynamo_breaks_where_helpers_hand_tensors_back(tmp_path: Path) -> None:
+    assert probed_findings("input_helpers", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["input_helpers"]
     ]
 
 
