@@ -854,8 +854,13 @@ class Project:
         for module, index in sorted(self.by_module.items()):
             for name, cls in index.classes.items():
                 has_forward = "forward" in cls.methods or cls.forward_alias is not None
-                if not has_forward or not self.is_module_class(DefinitionRef(module, name)):
+                has_call = "__call__" in cls.methods
+                if not (has_forward or has_call):
                     continue
+                if not self.is_module_class(DefinitionRef(module, name)):
+                    continue
+                if has_call:  # calling the module runs the project's `__call__` first
+                    add(DefinitionRef(module, f"{name}.__call__"), f"{name}.__call__")
                 if "forward" in cls.methods:
                     add(DefinitionRef(module, f"{name}.forward"), f"{name}.forward")
                 elif cls.forward_alias is not None:  # `forward = _shared_forward`

@@ -79,6 +79,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - input_helpers: helpers whose returns a tensor method computes from a compiled module's
   input (`moments(x)` returning `x.mean(), x.std()`, `spread(x)`) hand tensors back, through
   tuple unpacking too (mechanism 2);
+- base_calls: what a torch base class's method returns (`y = super().forward(x)` in a
+  subclass of `nn.Linear`) is no Python value, and a module's own `__call__`, which runs
+  before its `forward`, is traced (mechanisms 2 and 3);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -287,6 +290,10 @@ EXPECTED = {
         ("model.py", 9, "BL102", "error"),  # `float(std)`, `mean, std = moments(x)`
         ("model.py", 17, "BL102", "error"),  # `int(width * 10)`, `width = spread(x)`
     ],
+    "base_calls": [
+        ("layers/checked.py", 8, "BL201", "error"),  # `if y.isnan().any():`
+        ("layers/prepped.py", 9, "BL102", "error"),  # `float(...)` in what `__call__` calls
+    ],
     "attribute_stores": [
         ("model.py", 16, "BL402", "warning"),  # `self.attn(x)` in `Layer.forward`, flag unknown
     ],
@@ -482,6 +489,14 @@ def test_dynamo_breaks_where_builtins_draw_tensors(tmp_path: Path) -> None:
 def test_dynamo_breaks_where_helpers_hand_tensors_back(tmp_path: Path) -> None:
     assert probed_findings("input_helpers", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["input_helpers"]
+    ]
+
+
+def test_dynamo_breaks_in_a_modules_own_call_and_after_its_bases_forward(
+    tmp_path: Path,
+) -> None:
+    assert probed_findings("base_calls", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["base_calls"]
     ]
 
 
