@@ -432,6 +432,9 @@ class Project:
                 found += self._held_targets(owner.module, owner_info, summary, method, depth)
             return found
         binding = self._binding(module, caller, head)
+        if binding is None and not rest and not holds and self._is_parameter(caller, head):
+            # `fn(x)` with `fn` a parameter: what the callers pass (`apply(per_row, x)`)
+            return self._parameter_targets(module, caller, head, "", depth)
         if binding is None and not rest:  # `SOLVERS[name](...)`, a module-level container's
             return self._container_targets(module, caller, head)
         if binding is None and rest and not holds and "." not in rest:

@@ -68,7 +68,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   Optional[Scalar] = 0.0`, the alias imported from another module) holds what its callers
   pass; an `elif` is judged past what the `if` before it narrows (`isinstance`) (mechanism 1);
 - parameter_objects: methods of the objects a function's callers pass (`learner.loss(x)`,
-  `policy.act(x)` with `choose(Greedy(), x)` and `choose(Sampled(1.0), x)`), their breaks and
+  `policy.act(x)` with `choose(Greedy(), x)` and `choose(Sampled(1.0), x)`) and the functions
+  (`score(x)` with `scored(centred, x)`), their breaks and
   what they return (`if learner.too_far(kl):` decides on a tensor); a tensor's method on a
   parameter (`actions.view`) is not taken for one (mechanism 3);
 - builtin_truths: `any()`/`all()` drawing tensors (a generator of tensor tests, a tensor's
@@ -274,6 +275,7 @@ EXPECTED = {
         # `learner.loss(ratio, advantage)` in the compiled `update`, `learner` what `main`
         # passes: a `Learner`
         ("agents/learner.py", 11, "BL101", "error"),
+        ("agents/learner.py", 19, "BL102", "error"),  # `centred`, called as `score(x)`
         ("run.py", 11, "BL201", "error"),  # `if learner.too_far(kl):`, a tensor comparison
         # (not `choose`: nothing compiles it but the probes)
     ],
@@ -472,6 +474,7 @@ def test_dynamo_breaks_in_the_methods_of_the_objects_callers_pass(tmp_path: Path
     # are traced (`Sampled.act`'s `int(...)`), and both `confident` return a tensor.
     assert probed_findings("parameter_objects", tmp_path) == [
         ("agents/learner.py", 11, "BL101", "confirmed"),
+        ("agents/learner.py", 19, "BL102", "confirmed"),
         ("agents/policies.py", 18, "BL102", "confirmed"),
         ("run.py", 11, "BL201", "confirmed"),
         ("run.py", 18, "BL201", "confirmed"),

@@ -1,6 +1,6 @@
 import torch
 
-from agents.learner import Learner
+from agents.learner import Learner, centred, scored
 from agents.policies import Greedy, Sampled
 
 
@@ -10,7 +10,7 @@ def update(learner, ratio, advantage):
     kl = (ratio - 1).pow(2).mean()
     if learner.too_far(kl):
         return loss * 0
-    return loss
+    return loss * scored(centred, advantage).mean()
 
 
 def choose(policy, scores):

@@ -13,3 +13,11 @@ class Learner:
 
     def too_far(self, kl):
         return kl > 0.02
+
+
+def centred(x):
+    return x - float(x.min())
+
+
+def scored(score, x):
+    return score(x).clamp(0, 1)

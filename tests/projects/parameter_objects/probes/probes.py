@@ -16,7 +16,7 @@ SCORES = torch.randn(2, 3)
 
 
 def probe_update():
-    return update, (Learner(0.2), torch.rand(4) + 0.5, torch.randn(4))
+    return update, (Learner(0.2), 1 + 0.01 * torch.rand(4), torch.randn(4))
 
 
 def probe_greedy():
