@@ -105,7 +105,13 @@ UNTRACEABLE_TORCH_FUNCTIONS = {
     ),
     "torch.sparse_coo_tensor": "build sparse tensors outside the compiled function",
 }
-UNTRACEABLE_TENSOR_METHODS = {"to_sparse": "make the sparse tensor outside the compiled function"}
+UNTRACEABLE_TENSOR_METHODS = {
+    "to_sparse": "make the sparse tensor outside the compiled function",
+    "backward": (
+        "compile the forward and the loss, and call `.backward()` on what the compiled "
+        "function returns"
+    ),
+}
 
 # `torch.nn` modules whose call returns something other than one tensor (a tuple, a named
 # tuple): every other `torch.nn.<Module>` a class assigns to `self` returns a tensor.

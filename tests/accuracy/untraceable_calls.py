@@ -1,5 +1,5 @@
-"""Calls Dynamo does not put in a graph: autograd's `grad` inside the forward, warning filters.
-`warnings.catch_warnings()` alone traces."""
+"""Calls Dynamo does not put in a graph: autograd's `grad` inside the forward, a backward pass
+in a compiled training step, warning filters. `warnings.catch_warnings()` alone traces."""
 
 import warnings
 
@@ -12,6 +12,12 @@ def input_gradient(x):
     return grad + 1
 
 
+def step(layer, x):
+    loss = layer(x).pow(2).mean()
+    loss.backward()  # BREAK BL509
+    return loss.detach()
+
+
 def quiet(x):
     y = x + 1
     with warnings.catch_warnings():
@@ -22,6 +28,7 @@ def quiet(x):
 
 compiled_input_gradient = torch.compile(input_gradient)
 compiled_quiet = torch.compile(quiet)
+compiled_step = torch.compile(step)
 
 
 def probe_autograd_grad():
@@ -30,3 +37,7 @@ def probe_autograd_grad():
 
 def probe_warning_filters():
     return quiet, (torch.randn(4),)
+
+
+def probe_backward():
+    return step, (torch.nn.Linear(4, 1), torch.randn(2, 4))

@@ -10,20 +10,23 @@ class UntraceableTorchCall(Rule):
     name = "untraceable-torch-call"
     severity = Severity.ERROR
     message = (
-        "`{call}` is a torch call Dynamo does not put in a graph (autograd's `grad`, sparse "
-        "tensors); it breaks the graph here to run it eagerly"
+        "`{call}` is a torch call Dynamo does not put in a graph (autograd's `grad` and "
+        "`backward`, sparse tensors); it breaks the graph here to run it eagerly"
     )
     fix_safety = """
-No automatic fix: taking gradients or building sparse tensors has to move out of the compiled
-function, around the call of the compiled code, which changes the code around it.
+No automatic fix: taking gradients, running the backward pass or building sparse tensors has to
+move out of the compiled function, around the call of the compiled code, which changes the
+code around it.
 """
     what = """
-Flags, in compiled code, `torch.autograd.grad(...)`, `torch.sparse_coo_tensor(...)` and
-`t.to_sparse()` on a tensor: calls Dynamo 2.13 does not trace with its default settings.
+Flags, in compiled code, `torch.autograd.grad(...)`, `torch.sparse_coo_tensor(...)`, and
+`t.to_sparse()` and `loss.backward()` on a tensor: calls Dynamo 2.13 does not trace with its
+default settings.
 """
     why = """
 `torch.autograd.grad` runs the backward pass from inside the forward; Dynamo traces autograd
-calls only with `torch._dynamo.config.trace_autograd_ops` on, off by default (GB9186). Sparse
+calls only with `torch._dynamo.config.trace_autograd_ops` on, off by default (GB9186);
+`Tensor.backward()` in a compiled training step is unsupported (GB0123). Sparse
 tensors cannot be fake tensors: building one is a call Dynamo skips (GB0007), and a sparse
 tensor that crosses into a traced frame makes Dynamo give up on that frame ("Attempted to
 wrap sparse Tensor", GB0015).
@@ -56,7 +59,7 @@ def input_gradient(x):
 compiled = torch.compile(input_gradient)
 """
     probe = "(input_gradient, (torch.randn(4, requires_grad=True),))"
-    gb_ids = ("GB9186", "GB0007", "GB0015")
+    gb_ids = ("GB9186", "GB0123", "GB0007", "GB0015")
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
