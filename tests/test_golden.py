@@ -43,4 +43,10 @@ def test_training_loop_is_flagged_with_scope_all() -> None:
         case, "--scope", "all", expected=GOLDEN / "training_loop.scope-all.txt"
     )
     assert actual == expected
-    assert [line.split()[1] for line in actual.splitlines()] == ["BL401", "BL101", "BL202", "BL102"]
+    assert [line.split()[1] for line in actual.splitlines()] == [
+        "BL202",
+        "BL509",
+        "BL401",
+        "BL101",
+        "BL102",
+    ]

@@ -80,6 +80,8 @@ class FrameSkip(Rule):
             conditional = all(under_if for _, under_if in inside)
             # The frame is skipped only if one of the breaks really happens: as sure as they are.
             uncertain = all(severity_of(r) is not Severity.ERROR for r in breaks)
+            # at the break Dynamo meets first: rules report in their own order, not the source's
+            breaks.sort(key=line)
             at = self.skip_node(block, breaks[0])
             self.report(
                 at,
