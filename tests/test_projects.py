@@ -271,6 +271,13 @@ EXPECTED = {
         ("lib/ops.py", 7, "BL401", "error"),  # torch._dynamo.optimize("eager")(shift)
         ("lib/ops.py", 12, "BL401", "error"),  # called by @torch.compile(fullgraph=False)
     ],
+    "script_roots": [
+        ("infer/utils.py", 2, "BL304", "error"),  # `x[:, :n]`, the tensor `infer/run.py` passes
+        ("lib/utils.py", 2, "BL401", "error"),  # through `from .utils import norm`
+        # (not `head` at 5: `apps/export.py` imports `model` from its own folder)
+        ("models/model.py", 12, "BL101", "error"),
+        ("train/utils.py", 6, "BL102", "error"),  # `norm` of `train/utils.py`, not `infer`'s
+    ],
 }
 
 
@@ -301,6 +308,26 @@ def test_exact_findings(project: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("project", sorted(EXPECTED))
 def test_one_worker_finds_the_same(project: str, tmp_path: Path) -> None:
     assert findings(project, tmp_path, "--jobs", "1") == expected(project)
+
+
+@pytest.mark.parametrize("scope", ["compiled", "all"])
+def test_the_projects_as_one_tree_find_what_each_finds_alone(scope: str, tmp_path: Path) -> None:
+    # All the projects linted in one run (`breaklint tests/projects`): several script roots
+    # holding same-named modules (`model.py`, `run.py`, `probes/probes.py`) are modules of
+    # their own, each import resolved from its importer, so nothing is lost or changed.
+    def linted(*paths: Path) -> list[dict[str, object]]:
+        done = run_breaklint(
+            *("--isolated", "--no-cache", "--output-format", "json", "--scope", scope),
+            *map(str, paths),
+            cwd=tmp_path,
+        )
+        assert done.returncode in (0, 1), done.stderr
+        found: list[dict[str, object]] = json.loads(done.stdout)["findings"]
+        return found
+
+    alone = [f for project in sorted(PROJECTS.iterdir()) for f in linted(project)]
+    key = json.dumps
+    assert sorted(map(key, linted(PROJECTS))) == sorted(map(key, alone))
 
 
 def test_storing_an_object_on_an_attribute_calls_nothing_of_it(tmp_path: Path) -> None:
@@ -432,6 +459,14 @@ def test_dynamo_breaks_where_a_union_parameter_holds_the_tensors_passed(tmp_path
     # Both errors break under Dynamo; the `elif` on the number passed does not.
     assert probed_findings("annotated_unions", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["annotated_unions"]
+    ]
+
+
+def test_dynamo_breaks_where_each_script_roots_imports_lead(tmp_path: Path) -> None:
+    # Each script root run as its users run it (a probe each): the breaks are in the modules
+    # its own folder holds, and in no same-named module of another root (no BL900).
+    assert probed_findings("script_roots", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["script_roots"]
     ]
 
 
@@ -607,8 +642,8 @@ def test_an_import_after_a_comment_line_links_the_files(breaklint, tmp_path: Pat
 
 
 def test_files_sharing_a_module_name_outside_packages(breaklint, write) -> None:
-    # Two `util.py` in folders that are no packages: the project holds one module `util`,
-    # and the callee summaries must not ask for the other (it crashed with a KeyError).
+    # Two `util.py` in folders that are no packages: two modules, each keyed by its file,
+    # and the callee summaries must ask for the right one (it crashed with a KeyError).
     write("a/util.py", "def head(x, n):\n    return x[:n]\n")
     write("b/util.py", "def scale(x):\n    for _ in range(2):\n        print(x)\n    return x\n")
     done = breaklint("--isolated", "--no-cache", "--output-format", "concise", "-q", ".")
