@@ -627,6 +627,32 @@ def test_a_relative_import_reaches_the_package_init(breaklint, write) -> None:
     ]
 
 
+def test_an_import_python_cannot_place_resolves_to_no_module(breaklint, write) -> None:
+    # `from util import head` in a/run.py is a/util.py (its own folder). From pkg/model.py
+    # (a package: its root holds no util.py) Python finds a/util.py or b/util.py depending on
+    # the entry script: no guess, so b/util.py's `head` is never given a tensor.
+    head = "def head(x, n):\n    return x[:n]\n"
+    write("a/util.py", head)
+    write("b/util.py", head)
+    caller = """
+        import torch
+        from torch import nn
+
+        from util import head
+
+
+        class {name}(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return head(x, x.sum().long())
+        """
+    write("a/run.py", caller.format(name="Runner"))
+    write("pkg/__init__.py", "")
+    write("pkg/model.py", caller.format(name="Model"))
+    done = breaklint("--isolated", "--no-cache", "--output-format", "concise", "-q", ".")
+    assert done.returncode == 1, done.stderr
+    assert [line.split(" [")[0] for line in done.stdout.splitlines()] == ["a/util.py:2:15: BL304"]
+
+
 def test_an_import_after_a_comment_line_links_the_files(breaklint, tmp_path: Path) -> None:
     # A comment line ending in an old Mac `\r`: the import after it is code.
     (tmp_path / "helpers.py").write_text("def head(x, n):\n    return x[:n]\n", encoding="utf-8")
