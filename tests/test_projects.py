@@ -653,6 +653,46 @@ def test_an_import_python_cannot_place_resolves_to_no_module(breaklint, write) -
     assert [line.split(" [")[0] for line in done.stdout.splitlines()] == ["a/util.py:2:15: BL304"]
 
 
+def test_a_module_added_beside_the_importer_takes_its_import_from_the_cache(
+    breaklint, write, tmp_path: Path
+) -> None:
+    # `from util import head` in a/run.py finds b/util.py while it is the only `util`, then
+    # a/util.py once it exists (the importer's own folder): the cached run must follow.
+    head = "def head(x, n):\n    return x[:n]\n"
+    write("b/util.py", head)
+    write(
+        "a/run.py",
+        """
+        import torch
+        from torch import nn
+
+        from util import head
+
+
+        class Runner(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return head(x, x.sum().long())
+        """,
+    )
+
+    def flagged() -> list[str]:
+        done = breaklint("--isolated", "--output-format", "concise", "-q", ".")
+        assert done.returncode == 1, done.stderr
+        return [line.split(" [")[0] for line in done.stdout.splitlines()]
+
+    assert flagged() == ["b/util.py:2:15: BL304"]
+    assert (tmp_path / ".breaklint_cache").is_dir()
+    write("a/util.py", head)
+    assert flagged() == ["a/util.py:2:15: BL304"]
+
+
+def test_roots_patterns_name_modules_by_their_dotted_names(tmp_path: Path) -> None:
+    # `run` is train/run.py and infer/run.py: each keeps its name for `--roots`.
+    assert findings("script_roots", tmp_path, "--roots", "run.Predictor.*") == [
+        ("infer/utils.py", 2, "BL304", "error")
+    ]
+
+
 def test_an_import_after_a_comment_line_links_the_files(breaklint, tmp_path: Path) -> None:
     # A comment line ending in an old Mac `\r`: the import after it is code.
     (tmp_path / "helpers.py").write_text("def head(x, n):\n    return x[:n]\n", encoding="utf-8")
