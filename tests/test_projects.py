@@ -67,6 +67,11 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - annotated_unions: a parameter annotated with a union that admits its default (`t0:
   Optional[Scalar] = 0.0`, the alias imported from another module) holds what its callers
   pass; an `elif` is judged past what the `if` before it narrows (`isinstance`) (mechanism 1);
+- script_roots: a repository of several script folders run from its root, each with modules
+  named like another's (`train/utils.py` and `infer/utils.py`, `models/model.py` and
+  `apps/model.py`): each import resolves from its importer's folder, then the root (a folder
+  that is no package, a package's relative import); linted as one tree, all the projects
+  here find what each finds alone;
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
