@@ -228,7 +228,9 @@ class Analysis:
             parameters = {}
             for entry in info.parameters:
                 name, _, marks = entry.partition("=")
-                reading = self._imported_reading(marks[4:]) if marks[3:4] == ":" else None
+                reading = (
+                    self._imported_reading(marks[4:], ref.module) if marks[3:4] == ":" else None
+                )
                 parameters[name] = (marks[0], reading or marks[1], marks[2])
             bindings = dict(entry.split("=", 1) for entry in info.bindings)
             imports = info.import_table(self.project.by_module[ref.module].imports)
@@ -236,10 +238,11 @@ class Analysis:
             self._functions[ref] = known
         return known
 
-    def _imported_reading(self, target: str) -> str | None:
-        """The reading mark of an annotation that names a type alias another module of the
-        tree defines (`Adj = Union[Tensor, SparseTensor]`: maybe a tensor); None otherwise."""
-        alias = self.project.type_alias(target)
+    def _imported_reading(self, target: str, module: str) -> str | None:
+        """The reading mark of an annotation in `module` that names a type alias another
+        module of the tree defines (`Adj = Union[Tensor, SparseTensor]`: maybe a tensor); None
+        otherwise."""
+        alias = self.project.type_alias(target, module)
         if alias is None:
             return None
         module, name = alias

@@ -304,14 +304,12 @@ def _isolated(
     relative imports) or a probe's compile root. A file whose words (`index.code_words`)
     hold no other module's last part, and whose own last part no other file's words hold
     (nor those of a file beside the probes: what it passes decides what the code holds),
-    is alone. Files sharing a module name are not: the project keeps one of them."""
+    is alone."""
     owners: dict[str, list[str]] = {}  # a module's last part -> the files of such modules
-    modules: dict[str, int] = {}
     for result in checked_files:
         if not result.parsed:
             continue  # not in the project: nothing reaches it
         module = module_of[result.path]
-        modules[module] = modules.get(module, 0) + 1
         parts = os.path.normpath(os.path.splitext(result.path)[0]).split(os.sep)
         if parts[-1] == "__init__":
             parts.pop()
@@ -328,8 +326,6 @@ def _isolated(
         if not result.parsed:
             continue
         path = result.path
-        if modules[module_of[path]] > 1:
-            linked.add(path)
         words = owners.keys() & {*result.words.split(), *package_of[path]}
         for other in (other for word in words for other in owners[word] if other != path):
             linked.update((path, other))
@@ -386,7 +382,7 @@ def _in_project_scope(
         if result.path not in linked:
             continue
         functions = in_project.get(result.path, [])
-        if functions:  # of files sharing a module name, the project holds one
+        if functions:
             scoped[result.path] = functions
         kept, missing = _reusable(result.checked, functions)
         for qualname, found in kept:

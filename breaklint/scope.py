@@ -8,7 +8,6 @@ through calls that resolve inside the linted tree.
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from breaklint.index import (
     unversioned,
 )
 from breaklint.knowledge.curated import COMPILING_CHECKS
+from breaklint.modules import ModuleTable
 from breaklint.syntax import expand_import
 
 COMPILING_DECORATORS = frozenset(
@@ -118,11 +118,12 @@ def _strip_call(dotted: str) -> str:
 
 
 class Project:
-    """The linted tree as a whole: module names mapped to their indexes."""
+    """The linted tree as a whole: modules, by key (`breaklint.modules`), mapped to their
+    indexes."""
 
     def __init__(self, indexes: dict[str, ModuleIndex], module_names: dict[str, str]) -> None:
-        self.by_module = {module_names[path]: index for path, index in indexes.items()}
-        self._by_path = _path_names(self.by_module)
+        self.modules = ModuleTable({path: module_names[path] for path in indexes})
+        self.by_module = {self.modules.key_of[path]: index for path, index in indexes.items()}
         self._targets: dict[tuple[str, str, str], tuple[Target, ...]] = {}
         self._attributes: dict[DefinitionRef, dict[str, list[tuple[DefinitionRef, str]]]] = {}
         self._constructed: dict[tuple[str, tuple[ImportAlias, ...], str], DefinitionRef | None] = {}
@@ -132,7 +133,7 @@ class Project:
         self._is_module_class: dict[DefinitionRef, bool] = {}
         self._is_guard: dict[DefinitionRef, bool] = {}
         self._redefinitions: dict[str, dict[str, list[str]]] = {}  # per module, by first key
-        self._lookups: dict[str, DefinitionRef | None] = {}
+        self._lookups: dict[tuple[str | None, str], DefinitionRef | None] = {}
         self._resolved: dict[tuple[str, tuple[ImportAlias, ...], str], DefinitionRef | None] = {}
         self._callees: dict[
             tuple[str, str | None, tuple[ImportAlias, ...], str], DefinitionRef | None
@@ -147,62 +148,64 @@ class Project:
         self._held: dict[tuple[str, str, str, str], list[Target]] = {}
         self._passed_targets: dict[tuple[DefinitionRef, str, str], list[Target]] = {}
 
-    def lookup(self, dotted: str) -> DefinitionRef | None:
-        """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree,
-        following re-exports (`from pkg.b import helper` in pkg/a.py), which may form a cycle."""
-        if dotted not in self._lookups:  # most names are asked again, from many modules
-            self._lookups[dotted] = None  # a cycle of star imports finds nothing
-            self._lookups[dotted] = self._lookup(dotted)
-        return self._lookups[dotted]
+    def lookup(self, dotted: str, importer: str | None) -> DefinitionRef | None:
+        """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree, as
+        the module `importer` imports it (None: from outside the tree), following re-exports
+        (`from pkg.b import helper` in pkg/a.py), which may form a cycle."""
+        # Most names are asked again, from many modules; all of one source root find the same.
+        key = (None if importer is None else self.modules.root(importer), dotted)
+        if key not in self._lookups:
+            self._lookups[key] = None  # a cycle of star imports finds nothing
+            self._lookups[key] = self._lookup(dotted, importer)
+        return self._lookups[key]
 
-    def _lookup(self, dotted: str) -> DefinitionRef | None:
+    def _lookup(self, dotted: str, importer: str | None) -> DefinitionRef | None:
         seen = set()
         while dotted not in seen:
             seen.add(dotted)
             parts = dotted.split(".")
             for cut in range(len(parts) - 1, 0, -1):
-                module = ".".join(parts[:cut])
-                # `from module import commons`, run from a source root that is no package.
-                module = module if module in self.by_module else self._by_path.get(module, "")
-                index = self.by_module.get(module)
-                if index is not None:
+                module = self.modules.find(".".join(parts[:cut]), importer)
+                if module is not None:
+                    index = self.by_module[module]
                     name = ".".join(parts[cut:])
                     if name in index.classes or name in index.functions:
                         return DefinitionRef(module, name)
                     target = index.imports.get(name)  # re-exported through the module
                     if not target:
-                        return self._star_lookup(index, name)
-                    dotted = target
+                        return self._star_lookup(module, name)
+                    dotted, importer = target, module
                     break
             else:
                 return None
         return None
 
-    def _star_lookup(self, index: ModuleIndex, name: str) -> DefinitionRef | None:
-        """`name` re-exported by `from module import *` in the module `index` describes."""
+    def _star_lookup(self, module: str, name: str) -> DefinitionRef | None:
+        """`name` re-exported by `from other import *` in `module`."""
         if "." in name:
             return None
-        for key, module in index.imports.items():
+        for key, other in self.by_module[module].imports.items():
             if key.startswith(STAR):
-                found = self.lookup(f"{module}.{name}")
+                found = self.lookup(f"{other}.{name}", module)
                 if found is not None:
                     return found
         return None
 
-    def type_alias(self, dotted: str) -> tuple[str, str] | None:
-        """The module and name of the type alias `pkg.typing.Adj` names in the tree
-        (`Adj = Union[Tensor, SparseTensor]`), following re-exports."""
+    def type_alias(self, dotted: str, importer: str) -> tuple[str, str] | None:
+        """The module and name of the type alias `pkg.typing.Adj` names in the tree as the
+        module `importer` imports it (`Adj = Union[Tensor, SparseTensor]`), following
+        re-exports."""
         seen = set()
         while dotted not in seen:
             seen.add(dotted)
-            module, _, name = dotted.rpartition(".")
-            module = module if module in self.by_module else self._by_path.get(module, "")
-            index = self.by_module.get(module)
-            if index is None:
+            written, _, name = dotted.rpartition(".")
+            module = self.modules.find(written, importer)
+            if module is None:
                 return None
+            index = self.by_module[module]
             if name in index.type_aliases:
                 return module, name
-            dotted = index.imports.get(name, "")
+            dotted, importer = index.imports.get(name, ""), module
         return None
 
     def resolve_local(
@@ -225,7 +228,7 @@ class Project:
             return DefinitionRef(module, dotted)
         imports = index.imports if caller is None else caller.import_table(index.imports)
         resolved = expand_import(dotted, imports)
-        return self.lookup(resolved) if resolved != dotted or "." in dotted else None
+        return self.lookup(resolved, module) if resolved != dotted or "." in dotted else None
 
     def definitions(self, ref: DefinitionRef) -> list[DefinitionRef]:
         """`ref` and the later definitions of the same function in its module (`if ...: def f
@@ -532,10 +535,11 @@ class Project:
             target = caller.import_table(index.imports).get(name)
             if target is None:
                 return None
-            owner, _, imported = target.rpartition(".")
-            owner = owner if owner in self.by_module else self._by_path.get(owner, "")
-            if owner not in self.by_module:
+            written_owner, _, imported = target.rpartition(".")
+            found = self.modules.find(written_owner, module)
+            if found is None:
                 return None
+            owner = found
             written = getattr(self.by_module[owner], table).get(imported)
             if written is None:
                 return None
@@ -901,10 +905,10 @@ class Project:
         or, for an attribute that `__init__` sets to a project class's instance
         (`pkg.Model().encoder`), that instance's."""
         if "()" not in dotted:
-            ref = self.lookup(dotted)
+            ref = self.lookup(dotted, None)
             return [ref] if ref is not None and self.function(ref) is not None else []
         head, _, rest = dotted.partition("()")
-        cls = self.lookup(head)
+        cls = self.lookup(head, None)
         if cls is None or cls.qualname not in self.by_module[cls.module].classes:
             return []
         attribute = rest.removeprefix(".")
@@ -1053,34 +1057,19 @@ def held_values(summary: str) -> list[tuple[str, str]]:
     return found
 
 
-def _path_names(by_module: dict[str, ModuleIndex]) -> dict[str, str]:
-    """Modules by the dotted path of their file under each folder above it (`module.commons`
-    for module/commons.py), where that names one module: a repository run from its root
-    imports folders that are no packages by such names."""
-    found: dict[str, str | None] = {}
-    for module, index in by_module.items():
-        parts = [*os.path.normpath(os.path.splitext(index.path)[0]).split(os.sep)]
-        if parts[-1] == "__init__":
-            parts.pop()
-        for size in range(2, min(len(parts), 6) + 1):
-            name = ".".join(parts[-size:])
-            if name != module:
-                found[name] = None if name in found and found[name] != module else module
-    return {name: module for name, module in found.items() if module is not None}
-
-
 def _calls_that(
     test: Callable[[str, FunctionInfo, str], bool], module: str, info: FunctionInfo
 ) -> tuple[str, ...]:
     return tuple(callee for callee in info.callees if test(module, info, callee))
 
 
-def matches_root(root: Root, patterns: tuple[str, ...]) -> bool:
-    """Whether a root is kept by `roots` patterns (all are, without patterns): a pattern
-    matches the label (`Encoder.forward`) or the dotted path (`pkg.models.Encoder.forward`)."""
+def matches_root(root: Root, patterns: tuple[str, ...], module: str) -> bool:
+    """Whether a root of the module named `module` is kept by `roots` patterns (all are,
+    without patterns): a pattern matches the label (`Encoder.forward`) or the dotted path
+    (`pkg.models.Encoder.forward`)."""
     if not patterns:
         return True
-    dotted_path = f"{root.ref.module}.{root.ref.qualname}"
+    dotted_path = f"{module}.{root.ref.qualname}"
     return any(fnmatchcase(root.label, p) or fnmatchcase(dotted_path, p) for p in patterns)
 
 
@@ -1130,7 +1119,11 @@ def compile_scope(
         inner[ref] = only
         queue.append((ref, callees))
 
-    roots = [root for root in project.roots(options.compiled) if matches_root(root, options.roots)]
+    roots = [
+        root
+        for root in project.roots(options.compiled)
+        if matches_root(root, options.roots, project.modules.names[root.ref.module])
+    ]
     for compiled in roots:
         reach(
             compiled.ref,

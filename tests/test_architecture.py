@@ -37,6 +37,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "breaklint.findings",
         "breaklint.index",
         "breaklint.kinds",
+        "breaklint.modules",
         "breaklint.probe_roots",
         "breaklint.scope",
         "breaklint.suppression",

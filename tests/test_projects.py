@@ -83,6 +83,11 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - base_calls: what a torch base class's method returns (`y = super().forward(x)` in a
   subclass of `nn.Linear`) is no Python value, and a module's own `__call__`, which runs
   before its `forward`, is traced (mechanisms 2 and 3);
+- script_roots: a repository of several script folders run from its root, each with modules
+  named like another's (`train/utils.py` and `infer/utils.py`, `models/model.py` and
+  `apps/model.py`): each import resolves from its importer's folder, then the root (a folder
+  that is no package, a package's relative import); linted as one tree, all the projects
+  here find what each finds alone;
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -312,6 +317,13 @@ EXPECTED = {
         ("lib/ops.py", 7, "BL401", "error"),  # torch._dynamo.optimize("eager")(shift)
         ("lib/ops.py", 12, "BL401", "error"),  # called by @torch.compile(fullgraph=False)
     ],
+    "script_roots": [
+        ("infer/utils.py", 2, "BL304", "error"),  # `x[:, :n]`, the tensor `infer/run.py` passes
+        ("lib/utils.py", 2, "BL401", "error"),  # through `from .utils import norm`
+        # (not `head` at 5: `apps/export.py` imports `model` from its own folder)
+        ("models/model.py", 12, "BL101", "error"),
+        ("train/utils.py", 6, "BL102", "error"),  # `norm` of `train/utils.py`, not `infer`'s
+    ],
 }
 
 
@@ -342,6 +354,26 @@ def test_exact_findings(project: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("project", sorted(EXPECTED))
 def test_one_worker_finds_the_same(project: str, tmp_path: Path) -> None:
     assert findings(project, tmp_path, "--jobs", "1") == expected(project)
+
+
+@pytest.mark.parametrize("scope", ["compiled", "all"])
+def test_the_projects_as_one_tree_find_what_each_finds_alone(scope: str, tmp_path: Path) -> None:
+    # All the projects linted in one run (`breaklint tests/projects`): several script roots
+    # holding same-named modules (`model.py`, `run.py`, `probes/probes.py`) are modules of
+    # their own, each import resolved from its importer, so nothing is lost or changed.
+    def linted(*paths: Path) -> list[dict[str, object]]:
+        done = run_breaklint(
+            *("--isolated", "--no-cache", "--output-format", "json", "--scope", scope),
+            *map(str, paths),
+            cwd=tmp_path,
+        )
+        assert done.returncode in (0, 1), done.stderr
+        found: list[dict[str, object]] = json.loads(done.stdout)["findings"]
+        return found
+
+    alone = [f for project in sorted(PROJECTS.iterdir()) for f in linted(project)]
+    key = json.dumps
+    assert sorted(map(key, linted(PROJECTS))) == sorted(map(key, alone))
 
 
 def test_storing_an_object_on_an_attribute_calls_nothing_of_it(tmp_path: Path) -> None:
@@ -510,6 +542,14 @@ def test_dynamo_breaks_where_a_union_parameter_holds_the_tensors_passed(tmp_path
     ]
 
 
+def test_dynamo_breaks_where_each_script_roots_imports_lead(tmp_path: Path) -> None:
+    # Each script root run as its users run it (a probe each): the breaks are in the modules
+    # its own folder holds, and in no same-named module of another root (no BL900).
+    assert probed_findings("script_roots", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["script_roots"]
+    ]
+
+
 def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:
     # `lib.audio.mel` (returned by a builder beside the probes), `Codec().eval().decode`,
     # `wobble` (defined beside the probes, linted too), what a lambda calls and what a partial
@@ -667,6 +707,72 @@ def test_a_relative_import_reaches_the_package_init(breaklint, write) -> None:
     ]
 
 
+def test_an_import_python_cannot_place_resolves_to_no_module(breaklint, write) -> None:
+    # `from util import head` in a/run.py is a/util.py (its own folder). From pkg/model.py
+    # (a package: its root holds no util.py) Python finds a/util.py or b/util.py depending on
+    # the entry script: no guess, so b/util.py's `head` is never given a tensor.
+    head = "def head(x, n):\n    return x[:n]\n"
+    write("a/util.py", head)
+    write("b/util.py", head)
+    caller = """
+        import torch
+        from torch import nn
+
+        from util import head
+
+
+        class {name}(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return head(x, x.sum().long())
+        """
+    write("a/run.py", caller.format(name="Runner"))
+    write("pkg/__init__.py", "")
+    write("pkg/model.py", caller.format(name="Model"))
+    done = breaklint("--isolated", "--no-cache", "--output-format", "concise", "-q", ".")
+    assert done.returncode == 1, done.stderr
+    assert [line.split(" [")[0] for line in done.stdout.splitlines()] == ["a/util.py:2:15: BL304"]
+
+
+def test_a_module_added_beside_the_importer_takes_its_import_from_the_cache(
+    breaklint, write, tmp_path: Path
+) -> None:
+    # `from util import head` in a/run.py finds b/util.py while it is the only `util`, then
+    # a/util.py once it exists (the importer's own folder): the cached run must follow.
+    head = "def head(x, n):\n    return x[:n]\n"
+    write("b/util.py", head)
+    write(
+        "a/run.py",
+        """
+        import torch
+        from torch import nn
+
+        from util import head
+
+
+        class Runner(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return head(x, x.sum().long())
+        """,
+    )
+
+    def flagged() -> list[str]:
+        done = breaklint("--isolated", "--output-format", "concise", "-q", ".")
+        assert done.returncode == 1, done.stderr
+        return [line.split(" [")[0] for line in done.stdout.splitlines()]
+
+    assert flagged() == ["b/util.py:2:15: BL304"]
+    assert (tmp_path / ".breaklint_cache").is_dir()
+    write("a/util.py", head)
+    assert flagged() == ["a/util.py:2:15: BL304"]
+
+
+def test_roots_patterns_name_modules_by_their_dotted_names(tmp_path: Path) -> None:
+    # `run` is train/run.py and infer/run.py: each keeps its name for `--roots`.
+    assert findings("script_roots", tmp_path, "--roots", "run.Predictor.*") == [
+        ("infer/utils.py", 2, "BL304", "error")
+    ]
+
+
 def test_an_import_after_a_comment_line_links_the_files(breaklint, tmp_path: Path) -> None:
     # A comment line ending in an old Mac `\r`: the import after it is code.
     (tmp_path / "helpers.py").write_text("def head(x, n):\n    return x[:n]\n", encoding="utf-8")
@@ -682,8 +788,8 @@ def test_an_import_after_a_comment_line_links_the_files(breaklint, tmp_path: Pat
 
 
 def test_files_sharing_a_module_name_outside_packages(breaklint, write) -> None:
-    # Two `util.py` in folders that are no packages: the project holds one module `util`,
-    # and the callee summaries must not ask for the other (it crashed with a KeyError).
+    # Two `util.py` in folders that are no packages: two modules, each keyed by its file,
+    # and the callee summaries must ask for the right one (it crashed with a KeyError).
     write("a/util.py", "def head(x, n):\n    return x[:n]\n")
     write("b/util.py", "def scale(x):\n    for _ in range(2):\n        print(x)\n    return x\n")
     done = breaklint("--isolated", "--no-cache", "--output-format", "concise", "-q", ".")

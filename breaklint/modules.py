@@ -1,0 +1,81 @@
+"""Module identity and import resolution in a linted tree (docs/analysis.md, "Modules").
+
+A module is keyed by its file: by its dotted name (from its package chain) where no other
+linted file has that name, by its absolute path where several do (`train/utils.py` and
+`infer/utils.py`, both `utils`): no file overwrites another. A name an import uses is
+resolved as Python would resolve it for the importing file when run: from the importer's
+source root (its own folder for a script outside any package, the parent of its top package
+otherwise: `sys.path[0]`), then the folders above it (a repository run from its root), then
+the source roots of the other files; a name several files could answer from none of these
+is ambiguous and resolves to nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Mapping
+
+_MAX_PATH_NAME = 6  # parts of a path-derived name (`module.commons`), at most
+
+
+class ModuleTable:
+    """The modules of a project by key, and what a dotted module name means from each."""
+
+    def __init__(self, names_by_path: Mapping[str, str]) -> None:
+        counts = Counter(names_by_path.values())
+        self.key_of = {
+            path: name if counts[name] == 1 else os.path.abspath(path)
+            for path, name in names_by_path.items()
+        }
+        self.names = {self.key_of[path]: name for path, name in names_by_path.items()}
+        # A dotted name -> the modules it may name and the folder each is found from: the
+        # module's own name from its source root, and the dotted path of its file under
+        # each folder above (`module.commons` for module/commons.py).
+        self._candidates: dict[str, list[tuple[str, str]]] = {}
+        self._roots: dict[str, str] = {}  # a module's source root
+        for path, name in names_by_path.items():
+            key = self.key_of[path]
+            parts = os.path.splitext(os.path.abspath(path))[0].split(os.sep)
+            if parts[-1] == "__init__":
+                parts.pop()
+            size = name.count(".") + 1
+            self._roots[key] = os.sep.join(parts[:-size]) or os.sep
+            self._candidates.setdefault(name, []).append((key, self._roots[key]))
+            for size in range(2, min(len(parts), _MAX_PATH_NAME) + 1):
+                dotted = ".".join(parts[-size:])
+                if dotted != name:
+                    base = os.sep.join(parts[:-size]) or os.sep
+                    self._candidates.setdefault(dotted, []).append((key, base))
+        self._ranks: dict[str, dict[str, int]] = {}  # a source root -> folders searched, in order
+
+    def root(self, key: str) -> str:
+        """The folder the module's imports are searched from first (`sys.path[0]`)."""
+        return self._roots[key]
+
+    def find(self, dotted: str, importer: str | None) -> str | None:
+        """The key of the module `dotted` names when imported from the module `importer`
+        (None: from outside the tree, as a probe's compile root), or None: none, or several
+        that Python's search from the importer does not tell apart."""
+        candidates = self._candidates.get(dotted)
+        if not candidates:
+            return None
+        if len(candidates) == 1:
+            return candidates[0][0]
+        if importer is not None:
+            ranks = self._search(self._roots[importer])
+            ranked = sorted((ranks[base], key) for key, base in candidates if base in ranks)
+            if ranked and (len(ranked) == 1 or ranked[0][0] < ranked[1][0]):
+                return ranked[0][1]
+        # Not found from the importer: a module that has this name from its own source root,
+        # if only one does.
+        own = [key for key, base in candidates if base == self._roots[key]]
+        return own[0] if len(own) == 1 else None
+
+    def _search(self, root: str) -> dict[str, int]:
+        if root not in self._ranks:
+            folders = [root]
+            while os.path.dirname(folders[-1]) != folders[-1]:
+                folders.append(os.path.dirname(folders[-1]))
+            self._ranks[root] = {folder: rank for rank, folder in enumerate(folders)}
+        return self._ranks[root]

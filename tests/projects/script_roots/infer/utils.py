@@ -1,0 +1,6 @@
+def scale(x, n):
+    return x[:, :n]
+
+
+def norm(x):
+    return x / x.norm()

@@ -1,0 +1,5 @@
+from .utils import norm
+
+
+def project(x):
+    return norm(x)

@@ -1,0 +1,3 @@
+def norm(x):
+    print("norm")
+    return x
