@@ -20,7 +20,8 @@ What Python 3.11 rejects after parsing (and 3.12 in type parameters), and what n
   Python does not know (`braces`); `import *` outside the module level.
 - `__debug__` assigned, deleted, bound as a parameter, a keyword or an import: any
   occurrence of the name in the text.
-- A starred assignment target (`*a = b`, two in one target, 256 names before it); an
+- A starred assignment target (`*a = b`, two in one target, 256 names before it: an
+  unpacking's tuple or list is checked before its starred target); an
   assignment expression in a comprehension (rebinding its variable, in its iterable, in a
   class body) or in an annotation, a decorator or a default.
 - A repeated parameter (`def f(a, a)`, `lambda a, a: 0`) or keyword (`f(a=1, a=2)`,
@@ -47,6 +48,7 @@ from breaklint.syntax import iter_nodes
 FUTURE_FEATURES = frozenset(__future__.all_feature_names)
 _BLOCK_LIMIT = 20  # CPython's CO_MAXBLOCKS: frame blocks one code object may nest
 _BLOCKS_PER_STATEMENT = 3  # the most one compound statement pushes (try: finally + handler)
+_MAX_NAMES_BEFORE_STAR = 256  # `a0, ..., a255, *rest = x` does not compile
 
 
 class Scope(Enum):
@@ -82,6 +84,8 @@ class CompileStage:
         self.reason: str | None = "`__debug__`" if "__debug__" in text else None
         self._units = [_Unit(Scope.MODULE)]
         self._leading_futures = _leading_futures(module)
+        # The starred targets of unpackings that compile (`a, *b = c`), by node id.
+        self.unpacked: set[int] = set()
 
     @property
     def needs_compile(self) -> bool:
@@ -180,10 +184,27 @@ def _import_from(unit: _Unit, node: ast.AST, stage: CompileStage) -> str | None:
     return None
 
 
+def _unpacking(unit: _Unit, node: ast.AST, stage: CompileStage) -> str | None:
+    assert isinstance(node, ast.Tuple | ast.List)
+    if type(node.ctx) is not ast.Store:
+        return None
+    starred = [i for i, element in enumerate(node.elts) if type(element) is ast.Starred]
+    # `a, *b = c` compiles: one starred target, after fewer than 256 others (CPython's
+    # `unpack_helper`); the walk reaches the starred target after its tuple or list.
+    if len(starred) > 1 or (starred and starred[0] >= _MAX_NAMES_BEFORE_STAR):
+        return "a starred target"
+    if starred:
+        stage.unpacked.add(id(node.elts[starred[0]]))
+    return None
+
+
 def _starred(unit: _Unit, node: ast.AST, stage: CompileStage) -> str | None:
     assert isinstance(node, ast.Starred)
-    # Where the parser lets `*x` be read (calls, displays, a `*args` annotation) it compiles.
-    return None if type(node.ctx) is ast.Load else "a starred target"
+    # Where the parser lets `*x` be read (calls, displays, a `*args` annotation) it compiles,
+    # and as the one starred target of an unpacking (`_unpacking`).
+    if type(node.ctx) is ast.Load or id(node) in stage.unpacked:
+        return None
+    return "a starred target"
 
 
 def _named(unit: _Unit, node: ast.AST, stage: CompileStage) -> str | None:
@@ -251,6 +272,8 @@ _CHECKS: dict[type, Callable[[_Unit, ast.AST, CompileStage], str | None]] = {
     ast.Match: _always("`match`"),
     ast.ImportFrom: _import_from,
     ast.Starred: _starred,
+    ast.Tuple: _unpacking,
+    ast.List: _unpacking,
     ast.NamedExpr: _named,
     ast.comprehension: _comprehension,
     ast.arguments: _arguments,

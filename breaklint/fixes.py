@@ -15,7 +15,7 @@ from breaklint.findings import Applicability, Fix, Range, Severity
 from breaklint.knowledge.curated import NON_TENSOR_MODULES
 from breaklint.rule import RuleContext
 from breaklint.source import char_offset
-from breaklint.syntax import iter_nodes
+from breaklint.syntax import iter_nodes, nodes_in_walk_order
 
 GUARD = "if not {torch}.compiler.is_compiling():"
 
@@ -343,8 +343,10 @@ class NumberUses:
     or an argument of a `print` (which its own fix guards). Then reading the number can be
     replaced by keeping the tensor, at the binding, and every use stays in the graph.
 
-    A rule feeds it from its hooks (`visit_Name`, `visit_BinOp`, `visit_Compare`,
-    `visit_Call`) and reports the kept bindings from `finish`."""
+    A rule feeds it from its hooks (`visit_Assign`, `visit_BinOp`, `visit_Compare`,
+    `visit_Call`) and reports the kept bindings from `finish`. The names' uses are read
+    then, in one pass over the function, only where a number was bound: no hook on every
+    name (a name is a third of a function's nodes)."""
 
     def __init__(self, context: RuleContext) -> None:
         self.context = context
@@ -352,6 +354,8 @@ class NumberUses:
         self.closed: list[NumberBinding] = []  # bindings their name was bound again after
         self._tensor_uses: set[int] = set()  # loads under arithmetic with a tensor
         self._assignments: list[ast.Assign] = []  # the assignments being read
+        # Each read kept by `bind`, by id: (read, the name it binds, severity).
+        self._reads: dict[int, tuple[ast.Call, ast.Name, Severity | None]] = {}
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self._assignments.append(node)
@@ -374,13 +378,16 @@ class NumberUses:
             return False
         if facts.conditional and severity is None:
             severity = Severity.WARNING
+        self._reads[id(read)] = (read, target, severity)
+        return True
+
+    def _bind(self, read: ast.Call, target: ast.Name, severity: Severity | None) -> None:
         binding = self.bindings.get(target.id)
         if binding is not None and binding.store is target:  # another read in the same value
             binding.reads.append(read)
-            return True
+            return
         self._close(target.id)
         self.bindings[target.id] = NumberBinding([read], target, severity)
-        return True
 
     def _close(self, name: str) -> None:
         binding = self.bindings.pop(name, None)
@@ -388,7 +395,7 @@ class NumberUses:
             binding.rebound = True
             self.closed.append(binding)
 
-    def visit_Name(self, node: ast.Name) -> None:
+    def _use(self, node: ast.Name) -> None:
         binding = self.bindings.get(node.id)
         if binding is None or node is binding.store:
             return
@@ -428,8 +435,20 @@ class NumberUses:
                     id(n) for n in iter_nodes(argument) if isinstance(n, ast.Name)
                 )
 
+    def _read_uses(self) -> None:
+        """The bindings and the uses of their names, in the order of the walk: each kept
+        read binds its name where the walk met it (from the rule's `visit_Call`)."""
+        if not self._reads:
+            return
+        for node in nodes_in_walk_order(self.context.definition):
+            if type(node) is ast.Name:
+                self._use(node)
+            elif (kept := self._reads.get(id(node))) is not None:
+                self._bind(*kept)
+
     def kept(self) -> list[tuple[NumberBinding, bool]]:
         """Every binding, and whether each use of its name takes a tensor as well."""
+        self._read_uses()
         return [
             (binding, not binding.rebound and self._all_tensor_uses(binding))
             for binding in [*self.closed, *self.bindings.values()]
@@ -460,9 +479,6 @@ class NumberUsesHooks:
                     self.report(read, message, severity=severity, fix=self._fix(read))
                 else:
                     self.report(read, message, severity=severity, hint=self._hint(read))
-
-    def visit_Name(self, node: ast.Name) -> None:
-        self.numbers.visit_Name(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self.numbers.visit_Assign(node)

@@ -278,11 +278,11 @@ _REGISTRY: dict[str, type[Rule]] = {}
 def collect_reports(visitors: list[Rule]) -> list[Report]:
     """Every report of a finished traversal, including those that `finish` adds."""
     reports = [report for visitor in visitors if visitor.reports for report in visitor.reports]
-    for visitor in sorted(visitors, key=lambda visitor: visitor.finishes_last):
-        if visitor.finishes:
-            before = len(visitor.reports)
-            visitor.finish(reports)
-            reports.extend(visitor.reports[before:])
+    finishers = [visitor for visitor in visitors if visitor.finishes]
+    for visitor in sorted(finishers, key=lambda visitor: visitor.finishes_last):
+        before = len(visitor.reports)
+        visitor.finish(reports)
+        reports.extend(visitor.reports[before:])
     for visitor in visitors:
         if visitor.restates:
             reports = visitor.restate(reports)

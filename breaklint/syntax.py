@@ -116,6 +116,23 @@ def iter_nodes(root: ast.AST) -> Iterator[ast.AST]:
                 push(value)
 
 
+def nodes_in_walk_order(root: ast.AST) -> Iterator[ast.AST]:
+    """Every node under `root` (included) in the order `walk` visits them: depth first, each
+    node before its children, children in source order."""
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        yield node
+        children: list[ast.AST] = []
+        for field in child_fields(type(node)):
+            value = getattr(node, field, None)
+            if type(value) is list:
+                children.extend(child for child in value if isinstance(child, ast.AST))
+            elif isinstance(value, ast.AST):
+                children.append(value)
+        pending.extend(reversed(children))
+
+
 def contains(tree: ast.AST, node: ast.AST) -> bool:
     return any(child is node for child in iter_nodes(tree))
 

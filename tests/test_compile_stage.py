@@ -17,6 +17,7 @@ from breaklint.index import build_index
 NESTED_LOOPS = "".join(f"{'    ' * depth}for x{depth} in y:\n" for depth in range(21))
 MANY_WITH_ITEMS = "with " + ", ".join(f"a{n}" for n in range(21)) + ":\n    pass\n"
 NAMES_BEFORE_STAR = ", ".join(f"a{n}" for n in range(256)) + ", *rest = x\n"
+FEWER_NAMES_BEFORE_STAR = ", ".join(f"a{n}" for n in range(255)) + ", *rest = x\n"
 
 REFUSED = {
     "return_module": "return 1\n",
@@ -68,6 +69,7 @@ REFUSED = {
     "starred_twice": "a, *b, *c = d\n",
     "starred_for_target": "for *a in b:\n    pass\n",
     "starred_after_256_names": NAMES_BEFORE_STAR,
+    "starred_twice_nested": "a, (*b, *c) = d\n",
     "walrus_rebinds_iteration_variable": "[i := 0 for i in y]\n",
     "walrus_in_iterable": "[x for x in (y := [1])]\n",
     "walrus_comprehension_in_class": "class A:\n    [(y := x) for x in z]\n",
@@ -101,6 +103,10 @@ COMPILES = {
     "starred_subscript": "print(a[*b])\n",
     "starred_annotation": "def f(*args: *Ts):\n    pass\n",
     "starred_target": "a, *b = c\n",
+    "starred_targets_nested": "a, (b, *c), [*d] = e\n",
+    "starred_loop_target": "for a, *b in c:\n    pass\n",
+    "starred_comprehension_target": "[b for a, *b in c]\n",
+    "starred_after_255_names": FEWER_NAMES_BEFORE_STAR,
     "futures_after_docstring": '"""doc"""\nfrom __future__ import annotations\n'
     "from __future__ import division\n",
     "walrus_in_function": "def f():\n    return [y := 1, y]\n",
@@ -138,4 +144,12 @@ def test_a_model_file_is_not_compiled_to_bytecode() -> None:
     tree = ast.parse(text)
     stage = CompileStage(tree, text)
     build_index("models.py", tree, [], stage=stage)
+    assert stage.reason is None
+
+
+def test_unpacking_into_a_starred_target_is_not_compiled_to_bytecode() -> None:
+    text = "a, *b = c\nfor d, (*e, f) in g:\n    [*h] = i\n"
+    tree = ast.parse(text)
+    stage = CompileStage(tree, text)
+    build_index("unpacking.py", tree, [], stage=stage)
     assert stage.reason is None

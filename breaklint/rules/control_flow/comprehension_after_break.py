@@ -16,7 +16,7 @@ from breaklint.rules.control_flow._iterables import (
     tuple_fix,
     tuple_iterable,
 )
-from breaklint.syntax import contains
+from breaklint.syntax import contains, iter_nodes
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -202,11 +202,9 @@ compiled = torch.compile(per_head)
         super().__init__(context)
         self._candidates: list[_Candidate] = []
         self._in_frame: set[int] = set()  # ids of reports made in the function's own frame
-        self._uses: Counter[str] = Counter()  # every name in the function, by how often
+        # Every name in the function, by how often, counted for the first fix that asks.
+        self._uses: Counter[str] | None = None
         self._assigned: dict[int, ast.Assign] = {}  # `name = <comprehension>`, by its value
-
-    def visit_Name(self, node: ast.Name) -> None:
-        self._uses[node.id] += 1
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -295,7 +293,14 @@ compiled = torch.compile(per_head)
         }
         target = statement.targets[0]
         assert isinstance(target, ast.Name)  # as visit_Assign keeps them
-        if inside[target.id] or any(self._uses[v] != inside[v] for v in variables):
+        if self._uses is None:
+            self._uses = Counter(
+                name.id
+                for name in iter_nodes(self.context.definition)
+                if isinstance(name, ast.Name)
+            )
+        uses = self._uses
+        if inside[target.id] or any(uses[v] != inside[v] for v in variables):
             return None
         if not owns_its_lines(self.context, statement):
             return None

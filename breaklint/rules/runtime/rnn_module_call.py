@@ -1,4 +1,5 @@
 import ast
+from functools import cache
 
 from breaklint.findings import Severity
 from breaklint.rule import Rule, RuleContext
@@ -11,6 +12,13 @@ def _public_name(constructor: str) -> str:
     if constructor.startswith("torch.nn.modules."):
         return f"torch.nn.{constructor.rpartition('.')[2]}"
     return constructor
+
+
+@cache
+def _recurrent(constructors: tuple[str, ...]) -> tuple[str, ...]:
+    """The recurrent modules among what an attribute is assigned, sorted: asked at every
+    `self.<attribute>` a method reads, of a few distinct assignments."""
+    return tuple(sorted({_public_name(c) for c in constructors} & RECURRENT_MODULES))
 
 
 class RnnModuleCall(Rule):
@@ -106,7 +114,7 @@ compiled = torch.compile(Tagger())
         constructors = self.context.self_assignments.callees(expression.attr)
         if not constructors:
             return
-        recurrent = sorted({_public_name(c) for c in constructors} & RECURRENT_MODULES)
+        recurrent = _recurrent(constructors)
         if recurrent:
             module = " or ".join(f"nn.{name.rpartition('.')[2]}" for name in recurrent)
             self.report(where, self.message.format(attribute=expression.attr, module=module))
