@@ -207,6 +207,20 @@ def _starred(unit: _Unit, node: ast.AST, stage: CompileStage) -> str | None:
     return "a starred target"
 
 
+def _value_starred(
+    check: Callable[[_Unit, ast.AST, CompileStage], str | None] | None,
+) -> Callable[[_Unit, ast.AST, CompileStage], str | None]:
+    """`check`, after `*a` as the whole value of a statement (`*_`, `x = *a`, `return *a`),
+    which the parser reads and the compiler refuses."""
+
+    def checked(unit: _Unit, node: ast.AST, stage: CompileStage) -> str | None:
+        if type(getattr(node, "value", None)) is ast.Starred:
+            return "a starred expression"
+        return None if check is None else check(unit, node, stage)
+
+    return checked
+
+
 def _named(unit: _Unit, node: ast.AST, stage: CompileStage) -> str | None:
     inside = unit.scope in (Scope.COMPREHENSION, Scope.HEADER)
     return "an assignment expression in a comprehension or header" if inside else None
@@ -259,8 +273,11 @@ _NOT_IN_ANNOTATIONS = (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr)
 
 
 _CHECKS: dict[type, Callable[[_Unit, ast.AST, CompileStage], str | None]] = {
-    ast.Return: _return,
-    ast.Yield: _yield,
+    ast.Return: _value_starred(_return),
+    ast.Yield: _value_starred(_yield),
+    ast.Expr: _value_starred(None),
+    ast.Assign: _value_starred(None),
+    ast.AugAssign: _value_starred(None),
     ast.YieldFrom: _yield,
     ast.Await: _in_async_function,
     ast.AsyncFor: _in_async_function,
@@ -282,7 +299,7 @@ _CHECKS: dict[type, Callable[[_Unit, ast.AST, CompileStage], str | None]] = {
     ast.ClassDef: _keywords,
     ast.FunctionDef: _definition,
     ast.AsyncFunctionDef: _definition,
-    ast.AnnAssign: _annotated,
+    ast.AnnAssign: _value_starred(_annotated),
 }
 for _name, _reason in (("TryStar", "`except*`"), ("TypeAlias", "a `type` alias")):
     if hasattr(ast, _name):  # 3.11, 3.12

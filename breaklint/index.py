@@ -1113,7 +1113,7 @@ _HANDLERS: dict[type[ast.AST], Callable[[_Indexer, Any], None]] = {
         (
             ast.Yield, ast.YieldFrom, ast.Await, ast.Break, ast.Continue, ast.Global,
             ast.Nonlocal, ast.Starred, ast.NamedExpr, ast.comprehension,
-            ast.arguments, ast.Tuple, ast.List,
+            ast.arguments, ast.Tuple, ast.List, ast.Expr,
         ),
         _Indexer.visit_noted,
     ),

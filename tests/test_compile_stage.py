@@ -20,6 +20,12 @@ NAMES_BEFORE_STAR = ", ".join(f"a{n}" for n in range(256)) + ", *rest = x\n"
 FEWER_NAMES_BEFORE_STAR = ", ".join(f"a{n}" for n in range(255)) + ", *rest = x\n"
 
 REFUSED = {
+    "starred_statement": "*_\n",
+    "starred_assigned": "x = *a\n",
+    "starred_augmented": "x += *a\n",
+    "starred_annotated": "x: int = *a\n",
+    "starred_returned": "def f():\n    return *a\n",
+    "starred_yielded": "def f():\n    yield *a\n",
     "return_module": "return 1\n",
     "return_class": "class A:\n    return 1\n",
     "return_class_in_function": "def f():\n    class A:\n        return 1\n",
