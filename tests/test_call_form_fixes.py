@@ -12,6 +12,7 @@ from breaklint.config import Settings
 from breaklint.engine import lint_paths
 from breaklint.findings import Finding
 from breaklint.fixer import plan_fixes
+from breaklint.rules.control_flow.method_of_new_object import MethodOfNewObject
 
 
 def _lint(tmp_path: Path, source: str) -> list[Finding]:
@@ -57,50 +58,30 @@ def test_a_product_of_sizes_becomes_a_python_int_only_for_sizes(
         assert fixed == source.replace(product, written)
 
 
-HELPER = """import torch
-
-
-class Helper:
-    def __init__(self, k):
-        self.k = k
-
-    def run(self, x):
-        return x * self.k + sum(x.tolist())
-
-
-def f(x):
-{body}
-
-
-compiled = torch.compile(f)
-"""
+# The rule's own example: its call of a new object's breaking method is replaced by each case's.
+EXAMPLE = MethodOfNewObject.fix_examples[0].before
+CALL = "    return Scaler(3).run(y) + 1"
 
 CALLS = [
+    (CALL, "    return type(instance := Scaler(3)).run(instance, y) + 1"),
     (
-        "    return Helper(2).run(x) + 1",
-        "    return type(instance := Helper(2)).run(instance, x) + 1",
-    ),
-    (
-        "    helper = Helper(2)\n    return helper.run(x, ) + 1",
-        "    helper = Helper(2)\n    return type(helper).run(helper, x, ) + 1",
+        "    scaler = Scaler(3)\n    return scaler.run(y, ) + 1",
+        "    scaler = Scaler(3)\n    return type(scaler).run(scaler, y, ) + 1",
     ),
     # `instance` is taken: the assignment expression would rebind it
-    ("    instance = x * 2\n    return Helper(2).run(instance) + 1", None),
+    ("    instance = y + 1\n    return Scaler(3).run(instance) + 1", None),
     # in a comprehension `instance := ...` would bind outside it, in a lambda inside it
-    ("    return [Helper(k).run(x) for k in (1, 2)]", None),
+    ("    return [Scaler(k).run(y) for k in (1, 2)]", None),
 ]
 
 
-@pytest.mark.parametrize(("body", "written"), CALLS)
+@pytest.mark.parametrize(("call", "written"), CALLS)
 def test_a_method_of_a_new_object_is_called_from_its_class(
-    tmp_path: Path, body: str, written: str | None
+    tmp_path: Path, call: str, written: str | None
 ) -> None:
-    source = HELPER.format(body=body)
-    findings = [f for f in _lint(tmp_path, source) if f.code == "BL208"]
-    assert findings  # the frame skip is found either way
-    fixed = _fixed(tmp_path, source, "BL208")
-    if written is None:
-        assert fixed is None
-    else:
-        assert fixed == HELPER.format(body=written)
-        assert _fixed(tmp_path, fixed, "BL208") is None  # fixing again changes nothing
+    source = EXAMPLE.replace(CALL, call)
+    assert any(f.code == "BL208" for f in _lint(tmp_path, source))  # found either way
+    expected = None if written is None else EXAMPLE.replace(CALL, written)
+    assert _fixed(tmp_path, source, "BL208") == expected
+    if expected is not None:
+        assert _fixed(tmp_path, expected, "BL208") is None  # fixing again changes nothing
