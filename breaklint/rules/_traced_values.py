@@ -15,7 +15,7 @@ import ast
 from dataclasses import dataclass
 from typing import ClassVar
 
-from breaklint.findings import Severity
+from breaklint.findings import Fix, Severity
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.tensor_facts import TENSOR_METHODS
@@ -86,6 +86,7 @@ class TracedValueUses(Rule):
             for target in [*context.imports.values(), *made]
         )
         self.values: dict[str, TracedValue] = {}  # local names bound to traced values
+        self.bound: dict[str, ast.expr] = {}  # the expression each of `values` was bound to
         self._static_ifs: list[bool] = []  # enclosing `if`s on trace-time values
 
     def value_of_call(self, node: ast.Call) -> TracedValue | None:
@@ -154,8 +155,13 @@ class TracedValueUses(Rule):
                 subject = f"`{node.id}`, {subject},"
             words = USE_WORDS[use].format(call=call)
             message = self.use_message.format(subject=subject, use=words)
-            self.report(where, message, hint=self.use_hint, severity=severity)
+            fix = self.use_fix(node)
+            self.report(where, message, hint=self.use_hint, severity=severity, fix=fix)
         return True
+
+    def use_fix(self, node: ast.expr) -> Fix | None:
+        """The fix of a use that breaks, made where the value `node` reads is computed."""
+        return None
 
     # Uses.
     def visit_Call(self, node: ast.Call) -> None:
@@ -322,6 +328,7 @@ class TracedValueUses(Rule):
         traced = self.value(value) if isinstance(target, ast.Name) else None
         if isinstance(target, ast.Name) and traced is not None:
             self.values[target.id] = traced
+            self.bound[target.id] = value
         else:
             self._unbind(target)
 

@@ -8,7 +8,7 @@ import ast
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from breaklint.findings import Severity
+from breaklint.findings import Fix, Severity
 from breaklint.rule import Report, Rule, RuleContext, all_rules
 from breaklint.syntax import contains, dotted, iter_nodes
 
@@ -43,6 +43,10 @@ class FrameSkip(Rule):
     def skip_node(self, block: int, first: Report) -> ast.AST:
         """Where the skip of a block is reported: at its first break (BL202, BL204)."""
         return first.node
+
+    def skip_fix(self, node: ast.AST) -> Fix | None:
+        """The fix of the skip reported at `node`, where the rule offers one."""
+        return None
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
@@ -90,6 +94,7 @@ class FrameSkip(Rule):
                 else message,
                 hint=(self.hint or "").format(codes=codes),
                 severity=Severity.WARNING if conditional or uncertain else None,
+                fix=self.skip_fix(at),
             )
             if not self.skips_at_the_call and all(id(r) in callee_breaks for r in breaks):
                 self._through_callees.add(id(self.reports[-1]))

@@ -1,10 +1,47 @@
-import ast
+from __future__ import annotations
 
-from breaklint.findings import Severity
+import ast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+from breaklint.findings import Applicability, Fix, Severity
+from breaklint.fixes import offer
 from breaklint.knowledge.answers import knowledge
+from breaklint.rule import FixExample
 from breaklint.rules._traced_values import TracedValue, TracedValueUses, python_number
 
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from breaklint.rewrites import Rewrite, Rewritten
+
 SEQUENCES = (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp)
+
+
+def _numel(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `numel` fix: `np.prod(sizes)` becomes `torch.Size(sizes).numel()`."""
+    import libcst as cst
+
+    from breaklint.rewrites import method, torch_function
+
+    if not isinstance(node, cst.Call) or len(node.args) != 1 or node.args[0].keyword:
+        return None
+    sizes = cst.Call(torch_function(fix.torch, "Size"), [cst.Arg(node.args[0].value)])
+    return method(sizes, "numel").with_changes(lpar=node.lpar, rpar=node.rpar)
+
+
+def _sizes(node: ast.expr) -> bool:
+    """Whether `node` is plainly a sequence of Python ints: a shape (`x.shape`, `x.shape[1:]`,
+    `x.size()`), or a list or tuple of plain ints."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        node = node.value
+    if isinstance(node, ast.Attribute):
+        return node.attr == "shape"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr == "size" and not node.args and not node.keywords
+    if isinstance(node, ast.List | ast.Tuple):
+        return bool(node.elts) and all(python_number(e) == "int" for e in node.elts)
+    return False
 
 
 class UntraceableNumpy(TracedValueUses):
@@ -36,10 +73,50 @@ class UntraceableNumpy(TracedValueUses):
         "compute Python numbers with Python (`math.lcm`, `math.sqrt`), or keep the value a "
         "tensor operand"
     )
+    fix_applicability = Applicability.UNSAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"numel": _numel}
     fix_safety = """
-No automatic fix: a numpy function that torch._numpy lacks has no general torch equivalent, and
-drawing from torch's random stream instead of numpy's changes the eager outputs.
+Unsafe fix: where the value a break reads is `np.prod(sizes)` of a shape (`x.shape[1:]`,
+`x.size()`) or of a list of Python ints, the product becomes `torch.Size(sizes).numel()`: the
+same number, as a Python `int` Dynamo holds at trace time instead of a traced array. It is a
+Python `int` where numpy gave `numpy.int64` (`1` for no sizes, where numpy gives `1.0`), so code
+that relies on numpy's integer type sees another type. Other numpy calls have no automatic fix:
+a numpy function that torch._numpy lacks has no general torch equivalent, and drawing from
+torch's random stream instead of numpy's changes the eager outputs.
 """
+    fix_examples = (
+        FixExample(
+            before="""
+import numpy as np
+import torch
+
+
+def unroll(x):
+    steps = np.prod(x.shape[1:])
+    for _ in range(steps):
+        x = torch.tanh(x)
+    return x
+
+
+compiled = torch.compile(unroll)
+""",
+            after="""
+import numpy as np
+import torch
+
+
+def unroll(x):
+    steps = torch.Size(x.shape[1:]).numel()
+    for _ in range(steps):
+        x = torch.tanh(x)
+    return x
+
+
+compiled = torch.compile(unroll)
+""",
+            probe="(unroll, (torch.randn(2, 3),))",
+        ),
+    )
     what = """
 Flags numpy in compiled code where Dynamo's numpy tracing breaks the graph:
 
@@ -126,6 +203,15 @@ compiled = torch.compile(resample)
             and len(node.args) <= size
             and not any(k.arg == "size" for k in node.keywords)
         )
+
+    def use_fix(self, node: ast.expr) -> Fix | None:
+        made = self.bound.get(node.id) if isinstance(node, ast.Name) else node
+        if not isinstance(made, ast.Call) or self.context.facts.resolve(made.func) != "numpy.prod":
+            return None
+        if made.keywords or len(made.args) != 1 or not _sizes(made.args[0]):
+            return None
+        message = "compute the product in Python: `{torch}.Size(...).numel()`"
+        return offer(self.context, made, message, "numel", self.fix_applicability, needs_torch=True)
 
     def value_of_call(self, node: ast.Call) -> TracedValue | None:
         name = self.context.facts.resolve(node.func)

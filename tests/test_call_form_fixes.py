@@ -1,0 +1,87 @@
+"""Fixes that change how a value or a call is written, not what it computes: `np.prod` of sizes
+as `torch.Size(...).numel()` (BL601), a breaking method called from its object's class (BL208).
+Each is offered only where the rewrite means the same call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from breaklint.config import Settings
+from breaklint.engine import lint_paths
+from breaklint.findings import Finding
+from breaklint.fixer import plan_fixes
+from breaklint.rules.control_flow.method_of_new_object import MethodOfNewObject
+
+
+def _lint(tmp_path: Path, source: str) -> list[Finding]:
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    return lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+
+
+def _fixed(tmp_path: Path, source: str, code: str) -> str | None:
+    """The file's text after the rule's fixes, None when it offers none."""
+    findings = [f for f in _lint(tmp_path, source) if f.code == code and f.fix is not None]
+    if not findings:
+        return None
+    plan = plan_fixes(findings, unsafe=True)
+    assert plan.problems == {}
+    (file,) = plan.files
+    return file.fixed
+
+
+PRODUCTS = [
+    ("np.prod(x.shape[1:])", "torch.Size(x.shape[1:]).numel()"),
+    ("np.prod(x.shape[-2:])", "torch.Size(x.shape[-2:]).numel()"),
+    ("np.prod([2, x.shape[0]])", "torch.Size([2, x.shape[0]]).numel()"),
+    ("np.prod(x.shape[1:], dtype=np.int64)", None),  # numpy's own dtype: not a Python int
+    ("np.prod(np.array([2, 3]))", None),  # an array's values, not sizes
+    ("np.prod([2.0, 3])", None),  # a float: `torch.Size` takes ints only
+]
+
+
+@pytest.mark.parametrize(("product", "written"), PRODUCTS)
+def test_a_product_of_sizes_becomes_a_python_int_only_for_sizes(
+    tmp_path: Path, product: str, written: str | None
+) -> None:
+    source = (
+        "import numpy as np\nimport torch\n\n\ndef f(x):\n"
+        f"    n = {product}\n    for _ in range(n):\n        x = x + 1\n    return x\n\n\n"
+        "compiled = torch.compile(f)\n"
+    )
+    fixed = _fixed(tmp_path, source, "BL601")
+    if written is None:
+        assert fixed is None
+    else:
+        assert fixed == source.replace(product, written)
+
+
+# The rule's own example: its call of a new object's breaking method is replaced by each case's.
+EXAMPLE = MethodOfNewObject.fix_examples[0].before
+CALL = "    return Scaler(3).run(y) + 1"
+
+CALLS = [
+    (CALL, "    return type(instance := Scaler(3)).run(instance, y) + 1"),
+    (
+        "    scaler = Scaler(3)\n    return scaler.run(y, ) + 1",
+        "    scaler = Scaler(3)\n    return type(scaler).run(scaler, y, ) + 1",
+    ),
+    # `instance` is taken: the assignment expression would rebind it
+    ("    instance = y + 1\n    return Scaler(3).run(instance) + 1", None),
+    # in a comprehension `instance := ...` would bind outside it, in a lambda inside it
+    ("    return [Scaler(k).run(y) for k in (1, 2)]", None),
+]
+
+
+@pytest.mark.parametrize(("call", "written"), CALLS)
+def test_a_method_of_a_new_object_is_called_from_its_class(
+    tmp_path: Path, call: str, written: str | None
+) -> None:
+    source = EXAMPLE.replace(CALL, call)
+    assert any(f.code == "BL208" for f in _lint(tmp_path, source))  # found either way
+    expected = None if written is None else EXAMPLE.replace(CALL, written)
+    assert _fixed(tmp_path, source, "BL208") == expected
+    if expected is not None:
+        assert _fixed(tmp_path, expected, "BL208") is None  # fixing again changes nothing
