@@ -47,6 +47,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   (`Lookup().find(h)`, `makers.make_counter().count(h)`): Dynamo cannot rebuild the bound
   method and skips the caller's frame; the same method on an attribute set in `__init__`
   resumes after the call (mechanism 4);
+- numpy_objects: methods of the numpy objects that numpy calls Dynamo cannot trace make (a
+  `SeedSequence`, a `RandomState`, a `default_rng` generator), held in a local or on an
+  attribute `__init__` sets; not a method of an array (mechanism 4);
 - object_scope: an instance of a class a factory function returns (one of several) or a
   module-level dict holds, a function a module-level list holds, and the elements of a
   container attribute (`nn.ModuleList(flows)`, `list(steps)`) that the constructor's callers
@@ -215,6 +218,14 @@ EXPECTED = {
         # Not `Switch.reset`'s `self.var.reset(token)`: its only caller, the wrapper `captured`
         # returns, passes what `set` returns while compiling, None (a local of the wrapper,
         # through `_collector`, an instance made in its module), so its `else` never runs.
+    ],
+    "numpy_objects": [
+        ("model.py", 20, "BL601", "error"),  # `self.rng.normal()`: `default_rng` in `__init__`
+        ("noise/seeds.py", 6, "BL601", "error"),  # `npr.SeedSequence(...)` itself...
+        ("noise/seeds.py", 7, "BL601", "error"),  # ...and its method `generate_state`
+        ("noise/seeds.py", 9, "BL601", "error"),
+        ("noise/seeds.py", 10, "BL601", "error"),  # `state.rand(4)` on a `RandomState`
+        ("noise/warp.py", 6, "BL601", "error"),  # `np.interp` (not `grid.sum()`: an array)
     ],
     "object_scope": [
         ("flows/chain.py", 22, "BL202", "info"),  # `step.step(z)` in a loop breaks inside
@@ -396,6 +407,14 @@ def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
     # Each method breaks under Dynamo where it is flagged, and no other statement breaks.
     assert probed_findings("stdlib_objects", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stdlib_objects"]
+    ]
+
+
+def test_dynamo_breaks_at_the_methods_of_numpy_objects(tmp_path: Path) -> None:
+    # Each numpy call and each method of the objects they make breaks where it is flagged;
+    # the method of the array `np.interp` makes is traced (no BL900).
+    assert probed_findings("numpy_objects", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["numpy_objects"]
     ]
 
 
