@@ -28,7 +28,13 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from breaklint.annotations import read_annotation
-from breaklint.index import READING_MARKS, VERSION, FunctionInfo, unversioned
+from breaklint.index import (
+    READING_MARKS,
+    VERSION,
+    FunctionInfo,
+    passes_own_keywords,
+    unversioned,
+)
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.curated import (
     HELD_OBJECT_METHOD_NAMES,
@@ -193,6 +199,8 @@ class _CallSite:
     positional: tuple[str, ...]
     keywords: tuple[tuple[str, str], ...]
     unpacked: bool  # `*args` or `**kwargs`: what the rest receive is unknown
+    # `**kwargs` of the caller's own: the rest receive what its callers pass by keyword
+    forwards: bool = False
 
 
 class Analysis:
@@ -208,6 +216,7 @@ class Analysis:
         self._sites: dict[DefinitionRef, list[_CallSite]] | None = None
         self._arguments: dict[DefinitionRef, dict[str, Value] | None] = {}
         self._returns: dict[DefinitionRef, Value | None] = {}
+        self._forwards: dict[tuple[DefinitionRef, str, str], Value | None] = {}
         self._names: dict[tuple[DefinitionRef, str], Value | None] = {}
         self._attributes: dict[tuple[str, str, str], Value | None] = {}
         # The values being computed, by table and key, with how many were open when each
@@ -282,9 +291,15 @@ class Analysis:
                             positional.append(argument)
                     caller = caller or self.function(DefinitionRef(module, qualname))
                     assert caller is not None
+                    forwards = passes_own_keywords(arguments, info)
                     for target in targets:
                         site = _CallSite(
-                            caller, target.bound, tuple(positional), tuple(keywords), unpacked
+                            caller,
+                            target.bound,
+                            tuple(positional),
+                            tuple(keywords),
+                            unpacked,
+                            forwards,
                         )
                         sites.setdefault(target.ref, []).append(site)
         self._sites = sites
@@ -368,12 +383,43 @@ class Analysis:
                 position += 1
             elif name in keywords:
                 value = self.evaluate(caller, decode(keywords[name]))
+            elif site.forwards:
+                value = self.forwarded(caller, name, default)
             elif site.unpacked:
                 value = "U"
             else:
                 value = {"N": "N", "P": "P"}.get(default, "U")
             if value is not None:  # None: nothing known of the argument
                 received[name] = join(received.get(name), value) or "U"
+
+    def forwarded(self, function: _Function, name: str, default: str) -> Value | None:
+        """What `function`'s callers pass by the keyword `name` into its `**kwargs` (which it
+        passes on), joined; a callee's `default` where a caller passes none."""
+        return self._memo(
+            self._forwards,
+            (function.ref, name, default),
+            self._forwarded_of,
+            function,
+            (name, default),
+        )
+
+    def _forwarded_of(self, function: _Function, wanted: tuple[str, str]) -> Value | None:
+        name, default = wanted
+        otherwise = {"N": "N", "P": "P"}.get(default, "U")
+        sites = self._call_sites().get(function.ref, ())
+        if name in function.parameters or not sites:
+            return otherwise if sites else "U"  # its own parameter takes it, not `**kwargs`
+        value: Value | None = None
+        for site in sites:
+            keywords = dict(site.keywords)
+            if name in keywords:
+                passed = self.evaluate(site.caller, decode(keywords[name]))
+            elif site.forwards:
+                passed = self.forwarded(site.caller, name, default)
+            else:
+                passed = "U" if site.unpacked else otherwise
+            value = join(value, passed)
+        return value
 
     def returned(self, ref: DefinitionRef) -> Value | None:
         """What a function returns, over its `return` statements."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -880,6 +880,20 @@ def unversioned(written: str) -> str:
     return f"{head.partition(VERSION)[0]}{dot}{rest}" if VERSION in head else written
 
 
+def passes_own_keywords(arguments: Sequence[str], caller: FunctionInfo) -> bool:
+    """Whether a call's arguments (as `_call_summary` writes them) pass on the caller's own
+    keyword arguments and unpack nothing else: `super().__init__(sde=sde, **kwargs)` in
+    `def __init__(self, sde, **kwargs)`. A parameter of the callee that the call does not
+    name then receives what the caller's callers pass by that keyword, or its default."""
+    unpacked = [argument for argument in arguments if argument.startswith("*")]
+    if len(unpacked) != 1 or not unpacked[0].startswith(f"**{_NAME}"):
+        return False
+    name = unpacked[0][3:-1]
+    local = {unversioned(entry.partition("=")[0]) for entry in caller.bindings}
+    local.update(entry.partition("=")[0] for entry in caller.parameters)
+    return name.isidentifier() and name not in local
+
+
 _VALUE_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 # `torch.jit.is_tracing` as written, or after `from torch import jit`.
 _FALSE_WHILE_COMPILING = tuple(name.partition(".")[2] for name in FALSE_WHILE_COMPILING)
@@ -930,13 +944,16 @@ def _passes_to_project(callee: str, may_be_project: Callable[[str], bool]) -> bo
 
 
 def _call_summary(callee: str, node: ast.Call, names: Mapping[str, str]) -> str:
-    """`callee arg ... keyword=arg`; `*` for a starred argument, `**` for `**kwargs`."""
+    """`callee arg ... keyword=arg`; `*` for a starred argument, `**` and the summary of what
+    it unpacks for `**kwargs` (`**nkwargs;`: the function's own keyword arguments passed on,
+    when `kwargs` is its `**` parameter)."""
     parts = [callee]
     for argument in node.args:
         parts.append("*" if type(argument) is ast.Starred else summarise(argument, names))
     for keyword in node.keywords:
         value = keyword.value
-        parts.append("**" if keyword.arg is None else f"{keyword.arg}={summarise(value, names)}")
+        summary = summarise(value, names)
+        parts.append(f"**{summary}" if keyword.arg is None else f"{keyword.arg}={summary}")
     return " ".join(parts)
 
 

@@ -24,6 +24,7 @@ from breaklint.index import (
     ImportAlias,
     ModuleIndex,
     label,
+    passes_own_keywords,
     unversioned,
 )
 from breaklint.knowledge.curated import COMPILING_CHECKS
@@ -736,8 +737,30 @@ class Project:
                 caller = self.function(site.caller)
                 assert caller is not None
                 found += self._held_targets(site.caller.module, caller, argument, method, depth + 1)
+            elif site.forwards:
+                found += self._forwarded_targets(site.caller, name, method, depth + 1)
         found = list(dict.fromkeys(found))
         self._passed_targets[key] = found
+        return found
+
+    def _forwarded_targets(
+        self, ref: DefinitionRef, name: str, method: str, depth: int
+    ) -> list[Target]:
+        """What calling (the `method` of) what the callers of `ref` pass by the keyword `name`
+        into its `**kwargs`, which it passes on, reaches."""
+        info = self.function(ref)
+        if depth >= _MAX_DEPTH or info is None or self._is_parameter(info, name):
+            return []
+        sites = self.call_sites(ref)
+        found: list[Target] = []
+        for site in sites if len(sites) <= _MAX_CALLERS else ():
+            argument = dict(site.keywords).get(name)
+            if argument is not None:
+                caller = self.function(site.caller)
+                assert caller is not None
+                found += self._held_targets(site.caller.module, caller, argument, method, depth + 1)
+            elif site.forwards:
+                found += self._forwarded_targets(site.caller, name, method, depth + 1)
         return found
 
     def call_sites(self, ref: DefinitionRef) -> list[CallSite]:
@@ -802,7 +825,11 @@ class Project:
             else:
                 positional.append(argument)
         site = CallSite(
-            DefinitionRef(module, info.qualname), target.bound, tuple(positional), tuple(keywords)
+            DefinitionRef(module, info.qualname),
+            target.bound,
+            tuple(positional),
+            tuple(keywords),
+            passes_own_keywords(arguments, info),
         )
         self._sites.setdefault(target.ref, []).append(site)
 
@@ -1002,6 +1029,8 @@ class CallSite:
     bound: bool  # the first parameter is not passed (`self.f(x)`, a constructor)
     positional: tuple[str, ...]
     keywords: tuple[tuple[str, str], ...]
+    # `**kwargs` of the caller's own: the rest receive what its callers pass by keyword
+    forwards: bool = False
 
 
 @dataclass(frozen=True, slots=True)
