@@ -47,6 +47,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   (`Lookup().find(h)`, `makers.make_counter().count(h)`): Dynamo cannot rebuild the bound
   method and skips the caller's frame; the same method on an attribute set in `__init__`
   resumes after the call (mechanism 4);
+- forwarded_keywords: keyword arguments a function passes on through its `**kwargs`
+  (`super().__init__(sde=sde, **kwargs)`, `scaled(y, **options)`): an object reaches the
+  attribute a base class's `__init__` sets, and a tensor a helper's parameter, while a number
+  passed the same way decides nothing (mechanisms 2 and 3);
 - numpy_objects: methods of the numpy objects that numpy calls Dynamo cannot trace make (a
   `SeedSequence`, a `RandomState`, a `default_rng` generator), held in a local or on an
   attribute `__init__` sets; not a method of an array (mechanism 4);
@@ -218,6 +222,14 @@ EXPECTED = {
         # Not `Switch.reset`'s `self.var.reset(token)`: its only caller, the wrapper `captured`
         # returns, passes what `set` returns while compiling, None (a local of the wrapper,
         # through `_collector`, an instance made in its module), so its `else` never runs.
+    ],
+    "forwarded_keywords": [
+        # `Euler(sde=self, bm=Brownian(...))`, whose `__init__` passes `bm` on through
+        # `**kwargs` to `Solver.__init__`, which sets `self.bm`: its `__call__` breaks...
+        ("model.py", 20, "BL208", "warning"),  # ...inside the method of an object made here
+        ("noise.py", 9, "BL102", "error"),  # `float(ta)`, a tensor time `advance` passes
+        # `scale=y.mean()` through `stepped(y, **options)` (not `limit=3`: a number)
+        ("solvers/steps.py", 8, "BL201", "error"),
     ],
     "numpy_objects": [
         ("model.py", 20, "BL601", "error"),  # `self.rng.normal()`: `default_rng` in `__init__`
@@ -407,6 +419,14 @@ def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
     # Each method breaks under Dynamo where it is flagged, and no other statement breaks.
     assert probed_findings("stdlib_objects", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stdlib_objects"]
+    ]
+
+
+def test_dynamo_breaks_where_keywords_passed_on_through_kwargs_arrive(tmp_path: Path) -> None:
+    # Each break is where it is flagged, `Drift.forward` is skipped (GB0092), and the branch
+    # on the number passed the same way does not break (no BL900).
+    assert probed_findings("forwarded_keywords", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["forwarded_keywords"]
     ]
 
 
