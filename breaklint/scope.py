@@ -145,8 +145,10 @@ class Project:
         # the classes' constructors when a constructor's callers are first asked about.
         self._local_calls: list[tuple[str, FunctionInfo, str]] | None = []
         self._subclasses: dict[DefinitionRef, list[DefinitionRef]] | None = None
-        self._held: dict[tuple[str, str, str, str], list[Target]] = {}
-        self._passed_targets: dict[tuple[DefinitionRef, str, str], list[Target]] = {}
+        # Values followed, with the depth each was found at: one found deeper, with less
+        # left of `_MAX_DEPTH`, is found again when asked for nearer the start.
+        self._held: dict[tuple[str, str, str, str], tuple[int, list[Target]]] = {}
+        self._passed_targets: dict[tuple[DefinitionRef, str, str], tuple[int, list[Target]]] = {}
 
     def lookup(self, dotted: str) -> DefinitionRef | None:
         """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree,
@@ -585,16 +587,15 @@ class Project:
         self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
     ) -> list[Target]:
         """What calling the value a summary describes reaches (its `method`, when given).
-        Found once per value: a value asked for again while it is found (a cycle of calls,
-        attributes or callers) adds nothing."""
+        Found once per value and depth: a value asked for again while it is found (a cycle
+        of calls, attributes or callers) adds nothing."""
         key = (module, owner.qualname, summary, method)
         known = self._held.get(key)
-        if known is None:
-            self._held[key] = []
-            known = self._held[key] = list(
-                dict.fromkeys(self._find_held(module, owner, summary, method, depth))
-            )
-        return known
+        if known is None or known[0] > depth:
+            self._held[key] = (depth, [])
+            found = list(dict.fromkeys(self._find_held(module, owner, summary, method, depth)))
+            known = self._held[key] = (depth, found)
+        return known[1]
 
     def _find_held(
         self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
@@ -622,6 +623,9 @@ class Project:
                             found += held
             elif self._is_parameter(owner, name):  # what the callers pass, or its annotation
                 found += self._parameter_targets(module, owner, name, method, depth)
+                # and what the function binds the parameter to (`if bm is None: bm = ...`)
+                if (binding := self._binding(module, owner, name)) is not None:
+                    found += self._held_targets(module, owner, binding, method, depth + 1)
             elif (binding := self._binding(module, owner, name)) is not None:
                 # a local passed on (`steps += [Scale()]; Chain(steps)`): what it holds
                 found += self._held_targets(module, owner, binding, method, depth + 1)
@@ -711,9 +715,9 @@ class Project:
             return []
         key = (DefinitionRef(module, function.qualname), name, method)
         known = self._passed_targets.get(key)
-        if known is not None:
-            return known
-        self._passed_targets[key] = []  # a cycle of callers passing it on adds nothing
+        if known is not None and known[0] <= depth:
+            return known[1]
+        self._passed_targets[key] = (depth, [])  # a cycle of callers passing it on adds nothing
         found: list[Target] = []
         entries = [entry.partition("=") for entry in function.parameters]
         marks = next(marks for parameter, _, marks in entries if parameter == name)
@@ -740,7 +744,7 @@ class Project:
             elif site.forwards:
                 found += self._forwarded_targets(site.caller, name, method, depth + 1)
         found = list(dict.fromkeys(found))
-        self._passed_targets[key] = found
+        self._passed_targets[key] = (depth, found)
         return found
 
     def _forwarded_targets(

@@ -49,7 +49,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   resumes after the call (mechanism 4);
 - forwarded_keywords: keyword arguments a function passes on through its `**kwargs`
   (`super().__init__(sde=sde, **kwargs)`, `scaled(y, **options)`): an object reaches the
-  attribute a base class's `__init__` sets, and a tensor a helper's parameter, while a number
+  attribute a base class's `__init__` sets (also one a helper makes where a parameter is
+  None and returns in a tuple), and a tensor a helper's parameter, while a number
   passed the same way decides nothing (mechanisms 2 and 3);
 - numpy_objects: methods of the numpy objects that numpy calls Dynamo cannot trace make (a
   `SeedSequence`, a `RandomState`, a `default_rng` generator), held in a local or on an
@@ -224,10 +225,12 @@ EXPECTED = {
         # through `_collector`, an instance made in its module), so its `else` never runs.
     ],
     "forwarded_keywords": [
-        # `Euler(sde=self, bm=Brownian(...))`, whose `__init__` passes `bm` on through
-        # `**kwargs` to `Solver.__init__`, which sets `self.bm`: its `__call__` breaks...
-        ("model.py", 20, "BL208", "warning"),  # ...inside the method of an object made here
         ("noise.py", 9, "BL102", "error"),  # `float(ta)`, a tensor time `advance` passes
+        # `Euler(sde=sde, bm=bm)`, whose `__init__` passes `bm` on through `**kwargs` to
+        # `Solver.__init__`, which sets `self.bm`: a `Brownian` that `checked` makes where
+        # the parameter is None and returns in a tuple. Its `__call__` breaks inside the
+        # method of an object `solve` makes:
+        ("solvers/api.py", 14, "BL208", "warning"),
         # `scale=y.mean()` through `stepped(y, **options)` (not `limit=3`: a number)
         ("solvers/steps.py", 8, "BL201", "error"),
     ],
@@ -423,7 +426,7 @@ def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
 
 
 def test_dynamo_breaks_where_keywords_passed_on_through_kwargs_arrive(tmp_path: Path) -> None:
-    # Each break is where it is flagged, `Drift.forward` is skipped (GB0092), and the branch
+    # Each break is where it is flagged, `solve` is skipped (GB0092), and the branch
     # on the number passed the same way does not break (no BL900).
     assert probed_findings("forwarded_keywords", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["forwarded_keywords"]
