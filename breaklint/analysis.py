@@ -266,7 +266,12 @@ class Analysis:
                 caller: _Function | None = None
                 for entry in info.calls:
                     callee, *arguments = entry.split(" ")
-                    targets = project.call_targets(module, info, callee)
+                    # `self.step(t0, t1)` in a base class runs a subclass's override on its
+                    # instances: the override receives these arguments too.
+                    targets = project.call_targets(module, info, callee) + tuple(
+                        Target(override, True)
+                        for override in project.overrides(module, info, callee)
+                    )
                     if not targets:
                         cls = project.constructed(module, info, callee)
                         initialiser = (

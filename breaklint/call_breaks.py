@@ -59,10 +59,15 @@ def breaking_calls(
         blocked = set(info.blocked_callees)
         calls = targets[ref] = {}
         for callee in info.callees:
+            # A subclass's override runs in place of `self.step(x)` on its instances.
+            overrides = project.overrides(ref.module, info, callee)
             reached = tuple(
-                target.ref
-                for target in project.call_targets(ref.module, info, callee)
-                if target.ref in refs
+                target
+                for target in [
+                    *(t.ref for t in project.call_targets(ref.module, info, callee)),
+                    *overrides,
+                ]
+                if target in refs
             )
             for target in reached:
                 callers.setdefault(target, []).append(ref)

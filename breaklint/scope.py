@@ -321,9 +321,9 @@ class Project:
 
     def overrides(self, module: str, caller: FunctionInfo, callee: str) -> list[DefinitionRef]:
         """What `self.f(x)` (or `cls.f(x)`) in `caller` reaches besides the method its class
-        resolves: `self` may be an instance of a subclass, whose override runs instead. Only
-        scope follows them: the analysis's call sites keep the class's own method, so an
-        override's parameters keep what its own callers pass."""
+        resolves: `self` may be an instance of a subclass, whose override runs instead (and
+        receives the call's arguments: the analysis's call sites and the callee summaries
+        follow them too)."""
         head, _, name = _strip_call(callee).partition(".")
         class_name = caller.class_name
         if head not in ("self", "cls") or not name or "." in name or class_name is None:

@@ -225,7 +225,9 @@ EXPECTED = {
         # through `_collector`, an instance made in its module), so its `else` never runs.
     ],
     "forwarded_keywords": [
-        ("noise.py", 9, "BL102", "error"),  # `float(ta)`, a tensor time `advance` passes
+        # `float(ta)`, a tensor time that `Solver.advance` passes to `self.step`, which
+        # `Euler` overrides
+        ("noise.py", 9, "BL102", "error"),
         # `Euler(sde=sde, bm=bm)`, whose `__init__` passes `bm` on through `**kwargs` to
         # `Solver.__init__`, which sets `self.bm`: a `Brownian` that `checked` makes where
         # the parameter is None and returns in a tuple. Its `__call__` breaks inside the

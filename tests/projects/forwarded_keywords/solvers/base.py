@@ -5,4 +5,7 @@ class Solver:
         self.dt = dt
 
     def advance(self, y, t0, t1):
-        return y + self.sde.f(y) * self.dt + self.bm(t0, t1)
+        return self.step(y, t0, t1)
+
+    def step(self, y, t0, t1):
+        raise NotImplementedError
