@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -32,6 +31,8 @@ from breaklint.index import (
     READING_MARKS,
     VERSION,
     FunctionInfo,
+    Node,
+    decode,
     passes_own_keywords,
     unversioned,
 )
@@ -60,48 +61,7 @@ _A = TypeVar("_A")
 _B = TypeVar("_B")
 _ROUNDS = 3  # a cycle's values settle in one or two rounds; more is a lattice that oscillates
 _NONE_OPEN = 1 << 30  # `Analysis._lowest` when the computation read no open value
-Node = tuple[Any, ...]  # a decoded summary: (mark, ...operands)
 _NAMES = {"T": "tensor", "B": "mask", "M": "maybe", "P": "python", "N": "none", "C": "tensors"}
-
-
-@functools.lru_cache(maxsize=65536)
-def decode(summary: str) -> Node:
-    """The tree of a summary string (see `breaklint.index.summarise`)."""
-    node, end = _decode(summary, 0)
-    return node if end == len(summary) else ("U",)
-
-
-def _decode(text: str, at: int) -> tuple[Node, int]:
-    if at >= len(text):
-        return ("U",), at
-    mark = text[at]
-    if mark in "TBPNUC":
-        return (mark,), at + 1
-    if mark in "ndc":
-        end = text.index(";", at)
-        return (mark, text[at + 1 : end]), end + 1
-    if mark == "m":
-        end = text.index(";", at)
-        inner, after = _decode(text, end + 1)
-        return ("m", text[at + 1 : end], inner), after
-    if mark in "islr":
-        inner, end = _decode(text, at + 1)
-        return (mark, inner), end
-    if mark in "ojb":
-        left, middle = _decode(text, at + 1)
-        right, end = _decode(text, middle)
-        return (mark, left, right), end
-    if mark in "et":
-        count = int(text[at + 1])
-        if mark == "e":
-            inner, end = _decode(text, at + 2)
-            return ("e", count, inner), end
-        items, end = [], at + 2
-        for _ in range(count):
-            item, end = _decode(text, end)
-            items.append(item)
-        return ("t", tuple(items)), end
-    return ("U",), len(text)
 
 
 # The lattice.

@@ -8,6 +8,7 @@ Phase 2 (`checker`) later visits only the functions that scope selects.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -878,6 +879,62 @@ def unversioned(written: str) -> str:
     """A dotted name of a summary as written in the source: `x.shape` for `x#2.shape`."""
     head, dot, rest = written.partition(".")
     return f"{head.partition(VERSION)[0]}{dot}{rest}" if VERSION in head else written
+
+
+Node = tuple[Any, ...]  # a decoded summary: (mark, ...operands)
+
+
+@functools.lru_cache(maxsize=65536)
+def decode(summary: str) -> Node:
+    """The tree of a summary string (see `breaklint.index.summarise`)."""
+    node, end = _decode(summary, 0)
+    return node if end == len(summary) else ("U",)
+
+
+def _decode(text: str, at: int) -> tuple[Node, int]:
+    if at >= len(text):
+        return ("U",), at
+    mark = text[at]
+    if mark in "TBPNUC":
+        return (mark,), at + 1
+    if mark in "ndc":
+        end = text.index(";", at)
+        return (mark, text[at + 1 : end]), end + 1
+    if mark == "m":
+        end = text.index(";", at)
+        inner, after = _decode(text, end + 1)
+        return ("m", text[at + 1 : end], inner), after
+    if mark in "islr":
+        inner, end = _decode(text, at + 1)
+        return (mark, inner), end
+    if mark in "ojb":
+        left, middle = _decode(text, at + 1)
+        right, end = _decode(text, middle)
+        return (mark, left, right), end
+    if mark in "et":
+        count = int(text[at + 1])
+        if mark == "e":
+            inner, end = _decode(text, at + 2)
+            return ("e", count, inner), end
+        items, end = [], at + 2
+        for _ in range(count):
+            item, end = _decode(text, end)
+            items.append(item)
+        return ("t", tuple(items)), end
+    return ("U",), len(text)
+
+
+def tuple_items(summary: str) -> list[str] | None:
+    """The summaries of the items of a tuple's summary (`t2nsde;nbm;`: `nsde;`, `nbm;`); None
+    for any other summary."""
+    if summary[:1] != "t" or not summary[1:2].isdigit():
+        return None
+    items, at = [], 2
+    for _ in range(int(summary[1])):
+        _, end = _decode(summary, at)
+        items.append(summary[at:end])
+        at = end
+    return items if at == len(summary) else None
 
 
 def passes_own_keywords(arguments: Sequence[str], caller: FunctionInfo) -> bool:

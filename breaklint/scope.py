@@ -9,6 +9,7 @@ through calls that resolve inside the linted tree.
 from __future__ import annotations
 
 import os
+import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from breaklint.index import (
     ModuleIndex,
     label,
     passes_own_keywords,
+    tuple_items,
     unversioned,
 )
 from breaklint.knowledge.curated import COMPILING_CHECKS
@@ -41,6 +43,7 @@ AUTOGRAD_FUNCTION_BASE = "Function"
 NOT_A_BASE = frozenset({"object", "typing.Generic", "typing.Protocol", "abc.ABC"})
 SUPER = "super()"  # the head of `super().method` as the index writes it
 _MAX_DEPTH = 6  # values followed through calls, attributes and parameters; deeper is unknown
+_RETURNED_ELEMENT = re.compile(r"e(\d)c([^;]+);")  # `a, b = f(x)`'s `b`: `e1cf;`
 _MAX_CALLERS = 32  # a parameter's callers followed, at most (see `_parameter_targets`)
 
 
@@ -600,6 +603,22 @@ class Project:
     def _find_held(
         self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
     ) -> list[Target]:
+        element = _RETURNED_ELEMENT.fullmatch(summary)
+        if element is not None and depth < _MAX_DEPTH:
+            # `sde, bm = checked(sde, bm)`: the item of the tuple the function returns
+            position, callee = int(element[1]), element[2]
+            targets = self._call_targets(module, owner, callee, depth + 1)
+            returns = [self.function(t.ref) for t in targets]
+            items = [None if r is None else tuple_items(r.returns) for r in returns]
+            if targets and all(i is not None and position < len(i) for i in items):
+                return [
+                    held
+                    for target, info, item in zip(targets, returns, items, strict=True)
+                    if info is not None and item is not None
+                    for held in self._held_targets(
+                        target.ref.module, info, item[position], method, depth + 1
+                    )
+                ]
         found = []
         for kind, name in held_values(summary):
             if kind == "call" and name.endswith("[]"):

@@ -50,7 +50,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - forwarded_keywords: keyword arguments a function passes on through its `**kwargs`
   (`super().__init__(sde=sde, **kwargs)`, `scaled(y, **options)`): an object reaches the
   attribute a base class's `__init__` sets (also one a helper makes where a parameter is
-  None and returns in a tuple), and a tensor a helper's parameter, while a number
+  None and returns in a tuple, the tuple's other items not), and a tensor a helper's
+  parameter, while a number
   passed the same way decides nothing (mechanisms 2 and 3);
 - numpy_objects: methods of the numpy objects that numpy calls Dynamo cannot trace make (a
   `SeedSequence`, a `RandomState`, a `default_rng` generator), held in a local or on an
@@ -235,6 +236,7 @@ EXPECTED = {
         ("solvers/api.py", 14, "BL208", "warning"),
         # `scale=y.mean()` through `stepped(y, **options)` (not `limit=3`: a number)
         ("solvers/steps.py", 8, "BL201", "error"),
+        # (not `Brownian.f`'s print: `self.sde.f(y)` holds the first item `checked` returns)
     ],
     "numpy_objects": [
         ("model.py", 20, "BL601", "error"),  # `self.rng.normal()`: `default_rng` in `__init__`

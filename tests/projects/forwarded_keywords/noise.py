@@ -8,3 +8,7 @@ class Brownian:
     def __call__(self, ta, tb):
         ta = float(ta)
         return torch.ones(self.size) * (tb - ta)
+
+    def f(self, y):
+        print("a drift of the noise: never called by the solvers")
+        return y
