@@ -230,7 +230,7 @@ class Analysis:
                     # instances: the override receives these arguments too.
                     targets = project.call_targets(module, info, callee) + tuple(
                         Target(override, True)
-                        for override in project.overrides(module, info, callee)
+                        for override in project.replacing_overrides(module, info, callee)
                     )
                     if not targets:
                         cls = project.constructed(module, info, callee)

@@ -59,16 +59,11 @@ def breaking_calls(
         blocked = set(info.blocked_callees)
         calls = targets[ref] = {}
         for callee in info.callees:
-            # A subclass's override runs in place of `self.step(x)` on its instances.
-            overrides = project.overrides(ref.module, info, callee)
-            reached = tuple(
-                target
-                for target in [
-                    *(t.ref for t in project.call_targets(ref.module, info, callee)),
-                    *overrides,
-                ]
-                if target in refs
-            )
+            # `self.step(x)` of an abstract `step` runs one of the subclasses' overrides.
+            runs = project.replacing_overrides(ref.module, info, callee) or [
+                target.ref for target in project.call_targets(ref.module, info, callee)
+            ]
+            reached = tuple(target for target in runs if target in refs)
             for target in reached:
                 callers.setdefault(target, []).append(ref)
             if reached and project.holds_new_object(ref.module, info, callee):

@@ -63,6 +63,9 @@ class FunctionInfo:
     # torch.compiler.is_compiling() or is_jit_tracing()`): it is true whenever one of them is.
     true_when: tuple[str, ...] = ()
     returns_tensor: bool = False  # by its return annotation
+    # A method only subclasses implement: `@abstractmethod`, or a body that only raises
+    # `NotImplementedError` (or is `pass`, `...`): a call of it runs an override.
+    abstract: bool = False
     # Imports inside it (nested functions included): they bind its local names, and shadow
     # the module's imports there only.
     imports: tuple[ImportAlias, ...] = ()
@@ -412,6 +415,7 @@ class _Indexer:
             blocked_callees=tuple(dict.fromkeys(scan.blocked_callees)),
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
+            abstract=_abstract(node, decorators),
             imports=tuple(ImportAlias(name, target) for name, target in scan.imports.items()),
             parameters=_parameters(node.args, self.index.type_aliases, self.index.imports),
             calls=tuple(scan.calls),
@@ -1098,6 +1102,25 @@ def _default_mark(default: ast.expr | None) -> str:
     if isinstance(default, ast.Constant):
         return "N" if default.value is None else "P"
     return "U"
+
+
+def _abstract(node: ast.FunctionDef | ast.AsyncFunctionDef, decorators: tuple[str, ...]) -> bool:
+    if any(d.rpartition(".")[2] == "abstractmethod" for d in decorators):
+        return True
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1:
+        return False
+    statement = body[0]
+    if isinstance(statement, ast.Raise) and statement.exc is not None:
+        raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+        return dotted(raised) == "NotImplementedError"
+    return isinstance(statement, ast.Pass) or (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and statement.value.value is Ellipsis
+    )
 
 
 def _annotated_tensor(annotation: ast.expr | None) -> bool:

@@ -324,9 +324,9 @@ class Project:
 
     def overrides(self, module: str, caller: FunctionInfo, callee: str) -> list[DefinitionRef]:
         """What `self.f(x)` (or `cls.f(x)`) in `caller` reaches besides the method its class
-        resolves: `self` may be an instance of a subclass, whose override runs instead (and
-        receives the call's arguments: the analysis's call sites and the callee summaries
-        follow them too)."""
+        resolves: `self` may be an instance of a subclass, whose override runs instead. Scope
+        follows them all; the analysis and the callee summaries those of an abstract method
+        only (`replacing_overrides`)."""
         head, _, name = _strip_call(callee).partition(".")
         class_name = caller.class_name
         if head not in ("self", "cls") or not name or "." in name or class_name is None:
@@ -336,6 +336,22 @@ class Project:
             for sub in self.subclasses(DefinitionRef(module, class_name))
             if name in self.by_module[sub.module].classes[sub.qualname].methods
         ]
+
+    def replacing_overrides(
+        self, module: str, caller: FunctionInfo, callee: str
+    ) -> list[DefinitionRef]:
+        """The overrides `self.f(x)` in `caller` runs where the method its class resolves is
+        abstract (`@abstractmethod`, a body that raises `NotImplementedError`): one of them
+        always runs instead, with the call's arguments. A concrete method's overrides are
+        left to scope: passing the call's arguments and breaks to every override of a
+        method a class hierarchy refines made findings on the tuning libraries false."""
+        if not callee.startswith(("self.", "cls.")):
+            return []
+        own = self.resolve_callee(module, caller, callee)
+        info = None if own is None else self.function(own)
+        if info is None or not info.abstract:
+            return []
+        return self.overrides(module, caller, callee)
 
     def inherited(self, module: str, class_name: str, name: str) -> DefinitionRef | None:
         """The method `super().<name>` reaches in a method of the class: its project bases'."""
