@@ -23,12 +23,19 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from breaklint.annotations import read_annotation
-from breaklint.index import READING_MARKS, VERSION, FunctionInfo, unversioned
+from breaklint.index import (
+    READING_MARKS,
+    VERSION,
+    FunctionInfo,
+    Node,
+    decode,
+    passes_own_keywords,
+    unversioned,
+)
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.curated import (
     HELD_OBJECT_METHOD_NAMES,
@@ -54,48 +61,7 @@ _A = TypeVar("_A")
 _B = TypeVar("_B")
 _ROUNDS = 3  # a cycle's values settle in one or two rounds; more is a lattice that oscillates
 _NONE_OPEN = 1 << 30  # `Analysis._lowest` when the computation read no open value
-Node = tuple[Any, ...]  # a decoded summary: (mark, ...operands)
 _NAMES = {"T": "tensor", "B": "mask", "M": "maybe", "P": "python", "N": "none", "C": "tensors"}
-
-
-@functools.lru_cache(maxsize=65536)
-def decode(summary: str) -> Node:
-    """The tree of a summary string (see `breaklint.index.summarise`)."""
-    node, end = _decode(summary, 0)
-    return node if end == len(summary) else ("U",)
-
-
-def _decode(text: str, at: int) -> tuple[Node, int]:
-    if at >= len(text):
-        return ("U",), at
-    mark = text[at]
-    if mark in "TBPNUC":
-        return (mark,), at + 1
-    if mark in "ndc":
-        end = text.index(";", at)
-        return (mark, text[at + 1 : end]), end + 1
-    if mark == "m":
-        end = text.index(";", at)
-        inner, after = _decode(text, end + 1)
-        return ("m", text[at + 1 : end], inner), after
-    if mark in "islr":
-        inner, end = _decode(text, at + 1)
-        return (mark, inner), end
-    if mark in "ojb":
-        left, middle = _decode(text, at + 1)
-        right, end = _decode(text, middle)
-        return (mark, left, right), end
-    if mark in "et":
-        count = int(text[at + 1])
-        if mark == "e":
-            inner, end = _decode(text, at + 2)
-            return ("e", count, inner), end
-        items, end = [], at + 2
-        for _ in range(count):
-            item, end = _decode(text, end)
-            items.append(item)
-        return ("t", tuple(items)), end
-    return ("U",), len(text)
 
 
 # The lattice.
@@ -193,6 +159,8 @@ class _CallSite:
     positional: tuple[str, ...]
     keywords: tuple[tuple[str, str], ...]
     unpacked: bool  # `*args` or `**kwargs`: what the rest receive is unknown
+    # `**kwargs` of the caller's own: the rest receive what its callers pass by keyword
+    forwards: bool = False
 
 
 class Analysis:
@@ -208,6 +176,7 @@ class Analysis:
         self._sites: dict[DefinitionRef, list[_CallSite]] | None = None
         self._arguments: dict[DefinitionRef, dict[str, Value] | None] = {}
         self._returns: dict[DefinitionRef, Value | None] = {}
+        self._forwards: dict[tuple[DefinitionRef, str, str], Value | None] = {}
         self._names: dict[tuple[DefinitionRef, str], Value | None] = {}
         self._attributes: dict[tuple[str, str, str], Value | None] = {}
         # The values being computed, by table and key, with how many were open when each
@@ -260,7 +229,12 @@ class Analysis:
                 caller: _Function | None = None
                 for entry in info.calls:
                     callee, *arguments = entry.split(" ")
-                    targets = project.call_targets(module, info, callee)
+                    # `self.step(t0, t1)` in a base class runs a subclass's override on its
+                    # instances: the override receives these arguments too.
+                    targets = project.call_targets(module, info, callee) + tuple(
+                        Target(override, True)
+                        for override in project.replacing_overrides(module, info, callee)
+                    )
                     if not targets:
                         cls = project.constructed(module, info, callee)
                         initialiser = (
@@ -285,9 +259,15 @@ class Analysis:
                             positional.append(argument)
                     caller = caller or self.function(DefinitionRef(module, qualname))
                     assert caller is not None
+                    forwards = passes_own_keywords(arguments, info)
                     for target in targets:
                         site = _CallSite(
-                            caller, target.bound, tuple(positional), tuple(keywords), unpacked
+                            caller,
+                            target.bound,
+                            tuple(positional),
+                            tuple(keywords),
+                            unpacked,
+                            forwards,
                         )
                         sites.setdefault(target.ref, []).append(site)
         self._sites = sites
@@ -371,12 +351,43 @@ class Analysis:
                 position += 1
             elif name in keywords:
                 value = self.evaluate(caller, decode(keywords[name]))
+            elif site.forwards:
+                value = self.forwarded(caller, name, default)
             elif site.unpacked:
                 value = "U"
             else:
                 value = {"N": "N", "P": "P"}.get(default, "U")
             if value is not None:  # None: nothing known of the argument
                 received[name] = join(received.get(name), value) or "U"
+
+    def forwarded(self, function: _Function, name: str, default: str) -> Value | None:
+        """What `function`'s callers pass by the keyword `name` into its `**kwargs` (which it
+        passes on), joined; a callee's `default` where a caller passes none."""
+        return self._memo(
+            self._forwards,
+            (function.ref, name, default),
+            self._forwarded_of,
+            function,
+            (name, default),
+        )
+
+    def _forwarded_of(self, function: _Function, wanted: tuple[str, str]) -> Value | None:
+        name, default = wanted
+        otherwise = {"N": "N", "P": "P"}.get(default, "U")
+        sites = self._call_sites().get(function.ref, ())
+        if name in function.parameters or not sites:
+            return otherwise if sites else "U"  # its own parameter takes it, not `**kwargs`
+        value: Value | None = None
+        for site in sites:
+            keywords = dict(site.keywords)
+            if name in keywords:
+                passed = self.evaluate(site.caller, decode(keywords[name]))
+            elif site.forwards:
+                passed = self.forwarded(site.caller, name, default)
+            else:
+                passed = "U" if site.unpacked else otherwise
+            value = join(value, passed)
+        return value
 
     def returned(self, ref: DefinitionRef) -> Value | None:
         """What a function returns, over its `return` statements."""

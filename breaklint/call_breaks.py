@@ -52,25 +52,44 @@ def breaking_calls(
     # The calls of a method of a local that holds an object the function makes: Dynamo
     # cannot rebuild that bound method either (as for `Helper(n).run(x)`).
     made: dict[DefinitionRef, set[str]] = {}
+    # `self.step(x)` of an abstract `step`, which runs one of the subclasses' overrides: it
+    # breaks where every override does (the overrides of a class hierarchy's abstract method
+    # mostly differ in whether they break), found once the others' summaries are known.
+    abstract: list[tuple[DefinitionRef, str, tuple[DefinitionRef, ...]]] = []
+
+    def add(ref: DefinitionRef, callee: str, reached: tuple[DefinitionRef, ...]) -> None:
+        for target in reached:
+            callers.setdefault(target, []).append(ref)
+        if reached and (callee in blocked[ref] or callee in made.get(ref, ())):
+            targets[ref][callee] = reached
+
+    blocked: dict[DefinitionRef, set[str]] = {}
+
     for ref in refs:
         info = project.function(ref)
         if info is None:
             continue
-        blocked = set(info.blocked_callees)
-        calls = targets[ref] = {}
+        blocked[ref] = set(info.blocked_callees)
+        targets[ref] = {}
         for callee in info.callees:
-            reached = tuple(
-                target.ref
-                for target in project.call_targets(ref.module, info, callee)
-                if target.ref in refs
-            )
-            for target in reached:
-                callers.setdefault(target, []).append(ref)
+            overrides = project.replacing_overrides(ref.module, info, callee)
+            runs = overrides or [t.ref for t in project.call_targets(ref.module, info, callee)]
+            reached = tuple(target for target in runs if target in refs)
             if reached and project.holds_new_object(ref.module, info, callee):
                 made.setdefault(ref, set()).add(callee)
-            if reached and (callee in blocked or callee in made.get(ref, ())):
-                calls[callee] = reached
+            if overrides:
+                abstract.append((ref, callee, reached))
+            else:
+                add(ref, callee, reached)
     summary = _summaries(own, callers)
+    while abstract:  # each round may make another abstract method's overrides all break
+        breaking = [call for call in abstract if call[2] and set(call[2]) <= summary.keys()]
+        if not breaking:
+            break
+        abstract = [call for call in abstract if call not in breaking]
+        for ref, callee, reached in breaking:
+            add(ref, callee, reached)
+        summary = _summaries(own, callers)
     result: dict[str, list[ScopedFunction]] = {}
     for path, functions in scoped.items():
         module = module_of[path]

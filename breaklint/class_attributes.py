@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 
 from breaklint.syntax import dotted, expand_import
 
@@ -90,3 +90,25 @@ def _assignments(methods: Sequence[ast.FunctionDef | ast.AsyncFunctionDef]) -> I
             pending.extend(getattr(statement, name))
         for handler in getattr(statement, "handlers", ()):
             pending.extend(handler.body)
+
+
+def made_object(
+    receiver: ast.expr,
+    made_here: Mapping[str, str],
+    assignments: SelfAssignments,
+    makers: Collection[str],
+) -> str | None:
+    """The call among `makers` that made the object `receiver` holds, where it is known: a
+    local the function bound to one (`made_here`), or an attribute every assignment of the
+    class sets to one of them."""
+    if isinstance(receiver, ast.Name):
+        return made_here.get(receiver.id)
+    if (
+        isinstance(receiver, ast.Attribute)
+        and isinstance(receiver.value, ast.Name)
+        and receiver.value.id == "self"
+    ):
+        made = assignments.callees(receiver.attr)
+        if made and all(maker in makers for maker in made):
+            return made[0]
+    return None

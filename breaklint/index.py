@@ -8,9 +8,10 @@ Phase 2 (`checker`) later visits only the functions that scope selects.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +64,9 @@ class FunctionInfo:
     # torch.compiler.is_compiling() or is_jit_tracing()`): it is true whenever one of them is.
     true_when: tuple[str, ...] = ()
     returns_tensor: bool = False  # by its return annotation
+    # A method only subclasses implement: `@abstractmethod`, or a body that only raises
+    # `NotImplementedError` (or is `pass`, `...`): a call of it runs an override.
+    abstract: bool = False
     # Imports inside it (nested functions included): they bind its local names, and shadow
     # the module's imports there only.
     imports: tuple[ImportAlias, ...] = ()
@@ -412,6 +416,7 @@ class _Indexer:
             blocked_callees=tuple(dict.fromkeys(scan.blocked_callees)),
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
+            abstract=_abstract(node, decorators),
             imports=tuple(ImportAlias(name, target) for name, target in scan.imports.items()),
             parameters=_parameters(node.args, self.index.type_aliases, self.index.imports),
             calls=tuple(scan.calls),
@@ -884,6 +889,76 @@ def unversioned(written: str) -> str:
     return f"{head.partition(VERSION)[0]}{dot}{rest}" if VERSION in head else written
 
 
+Node = tuple[Any, ...]  # a decoded summary: (mark, ...operands)
+
+
+@functools.lru_cache(maxsize=65536)
+def decode(summary: str) -> Node:
+    """The tree of a summary string (see `breaklint.index.summarise`)."""
+    node, end = _decode(summary, 0)
+    return node if end == len(summary) else ("U",)
+
+
+def _decode(text: str, at: int) -> tuple[Node, int]:
+    if at >= len(text):
+        return ("U",), at
+    mark = text[at]
+    if mark in "TBPNUC":
+        return (mark,), at + 1
+    if mark in "ndc":
+        end = text.index(";", at)
+        return (mark, text[at + 1 : end]), end + 1
+    if mark == "m":
+        end = text.index(";", at)
+        inner, after = _decode(text, end + 1)
+        return ("m", text[at + 1 : end], inner), after
+    if mark in "islr":
+        inner, end = _decode(text, at + 1)
+        return (mark, inner), end
+    if mark in "ojb":
+        left, middle = _decode(text, at + 1)
+        right, end = _decode(text, middle)
+        return (mark, left, right), end
+    if mark in "et":
+        count = int(text[at + 1])
+        if mark == "e":
+            inner, end = _decode(text, at + 2)
+            return ("e", count, inner), end
+        items, end = [], at + 2
+        for _ in range(count):
+            item, end = _decode(text, end)
+            items.append(item)
+        return ("t", tuple(items)), end
+    return ("U",), len(text)
+
+
+def tuple_items(summary: str) -> list[str] | None:
+    """The summaries of the items of a tuple's summary (`t2nsde;nbm;`: `nsde;`, `nbm;`); None
+    for any other summary."""
+    if summary[:1] != "t" or not summary[1:2].isdigit():
+        return None
+    items, at = [], 2
+    for _ in range(int(summary[1])):
+        _, end = _decode(summary, at)
+        items.append(summary[at:end])
+        at = end
+    return items if at == len(summary) else None
+
+
+def passes_own_keywords(arguments: Sequence[str], caller: FunctionInfo) -> bool:
+    """Whether a call's arguments (as `_call_summary` writes them) pass on the caller's own
+    keyword arguments and unpack nothing else: `super().__init__(sde=sde, **kwargs)` in
+    `def __init__(self, sde, **kwargs)`. A parameter of the callee that the call does not
+    name then receives what the caller's callers pass by that keyword, or its default."""
+    unpacked = [argument for argument in arguments if argument.startswith("*")]
+    if len(unpacked) != 1 or not unpacked[0].startswith(f"**{_NAME}"):
+        return False
+    name = unpacked[0][3:-1]
+    local = {unversioned(entry.partition("=")[0]) for entry in caller.bindings}
+    local.update(entry.partition("=")[0] for entry in caller.parameters)
+    return name.isidentifier() and name not in local
+
+
 _VALUE_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 # `torch.jit.is_tracing` as written, or after `from torch import jit`.
 _FALSE_WHILE_COMPILING = tuple(name.partition(".")[2] for name in FALSE_WHILE_COMPILING)
@@ -934,13 +1009,16 @@ def _passes_to_project(callee: str, may_be_project: Callable[[str], bool]) -> bo
 
 
 def _call_summary(callee: str, node: ast.Call, names: Mapping[str, str]) -> str:
-    """`callee arg ... keyword=arg`; `*` for a starred argument, `**` for `**kwargs`."""
+    """`callee arg ... keyword=arg`; `*` for a starred argument, `**` and the summary of what
+    it unpacks for `**kwargs` (`**nkwargs;`: the function's own keyword arguments passed on,
+    when `kwargs` is its `**` parameter)."""
     parts = [callee]
     for argument in node.args:
         parts.append("*" if type(argument) is ast.Starred else summarise(argument, names))
     for keyword in node.keywords:
         value = keyword.value
-        parts.append("**" if keyword.arg is None else f"{keyword.arg}={summarise(value, names)}")
+        summary = summarise(value, names)
+        parts.append(f"**{summary}" if keyword.arg is None else f"{keyword.arg}={summary}")
     return " ".join(parts)
 
 
@@ -1028,6 +1106,25 @@ def _default_mark(default: ast.expr | None) -> str:
     if isinstance(default, ast.Constant):
         return "N" if default.value is None else "P"
     return "U"
+
+
+def _abstract(node: ast.FunctionDef | ast.AsyncFunctionDef, decorators: tuple[str, ...]) -> bool:
+    if any(d.rpartition(".")[2] == "abstractmethod" for d in decorators):
+        return True
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1:
+        return False
+    statement = body[0]
+    if isinstance(statement, ast.Raise) and statement.exc is not None:
+        raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+        return dotted(raised) == "NotImplementedError"
+    return isinstance(statement, ast.Pass) or (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and statement.value.value is Ellipsis
+    )
 
 
 def _annotated_tensor(annotation: ast.expr | None) -> bool:

@@ -8,6 +8,7 @@ through calls that resolve inside the linted tree.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from breaklint.index import (
     ImportAlias,
     ModuleIndex,
     label,
+    passes_own_keywords,
+    tuple_items,
     unversioned,
 )
 from breaklint.knowledge.curated import COMPILING_CHECKS
@@ -40,6 +43,7 @@ AUTOGRAD_FUNCTION_BASE = "Function"
 NOT_A_BASE = frozenset({"object", "typing.Generic", "typing.Protocol", "abc.ABC"})
 SUPER = "super()"  # the head of `super().method` as the index writes it
 _MAX_DEPTH = 6  # values followed through calls, attributes and parameters; deeper is unknown
+_RETURNED_ELEMENT = re.compile(r"e(\d)c([^;]+);")  # `a, b = f(x)`'s `b`: `e1cf;`
 _MAX_CALLERS = 32  # a parameter's callers followed, at most (see `_parameter_targets`)
 
 
@@ -145,8 +149,10 @@ class Project:
         # the classes' constructors when a constructor's callers are first asked about.
         self._local_calls: list[tuple[str, FunctionInfo, str]] | None = []
         self._subclasses: dict[DefinitionRef, list[DefinitionRef]] | None = None
-        self._held: dict[tuple[str, str, str, str], list[Target]] = {}
-        self._passed_targets: dict[tuple[DefinitionRef, str, str], list[Target]] = {}
+        # Values followed, with the depth each was found at: one found deeper, with less
+        # left of `_MAX_DEPTH`, is found again when asked for nearer the start.
+        self._held: dict[tuple[str, str, str, str], tuple[int, list[Target]]] = {}
+        self._passed_targets: dict[tuple[DefinitionRef, str, str], tuple[int, list[Target]]] = {}
 
     def lookup(self, dotted: str, importer: str | None) -> DefinitionRef | None:
         """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree, as
@@ -321,9 +327,9 @@ class Project:
 
     def overrides(self, module: str, caller: FunctionInfo, callee: str) -> list[DefinitionRef]:
         """What `self.f(x)` (or `cls.f(x)`) in `caller` reaches besides the method its class
-        resolves: `self` may be an instance of a subclass, whose override runs instead. Only
-        scope follows them: the analysis's call sites keep the class's own method, so an
-        override's parameters keep what its own callers pass."""
+        resolves: `self` may be an instance of a subclass, whose override runs instead. Scope
+        follows them all; the analysis and the callee summaries those of an abstract method
+        only (`replacing_overrides`)."""
         head, _, name = _strip_call(callee).partition(".")
         class_name = caller.class_name
         if head not in ("self", "cls") or not name or "." in name or class_name is None:
@@ -333,6 +339,22 @@ class Project:
             for sub in self.subclasses(DefinitionRef(module, class_name))
             if name in self.by_module[sub.module].classes[sub.qualname].methods
         ]
+
+    def replacing_overrides(
+        self, module: str, caller: FunctionInfo, callee: str
+    ) -> list[DefinitionRef]:
+        """The overrides `self.f(x)` in `caller` runs where the method its class resolves is
+        abstract (`@abstractmethod`, a body that raises `NotImplementedError`): one of them
+        always runs instead, with the call's arguments. A concrete method's overrides are
+        left to scope: passing the call's arguments and breaks to every override of a
+        method a class hierarchy refines made findings on the tuning libraries false."""
+        if not callee.startswith(("self.", "cls.")):
+            return []
+        own = self.resolve_callee(module, caller, callee)
+        info = None if own is None else self.function(own)
+        if info is None or not info.abstract:
+            return []
+        return self.overrides(module, caller, callee)
 
     def inherited(self, module: str, class_name: str, name: str) -> DefinitionRef | None:
         """The method `super().<name>` reaches in a method of the class: its project bases'."""
@@ -594,20 +616,35 @@ class Project:
         self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
     ) -> list[Target]:
         """What calling the value a summary describes reaches (its `method`, when given).
-        Found once per value: a value asked for again while it is found (a cycle of calls,
-        attributes or callers) adds nothing."""
+        Found once per value and depth: a value asked for again while it is found (a cycle
+        of calls, attributes or callers) adds nothing."""
         key = (module, owner.qualname, summary, method)
         known = self._held.get(key)
-        if known is None:
-            self._held[key] = []
-            known = self._held[key] = list(
-                dict.fromkeys(self._find_held(module, owner, summary, method, depth))
-            )
-        return known
+        if known is None or known[0] > depth:
+            self._held[key] = (depth, [])
+            found = list(dict.fromkeys(self._find_held(module, owner, summary, method, depth)))
+            known = self._held[key] = (depth, found)
+        return known[1]
 
     def _find_held(
         self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
     ) -> list[Target]:
+        element = _RETURNED_ELEMENT.fullmatch(summary)
+        if element is not None and depth < _MAX_DEPTH:
+            # `sde, bm = checked(sde, bm)`: the item of the tuple the function returns
+            position, callee = int(element[1]), element[2]
+            targets = self._call_targets(module, owner, callee, depth + 1)
+            returns = [self.function(t.ref) for t in targets]
+            items = [None if r is None else tuple_items(r.returns) for r in returns]
+            if targets and all(i is not None and position < len(i) for i in items):
+                return [
+                    held
+                    for target, info, item in zip(targets, returns, items, strict=True)
+                    if info is not None and item is not None
+                    for held in self._held_targets(
+                        target.ref.module, info, item[position], method, depth + 1
+                    )
+                ]
         found = []
         for kind, name in held_values(summary):
             if kind == "call" and name.endswith("[]"):
@@ -631,6 +668,9 @@ class Project:
                             found += held
             elif self._is_parameter(owner, name):  # what the callers pass, or its annotation
                 found += self._parameter_targets(module, owner, name, method, depth)
+                # and what the function binds the parameter to (`if bm is None: bm = ...`)
+                if (binding := self._binding(module, owner, name)) is not None:
+                    found += self._held_targets(module, owner, binding, method, depth + 1)
             elif (binding := self._binding(module, owner, name)) is not None:
                 # a local passed on (`steps += [Scale()]; Chain(steps)`): what it holds
                 found += self._held_targets(module, owner, binding, method, depth + 1)
@@ -720,9 +760,9 @@ class Project:
             return []
         key = (DefinitionRef(module, function.qualname), name, method)
         known = self._passed_targets.get(key)
-        if known is not None:
-            return known
-        self._passed_targets[key] = []  # a cycle of callers passing it on adds nothing
+        if known is not None and known[0] <= depth:
+            return known[1]
+        self._passed_targets[key] = (depth, [])  # a cycle of callers passing it on adds nothing
         found: list[Target] = []
         entries = [entry.partition("=") for entry in function.parameters]
         marks = next(marks for parameter, _, marks in entries if parameter == name)
@@ -746,8 +786,30 @@ class Project:
                 caller = self.function(site.caller)
                 assert caller is not None
                 found += self._held_targets(site.caller.module, caller, argument, method, depth + 1)
+            elif site.forwards:
+                found += self._forwarded_targets(site.caller, name, method, depth + 1)
         found = list(dict.fromkeys(found))
-        self._passed_targets[key] = found
+        self._passed_targets[key] = (depth, found)
+        return found
+
+    def _forwarded_targets(
+        self, ref: DefinitionRef, name: str, method: str, depth: int
+    ) -> list[Target]:
+        """What calling (the `method` of) what the callers of `ref` pass by the keyword `name`
+        into its `**kwargs`, which it passes on, reaches."""
+        info = self.function(ref)
+        if depth >= _MAX_DEPTH or info is None or self._is_parameter(info, name):
+            return []
+        sites = self.call_sites(ref)
+        found: list[Target] = []
+        for site in sites if len(sites) <= _MAX_CALLERS else ():
+            argument = dict(site.keywords).get(name)
+            if argument is not None:
+                caller = self.function(site.caller)
+                assert caller is not None
+                found += self._held_targets(site.caller.module, caller, argument, method, depth + 1)
+            elif site.forwards:
+                found += self._forwarded_targets(site.caller, name, method, depth + 1)
         return found
 
     def call_sites(self, ref: DefinitionRef) -> list[CallSite]:
@@ -812,7 +874,11 @@ class Project:
             else:
                 positional.append(argument)
         site = CallSite(
-            DefinitionRef(module, info.qualname), target.bound, tuple(positional), tuple(keywords)
+            DefinitionRef(module, info.qualname),
+            target.bound,
+            tuple(positional),
+            tuple(keywords),
+            passes_own_keywords(arguments, info),
         )
         self._sites.setdefault(target.ref, []).append(site)
 
@@ -1017,6 +1083,8 @@ class CallSite:
     bound: bool  # the first parameter is not passed (`self.f(x)`, a constructor)
     positional: tuple[str, ...]
     keywords: tuple[tuple[str, str], ...]
+    # `**kwargs` of the caller's own: the rest receive what its callers pass by keyword
+    forwards: bool = False
 
 
 @dataclass(frozen=True, slots=True)

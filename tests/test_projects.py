@@ -47,6 +47,15 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   (`Lookup().find(h)`, `makers.make_counter().count(h)`): Dynamo cannot rebuild the bound
   method and skips the caller's frame; the same method on an attribute set in `__init__`
   resumes after the call (mechanism 4);
+- forwarded_keywords: keyword arguments a function passes on through its `**kwargs`
+  (`super().__init__(sde=sde, **kwargs)`, `scaled(y, **options)`): an object reaches the
+  attribute a base class's `__init__` sets (also one a helper makes where a parameter is
+  None and returns in a tuple, the tuple's other items not), and a tensor a helper's
+  parameter, while a number
+  passed the same way decides nothing (mechanisms 2 and 3);
+- numpy_objects: methods of the numpy objects that numpy calls Dynamo cannot trace make (a
+  `SeedSequence`, a `RandomState`, a `default_rng` generator), held in a local or on an
+  attribute `__init__` sets; not a method of an array (mechanism 4);
 - object_scope: an instance of a class a factory function returns (one of several) or a
   module-level dict holds, a function a module-level list holds, and the elements of a
   container attribute (`nn.ModuleList(flows)`, `list(steps)`) that the constructor's callers
@@ -236,6 +245,27 @@ EXPECTED = {
         # Not `Switch.reset`'s `self.var.reset(token)`: its only caller, the wrapper `captured`
         # returns, passes what `set` returns while compiling, None (a local of the wrapper,
         # through `_collector`, an instance made in its module), so its `else` never runs.
+    ],
+    "forwarded_keywords": [
+        # `float(ta)`, a tensor time that `Solver.advance` passes to `self.step`, which
+        # `Euler` overrides
+        ("noise.py", 9, "BL102", "error"),
+        # `Euler(sde=sde, bm=bm)`, whose `__init__` passes `bm` on through `**kwargs` to
+        # `Solver.__init__`, which sets `self.bm`: a `Brownian` that `checked` makes where
+        # the parameter is None and returns in a tuple. Its `__call__` breaks inside the
+        # method of an object `solve` makes:
+        ("solvers/api.py", 14, "BL208", "warning"),
+        # `scale=y.mean()` through `stepped(y, **options)` (not `limit=3`: a number)
+        ("solvers/steps.py", 8, "BL201", "error"),
+        # (not `Brownian.f`'s print: `self.sde.f(y)` holds the first item `checked` returns)
+    ],
+    "numpy_objects": [
+        ("model.py", 20, "BL601", "error"),  # `self.rng.normal()`: `default_rng` in `__init__`
+        ("noise/seeds.py", 6, "BL601", "error"),  # `npr.SeedSequence(...)` itself...
+        ("noise/seeds.py", 7, "BL601", "error"),  # ...and its method `generate_state`
+        ("noise/seeds.py", 9, "BL601", "error"),
+        ("noise/seeds.py", 10, "BL601", "error"),  # `state.rand(4)` on a `RandomState`
+        ("noise/warp.py", 6, "BL601", "error"),  # `np.interp` (not `grid.sum()`: an array)
     ],
     "object_scope": [
         ("flows/chain.py", 22, "BL202", "info"),  # `step.step(z)` in a loop breaks inside
@@ -469,6 +499,22 @@ def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
     # Each method breaks under Dynamo where it is flagged, and no other statement breaks.
     assert probed_findings("stdlib_objects", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stdlib_objects"]
+    ]
+
+
+def test_dynamo_breaks_where_keywords_passed_on_through_kwargs_arrive(tmp_path: Path) -> None:
+    # Each break is where it is flagged, `solve` is skipped (GB0092), and the branch
+    # on the number passed the same way does not break (no BL900).
+    assert probed_findings("forwarded_keywords", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["forwarded_keywords"]
+    ]
+
+
+def test_dynamo_breaks_at_the_methods_of_numpy_objects(tmp_path: Path) -> None:
+    # Each numpy call and each method of the objects they make breaks where it is flagged;
+    # the method of the array `np.interp` makes is traced (no BL900).
+    assert probed_findings("numpy_objects", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["numpy_objects"]
     ]
 
 

@@ -4,11 +4,14 @@ import ast
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
+from breaklint.class_attributes import made_object
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.knowledge.answers import knowledge
-from breaklint.rule import FixExample
+from breaklint.knowledge.curated import NUMPY_OBJECT_MAKERS
+from breaklint.rule import FixExample, RuleContext
 from breaklint.rules._traced_values import TracedValue, TracedValueUses, python_number
+from breaklint.syntax import dotted
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -63,6 +66,14 @@ class UntraceableNumpy(TracedValueUses):
     )
     draw_hint = (
         "draw with torch (`torch.rand`, `torch.randint`, `torch.randperm`, `torch.multinomial`)"
+    )
+    object_method_message = (
+        "`{call}()` is a method of a `{maker}` object, which Dynamo cannot trace (it skips "
+        "numpy's own code), so it breaks the graph here"
+    )
+    object_hint = (
+        "make the object and draw what it gives outside the compiled code, or draw with torch "
+        "(`torch.Generator` outside, `torch.rand`/`torch.randint` inside)"
     )
     module = "numpy"
     use_message = (
@@ -121,6 +132,10 @@ compiled = torch.compile(unroll)
 Flags numpy in compiled code where Dynamo's numpy tracing breaks the graph:
 
 - calls of numpy functions that `torch._numpy` lacks (`np.interp`, `np.histogram`...);
+- calls of methods of the numpy objects such calls make (`rng.normal(size=3)` after
+  `rng = np.random.default_rng(0)`, `seq.generate_state(4)` on a `np.random.SeedSequence`),
+  held in a local of the function or on an attribute that the class sets only to such objects
+  (`self.rng = np.random.default_rng(seed)` in `__init__`);
 - traced calls that break inside on a data-dependent operation: `np.random.choice`, and the
   `np.random` draws that return a Python number when given no size (`np.random.uniform(0, 1)`,
   `np.random.rand()`; `np.random.rand(3)` is traced);
@@ -172,11 +187,27 @@ compiled = torch.compile(resample)
     probe = "(resample, (torch.randn(8),))"
     gb_ids = ("GB0294", "GB0033", "GB0170", "GB0208")
 
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self.objects: dict[str, str] = {}  # locals bound to numpy objects: the call that made it
+
     def visit_Call(self, node: ast.Call) -> None:
         self._check_call(node)
         super().visit_Call(node)
 
     def _check_call(self, node: ast.Call) -> None:
+        func = node.func
+        maker = (
+            made_object(
+                func.value, self.objects, self.context.self_assignments, NUMPY_OBJECT_MAKERS
+            )
+            if isinstance(func, ast.Attribute)
+            else None
+        )
+        if maker is not None:
+            message = self.object_method_message.format(call=dotted(func), maker=maker)
+            self.report(node, message, hint=self.object_hint)
+            return
         name = self.context.facts.resolve(node.func)
         if name is None or not name.startswith("numpy."):
             return
@@ -251,3 +282,14 @@ compiled = torch.compile(resample)
             kinds.add("numpy-data")  # an argument that may be an array
         number = {"float": "float", "integer": "int"}.get(result)
         return TracedValue(name, frozenset(kinds), number)
+
+    def _bind(self, target: ast.expr, value: ast.expr) -> None:
+        super()._bind(target, value)
+        maker = self.context.facts.resolve(value.func) if isinstance(value, ast.Call) else None
+        if isinstance(target, ast.Name) and maker in NUMPY_OBJECT_MAKERS:
+            self.objects[target.id] = maker
+
+    def _unbind(self, target: ast.expr) -> None:
+        super()._unbind(target)
+        if isinstance(target, ast.Name):
+            self.objects.pop(target.id, None)

@@ -4,6 +4,7 @@ import ast
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
+from breaklint.class_attributes import made_object
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.knowledge.curated import (
@@ -195,7 +196,9 @@ compiled = torch.compile(attend)
 
     def visit_withitem(self, node: ast.withitem) -> None:
         manager = node.context_expr
-        made = self._object_made(manager)
+        made = made_object(
+            manager, self._made, self.context.self_assignments, UNSUPPORTED_CONTEXT_OBJECTS
+        )
         if made is not None:
             written = dotted(manager) or made
             self.report(manager, self.object_message.format(manager=written, cls=made))
@@ -216,17 +219,3 @@ compiled = torch.compile(attend)
                     needs_torch=True,
                 )
             self.report(manager, self.message.format(manager=name), fix=fix)
-
-    def _object_made(self, manager: ast.expr) -> str | None:
-        """The class of the lock `with` enters, when the function or its class made it."""
-        if isinstance(manager, ast.Name):
-            return self._made.get(manager.id)
-        if (
-            isinstance(manager, ast.Attribute)
-            and isinstance(manager.value, ast.Name)
-            and manager.value.id == "self"
-        ):
-            made = self.context.self_assignments.callees(manager.attr)
-            if made and all(cls in UNSUPPORTED_CONTEXT_OBJECTS for cls in made):
-                return made[0]
-        return None
