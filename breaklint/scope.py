@@ -781,13 +781,7 @@ class Project:
             passed = dict(site.keywords)
             if name in names and names.index(name) < len(site.positional):
                 passed[name] = site.positional[names.index(name)]
-            argument = passed.get(name)
-            if argument is not None:
-                caller = self.function(site.caller)
-                assert caller is not None
-                found += self._held_targets(site.caller.module, caller, argument, method, depth + 1)
-            elif site.forwards:
-                found += self._forwarded_targets(site.caller, name, method, depth + 1)
+            found += self._site_targets(site, passed.get(name), name, method, depth + 1)
         found = list(dict.fromkeys(found))
         self._passed_targets[key] = (depth, found)
         return found
@@ -804,13 +798,22 @@ class Project:
         found: list[Target] = []
         for site in sites if len(sites) <= _MAX_CALLERS else ():
             argument = dict(site.keywords).get(name)
-            if argument is not None:
-                caller = self.function(site.caller)
-                assert caller is not None
-                found += self._held_targets(site.caller.module, caller, argument, method, depth + 1)
-            elif site.forwards:
-                found += self._forwarded_targets(site.caller, name, method, depth + 1)
+            found += self._site_targets(site, argument, name, method, depth + 1)
         return found
+
+    def _site_targets(
+        self, site: CallSite, argument: str | None, name: str, method: str, depth: int
+    ) -> list[Target]:
+        """What one call site passes for the parameter `name` reaches: its argument's summary,
+        or, with none, what its caller's callers pass by that keyword into the `**kwargs` it
+        passes on."""
+        if argument is not None:
+            caller = self.function(site.caller)
+            assert caller is not None
+            return self._held_targets(site.caller.module, caller, argument, method, depth)
+        if site.forwards:
+            return self._forwarded_targets(site.caller, name, method, depth)
+        return []
 
     def call_sites(self, ref: DefinitionRef) -> list[CallSite]:
         """The project's calls that name the function `ref` directly (a function, a method on

@@ -389,15 +389,7 @@ class FunctionFacts(Visitor):
             method = func.attr
             if method in PYTHON_METHODS:
                 return Kind.PYTHON
-            # `super().forward(x)`: what a base class's method returns, not a Python value
-            # because `super` is a builtin.
-            value = func.value
-            on_super = (
-                isinstance(value, ast.Call)
-                and isinstance(value.func, ast.Name)
-                and value.func.id == "super"
-            )
-            receiver = Kind.UNKNOWN if on_super else self.kind(value)
+            receiver = self.kind(func.value)
             if receiver is Kind.PYTHON:
                 return Kind.PYTHON
             if receiver is Kind.MASK and self._keeps_dtype(node):

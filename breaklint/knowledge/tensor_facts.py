@@ -88,11 +88,12 @@ PYTHON_TORCH_PREFIXES = (
     "torch.equal", "torch.allclose", "torch.broadcast_shapes",
 )  # fmt: skip
 TENSOR_TORCH_PREFIXES = ("torch.nn.functional.", "torch.nn.init.")
+# Builtins whose result is a Python value (not `super`: `super().forward(x)` is a base class's).
 PYTHON_BUILTINS = frozenset(
     {
         "len", "isinstance", "issubclass", "hasattr", "getattr", "callable", "str", "repr",
         "type", "id", "range", "enumerate", "zip", "tuple", "list", "dict", "set", "frozenset",
         "int", "float", "bool", "round", "sorted", "print", "format", "divmod", "hash", "ord",
-        "chr", "iter", "next", "reversed", "vars", "dir", "super", "object",
+        "chr", "iter", "next", "reversed", "vars", "dir", "object",
     }
 )  # fmt: skip
