@@ -123,6 +123,9 @@ UNTRACEABLE_TENSOR_METHODS = {
         "compile the forward and the loss, and call `.backward()` on what the compiled "
         "function returns"
     ),
+    # A storage is memory, not a value a fake tensor has: GB0208 (`storage`), GB0156.
+    "storage": "read storages (sharing, sizes in bytes) outside the compiled function",
+    "untyped_storage": "read storages (sharing, sizes in bytes) outside the compiled function",
 }
 
 # `torch.nn` modules whose call returns something other than one tensor (a tuple, a named

@@ -26,7 +26,21 @@ def quiet(x):
     return y - 1
 
 
+def buffer_bytes(x):
+    y = x.contiguous()
+    size = y.untyped_storage().nbytes()  # BREAK BL509
+    return y * size
+
+
+def storage_bytes(x):
+    y = x * 2
+    size = y.storage().nbytes()  # BREAK BL509
+    return x * size
+
+
 compiled_input_gradient = torch.compile(input_gradient)
+compiled_buffer_bytes = torch.compile(buffer_bytes)
+compiled_storage_bytes = torch.compile(storage_bytes)
 compiled_quiet = torch.compile(quiet)
 compiled_step = torch.compile(step)
 
@@ -41,3 +55,11 @@ def probe_warning_filters():
 
 def probe_backward():
     return step, (torch.nn.Linear(4, 1), torch.randn(2, 4))
+
+
+def probe_untyped_storage():
+    return buffer_bytes, (torch.randn(4),)
+
+
+def probe_storage():
+    return storage_bytes, (torch.randn(4),)

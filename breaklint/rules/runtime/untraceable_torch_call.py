@@ -11,7 +11,7 @@ class UntraceableTorchCall(Rule):
     severity = Severity.ERROR
     message = (
         "`{call}` is a torch call Dynamo does not put in a graph (autograd's `grad` and "
-        "`backward`, sparse tensors); it breaks the graph here to run it eagerly"
+        "`backward`, sparse tensors, storages); it breaks the graph here to run it eagerly"
     )
     fix_safety = """
 No automatic fix: taking gradients, running the backward pass or building sparse tensors has to
@@ -20,8 +20,8 @@ code around it.
 """
     what = """
 Flags, in compiled code, `torch.autograd.grad(...)`, `torch.sparse_coo_tensor(...)`, and
-`t.to_sparse()` and `loss.backward()` on a tensor: calls Dynamo 2.13 does not trace with its
-default settings.
+`t.to_sparse()`, `loss.backward()`, `t.storage()` and `t.untyped_storage()` on a tensor: calls
+Dynamo 2.13 does not trace with its default settings.
 """
     why = """
 `torch.autograd.grad` runs the backward pass from inside the forward; Dynamo traces autograd
@@ -29,7 +29,9 @@ calls only with `torch._dynamo.config.trace_autograd_ops` on, off by default (GB
 `Tensor.backward()` in a compiled training step is unsupported (GB0123). Sparse
 tensors cannot be fake tensors: building one is a call Dynamo skips (GB0007), and a sparse
 tensor that crosses into a traced frame makes Dynamo give up on that frame ("Attempted to
-wrap sparse Tensor", GB0015).
+wrap sparse Tensor", GB0015). A storage is the memory behind a tensor, which a fake tensor does
+not have: `t.storage()` returns no tensor (GB0208) and `t.untyped_storage()` is an unsupported
+method (GB0156).
 """
     example = """
 import torch
@@ -59,7 +61,7 @@ def input_gradient(x):
 compiled = torch.compile(input_gradient)
 """
     probe = "(input_gradient, (torch.randn(4, requires_grad=True),))"
-    gb_ids = ("GB9186", "GB0123", "GB0007", "GB0015")
+    gb_ids = ("GB9186", "GB0123", "GB0007", "GB0015", "GB0208", "GB0156")
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
