@@ -117,6 +117,19 @@ UNTRACEABLE_TORCH_FUNCTIONS = {
     ),
     "torch.sparse_coo_tensor": "build sparse tensors outside the compiled function",
 }
+# The `math` functions of real numbers: a tensor given to one is read through `__float__`
+# (or `__floor__`, `__ceil__`, `__trunc__`), which needs its value: Dynamo breaks there
+# (GB0033, measured on 2.13 for sqrt, exp, log, isnan, floor).
+MATH_OF_NUMBERS = frozenset(
+    {
+        "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "copysign",
+        "cos", "cosh", "degrees", "erf", "erfc", "exp", "exp2", "expm1", "fabs", "floor",
+        "fmod", "frexp", "gamma", "hypot", "isclose", "isfinite", "isinf", "isnan", "ldexp",
+        "lgamma", "log", "log10", "log1p", "log2", "modf", "pow", "radians", "remainder",
+        "sin", "sinh", "sqrt", "tan", "tanh", "trunc",
+    }
+)  # fmt: skip
+
 UNTRACEABLE_TENSOR_METHODS = {
     "to_sparse": "make the sparse tensor outside the compiled function",
     "backward": (

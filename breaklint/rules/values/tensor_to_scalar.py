@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import NumberUses, NumberUsesHooks, check_fixes, offer, tensor_operands
 from breaklint.kinds import Kind
+from breaklint.knowledge.curated import MATH_OF_NUMBERS
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.syntax import excerpt, iter_nodes
 
@@ -16,6 +17,11 @@ if TYPE_CHECKING:
     from breaklint.rewrites import Rewrite, Rewritten
 
 CONVERSIONS = frozenset({"float", "int", "bool", "complex"})
+_MATH_CALLS = frozenset(("math", function) for function in MATH_OF_NUMBERS)
+MATH_MESSAGE = (
+    "`{call}()` of a tensor reads its value as a Python number; Dynamo traces without values, "
+    "so it breaks the graph here"
+)
 # The tensor method that converts as the builtin does (`int()` truncates, as `.long()` does).
 TENSOR_CONVERSIONS = {"float": "float", "int": "long"}
 
@@ -171,7 +177,9 @@ class TensorToScalar(NumberUsesHooks, Rule):
     )
     what = """
 Flags `float(t)`, `int(t)`, `bool(t)` and `complex(t)` on a tensor (a traced parameter, the
-result of a `torch` function, a tensor method or arithmetic on tensors) in compiled code. An
+result of a `torch` function, a tensor method or arithmetic on tensors) in compiled code, and
+the `math` functions of numbers given a tensor (`math.sqrt(t)`, `math.isnan(t)`), which read
+it the same way. An
 `int(t.argmax())` used as a slice bound is reported with the extra cost it carries: the
 output shape then depends on data. When the converted value is only a parameter of the
 compiled function in arithmetic (`int(patch_height * self.patch_size)`), which may be a Python
@@ -180,8 +188,8 @@ number, the finding is a warning rather than an error.
     why = """
 Converting a tensor to a Python number needs its value, which fake tensors do not have at
 trace time. Dynamo ends the graph before the conversion, runs it eagerly and starts a new
-graph after it (GB0124). Used as an index or slice bound, the number also makes the next
-graph's shapes depend on data.
+graph after it (GB0124; a `math` function: "Data dependent operator", GB0033). Used as an
+index or slice bound, the number also makes the next graph's shapes depend on data.
 """
     example = """
 import torch
@@ -206,7 +214,7 @@ def top_prefix(x):
 compiled = torch.compile(top_prefix)
 """
     probe = "(top_prefix, (torch.randn(8),))"
-    gb_ids = ("GB0124",)
+    gb_ids = ("GB0124", "GB0033")
     fix_examples = (
         FixExample(
             before="""
@@ -350,6 +358,10 @@ fix.
     def visit_Call(self, node: ast.Call) -> None:
         self.numbers.visit_Call(node)
         func = node.func
+        name = self.context.facts.resolve(func)
+        if name is not None and name.partition(".")[::2] in _MATH_CALLS:
+            self._math_call(node, name)
+            return
         if not (
             isinstance(func, ast.Name)
             and func.id in CONVERSIONS
@@ -380,6 +392,21 @@ fix.
             self.report(node, message, severity=severity, fix=self._fix(node))
         elif not (convertible and self.numbers.bind(node, severity)):
             self.report(node, message, severity=severity, hint=self._hint(node))
+
+    def _math_call(self, node: ast.Call, name: str) -> None:
+        """`math.sqrt(t)`: the function reads the tensor's value as `float(t)` does."""
+        facts = self.context.facts
+        tensors = [a for a in node.args if facts.kind(a).is_tensor]
+        if not tensors:
+            return
+        guess = all(facts.rests_on_guess(a) for a in tensors)
+        torch_name = name.replace("math.", "torch.", 1)
+        self.report(
+            node,
+            MATH_MESSAGE.format(call=name),
+            severity=Severity.WARNING if guess else None,
+            hint=f"keep a tensor: the torch function (`{torch_name}`) or tensor arithmetic",
+        )
 
     def _range_last_fix(self, node: ast.Call) -> Fix | None:
         """The `range-last` fix of `int(t[-1])` where, earlier in the same block (of a loop, a
