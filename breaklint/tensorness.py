@@ -368,8 +368,10 @@ class FunctionFacts(Visitor):
                 return Kind.MASK if self.kind(node.args[0]).is_tensor else Kind.UNKNOWN
         name = self.resolve(func)
         if name is not None and name.startswith("torch."):
-            if name.startswith("torch._"):
-                return Kind.UNKNOWN  # private helpers mostly answer Python questions
+            if any(part.startswith("_") for part in name.split(".")):
+                # Private helpers mostly answer Python questions
+                # (`torch.nn.init._calculate_fan_in_and_fan_out` gives two ints).
+                return Kind.UNKNOWN
             if name.startswith(TENSOR_TORCH_PREFIXES):
                 return Kind.TENSOR
             if name.startswith(PYTHON_TORCH_PREFIXES) or name.rpartition(".")[2][:1].isupper():

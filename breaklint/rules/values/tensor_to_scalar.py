@@ -179,7 +179,8 @@ class TensorToScalar(NumberUsesHooks, Rule):
 Flags `float(t)`, `int(t)`, `bool(t)` and `complex(t)` on a tensor (a traced parameter, the
 result of a `torch` function, a tensor method or arithmetic on tensors) in compiled code, and
 the `math` functions of numbers given a tensor (`math.sqrt(t)`, `math.isnan(t)`), which read
-it the same way. An
+it the same way (only a certain tensor: a value merely taken for one is, for `math`, more often
+a number). An
 `int(t.argmax())` used as a slice bound is reported with the extra cost it carries: the
 output shape then depends on data. When the converted value is only a parameter of the
 compiled function in arithmetic (`int(patch_height * self.patch_size)`), which may be a Python
@@ -394,17 +395,16 @@ fix.
             self.report(node, message, severity=severity, hint=self._hint(node))
 
     def _math_call(self, node: ast.Call, name: str) -> None:
-        """`math.sqrt(t)`: the function reads the tensor's value as `float(t)` does."""
+        """`math.sqrt(t)`: the function reads the tensor's value as `float(t)` does. Only a
+        certain tensor: `math` is for numbers, so a value only taken for a tensor (a torch
+        helper's result, a parameter) is far more often one."""
         facts = self.context.facts
-        tensors = [a for a in node.args if facts.kind(a).is_tensor]
-        if not tensors:
+        if not any(facts.kind(a).is_tensor and not facts.rests_on_guess(a) for a in node.args):
             return
-        guess = all(facts.rests_on_guess(a) for a in tensors)
         torch_name = name.replace("math.", "torch.", 1)
         self.report(
             node,
             MATH_MESSAGE.format(call=name),
-            severity=Severity.WARNING if guess else None,
             hint=f"keep a tensor: the torch function (`{torch_name}`) or tensor arithmetic",
         )
 
