@@ -36,8 +36,6 @@ PRODUCTS = [
     ("np.prod(x.shape[1:])", "torch.Size(x.shape[1:]).numel()"),
     ("np.prod(x.shape[-2:])", "torch.Size(x.shape[-2:]).numel()"),
     ("np.prod([2, x.shape[0]])", "torch.Size([2, x.shape[0]]).numel()"),
-    ("np.prod(x.shape)", "torch.Size(x.shape).numel()"),
-    ("np.prod(x.size())", "torch.Size(x.size()).numel()"),
     ("np.prod(x.shape[1:], dtype=np.int64)", None),  # numpy's own dtype: not a Python int
     ("np.prod(np.array([2, 3]))", None),  # an array's values, not sizes
     ("np.prod([2.0, 3])", None),  # a float: `torch.Size` takes ints only

@@ -89,9 +89,6 @@ NUMPY_FORMS = {
     "int-of-round-of-ratio": "return x * int(np.round(x.shape[0] / 4))",
     "int-of-ceil-of-integer": "return x * int(np.ceil(7))  # BREAK",
     "int-of-prod-of-list": "return x * int(np.prod([2, 3]))  # BREAK",
-    "int-of-prod-of-shape": "return x.reshape(int(np.prod(x.shape))) * 2  # BREAK",
-    "int-of-prod-of-size": "n = np.prod(x.size())\nreturn x.reshape(int(n)) * 2  # BREAK",
-    "prod-of-shape-as-view-size": "return x.view(np.prod(x.shape[:1]), -1) * 2",
     "interp": "return x * torch.from_numpy(np.interp(x.numpy(), [0.0, 5.0], [0.0, 1.0]))  # BREAK",
 }
 FORMS = {**RANDOM_FORMS, **NUMPY_FORMS}

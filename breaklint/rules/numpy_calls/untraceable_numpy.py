@@ -261,9 +261,8 @@ compiled = torch.compile(resample)
         facts = self.context.facts
         arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
         values = [self.value(argument) for argument in node.args]
-        # A shape is a tuple of Python ints (`np.prod(x.shape)`): it gives a number, not data.
         arrays = any(facts.kind(argument).is_tensor for argument in arguments) or any(
-            (isinstance(argument, (*SEQUENCES, ast.Starred)) and not _sizes(argument))
+            isinstance(argument, (*SEQUENCES, ast.Starred))
             or (value is not None and "numpy-data" in value.kinds)
             for argument, value in zip(node.args, values, strict=True)
         )
@@ -271,11 +270,7 @@ compiled = torch.compile(resample)
         if arrays or result is None:
             return TracedValue(name, frozenset({"numpy-data"}))
         numbers = [
-            "int"
-            if _sizes(argument)
-            else value.number
-            if value is not None
-            else python_number(argument)
+            value.number if value is not None else python_number(argument)
             for argument, value in zip(node.args, values, strict=True)
         ]
         if result == "follows":
