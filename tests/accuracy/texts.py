@@ -6,13 +6,13 @@ import torch
 
 def labelled(x):
     y = x.sum()
-    label = "total " + str(y)  # BREAK BL106
+    label = "total " + str(y)  # BREAK BL107
     return x * len(label)
 
 
 def described(x):
     y = x * 2
-    text = repr(y)  # BREAK BL106
+    text = repr(y)  # BREAK BL107
     return y + len(text)
 
 

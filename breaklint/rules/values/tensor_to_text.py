@@ -8,7 +8,7 @@ TEXT_BUILTINS = frozenset({"str", "repr"})
 
 
 class TensorToText(Rule):
-    code = "BL106"
+    code = "BL107"
     name = "tensor-to-text"
     severity = Severity.ERROR
     message = (
