@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from breaklint.annotations import read_annotation
 from breaklint.index import (
     READING_MARKS,
+    TRUTH_MARKS,
     VERSION,
     FunctionInfo,
     Node,
@@ -102,6 +103,12 @@ def _atom(value: Value) -> str:
     if atoms <= {"T", "B", "C"}:
         return "C"
     return "P" if atoms <= {"P", "N"} else "U"
+
+
+def _default_value(default: str) -> Value:
+    """What a parameter's default mark holds: None, a Python value (a constant of known
+    truth too), or unknown (an expression, or no default)."""
+    return "N" if default == "N" else "P" if default == "P" or default in TRUTH_MARKS else "U"
 
 
 def operate(one: Value | None, other: Value | None) -> Value | None:
@@ -179,6 +186,7 @@ class Analysis:
         self._forwards: dict[tuple[DefinitionRef, str, str], Value | None] = {}
         self._names: dict[tuple[DefinitionRef, str], Value | None] = {}
         self._attributes: dict[tuple[str, str, str], Value | None] = {}
+        self._truths: dict[tuple[DefinitionRef, str], bool | None] = {}
         # The values being computed, by table and key, with how many were open when each
         # started (its depth); the shallowest of them the current computation has read; the
         # values computed while some value they read was still open, with their tables (see
@@ -338,27 +346,54 @@ class Analysis:
 
     def _receive(self, function: _Function, site: _CallSite, received: dict[str, Value]) -> None:
         caller = site.caller
-        names = list(function.parameters)
-        if site.bound:
-            names = names[1:]
-        keywords = dict(site.keywords)
-        position = 0
-        for name in names:
-            role, _, default = function.parameters[name]
+        for name, argument, default in _site_arguments(function, site):
             value: Value | None
-            if role == "p" and position < len(site.positional):
-                value = self.evaluate(caller, decode(site.positional[position]))
-                position += 1
-            elif name in keywords:
-                value = self.evaluate(caller, decode(keywords[name]))
+            if argument is not None:
+                value = self.evaluate(caller, decode(argument))
             elif site.forwards:
                 value = self.forwarded(caller, name, default)
             elif site.unpacked:
                 value = "U"
             else:
-                value = {"N": "N", "P": "P"}.get(default, "U")
+                value = _default_value(default)
             if value is not None:  # None: nothing known of the argument
                 received[name] = join(received.get(name), value) or "U"
+
+    def truth(self, ref: DefinitionRef, name: str) -> bool | None:
+        """The truth of the constant every call of a function passes to its parameter `name`
+        (`matched(x, reference, strict=False)` at each call, or passing on a parameter of its
+        own whose callers all do): `if strict and ...` stops at `strict` while Dynamo traces.
+        None where the calls disagree or pass anything else, and for a compile root, whose
+        callers are outside the tree. A cycle knows nothing."""
+        key = (ref, name)
+        if key in self._truths:
+            return self._truths[key]
+        self._truths[key] = None
+        function = self.function(ref)
+        sites = self._call_sites().get(ref, ())
+        truths = set()
+        if function is not None and not function.root:
+            truths = {self._site_truth(function, site, name) for site in sites}
+        found = truths.pop() if len(truths) == 1 else None
+        self._truths[key] = found
+        return found
+
+    def _site_truth(self, function: _Function, site: _CallSite, name: str) -> bool | None:
+        for parameter, argument, default in _site_arguments(function, site):
+            if parameter != name:
+                continue
+            if argument is None:
+                known = not (site.forwards or site.unpacked) and default in TRUTH_MARKS
+                return default == "1" if known else None
+            if argument in TRUTH_MARKS:
+                return argument == "1"
+            passed = argument[1:-1] if argument[:1] == "n" and argument[-1:] == ";" else ""
+            caller = site.caller
+            # The caller's own parameter, passed on before anything rebinds it.
+            if passed in caller.parameters and passed not in caller.bindings:
+                return self.truth(caller.ref, passed)
+            return None
+        return None
 
     def forwarded(self, function: _Function, name: str, default: str) -> Value | None:
         """What `function`'s callers pass by the keyword `name` into its `**kwargs` (which it
@@ -373,7 +408,7 @@ class Analysis:
 
     def _forwarded_of(self, function: _Function, wanted: tuple[str, str]) -> Value | None:
         name, default = wanted
-        otherwise = {"N": "N", "P": "P"}.get(default, "U")
+        otherwise = _default_value(default)
         sites = self._call_sites().get(function.ref, ())
         if name in function.parameters or not sites:
             return otherwise if sites else "U"  # its own parameter takes it, not `**kwargs`
@@ -407,7 +442,7 @@ class Analysis:
     def parameter(self, function: _Function, name: str, reading: str, default: str) -> Value:
         """What a parameter holds: its callers' arguments read with its annotation."""
         passed = self.arguments(function.ref).get(name)
-        if default == "P" and reading == "T":
+        if _default_value(default) == "P" and reading == "T":
             return "P"  # `output_attentions: Tensor | None = False` holds a flag
         # (`t0: float | Tensor = 0.0` admits its default: what callers pass decides.)
         if passed is None:
@@ -460,7 +495,7 @@ class Analysis:
     def evaluate(self, function: _Function, node: Node) -> Value | None:
         mark: str = node[0]
         if len(node) == 1:
-            return mark
+            return "P" if mark in TRUTH_MARKS else mark  # a constant: a Python value
         if mark == "n":
             return self.name(function, node[1])
         if mark == "d":
@@ -585,6 +620,26 @@ class Analysis:
         return _method_result(method, receiver)
 
 
+def _site_arguments(function: _Function, site: _CallSite) -> Iterator[tuple[str, str | None, str]]:
+    """Each parameter of `function` that `site` may fill, with the summary of the argument it
+    passes there (None: it passes none by position or keyword) and the parameter's default
+    mark."""
+    names = list(function.parameters)
+    if site.bound:
+        names = names[1:]
+    keywords = dict(site.keywords)
+    position = 0
+    for name in names:
+        role, _, default = function.parameters[name]
+        argument = None
+        if role == "p" and position < len(site.positional):
+            argument = site.positional[position]
+            position += 1
+        elif name in keywords:
+            argument = keywords[name]
+        yield name, argument, default
+
+
 def _method_result(method: str, receiver: Value | None) -> Value | None:
     """What `receiver.method(...)` gives, by what tensors' methods give: a mask from a
     comparison (`x.eq(y)`, `x.bool()`) and from a view or copy of one (`mask.view(n, -1)`)."""
@@ -657,6 +712,9 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
     for name, (_, reading, default) in function.parameters.items():
         if name in received or (reading == "Y" and not function.root):
             kind = _kind_name(_atom(analysis.parameter(function, name, reading, default)))
+            truth = analysis.truth(ref, name) if kind == "python" else None
+            if truth is not None:
+                kind = "true" if truth else "false"  # a constant `if flag:` decides on
             parameters.append(f"{name}={kind or 'unknown'}")
     calls = []
     project_calls = []

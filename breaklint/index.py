@@ -760,7 +760,8 @@ _BUILTINS = frozenset(
 
 # The summary language: one string per expression, read by `breaklint.analysis`. Atoms are
 # T (a tensor), B (a mask: `torch.zeros(n, dtype=torch.bool)`), P (a Python value), N (None),
-# U (unknown), `n<name>;` (a local name), `d<a.b>;` (an attribute chain) and `c<callee>;`
+# 0 and 1 (a constant that is false, `False`, `0`, `""`, or true: a Python value whose truth
+# is known), U (unknown), `n<name>;` (a local name), `d<a.b>;` (an attribute chain) and `c<callee>;`
 # (what a call returns); `i<e>` is an element
 # of e, `s<e>` a slice of it, `l<e>` a container holding e, `r<e>` the callable e itself
 # (`functools.partial(e, ...)`), `m<method>;<e>` a method called on e, `e<k><e>` the k-th
@@ -782,7 +783,7 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
     kind = type(node)
     deeper = depth + 1
     if kind is ast.Constant:
-        return "N" if node.value is None else "P"  # type: ignore[attr-defined]
+        return _constant_mark(node.value)  # type: ignore[attr-defined]
     if kind is ast.Name:
         name = node.id  # type: ignore[attr-defined]
         return f"{_NAME}{names.get(name, name)};"
@@ -815,7 +816,11 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
         return f"o{summarise(node.left, names, deeper)}{summarise(node.right, names, deeper)}"
     if kind is ast.UnaryOp:
         assert isinstance(node, ast.UnaryOp)
-        return "P" if type(node.op) is ast.Not else summarise(node.operand, names, deeper)
+        if type(node.op) is ast.Not:
+            return "P"
+        inner = summarise(node.operand, names, deeper)
+        # `-1` is as true as `1`; `~0` is not as false as `0`.
+        return "P" if type(node.op) is ast.Invert and inner in TRUTH_MARKS else inner
     if kind is ast.Compare:
         assert isinstance(node, ast.Compare)
         if any(type(op) in _VALUE_TESTS for op in node.ops):
@@ -903,7 +908,7 @@ def _decode(text: str, at: int) -> tuple[Node, int]:
     if at >= len(text):
         return ("U",), at
     mark = text[at]
-    if mark in "TBPNUC":
+    if mark in "TBPNUC01":
         return (mark,), at + 1
     if mark in "ndc":
         end = text.index(";", at)
@@ -1075,7 +1080,8 @@ def _parameters(
     arguments: ast.arguments, aliases: dict[str, str], imports: dict[str, str]
 ) -> tuple[str, ...]:
     """`name=` role (p: positional, k: keyword only), reading of its annotation (T, C, Y, P,
-    or U without one), default (`-` none, N None, P another constant, U an expression), and
+    or U without one), default (`-` none, N None, 0 or 1 another constant by its truth, U an
+    expression), and
     `:target` when the annotation is another name, dotted through the module's imports."""
     positional = [*arguments.posonlyargs, *arguments.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
@@ -1101,11 +1107,23 @@ def _parameters(
 def _default_mark(default: ast.expr | None) -> str:
     if default is None:
         return "-"
-    if isinstance(default, ast.UnaryOp):
-        default = default.operand
+    if isinstance(default, ast.UnaryOp) and isinstance(default.operand, ast.Constant):
+        value = default.operand.value
+        if isinstance(default.op, ast.Not):
+            return _constant_mark(not value)
+        return _constant_mark(value) if isinstance(default.op, ast.USub | ast.UAdd) else "P"
     if isinstance(default, ast.Constant):
-        return "N" if default.value is None else "P"
+        return _constant_mark(default.value)
     return "U"
+
+
+TRUTH_MARKS = ("0", "1")  # a constant's summary (and default mark) by its truth
+
+
+def _constant_mark(value: object) -> str:
+    """N for None; for any other constant its truth, 0 or 1, which `if flag:` and `flag and
+    ...` decide on while Dynamo traces."""
+    return "N" if value is None else "1" if value else "0"
 
 
 def _abstract(node: ast.FunctionDef | ast.AsyncFunctionDef, decorators: tuple[str, ...]) -> bool:

@@ -45,6 +45,9 @@ HANDED_KINDS = {
     "tensors": Kind.TENSORS,
     "python": Kind.PYTHON,
     "none": Kind.PYTHON,  # `None` from every caller
+    # A constant every caller passes, by its truth (`strict=False`)
+    "true": Kind.PYTHON,
+    "false": Kind.PYTHON,
     "unknown": Kind.UNKNOWN,
 }
 

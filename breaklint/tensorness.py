@@ -16,6 +16,7 @@ methods only tensors have (`x.sum()`, `x.any()`), so shapes, dtypes, devices, `N
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from breaklint.annotations import Reading, iterates_tensors, read_annotation
 from breaklint.kinds import HANDED_KINDS, READ_KINDS, RETURNED_KINDS, Kind, annotation_kind, join
@@ -108,9 +109,14 @@ class FunctionFacts(Visitor):
         # Per function depth, what follows `if is_compiling(): return ...` (True: never traced)
         # or `if flag and is_compiling(): return ...` (False: traced when the flag is false).
         self._after_compiled_return: dict[int, bool] = {}
+        # Per function depth, the statements that run whenever the function does (its body's,
+        # and those of a `with` or a `try` body there): an `if` there that returns ends it.
+        self._unconditional: dict[int, set[int]] = {}
         self._depth = 0  # function nesting: 1 inside the visited function itself
         # Parameters without a default that every caller passes `None`, until rebound.
         self._none_parameters: set[str] = set()
+        # Parameters every caller passes a constant to, by its truth, until rebound.
+        self._constant_parameters: dict[str, bool] = {}
         # Root parameters taken for tensors only because they are parameters, until rebound.
         self.guessed_parameters: set[str] = set()
         self._saved: list[tuple[dict[str, Kind], list[Loop]]] = []
@@ -140,6 +146,7 @@ class FunctionFacts(Visitor):
         self._kinds.clear()
         self._tensor_methods.clear()
         self._none_parameters.discard(name)
+        self._constant_parameters.pop(name, None)
         self._tensor_sequences.discard(name)
 
     # Queries used by rules.
@@ -294,10 +301,13 @@ class FunctionFacts(Visitor):
 
     def _check(self, test: ast.expr) -> bool | None:
         """What a call of a check answers while Dynamo traces: True for torch's (and the
-        project's) compiling checks, False for TorchScript's, and what `token is None` says of
-        a parameter every caller passes `None`; None for any other test."""
+        project's) compiling checks, False for TorchScript's, what `token is None` says of
+        a parameter every caller passes `None`, and the truth of a parameter every caller
+        passes one constant to (`strict=False`); None for any other test."""
         if isinstance(test, ast.Compare):
             return self._none_test(test)
+        if isinstance(test, ast.Name):
+            return self._constant_parameters.get(test.id)
         if not isinstance(test, ast.Call):
             return None
         if dotted(test.func) in self.guard_calls:
@@ -436,6 +446,7 @@ class FunctionFacts(Visitor):
             self._saved_sequences.append(set(self._tensor_sequences))
             self.names, self.loops = dict(self.names), []
         self._resolved = (None, None)
+        self._unconditional[self._depth] = set(map(id, _unconditional_statements(node.body)))
         arguments = node.args
         positional = [*arguments.posonlyargs, *arguments.args]
         defaults = [None] * (len(positional) - len(arguments.defaults)) + arguments.defaults
@@ -465,6 +476,8 @@ class FunctionFacts(Visitor):
                 # No default, and every caller passes `None` (what a call returns while
                 # compiling): `if token is None` is true while Dynamo traces.
                 self._none_parameters.add(parameter.arg)
+            if passed in ("true", "false"):
+                self._constant_parameters[parameter.arg] = passed == "true"
             # A compile root's input used as only tensors allow (`lengths.unsqueeze(1)`) is
             # one, not a guess.
             if guessed and kind is Kind.TENSOR and parameter.arg not in self.used_as_tensors:
@@ -485,6 +498,7 @@ class FunctionFacts(Visitor):
 
     def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self._after_compiled_return.pop(self._depth, None)
+        self._unconditional.pop(self._depth, None)
         if self._depth > 1:
             self.names, self.loops = self._saved.pop()
             self._tensor_sequences = self._saved_sequences.pop()
@@ -550,7 +564,9 @@ class FunctionFacts(Visitor):
 
     def leave_If(self, node: ast.If) -> None:
         after_body = self._branches.pop()
-        if node.body and isinstance(node.body[-1], ast.Return | ast.Raise):
+        returns = node.body and isinstance(node.body[-1], ast.Return | ast.Raise)
+        if returns and id(node) in self._unconditional.get(self._depth, ()):
+            # Not under another `if` or in a loop: whether that one runs is not decided.
             self._note_compiled_return(node.test)
         if _ends_flow(node.body):
             return  # the `else` (or what follows) is the only way on
@@ -794,3 +810,12 @@ class FunctionFacts(Visitor):
 def _ends_flow(body: list[ast.stmt]) -> bool:
     """Whether a block never falls through to what follows it."""
     return bool(body) and isinstance(body[-1], ast.Return | ast.Raise | ast.Continue | ast.Break)
+
+
+def _unconditional_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a function's body that run whenever it runs to them: its own, and
+    those of a `with` block or a `try` body among them."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, ast.With | ast.AsyncWith | ast.Try):
+            yield from _unconditional_statements(statement.body)

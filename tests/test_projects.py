@@ -97,6 +97,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `apps/model.py`): each import resolves from its importer's folder, then the root (a folder
   that is no package, a package's relative import); linted as one tree, all the projects
   here find what each finds alone;
+- constant_flags: a parameter every caller passes one constant to (`strict=False`, or its
+  own parameter passed on) decides `if strict and ...`, `if not exact:` and the `and` after
+  a flag that is true, as Dynamo does; a flag the callers disagree on decides nothing, nor
+  does a return under another `if` end the function (mechanism 1);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -340,6 +344,15 @@ EXPECTED = {
         ("timing/spans.py", 9, "BL201", "error"),
         ("timing/spans.py", 11, "BL102", "error"),
         # (not `elif clip > 0.0`, past `if isinstance(clip, torch.Tensor)`: a Python number)
+    ],
+    "constant_flags": [
+        # (not `if strict and channels:`, nor `print` under `if strict:` in the helper it
+        # passes `strict` to, nor `float` under `if not exact:`: the callers' constants rule
+        # them out)
+        ("shapes/matching.py", 20, "BL201", "error"),  # after `exact`, true at every call
+        ("shapes/matching.py", 26, "BL201", "warning"),  # `on` is true at one call only
+        # `if full: return x` runs only for an empty input: what follows is traced
+        ("shapes/matching.py", 36, "BL302", "error"),
     ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
@@ -585,6 +598,14 @@ def test_dynamo_breaks_where_a_union_parameter_holds_the_tensors_passed(tmp_path
     # Both errors break under Dynamo; the `elif` on the number passed does not.
     assert probed_findings("annotated_unions", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["annotated_unions"]
+    ]
+
+
+def test_dynamo_follows_the_constants_callers_pass(tmp_path: Path) -> None:
+    # The breaks flagged are Dynamo's, and what the constants rule out breaks nowhere (no
+    # BL900).
+    assert probed_findings("constant_flags", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["constant_flags"]
     ]
 
 

@@ -559,11 +559,13 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         if not facts.reads_tensor_value(test):
             return
         # `x.dtype == torch.float16 and not torch.isfinite(x).all()`: Python stops at a false
-        # trace-time operand, so the tensor is read only in the configurations that pass it.
+        # trace-time operand, so the tensor is read only in the configurations that pass it
+        # (not after one true while Dynamo traces: a flag every caller sets, `is_compiling()`).
         guarded = (
             isinstance(test, ast.BoolOp)
             and isinstance(test.op, ast.And)
             and not facts.reads_tensor_value(test.values[0])
+            and not facts.compiling(test.values[0])
         )
         # `if scale > 0` where `scale` is a parameter never touched by a tensor operation:
         # quite possibly a Python number passed in, so a warning rather than an error.
