@@ -24,7 +24,15 @@ from breaklint.codes import INTERNAL_ERROR, PARSE_ERROR
 from breaklint.compile_stage import CompileStage
 from breaklint.findings import Finding, Severity
 from breaklint.index import ModuleIndex, build_index, code_words
-from breaklint.rule import Phase, Rule, RuleContext, all_rules, collect_reports
+from breaklint.rule import (
+    Outline,
+    Phase,
+    Rule,
+    RuleContext,
+    all_rules,
+    collect_reports,
+    rules_for,
+)
 from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import (
     LazyLines,
@@ -336,7 +344,14 @@ def _check_function(
     """The findings of one function in scope."""
     reports = []
     imports = module.imports
-    text = "".join(source.lines[node.lineno - 1 : node.end_lineno])
+    lines = source.lines
+    text = "".join(lines[node.lineno - 1 : node.end_lineno])
+    # The walk visits the decorators too: their lines are the function's code.
+    first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+    code = "".join(lines[first - 1 : node.lineno - 1]) + text
+    rules = rules_for(rules, Outline.of(code, imports, function, self_assignments))
+    if not rules:
+        return []  # nothing it holds can be reported: no walk
     used_as_tensors = names_used_as_tensors(text, imports)
     for target in _traced_parts(node, function.inner_only):
         facts = FunctionFacts(
@@ -375,7 +390,6 @@ def _check_function(
         context.observers.clear()
     if not reports:
         return []
-    lines = source.lines
     findings = []
     for report in reports:
         where = cast(ast.expr | ast.stmt, report.node)  # rules report nodes with a position

@@ -9,13 +9,16 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   files are compiled to bytecode too, for BL001's verdict and message (4 of transformers' 538
   modeling files, each a `global`; 13 when every starred target was noted, `a, *b = c` included:
   1.5% of the CPU). The words of its code (`index.code_words`, a fiftieth of the CPU: one pass of
-  C-level byte translation and split). Then the file's own scope and analysis, then one walk per
-  function in scope that runs the facts visitor and every rule together (what several rules ask of
-  one node, such as `fixes.tensor_operands` and `facts.tensor_method`, is computed once per walk; a
-  rule's `finish`, `restate` and `observe` are called only where it overrides them; no visitor hooks
-  `Name`, so names are not visited at all). Then the file's calls that break as the file alone sees
-  them (`breaklint.call_breaks`, over a project of the file), and a second walk, with the tree at
-  hand, of the functions that make such a call (`FileResult.settled`). All linear in L. The
+  C-level byte translation and split). Then the file's own scope and analysis, then, for each
+  function in scope, the rules' prefilter (`rule.rules_for`: the words of its text, one more
+  translation and split, against the words each rule declares, and what scope and the class
+  know) and one walk that runs the facts visitor and the rules kept together (what several
+  rules ask of one node, such as `fixes.tensor_operands` and `facts.tensor_method`, is computed
+  once per walk; a rule's `finish`, `restate` and `observe` are called only where it overrides
+  them; no visitor hooks `Name`, so names are not visited at all). Then the file's calls that
+  break as the file alone sees them (`breaklint.call_breaks`, over a project of the file), and a
+  second walk, with the tree at hand, of the functions that make such a call
+  (`FileResult.settled`). All linear in L. The
   cyclic collector is paused meanwhile: the walks leave no cycle, so each tree is freed by
   reference counting when its file is done. Timed phase by phase in one process over
   transformers' modeling files (`--jobs 1`, 20.0 s of CPU on a heavily loaded machine,
