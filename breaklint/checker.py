@@ -24,7 +24,15 @@ from breaklint.codes import INTERNAL_ERROR, PARSE_ERROR
 from breaklint.compile_stage import CompileStage
 from breaklint.findings import Finding, Severity
 from breaklint.index import ModuleIndex, build_index, code_words
-from breaklint.rule import Phase, Rule, RuleContext, all_rules, collect_reports
+from breaklint.rule import (
+    Outline,
+    Phase,
+    Rule,
+    RuleContext,
+    all_rules,
+    collect_reports,
+    rules_for,
+)
 from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import (
     LazyLines,
@@ -166,25 +174,26 @@ def own_breaks(
 
 def recheck_file(
     path: str,
-    package: list[str],
+    index: ModuleIndex,
     functions: Sequence[ScopedFunction],
     codes: frozenset[str],
     text: str | None = None,
 ) -> list[Finding]:
     """Check the functions whose project-wide scope differs from the file's own (in `text`,
-    when given, as `check_file`)."""
+    when given, as `check_file`), with the file's `index` from its check: the file is parsed
+    again, not indexed again."""
     with collector_paused():
-        return _recheck_file(path, package, functions, codes, text)
+        return _recheck_file(path, index, functions, codes, text)
 
 
 def _recheck_file(
     path: str,
-    package: list[str],
+    index: ModuleIndex,
     functions: Sequence[ScopedFunction],
     codes: frozenset[str],
     unsaved: str | None,
 ) -> list[Finding]:
-    parsed = _parse(path, package, unsaved)
+    parsed = _parse(path, [], unsaved, index)
     if isinstance(parsed, FileResult):  # the file changed or vanished since it was indexed
         return parsed.problems
     text, tree, index, nodes = parsed
@@ -196,8 +205,10 @@ def _recheck_file(
 
 
 def _parse(
-    path: str, package: list[str], unsaved: str | None
+    path: str, package: list[str], unsaved: str | None, indexed: ModuleIndex | None = None
 ) -> FileResult | tuple[str, ast.Module, ModuleIndex, Nodes]:
+    """The file's text, tree, index and the nodes of the functions the index holds; `indexed`:
+    its index, known already (the file is then only parsed)."""
     text = read_source(path) if unsaved is None else unsaved
     if isinstance(text, Unreadable):
         return FileResult(path, None, [_parse_error(path, text.line, 1, text.message)], [])
@@ -206,7 +217,10 @@ def _parse(
     try:
         tree = parse_tree(text, path)
         nodes: Nodes = {}
-        index = _index(path, text, tree, package, nodes)
+        if indexed is None:
+            index = _index(path, text, tree, package, nodes)
+        else:
+            index, nodes = indexed, _indexed_nodes(tree, indexed)
     except SyntaxError as error:
         line, column = error.lineno or 1, error.offset or 1
         problem = _parse_error(path, line, column, f"SyntaxError: {error.msg}")
@@ -243,6 +257,32 @@ def _index(path: str, text: str, tree: ast.Module, package: list[str], nodes: No
     if stage.needs_compile:
         compile_tree(tree, text, path)
     return index
+
+
+def _indexed_nodes(tree: ast.Module, index: ModuleIndex) -> Nodes:
+    """The node of each function the index holds, found by the line it starts on (its first
+    decorator's, `FunctionInfo.start_line`): no two definitions start on one line. Statements
+    are read, not expressions, and no function's body: the index holds no definition made in
+    one."""
+    by_line: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            by_line[min([node.lineno, *(d.lineno for d in node.decorator_list)])] = node
+            continue
+        for block in _BLOCKS:
+            pending.extend(getattr(node, block, ()))
+    return {
+        qualname: by_line[info.start_line]
+        for qualname, info in index.functions.items()
+        if info.start_line in by_line
+    }
+
+
+# The fields of statements that hold statements (a `try`'s handlers and a `match`'s cases hold
+# them in their `body`).
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _parse_error(path: str, line: int, column: int, message: str) -> Finding:
@@ -336,7 +376,14 @@ def _check_function(
     """The findings of one function in scope."""
     reports = []
     imports = module.imports
-    text = "".join(source.lines[node.lineno - 1 : node.end_lineno])
+    lines = source.lines
+    text = "".join(lines[node.lineno - 1 : node.end_lineno])
+    # The walk visits the decorators too: their lines are the function's code.
+    first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+    code = "".join(lines[first - 1 : node.lineno - 1]) + text
+    rules = rules_for(rules, Outline.of(code, imports, function, self_assignments))
+    if not rules:
+        return []  # nothing it holds can be reported: no walk
     used_as_tensors = names_used_as_tensors(text, imports)
     for target in _traced_parts(node, function.inner_only):
         facts = FunctionFacts(
@@ -375,7 +422,6 @@ def _check_function(
         context.observers.clear()
     if not reports:
         return []
-    lines = source.lines
     findings = []
     for report in reports:
         where = cast(ast.expr | ast.stmt, report.node)  # rules report nodes with a position

@@ -20,6 +20,8 @@ class SelfAssignments:
         self._methods = methods
         self._imports = imports
         self._callees: dict[str, tuple[str, ...]] | None = None
+        self._made: frozenset[str] = frozenset()
+        self._constants_made: frozenset[str] = frozenset()
         self._constants: dict[str, tuple[str, ...]] = {}
 
     def callees(self, attribute: str) -> tuple[str, ...]:
@@ -27,6 +29,19 @@ class SelfAssignments:
             self._collect()
         assert self._callees is not None
         return self._callees.get(attribute, ())
+
+    def made(self) -> frozenset[str]:
+        """Every callee any attribute is assigned from (what `callees` may answer)."""
+        if self._callees is None:
+            self._collect()
+        return self._made
+
+    def constants_made(self) -> frozenset[str]:
+        """Every type of constant any attribute is assigned (what `constant_types` may
+        answer)."""
+        if self._callees is None:
+            self._collect()
+        return self._constants_made
 
     def constant_types(self, attribute: str) -> tuple[str, ...]:
         """The types of the constants assigned to `self.<attribute>` (`bool`, `int`...)."""
@@ -56,6 +71,8 @@ class SelfAssignments:
                 ):
                     found.setdefault(target.attr, set()).add(what)
         self._callees = {attribute: tuple(sorted(c)) for attribute, c in callees.items()}
+        self._made = frozenset().union(*callees.values())
+        self._constants_made = frozenset().union(*constants.values())
         self._constants = {attribute: tuple(sorted(c)) for attribute, c in constants.items()}
 
 

@@ -9,13 +9,16 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   files are compiled to bytecode too, for BL001's verdict and message (4 of transformers' 538
   modeling files, each a `global`; 13 when every starred target was noted, `a, *b = c` included:
   1.5% of the CPU). The words of its code (`index.code_words`, a fiftieth of the CPU: one pass of
-  C-level byte translation and split). Then the file's own scope and analysis, then one walk per
-  function in scope that runs the facts visitor and every rule together (what several rules ask of
-  one node, such as `fixes.tensor_operands` and `facts.tensor_method`, is computed once per walk; a
-  rule's `finish`, `restate` and `observe` are called only where it overrides them; no visitor hooks
-  `Name`, so names are not visited at all). Then the file's calls that break as the file alone sees
-  them (`breaklint.call_breaks`, over a project of the file), and a second walk, with the tree at
-  hand, of the functions that make such a call (`FileResult.settled`). All linear in L. The
+  C-level byte translation and split). Then the file's own scope and analysis, then, for each
+  function in scope, the rules' prefilter (`rule.rules_for`: the words of its text, one more
+  translation and split, against the words each rule declares, and what scope and the class
+  know) and one walk that runs the facts visitor and the rules kept together (what several
+  rules ask of one node, such as `fixes.tensor_operands` and `facts.tensor_method`, is computed
+  once per walk; a rule's `finish`, `restate` and `observe` are called only where it overrides
+  them; no visitor hooks `Name`, so names are not visited at all). Then the file's calls that
+  break as the file alone sees them (`breaklint.call_breaks`, over a project of the file), and a
+  second walk, with the tree at hand, of the functions that make such a call
+  (`FileResult.settled`). All linear in L. The
   cyclic collector is paused meanwhile: the walks leave no cycle, so each tree is freed by
   reference counting when its file is done. Timed phase by phase in one process over
   transformers' modeling files (`--jobs 1`, 20.0 s of CPU on a heavily loaded machine,
@@ -35,7 +38,10 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   probes), then the project's scope and analysis over the linked files' indexes only (the
   collector paused; linear in the calls it resolves, each name looked up once), then a
   re-check, in workers, of the few files whose functions the project's scope changes
-  (another parse of those files). A file no other reaches and that reaches no other keeps
+  (another parse of those files, not another index: the job carries the file's index, and the
+  functions' nodes are found by their first lines, from the statements alone; on the torch
+  package with `--scope all` most files are linked and rechecked, and indexing them again was
+  about a tenth of that run's profile). A file no other reaches and that reaches no other keeps
   its own check, whose scope, analysis and call summaries are the project's: on
   transformers' modeling files 54 of 538 files are linked. Then, over the linked files,
   one more check of the functions that call, in a loop, a `try` body or a generator
@@ -389,7 +395,7 @@ def _in_project_scope(
         for qualname, found in kept:
             by_function[result.path, qualname] = found
         if missing:
-            rechecks.append(_recheck(jobs, result.path, missing))
+            rechecks.append(_recheck(jobs, result.path, missing, linked[result.path]))
     _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
     # Then once more, the functions that call one whose findings break the graph: a loop or a
     # `try` around such a call skips the caller's frame (`breaklint.call_breaks`). No call of
@@ -405,7 +411,7 @@ def _in_project_scope(
     for path, functions in summarised.items():
         changed = [f for f in functions if f.breaking_calls]
         if changed:
-            rechecks.append(_recheck(jobs, path, changed))
+            rechecks.append(_recheck(jobs, path, changed, linked[path]))
     _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
     return _unique(by_function)
 
@@ -419,13 +425,16 @@ def _unique(by_function: dict[tuple[str, str], list[Finding]]) -> list[Finding]:
     return list(unique.values())
 
 
-def _recheck(jobs: _JobInputs, path: str, functions: list[ScopedFunction]) -> RecheckJob:
+def _recheck(
+    jobs: _JobInputs, path: str, functions: list[ScopedFunction], index: ModuleIndex
+) -> RecheckJob:
     return RecheckJob(
         path,
         jobs.package_of[path],
         functions,
         jobs.codes_of[path],
         jobs.digests.get(path),
+        index,
         text=jobs.unsaved.get(path),
     )
 

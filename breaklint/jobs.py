@@ -23,6 +23,7 @@ from breaklint.cache import (
 if TYPE_CHECKING:
     from breaklint.checker import FileResult
     from breaklint.findings import Finding
+    from breaklint.index import ModuleIndex
     from breaklint.scope import ScopedFunction, ScopeOptions
 
 R = TypeVar("R")
@@ -92,12 +93,13 @@ class RecheckJob:
     functions: list[ScopedFunction]
     codes: frozenset[str]
     digest: str | None
+    index: ModuleIndex  # the file's, from its check: what its key stands for
     text: str | None = None  # as CheckJob's
 
     def run(self) -> list[Finding]:
         from breaklint.checker import recheck_file
 
-        return recheck_file(self.path, self.package, self.functions, self.codes, self.text)
+        return recheck_file(self.path, self.index, self.functions, self.codes, self.text)
 
     def cache_key(self) -> list[Any] | None:
         # What scope hands to the file is in the key: a change elsewhere that alters it re-lints.

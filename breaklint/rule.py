@@ -2,6 +2,12 @@
 
 A rule is a visitor over the `ast` of one function in compile scope. Declaring a subclass with a
 `code` registers it; `all_rules()` imports every catalogue module (`catalogue_modules()`) once.
+
+A rule declares what a function must hold for it to report there (`Rule.words`,
+`Rule.may_report`, `Rule.reads_breaks`): before a function's walk, `rules_for` leaves out the
+rules that cannot report in it, from the words of its code alone (`Outline`), and the walk
+does not happen when none is left. Most rules look for calls of a few names; most functions
+call none of them.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from breaklint.findings import (
     Severity,
     Status,
 )
+from breaklint.index import word_set
 from breaklint.syntax import Visitor
 
 if TYPE_CHECKING:
@@ -63,6 +70,46 @@ class RuleContext:
     @property
     def root(self) -> bool:
         return self.facts.root
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """What the prefilter knows of a function before its walk (`Rule.may_report`)."""
+
+    code: str  # its lines, from its first decorator's
+    # The words of its code (decorators included): identifiers, keywords, and the words of its
+    # strings and comments; a name that an import binds (`np`, `gb` of `from torch._dynamo
+    # import graph_break as gb`) also counts as each part of what it imports.
+    words: frozenset[str]
+    function: ScopedFunction
+    self_assignments: SelfAssignments  # what its class assigns to `self.<attribute>`
+
+    @classmethod
+    def of(
+        cls,
+        text: str,
+        imports: Mapping[str, str],
+        function: ScopedFunction,
+        self_assignments: SelfAssignments,
+    ) -> Outline:
+        """The outline of a function whose code is `text`, with `imports` its import table."""
+        words = word_set(text)
+        for word in words & imports.keys():
+            words.update(imports[word].split("."))
+        return cls(text, frozenset(words), function, self_assignments)
+
+
+def called(*names: str) -> frozenset[str]:
+    """The words of a rule that looks for calls of these names as resolved
+    (`FunctionFacts.resolve`: `torch.nn.functional.pad`): their last parts, which the code
+    writes (`F.pad(x)`) or an import binds (`from torch.nn.functional import pad as p`)."""
+    return frozenset(name.rstrip(".").rpartition(".")[2] for name in names)
+
+
+def within(*prefixes: str) -> frozenset[str]:
+    """The words of a rule that looks for calls of any name resolved under these prefixes
+    (`time.`, `numpy.`): their first parts."""
+    return frozenset(prefix.partition(".")[0] for prefix in prefixes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +191,16 @@ class Rule(Visitor):
     # BL204, BL206, BL207): it runs after theirs, whatever the codes' order.
     finishes_last: ClassVar[bool] = False
 
+    # The prefilter (`rules_for`): a function's code holds one of these words wherever the rule
+    # reports (see `Outline.words`; `called` and `within` give the words of names looked up as
+    # resolved); None: it may report in any function. A rule that also reports from what its
+    # class or the analysis knows (`Outline.self_assignments`, `ScopedFunction.held_objects`)
+    # says so in `may_report`.
+    words: ClassVar[frozenset[str] | None] = None
+    # Whether it reports only from the breaks of other rules or of the callees
+    # (`ScopedFunction.breaking_calls`): it then runs only where such a break may be reported.
+    reads_breaks: ClassVar[bool] = False
+
     # Which of the hooks below a rule overrides (set for each subclass): a function's walk
     # calls only those, as most rules override none.
     observes: ClassVar[bool] = False
@@ -197,6 +254,13 @@ class Rule(Visitor):
         self.reports.append(report)
         for observer in self.context.observers:
             observer.observe(report)
+
+    @classmethod
+    def may_report(cls, outline: Outline) -> bool:
+        """Whether the rule may report in the function `outline` describes: False only where
+        it certainly cannot, and the walk then leaves it out. By default, whether the code
+        holds one of its `words`."""
+        return cls.words is None or not cls.words.isdisjoint(outline.words)
 
     def observe(self, report: Report) -> None:
         """Called with every rule's report as it is made, where the traversal then is (what
@@ -287,6 +351,16 @@ def collect_reports(visitors: list[Rule]) -> list[Report]:
         if visitor.restates:
             reports = visitor.restate(reports)
     return reports
+
+
+def rules_for(rules: Sequence[type[Rule]], outline: Outline) -> list[type[Rule]]:
+    """The rules, in their order, that may report in the function `outline` describes (the
+    prefilter: see `Rule.words`); those that read breaks only where a kept rule breaks the
+    graph, or the function calls one that breaks."""
+    kept = {rule for rule in rules if not rule.reads_breaks and rule.may_report(outline)}
+    if outline.function.breaking_calls or any(rule.breaks_graph for rule in kept):
+        kept.update(rule for rule in rules if rule.reads_breaks and rule.may_report(outline))
+    return [rule for rule in rules if rule in kept]
 
 
 @cache

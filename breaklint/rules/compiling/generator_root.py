@@ -7,6 +7,7 @@ from breaklint.rule import Rule
 class GeneratorRoot(Rule):
     code = "BL801"
     name = "generator-root"
+    words = frozenset({"yield"})
     severity = Severity.ERROR
     breaks_graph = False  # the frame is skipped as a whole; BL202 need not repeat it
     message = (

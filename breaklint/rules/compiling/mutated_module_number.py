@@ -1,12 +1,19 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.rule import Outline, Rule
 
 
 class MutatedModuleNumber(Rule):
     code = "BL811"
     name = "mutated-module-number"
+    words = frozenset({"self"})
+
+    @classmethod
+    def may_report(cls, outline: Outline) -> bool:
+        """A method whose class sets an attribute to an int (asked last: the class is read)."""
+        return super().may_report(outline) and "int" in outline.self_assignments.constants_made()
+
     severity = Severity.ERROR
     breaks_graph = False
     recompiles = True

@@ -7,6 +7,7 @@ from breaklint.rule import Rule, RuleContext
 class RangeBoundArgument(Rule):
     code = "BL812"
     name = "range-bound-argument"
+    words = frozenset({"range"})
     severity = Severity.ERROR
     breaks_graph = False
     recompiles = True

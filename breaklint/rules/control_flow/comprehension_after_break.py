@@ -94,6 +94,7 @@ class _Candidate:
 class ComprehensionAfterBreak(Rule):
     code = "BL203"
     name = "comprehension-after-break"
+    reads_breaks = True
     severity = Severity.ERROR
     breaks_graph = False  # it restates a break that another rule reports, and its cost
     message = (

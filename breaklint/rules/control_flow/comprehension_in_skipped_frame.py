@@ -40,6 +40,7 @@ class _Candidate:
 class ComprehensionInSkippedFrame(Rule):
     code = "BL205"
     name = "comprehension-in-skipped-frame"
+    reads_breaks = True
     severity = Severity.ERROR
     breaks_graph = False  # the frame it is in runs eagerly already; this is one more skip
     finishes_last = True  # the skips it reads are reported in the other rules' `finish`

@@ -145,6 +145,9 @@ _RESIDUAL_WHERE = """        return torch.where(x.abs().max() > 2, self.proj(x),
 class DataDependentBranch(Rule):
     code = "BL201"
     name = "data-dependent-branch"
+    # the constructs whose truth it reads: `if`, `elif`, `while`, `assert`, `and`, `or`, and
+    # `any()` / `all()` (a conditional expression and a comprehension's filter write `if`)
+    words = frozenset({"if", "elif", "while", "assert", "and", "or", "any", "all"})
     severity = Severity.ERROR
     message = (
         "{construct} decides on a tensor's value; Dynamo cannot know which way it goes while "

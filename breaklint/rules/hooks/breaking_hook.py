@@ -15,6 +15,7 @@ class BreakingHook(Rule):
     name = "breaking-hook"
     severity = Severity.WARNING
     breaks_graph = False
+    reads_breaks = True
     message = "the registered hook breaks the graph of every module call it runs in"
     hint = (
         "make the hook pure tensor math, or guard its side effects with "

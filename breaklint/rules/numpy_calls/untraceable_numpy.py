@@ -9,7 +9,7 @@ from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import NUMPY_OBJECT_MAKERS
-from breaklint.rule import FixExample, RuleContext
+from breaklint.rule import FixExample, Outline, RuleContext, within
 from breaklint.rules._traced_values import TracedValue, TracedValueUses, python_number
 from breaklint.syntax import dotted
 
@@ -76,6 +76,16 @@ class UntraceableNumpy(TracedValueUses):
         "(`torch.Generator` outside, `torch.rand`/`torch.randint` inside)"
     )
     module = "numpy"
+    words = within(f"{module}.")
+
+    @classmethod
+    def may_report(cls, outline: Outline) -> bool:
+        """Its calls, or a method of an object its class makes (asked last: the class is read)."""
+        if super().may_report(outline):
+            return True
+        made = outline.self_assignments.made() if "self" in outline.words else ()
+        return not NUMPY_OBJECT_MAKERS.isdisjoint(made)
+
     use_message = (
         "{subject} is an array Dynamo traces as a tensor: {use} needs its value, which breaks "
         "the graph here"

@@ -1,7 +1,7 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.rule import Outline, Rule
 from breaklint.syntax import dotted
 
 
@@ -59,6 +59,10 @@ def scaled(x):
 compiled = torch.compile(scaled)
 """
     probe = "(scaled, (torch.randn(8),))"
+
+    @classmethod
+    def may_report(cls, outline: Outline) -> bool:
+        return bool(outline.function.disabled_calls)
 
     def visit_Call(self, node: ast.Call) -> None:
         name = dotted(node.func)

@@ -2,12 +2,13 @@ import ast
 
 from breaklint.findings import Applicability, Severity
 from breaklint.fixes import removal_fix
-from breaklint.rule import FixExample, Rule
+from breaklint.rule import FixExample, Rule, called
 
 
 class ExplicitGraphBreak(Rule):
     code = "BL504"
     name = "explicit-graph-break"
+    words = called("torch._dynamo.graph_break")
     severity = Severity.WARNING
     message = "`torch._dynamo.graph_break()` splits the graph here on purpose"
     hint = "remove it once the reason for it is gone; keep it only where a split is wanted"

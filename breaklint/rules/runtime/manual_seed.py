@@ -1,7 +1,7 @@
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule
+from breaklint.rule import Rule, called
 
 SEEDING = frozenset(
     {
@@ -14,6 +14,7 @@ SEEDING = frozenset(
 class ManualSeed(Rule):
     code = "BL502"
     name = "manual-seed"
+    words = called(*SEEDING)
     severity = Severity.ERROR
     message = (
         "`{call}()` resets the global RNG state, which Dynamo cannot record in a graph; it "

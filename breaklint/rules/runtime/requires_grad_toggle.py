@@ -9,6 +9,7 @@ from breaklint.syntax import method_call
 class RequiresGradToggle(Rule):
     code = "BL503"
     name = "requires-grad-toggle"
+    words = frozenset({"requires_grad", "requires_grad_"})
     severity = Severity.ERROR
     message = (
         "`.requires_grad_()` on {what} changes autograd metadata that the compiled graph "

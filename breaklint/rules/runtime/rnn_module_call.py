@@ -2,7 +2,7 @@ import ast
 from functools import cache
 
 from breaklint.findings import Severity
-from breaklint.rule import Rule, RuleContext
+from breaklint.rule import Outline, Rule, RuleContext
 
 RECURRENT_MODULES = frozenset({"torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"})
 
@@ -91,6 +91,13 @@ compiled = torch.compile(Tagger())
     probe = "(Tagger(), (torch.randn(2, 5, 8),))"
     gb_ids = ("GB0014",)
     breaks_graph = False  # the whole frame is skipped already, loop or not
+
+    @classmethod
+    def may_report(cls, outline: Outline) -> bool:
+        """A method whose class makes a recurrent module (asked last: the class is read)."""
+        return "self" in outline.words and any(
+            _public_name(made) in RECURRENT_MODULES for made in outline.self_assignments.made()
+        )
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)

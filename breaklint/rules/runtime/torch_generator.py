@@ -2,7 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
-from breaklint.rule import Rule, RuleContext
+from breaklint.rule import Rule, RuleContext, called
 from breaklint.syntax import dotted, method_call
 
 GENERATOR = "torch.Generator"
@@ -19,6 +19,7 @@ RANDOM_METHODS = frozenset(
 class TorchGenerator(Rule):
     code = "BL508"
     name = "torch-generator"
+    words = called(GENERATOR) | {"generator"}  # made here, or passed as `generator=`
     severity = Severity.ERROR
     message = (
         "`generator=` passes a `torch.Generator` to `{call}`: Dynamo cannot put a generator "

@@ -54,6 +54,7 @@ def _sdpa_kernel(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 class UnsupportedContextManager(Rule):
     code = "BL507"
     name = "unsupported-context-manager"
+    words = frozenset({"with"})  # it reads the managers of `with` statements only
     severity = Severity.ERROR
     message = (
         "`{manager}()` is a context manager Dynamo cannot enter while tracing: it gives up on "

@@ -14,7 +14,7 @@ from breaklint.knowledge.curated import (
     UNTRACEABLE_OBJECT_METHODS,
     UNTRACEABLE_STDLIB,
 )
-from breaklint.rule import FixExample
+from breaklint.rule import FixExample, within
 from breaklint.rules._traced_values import TracedValue, TracedValueUses
 from breaklint.syntax import dotted, method_call
 
@@ -95,6 +95,13 @@ class UntraceableStdlibCall(TracedValueUses):
         "not trace: if this is one (or a module), it breaks the graph here"
     )
     module = "random"
+    # the modules of its calls and of the values it follows, and the methods of the objects
+    # it knows (`var.get()` of a `ContextVar`, `rng.uniform()` of a `random.Random`)
+    words = (
+        within(*UNTRACEABLE_STDLIB, f"{module}.")
+        | UNTRACEABLE_METHOD_NAMES
+        | frozenset().union(*TRACED_DRAW_METHODS.values())
+    )
     use_message = (
         "{subject} is a random number Dynamo traces as a tensor input: {use} needs the number "
         "itself, which breaks the graph here"

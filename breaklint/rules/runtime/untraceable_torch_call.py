@@ -2,12 +2,13 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.knowledge.curated import UNTRACEABLE_TENSOR_METHODS, UNTRACEABLE_TORCH_FUNCTIONS
-from breaklint.rule import Rule
+from breaklint.rule import Rule, called
 
 
 class UntraceableTorchCall(Rule):
     code = "BL509"
     name = "untraceable-torch-call"
+    words = called(*UNTRACEABLE_TORCH_FUNCTIONS) | frozenset(UNTRACEABLE_TENSOR_METHODS)
     severity = Severity.ERROR
     message = (
         "`{call}` is a torch call Dynamo does not put in a graph (autograd's `grad` and "

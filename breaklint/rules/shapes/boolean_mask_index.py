@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.kinds import Kind
-from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.rule import FixExample, Outline, Rule, RuleContext
 from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
 from breaklint.syntax import dotted, excerpt, iter_nodes
 
@@ -422,6 +422,10 @@ off: `x[mask] += 1`, `x[mask] *= 0.0` and `x[mask] = y[mask]` break the graph (G
 compiles to one graph, on a local tensor, a view of one and a module's buffer. Other reads
 have no automatic fix.
 """
+
+    @classmethod
+    def may_report(cls, outline: Outline) -> bool:
+        return "[" in outline.code  # it reports subscripts only
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)

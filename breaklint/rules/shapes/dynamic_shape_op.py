@@ -2,7 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
-from breaklint.rule import Rule
+from breaklint.rule import Rule, called
 from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
 
 FUNCTIONS = frozenset(
@@ -19,6 +19,7 @@ METHODS = frozenset(
 class DynamicShapeOp(Rule):
     code = "BL301"
     name = "dynamic-shape-op"
+    words = called(*FUNCTIONS, "torch.where") | METHODS
     severity = Severity.ERROR
     message = (
         "`{op}` returns a tensor whose size depends on the data; Dynamo cannot trace it with "

@@ -8,6 +8,7 @@ from breaklint.rules.shapes._dynamic_shapes import WHY
 class RepeatInterleaveTensor(Rule):
     code = "BL303"
     name = "repeat-interleave-tensor"
+    words = frozenset({"repeat_interleave"})
     severity = Severity.ERROR
     message = (
         "`repeat_interleave` with tensor `repeats` makes the output size depend on the data; "

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.kinds import Kind
-from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.rule import FixExample, Outline, Rule, RuleContext, called
 from breaklint.syntax import dotted, iter_nodes, method_call
 from breaklint.tensorness import FunctionFacts
 
@@ -243,6 +243,13 @@ compiled = torch.compile(covariance)
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"index-pairs": _index_pairs}
+
+    # the functions and methods that take sizes; subscripts (slices, indices) besides
+    words = called(*FUNCTIONS) | frozenset(METHODS)
+
+    @classmethod
+    def may_report(cls, outline: Outline) -> bool:
+        return "[" in outline.code or super().may_report(outline)
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)

@@ -2,7 +2,7 @@ import ast
 
 from breaklint.findings import Applicability, Severity
 from breaklint.fixes import removal_fix
-from breaklint.rule import FixExample, Rule
+from breaklint.rule import FixExample, Rule, called
 
 # Debugger entry points: removing the call changes no value the program computes.
 DEBUGGERS = ("breakpoint", "pdb.set_trace")
@@ -17,6 +17,7 @@ CALLS = {
 class InteractiveIo(Rule):
     code = "BL404"
     name = "interactive-io"
+    words = called(*CALLS)
     severity = Severity.ERROR
     message = "{what}: Dynamo cannot trace it and breaks the graph here to run it eagerly"
     hint = (

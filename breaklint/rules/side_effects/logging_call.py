@@ -22,6 +22,7 @@ def is_logger(receiver: str) -> bool:
 class LoggingCall(Rule):
     code = "BL402"
     name = "logging-call"
+    words = LOG_METHODS
     severity = Severity.ERROR
     message = (
         "logging call `{call}`: Dynamo does not trace into the logging machinery, so it breaks "

@@ -8,6 +8,7 @@ from breaklint.rule import FixExample, Rule
 class PrintCall(Rule):
     code = "BL401"
     name = "print-call"
+    words = frozenset({"print"})
     severity = Severity.ERROR
     message = (
         "`print()` is a side effect Dynamo cannot put in a graph; it breaks the graph here to "

@@ -2,12 +2,13 @@ import ast
 
 from breaklint.findings import Applicability, Severity
 from breaklint.fixes import guard_fix
-from breaklint.rule import FixExample, Rule
+from breaklint.rule import FixExample, Rule, called
 
 
 class WarningsWarn(Rule):
     code = "BL403"
     name = "warnings-warn"
+    words = called("warnings.warn", "warnings.warn_explicit")
     severity = Severity.ERROR
     message = (
         "`warnings.warn()` is a side effect (it inspects the stack and the warning registry); "

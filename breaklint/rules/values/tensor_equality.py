@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, only_notices, owns_its_lines
 from breaklint.kinds import Kind
-from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.rule import FixExample, Rule, RuleContext, called
 from breaklint.syntax import iter_nodes
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ def _same_object_method(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 class TensorEquality(Rule):
     code = "BL105"
     name = "tensor-equality"
+    words = called(*FUNCTIONS) | METHODS
     severity = Severity.ERROR
     message = (
         "`{call}` compares tensors' values into a Python bool; Dynamo traces without values, "

@@ -12,6 +12,7 @@ ARITHMETIC = (ast.USub, ast.UAdd, ast.Invert)
 class TensorHash(Rule):
     code = "BL104"
     name = "tensor-hash"
+    words = frozenset({"hash"})
     severity = Severity.ERROR
     message = (
         "`hash()` of a tensor is a value Dynamo knows only while compiling: {use} needs the "

@@ -48,6 +48,7 @@ compiled = torch.compile(Normalize())
 class TensorItem(NumberUsesHooks, Rule):
     code = "BL101"
     name = "tensor-item"
+    words = frozenset({"item"})
     severity = Severity.ERROR
     message = "`.item()` turns a tensor into a Python number: Dynamo breaks the graph here"
     hint = (

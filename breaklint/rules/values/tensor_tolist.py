@@ -8,6 +8,7 @@ from breaklint.rule import Rule
 class TensorTolist(Rule):
     code = "BL103"
     name = "tensor-tolist"
+    words = frozenset({"tolist"})
     severity = Severity.ERROR
     message = (
         "`.tolist()` copies a tensor's values into Python numbers; Dynamo traces without "
