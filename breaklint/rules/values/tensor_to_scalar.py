@@ -166,7 +166,7 @@ compiled = torch.compile(chunked_sum)
 class TensorToScalar(NumberUsesHooks, Rule):
     code = "BL102"
     name = "tensor-to-scalar"
-    words = CONVERSIONS
+    words = CONVERSIONS | {"math"}  # `math.sqrt`, and `from math import sqrt`
     severity = Severity.ERROR
     message = (
         "`{func}(...)` of a tensor reads its value into a Python {func}; Dynamo traces "

@@ -57,6 +57,7 @@ compiled = torch.compile(tagged)
 """
     probe = "(tagged, (torch.randn(3),))"
     gb_ids = ("GB0059", "GB0569")
+    words = TEXT_BUILTINS
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
