@@ -455,7 +455,10 @@ class FunctionFacts(Visitor):
                 # A mask every caller passes is one, whatever the annotation says.
                 keep = kind.is_tensor and handed_kind is Kind.TENSOR
                 kind = kind if keep else handed_kind
-                guessed = passed == "maybe"
+                # A caller's guess (an unannotated input of a compile root) leaves a parameter
+                # annotated as a tensor one for certain: the annotation says what it holds.
+                annotated = reading in (Reading.TENSOR, Reading.MASK)
+                guessed = passed == "maybe" and not (keep and annotated)
             self.bind_name(parameter.arg, kind)
             if kind is Kind.TENSORS and iterates_tensors(parameter.annotation, self.type_aliases):
                 self._tensor_sequences.add(parameter.arg)

@@ -97,6 +97,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `apps/model.py`): each import resolves from its importer's folder, then the root (a folder
   that is no package, a package's relative import); linted as one tree, all the projects
   here find what each finds alone;
+- annotated_inputs: a helper's parameter annotated as a tensor holds one for certain where
+  a compile root passes it an unannotated input (only guessed to be a tensor) (mechanism 2);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -341,6 +343,12 @@ EXPECTED = {
         ("timing/spans.py", 11, "BL102", "error"),
         # (not `elif clip > 0.0`, past `if isinstance(clip, torch.Tensor)`: a Python number)
     ],
+    "annotated_inputs": [
+        # `sizes: torch.Tensor`, passed a compile root's unannotated input: a tensor for
+        # certain, whatever the root's parameter is guessed to be
+        ("layers/masks.py", 7, "BL202", "error"),
+        ("layers/masks.py", 7, "BL304", "error"),
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -435,6 +443,12 @@ def probed_findings(project: str, tmp_path: Path) -> list[tuple[str, int, str, s
     return [
         (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["status"])
         for f in json.loads(done.stdout)["findings"]
+    ]
+
+
+def test_dynamo_breaks_where_an_annotated_tensor_holds_a_roots_input(tmp_path: Path) -> None:
+    assert probed_findings("annotated_inputs", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["annotated_inputs"]
     ]
 
 

@@ -1,0 +1,8 @@
+import torch
+
+
+def padded(x: torch.Tensor, sizes: torch.Tensor) -> torch.Tensor:
+    mask = torch.zeros(x.shape, dtype=torch.bool)
+    for i in range(x.shape[0]):
+        mask[i, : sizes[i]] = True
+    return x * mask
