@@ -99,6 +99,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   here find what each finds alone;
 - annotated_inputs: a helper's parameter annotated as a tensor holds one for certain where
   a compile root passes it an unannotated input (only guessed to be a tensor) (mechanism 2);
+- numpy_sizes: `np.prod` of a shape, a slice of one or a list a starred target collects is
+  an array numpy makes of the sequence, which Dynamo must read as a size (a warning: a
+  sequence of one item is folded), of a written list of several ints certainly (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -349,6 +352,12 @@ EXPECTED = {
         ("layers/masks.py", 7, "BL202", "error"),
         ("layers/masks.py", 7, "BL304", "error"),
     ],
+    "numpy_sizes": [
+        ("ops/flat.py", 6, "BL601", "warning"),  # `np.prod(x.shape[1:])`: an array...
+        ("ops/flat.py", 11, "BL601", "warning"),  # ...as `np.prod(rest)`, `*rest` of a shape
+        ("ops/flat.py", 17, "BL601", "error"),  # `np.prod([height, width])`
+        # (not `np.sqrt(x.shape[1])`: a float numpy folds)
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -449,6 +458,12 @@ def probed_findings(project: str, tmp_path: Path) -> list[tuple[str, int, str, s
 def test_dynamo_breaks_where_an_annotated_tensor_holds_a_roots_input(tmp_path: Path) -> None:
     assert probed_findings("annotated_inputs", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["annotated_inputs"]
+    ]
+
+
+def test_dynamo_breaks_where_numpy_multiplies_a_shape_into_a_size(tmp_path: Path) -> None:
+    assert probed_findings("numpy_sizes", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["numpy_sizes"]
     ]
 
 

@@ -44,6 +44,9 @@ class TracedValue:
     origin: str  # the call that made it: `random.uniform`, `numpy.lcm`
     kinds: frozenset[str]  # the kinds of value of `knowledge.generate.VALUES` it may be
     number: str | None = None  # "int" or "float" when known
+    # False where it is one of the kinds only if a sequence of unknown length it was made from
+    # holds more than one item (numpy folds `np.prod([n])` into a number): its uses warn.
+    certain: bool = True
 
 
 def python_number(node: ast.expr) -> str | None:
@@ -63,7 +66,9 @@ def python_number(node: ast.expr) -> str | None:
             return "int"
         return "float" if node.func.id == "float" else None
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
-        return "int" if node.value.attr == "shape" else None
+        # `x.shape[1]`; `x.shape[1:]` is a tuple
+        element = not isinstance(node.slice, ast.Slice)
+        return "int" if node.value.attr == "shape" and element else None
     if isinstance(node, ast.Attribute) and node.attr == "ndim":
         return "int"
     return None
@@ -127,7 +132,8 @@ class TracedValueUses(Rule):
             else None
         )
         kinds = frozenset().union(*(v.kinds for v in values))
-        return TracedValue(values[0].origin, kinds, number)
+        certain = all(v.certain for v in values)
+        return TracedValue(values[0].origin, kinds, number, certain)
 
     @staticmethod
     def _keeps(value: TracedValue, use: str) -> bool:
@@ -156,6 +162,8 @@ class TracedValueUses(Rule):
             words = USE_WORDS[use].format(call=call)
             message = self.use_message.format(subject=subject, use=words)
             fix = self.use_fix(node)
+            if not value.certain:
+                severity = Severity.WARNING
             self.report(where, message, hint=self.use_hint, severity=severity, fix=fix)
         return True
 
