@@ -243,6 +243,15 @@ class FunctionFacts(Visitor):
             return self._all_guessed([node.left, *node.comparators])
         return False
 
+    def tensor_on_one_way(self, node: ast.expr) -> bool:
+        """Whether `node` is a local that an `if` before it makes a tensor on one way only
+        (`if max_length is None: max_length = lengths.max()`): a tensor where that way runs."""
+        return (
+            isinstance(node, ast.Name)
+            and node.id in self.uncertain
+            and node.id not in self.guessed_parameters
+        )
+
     def _all_guessed(self, operands: list[ast.expr]) -> bool:
         tensors = [o for o in operands if self.kind(o).is_tensor]
         return bool(tensors) and all(self.rests_on_guess(o) for o in tensors)

@@ -102,6 +102,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - numpy_sizes: `np.prod` of a shape, a slice of one or a list a starred target collects is
   an array numpy makes of the sequence, which Dynamo must read as a size (a warning: a
   sequence of one item is folded), of a written list of several ints certainly (mechanism 4);
+- optional_bounds: a size that an `if` computes from a tensor where a caller passes None,
+  and another caller passes a Python int, is a tensor where that way runs (a warning)
+  (mechanism 2);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -358,6 +361,11 @@ EXPECTED = {
         ("ops/flat.py", 17, "BL601", "error"),  # `np.prod([height, width])`
         # (not `np.sqrt(x.shape[1])`: a float numpy folds)
     ],
+    "optional_bounds": [
+        # `if max_length is None: max_length = length.max()`: a tensor where a caller passes
+        # None, a Python int where another passes `x.size(1)`
+        ("audio/commons.py", 7, "BL304", "warning"),
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -464,6 +472,12 @@ def test_dynamo_breaks_where_an_annotated_tensor_holds_a_roots_input(tmp_path: P
 def test_dynamo_breaks_where_numpy_multiplies_a_shape_into_a_size(tmp_path: Path) -> None:
     assert probed_findings("numpy_sizes", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["numpy_sizes"]
+    ]
+
+
+def test_dynamo_breaks_where_an_if_makes_a_size_a_tensor(tmp_path: Path) -> None:
+    assert probed_findings("optional_bounds", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["optional_bounds"]
     ]
 
 
