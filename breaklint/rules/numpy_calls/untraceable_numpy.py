@@ -281,22 +281,22 @@ compiled = torch.compile(resample)
         result = knowledge().numpy_results.get(name)
         if arrays or result is None:
             return TracedValue(name, frozenset({"numpy-data"}))
-        if any(self._sequence(argument) for argument in node.args):
-            # A shape or a list bound elsewhere: an array, unless it holds one item only.
-            return TracedValue(name, frozenset({"numpy-data"}), certain=False)
+        # A shape, or a list bound elsewhere, of Python ints: an array of several, which
+        # Dynamo holds as a tensor, or folded into a number where it holds one item only.
+        sequences = [self._sequence(argument) for argument in node.args]
         numbers = [
-            value.number if value is not None else python_number(argument)
-            for argument, value in zip(node.args, values, strict=True)
+            "int" if sequence else value.number if value is not None else python_number(argument)
+            for argument, value, sequence in zip(node.args, values, sequences, strict=True)
         ]
         if result == "follows":
             result = "float" if "float" in numbers else "integer" if set(numbers) == {"int"} else ""
         kinds = {"float": {"numpy-float"}, "integer": {"numpy-int"}}.get(
             result, {"numpy-int", "numpy-float"}
         )
-        if None in numbers:
+        if None in numbers or any(sequences):
             kinds.add("numpy-data")  # an argument that may be an array
         number = {"float": "float", "integer": "int"}.get(result)
-        return TracedValue(name, frozenset(kinds), number)
+        return TracedValue(name, frozenset(kinds), number, either=any(sequences))
 
     def _sequence(self, node: ast.expr) -> bool:
         """Whether `node` is a sequence of a length the source does not show: a shape, or a
