@@ -98,7 +98,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   that is no package, a package's relative import); linted as one tree, all the projects
   here find what each finds alone;
 - annotated_inputs: a helper's parameter annotated as a tensor holds one for certain where
-  a compile root passes it an unannotated input (only guessed to be a tensor) (mechanism 2);
+  a compile root passes it an unannotated input (only guessed to be a tensor), and hands a
+  tensor on to the helpers it calls (mechanism 2);
 - numpy_sizes: `np.prod` of a shape, a slice of one or a list a starred target collects is
   an array numpy makes of the sequence, which Dynamo must read as a size (a warning: a
   sequence of one item is folded), of a written list of several ints certainly (mechanism 4);
@@ -354,6 +355,8 @@ EXPECTED = {
         # certain, whatever the root's parameter is guessed to be
         ("layers/masks.py", 7, "BL202", "error"),
         ("layers/masks.py", 7, "BL304", "error"),
+        # ...and in the unannotated helper that annotated parameter is passed on to
+        ("layers/masks.py", 16, "BL304", "error"),
     ],
     "numpy_sizes": [
         ("ops/flat.py", 6, "BL601", "warning"),  # `np.prod(x.shape[1:])`: an array...
