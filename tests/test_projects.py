@@ -106,6 +106,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - optional_bounds: a size that an `if` computes from a tensor where a caller passes None,
   and another caller passes a Python int, is a tensor where that way runs (a warning)
   (mechanism 2);
+- conditional_skips: a loop's first break under a configuration's `if` may not happen:
+  the certain break after it still breaks where it does not (a warning), not info
+  (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -369,6 +372,13 @@ EXPECTED = {
         # None, a Python int where another passes `x.size(1)`
         ("audio/commons.py", 7, "BL304", "warning"),
     ],
+    "conditional_skips": [
+        # The loop skips the frame for certain: at the `print` if `early_stop` is set...
+        ("decoding/greedy.py", 8, "BL202", "error"),
+        ("decoding/greedy.py", 8, "BL401", "warning"),
+        # ...else at the tensor test, which is a break where the `print` is not reached
+        ("decoding/greedy.py", 10, "BL201", "warning"),
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -481,6 +491,15 @@ def test_dynamo_breaks_where_numpy_multiplies_a_shape_into_a_size(tmp_path: Path
 def test_dynamo_breaks_where_an_if_makes_a_size_a_tensor(tmp_path: Path) -> None:
     assert probed_findings("optional_bounds", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["optional_bounds"]
+    ]
+
+
+def test_dynamo_skips_at_a_certain_break_after_one_that_may_not_happen(tmp_path: Path) -> None:
+    # `early_stop` keeps its default: the `print` is never reached, the tensor test breaks.
+    assert probed_findings("conditional_skips", tmp_path) == [
+        ("decoding/greedy.py", 8, "BL202", "not-reached"),
+        ("decoding/greedy.py", 8, "BL401", "not-reached"),
+        ("decoding/greedy.py", 10, "BL201", "confirmed"),
     ]
 
 
