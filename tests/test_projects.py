@@ -109,6 +109,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - conditional_skips: a loop's first break under a configuration's `if` may not happen:
   the certain break after it still breaks where it does not (a warning), not info
   (mechanism 4);
+- nested_roots: functions compiled inside the function that defines them (`torch.compile(
+  step)`, `@torch.compile(...)` on a nested `def`) are compile roots, and a method of an
+  object the enclosing function makes resumes after a break (mechanism 3);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -378,6 +381,13 @@ EXPECTED = {
         ("decoding/greedy.py", 8, "BL401", "warning"),
         # ...else at the tensor test, which is a break where the `print` is not reached
         ("decoding/greedy.py", 10, "BL201", "warning"),
+    ],
+    "nested_roots": [
+        # `torch.compile(step)` on a nested function: `scheduler.step`, an object the
+        # enclosing function makes (Dynamo resumes after the break: no BL208)...
+        ("sampling/schedulers.py", 10, "BL201", "error"),
+        # ...and `@torch.compile(dynamic=False)` on one
+        ("sampling/schedulers.py", 16, "BL102", "error"),
     ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
@@ -704,6 +714,34 @@ print(json.dumps(sorted(lines)))
 def test_dynamo_breaks_exactly_where_the_findings_are(project: str) -> None:
     pytest.importorskip("torch", reason="Dynamo confirms the findings: needs torch")
     code = _EXPLAIN.format(build=_DYNAMO_RUNS[project])
+    breaks = {(path, line) for path, line in _explained(code, project)}
+    # `explain` reports breaks, not the frames Dynamo skips (BL208's).
+    assert breaks == {
+        (path, line) for path, line, code, _ in EXPECTED[project] if all_rules()[code].breaks_graph
+    }
+
+
+def test_dynamo_breaks_in_functions_compiled_where_they_are_defined() -> None:
+    pytest.importorskip("torch", reason="Dynamo confirms the findings: needs torch")
+    code = """
+import json, os, sys, torch, torch._dynamo
+sys.path.insert(0, sys.argv[1])
+from run import make_clipper, make_stepper
+root = os.path.realpath(sys.argv[1])
+lines = set()
+for compiled, args in ((make_stepper(), (torch.randn(4), 1)), (make_clipper(), (torch.randn(4),))):
+    for reason in torch._dynamo.explain(compiled)(*args).break_reasons:
+        frame = reason.user_stack[-1]
+        lines.add((os.path.relpath(os.path.realpath(frame.filename), root), frame.lineno))
+print(json.dumps(sorted(lines)))
+"""
+    breaks = {(path, line) for path, line in _explained(code, "nested_roots")}
+    assert breaks == {(path, line) for path, line, _, _ in EXPECTED["nested_roots"]}
+
+
+def _explained(code: str, project: str) -> list[list[object]]:
+    """The last line a script that explains a project's code prints, read as JSON (what the
+    model prints comes first)."""
     done = subprocess.run(
         [sys.executable, "-c", code, str(PROJECTS / project)],
         capture_output=True,
@@ -711,12 +749,8 @@ def test_dynamo_breaks_exactly_where_the_findings_are(project: str) -> None:
         timeout=600,
     )
     assert done.returncode == 0, done.stderr
-    # What the model prints comes first: the breaks are the last line.
-    breaks = {(path, line) for path, line in json.loads(done.stdout.splitlines()[-1])}
-    # `explain` reports breaks, not the frames Dynamo skips (BL208's).
-    assert breaks == {
-        (path, line) for path, line, code, _ in EXPECTED[project] if all_rules()[code].breaks_graph
-    }
+    found: list[list[object]] = json.loads(done.stdout.splitlines()[-1])
+    return found
 
 
 def test_a_changed_call_site_re_lints_the_callee_in_another_file(breaklint, write) -> None:
@@ -752,15 +786,8 @@ def test_dynamo_breaks_inside_the_forward_of_an_autograd_function() -> None:
     pytest.importorskip("torch", reason="Dynamo confirms the findings: needs torch")
     build = "from module.functions import Clamp; m, args = (lambda x: Clamp.apply(x * 2)), "
     code = _EXPLAIN.format(build=build + "(torch.randn(4),)")
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(PROJECTS / "scope_edges")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr
     # The forward's own print comes first: the breaks are the last line.
-    assert json.loads(done.stdout.splitlines()[-1]) == [["module/functions.py", 7]]
+    assert _explained(code, "scope_edges") == [["module/functions.py", 7]]
 
 
 def test_what_the_probes_builder_passes_is_what_the_compiled_code_holds(tmp_path: Path) -> None:
