@@ -91,8 +91,11 @@ class FunctionFacts(Visitor):
         self.used_as_tensors = used_as_tensors  # see `names_used_as_tensors`
         # Names that hold a tensor on one path through an `if` and not on another.
         self.uncertain: set[str] = set()
+        # Of them, those an `if` made tensors (not tensors before it that a branch rebinds).
+        self.made_one_way: set[str] = set()
         # Per open `if`: the names before it, then, once its `else` starts, after its body.
         self._branches: list[dict[str, Kind]] = []
+        self._before_if: list[dict[str, Kind]] = []  # the names' kinds before each `if`
         # The kind of each expression asked about since a name was last bound: rules ask about
         # every node of a nested expression, and each answer recurses through the operands.
         self._kinds: dict[ast.expr, Kind] = {}
@@ -249,6 +252,7 @@ class FunctionFacts(Visitor):
         return (
             isinstance(node, ast.Name)
             and node.id in self.uncertain
+            and node.id in self.made_one_way
             and node.id not in self.guessed_parameters
         )
 
@@ -557,9 +561,11 @@ class FunctionFacts(Visitor):
 
     def visit_If(self, node: ast.If) -> None:
         self._branches.append(dict(self.names))
+        self._before_if.append(self._branches[-1])
 
     def leave_If(self, node: ast.If) -> None:
         after_body = self._branches.pop()
+        before = self._before_if.pop()
         if node.body and isinstance(node.body[-1], ast.Return | ast.Raise):
             self._note_compiled_return(node.test)
         if _ends_flow(node.body):
@@ -580,6 +586,9 @@ class FunctionFacts(Visitor):
             merged = Kind.MASK if kinds <= {Kind.MASK, Kind.UNKNOWN} else join(*kinds)
             if merged.is_tensor and Kind.PYTHON in kinds:
                 self.uncertain.add(name)
+                previous = before.get(name)
+                if previous is None or not previous.is_tensor:
+                    self.made_one_way.add(name)
             self.bind_name(name, merged)
 
     def _note_compiled_return(self, test: ast.expr) -> None:
@@ -747,6 +756,7 @@ class FunctionFacts(Visitor):
     def _set_name(self, name: str, kind: Kind) -> None:
         self.bind_name(name, kind)
         self.uncertain.discard(name)
+        self.made_one_way.discard(name)
         self._resolved = (None, None)
         self.guessed_parameters.discard(name)
 
