@@ -109,6 +109,13 @@ class FrameSkip(Rule):
             certain = next(r for r in breaks if severity_of(r) is Severity.ERROR)
             if at is breaks[0].node and certain is not breaks[0]:
                 self._may_skip_from(earliest)
+                # Under their own `if`, they skip the frame where it is taken: what follows
+                # them there is no break.
+                self.skipped_in_branch += [
+                    r
+                    for r, under_if in inside
+                    if under_if and r.error_when_taken and line(r) < line(certain)
+                ]
                 earliest = certain
             if self.skipped_from is None or line(earliest) < line(self.skipped_from):
                 self.skipped_from = earliest

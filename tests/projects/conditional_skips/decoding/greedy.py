@@ -6,6 +6,7 @@ def decode(logits, steps, early_stop=-1):
     for step in range(steps):
         if early_stop != -1 and step > early_stop:
             print("early stop at", step)
+            print("tokens so far", tokens)
             break
         if torch.argmax(logits, dim=-1)[0] == 3:
             break
