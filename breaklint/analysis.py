@@ -453,7 +453,8 @@ class Analysis:
             return "U"
         atom = _atom(passed)
         if reading == "T":
-            return "P" if atom in ("P", "N") else "T" if atom in ("U", "C") else atom
+            # A caller's guess (a root's unannotated input) is a tensor where it is annotated so.
+            return "P" if atom in ("P", "N") else "T" if atom in ("U", "C", "M") else atom
         if reading == "C":
             return "C"
         if reading == "P":

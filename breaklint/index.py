@@ -57,6 +57,9 @@ class FunctionInfo:
     # What it assigns to a `forward` attribute (`cls.forward = wrapper`), as written: the
     # function Dynamo then traces when the module is called.
     installs_forward: tuple[str, ...] = ()
+    # Functions nested in it that it compiles (`@torch.compile` on one, `torch.compile(step)`):
+    # Dynamo traces each alone, as a compile root.
+    compiles_nested: tuple[str, ...] = ()
     # Callees as written called in a loop, a `try` body or a generator expression: where a
     # break inside the callee skips this function's frame (`breaklint.call_breaks`).
     blocked_callees: tuple[str, ...] = ()
@@ -205,6 +208,7 @@ class _FunctionScan:
     callees: list[str] = field(default_factory=list)
     nested: list[str] = field(default_factory=list)
     installs_forward: list[str] = field(default_factory=list)
+    compiles_nested: list[str] = field(default_factory=list)
     returns: list[ast.expr | None] = field(default_factory=list)  # outside `except` handlers
     assigned: dict[str, list[ast.expr]] = field(default_factory=dict)  # by `name = value`
     # Names updated in a way that may turn a true value false (`n += 1`; `n |= x` cannot).
@@ -383,6 +387,8 @@ class _Indexer:
         if scan is not None:
             # A nested function is analysed with its parent; its calls are the parent's.
             scan.nested.append(node.name)
+            if any(self._compiles(d) for d in map(dotted_name, node.decorator_list) if d):
+                scan.compiles_nested.append(node.name)
             scan.nesting += 1
             outer = scan.reaching, scan.nested_tag
             scan.reaching, scan.nested_tag = dict(scan.reaching), f"in{len(scan.nested)}"
@@ -423,6 +429,7 @@ class _Indexer:
             callees=tuple(dict.fromkeys(scan.callees)),
             nested=tuple(scan.nested),
             installs_forward=tuple(scan.installs_forward),
+            compiles_nested=tuple(scan.compiles_nested),
             blocked_callees=tuple(dict.fromkeys(scan.blocked_callees)),
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
@@ -741,18 +748,21 @@ class _Indexer:
                         in_function=self.function.qualname if self.function else None,
                     )
                 )
-        elif (
-            node.args
-            and (
-                self.index.resolve(callee) in COMPILE_CALLS
-                # `torch._dynamo.optimize("eager")(f)`, `torch.compile(mode=...)(f)`: a compiler
-                # made first, then applied.
-                or (callee.endswith("()") and self.index.resolve(callee[:-2]) in COMPILE_CALLS)
-            )
-        ):
+        elif node.args and self._compiles(callee):
             target = dotted_name(node.args[0])
-            if target is not None:
+            scan = self.function
+            if scan is not None and target in scan.nested:
+                scan.compiles_nested.append(target)  # a function nested in this one
+            elif target is not None:
                 self.index.compiled_names.add(target)
+
+    def _compiles(self, callee: str) -> bool:
+        """Whether calling `callee` compiles its argument: `torch.compile`, or a compiler made
+        first and then applied (`torch._dynamo.optimize("eager")(f)`,
+        `torch.compile(mode=...)(f)`)."""
+        return self.index.resolve(callee) in COMPILE_CALLS or (
+            callee.endswith("()") and self.index.resolve(callee[:-2]) in COMPILE_CALLS
+        )
 
 
 _ACCESSORS = (".setter", ".deleter")

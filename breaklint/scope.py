@@ -957,6 +957,9 @@ class Project:
                         )
                     else:
                         add(self.resolve_callee(module, info, installed), installed)
+                for nested in info.compiles_nested:
+                    ref = DefinitionRef(module, info.qualname)
+                    add(ref, f"{info.qualname}.{nested}", (nested,))
             for name in sorted(index.compiled_names):
                 ref = self._compiled_target(module, name)
                 if ref is not None:

@@ -92,8 +92,11 @@ class FunctionFacts(Visitor):
         self.used_as_tensors = used_as_tensors  # see `names_used_as_tensors`
         # Names that hold a tensor on one path through an `if` and not on another.
         self.uncertain: set[str] = set()
+        # Of them, those an `if` made tensors (not tensors before it that a branch rebinds).
+        self.made_one_way: set[str] = set()
         # Per open `if`: the names before it, then, once its `else` starts, after its body.
         self._branches: list[dict[str, Kind]] = []
+        self._before_if: list[dict[str, Kind]] = []  # the names' kinds before each `if`
         # The kind of each expression asked about since a name was last bound: rules ask about
         # every node of a nested expression, and each answer recurses through the operands.
         self._kinds: dict[ast.expr, Kind] = {}
@@ -249,6 +252,16 @@ class FunctionFacts(Visitor):
         if isinstance(node, ast.Compare):
             return self._all_guessed([node.left, *node.comparators])
         return False
+
+    def tensor_on_one_way(self, node: ast.expr) -> bool:
+        """Whether `node` is a local that an `if` before it makes a tensor on one way only
+        (`if max_length is None: max_length = lengths.max()`): a tensor where that way runs."""
+        return (
+            isinstance(node, ast.Name)
+            and node.id in self.uncertain
+            and node.id in self.made_one_way
+            and node.id not in self.guessed_parameters
+        )
 
     def _all_guessed(self, operands: list[ast.expr]) -> bool:
         tensors = [o for o in operands if self.kind(o).is_tensor]
@@ -468,7 +481,10 @@ class FunctionFacts(Visitor):
                 # A mask every caller passes is one, whatever the annotation says.
                 keep = kind.is_tensor and handed_kind is Kind.TENSOR
                 kind = kind if keep else handed_kind
-                guessed = passed == "maybe"
+                # A caller's guess (an unannotated input of a compile root) leaves a parameter
+                # annotated as a tensor one for certain: the annotation says what it holds.
+                annotated = reading in (Reading.TENSOR, Reading.MASK)
+                guessed = passed == "maybe" and not (keep and annotated)
             self.bind_name(parameter.arg, kind)
             if kind is Kind.TENSORS and iterates_tensors(parameter.annotation, self.type_aliases):
                 self._tensor_sequences.add(parameter.arg)
@@ -561,9 +577,11 @@ class FunctionFacts(Visitor):
 
     def visit_If(self, node: ast.If) -> None:
         self._branches.append(dict(self.names))
+        self._before_if.append(self._branches[-1])
 
     def leave_If(self, node: ast.If) -> None:
         after_body = self._branches.pop()
+        before = self._before_if.pop()
         returns = node.body and isinstance(node.body[-1], ast.Return | ast.Raise)
         if returns and id(node) in self._unconditional.get(self._depth, ()):
             # Not under another `if` or in a loop: whether that one runs is not decided.
@@ -586,6 +604,9 @@ class FunctionFacts(Visitor):
             merged = Kind.MASK if kinds <= {Kind.MASK, Kind.UNKNOWN} else join(*kinds)
             if merged.is_tensor and Kind.PYTHON in kinds:
                 self.uncertain.add(name)
+                previous = before.get(name)
+                if previous is None or not previous.is_tensor:
+                    self.made_one_way.add(name)
             self.bind_name(name, merged)
 
     def _note_compiled_return(self, test: ast.expr) -> None:
@@ -753,6 +774,7 @@ class FunctionFacts(Visitor):
     def _set_name(self, name: str, kind: Kind) -> None:
         self.bind_name(name, kind)
         self.uncertain.discard(name)
+        self.made_one_way.discard(name)
         self._resolved = (None, None)
         self.guessed_parameters.discard(name)
 

@@ -101,6 +101,21 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   own parameter passed on) decides `if strict and ...`, `if not exact:` and the `and` after
   a flag that is true, as Dynamo does; a flag the callers disagree on decides nothing, nor
   does a return under another `if` end the function (mechanism 1);
+- annotated_inputs: a helper's parameter annotated as a tensor holds one for certain where
+  a compile root passes it an unannotated input (only guessed to be a tensor), and hands a
+  tensor on to the helpers it calls (mechanism 2);
+- numpy_sizes: `np.prod` of a shape, a slice of one or a list a starred target collects is
+  an array numpy makes of the sequence, which Dynamo must read as a size (a warning: a
+  sequence of one item is folded), of a written list of several ints certainly (mechanism 4);
+- optional_bounds: a size that an `if` computes from a tensor where a caller passes None,
+  and another caller passes a Python int, is a tensor where that way runs (a warning)
+  (mechanism 2);
+- conditional_skips: a loop's first break under a configuration's `if` may not happen:
+  the certain break after it still breaks where it does not (a warning), not info, and
+  what follows the first in its branch is none (mechanism 4);
+- nested_roots: functions compiled inside the function that defines them (`torch.compile(
+  step)`, `@torch.compile(...)` on a nested `def`) are compile roots, and a method of an
+  object the enclosing function makes resumes after a break (mechanism 3);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -354,6 +369,40 @@ EXPECTED = {
         # `if full: return x` runs only for an empty input: what follows is traced
         ("shapes/matching.py", 36, "BL302", "error"),
     ],
+    "annotated_inputs": [
+        # `sizes: torch.Tensor`, passed a compile root's unannotated input: a tensor for
+        # certain, whatever the root's parameter is guessed to be
+        ("layers/masks.py", 7, "BL202", "error"),
+        ("layers/masks.py", 7, "BL304", "error"),
+        # ...and in the unannotated helper that annotated parameter is passed on to
+        ("layers/masks.py", 16, "BL304", "error"),
+    ],
+    "numpy_sizes": [
+        ("ops/flat.py", 6, "BL601", "warning"),  # `np.prod(x.shape[1:])`: an array...
+        ("ops/flat.py", 11, "BL601", "warning"),  # ...as `np.prod(rest)`, `*rest` of a shape
+        ("ops/flat.py", 17, "BL601", "error"),  # `np.prod([height, width])`
+        # (not `np.sqrt(x.shape[1])`: a float numpy folds)
+    ],
+    "optional_bounds": [
+        # `if max_length is None: max_length = length.max()`: a tensor where a caller passes
+        # None, a Python int where another passes `x.size(1)`
+        ("audio/commons.py", 7, "BL304", "warning"),
+    ],
+    "conditional_skips": [
+        # The loop skips the frame for certain: at the `print` if `early_stop` is set...
+        ("decoding/greedy.py", 8, "BL202", "error"),
+        ("decoding/greedy.py", 8, "BL401", "warning"),
+        ("decoding/greedy.py", 9, "BL401", "info"),  # skipped at line 8 where it runs
+        # ...else at the tensor test, which is a break where the `print` is not reached
+        ("decoding/greedy.py", 11, "BL201", "warning"),
+    ],
+    "nested_roots": [
+        # `torch.compile(step)` on a nested function: `scheduler.step`, an object the
+        # enclosing function makes (Dynamo resumes after the break: no BL208)...
+        ("sampling/schedulers.py", 10, "BL201", "error"),
+        # ...and `@torch.compile(dynamic=False)` on one
+        ("sampling/schedulers.py", 16, "BL102", "error"),
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -448,6 +497,34 @@ def probed_findings(project: str, tmp_path: Path) -> list[tuple[str, int, str, s
     return [
         (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["status"])
         for f in json.loads(done.stdout)["findings"]
+    ]
+
+
+def test_dynamo_breaks_where_an_annotated_tensor_holds_a_roots_input(tmp_path: Path) -> None:
+    assert probed_findings("annotated_inputs", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["annotated_inputs"]
+    ]
+
+
+def test_dynamo_breaks_where_numpy_multiplies_a_shape_into_a_size(tmp_path: Path) -> None:
+    assert probed_findings("numpy_sizes", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["numpy_sizes"]
+    ]
+
+
+def test_dynamo_breaks_where_an_if_makes_a_size_a_tensor(tmp_path: Path) -> None:
+    assert probed_findings("optional_bounds", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["optional_bounds"]
+    ]
+
+
+def test_dynamo_skips_at_a_certain_break_after_one_that_may_not_happen(tmp_path: Path) -> None:
+    # `early_stop` keeps its default: the `print` is never reached, the tensor test breaks.
+    assert probed_findings("conditional_skips", tmp_path) == [
+        ("decoding/greedy.py", 8, "BL202", "not-reached"),
+        ("decoding/greedy.py", 8, "BL401", "not-reached"),
+        ("decoding/greedy.py", 9, "BL401", "not-reached"),
+        ("decoding/greedy.py", 11, "BL201", "confirmed"),
     ]
 
 
@@ -660,6 +737,34 @@ print(json.dumps(sorted(lines)))
 def test_dynamo_breaks_exactly_where_the_findings_are(project: str) -> None:
     pytest.importorskip("torch", reason="Dynamo confirms the findings: needs torch")
     code = _EXPLAIN.format(build=_DYNAMO_RUNS[project])
+    breaks = {(path, line) for path, line in _explained(code, project)}
+    # `explain` reports breaks, not the frames Dynamo skips (BL208's).
+    assert breaks == {
+        (path, line) for path, line, code, _ in EXPECTED[project] if all_rules()[code].breaks_graph
+    }
+
+
+def test_dynamo_breaks_in_functions_compiled_where_they_are_defined() -> None:
+    pytest.importorskip("torch", reason="Dynamo confirms the findings: needs torch")
+    code = """
+import json, os, sys, torch, torch._dynamo
+sys.path.insert(0, sys.argv[1])
+from run import make_clipper, make_stepper
+root = os.path.realpath(sys.argv[1])
+lines = set()
+for compiled, args in ((make_stepper(), (torch.randn(4), 1)), (make_clipper(), (torch.randn(4),))):
+    for reason in torch._dynamo.explain(compiled)(*args).break_reasons:
+        frame = reason.user_stack[-1]
+        lines.add((os.path.relpath(os.path.realpath(frame.filename), root), frame.lineno))
+print(json.dumps(sorted(lines)))
+"""
+    breaks = {(path, line) for path, line in _explained(code, "nested_roots")}
+    assert breaks == {(path, line) for path, line, _, _ in EXPECTED["nested_roots"]}
+
+
+def _explained(code: str, project: str) -> list[list[object]]:
+    """The last line a script that explains a project's code prints, read as JSON (what the
+    model prints comes first)."""
     done = subprocess.run(
         [sys.executable, "-c", code, str(PROJECTS / project)],
         capture_output=True,
@@ -667,12 +772,8 @@ def test_dynamo_breaks_exactly_where_the_findings_are(project: str) -> None:
         timeout=600,
     )
     assert done.returncode == 0, done.stderr
-    # What the model prints comes first: the breaks are the last line.
-    breaks = {(path, line) for path, line in json.loads(done.stdout.splitlines()[-1])}
-    # `explain` reports breaks, not the frames Dynamo skips (BL208's).
-    assert breaks == {
-        (path, line) for path, line, code, _ in EXPECTED[project] if all_rules()[code].breaks_graph
-    }
+    found: list[list[object]] = json.loads(done.stdout.splitlines()[-1])
+    return found
 
 
 def test_a_changed_call_site_re_lints_the_callee_in_another_file(breaklint, write) -> None:
@@ -708,15 +809,8 @@ def test_dynamo_breaks_inside_the_forward_of_an_autograd_function() -> None:
     pytest.importorskip("torch", reason="Dynamo confirms the findings: needs torch")
     build = "from module.functions import Clamp; m, args = (lambda x: Clamp.apply(x * 2)), "
     code = _EXPLAIN.format(build=build + "(torch.randn(4),)")
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(PROJECTS / "scope_edges")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr
     # The forward's own print comes first: the breaks are the last line.
-    assert json.loads(done.stdout.splitlines()[-1]) == [["module/functions.py", 7]]
+    assert _explained(code, "scope_edges") == [["module/functions.py", 7]]
 
 
 def test_what_the_probes_builder_passes_is_what_the_compiled_code_holds(tmp_path: Path) -> None:

@@ -44,6 +44,10 @@ class TracedValue:
     origin: str  # the call that made it: `random.uniform`, `numpy.lcm`
     kinds: frozenset[str]  # the kinds of value of `knowledge.generate.VALUES` it may be
     number: str | None = None  # "int" or "float" when known
+    # Which of its kinds it is depends on what the source does not show (the length of a
+    # sequence numpy reads: `np.prod([n])` is folded into a number, `np.prod([h, w])` is an
+    # array): a use that breaks for some of its kinds only is a warning.
+    either: bool = False
 
 
 def python_number(node: ast.expr) -> str | None:
@@ -63,7 +67,9 @@ def python_number(node: ast.expr) -> str | None:
             return "int"
         return "float" if node.func.id == "float" else None
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
-        return "int" if node.value.attr == "shape" else None
+        # `x.shape[1]`; `x.shape[1:]` is a tuple
+        element = not isinstance(node.slice, ast.Slice)
+        return "int" if node.value.attr == "shape" and element else None
     if isinstance(node, ast.Attribute) and node.attr == "ndim":
         return "int"
     return None
@@ -127,7 +133,8 @@ class TracedValueUses(Rule):
             else None
         )
         kinds = frozenset().union(*(v.kinds for v in values))
-        return TracedValue(values[0].origin, kinds, number)
+        either = any(v.either for v in values)
+        return TracedValue(values[0].origin, kinds, number, either)
 
     @staticmethod
     def _keeps(value: TracedValue, use: str) -> bool:
@@ -144,18 +151,22 @@ class TracedValueUses(Rule):
         severity: Severity | None = None,
     ) -> bool:
         """Report `where` when `node` is a traced value whose `use` breaks for every kind it
-        may be; True when `node` is a traced value at all."""
+        may be (a warning where it breaks for some, and the source cannot tell which kind it
+        is); True when `node` is a traced value at all."""
         value = self.value(node)
         if value is None:
             return False
         uses = knowledge().uses
-        if all(uses.get(kind, {}).get(use) is False for kind in value.kinds):
+        breaks = [uses.get(kind, {}).get(use) is False for kind in value.kinds]
+        partly = value.either and any(breaks) and not all(breaks)
+        if all(breaks) or partly:
             subject = f"the result of `{value.origin}()`"
             if isinstance(node, ast.Name):
                 subject = f"`{node.id}`, {subject},"
             words = USE_WORDS[use].format(call=call)
             message = self.use_message.format(subject=subject, use=words)
             fix = self.use_fix(node)
+            severity = Severity.WARNING if partly else severity
             self.report(where, message, hint=self.use_hint, severity=severity, fix=fix)
         return True
 

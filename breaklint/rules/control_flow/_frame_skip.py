@@ -99,16 +99,31 @@ class FrameSkip(Rule):
             )
             if not self.skips_at_the_call and all(id(r) in callee_breaks for r in breaks):
                 self._through_callees.add(id(self.reports[-1]))
-            earliest = min(breaks, key=line) if at is breaks[0].node else self.reports[-1]
+            earliest = breaks[0] if at is breaks[0].node else self.reports[-1]
             if conditional:
                 self.skipped_in_branch += [r for r in breaks if r.error_when_taken]
             if conditional or uncertain:
-                if self.maybe_skipped_from is None or line(earliest) < line(
-                    self.maybe_skipped_from
-                ):
-                    self.maybe_skipped_from = earliest
-            elif self.skipped_from is None or line(earliest) < line(self.skipped_from):
+                self._may_skip_from(earliest)
+                continue
+            # The skip is certain at its first certain break; a break before it that may not
+            # happen (a warning: under a condition, a value only maybe a tensor) may skip first.
+            certain = next(r for r in breaks if severity_of(r) is Severity.ERROR)
+            if at is breaks[0].node and certain is not breaks[0]:
+                self._may_skip_from(earliest)
+                # Under their own `if`, they skip the frame where it is taken: what follows
+                # them there is no break.
+                self.skipped_in_branch += [
+                    r
+                    for r, under_if in inside
+                    if under_if and r.error_when_taken and line(r) < line(certain)
+                ]
+                earliest = certain
+            if self.skipped_from is None or line(earliest) < line(self.skipped_from):
                 self.skipped_from = earliest
+
+    def _may_skip_from(self, first: Report) -> None:
+        if self.maybe_skipped_from is None or line(first) < line(self.maybe_skipped_from):
+            self.maybe_skipped_from = first
 
     def restate(self, reports: list[Report]) -> list[Report]:
         """Once a break certainly skips the frame, Dynamo traces nothing after it in this

@@ -185,7 +185,29 @@ compiled = torch.compile(scaled)
             return None
         written = written_callee(node.func)
         if written is None or not (
-            on_object_made_here(written) or written in self.context.facts.new_object_calls
+            on_object_made_here(written)
+            or (
+                written in self.context.facts.new_object_calls
+                and not self._made_outside(node, written.partition(".")[0])
+            )
         ):
             return None
         return id(node), self.conditional[id(report)]
+
+    def _made_outside(self, call: ast.Call, name: str) -> bool:
+        """Whether the function `call` lies in (this one, or one nested in it) does not bind
+        `name` itself: a variable of an enclosing function (a compiled closure's), whose object
+        is made before this frame runs, so Dynamo can rebuild its method and resumes after
+        the break."""
+        enclosing = [
+            inner
+            for inner in ast.walk(self.context.definition)
+            if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef)
+            and any(n is call for n in ast.walk(inner))
+        ]
+        innermost = enclosing[-1]  # the walk meets outer functions first
+        return not any(
+            (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
+            or (isinstance(n, ast.arg) and n.arg == name)
+            for n in ast.walk(innermost)
+        )

@@ -33,18 +33,23 @@ def _numel(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return method(sizes, "numel").with_changes(lpar=node.lpar, rpar=node.rpar)
 
 
-def _sizes(node: ast.expr) -> bool:
-    """Whether `node` is plainly a sequence of Python ints: a shape (`x.shape`, `x.shape[1:]`,
-    `x.size()`), or a list or tuple of plain ints."""
+def _shape(node: ast.expr) -> bool:
+    """Whether `node` is a shape: `x.shape`, `x.shape[1:]`, `x.size()`."""
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
         node = node.value
     if isinstance(node, ast.Attribute):
         return node.attr == "shape"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         return node.func.attr == "size" and not node.args and not node.keywords
+    return False
+
+
+def _sizes(node: ast.expr) -> bool:
+    """Whether `node` is plainly a sequence of Python ints: a shape, or a list or tuple of
+    plain ints."""
     if isinstance(node, ast.List | ast.Tuple):
         return bool(node.elts) and all(python_number(e) == "int" for e in node.elts)
-    return False
+    return _shape(node)
 
 
 class UntraceableNumpy(TracedValueUses):
@@ -152,7 +157,11 @@ Flags numpy in compiled code where Dynamo's numpy tracing breaks the graph:
 - uses of a traced numpy result that need its value as a Python number: a branch
   (`if np.sum(a) > 0`), `int()`/`float()`/`bool()`/`range()` (`int(np.lcm(a, b))`), a slice
   bound, and an index or a size when the value comes from arrays
-  (`torch.zeros(np.sum(mask))`; `torch.zeros(np.lcm(a, b))` is traced). As a tensor operand
+  (`torch.zeros(np.sum(mask))`; `torch.zeros(np.lcm(a, b))` is traced) or from a sequence
+  of Python ints, which numpy makes an array of (`np.prod([h, w])`; a warning where the
+  sequence's length is not written out, `x.view(b, np.prod(x.shape[1:]))`, `np.prod(rest)`
+  after `b, *rest = x.shape`: Dynamo folds a sequence of one item into a number). As a tensor
+  operand
   (`x * np.sum(a)`) a result costs nothing, and Dynamo folds floats computed from Python
   numbers (`int(np.sqrt(n))` is traced).
 
@@ -200,6 +209,9 @@ compiled = torch.compile(resample)
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self.objects: dict[str, str] = {}  # locals bound to numpy objects: the call that made it
+        # Locals bound to sequences (`*rest` of `b, c, *rest = x.shape`, `dims = x.shape[1:]`):
+        # numpy makes an array of a sequence, even of Python ints (`np.prod(rest)`).
+        self.sequences: set[str] = set()
 
     def visit_Call(self, node: ast.Call) -> None:
         self._check_call(node)
@@ -279,27 +291,45 @@ compiled = torch.compile(resample)
         result = knowledge().numpy_results.get(name)
         if arrays or result is None:
             return TracedValue(name, frozenset({"numpy-data"}))
+        # A shape, or a list bound elsewhere, of Python ints: an array of several, which
+        # Dynamo holds as a tensor, or folded into a number where it holds one item only.
+        sequences = [self._sequence(argument) for argument in node.args]
         numbers = [
-            value.number if value is not None else python_number(argument)
-            for argument, value in zip(node.args, values, strict=True)
+            "int" if sequence else value.number if value is not None else python_number(argument)
+            for argument, value, sequence in zip(node.args, values, sequences, strict=True)
         ]
         if result == "follows":
             result = "float" if "float" in numbers else "integer" if set(numbers) == {"int"} else ""
         kinds = {"float": {"numpy-float"}, "integer": {"numpy-int"}}.get(
             result, {"numpy-int", "numpy-float"}
         )
-        if None in numbers:
+        if None in numbers or any(sequences):
             kinds.add("numpy-data")  # an argument that may be an array
         number = {"float": "float", "integer": "int"}.get(result)
-        return TracedValue(name, frozenset(kinds), number)
+        return TracedValue(name, frozenset(kinds), number, either=any(sequences))
+
+    def _sequence(self, node: ast.expr) -> bool:
+        """Whether `node` is a sequence of a length the source does not show: a shape, or a
+        local bound to one (or to a literal sequence, or collecting a starred target)."""
+        if isinstance(node, ast.Name):
+            return node.id in self.sequences
+        return _shape(node)
 
     def _bind(self, target: ast.expr, value: ast.expr) -> None:
         super()._bind(target, value)
         maker = self.context.facts.resolve(value.func) if isinstance(value, ast.Call) else None
         if isinstance(target, ast.Name) and maker in NUMPY_OBJECT_MAKERS:
             self.objects[target.id] = maker
+        if isinstance(target, ast.Name) and (self._sequence(value) or isinstance(value, SEQUENCES)):
+            self.sequences.add(target.id)
+        elif isinstance(target, ast.Tuple | ast.List):
+            # `b, c, *rest = x.shape`: a starred target collects a list.
+            for element in target.elts:
+                if isinstance(element, ast.Starred) and isinstance(element.value, ast.Name):
+                    self.sequences.add(element.value.id)
 
     def _unbind(self, target: ast.expr) -> None:
         super()._unbind(target)
         if isinstance(target, ast.Name):
             self.objects.pop(target.id, None)
+            self.sequences.discard(target.id)

@@ -173,7 +173,9 @@ the tensor has two dimensions and a tensor of indices otherwise. Other elements 
 (`x[:, idx[i]]`) are not flagged: a tuple or list of index tensors reads the same.
 
 A parameter of the compiled function that no tensor operation has touched is not taken for a
-tensor here: as a size it is almost always a Python int passed in.
+tensor here: as a size it is almost always a Python int passed in. A local that an `if` makes
+a tensor on one way only (`if max_length is None: max_length = lengths.max()`, where callers
+also pass ints) is a warning: it breaks where that way runs.
 """
     why = """
 Sizes, counts and bounds are Python integers in the graph. Given a tensor, Dynamo has to read
@@ -341,9 +343,12 @@ compiled = torch.compile(covariance)
         for value in values:
             # A parameter taken for a tensor only because it is one (`height`, `width`) is
             # far more often a Python int passed in as a size: not flagged.
-            if facts.kind(value).is_tensor and not facts.rests_on_guess(value):
+            if not facts.kind(value).is_tensor:
+                continue
+            certain = not facts.rests_on_guess(value)
+            if certain or facts.tensor_on_one_way(value):
                 message = self.message.format(argument=ast.unparse(value), call=needs)
-                self.report(value, message)
+                self.report(value, message, severity=None if certain else Severity.WARNING)
                 return
 
     def _check_index(self, part: ast.expr) -> None:
