@@ -108,3 +108,24 @@ def test_json_edits_of_a_fix_adding_two_imports_make_what_fix_writes(breaklint, 
     assert written.count("import torch\n") == 1
     assert written.count("import contextlib\n") == 1
     assert "lock = contextlib.nullcontext() if torch.compiler.is_compiling() else Lock()" in written
+
+
+@pytest.mark.parametrize(
+    ("use", "fixed"),
+    [
+        ("        with lock:\n            y = x * 2\n", True),
+        ("        lock.acquire()\n        y = x * 2\n        lock.release()\n", False),
+        ("        self.lock = lock\n        y = x * 2\n", False),
+    ],
+    ids=["entered", "acquired", "kept"],
+)
+def test_a_lock_becomes_a_null_context_only_where_the_function_only_enters_it(
+    breaklint, tmp_path, use: str, fixed: bool
+) -> None:
+    # A null context has no `acquire`, and a lock kept on the object may be entered by code
+    # that runs eagerly in another thread.
+    head, _, _ = LOCKED.partition("        with lock:\n")
+    (tmp_path / "model.py").write_text(f"{head}{use}        return y\n")
+    report = json.loads(breaklint("model.py", "--output-format", "json").stdout)
+    (lock,) = [finding for finding in report["findings"] if finding["code"] == "BL501"]
+    assert (lock["fix"] is not None) is fixed
