@@ -79,7 +79,14 @@ class Fix:
     target: Range  # the node the rewrite replaces
     torch: str = "torch"  # the name the rewritten code reaches torch by
     adds_torch_import: bool = False  # the file does not bind `torch`: the fix imports it
+    # Other modules the fix's code names that the file does not import: the fix imports them.
+    adds_imports: tuple[str, ...] = ()
     edits: tuple[Edit, ...] = ()  # the text edits, once the fix engine has made them
+
+    @property
+    def added_modules(self) -> tuple[str, ...]:
+        """The modules the fix imports (`import torch` first)."""
+        return ("torch",) * self.adds_torch_import + self.adds_imports
 
     def applies(self, unsafe: bool) -> bool:
         """Whether `--fix` applies it, given `--unsafe-fixes` or not."""

@@ -159,7 +159,7 @@ class ParsedFile:
             self._spans[node] = span
 
     def rewrite(self, findings: Sequence[Finding], *, imports: bool = True) -> Rewrite:
-        """The text with the fixes of `findings` applied, each by its rule, and `import torch`
+        """The text with the fixes of `findings` applied, each by its rule, and the imports
         where a fix made needs it (unless not `imports`: a part of a file has no imports)."""
         candidates: dict[int, list[Finding]] = defaultdict(list)
         for finding in findings:
@@ -171,14 +171,23 @@ class ParsedFile:
         module = self.module.visit(transformer)
         result = Rewrite(self.text, transformer.applied, transformer.left)
         result.declined = [f for f in findings if id(f) not in transformer.done]
-        if imports and any(f.fix is not None and f.fix.adds_torch_import for f in result.applied):
-            module = _with_torch_import(module)
+        modules = _added_modules(result.applied)
+        if imports and modules:
+            module = _with_imports(module, modules)
         result.text = module.code.replace("\n", "\r") if self.old_mac else module.code
         return result
 
 
-def _with_torch_import(module: cst.Module) -> cst.Module:
-    """`module` with `import torch`, added as libcst's AddImportsVisitor adds it (after the
+def _added_modules(findings: Iterable[Finding]) -> tuple[str, ...]:
+    """The modules the fixes of `findings` import, each once, in the order they first name
+    them: every fix that imports one carries the edits of all (the same lines)."""
+    named = (m for f in findings if f.fix is not None for m in f.fix.added_modules)
+    return tuple(dict.fromkeys(named))
+
+
+def _with_imports(module: cst.Module, modules: Sequence[str]) -> cst.Module:
+    """`module` with `import M` for each of `modules` (`torch`, `contextlib`), added as
+    libcst's AddImportsVisitor adds them (after the
     imports that open the module). That visitor copies and walks the whole tree, most of the
     cost of edits on large files, yet reads only the statements up to the first that follows
     the opening imports, and of that one (or of a compound statement first in the file) only
@@ -201,7 +210,8 @@ def _with_torch_import(module: cst.Module) -> cst.Module:
         for i, s in enumerate(head)
     ]
     context = CodemodContext()
-    AddImportsVisitor.add_needed_import(context, "torch")
+    for name in modules:
+        AddImportsVisitor.add_needed_import(context, name)
     added = AddImportsVisitor(context).transform_module(module.with_changes(body=shown)).body
     # The imports go in before the stand-ins, which keep their places from the end.
     shift = len(added) - len(head)
@@ -433,7 +443,7 @@ def _edits_by_finding(
 ) -> dict[int, tuple[Edit, ...]]:
     """Each made fix's edits, by the finding's id, in the file or in `text` (an editor's
     buffer for it). libcst (ten times the cost of `ast`) parses only the functions that hold
-    the fixes, each once, and the file's opening statements when a fix adds `import torch`;
+    the fixes, each once, and the file's opening statements when a fix adds an import;
     the whole file once when a fix lies outside any function or the opening statements
     cannot be taken alone. TooDeep when libcst recurses too deep."""
     if text is None:
@@ -454,7 +464,8 @@ def _edits_by_finding(
             importing = [f for f in findings if id(f) in edits and _adds_import(f)]
             if not importing:
                 return edits
-            added = _import_edits(head) if head is not None else None
+            modules = _added_modules(importing)
+            added = _import_edits(head, modules) if head is not None else None
             if added is not None:
                 for finding in importing:
                     own = [*edits[id(finding)], *added]
@@ -468,8 +479,8 @@ def _function_parts(
 ) -> tuple[dict[tuple[str, int], list[Finding]], str | None] | None:
     """The findings by the outermost function that holds each one's fix, as the text libcst
     parses (the function's lines as they are, decorators included, under an `if 1:` header
-    when indented) and the offset from its lines to the file's; and, when a fix adds
-    `import torch`, the file's opening statements (`_opening_statements`). None when a fix
+    when indented) and the offset from its lines to the file's; and, when a fix adds an
+    import, the file's opening statements (`_opening_statements`). None when a fix
     needs the whole file."""
     if any(f.fix is None for f in findings):
         return None
@@ -505,22 +516,22 @@ def _function_parts(
 
 
 def _adds_import(finding: Finding) -> bool:
-    return finding.fix is not None and finding.fix.adds_torch_import
+    return finding.fix is not None and bool(finding.fix.added_modules)
 
 
-def _import_edits(head: str) -> tuple[Edit, ...] | None:
-    """The edits that add `import torch` to a file, from its opening statements (`head`, see
-    `_opening_statements`) alone: they are all `_with_torch_import` reads. None when libcst
-    cannot take them alone."""
+def _import_edits(head: str, modules: Sequence[str]) -> tuple[Edit, ...] | None:
+    """The edits that add `import M` for each of `modules` to a file, from its opening
+    statements (`head`, see `_opening_statements`) alone: they are all `_with_imports` reads.
+    None when libcst cannot take them alone."""
     try:
         parsed = parsed_file(head)
-        added = _with_torch_import(parsed.module).code
+        added = _with_imports(parsed.module, modules).code
     except (FixError, RecursionError):  # the whole file's rewrite tells why
         return None
     return line_edits(head, added.replace("\n", "\r") if parsed.old_mac else added)
 
 
-# Statements that hold others: `_with_torch_import` shows the first in a file as a stand-in.
+# Statements that hold others: `_with_imports` shows the first in a file as a stand-in.
 _COMPOUND = (
     ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor,
     ast.While, ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.Match,
@@ -528,7 +539,7 @@ _COMPOUND = (
 
 
 def _opening_statements(tree: ast.Module, lines: list[str]) -> str | None:
-    """What `_with_torch_import` reads of a file, as text: its first statement, the imports
+    """What `_with_imports` reads of a file, as text: its first statement, the imports
     after it, and the empty lines and comments above the statement that follows them, then a
     `pass` in that statement's place. None where libcst would see other statements than
     `ast` does (two on one line) or the first statement is compound (shown as a stand-in)."""
@@ -556,7 +567,7 @@ def _edits_in(
 ) -> dict[int, tuple[Edit, ...]] | None:
     """The edits of the fixes made in `text` (the file's lines from `offset` + 1 on), in the
     file's lines: from one rewrite of them all, and from a rewrite of its own for a fix whose
-    changed lines run into another fix's; with `import torch` where a fix needs it, unless
+    changed lines run into another fix's; with the imports a fix needs, unless
     not `imports` (a part of a file). None when libcst cannot parse the text."""
     try:
         parsed = parsed_file(text, offset)
@@ -590,7 +601,7 @@ def _edits_in(
             except FixError:
                 continue
             own = list(line_edits(parsed.text, alone, parsed.offset))
-        elif finding.fix.adds_torch_import:
+        elif finding.fix.added_modules:
             own = own + list(unowned)
         edits[id(finding)] = tuple(sorted(own, key=lambda change: change.line))
     return edits

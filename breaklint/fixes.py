@@ -78,10 +78,10 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def _imported_at_top(context: RuleContext, name: str) -> bool:
-    """Whether the module binds torch as `name` with an `import` statement of its own at the
-    top level (column 0: no condition, no function around it)."""
-    spelled = "import torch" if name == "torch" else f"import torch as {name}"
+def _imported_at_top(context: RuleContext, name: str, module: str = "torch") -> bool:
+    """Whether the module binds `module` as `name` with an `import` statement of its own at
+    the top level (column 0: no condition, no function around it)."""
+    spelled = f"import {module}" if name == module else f"import {module} as {name}"
     for line in context.source.lines:
         line = line.lstrip("\ufeff").rstrip()  # a byte-order mark, CRLF endings
         rest = line[len(spelled) :]
@@ -89,7 +89,7 @@ def _imported_at_top(context: RuleContext, name: str) -> bool:
             continue
         if rest[:1] in ("", " ", ",", "#", ";"):
             return True
-        if name == "torch" and rest.startswith(".") and " as " not in rest:  # `import torch.nn`
+        if name == module and rest.startswith(".") and " as " not in rest:  # `import torch.nn`
             return True
     return False
 
@@ -111,9 +111,11 @@ def offer(
     applicability: Applicability | None,
     *,
     needs_torch: bool = False,
+    adds_imports: tuple[str, ...] = (),
 ) -> Fix | None:
     """A fix rewriting `node` with the rule's `rewrite`, of the applicability the rule
-    declares; None when it needs torch by a name the file cannot give it."""
+    declares; None when it needs torch by a name the file cannot give it. `adds_imports`:
+    other modules it names that the file does not import (see `module_import`)."""
     if applicability is None:
         raise TypeError("a rule that offers a fix declares its fix_applicability")
     torch = torch_name(context, node) if needs_torch else TorchName("torch", imported=True)
@@ -126,7 +128,19 @@ def offer(
         target_of(context, node),
         torch=torch.name,
         adds_torch_import=not torch.imported,
+        adds_imports=adds_imports,
     )
+
+
+def module_import(context: RuleContext, module: str) -> tuple[str, ...] | None:
+    """What a fix whose code names `module` (`contextlib`) must import: nothing where the
+    file has `import module` at the top, `(module,)` where the name is free, None where it
+    means something else here (another import, a local, a lazy import)."""
+    if context.imports.get(module) == module and _imported_at_top(context, module, module):
+        return ()
+    if module in context.imports or module in context.facts.names:
+        return None
+    return (module,)
 
 
 def owns_its_lines(context: RuleContext, statement: ast.stmt) -> bool:

@@ -114,6 +114,7 @@ def test_json_contract(breaklint, write):
             "target": {"line": 6, "column": 20, "end_line": 6, "end_column": 34},
             "torch": "torch",
             "adds_torch_import": False,
+            "adds_imports": [],
             "edits": [
                 {
                     "line": 6,

@@ -163,6 +163,7 @@ def test_json_and_sarif_carry_the_edit(breaklint, write):
         "target": {"line": 11, "column": 9, "end_line": 11, "end_column": 29},
         "torch": "torch",
         "adds_torch_import": False,
+        "adds_imports": [],
         "edits": [
             {
                 "line": 11,

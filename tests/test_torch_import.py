@@ -12,7 +12,7 @@ cst = pytest.importorskip("libcst")
 from libcst.codemod import CodemodContext  # noqa: E402
 from libcst.codemod.visitors import AddImportsVisitor  # noqa: E402
 
-from breaklint.fixer import _with_torch_import  # noqa: E402
+from breaklint.fixer import _with_imports  # noqa: E402
 
 CLASS = "class Net:\n    def forward(self, x):\n        return x\n"
 SHAPES = {
@@ -45,7 +45,7 @@ def _whole_module(text: str) -> str:
 def test_the_import_is_added_as_the_visitor_adds_it_to_the_whole_file(text: str) -> None:
     expected = _whole_module(text)
     assert "import torch" in expected
-    assert _with_torch_import(cst.parse_module(text)).code == expected
+    assert _with_imports(cst.parse_module(text), ("torch",)).code == expected
 
 
 MODEL = "class Net(nn.Module):\n    def forward(self, x):\n        print(x)\n        return x\n"
@@ -78,3 +78,54 @@ def test_json_edits_make_what_fix_writes(breaklint, tmp_path, opening: str) -> N
     assert breaklint("model.py", "--fix", "--unsafe-fixes").returncode == 0
     assert "".join(lines) == path.read_bytes().decode()
     assert path.read_bytes().decode().count("import torch") == 1
+
+
+# A fix whose code names two modules the file does not import: torch and contextlib.
+LOCKED = (
+    "from threading import Lock\n\nfrom torch import nn\n\n\n"
+    "class Net(nn.Module):\n"
+    "    def forward(self, x, lock=None):\n"
+    "        if lock is None:\n"
+    "            lock = Lock()\n"
+    "        with lock:\n"
+    "            y = x * 2\n"
+    "        return y\n"
+)
+
+
+def test_json_edits_of_a_fix_adding_two_imports_make_what_fix_writes(breaklint, tmp_path) -> None:
+    path = tmp_path / "model.py"
+    path.write_text(LOCKED)
+    report = json.loads(breaklint("model.py", "--output-format", "json").stdout)
+    (fix,) = [finding["fix"] for finding in report["findings"] if finding["fix"]]
+    assert (fix["adds_torch_import"], fix["adds_imports"]) == (True, ["contextlib"])
+    lines = LOCKED.splitlines(keepends=True)
+    for edit in sorted(fix["edits"], key=lambda e: -e["line"]):
+        lines[edit["line"] - 1 : edit["end_line"] - 1] = [edit["content"]]
+    assert breaklint("model.py", "--fix", "--unsafe-fixes").returncode == 0
+    written = path.read_text()
+    assert "".join(lines) == written
+    assert written.count("import torch\n") == 1
+    assert written.count("import contextlib\n") == 1
+    assert "lock = contextlib.nullcontext() if torch.compiler.is_compiling() else Lock()" in written
+
+
+@pytest.mark.parametrize(
+    ("use", "fixed"),
+    [
+        ("        with lock:\n            y = x * 2\n", True),
+        ("        lock.acquire()\n        y = x * 2\n        lock.release()\n", False),
+        ("        self.lock = lock\n        y = x * 2\n", False),
+    ],
+    ids=["entered", "acquired", "kept"],
+)
+def test_a_lock_becomes_a_null_context_only_where_the_function_only_enters_it(
+    breaklint, tmp_path, use: str, fixed: bool
+) -> None:
+    # A null context has no `acquire`, and a lock kept on the object may be entered by code
+    # that runs eagerly in another thread.
+    head, _, _ = LOCKED.partition("        with lock:\n")
+    (tmp_path / "model.py").write_text(f"{head}{use}        return y\n")
+    report = json.loads(breaklint("model.py", "--output-format", "json").stdout)
+    (lock,) = [finding for finding in report["findings"] if finding["code"] == "BL501"]
+    assert (lock["fix"] is not None) is fixed

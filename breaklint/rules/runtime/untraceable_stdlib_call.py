@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import guard_fix, offer, tensor_valued
+from breaklint.fixes import guard_fix, module_import, offer, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import (
@@ -49,6 +49,47 @@ def _clone(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         return None
     return method(node.args[0].value, "clone").with_changes(lpar=node.lpar, rpar=node.rpar)
 
+
+def _nullcontext(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `nullcontext` fix: `Lock()` becomes `contextlib.nullcontext() if
+    torch.compiler.is_compiling() else Lock()`."""
+    import libcst as cst
+
+    if not isinstance(node, cst.Call):
+        return None
+    return cst.IfExp(
+        test=cst.parse_expression(f"{fix.torch}.compiler.is_compiling()"),
+        body=cst.parse_expression("contextlib.nullcontext()"),
+        orelse=node.with_changes(lpar=[], rpar=[]),
+        lpar=node.lpar,
+        rpar=node.rpar,
+    )
+
+
+# Locks: context managers whose only effect is to keep other threads out of the block.
+LOCKS = frozenset({"threading.Lock", "threading.RLock"})
+
+_GUARDED = """
+from threading import Lock
+
+import torch
+
+
+def guarded(x, callback=None, lock=None):
+    if lock is None:
+        lock = Lock()
+    with lock:
+        if callback is not None:
+            callback("start")
+    y = x * 2
+    with lock:
+        if callback is not None:
+            callback("end")
+    return y + 1
+
+
+compiled = torch.compile(guarded)
+"""
 
 _TAGGED = """
 import copy
@@ -248,9 +289,21 @@ compiled = torch.compile(quiet)
             after=_TAGGED.replace("copy.copy(extra)", "dict(extra)"),
             probe='(tagged, (torch.randn(4), {"shift": 1}))',
         ),
+        FixExample(
+            before=_GUARDED,
+            after=_GUARDED.replace("import torch\n", "import torch\nimport contextlib\n").replace(
+                "lock = Lock()",
+                "lock = contextlib.nullcontext() if torch.compiler.is_compiling() else Lock()",
+            ),
+            probe="(guarded, (torch.randn(8),))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
-    rewrites: ClassVar[Mapping[str, Rewrite]] = {"clone": _clone, "dict": _dict_call}
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {
+        "clone": _clone,
+        "dict": _dict_call,
+        "nullcontext": _nullcontext,
+    }
     fix_safety = """
 Unsafe fix: `copy.deepcopy(t)` of a tensor becomes `t.clone()`: the same values in new memory,
 traced by Dynamo. Autograd differs: the deep copy is a new leaf (it keeps `requires_grad` but
@@ -261,9 +314,14 @@ torch.compiler.is_compiling():`: eager runs filter as before, compiled code does
 changes which warnings are shown, never a value). `copy.copy(d)` of a name that holds a dict
 on every way to the call (a parameter annotated `dict`, past its `is None` test where it may
 be None, or bound to a dict display, comprehension or `dict(...)`) becomes `dict(d)`: the same
-shallow copy, a plain `dict` also where a subclass (an `OrderedDict`) was passed. The other
-calls this rule flags (clocks, Python's RNG, serialization) have no automatic fix: their
-results must come from outside the compiled code.
+shallow copy, a plain `dict` also where a subclass (an `OrderedDict`) was passed. A lock
+made in the function (`lock = threading.Lock()`, or `RLock()`) that the function only enters
+(`with lock:`), tests against None or passes on becomes `contextlib.nullcontext() if
+torch.compiler.is_compiling() else Lock()` (importing `contextlib`): eager runs lock as before;
+compiled code enters a context that does nothing, so threads that share the lock the compiled
+call made (a thread pool it hands the lock to) are no longer kept out of each other's blocks.
+The other calls this rule flags (clocks, Python's RNG, serialization) have no automatic fix:
+their results must come from outside the compiled code.
 """
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -308,8 +366,39 @@ results must come from outside the compiled code.
                     )
                 elif name in WARNING_FILTERS:
                     fix = guard_fix(self.context, node, self.fix_applicability)
+                elif name in LOCKS:
+                    fix = self._lock_fix(node)
                 self.report(node, self.message.format(call=name), hint=alternative, fix=fix)
                 return
+
+    def _lock_fix(self, node: ast.Call) -> Fix | None:
+        """`name = Lock()` whose lock the function only enters, tests against None or passes
+        on: a `contextlib.nullcontext()` while compiling."""
+        function = self.context.definition
+        if node.args or node.keywords:
+            return None
+        holder = next(
+            (s for s in ast.walk(function) if isinstance(s, ast.Assign) and s.value is node),
+            None,
+        )
+        if holder is None or len(holder.targets) != 1:
+            return None
+        target = holder.targets[0]
+        if not isinstance(target, ast.Name) or not _only_entered(function, target.id):
+            return None
+        imports = module_import(self.context, "contextlib")
+        if imports is None:
+            return None
+        message = "enter `contextlib.nullcontext()` instead while compiling"
+        return offer(
+            self.context,
+            node,
+            message,
+            "nullcontext",
+            self.fix_applicability,
+            needs_torch=True,
+            adds_imports=imports,
+        )
 
     def _untraceable_object(self, node: ast.Call) -> str | None:
         """The class of the object whose untraceable method `node` calls (a `ContextVar`'s
@@ -428,6 +517,32 @@ results must come from outside the compiled code.
         if name.partition(".")[0] in self.context.facts.names or self._tensor_argument(node):
             return None
         return TracedValue(name, frozenset({"random"}))
+
+
+def _only_entered(function: ast.AST, name: str) -> bool:
+    """Whether every read of `name` in `function` enters it (`with name:`), tests it against
+    None (`name is None`) or passes it on (an argument, a keyword, a dict's value): what a
+    `contextlib.nullcontext()` does as well as a lock, where no thread shares it."""
+    parents = {
+        id(child): parent for parent in ast.walk(function) for child in ast.iter_child_nodes(parent)
+    }
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+            continue
+        parent = parents.get(id(node))
+        entered = isinstance(parent, ast.withitem) and parent.context_expr is node
+        passed = isinstance(parent, ast.keyword) or (
+            isinstance(parent, ast.Call) and node in parent.args
+        )
+        valued = isinstance(parent, ast.Dict) and any(v is node for v in parent.values)
+        tested = (
+            isinstance(parent, ast.Compare)
+            and all(isinstance(op, ast.Is | ast.IsNot) for op in parent.ops)
+            and all(isinstance(c, ast.Constant) and c.value is None for c in parent.comparators)
+        )
+        if not (entered or passed or valued or tested):
+            return False
+    return True
 
 
 def _dict_annotation(annotation: ast.expr | None) -> bool | None:

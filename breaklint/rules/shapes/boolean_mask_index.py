@@ -73,6 +73,9 @@ _SAME_SHAPE_PREDICATES = frozenset(
 # tensor's trailing ones as size-1 dimensions for `torch.where`.
 UPDATE = "masked-update"
 UPDATE_LEADING = "masked-update-leading"
+# A list of Python bools read as an index becomes the list of its True positions, which
+# selects the same elements and which Dynamo takes as constants (no `nonzero`).
+POSITIONS = "true-positions"
 
 
 def _masked_update(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -108,6 +111,18 @@ def _masked_update(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.Expr(
         cst.Call(func=cst.Attribute(tensor.deep_clone(), cst.Name("copy_")), args=[cst.Arg(where)])
     )
+
+
+def _true_positions(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `true-positions` fix: `x[..., flags, 0]` with `flags` a list of Python bools
+    becomes `x[..., [i for i, taken in enumerate(flags) if taken], 0]`."""
+    import libcst as cst
+
+    if not isinstance(node, cst.Name | cst.List | cst.ListComp):
+        return None
+    flags = cst.Module([]).code_for_node(node.with_changes(lpar=[], rpar=[]))
+    positions = cst.parse_expression(f"[i for i, taken in enumerate({flags}) if taken]")
+    return positions.with_changes(lpar=node.lpar, rpar=node.rpar)
 
 
 def _read_whole(value: cst.BaseExpression) -> cst.BaseExpression:
@@ -167,6 +182,21 @@ def _where_reduce(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     )
 
 
+_WRAPPED = """
+import torch
+
+
+def wrap_ends(x, ends):
+    x = x.clone()
+    wrapped = [end == "circular" for end in ends]  # per channel
+    x[..., wrapped, -1] = x[..., wrapped, 0]
+    return x
+
+
+compiled = torch.compile(wrap_ends)
+"""
+
+
 class BooleanMaskIndex(Rule):
     code = "BL302"
     name = "boolean-mask-index"
@@ -184,7 +214,7 @@ keeps the shape and is not flagged (Dynamo 2.13 compiles it, a number or a 0-d t
 `x[mask] = y[mask]` is flagged for its read of `y[mask]`. A list of Python bools read as an
 index of a tensor (`x[..., circular, 0]` with `circular = [t == "circular" for t in tails]`, a
 comprehension of comparisons or a literal of `True`/`False`) is a mask too: torch makes it a
-boolean tensor and selects with it (no fix is offered for it).
+boolean tensor and selects with it.
 """
     why = WHY
     example = """
@@ -359,6 +389,13 @@ compiled = torch.compile(damp_negatives)
             probe="(damp_negatives, (torch.randn(4, 8),))",
         ),
         FixExample(
+            before=_WRAPPED,
+            after=_WRAPPED.replace(
+                "x[..., wrapped, 0]", "x[..., [i for i, taken in enumerate(wrapped) if taken], 0]"
+            ),
+            probe='(wrap_ends, (torch.randn(2, 3, 5), ["linear", "circular", "circular"]))',
+        ),
+        FixExample(
             before="""
 import torch
 
@@ -391,6 +428,7 @@ compiled = torch.compile(fill_gaps)
         "where-reduce": _where_reduce,
         UPDATE: _masked_update,
         UPDATE_LEADING: _masked_update,
+        POSITIONS: _true_positions,
     }
     fix_safety = """
 Unsafe fix: a masked read reduced at once, `x[mask].sum()`, `.any()` or `.all()` with no
@@ -419,8 +457,15 @@ longer broadcasts, and an operation the in-place update would refuse (an integer
 `+= 0.5`) is made and cast. Measured on Dynamo 2.13 with `capture_dynamic_output_shape_ops`
 off: `x[mask] += 1`, `x[mask] *= 0.0` and `x[mask] = y[mask]` break the graph (GB0036,
 `aten.nonzero`), `x[mask] += y[mask]` twice; `x[mask] = 0.0` does not; the rewritten update
-compiles to one graph, on a local tensor, a view of one and a module's buffer. Other reads
-have no automatic fix.
+compiles to one graph, on a local tensor, a view of one and a module's buffer.
+
+A list of Python bools read as an index (`x[..., flags, 0]`, `flags` a comprehension of
+comparisons bound in the function, or a literal) becomes the list of its True positions,
+`[i for i, taken in enumerate(flags) if taken]`: torch selects the same elements with it, in
+the same order, and Dynamo takes the positions as constants of the graph instead of calling
+`nonzero` (measured: one graph; an all-False list gives the empty selection either way). A
+list whose length is not the dimension's size raised before and now selects the positions
+that exist. Other reads have no automatic fix.
 """
 
     @classmethod
@@ -473,10 +518,25 @@ have no automatic fix.
             self._report_bool_list(node)
 
     def _report_bool_list(self, node: ast.Subscript) -> None:
-        """A list of Python bools as an index is a mask too (made a tensor, then `nonzero`):
-        no fix, `torch.where` takes no list."""
+        """A list of Python bools as an index is a mask too (made a tensor, then `nonzero`);
+        read, one such list is fixed to the positions of its Trues."""
         guessed = self.context.facts.rests_on_guess(node.value)
-        self.report(node, hint=self._hint(node), severity=Severity.WARNING if guessed else None)
+        index = node.slice
+        lists = [
+            element
+            for element in (index.elts if isinstance(index, ast.Tuple) else [index])
+            if self._is_bool_list_element(element)
+        ]
+        fix = None
+        if isinstance(node.ctx, ast.Load) and len(lists) == 1:
+            message = "index with the positions of its Trues: `[i for i, taken in ... if taken]`"
+            fix = offer(self.context, lists[0], message, POSITIONS, self.fix_applicability)
+        self.report(
+            node,
+            fix=fix,
+            hint=None if fix else self._hint(node),
+            severity=Severity.WARNING if guessed else None,
+        )
 
     def _hint(self, node: ast.Subscript) -> str:
         tensor, mask = excerpt(node.value, 24), excerpt(node.slice, 32)
@@ -583,9 +643,13 @@ have no automatic fix.
             return False
         index = node.slice
         return any(
-            _is_bool_list(element)
-            or (isinstance(element, ast.Name) and element.id in self._bool_lists)
+            self._is_bool_list_element(element)
             for element in (index.elts if isinstance(index, ast.Tuple) else [index])
+        )
+
+    def _is_bool_list_element(self, element: ast.expr) -> bool:
+        return _is_bool_list(element) or (
+            isinstance(element, ast.Name) and element.id in self._bool_lists
         )
 
     def _indexes_with_mask(self, node: ast.Subscript) -> bool:
