@@ -377,3 +377,27 @@ class FreshShift(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return Shifter().shift(x * 2)  # SKIP BL208
+
+
+class TaggedTotal(nn.Module):
+    """A tensor written as text: its text is its values."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        total = x.sum()
+        label = "total " + str(total)  # BREAK BL107
+        return x * len(label)
+
+
+def weighted(x: torch.Tensor, **terms: torch.Tensor) -> torch.Tensor:
+    total = x
+    ordered = sorted(terms.items())  # BREAK BL106
+    for _, term in ordered:
+        total = total + term
+    return total
+
+
+class KeywordTerms(nn.Module):
+    """Keyword arguments sorted as (name, value) pairs: Dynamo cannot sort tensors."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return weighted(x, b=x + 1, a=x * 2)

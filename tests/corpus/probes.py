@@ -13,6 +13,7 @@ from layers import (
     FreshShift,
     GuardedScale,
     HookedStack,
+    KeywordTerms,
     LabelSmoothingLoss,
     LengthPadder,
     MoERouter,
@@ -25,6 +26,7 @@ from layers import (
     RecurrentTagger,
     Resampler,
     RMSNorm,
+    TaggedTotal,
 )
 from models import Block, Clean, Hooked, Looped, Repeated
 
@@ -139,3 +141,11 @@ def probe_quiet_scale():
 
 def probe_fresh_shift():
     return FreshShift(), (torch.randn(2, 8),)
+
+
+def probe_tagged_total():
+    return TaggedTotal(), (torch.randn(2, 8),)
+
+
+def probe_keyword_terms():
+    return KeywordTerms(), (torch.randn(2, 8),)
