@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from breaklint.rewrites import Rewrite, Rewritten
 
 CONVERSIONS = frozenset({"float", "int", "bool", "complex"})
-_MATH_CALLS = frozenset(("math", function) for function in MATH_OF_NUMBERS)
 MATH_MESSAGE = (
     "`{call}()` of a tensor reads its value as a Python number; Dynamo traces without values, "
     "so it breaks the graph here"
@@ -360,8 +359,9 @@ fix.
     def visit_Call(self, node: ast.Call) -> None:
         self.numbers.visit_Call(node)
         func = node.func
-        name = self.context.facts.resolve(func)
-        if name is not None and name.partition(".")[::2] in _MATH_CALLS:
+        name = self.context.facts.resolve(func) or ""
+        module, _, function = name.partition(".")
+        if module == "math" and function in MATH_OF_NUMBERS:
             self._math_call(node, name)
             return
         if not (
