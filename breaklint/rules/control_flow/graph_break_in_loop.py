@@ -25,10 +25,13 @@ own rule offers a fix where one exists; once it is fixed, this finding goes too.
 """
     what = """
 Flags the first graph break inside each `for` or `while` loop of a compiled function, in
-addition to the finding for the break itself. Once such a break certainly skips the frame, the
-breaks other rules find on later lines of the same function become info: Dynamo traces none of
-that code (the functions it calls get frames of their own). After a break that may skip it (a
-warning), the errors on later lines become warnings: they break only where it does not.
+addition to the finding for the break itself. The iterable of the outermost `for` and the
+condition of the outermost `while` are not inside it: Python evaluates them before the loop
+steps, and Dynamo resumes at the loop head after a break there. Once such a break certainly
+skips the frame, the breaks other rules find on later lines of the same function become info:
+Dynamo traces none of that code (the functions it calls get frames of their own). After a
+break that may skip it (a warning), the errors on later lines become warnings: they break only
+where it does not.
 A break that is a warning only because a configuration decides its `if` (`if self.flag:`) skips
 the frame wherever that branch is taken: what follows it in the same branch becomes info.
 
@@ -89,12 +92,15 @@ compiled = torch.compile(accumulate)
 
     def block_of(self, report: Report) -> tuple[int, bool] | None:
         where = self.in_loop.get(id(report))
-        if where is None or _in_while_test(where[0], report):
+        if where is None or _before_the_loop(where[0], report):
             return None
         return id(where[0]), where[1]
 
 
-def _in_while_test(loop: Loop, report: Report) -> bool:
-    """A break in the condition of the outermost `while` is before the loop, not inside it:
-    Dynamo breaks the graph there and resumes at the loop head without skipping the frame."""
-    return isinstance(loop, ast.While) and contains(loop.test, report.node)
+def _before_the_loop(loop: Loop, report: Report) -> bool:
+    """A break in the condition of the outermost `while`, or in the iterable of the outermost
+    `for` (evaluated once, before the first step), is not inside the loop: Dynamo breaks the
+    graph there and resumes at the loop head without skipping the frame."""
+    if isinstance(loop, ast.While):
+        return contains(loop.test, report.node)
+    return isinstance(loop, ast.For | ast.AsyncFor) and contains(loop.iter, report.node)
