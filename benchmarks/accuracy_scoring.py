@@ -6,7 +6,8 @@ Scores count distinct statements (path:line). Precision: of the lines static fin
 a probe ran, the share where Dynamo broke; a second precision leaves out the lines "not
 reproduced" inside functions Dynamo skipped in some probe (they ran eagerly, so Dynamo may never
 have traced them). Recall: of the lines where Dynamo broke or skipped a frame, the share a
-static finding flagged.
+static finding that counts (an error or a warning) flagged; a line where only an info finding
+(or a left-out rule) stands and Dynamo broke is a miss.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class LineCounts:
 
 @dataclass(slots=True)
 class Miss:
-    """A line where Dynamo broke or skipped a frame and no static finding said so."""
+    """A line where Dynamo broke or skipped a frame and no static finding that counts said so."""
 
     where: str
     kind: str
@@ -169,6 +170,9 @@ def score(
     scores = Scores()
     static: dict[str, list[dict[str, Any]]] = defaultdict(list)
     breaks: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    # Where Dynamo broke, a static finding that does not count (info, a left-out code) takes
+    # the break in the join, so no BL900 reports it: it is a break all the same.
+    uncounted_breaks: dict[str, list[dict[str, Any]]] = defaultdict(list)
     skipped_functions = {
         enclosing_function(root, f"{f['path']}:{f['line']}")
         for f in findings
@@ -188,6 +192,12 @@ def score(
             and finding["severity"] in severities
         ):
             static[where].append(finding)
+        elif (
+            finding["origin"] == "static"
+            and finding["status"] == "confirmed"
+            and _inside(finding["path"], packages)
+        ):
+            uncounted_breaks[where].append(finding)
     by_code: dict[str, LineCounts] = defaultdict(LineCounts)
     confirmed_lines = set()
     for where, flagged in sorted(static.items()):
@@ -219,10 +229,14 @@ def score(
                 )
             )
     scores.by_code = dict(sorted(by_code.items()))
-    missed = {where: found for where, found in breaks.items() if where not in confirmed_lines}
+    missed = {
+        where: found
+        for where, found in {**uncounted_breaks, **breaks}.items()
+        if where not in confirmed_lines
+    }
     scores.recall = Ratio(len(confirmed_lines), len(confirmed_lines) + len(missed))
     for where, found in sorted(missed.items()):
-        skipped = any(f["code"] == "BL901" for f in found)
+        skipped = any(f["code"] == "BL901" or f.get("kind") == "frame-skipped" for f in found)
         scores.misses.append(
             Miss(
                 where,

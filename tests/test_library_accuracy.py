@@ -142,6 +142,24 @@ def test_misses_and_false_positives_carry_their_source_lines(tmp_path: Path) -> 
     ]
 
 
+def test_a_break_taken_by_an_uncounted_finding_is_a_miss(tmp_path: Path) -> None:
+    # The join gives Dynamo's break to the static finding on its line, so no BL900 reports
+    # it; an info finding ("no break of its own") that Dynamo confirms is a break all the same.
+    confirmed_info = {**_static(4, "BL101", "info", "confirmed"), "kind": "graph-break"}
+    scores = scoring.score(
+        [_static(2, "BL201", "error", "confirmed"), _break(2), confirmed_info],
+        _package(tmp_path),
+        {"pkg"},
+        library_accuracy.SEVERITIES,
+        library_accuracy.RECOMPILE_RULES,
+    )
+    assert str(scores.recall) == "50.0% (1/2)"
+    assert [(m.where, m.kind, m.source) for m in scores.misses] == [
+        ("pkg/mod.py:4", "graph break", "y = x.item()")
+    ]
+    assert str(scores.overall.precision) == "100.0% (1/1)"
+
+
 def _document(library: str, half: str, confirmed: int, refuted: int, missed: int) -> dict:
     lines = {"confirmed": confirmed, "not_reproduced": refuted, "not_reached": 0}
     return {
