@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 BREAK_CODES = {"BL900": "graph break", "BL901": "frame skipped"}
+BREAK_KINDS = ("graph-break", "frame-skipped")  # the `kind` of a finding Dynamo's break confirms
 FILE_PROBLEMS = "BL0"  # unreadable or unparsable files: not statements
 ALL_SEVERITIES = ("error", "warning", "info")
 
@@ -194,6 +195,7 @@ def score(
             static[where].append(finding)
         elif (
             finding["origin"] == "static"
+            and finding.get("kind") in BREAK_KINDS  # not a recompile
             and finding["status"] == "confirmed"
             and _inside(finding["path"], packages)
         ):
@@ -236,7 +238,7 @@ def score(
     }
     scores.recall = Ratio(len(confirmed_lines), len(confirmed_lines) + len(missed))
     for where, found in sorted(missed.items()):
-        skipped = any(f["code"] == "BL901" or f.get("kind") == "frame-skipped" for f in found)
+        skipped = any(f["code"] == "BL901" or f.get("kind") == BREAK_KINDS[1] for f in found)
         scores.misses.append(
             Miss(
                 where,

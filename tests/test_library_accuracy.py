@@ -146,8 +146,10 @@ def test_a_break_taken_by_an_uncounted_finding_is_a_miss(tmp_path: Path) -> None
     # The join gives Dynamo's break to the static finding on its line, so no BL900 reports
     # it; an info finding ("no break of its own") that Dynamo confirms is a break all the same.
     confirmed_info = {**_static(4, "BL101", "info", "confirmed"), "kind": "graph-break"}
+    # A recompile rule that a recompile confirms is no break.
+    recompiles = {**_static(9, "BL811", "error", "confirmed"), "kind": "recompiles"}
     scores = scoring.score(
-        [_static(2, "BL201", "error", "confirmed"), _break(2), confirmed_info],
+        [_static(2, "BL201", "error", "confirmed"), _break(2), confirmed_info, recompiles],
         _package(tmp_path),
         {"pkg"},
         library_accuracy.SEVERITIES,
