@@ -57,7 +57,15 @@ class _Items:
     first: tuple[_Value, ...]
 
 
-_Value = _Outside | _Function | _Items
+@dataclass(frozen=True, slots=True)
+class _Module:
+    """A module beside the probes, as a value (`import model` then `model.step`): no
+    callable itself, but its attributes are its top-level names."""
+
+    source: _SourceFile
+
+
+_Value = _Outside | _Function | _Items | _Module
 _Locals = dict[str, list[tuple[int, ast.expr | None]]]  # name -> (line, value) bindings
 
 
@@ -134,7 +142,7 @@ class _Reader:
             return [_Outside(dotted)]
         module, names = found
         if not names:
-            return []  # a module itself is no callable
+            return [_Module(module)]
         values = self.name(module, names[0], depth)
         for attribute in names[1:]:
             values = [v for value in values for v in self.attribute(value, attribute, depth)]
@@ -152,6 +160,8 @@ class _Reader:
         return []
 
     def attribute(self, value: _Value, attribute: str, depth: int) -> list[_Value]:
+        if isinstance(value, _Module):
+            return self.name(value.source, attribute, depth + 1)
         if not isinstance(value, _Outside):
             return []
         if value.called:
@@ -197,6 +207,8 @@ class _Reader:
                 yield from self.compiled(value.first, depth)
             elif isinstance(value, _Outside):
                 yield value.dotted
+            elif isinstance(value, _Module):
+                continue  # a module is no callable
             elif isinstance(value.node, ast.FunctionDef):  # linted too, when the tree holds it
                 yield f"{value.module.dotted}.{value.node.name}"
             elif depth < _MAX_DEPTH:

@@ -696,8 +696,9 @@ def test_dynamo_breaks_where_each_script_roots_imports_lead(tmp_path: Path) -> N
 
 def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:
     # `lib.audio.mel` (returned by a builder beside the probes), `Codec().eval().decode`,
-    # `wobble` (defined beside the probes, linted too), what a lambda calls and what a partial
-    # wraps are compiled by the probes only; Dynamo breaks where the static findings are.
+    # `wobble` (defined beside the probes, linted too), `local_ops.ripple` (of a module beside
+    # them, imported whole), what a lambda calls and what a partial wraps are compiled by the
+    # probes only; Dynamo breaks where the static findings are.
     assert probed_findings("compile_roots", tmp_path) == [
         ("lib/audio.py", 5, "BL401", "confirmed"),
         ("lib/audio.py", 15, "BL401", "confirmed"),
@@ -708,6 +709,7 @@ def test_what_the_probes_compile_is_in_scope(tmp_path: Path) -> None:
         ("lib/ops.py", 7, "BL401", "not-reached"),
         ("lib/ops.py", 12, "BL401", "not-reached"),
         ("probes/local_ops.py", 5, "BL401", "confirmed"),
+        ("probes/local_ops.py", 10, "BL401", "confirmed"),  # `local_ops.ripple`
     ]
 
 

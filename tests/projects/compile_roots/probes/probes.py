@@ -1,6 +1,6 @@
 """What these probes return is compiled: `lib.audio.mel` through a builder beside this file,
 the method of an instance, a function of a module beside this file, what a lambda calls and
-what `functools.partial` wraps."""
+what `functools.partial` wraps, and a function of a module beside this file imported whole."""
 
 import functools
 import os
@@ -10,6 +10,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import local_ops  # noqa: E402
 from builders import build_mel  # noqa: E402
 from lib import audio  # noqa: E402
 from lib.codec import Codec  # noqa: E402
@@ -29,6 +30,10 @@ def probe_decode():
 
 def probe_wobble():
     return wobble, (torch.randn(4),)
+
+
+def probe_ripple():
+    return local_ops.ripple, (torch.randn(4),)
 
 
 def probe_spectrum():
