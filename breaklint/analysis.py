@@ -40,6 +40,7 @@ from breaklint.index import (
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.curated import (
     HELD_OBJECT_METHOD_NAMES,
+    OPTIMIZER_MODULE,
     TRACED_DRAW_METHODS,
     UNTRACEABLE_OBJECT_METHODS,
 )
@@ -736,7 +737,11 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
         head, _, method = callee.partition(".")
         if method in HELD_OBJECT_METHOD_NAMES:
             made = analysis.project.module_object(function.ref.module, function.info, head)
-            if made in UNTRACEABLE_OBJECT_METHODS or made in TRACED_DRAW_METHODS:
+            if made is not None and (
+                made in UNTRACEABLE_OBJECT_METHODS
+                or made in TRACED_DRAW_METHODS
+                or made.startswith(OPTIMIZER_MODULE)
+            ):
                 held_objects.append(f"{head}={made}")
     attributes = []
     class_name = function.info.class_name

@@ -89,9 +89,18 @@ NUMPY_OBJECT_MAKERS = frozenset(
         "numpy.random.Philox", "numpy.random.SFC64",
     }
 )  # fmt: skip
+# The optimizers and learning-rate schedulers of `torch.optim` (every class under it) and
+# their methods that break in compiled code: `zero_grad` and a scheduler's `step` are functions
+# Dynamo 2.13 skips (GB0008), and an optimizer's `step` breaks before and after the update on
+# purpose (`torch._dynamo.graph_break()` in `torch.optim.optimizer._use_grad`, GB0025).
+# Measured with SGD, Adam and StepLR; checked by tests/accuracy/optimizers.py.
+OPTIMIZER_MODULE = "torch.optim."
+OPTIMIZER_METHODS = frozenset({"zero_grad", "step"})
 # Every method name above: a call whose method is none of them needs no look-up of its receiver.
 UNTRACEABLE_METHOD_NAMES = frozenset().union(*UNTRACEABLE_OBJECT_METHODS.values())
-HELD_OBJECT_METHOD_NAMES = UNTRACEABLE_METHOD_NAMES.union(*TRACED_DRAW_METHODS.values())
+HELD_OBJECT_METHOD_NAMES = UNTRACEABLE_METHOD_NAMES.union(
+    *TRACED_DRAW_METHODS.values(), OPTIMIZER_METHODS
+)
 
 # Python runs a list, set or dict comprehension as a function of its own, with a frame of its
 # own, before 3.12; PEP 709 inlines them into the enclosing function from 3.12 on. In a frame

@@ -401,3 +401,16 @@ class KeywordTerms(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return weighted(x, b=x + 1, a=x * 2)
+
+
+class SelfTuning(nn.Module):
+    """An optimizer the module holds, used in its forward: torch.optim's methods break."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scale = nn.Linear(8, 8)
+        self.optimizer = torch.optim.SGD(self.scale.parameters(), lr=0.1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.optimizer.zero_grad()  # BREAK BL510
+        return self.scale(x)

@@ -26,6 +26,7 @@ from layers import (
     RecurrentTagger,
     Resampler,
     RMSNorm,
+    SelfTuning,
     TaggedTotal,
 )
 from models import Block, Clean, Hooked, Looped, Repeated
@@ -149,3 +150,7 @@ def probe_tagged_total():
 
 def probe_keyword_terms():
     return KeywordTerms(), (torch.randn(2, 8),)
+
+
+def probe_self_tuning():
+    return SelfTuning(), (torch.randn(2, 8),)
