@@ -132,6 +132,11 @@ class FunctionFacts(Visitor):
         # whose iteration gives its keys), until rebound.
         self._tensor_sequences: set[str] = set()
         self._saved_sequences: list[set[str]] = []  # per enclosing function
+        # Dicts with string keys bound and filled on the function's straight-line path
+        # (`out = {"loss": loss, "n": n}`, `out["acc"] = acc`): each key's kind, and whether
+        # it is a tensor only by a root parameter's guess, until the dict is rebound, filled
+        # under an `if` or in a loop, or a method of it is called.
+        self._entries: dict[str, dict[str, tuple[Kind, bool]]] = {}
 
     @property
     def names(self) -> dict[str, Kind]:
@@ -151,6 +156,7 @@ class FunctionFacts(Visitor):
         self._none_parameters.discard(name)
         self._constant_parameters.pop(name, None)
         self._tensor_sequences.discard(name)
+        self._entries.pop(name, None)
 
     # Queries used by rules.
     def resolve(self, node: ast.expr) -> str | None:
@@ -214,6 +220,9 @@ class FunctionFacts(Visitor):
         if isinstance(node, ast.Call):
             return self._call_kind(node)
         if isinstance(node, ast.Subscript):  # `mask[:, None]` is still a mask
+            entry = self._entry(node)
+            if entry is not None:  # `out["loss"]` of `out = {"loss": x.sum(), "n": 3}`
+                return entry[0]
             held = self.kind(node.value)
             if held is Kind.TENSORS:  # an element of a container, or a part of it
                 return Kind.TENSORS if isinstance(node.slice, ast.Slice) else Kind.TENSOR
@@ -248,7 +257,8 @@ class FunctionFacts(Visitor):
         if isinstance(node, ast.UnaryOp):
             return self.rests_on_guess(node.operand)
         if isinstance(node, ast.Subscript):  # `sizes[0]`: a list as much as a tensor
-            return self.rests_on_guess(node.value)
+            entry = self._entry(node)
+            return entry[1] if entry is not None else self.rests_on_guess(node.value)
         if isinstance(node, ast.Compare):
             return self._all_guessed([node.left, *node.comparators])
         return False
@@ -546,6 +556,46 @@ class FunctionFacts(Visitor):
     def leave_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
             self._bind(target, node.value)
+            self._fill_entries(target, node.value)
+
+    def _entry(self, node: ast.Subscript) -> tuple[Kind, bool] | None:
+        """The kind of `d["key"]` where `d` is a dict whose entries are known, and whether it
+        rests on a guess."""
+        held, key = node.value, node.slice
+        if not (isinstance(held, ast.Name) and isinstance(key, ast.Constant)):
+            return None
+        entries = self._entries.get(held.id)
+        if entries is None or not isinstance(key.value, str):
+            return None
+        return entries.get(key.value)
+
+    def _fill_entries(self, target: ast.expr, value: ast.expr) -> None:
+        """Keep the kinds of a dict display's string keys, and of what the straight-line
+        path stores under a string key after it; forget them where a branch or a loop may
+        store, or where the key is not a string written out."""
+        straight = (
+            self._depth == 1 and not self._branches and not self.loops and not self._comprehensions
+        )
+        if isinstance(target, ast.Name) and isinstance(value, ast.Dict):
+            keys = [
+                key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+                for key in value.keys
+            ]
+            if straight and None not in keys:
+                self._entries[target.id] = {
+                    str(key): (self.kind(item), self.rests_on_guess(item))
+                    for key, item in zip(keys, value.values, strict=True)
+                }
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            name, key = target.value.id, target.slice
+            entries = self._entries.get(name)
+            if entries is None:
+                return
+            if straight and isinstance(key, ast.Constant) and isinstance(key.value, str):
+                entries[key.value] = (self.kind(value), self.rests_on_guess(value))
+            else:
+                del self._entries[name]
+            self._kinds.clear()
 
     def leave_AnnAssign(self, node: ast.AnnAssign) -> None:
         declared = annotation_kind(node.annotation, self.type_aliases)
@@ -685,6 +735,12 @@ class FunctionFacts(Visitor):
 
     def visit_Expr(self, node: ast.Expr) -> None:
         self._expression_statements.append(node)
+        call = node.value
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
+            receiver = call.func.value  # `out.update(...)` may store anything under any key
+            if isinstance(receiver, ast.Name) and receiver.id in self._entries:
+                del self._entries[receiver.id]
+                self._kinds.clear()
 
     def leave_Expr(self, node: ast.Expr) -> None:
         self._expression_statements.pop()
