@@ -20,6 +20,16 @@ def leaf_returned(x):
     return x * weights
 
 
+def leaf_made(x):
+    probe = torch.zeros_like(x, requires_grad=True)  # BREAK BL503
+    return x + probe
+
+
+def leaf_made_by_a_method(x):
+    probe = x.new_zeros(x.shape, requires_grad=True)
+    return x + probe
+
+
 def padded(x):
     lengths = (x > 0).sum(-1)
     batch, width = x.shape
@@ -51,6 +61,8 @@ def checked_once(x):
 compiled_make_leaf = torch.compile(make_leaf)
 compiled_leaf_kept_inside = torch.compile(leaf_kept_inside)
 compiled_leaf_returned = torch.compile(leaf_returned)
+compiled_leaf_made = torch.compile(leaf_made)
+compiled_leaf_made_by_a_method = torch.compile(leaf_made_by_a_method)
 compiled_padded = torch.compile(padded)
 compiled_positions = torch.compile(positions)
 compiled_sliced = torch.compile(sliced)
@@ -68,6 +80,14 @@ def probe_requires_grad_on_a_fresh_tensor():
 
 def probe_requires_grad_returned():
     return leaf_returned, (torch.randn(4, 3),)
+
+
+def probe_leaf_made_with_requires_grad():
+    return leaf_made, (torch.randn(4, 3),)
+
+
+def probe_leaf_made_by_a_tensor_method():
+    return leaf_made_by_a_method, (torch.randn(4, 3),)
 
 
 def probe_tensor_as_size():

@@ -2,6 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
+from breaklint.knowledge.tensor_facts import TENSOR_FACTORIES
 from breaklint.rule import Report, Rule, RuleContext
 from breaklint.syntax import method_call
 
@@ -19,6 +20,10 @@ class RequiresGradToggle(Rule):
         "assigning `.requires_grad` on a tensor inside the traced region is not supported; "
         "Dynamo breaks the graph here"
     )
+    creation_message = (
+        "`{call}` with `requires_grad=True` makes a tensor that requires gradients inside the "
+        "traced region, which Dynamo does not support; it breaks the graph here"
+    )
     hint = "set requires_grad on inputs and parameters before calling the compiled code"
     fix_safety = """
 No automatic fix: Dynamo 2.13 breaks on `t.requires_grad = True` and on `t.requires_grad_()`
@@ -30,14 +35,17 @@ Flags `t.requires_grad = ...` on a tensor, which Dynamo never traces, and
 `t.requires_grad_()` where Dynamo breaks on it: on an input of the compiled function (one of
 its parameters, or an attribute such as a module's parameter), or on a tensor that flows into
 what the function returns. `.requires_grad_()` on a tensor made inside the function that only
-feeds the computation compiles into the graph and is not flagged.
+feeds the computation compiles into the graph and is not flagged. Also flags a torch factory
+called with `requires_grad=True` (`torch.zeros_like(o, requires_grad=True)`, `torch.tensor(v,
+requires_grad=True)`); a tensor's own `x.new_zeros(..., requires_grad=True)` is traced.
 """
     why = """
 Dynamo cannot change whether a graph input requires gradients (GB0125, "Unsupported
 Tensor.requires_grad_() call"), nor return an intermediate it turned into a leaf ("requires_grad_()
 intermediate leaked as output"), nor assign the attribute at all ("setattr() on
-Tensor.requires_grad"): the autograd graph built around the compiled region depends on it. It
-breaks the graph and runs the change eagerly.
+Tensor.requires_grad"), nor make a leaf with a torch factory (GB0225, "Attempted to use tensor
+creation function with requires_grad=True"): the autograd graph built around the compiled
+region depends on it. It breaks the graph and runs the change eagerly.
 """
     example = """
 import torch
@@ -63,7 +71,7 @@ def prepare(x):
 compiled = torch.compile(prepare)
 """
     probe = "(prepare, (torch.randn(8),))"
-    gb_ids = ("GB0125",)
+    gb_ids = ("GB0125", "GB0225")
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
@@ -108,6 +116,11 @@ compiled = torch.compile(prepare)
         self._in_return = False
 
     def visit_Call(self, node: ast.Call) -> None:
+        factory = self.context.facts.resolve(node.func) or ""
+        module, _, function = factory.rpartition(".")
+        if module == "torch" and function in TENSOR_FACTORIES and _asks_for_grad(node):
+            self.report(node, self.creation_message.format(call=f"{factory}()"))
+            return
         call = self.context.facts.tensor_method(node)
         if call is None or call[1] != "requires_grad_":
             return
@@ -157,6 +170,16 @@ compiled = torch.compile(prepare)
 
 
 _RETURNED = "a tensor that is returned"
+
+
+def _asks_for_grad(call: ast.Call) -> bool:
+    """`requires_grad=True` written in the call (Dynamo breaks only where it is true)."""
+    return any(
+        keyword.arg == "requires_grad"
+        and isinstance(keyword.value, ast.Constant)
+        and keyword.value.value is True
+        for keyword in call.keywords
+    )
 
 
 def _names_bound(target: ast.expr) -> list[str]:
