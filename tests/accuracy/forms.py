@@ -30,6 +30,13 @@ def leaf_made_by_a_method(x):
     return x + probe
 
 
+def toggled(x, weights):
+    # A flag that changes on every call: one the first call set would change nothing after.
+    for weight in weights:
+        weight.requires_grad_(not weight.requires_grad)  # BREAK BL202 BL503
+    return x * weights[0]
+
+
 def padded(x):
     lengths = (x > 0).sum(-1)
     batch, width = x.shape
@@ -63,6 +70,7 @@ compiled_leaf_kept_inside = torch.compile(leaf_kept_inside)
 compiled_leaf_returned = torch.compile(leaf_returned)
 compiled_leaf_made = torch.compile(leaf_made)
 compiled_leaf_made_by_a_method = torch.compile(leaf_made_by_a_method)
+compiled_toggled = torch.compile(toggled)
 compiled_padded = torch.compile(padded)
 compiled_positions = torch.compile(positions)
 compiled_sliced = torch.compile(sliced)
@@ -88,6 +96,10 @@ def probe_leaf_made_with_requires_grad():
 
 def probe_leaf_made_by_a_tensor_method():
     return leaf_made_by_a_method, (torch.randn(4, 3),)
+
+
+def probe_requires_grad_on_the_elements_of_an_input():
+    return toggled, (torch.randn(3), [torch.randn(3, requires_grad=True) for _ in range(2)])
 
 
 def probe_tensor_as_size():

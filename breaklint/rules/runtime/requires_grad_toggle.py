@@ -33,7 +33,8 @@ parameters before the compiled call, outside the function flagged.
     what = """
 Flags `t.requires_grad = ...` on a tensor, which Dynamo never traces, and
 `t.requires_grad_()` where Dynamo breaks on it: on an input of the compiled function (one of
-its parameters, or an attribute such as a module's parameter), or on a tensor that flows into
+its parameters, an attribute such as a module's parameter, or a loop's variable over what an
+input holds, `for p in self.parameters()`), or on a tensor that flows into
 what the function returns. `.requires_grad_()` on a tensor made inside the function that only
 feeds the computation compiles into the graph and is not flagged. Also flags a torch factory
 called with `requires_grad=True` (`torch.zeros_like(o, requires_grad=True)`, `torch.tensor(v,
@@ -77,6 +78,9 @@ compiled = torch.compile(prepare)
         super().__init__(context)
         self._outer: ast.AST | None = None  # the function itself, not one nested in it
         self._parameters: set[str] = set()
+        # Loop variables over an input's elements (`for arg in self._args`, `for p in
+        # module.parameters()`): inputs too, with a source Dynamo cannot change.
+        self._input_elements: set[str] = set()
         # What flows where, read only when a toggle needs it: most functions have none.
         self._bound: list[tuple[list[str], ast.expr]] = []  # names bound, the value they get
         self._returns: list[ast.expr] = []  # the values the function itself returns
@@ -90,6 +94,7 @@ compiled = torch.compile(prepare)
             arguments = node.args
             every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
             self._parameters = {a.arg for a in every if a.arg not in ("self", "cls")}
+            self._input_elements = set()
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -97,12 +102,31 @@ compiled = torch.compile(prepare)
         self._assigned = [name for target in node.targets for name in _names_bound(target)]
         self._bound.append((self._assigned, node.value))
         self._parameters.difference_update(self._assigned)
+        self._input_elements.difference_update(self._assigned)
         for target in node.targets:
             if isinstance(target, ast.Attribute) and target.attr == "requires_grad":
                 receiver = target.value
                 is_module = isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")
                 if not is_module and self.context.facts.kind(receiver) is not Kind.PYTHON:
                     self.report(target, self.assignment_message)
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        if isinstance(node.target, ast.Name):
+            if self._rooted_in_an_input(node.iter):
+                self._input_elements.add(node.target.id)
+            else:
+                self._input_elements.discard(node.target.id)
+
+    visit_AsyncFor = visit_For
+
+    def _rooted_in_an_input(self, node: ast.expr) -> bool:
+        """`self._args`, `module.parameters()`, `xs[1:]`: what an input holds, or a method of
+        it returns."""
+        while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+            node = node.func if isinstance(node, ast.Call) else node.value
+        return isinstance(node, ast.Name) and (
+            node.id in self._parameters or node.id in ("self", "cls")
+        )
 
     def leave_Assign(self, node: ast.Assign) -> None:
         self._assigned = []
@@ -127,7 +151,8 @@ compiled = torch.compile(prepare)
         receiver, facts = call[0], self.context.facts
         if facts.kind(receiver) is Kind.PYTHON:
             return
-        if isinstance(receiver, ast.Name) and receiver.id not in self._parameters:
+        inputs = self._parameters | self._input_elements
+        if isinstance(receiver, ast.Name) and receiver.id not in inputs:
             self._decide_at_the_end(node, [receiver.id])
         elif isinstance(receiver, ast.Name | ast.Attribute):
             self.report(node, self.message.format(what="an input of the compiled code"))
