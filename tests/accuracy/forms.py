@@ -37,6 +37,18 @@ def toggled(x, weights):
     return x * weights[0]
 
 
+class ZeroLoss(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("zero", torch.tensor(0.0))
+
+    def forward(self, x):
+        # The buffer keeps the flag the first call sets: the next call compiles without it.
+        loss = self.zero
+        loss.requires_grad_()
+        return x * 2, loss
+
+
 def padded(x):
     lengths = (x > 0).sum(-1)
     batch, width = x.shape
@@ -100,6 +112,10 @@ def probe_leaf_made_by_a_tensor_method():
 
 def probe_requires_grad_on_the_elements_of_an_input():
     return toggled, (torch.randn(3), [torch.randn(3, requires_grad=True) for _ in range(2)])
+
+
+def probe_requires_grad_on_a_buffer():
+    return ZeroLoss(), (torch.randn(4, 3),)
 
 
 def probe_tensor_as_size():

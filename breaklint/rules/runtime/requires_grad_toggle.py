@@ -36,7 +36,10 @@ Flags `t.requires_grad = ...` on a tensor, which Dynamo never traces, and
 its parameters, an attribute such as a module's parameter, or a loop's variable over what an
 input holds, `for p in self.parameters()`), or on a tensor that flows into
 what the function returns. `.requires_grad_()` on a tensor made inside the function that only
-feeds the computation compiles into the graph and is not flagged. Also flags a torch factory
+feeds the computation compiles into the graph and is not flagged, nor is a fixed flag
+(`.requires_grad_()`, `.requires_grad_(False)`) outside a loop on what the object holds
+(`self.zero`, or `loss = self.zero`): it changes only on the first call, and Dynamo compiles
+the next one again without a break. Also flags a torch factory
 called with `requires_grad=True` (`torch.zeros_like(o, requires_grad=True)`, `torch.tensor(v,
 requires_grad=True)`); a tensor's own `x.new_zeros(..., requires_grad=True)` is traced.
 """
@@ -151,6 +154,10 @@ compiled = torch.compile(prepare)
         receiver, facts = call[0], self.context.facts
         if facts.kind(receiver) is Kind.PYTHON:
             return
+        if not facts.loops and _fixed_flag(node) and self._held_by_the_object(receiver):
+            # `self.zero.requires_grad_()`: the object keeps the flag the first call set, so
+            # Dynamo, which guards on it, recompiles the next call without the change.
+            return
         inputs = self._parameters | self._input_elements
         if isinstance(receiver, ast.Name) and receiver.id not in inputs:
             self._decide_at_the_end(node, [receiver.id])
@@ -160,6 +167,21 @@ compiled = torch.compile(prepare)
             self.report(node, self.message.format(what=_RETURNED))
         elif self._assigned:  # `h = h.detach().requires_grad_()`: a new tensor, named
             self._decide_at_the_end(node, self._assigned)
+
+    def _held_by_the_object(self, receiver: ast.expr) -> bool:
+        """`self.zero`, or a local every binding of which so far is one (`loss = self.zero`)."""
+        if isinstance(receiver, ast.Name):
+            values = [value for names, value in self._bound if receiver.id in names]
+            return (
+                bool(values)
+                and receiver.id not in self._parameters | self._input_elements
+                and all(self._held_by_the_object(value) for value in values)
+            )
+        if not isinstance(receiver, ast.Attribute):
+            return False
+        while isinstance(receiver, ast.Attribute):
+            receiver = receiver.value
+        return isinstance(receiver, ast.Name) and receiver.id == "self"
 
     def _decide_at_the_end(self, node: ast.Call, names: list[str]) -> None:
         """A local breaks only if it is returned, known at the end: report now, with where
@@ -205,6 +227,12 @@ def _asks_for_grad(call: ast.Call) -> bool:
         and keyword.value.value is True
         for keyword in call.keywords
     )
+
+
+def _fixed_flag(call: ast.Call) -> bool:
+    """`.requires_grad_()`, `.requires_grad_(False)`: the same flag on every call."""
+    values = [*call.args, *(keyword.value for keyword in call.keywords)]
+    return all(isinstance(value, ast.Constant) for value in values)
 
 
 def _names_bound(target: ast.expr) -> list[str]:
