@@ -49,6 +49,16 @@ class ZeroLoss(torch.nn.Module):
         return x * 2, loss
 
 
+def lazily_weighted(x):
+    weight = torch.nn.Parameter(torch.ones(x.shape[-1]))  # BREAK BL503
+    return x * weight
+
+
+def weighted_by_input(x):
+    weight = torch.nn.Parameter(x, requires_grad=False)
+    return weight * 2
+
+
 def padded(x):
     lengths = (x > 0).sum(-1)
     batch, width = x.shape
@@ -83,6 +93,8 @@ compiled_leaf_returned = torch.compile(leaf_returned)
 compiled_leaf_made = torch.compile(leaf_made)
 compiled_leaf_made_by_a_method = torch.compile(leaf_made_by_a_method)
 compiled_toggled = torch.compile(toggled)
+compiled_lazily_weighted = torch.compile(lazily_weighted)
+compiled_weighted_by_input = torch.compile(weighted_by_input)
 compiled_padded = torch.compile(padded)
 compiled_positions = torch.compile(positions)
 compiled_sliced = torch.compile(sliced)
@@ -116,6 +128,14 @@ def probe_requires_grad_on_the_elements_of_an_input():
 
 def probe_requires_grad_on_a_buffer():
     return ZeroLoss(), (torch.randn(4, 3),)
+
+
+def probe_parameter_made_inside():
+    return lazily_weighted, (torch.randn(4, 3),)
+
+
+def probe_parameter_of_an_input():
+    return weighted_by_input, (torch.randn(4, 3),)
 
 
 def probe_tensor_as_size():

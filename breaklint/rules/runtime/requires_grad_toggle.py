@@ -10,7 +10,7 @@ from breaklint.syntax import method_call
 class RequiresGradToggle(Rule):
     code = "BL503"
     name = "requires-grad-toggle"
-    words = frozenset({"requires_grad", "requires_grad_"})
+    words = frozenset({"requires_grad", "requires_grad_", "Parameter"})
     severity = Severity.ERROR
     message = (
         "`.requires_grad_()` on {what} changes autograd metadata that the compiled graph "
@@ -23,6 +23,10 @@ class RequiresGradToggle(Rule):
     creation_message = (
         "`{call}` with `requires_grad=True` makes a tensor that requires gradients inside the "
         "traced region, which Dynamo does not support; it breaks the graph here"
+    )
+    parameter_message = (
+        "`{call}` of a tensor made here creates a parameter inside the traced region, which "
+        "Dynamo does not support; it breaks the graph here"
     )
     hint = "set requires_grad on inputs and parameters before calling the compiled code"
     fix_safety = """
@@ -41,14 +45,19 @@ feeds the computation compiles into the graph and is not flagged, nor is a fixed
 (`self.zero`, or `loss = self.zero`): it changes only on the first call, and Dynamo compiles
 the next one again without a break. Also flags a torch factory
 called with `requires_grad=True` (`torch.zeros_like(o, requires_grad=True)`, `torch.tensor(v,
-requires_grad=True)`); a tensor's own `x.new_zeros(..., requires_grad=True)` is traced.
+requires_grad=True)`); a tensor's own `x.new_zeros(..., requires_grad=True)` is traced. And
+`nn.Parameter(t)` of a tensor made in the function (`nn.Parameter(torch.zeros(n))`, a lazy
+initialisation in `forward`); of an input (`nn.Parameter(x)`) Dynamo makes it before the graph,
+and in `__init__` (with `--scope all`) the object is built eagerly.
 """
     why = """
 Dynamo cannot change whether a graph input requires gradients (GB0125, "Unsupported
 Tensor.requires_grad_() call"), nor return an intermediate it turned into a leaf ("requires_grad_()
 intermediate leaked as output"), nor assign the attribute at all ("setattr() on
 Tensor.requires_grad"), nor make a leaf with a torch factory (GB0225, "Attempted to use tensor
-creation function with requires_grad=True"): the autograd graph built around the compiled
+creation function with requires_grad=True"), nor construct a parameter from a tensor it
+computes ("Attempted to use `torch.nn.Parameter()` constructor with Dynamo"): the autograd
+graph built around the compiled
 region depends on it. It breaks the graph and runs the change eagerly.
 """
     example = """
@@ -148,6 +157,11 @@ compiled = torch.compile(prepare)
         if module == "torch" and function in TENSOR_FACTORIES and _asks_for_grad(node):
             self.report(node, self.creation_message.format(call=f"{factory}()"))
             return
+        if factory in _PARAMETER_CLASSES and node.args and not self._an_input(node.args[0]):
+            # Every module's `__init__` makes its parameters so: objects are built eagerly.
+            if not (isinstance(self._outer, ast.FunctionDef) and self._outer.name == "__init__"):
+                self.report(node, self.parameter_message.format(call=f"{factory}()"))
+            return
         call = self.context.facts.tensor_method(node)
         if call is None or call[1] != "requires_grad_":
             return
@@ -168,14 +182,21 @@ compiled = torch.compile(prepare)
         elif self._assigned:  # `h = h.detach().requires_grad_()`: a new tensor, named
             self._decide_at_the_end(node, self._assigned)
 
+    def _an_input(self, value: ast.expr) -> bool:
+        """A parameter of the function or what the object holds: Dynamo makes a parameter of
+        it before the graph (a tensor made in the function it cannot)."""
+        if isinstance(value, ast.Name):
+            return value.id in self._parameters | self._input_elements
+        return isinstance(value, ast.Attribute) and self._rooted_in_an_input(value)
+
     def _held_by_the_object(self, receiver: ast.expr) -> bool:
-        """`self.zero`, or a local every binding of which so far is one (`loss = self.zero`)."""
+        """`self.zero`, or a local last bound to one (`loss = self.zero`)."""
         if isinstance(receiver, ast.Name):
             values = [value for names, value in self._bound if receiver.id in names]
             return (
                 bool(values)
                 and receiver.id not in self._parameters | self._input_elements
-                and all(self._held_by_the_object(value) for value in values)
+                and self._held_by_the_object(values[-1])
             )
         if not isinstance(receiver, ast.Attribute):
             return False
@@ -217,6 +238,7 @@ compiled = torch.compile(prepare)
 
 
 _RETURNED = "a tensor that is returned"
+_PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 
 
 def _asks_for_grad(call: ast.Call) -> bool:
