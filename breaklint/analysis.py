@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from breaklint.annotations import read_annotation
 from breaklint.index import (
     READING_MARKS,
+    SCALARS_MARK,
     TRUTH_MARKS,
     VERSION,
     FunctionInfo,
@@ -449,6 +450,8 @@ class Analysis:
         if passed is None:
             if reading in "TCP":
                 return reading
+            if reading == SCALARS_MARK:
+                return "P"
             if reading == "U" and default == "-" and function.root:
                 return "M"  # a compile root's input, taken for a tensor
             return "U"
@@ -460,6 +463,10 @@ class Analysis:
             return "C"
         if reading == "P":
             return "M" if atom in ("T", "B", "M") else "P"
+        if reading == SCALARS_MARK:
+            # `ratio: float | int`: a value only guessed to be a tensor (a helper that returns
+            # one on some paths) is the number annotated; a certain tensor may still arrive.
+            return "M" if atom in ("T", "B") else "P"
         if reading == "Y" and atom == "U":
             return "U"
         return passed

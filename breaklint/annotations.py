@@ -117,6 +117,39 @@ def iterates_tensors(annotation: ast.expr | None, aliases: dict[str, str] | None
     return bool(readings) and all(r in (Reading.TENSOR, Reading.MASK) for r in readings)
 
 
+_SCALARS = frozenset({"int", "float", "bool", "complex", "str", "bytes", "None", "NoneType"})
+
+
+def admits_only_scalars(annotation: ast.expr | None, aliases: dict[str, str] | None = None) -> bool:
+    """Whether an annotation admits Python numbers, strings and None and nothing else
+    (`Optional[Union[float, int]]`, `int | None`, `Literal["mean", "sum"]`): unlike `Any` or
+    a class, no tensor is one of these."""
+    return annotation is not None and _scalars(annotation, aliases or {}, 0)
+
+
+def _scalars(node: ast.expr, aliases: dict[str, str], depth: int) -> bool:
+    if depth > 8:  # an alias that names itself
+        return False
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, str):
+            parsed = _parse(node.value)
+            return parsed is not None and _scalars(parsed, aliases, depth + 1)
+        return node.value is None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return all(_scalars(side, aliases, depth + 1) for side in (node.left, node.right))
+    if isinstance(node, ast.Subscript):
+        base = _base(node)
+        items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if base == "Literal":
+            return True
+        return base in _UNIONS and all(_scalars(item, aliases, depth + 1) for item in items)
+    name = dotted(node)
+    if name in aliases:
+        parsed = _parse(aliases[name])
+        return parsed is not None and _scalars(parsed, aliases, depth + 1)
+    return name in _SCALARS
+
+
 def optional_member(annotation: ast.expr | None) -> ast.expr | None:
     """What `Optional[X]`, `Union[X, None]` or `X | None` admits besides None (`X`); the
     annotation itself otherwise."""

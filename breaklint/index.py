@@ -15,7 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from breaklint.annotations import Reading, alias_text, optional_member, read_annotation
+from breaklint.annotations import (
+    Reading,
+    admits_only_scalars,
+    alias_text,
+    optional_member,
+    read_annotation,
+)
 from breaklint.compile_stage import CompileStage, Scope
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.curated import COMPILING_CHECKS, FALSE_WHILE_COMPILING
@@ -1087,6 +1093,9 @@ def _is_register_buffer(callee: str) -> bool:
     return callee in ("self.register_buffer", "self.register_parameter")
 
 
+# A parameter annotated with Python numbers or strings only (`ratio: float | int`): a reading
+# of PYTHON that, unlike `Any` or a class, no tensor a caller may pass fits.
+SCALARS_MARK = "S"
 READING_MARKS = {
     Reading.TENSOR: "T",
     Reading.MASK: "T",
@@ -1100,9 +1109,9 @@ def _parameters(
     arguments: ast.arguments, aliases: dict[str, str], imports: dict[str, str]
 ) -> tuple[str, ...]:
     """`name=` role (p: positional, k: keyword only), reading of its annotation (T, C, Y, P,
-    or U without one), default (`-` none, N None, 0 or 1 another constant by its truth, U an
-    expression), and
-    `:target` when the annotation is another name, dotted through the module's imports."""
+    S for Python scalars only, or U without one), default (`-` none, N None, 0 or 1 another
+    constant by its truth, U an expression), and `:target` when the annotation is another
+    name, dotted through the module's imports."""
     positional = [*arguments.posonlyargs, *arguments.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
     defaults += arguments.defaults
@@ -1112,6 +1121,8 @@ def _parameters(
         for parameter, default in zip(parameters, values, strict=True):
             reading = read_annotation(parameter.annotation, aliases)
             mark = "U" if reading is None else READING_MARKS[reading]
+            if mark == "P" and admits_only_scalars(parameter.annotation, aliases):
+                mark = SCALARS_MARK
             entry = f"{parameter.arg}={role}{mark}{_default_mark(default)}"
             # The class it names, as the module reads it (`strategy: Strategy`,
             # `edge_index: Adj` after `from pkg.typing import Adj`): a type alias the project

@@ -745,10 +745,19 @@ class FunctionFacts(Visitor):
     def leave_Expr(self, node: ast.Expr) -> None:
         self._expression_statements.pop()
 
-    def visit_ListComp(self, node: ast.expr) -> None:
+    def visit_ListComp(
+        self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
+    ) -> None:
         self._comprehensions.append(dict(self.names))  # its names are its own
+        # The walk reads the element before the `for` clauses (the order of ast's fields), but
+        # Python runs it after them: `all(x < y for x, y in zip(ts[:-1], ts[1:]))` compares
+        # rows of a tensor. So the targets are bound first; each clause binds them again.
+        for generator in node.generators:
+            self.visit_comprehension(generator)
 
-    def leave_ListComp(self, node: ast.expr) -> None:
+    def leave_ListComp(
+        self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
+    ) -> None:
         self.names = self._comprehensions.pop()
 
     visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp

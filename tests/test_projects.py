@@ -86,6 +86,13 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   or sizes; a compiled module's input used as only a tensor can be (`lengths[:, None]`) is a
   tensor for certain as a slice bound, one used only as a bound is left as a guess
   (mechanisms 1 and 4);
+- comprehension_targets: a comprehension's element reads what its `for` clauses bind,
+  although the walk reaches the element first: `all(t0 < t1 for t0, t1 in zip(ts[:-1],
+  ts[1:]))` compares a tensor's rows, `[float(t1 - t0) for ...]` reads them, and a shape's
+  sizes are numbers (mechanism 2);
+- scalar_annotations: a parameter annotated with Python numbers only (`ratio: Optional[Union[
+  float, int]]`) holds one where its callers pass what a helper returns as a tensor on some
+  paths only (a guess), and a tensor where a caller passes one for certain (mechanism 1);
 - input_helpers: helpers whose returns a tensor method computes from a compiled module's
   input (`moments(x)` returning `x.mean(), x.std()`, `spread(x)`) hand tensors back, through
   tuple unpacking too (mechanism 2);
@@ -341,6 +348,19 @@ EXPECTED = {
         # `x[i, : lengths[i]]` in a loop, `lengths[:, None]` above (not `x[:, :width]`)
         ("nets/pooling.py", 10, "BL202", "error"),
         ("nets/pooling.py", 10, "BL304", "error"),
+    ],
+    "comprehension_targets": [
+        # `all(t0 < t1 for t0, t1 in zip(ts[:-1], ts[1:]))`: BL206 at the call, BL201 at the
+        # element, `ts` a cumulative sum the caller passes
+        ("sde/checks.py", 2, "BL206", "error"),
+        ("sde/checks.py", 2, "BL201", "error"),
+        ("sde/checks.py", 6, "BL102", "error"),  # `float(t1 - t0)` of rows of a `linspace`
+        # (not `[n * 2 for n in shape]`: the sizes of `x.shape`)
+    ],
+    "scalar_annotations": [
+        # `scale: float` given `x.abs().max()`, a tensor for certain: a warning, as for any
+        # annotation that is not a tensor (not `top_k`'s `ratio`, what `repeat` returns)
+        ("pool/select.py", 16, "BL201", "warning"),
     ],
     "input_helpers": [
         ("model.py", 9, "BL102", "error"),  # `float(std)`, `mean, std = moments(x)`
@@ -654,6 +674,20 @@ def test_dynamo_breaks_where_builtins_draw_tensors(tmp_path: Path) -> None:
     # `any_empty` and the crop by a number passed in do not (no BL900).
     assert probed_findings("builtin_truths", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["builtin_truths"]
+    ]
+
+
+def test_dynamo_breaks_where_a_comprehension_reads_what_its_for_binds(tmp_path: Path) -> None:
+    assert probed_findings("comprehension_targets", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["comprehension_targets"]
+    ]
+
+
+def test_dynamo_breaks_where_a_number_annotated_parameter_gets_a_tensor(tmp_path: Path) -> None:
+    # The tensor passed to `scale: float` breaks; `ratio`, a number where Dynamo runs, does
+    # not (no BL900).
+    assert probed_findings("scalar_annotations", tmp_path) == [
+        ("pool/select.py", 16, "BL201", "confirmed")
     ]
 
 

@@ -125,6 +125,12 @@ UNTRACEABLE_TORCH_FUNCTIONS = {
         "compiled function"
     ),
     "torch.sparse_coo_tensor": "build sparse tensors outside the compiled function",
+    # A `Variable` is a plain tensor since torch 0.4; its constructor is a function Dynamo
+    # skips (GB0007, measured on 2.13).
+    "torch.autograd.Variable": (
+        "use the tensor itself (a `Variable` is a tensor since torch 0.4), with "
+        "`requires_grad_()` on the input before the compiled call where it needs gradients"
+    ),
 }
 # The `math` functions of real numbers: a tensor given to one is read through `__float__`
 # (or `__floor__`, `__ceil__`, `__trunc__`), which needs its value: Dynamo breaks there

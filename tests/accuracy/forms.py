@@ -20,6 +20,45 @@ def leaf_returned(x):
     return x * weights
 
 
+def leaf_made(x):
+    probe = torch.zeros_like(x, requires_grad=True)  # BREAK BL503
+    return x + probe
+
+
+def leaf_made_by_a_method(x):
+    probe = x.new_zeros(x.shape, requires_grad=True)
+    return x + probe
+
+
+def toggled(x, weights):
+    # A flag that changes on every call: one the first call set would change nothing after.
+    for weight in weights:
+        weight.requires_grad_(not weight.requires_grad)  # BREAK BL202 BL503
+    return x * weights[0]
+
+
+class ZeroLoss(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("zero", torch.tensor(0.0))
+
+    def forward(self, x):
+        # The buffer keeps the flag the first call sets: the next call compiles without it.
+        loss = self.zero
+        loss.requires_grad_()
+        return x * 2, loss
+
+
+def lazily_weighted(x):
+    weight = torch.nn.Parameter(torch.ones(x.shape[-1]))  # BREAK BL503
+    return x * weight
+
+
+def weighted_by_input(x):
+    weight = torch.nn.Parameter(x, requires_grad=False)
+    return weight * 2
+
+
 def padded(x):
     lengths = (x > 0).sum(-1)
     batch, width = x.shape
@@ -51,6 +90,11 @@ def checked_once(x):
 compiled_make_leaf = torch.compile(make_leaf)
 compiled_leaf_kept_inside = torch.compile(leaf_kept_inside)
 compiled_leaf_returned = torch.compile(leaf_returned)
+compiled_leaf_made = torch.compile(leaf_made)
+compiled_leaf_made_by_a_method = torch.compile(leaf_made_by_a_method)
+compiled_toggled = torch.compile(toggled)
+compiled_lazily_weighted = torch.compile(lazily_weighted)
+compiled_weighted_by_input = torch.compile(weighted_by_input)
 compiled_padded = torch.compile(padded)
 compiled_positions = torch.compile(positions)
 compiled_sliced = torch.compile(sliced)
@@ -68,6 +112,30 @@ def probe_requires_grad_on_a_fresh_tensor():
 
 def probe_requires_grad_returned():
     return leaf_returned, (torch.randn(4, 3),)
+
+
+def probe_leaf_made_with_requires_grad():
+    return leaf_made, (torch.randn(4, 3),)
+
+
+def probe_leaf_made_by_a_tensor_method():
+    return leaf_made_by_a_method, (torch.randn(4, 3),)
+
+
+def probe_requires_grad_on_the_elements_of_an_input():
+    return toggled, (torch.randn(3), [torch.randn(3, requires_grad=True) for _ in range(2)])
+
+
+def probe_requires_grad_on_a_buffer():
+    return ZeroLoss(), (torch.randn(4, 3),)
+
+
+def probe_parameter_made_inside():
+    return lazily_weighted, (torch.randn(4, 3),)
+
+
+def probe_parameter_of_an_input():
+    return weighted_by_input, (torch.randn(4, 3),)
 
 
 def probe_tensor_as_size():

@@ -4,12 +4,18 @@ in a compiled training step, warning filters. `warnings.catch_warnings()` alone 
 import warnings
 
 import torch
+from torch.autograd import Variable
 
 
 def input_gradient(x):
     y = (x * x).sum()
     (grad,) = torch.autograd.grad(y, x, create_graph=True)  # BREAK BL509
     return grad + 1
+
+
+def wrapped(x):
+    y = Variable(x * 2, requires_grad=True)  # BREAK BL509
+    return y + 1
 
 
 def step(layer, x):
@@ -43,10 +49,15 @@ compiled_buffer_bytes = torch.compile(buffer_bytes)
 compiled_storage_bytes = torch.compile(storage_bytes)
 compiled_quiet = torch.compile(quiet)
 compiled_step = torch.compile(step)
+compiled_wrapped = torch.compile(wrapped)
 
 
 def probe_autograd_grad():
     return input_gradient, (torch.randn(4, requires_grad=True),)
+
+
+def probe_variable():
+    return wrapped, (torch.randn(4),)
 
 
 def probe_warning_filters():

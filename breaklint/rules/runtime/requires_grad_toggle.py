@@ -2,6 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
+from breaklint.knowledge.tensor_facts import TENSOR_FACTORIES
 from breaklint.rule import Report, Rule, RuleContext
 from breaklint.syntax import method_call
 
@@ -9,7 +10,7 @@ from breaklint.syntax import method_call
 class RequiresGradToggle(Rule):
     code = "BL503"
     name = "requires-grad-toggle"
-    words = frozenset({"requires_grad", "requires_grad_"})
+    words = frozenset({"requires_grad", "requires_grad_", "Parameter"})
     severity = Severity.ERROR
     message = (
         "`.requires_grad_()` on {what} changes autograd metadata that the compiled graph "
@@ -18,6 +19,14 @@ class RequiresGradToggle(Rule):
     assignment_message = (
         "assigning `.requires_grad` on a tensor inside the traced region is not supported; "
         "Dynamo breaks the graph here"
+    )
+    creation_message = (
+        "`{call}` with `requires_grad=True` makes a tensor that requires gradients inside the "
+        "traced region, which Dynamo does not support; it breaks the graph here"
+    )
+    parameter_message = (
+        "`{call}` of a tensor made here creates a parameter inside the traced region, which "
+        "Dynamo does not support; it breaks the graph here"
     )
     hint = "set requires_grad on inputs and parameters before calling the compiled code"
     fix_safety = """
@@ -28,16 +37,28 @@ parameters before the compiled call, outside the function flagged.
     what = """
 Flags `t.requires_grad = ...` on a tensor, which Dynamo never traces, and
 `t.requires_grad_()` where Dynamo breaks on it: on an input of the compiled function (one of
-its parameters, or an attribute such as a module's parameter), or on a tensor that flows into
+its parameters, an attribute such as a module's parameter, or a loop's variable over what an
+input holds, `for p in self.parameters()`), or on a tensor that flows into
 what the function returns. `.requires_grad_()` on a tensor made inside the function that only
-feeds the computation compiles into the graph and is not flagged.
+feeds the computation compiles into the graph and is not flagged, nor is a fixed flag
+(`.requires_grad_()`, `.requires_grad_(False)`) outside a loop on what the object holds
+(`self.zero`, or `loss = self.zero`): it changes only on the first call, and Dynamo compiles
+the next one again without a break. Also flags a torch factory
+called with `requires_grad=True` (`torch.zeros_like(o, requires_grad=True)`, `torch.tensor(v,
+requires_grad=True)`); a tensor's own `x.new_zeros(..., requires_grad=True)` is traced. And
+`nn.Parameter(t)` of a tensor made in the function (`nn.Parameter(torch.zeros(n))`, a lazy
+initialisation in `forward`); of an input (`nn.Parameter(x)`) Dynamo makes it before the graph,
+and in `__init__` (with `--scope all`) the object is built eagerly.
 """
     why = """
 Dynamo cannot change whether a graph input requires gradients (GB0125, "Unsupported
 Tensor.requires_grad_() call"), nor return an intermediate it turned into a leaf ("requires_grad_()
 intermediate leaked as output"), nor assign the attribute at all ("setattr() on
-Tensor.requires_grad"): the autograd graph built around the compiled region depends on it. It
-breaks the graph and runs the change eagerly.
+Tensor.requires_grad"), nor make a leaf with a torch factory (GB0225, "Attempted to use tensor
+creation function with requires_grad=True"), nor construct a parameter from a tensor it
+computes ("Attempted to use `torch.nn.Parameter()` constructor with Dynamo"): the autograd
+graph built around the compiled
+region depends on it. It breaks the graph and runs the change eagerly.
 """
     example = """
 import torch
@@ -63,12 +84,15 @@ def prepare(x):
 compiled = torch.compile(prepare)
 """
     probe = "(prepare, (torch.randn(8),))"
-    gb_ids = ("GB0125",)
+    gb_ids = ("GB0125", "GB0225")
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._outer: ast.AST | None = None  # the function itself, not one nested in it
         self._parameters: set[str] = set()
+        # Loop variables over an input's elements (`for arg in self._args`, `for p in
+        # module.parameters()`): inputs too, with a source Dynamo cannot change.
+        self._input_elements: set[str] = set()
         # What flows where, read only when a toggle needs it: most functions have none.
         self._bound: list[tuple[list[str], ast.expr]] = []  # names bound, the value they get
         self._returns: list[ast.expr] = []  # the values the function itself returns
@@ -82,6 +106,7 @@ compiled = torch.compile(prepare)
             arguments = node.args
             every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
             self._parameters = {a.arg for a in every if a.arg not in ("self", "cls")}
+            self._input_elements = set()
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -89,12 +114,31 @@ compiled = torch.compile(prepare)
         self._assigned = [name for target in node.targets for name in _names_bound(target)]
         self._bound.append((self._assigned, node.value))
         self._parameters.difference_update(self._assigned)
+        self._input_elements.difference_update(self._assigned)
         for target in node.targets:
             if isinstance(target, ast.Attribute) and target.attr == "requires_grad":
                 receiver = target.value
                 is_module = isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")
                 if not is_module and self.context.facts.kind(receiver) is not Kind.PYTHON:
                     self.report(target, self.assignment_message)
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        if isinstance(node.target, ast.Name):
+            if self._rooted_in_an_input(node.iter):
+                self._input_elements.add(node.target.id)
+            else:
+                self._input_elements.discard(node.target.id)
+
+    visit_AsyncFor = visit_For
+
+    def _rooted_in_an_input(self, node: ast.expr) -> bool:
+        """`self._args`, `module.parameters()`, `xs[1:]`: what an input holds, or a method of
+        it returns."""
+        while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+            node = node.func if isinstance(node, ast.Call) else node.value
+        return isinstance(node, ast.Name) and (
+            node.id in self._parameters or node.id in ("self", "cls")
+        )
 
     def leave_Assign(self, node: ast.Assign) -> None:
         self._assigned = []
@@ -108,13 +152,28 @@ compiled = torch.compile(prepare)
         self._in_return = False
 
     def visit_Call(self, node: ast.Call) -> None:
+        factory = self.context.facts.resolve(node.func) or ""
+        module, _, function = factory.rpartition(".")
+        if module == "torch" and function in TENSOR_FACTORIES and _asks_for_grad(node):
+            self.report(node, self.creation_message.format(call=f"{factory}()"))
+            return
+        if factory in _PARAMETER_CLASSES and node.args and not self._an_input(node.args[0]):
+            # Every module's `__init__` makes its parameters so: objects are built eagerly.
+            if not (isinstance(self._outer, ast.FunctionDef) and self._outer.name == "__init__"):
+                self.report(node, self.parameter_message.format(call=f"{factory}()"))
+            return
         call = self.context.facts.tensor_method(node)
         if call is None or call[1] != "requires_grad_":
             return
         receiver, facts = call[0], self.context.facts
         if facts.kind(receiver) is Kind.PYTHON:
             return
-        if isinstance(receiver, ast.Name) and receiver.id not in self._parameters:
+        if not facts.loops and _fixed_flag(node) and self._held_by_the_object(receiver):
+            # `self.zero.requires_grad_()`: the object keeps the flag the first call set, so
+            # Dynamo, which guards on it, recompiles the next call without the change.
+            return
+        inputs = self._parameters | self._input_elements
+        if isinstance(receiver, ast.Name) and receiver.id not in inputs:
             self._decide_at_the_end(node, [receiver.id])
         elif isinstance(receiver, ast.Name | ast.Attribute):
             self.report(node, self.message.format(what="an input of the compiled code"))
@@ -122,6 +181,28 @@ compiled = torch.compile(prepare)
             self.report(node, self.message.format(what=_RETURNED))
         elif self._assigned:  # `h = h.detach().requires_grad_()`: a new tensor, named
             self._decide_at_the_end(node, self._assigned)
+
+    def _an_input(self, value: ast.expr) -> bool:
+        """A parameter of the function or what the object holds: Dynamo makes a parameter of
+        it before the graph (a tensor made in the function it cannot)."""
+        if isinstance(value, ast.Name):
+            return value.id in self._parameters | self._input_elements
+        return isinstance(value, ast.Attribute) and self._rooted_in_an_input(value)
+
+    def _held_by_the_object(self, receiver: ast.expr) -> bool:
+        """`self.zero`, or a local last bound to one (`loss = self.zero`)."""
+        if isinstance(receiver, ast.Name):
+            values = [value for names, value in self._bound if receiver.id in names]
+            return (
+                bool(values)
+                and receiver.id not in self._parameters | self._input_elements
+                and self._held_by_the_object(values[-1])
+            )
+        if not isinstance(receiver, ast.Attribute):
+            return False
+        while isinstance(receiver, ast.Attribute):
+            receiver = receiver.value
+        return isinstance(receiver, ast.Name) and receiver.id == "self"
 
     def _decide_at_the_end(self, node: ast.Call, names: list[str]) -> None:
         """A local breaks only if it is returned, known at the end: report now, with where
@@ -157,6 +238,23 @@ compiled = torch.compile(prepare)
 
 
 _RETURNED = "a tensor that is returned"
+_PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+
+def _asks_for_grad(call: ast.Call) -> bool:
+    """`requires_grad=True` written in the call (Dynamo breaks only where it is true)."""
+    return any(
+        keyword.arg == "requires_grad"
+        and isinstance(keyword.value, ast.Constant)
+        and keyword.value.value is True
+        for keyword in call.keywords
+    )
+
+
+def _fixed_flag(call: ast.Call) -> bool:
+    """`.requires_grad_()`, `.requires_grad_(False)`: the same flag on every call."""
+    values = [*call.args, *(keyword.value for keyword in call.keywords)]
+    return all(isinstance(value, ast.Constant) for value in values)
 
 
 def _names_bound(target: ast.expr) -> list[str]:

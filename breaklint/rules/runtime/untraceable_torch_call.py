@@ -20,14 +20,16 @@ move out of the compiled function, around the call of the compiled code, which c
 code around it.
 """
     what = """
-Flags, in compiled code, `torch.autograd.grad(...)`, `torch.sparse_coo_tensor(...)`, and
+Flags, in compiled code, `torch.autograd.grad(...)`, `torch.autograd.Variable(...)` (old code's
+wrapper, `from torch.autograd import Variable`), `torch.sparse_coo_tensor(...)`, and
 `t.to_sparse()`, `loss.backward()`, `t.storage()` and `t.untyped_storage()` on a tensor: calls
 Dynamo 2.13 does not trace with its default settings.
 """
     why = """
 `torch.autograd.grad` runs the backward pass from inside the forward; Dynamo traces autograd
 calls only with `torch._dynamo.config.trace_autograd_ops` on, off by default (GB9186);
-`Tensor.backward()` in a compiled training step is unsupported (GB0123). Sparse
+`Tensor.backward()` in a compiled training step is unsupported (GB0123); the constructor of
+`Variable`, which torch keeps for old code, is a function Dynamo skips (GB0007). Sparse
 tensors cannot be fake tensors: building one is a call Dynamo skips (GB0007), and a sparse
 tensor that crosses into a traced frame makes Dynamo give up on that frame ("Attempted to
 wrap sparse Tensor", GB0015). A storage is the memory behind a tensor, which a fake tensor does
