@@ -132,6 +132,9 @@ class FunctionFacts(Visitor):
         # whose iteration gives its keys), until rebound.
         self._tensor_sequences: set[str] = set()
         self._saved_sequences: list[set[str]] = []  # per enclosing function
+        # Names bound to an empty list display (`losses = []`), until rebound: appending
+        # tensors to one makes it a list of tensors.
+        self._empty_lists: set[str] = set()
 
     @property
     def names(self) -> dict[str, Kind]:
@@ -151,6 +154,7 @@ class FunctionFacts(Visitor):
         self._none_parameters.discard(name)
         self._constant_parameters.pop(name, None)
         self._tensor_sequences.discard(name)
+        self._empty_lists.discard(name)
 
     # Queries used by rules.
     def resolve(self, node: ast.expr) -> str | None:
@@ -385,7 +389,10 @@ class FunctionFacts(Visitor):
             if func.id in PYTHON_BUILTINS:
                 return Kind.PYTHON
             if func.id in ("min", "max", "abs", "sum"):
-                return join(*(self.kind(arg) for arg in node.args))
+                operands = [self.kind(arg) for arg in node.args]
+                if func.id != "abs" and operands == [Kind.TENSORS]:
+                    return Kind.TENSOR  # `sum(losses)`: one of the tensors, or their sum
+                return join(*operands)
             if func.id in ("all", "any") and len(node.args) == 1:
                 # `all(mask)` takes the truth of each element of a tensor, as a branch would.
                 return Kind.MASK if self.kind(node.args[0]).is_tensor else Kind.UNKNOWN
@@ -546,6 +553,8 @@ class FunctionFacts(Visitor):
     def leave_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
             self._bind(target, node.value)
+            if isinstance(target, ast.Name) and _is_empty_list(node.value):
+                self._empty_lists.add(target.id)
 
     def leave_AnnAssign(self, node: ast.AnnAssign) -> None:
         declared = annotation_kind(node.annotation, self.type_aliases)
@@ -685,6 +694,30 @@ class FunctionFacts(Visitor):
 
     def visit_Expr(self, node: ast.Expr) -> None:
         self._expression_statements.append(node)
+        self._note_append(node.value)
+
+    def _note_append(self, value: ast.expr) -> None:
+        """`losses.append(loss)` on a name bound to `[]` (or already a list of tensors): a
+        list of tensors while every element appended is one, of no known kind otherwise."""
+        call = value if isinstance(value, ast.Call) else None
+        if call is None or len(call.args) != 1 or call.keywords:
+            return
+        func = call.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr == "append"
+            and isinstance(func.value, ast.Name)
+        ):
+            return
+        name = func.value.id
+        held = self.names.get(name)
+        if name not in self._empty_lists and held is not Kind.TENSORS:
+            return
+        if self.kind(call.args[0]).is_tensor:
+            self.bind_name(name, Kind.TENSORS)
+            self._tensor_sequences.add(name)
+        else:
+            self.bind_name(name, Kind.UNKNOWN)
 
     def leave_Expr(self, node: ast.Expr) -> None:
         self._expression_statements.pop()
@@ -827,6 +860,10 @@ class FunctionFacts(Visitor):
                 self._keep_guess(target)
         else:
             self._bind_kind(target, Kind.UNKNOWN)
+
+
+def _is_empty_list(value: ast.expr) -> bool:
+    return isinstance(value, ast.List) and not value.elts
 
 
 def _ends_flow(body: list[ast.stmt]) -> bool:

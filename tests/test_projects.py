@@ -116,6 +116,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - nested_roots: functions compiled inside the function that defines them (`torch.compile(
   step)`, `@torch.compile(...)` on a nested `def`) are compile roots, and a method of an
   object the enclosing function makes resumes after a break (mechanism 3);
+- appended_tensors: a list bound to `[]` that a loop fills with `append` holds tensors
+  while every element appended is one: its `sum`, its elements and the names a loop over it
+  binds are tensors; one filled with numbers is no tensor (mechanism 2);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -403,6 +406,12 @@ EXPECTED = {
         # ...and `@torch.compile(dynamic=False)` on one
         ("sampling/schedulers.py", 16, "BL102", "error"),
     ],
+    "appended_tensors": [
+        ("losses/quantile.py", 10, "BL201", "error"),  # `total = sum(losses)`
+        # (not `sum(widths) > 1` at 15: the list holds numbers)
+        ("losses/quantile.py", 21, "BL201", "error"),  # `for spread in spreads`
+        ("losses/quantile.py", 21, "BL202", "error"),
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -515,6 +524,12 @@ def test_dynamo_breaks_where_numpy_multiplies_a_shape_into_a_size(tmp_path: Path
 def test_dynamo_breaks_where_an_if_makes_a_size_a_tensor(tmp_path: Path) -> None:
     assert probed_findings("optional_bounds", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["optional_bounds"]
+    ]
+
+
+def test_dynamo_breaks_on_the_tensors_a_list_is_filled_with(tmp_path: Path) -> None:
+    assert probed_findings("appended_tensors", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["appended_tensors"]
     ]
 
 
