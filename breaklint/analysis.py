@@ -42,6 +42,7 @@ from breaklint.knowledge.curated import (
     HELD_OBJECT_METHOD_NAMES,
     TRACED_DRAW_METHODS,
     UNTRACEABLE_OBJECT_METHODS,
+    UNTRACEABLE_OPTIMIZER_METHODS,
 )
 from breaklint.knowledge.tensor_facts import (
     DTYPE_KEEPING_METHODS,
@@ -736,7 +737,11 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
         head, _, method = callee.partition(".")
         if method in HELD_OBJECT_METHOD_NAMES:
             made = analysis.project.module_object(function.ref.module, function.info, head)
-            if made in UNTRACEABLE_OBJECT_METHODS or made in TRACED_DRAW_METHODS:
+            if (
+                made in UNTRACEABLE_OBJECT_METHODS
+                or made in TRACED_DRAW_METHODS
+                or made in UNTRACEABLE_OPTIMIZER_METHODS
+            ):
                 held_objects.append(f"{head}={made}")
     attributes = []
     class_name = function.info.class_name

@@ -119,6 +119,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - appended_tensors: a list bound to `[]` that a loop fills with `append` holds tensors
   while every element appended is one: its `sum`, its elements and the names a loop over it
   binds are tensors; one filled with numbers is no tensor (mechanism 2);
+- optimizer_steps: a training step compiled whole: `zero_grad()` and `step()` of a torch
+  optimizer and `step()` of a learning-rate scheduler, made in `__init__` or at module level,
+  are not traced; `step()` of a project object is (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -412,6 +415,16 @@ EXPECTED = {
         ("losses/quantile.py", 21, "BL201", "error"),  # `for spread in spreads`
         ("losses/quantile.py", 21, "BL202", "error"),
     ],
+    "optimizer_steps": [
+        ("training/loop.py", 28, "BL509", "error"),  # `self.opt.zero_grad()`, an AdamW
+        ("training/loop.py", 29, "BL509", "error"),  # `torch.autograd.grad`
+        ("training/loop.py", 32, "BL509", "error"),  # `self.opt.step()`
+        # (not `self.counter.step(loss)` at 33: a project object's method)
+        ("training/loop.py", 39, "BL509", "error"),  # `sgd.zero_grad()`, made at module level
+        ("training/loop.py", 40, "BL509", "error"),
+        ("training/loop.py", 43, "BL509", "error"),  # `sgd.step()`
+        ("training/loop.py", 45, "BL509", "error"),  # `schedule.step()`, a StepLR
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -530,6 +543,12 @@ def test_dynamo_breaks_where_an_if_makes_a_size_a_tensor(tmp_path: Path) -> None
 def test_dynamo_breaks_on_the_tensors_a_list_is_filled_with(tmp_path: Path) -> None:
     assert probed_findings("appended_tensors", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["appended_tensors"]
+    ]
+
+
+def test_dynamo_breaks_at_the_optimizer_and_scheduler_calls(tmp_path: Path) -> None:
+    assert probed_findings("optimizer_steps", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["optimizer_steps"]
     ]
 
 

@@ -89,9 +89,33 @@ NUMPY_OBJECT_MAKERS = frozenset(
         "numpy.random.Philox", "numpy.random.SFC64",
     }
 )  # fmt: skip
+# torch's optimizers and learning-rate schedulers, by the class that makes one, with their
+# methods Dynamo 2.13 does not trace (measured on Adam, AdamW, SGD and StepLR, in a function that
+# computes before the call): `Optimizer.zero_grad` is marked `torch._disable_dynamo` (GB0008);
+# an optimizer's `step` breaks the graph twice inside (`_use_grad_for_differentiable`, GB0025);
+# the schedulers' module is skipped whole (GB0008), and the optimizer `step` a scheduler wraps
+# with it (GB0007). Known from where the object is made: an attribute `__init__` sets, a
+# module-level instance.
+_OPTIMIZERS = (
+    "ASGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "Muon",
+    "NAdam", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam",
+)  # fmt: skip
+_SCHEDULERS = (
+    "ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts",
+    "CyclicLR", "ExponentialLR", "LambdaLR", "LinearLR", "MultiStepLR", "MultiplicativeLR",
+    "OneCycleLR", "PolynomialLR", "ReduceLROnPlateau", "SequentialLR", "StepLR",
+)  # fmt: skip
+UNTRACEABLE_OPTIMIZER_METHODS = {
+    **{f"torch.optim.{name}": frozenset({"step", "zero_grad"}) for name in _OPTIMIZERS},
+    **{f"torch.optim.lr_scheduler.{name}": frozenset({"step"}) for name in _SCHEDULERS},
+}
+OPTIMIZER_METHOD_NAMES = frozenset().union(*UNTRACEABLE_OPTIMIZER_METHODS.values())
+
 # Every method name above: a call whose method is none of them needs no look-up of its receiver.
 UNTRACEABLE_METHOD_NAMES = frozenset().union(*UNTRACEABLE_OBJECT_METHODS.values())
-HELD_OBJECT_METHOD_NAMES = UNTRACEABLE_METHOD_NAMES.union(*TRACED_DRAW_METHODS.values())
+HELD_OBJECT_METHOD_NAMES = UNTRACEABLE_METHOD_NAMES.union(
+    *TRACED_DRAW_METHODS.values(), OPTIMIZER_METHOD_NAMES
+)
 
 # Python runs a list, set or dict comprehension as a function of its own, with a frame of its
 # own, before 3.12; PEP 709 inlines them into the enclosing function from 3.12 on. In a frame

@@ -1,18 +1,37 @@
 import ast
 
+from breaklint.class_attributes import made_object
 from breaklint.findings import Severity
-from breaklint.knowledge.curated import UNTRACEABLE_TENSOR_METHODS, UNTRACEABLE_TORCH_FUNCTIONS
+from breaklint.knowledge.curated import (
+    OPTIMIZER_METHOD_NAMES,
+    UNTRACEABLE_OPTIMIZER_METHODS,
+    UNTRACEABLE_TENSOR_METHODS,
+    UNTRACEABLE_TORCH_FUNCTIONS,
+)
 from breaklint.rule import Rule, called
+from breaklint.syntax import dotted, method_call
 
 
 class UntraceableTorchCall(Rule):
     code = "BL509"
     name = "untraceable-torch-call"
-    words = called(*UNTRACEABLE_TORCH_FUNCTIONS) | frozenset(UNTRACEABLE_TENSOR_METHODS)
+    words = (
+        called(*UNTRACEABLE_TORCH_FUNCTIONS)
+        | frozenset(UNTRACEABLE_TENSOR_METHODS)
+        | OPTIMIZER_METHOD_NAMES
+    )
     severity = Severity.ERROR
     message = (
         "`{call}` is a torch call Dynamo does not put in a graph (autograd's `grad` and "
         "`backward`, sparse tensors, storages); it breaks the graph here to run it eagerly"
+    )
+    optimizer_message = (
+        "`{call}()` is a method of a `{cls}` that Dynamo does not trace (an optimizer's "
+        "`zero_grad` and `step`, a learning-rate scheduler's `step`); it breaks the graph here"
+    )
+    optimizer_hint = (
+        "compile the forward and the loss only, and call the optimizer and the scheduler "
+        "around the compiled function"
     )
     fix_safety = """
 No automatic fix: taking gradients, running the backward pass or building sparse tensors has to
@@ -21,8 +40,10 @@ code around it.
 """
     what = """
 Flags, in compiled code, `torch.autograd.grad(...)`, `torch.sparse_coo_tensor(...)`, and
-`t.to_sparse()`, `loss.backward()`, `t.storage()` and `t.untyped_storage()` on a tensor: calls
-Dynamo 2.13 does not trace with its default settings.
+`t.to_sparse()`, `loss.backward()`, `t.storage()` and `t.untyped_storage()` on a tensor, and
+`zero_grad()` and `step()` of a `torch.optim` optimizer and `step()` of a learning-rate scheduler
+(an object `__init__` stores on an attribute, `self.opt = torch.optim.Adam(...)`, or one made at
+module level): calls Dynamo 2.13 does not trace with its default settings.
 """
     why = """
 `torch.autograd.grad` runs the backward pass from inside the forward; Dynamo traces autograd
@@ -32,7 +53,9 @@ tensors cannot be fake tensors: building one is a call Dynamo skips (GB0007), an
 tensor that crosses into a traced frame makes Dynamo give up on that frame ("Attempted to
 wrap sparse Tensor", GB0015). A storage is the memory behind a tensor, which a fake tensor does
 not have: `t.storage()` returns no tensor (GB0208) and `t.untyped_storage()` is an unsupported
-method (GB0156).
+method (GB0156). `Optimizer.zero_grad` is marked not to be traced (GB0008); an optimizer's
+`step` calls `torch._dynamo.graph_break()` before and after the update (GB0025), and the
+learning-rate schedulers' module is skipped whole (GB0008, GB0007).
 """
     example = """
 import torch
@@ -62,7 +85,7 @@ def input_gradient(x):
 compiled = torch.compile(input_gradient)
 """
     probe = "(input_gradient, (torch.randn(4, requires_grad=True),))"
-    gb_ids = ("GB9186", "GB0123", "GB0007", "GB0015", "GB0208", "GB0156")
+    gb_ids = ("GB9186", "GB0123", "GB0007", "GB0015", "GB0208", "GB0156", "GB0008", "GB0025")
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
@@ -71,6 +94,12 @@ compiled = torch.compile(input_gradient)
             hint = UNTRACEABLE_TORCH_FUNCTIONS[name]
             self.report(node, self.message.format(call=f"{name}()"), hint=hint)
             return
+        optimizer = self._optimizer(node)
+        if optimizer is not None:
+            written = dotted(node.func) or optimizer
+            message = self.optimizer_message.format(call=written, cls=optimizer)
+            self.report(node, message, hint=self.optimizer_hint)
+            return
         call = facts.tensor_method(node)
         if call is None or call[1] not in UNTRACEABLE_TENSOR_METHODS:
             return
@@ -78,3 +107,14 @@ compiled = torch.compile(input_gradient)
         if facts.kind(receiver).is_tensor and not facts.rests_on_guess(receiver):
             hint = UNTRACEABLE_TENSOR_METHODS[method]
             self.report(node, self.message.format(call=f".{method}()"), hint=hint)
+
+    def _optimizer(self, node: ast.Call) -> str | None:
+        """The optimizer or scheduler class whose untraced method `node` calls
+        (`self.opt.zero_grad()`), known from where the object is made."""
+        call = method_call(node)
+        if call is None or call[1] not in OPTIMIZER_METHOD_NAMES:
+            return None
+        receiver, method = call
+        makers = [c for c, methods in UNTRACEABLE_OPTIMIZER_METHODS.items() if method in methods]
+        facts = self.context.facts
+        return made_object(receiver, facts.held_objects, self.context.self_assignments, makers)
