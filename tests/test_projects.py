@@ -122,6 +122,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - optimizer_steps: a training step compiled whole: `zero_grad()` and `step()` of a torch
   optimizer and `step()` of a learning-rate scheduler, made in `__init__` or at module level,
   are not traced; `step()` of a project object is (mechanism 4);
+- scalar_indices: a local bound to a full reduction (`top = scores.argmax()`) is a 0-dim
+  tensor as an index; not once rebound to a number (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -425,6 +427,10 @@ EXPECTED = {
         ("training/loop.py", 43, "BL509", "error"),  # `sgd.step()`
         ("training/loop.py", 45, "BL509", "error"),  # `schedule.step()`, a StepLR
     ],
+    "scalar_indices": [
+        ("boxes/ops.py", 3, "BL304", "error"),  # `top = scores.softmax(-1).argmax()`
+        # (not `boxes[top]` at 5: `top = 0`)
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -549,6 +555,12 @@ def test_dynamo_breaks_on_the_tensors_a_list_is_filled_with(tmp_path: Path) -> N
 def test_dynamo_breaks_at_the_optimizer_and_scheduler_calls(tmp_path: Path) -> None:
     assert probed_findings("optimizer_steps", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["optimizer_steps"]
+    ]
+
+
+def test_dynamo_breaks_where_a_0_dim_tensor_bound_to_a_local_indexes(tmp_path: Path) -> None:
+    assert probed_findings("scalar_indices", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["scalar_indices"]
     ]
 
 
