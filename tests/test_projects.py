@@ -124,6 +124,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   are not traced; `step()` of a project object is (mechanism 4);
 - scalar_indices: a local bound to a full reduction (`top = scores.argmax()`) is a 0-dim
   tensor as an index; not once rebound to a number (mechanism 4);
+- data_objects: a named method of the object a parameter annotated with a project class
+  holds (`features.first()`, `features: Jagged`) runs in the compiled code where the class's
+  constructor takes tensors (mechanism 3);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -431,6 +434,9 @@ EXPECTED = {
         ("boxes/ops.py", 3, "BL304", "error"),  # `top = scores.softmax(-1).argmax()`
         # (not `boxes[top]` at 5: `top = 0`)
     ],
+    "data_objects": [
+        ("batch/jagged.py", 11, "BL304", "error"),  # `self.values[:end]`, through `forward`
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -561,6 +567,12 @@ def test_dynamo_breaks_at_the_optimizer_and_scheduler_calls(tmp_path: Path) -> N
 def test_dynamo_breaks_where_a_0_dim_tensor_bound_to_a_local_indexes(tmp_path: Path) -> None:
     assert probed_findings("scalar_indices", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["scalar_indices"]
+    ]
+
+
+def test_dynamo_breaks_in_the_methods_of_an_annotated_data_object(tmp_path: Path) -> None:
+    assert probed_findings("data_objects", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["data_objects"]
     ]
 
 
