@@ -127,6 +127,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - data_objects: a named method of the object a parameter annotated with a project class
   holds (`features.first()`, `features: Jagged`) runs in the compiled code where the class's
   constructor takes tensors (mechanism 3);
+- sequence_calls: packing a padded batch (`pack_padded_sequence`, imported by name) and the
+  CTC loss (`F.ctc_loss`) are torch calls Dynamo does not trace (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -437,6 +439,10 @@ EXPECTED = {
     "data_objects": [
         ("batch/jagged.py", 11, "BL304", "error"),  # `self.values[:end]`, through `forward`
     ],
+    "sequence_calls": [
+        ("speech/losses.py", 6, "BL509", "error"),  # `pack_padded_sequence(...)`
+        ("speech/losses.py", 7, "BL509", "error"),  # `F.ctc_loss(...)`
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -573,6 +579,12 @@ def test_dynamo_breaks_where_a_0_dim_tensor_bound_to_a_local_indexes(tmp_path: P
 def test_dynamo_breaks_in_the_methods_of_an_annotated_data_object(tmp_path: Path) -> None:
     assert probed_findings("data_objects", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["data_objects"]
+    ]
+
+
+def test_dynamo_breaks_at_packing_and_the_ctc_loss(tmp_path: Path) -> None:
+    assert probed_findings("sequence_calls", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["sequence_calls"]
     ]
 
 

@@ -132,6 +132,10 @@ TORCH_MODULES = frozenset(
     }
 )  # fmt: skip
 
+_PACKING = (
+    "pass the padded batch and a mask (or the lengths) to the compiled code, and pack outside it"
+)
+_CTC = "return the log-probabilities from the compiled function and compute the CTC loss outside it"
 # torch functions and tensor methods Dynamo 2.13 does not put in a graph (measured), each with
 # the way out.
 UNTRACEABLE_TORCH_FUNCTIONS = {
@@ -140,6 +144,12 @@ UNTRACEABLE_TORCH_FUNCTIONS = {
         "compiled function"
     ),
     "torch.sparse_coo_tensor": "build sparse tensors outside the compiled function",
+    # Packing is skipped (GB0007); `pad_sequence` is traced.
+    "torch.nn.utils.rnn.pack_padded_sequence": _PACKING,
+    "torch.nn.utils.rnn.pack_sequence": _PACKING,
+    # The CTC loss is a dynamic-shape operator to Dynamo (GB0036), whatever its reduction.
+    "torch.nn.functional.ctc_loss": _CTC,
+    "torch.ctc_loss": _CTC,
 }
 # The `math` functions of real numbers: a tensor given to one is read through `__float__`
 # (or `__floor__`, `__ceil__`, `__trunc__`), which needs its value: Dynamo breaks there

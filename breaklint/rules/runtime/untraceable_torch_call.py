@@ -39,7 +39,9 @@ move out of the compiled function, around the call of the compiled code, which c
 code around it.
 """
     what = """
-Flags, in compiled code, `torch.autograd.grad(...)`, `torch.sparse_coo_tensor(...)`, and
+Flags, in compiled code, `torch.autograd.grad(...)`, `torch.sparse_coo_tensor(...)`,
+`torch.nn.utils.rnn.pack_padded_sequence(...)` and `pack_sequence(...)`, `F.ctc_loss(...)` (and
+`torch.ctc_loss`), and
 `t.to_sparse()`, `loss.backward()`, `t.storage()` and `t.untyped_storage()` on a tensor, and
 `zero_grad()` and `step()` of a `torch.optim` optimizer and `step()` of a learning-rate scheduler
 (an object `__init__` stores on an attribute, `self.opt = torch.optim.Adam(...)`, or one made at
@@ -53,7 +55,9 @@ tensors cannot be fake tensors: building one is a call Dynamo skips (GB0007), an
 tensor that crosses into a traced frame makes Dynamo give up on that frame ("Attempted to
 wrap sparse Tensor", GB0015). A storage is the memory behind a tensor, which a fake tensor does
 not have: `t.storage()` returns no tensor (GB0208) and `t.untyped_storage()` is an unsupported
-method (GB0156). `Optimizer.zero_grad` is marked not to be traced (GB0008); an optimizer's
+method (GB0156). Packing a padded batch into a `PackedSequence` is a function Dynamo skips
+(GB0007), and the CTC loss is an operator Dynamo treats as one of dynamic output shape (GB0036).
+`Optimizer.zero_grad` is marked not to be traced (GB0008); an optimizer's
 `step` calls `torch._dynamo.graph_break()` before and after the update (GB0025), and the
 learning-rate schedulers' module is skipped whole (GB0008, GB0007).
 """
@@ -85,7 +89,10 @@ def input_gradient(x):
 compiled = torch.compile(input_gradient)
 """
     probe = "(input_gradient, (torch.randn(4, requires_grad=True),))"
-    gb_ids = ("GB9186", "GB0123", "GB0007", "GB0015", "GB0208", "GB0156", "GB0008", "GB0025")
+    gb_ids = (
+        *("GB9186", "GB0123", "GB0007", "GB0015", "GB0208", "GB0156", "GB0008", "GB0025"),
+        "GB0036",
+    )
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
