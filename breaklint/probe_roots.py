@@ -190,6 +190,9 @@ class _Reader:
             return [v for base in bases for v in self.attribute(base, node.attr, depth + 1)]
         if isinstance(node, ast.Lambda):
             return [_Function(module, node, local)]
+        if isinstance(node, ast.IfExp):  # `m.train() if train else m.eval()`: either
+            body = self.value(module, node.body, local, depth + 1)
+            return body + self.value(module, node.orelse, local, depth + 1)
         if isinstance(node, ast.Call):
             called = self.value(module, node.func, local, depth + 1)
             if node.args and any(

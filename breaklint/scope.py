@@ -754,8 +754,9 @@ class Project:
     ) -> list[Target]:
         """What calling (the `method` of) the value a parameter holds reaches: the instances
         and callables the function's callers pass to it, and, calling the value itself, its
-        annotation's class (a named method of a declared class is left out: configuration
-        objects' helpers branch on constants Dynamo folds)."""
+        annotation's class (a named method of a declared class only where the class holds
+        tensors, its constructor taking one: configuration objects' helpers branch on
+        constants Dynamo folds)."""
         if depth >= _MAX_DEPTH:
             return []
         key = (DefinitionRef(module, function.qualname), name, method)
@@ -767,10 +768,10 @@ class Project:
         entries = [entry.partition("=") for entry in function.parameters]
         marks = next(marks for parameter, _, marks in entries if parameter == name)
         annotation = marks[4:] if marks[3:4] == ":" else ""
-        cls = (
-            self.resolve_local(module, annotation, function) if annotation and not method else None
-        )
-        if cls is not None and cls.qualname in self.by_module[cls.module].classes:
+        cls = self.resolve_local(module, annotation, function) if annotation else None
+        if cls is not None and cls.qualname not in self.by_module[cls.module].classes:
+            cls = None  # not a class the tree declares
+        if cls is not None and (not method or self._holds_tensors(cls)):
             found += self._instance_targets(cls, method, depth + 1)
         positional = [p for p, _, marks in entries if marks[:1] == "p"]
         sites = self.call_sites(key[0])
@@ -785,6 +786,17 @@ class Project:
         found = list(dict.fromkeys(found))
         self._passed_targets[key] = (depth, found)
         return found
+
+    def _holds_tensors(self, cls: DefinitionRef) -> bool:
+        """Whether the constructor of the project class `cls` takes a parameter annotated as
+        a tensor (or a container of tensors, or a union with one): a data object
+        (`KeyedJagged(values: Tensor, ...)`), not a configuration."""
+        ref = self.constructor(cls)
+        info = None if ref is None else self.function(ref)
+        if info is None:
+            return False
+        marks = (entry.partition("=")[2] for entry in info.parameters)
+        return any(mark[1:2] in _TENSOR_MARKS for mark in marks)
 
     def _forwarded_targets(
         self, ref: DefinitionRef, name: str, method: str, depth: int
@@ -1100,6 +1112,10 @@ class Target:
 
     ref: DefinitionRef
     bound: bool
+
+
+# The readings of a parameter's annotation that admit a tensor (`index.READING_MARKS`).
+_TENSOR_MARKS = frozenset({"T", "C", "Y"})
 
 
 def _binds_first(info: FunctionInfo, on_instance: bool) -> bool:

@@ -137,6 +137,9 @@ class FunctionFacts(Visitor):
         # it is a tensor only by a root parameter's guess, until the dict is rebound, filled
         # under an `if` or in a loop, or a method of it is called.
         self._entries: dict[str, dict[str, tuple[Kind, bool]]] = {}
+        # Names bound to an empty list display (`losses = []`), until rebound: appending
+        # tensors to one makes it a list of tensors.
+        self._empty_lists: set[str] = set()
 
     @property
     def names(self) -> dict[str, Kind]:
@@ -157,6 +160,7 @@ class FunctionFacts(Visitor):
         self._constant_parameters.pop(name, None)
         self._tensor_sequences.discard(name)
         self._entries.pop(name, None)
+        self._empty_lists.discard(name)
 
     # Queries used by rules.
     def resolve(self, node: ast.expr) -> str | None:
@@ -395,7 +399,10 @@ class FunctionFacts(Visitor):
             if func.id in PYTHON_BUILTINS:
                 return Kind.PYTHON
             if func.id in ("min", "max", "abs", "sum"):
-                return join(*(self.kind(arg) for arg in node.args))
+                operands = [self.kind(arg) for arg in node.args]
+                if func.id != "abs" and operands == [Kind.TENSORS]:
+                    return Kind.TENSOR  # `sum(losses)`: one of the tensors, or their sum
+                return join(*operands)
             if func.id in ("all", "any") and len(node.args) == 1:
                 # `all(mask)` takes the truth of each element of a tensor, as a branch would.
                 return Kind.MASK if self.kind(node.args[0]).is_tensor else Kind.UNKNOWN
@@ -557,6 +564,8 @@ class FunctionFacts(Visitor):
         for target in node.targets:
             self._bind(target, node.value)
             self._fill_entries(target, node.value)
+            if isinstance(target, ast.Name) and _is_empty_list(node.value):
+                self._empty_lists.add(target.id)
 
     def _entry(self, node: ast.Subscript) -> tuple[Kind, bool] | None:
         """The kind of `d["key"]` where `d` is a dict whose entries are known, and whether it
@@ -741,6 +750,30 @@ class FunctionFacts(Visitor):
             if isinstance(receiver, ast.Name) and receiver.id in self._entries:
                 del self._entries[receiver.id]
                 self._kinds.clear()
+        self._note_append(node.value)
+
+    def _note_append(self, value: ast.expr) -> None:
+        """`losses.append(loss)` on a name bound to `[]` (or already a list of tensors): a
+        list of tensors while every element appended is one, of no known kind otherwise."""
+        call = value if isinstance(value, ast.Call) else None
+        if call is None or len(call.args) != 1 or call.keywords:
+            return
+        func = call.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr == "append"
+            and isinstance(func.value, ast.Name)
+        ):
+            return
+        name = func.value.id
+        held = self.names.get(name)
+        if name not in self._empty_lists and held is not Kind.TENSORS:
+            return
+        if self.kind(call.args[0]).is_tensor:
+            self.bind_name(name, Kind.TENSORS)
+            self._tensor_sequences.add(name)
+        else:
+            self.bind_name(name, Kind.UNKNOWN)
 
     def leave_Expr(self, node: ast.Expr) -> None:
         self._expression_statements.pop()
@@ -892,6 +925,10 @@ class FunctionFacts(Visitor):
                 self._keep_guess(target)
         else:
             self._bind_kind(target, Kind.UNKNOWN)
+
+
+def _is_empty_list(value: ast.expr) -> bool:
+    return isinstance(value, ast.List) and not value.elts
 
 
 def _ends_flow(body: list[ast.stmt]) -> bool:

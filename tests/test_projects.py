@@ -123,6 +123,19 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - nested_roots: functions compiled inside the function that defines them (`torch.compile(
   step)`, `@torch.compile(...)` on a nested `def`) are compile roots, and a method of an
   object the enclosing function makes resumes after a break (mechanism 3);
+- appended_tensors: a list bound to `[]` that a loop fills with `append` holds tensors
+  while every element appended is one: its `sum`, its elements and the names a loop over it
+  binds are tensors; one filled with numbers is no tensor (mechanism 2);
+- optimizer_steps: a training step compiled whole: `zero_grad()` and `step()` of a torch
+  optimizer and `step()` of a learning-rate scheduler, made in `__init__` or at module level,
+  are not traced; `step()` of a project object is (mechanism 4);
+- scalar_indices: a local bound to a full reduction (`top = scores.argmax()`) is a 0-dim
+  tensor as an index; not once rebound to a number (mechanism 4);
+- data_objects: a named method of the object a parameter annotated with a project class
+  holds (`features.first()`, `features: Jagged`) runs in the compiled code where the class's
+  constructor takes tensors (mechanism 3);
+- sequence_calls: packing a padded batch (`pack_padded_sequence`, imported by name) and the
+  CTC loss (`F.ctc_loss`) are torch calls Dynamo does not trace (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -423,6 +436,33 @@ EXPECTED = {
         # ...and `@torch.compile(dynamic=False)` on one
         ("sampling/schedulers.py", 16, "BL102", "error"),
     ],
+    "appended_tensors": [
+        ("losses/quantile.py", 10, "BL201", "error"),  # `total = sum(losses)`
+        # (not `sum(widths) > 1` at 15: the list holds numbers)
+        ("losses/quantile.py", 21, "BL201", "error"),  # `for spread in spreads`
+        ("losses/quantile.py", 21, "BL202", "error"),
+    ],
+    "optimizer_steps": [
+        ("training/loop.py", 28, "BL510", "error"),  # `self.opt.zero_grad()`, an AdamW
+        ("training/loop.py", 29, "BL509", "error"),  # `torch.autograd.grad`
+        ("training/loop.py", 32, "BL510", "error"),  # `self.opt.step()`
+        # (not `self.counter.step(loss)` at 33: a project object's method)
+        ("training/loop.py", 39, "BL510", "error"),  # `sgd.zero_grad()`, made at module level
+        ("training/loop.py", 40, "BL509", "error"),
+        ("training/loop.py", 43, "BL510", "error"),  # `sgd.step()`
+        ("training/loop.py", 45, "BL510", "error"),  # `schedule.step()`, a StepLR
+    ],
+    "scalar_indices": [
+        ("boxes/ops.py", 3, "BL304", "error"),  # `top = scores.softmax(-1).argmax()`
+        # (not `boxes[top]` at 5: `top = 0`)
+    ],
+    "data_objects": [
+        ("batch/jagged.py", 11, "BL304", "error"),  # `self.values[:end]`, through `forward`
+    ],
+    "sequence_calls": [
+        ("speech/losses.py", 6, "BL509", "error"),  # `pack_padded_sequence(...)`
+        ("speech/losses.py", 7, "BL509", "error"),  # `F.ctc_loss(...)`
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -535,6 +575,36 @@ def test_dynamo_breaks_where_numpy_multiplies_a_shape_into_a_size(tmp_path: Path
 def test_dynamo_breaks_where_an_if_makes_a_size_a_tensor(tmp_path: Path) -> None:
     assert probed_findings("optional_bounds", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["optional_bounds"]
+    ]
+
+
+def test_dynamo_breaks_on_the_tensors_a_list_is_filled_with(tmp_path: Path) -> None:
+    assert probed_findings("appended_tensors", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["appended_tensors"]
+    ]
+
+
+def test_dynamo_breaks_at_the_optimizer_and_scheduler_calls(tmp_path: Path) -> None:
+    assert probed_findings("optimizer_steps", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["optimizer_steps"]
+    ]
+
+
+def test_dynamo_breaks_where_a_0_dim_tensor_bound_to_a_local_indexes(tmp_path: Path) -> None:
+    assert probed_findings("scalar_indices", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["scalar_indices"]
+    ]
+
+
+def test_dynamo_breaks_in_the_methods_of_an_annotated_data_object(tmp_path: Path) -> None:
+    assert probed_findings("data_objects", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["data_objects"]
+    ]
+
+
+def test_dynamo_breaks_at_packing_and_the_ctc_loss(tmp_path: Path) -> None:
+    assert probed_findings("sequence_calls", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["sequence_calls"]
     ]
 
 

@@ -92,8 +92,9 @@ NUMPY_OBJECT_MAKERS = frozenset(
 # The optimizers and learning-rate schedulers of `torch.optim` (every class under it) and
 # their methods that break in compiled code: `zero_grad` and a scheduler's `step` are functions
 # Dynamo 2.13 skips (GB0008), and an optimizer's `step` breaks before and after the update on
-# purpose (`torch._dynamo.graph_break()` in `torch.optim.optimizer._use_grad`, GB0025).
-# Measured with SGD, Adam and StepLR; checked by tests/accuracy/optimizers.py.
+# purpose (`torch._dynamo.graph_break()` in `torch.optim.optimizer._use_grad`, GB0025), or,
+# once a scheduler has wrapped it, is a call Dynamo skips (GB0007). Measured with SGD, AdamW,
+# Adam and StepLR; checked by tests/accuracy/optimizers.py and tests/projects/optimizer_steps.
 OPTIMIZER_MODULE = "torch.optim."
 OPTIMIZER_METHODS = frozenset({"zero_grad", "step"})
 # Every method name above: a call whose method is none of them needs no look-up of its receiver.
@@ -117,6 +118,10 @@ TORCH_MODULES = frozenset(
     }
 )  # fmt: skip
 
+_PACKING = (
+    "pass the padded batch and a mask (or the lengths) to the compiled code, and pack outside it"
+)
+_CTC = "return the log-probabilities from the compiled function and compute the CTC loss outside it"
 # torch functions and tensor methods Dynamo 2.13 does not put in a graph (measured), each with
 # the way out.
 UNTRACEABLE_TORCH_FUNCTIONS = {
@@ -131,6 +136,12 @@ UNTRACEABLE_TORCH_FUNCTIONS = {
         "use the tensor itself (a `Variable` is a tensor since torch 0.4), with "
         "`requires_grad_()` on the input before the compiled call where it needs gradients"
     ),
+    # Packing is skipped (GB0007); `pad_sequence` is traced.
+    "torch.nn.utils.rnn.pack_padded_sequence": _PACKING,
+    "torch.nn.utils.rnn.pack_sequence": _PACKING,
+    # The CTC loss is a dynamic-shape operator to Dynamo (GB0036), whatever its reduction.
+    "torch.nn.functional.ctc_loss": _CTC,
+    "torch.ctc_loss": _CTC,
 }
 # The `math` functions of real numbers: a tensor given to one is read through `__float__`
 # (or `__floor__`, `__ceil__`, `__trunc__`), which needs its value: Dynamo breaks there

@@ -21,9 +21,11 @@ code around it.
 """
     what = """
 Flags, in compiled code, `torch.autograd.grad(...)`, `torch.autograd.Variable(...)` (old code's
-wrapper, `from torch.autograd import Variable`), `torch.sparse_coo_tensor(...)`, and
-`t.to_sparse()`, `loss.backward()`, `t.storage()` and `t.untyped_storage()` on a tensor: calls
-Dynamo 2.13 does not trace with its default settings.
+wrapper, `from torch.autograd import Variable`), `torch.sparse_coo_tensor(...)`,
+`torch.nn.utils.rnn.pack_padded_sequence(...)` and `pack_sequence(...)`, `F.ctc_loss(...)` (and
+`torch.ctc_loss`), and `t.to_sparse()`, `loss.backward()`, `t.storage()` and
+`t.untyped_storage()` on a tensor: calls Dynamo 2.13 does not trace with its default settings.
+An optimizer's and a scheduler's methods have a rule of their own (BL510).
 """
     why = """
 `torch.autograd.grad` runs the backward pass from inside the forward; Dynamo traces autograd
@@ -34,7 +36,8 @@ tensors cannot be fake tensors: building one is a call Dynamo skips (GB0007), an
 tensor that crosses into a traced frame makes Dynamo give up on that frame ("Attempted to
 wrap sparse Tensor", GB0015). A storage is the memory behind a tensor, which a fake tensor does
 not have: `t.storage()` returns no tensor (GB0208) and `t.untyped_storage()` is an unsupported
-method (GB0156).
+method (GB0156). Packing a padded batch into a `PackedSequence` is a function Dynamo skips
+(GB0007), and the CTC loss is an operator Dynamo treats as one of dynamic output shape (GB0036).
 """
     example = """
 import torch
@@ -64,7 +67,7 @@ def input_gradient(x):
 compiled = torch.compile(input_gradient)
 """
     probe = "(input_gradient, (torch.randn(4, requires_grad=True),))"
-    gb_ids = ("GB9186", "GB0123", "GB0007", "GB0015", "GB0208", "GB0156")
+    gb_ids = ("GB9186", "GB0123", "GB0007", "GB0015", "GB0208", "GB0156", "GB0036")
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts

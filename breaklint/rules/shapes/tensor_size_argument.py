@@ -167,10 +167,12 @@ Flags a tensor passed where a torch function or tensor method needs a Python num
 (`torch.arange(lengths.max())`, `range(t)`), a count (`x.chunk(n)`, `x.topk(k)`,
 `F.one_hot(t, num_classes=n)`), a slice bound (`x[:n]`, `x[:, :n]`, `x[i, : n[i]]`, where `n` is a
 tensor or an element of one), and a 0-dim tensor as an integer index: an error for a full
-reduction (`x[:, scores.argmax()]`), a warning for an element of a loop variable that iterates
-over a tensor (`for pair in pairs: out[pair[0], pair[1]] = v`), which is a 0-dim tensor when
-the tensor has two dimensions and a tensor of indices otherwise. Other elements of tensors
-(`x[:, idx[i]]`) are not flagged: a tuple or list of index tensors reads the same.
+reduction (`x[:, scores.argmax()]`, or a local bound to one: `best = scores.argmax(); x[best]`),
+a warning for an element of a loop variable that iterates over a tensor (`for pair in pairs:
+out[pair[0], pair[1]] = v`), which is a 0-dim tensor when the tensor has two dimensions and a
+tensor of indices otherwise. Other elements of tensors (`x[:, idx[i]]`, `x[order[0]]`) are not
+flagged: a tuple or list of index tensors reads the same, and an element of a tensor with two
+dimensions (`x[edge_index[0]]`) is a tensor of indices.
 
 A parameter of the compiled function that no tensor operation has touched is not taken for a
 tensor here: as a size it is almost always a Python int passed in. A local that an `if` makes
@@ -259,8 +261,45 @@ compiled = torch.compile(covariance)
         # tensors when the tensor has two dimensions, as tensors of index pairs do; each with
         # the fix that makes the rows Python ints, where one fits.
         self._rows: dict[str, Fix | None] = {}
+        # Locals bound to a full reduction of a tensor (`top = scores.argmax()`), a 0-dim
+        # tensor, until rebound.
+        self._reductions: set[str] = set()
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            self._forget(target)
+        target = node.targets[0]
+        single = len(node.targets) == 1 and isinstance(target, ast.Name)
+        if single and self._full_reduction(node.value):
+            assert isinstance(target, ast.Name)
+            self._reductions.add(target.id)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self._forget(node.target)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._forget(node.target)
+
+    def _forget(self, target: ast.expr) -> None:
+        for bound in ast.walk(target):
+            if isinstance(bound, ast.Name):
+                self._reductions.discard(bound.id)
+
+    def _full_reduction(self, value: ast.expr) -> bool:
+        """`scores.argmax()`: a certain tensor reduced to a 0-dim one."""
+        if not isinstance(value, ast.Call) or value.args or value.keywords:
+            return False
+        facts = self.context.facts
+        call = facts.tensor_method(value)
+        return (
+            call is not None
+            and call[1] in FULL_REDUCTIONS
+            and facts.kind(call[0]).is_tensor
+            and not facts.rests_on_guess(call[0])
+        )
 
     def visit_For(self, node: ast.For) -> None:
+        self._forget(node.target)
         kind = self.context.facts.kind(node.iter)
         if isinstance(node.target, ast.Name) and kind.is_tensor:
             self._rows[node.target.id] = self._index_pairs_fix(node, node.target.id)
@@ -354,18 +393,10 @@ compiled = torch.compile(covariance)
     def _check_index(self, part: ast.expr) -> None:
         """A 0-dim tensor as an integer index: Dynamo reads its value (GB0033)."""
         facts = self.context.facts
-        if isinstance(part, ast.Call):
-            call = facts.tensor_method(part)
-            reduced = (
-                call is not None
-                and call[1] in FULL_REDUCTIONS
-                and not part.args
-                and not part.keywords
-                and facts.kind(call[0]).is_tensor
-                and not facts.rests_on_guess(call[0])
-            )
-            if reduced:
-                self.report(part, self.index_message.format(argument=ast.unparse(part)))
+        # A local is checked again: a form not followed here may have rebound it to a number.
+        reduced = isinstance(part, ast.Name) and part.id in self._reductions
+        if (reduced and facts.kind(part).is_tensor) or self._full_reduction(part):
+            self.report(part, self.index_message.format(argument=ast.unparse(part)))
             return
         element = (
             isinstance(part, ast.Subscript)
