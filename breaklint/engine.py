@@ -21,10 +21,11 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   (`FileResult.settled`). All linear in L. The
   cyclic collector is paused meanwhile: the walks leave no cycle, so each tree is freed by
   reference counting when its file is done; between files a worker's collector runs only once
-  200,000 more objects are alive (`_start_worker`: at the default threshold its passes read
-  each file's results once more, 6% of the workers' CPU), and this process pauses its own for
-  the whole run (it holds every file's results to the end: its passes were half of its CPU
-  with `--jobs 2`). Timed phase by phase in one process over
+  200,000 more objects are alive (`_start_worker`: at the default threshold it passed over
+  each file's results once more, 150 passes per worker on transformers' modeling files with
+  `--jobs 2`, none now), and this process pauses its own for the whole run (it holds every
+  file's results to the end: 190 passes with `--jobs 2`; with `--jobs 1` the pause saved 3% of
+  the CPU, session 11). Timed phase by phase in one process over
   transformers' modeling files (`--jobs 1`, 20.0 s of CPU on a heavily loaded machine,
   session 8): the function checks (rule walk, rule creation, reports) 36%, the parse 18%,
   indexing (the compile stage's notes included) 17%, the file's own scope 7% and analysis
@@ -189,11 +190,11 @@ def _start_worker() -> None:
     """Set up a worker's cyclic collector, which the engine pauses in its own process. What
     a worker makes for a file lives until its result is sent, and a pass of the collector at
     the default threshold (700 objects) came after nearly every file, reading that file's index
-    and results once more (and, in a full pass, every object of the forked process): 6% of a
-    worker's CPU on transformers' modeling files. The walks leave no cycles, so nearly every
-    object is freed by reference counting when its file is sent; the threshold still bounds
-    what a cycle left behind would hold. What the process holds from the engine is frozen:
-    never read by a pass (nor copied from the engine's pages by one)."""
+    and results once more (and, in a full pass, every object of the forked process). The walks
+    leave few cycles (about 130 objects a file), so nearly every object is freed by reference
+    counting when its file is sent; the threshold still bounds what cycles left behind hold.
+    What the process holds from the engine is frozen: never read by a pass (nor copied from
+    the engine's pages by one)."""
     gc.freeze()
     gc.set_threshold(_WORKER_COLLECTION_THRESHOLD)
     gc.enable()
@@ -248,8 +249,7 @@ def lint_paths(
         cache = ResultCache(settings.root, fingerprint())
     refused = cache.refused() if use_cache and cache is not None else None
     # The collector paused for the whole run (see `source.collector_paused`): the results
-    # this process gathers are alive until the end, and each pass read all of them again (half
-    # of this process's CPU with `--jobs 2`, on transformers' modeling files).
+    # this process gathers are alive until the end, and each pass read those since the last.
     if not use_cache or cache is None or refused:
         with collector_paused(), Workers(jobs) as workers:
             result = _lint(files, package_of, codes_of, scope, workers, None, {}, unsaved)
