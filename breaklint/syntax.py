@@ -146,16 +146,33 @@ SCALARS = frozenset({type(None), str, bytes, int, float, complex, bool, type(...
 # Per combination of visitor classes (one per enabled rule set): the plan of each node type,
 # and the types not worth a call, having neither hooks nor children.
 _PLANS: dict[tuple[type, ...], tuple[dict[type, _Plan], set[type]]] = {}
+# Per visitor class, its hooks by method name: a plan is made for each node type of each
+# combination of visitors the prefilter keeps (hundreds), and a missing attribute looked up on
+# a class (the common case) costs a search of its bases and an exception each time.
+_HOOKS: dict[type, dict[str, Callable[..., None]]] = {}
+
+
+def _hooks_of(cls: type) -> dict[str, Callable[..., None]]:
+    found = _HOOKS.get(cls)
+    if found is None:
+        found = _HOOKS[cls] = {
+            attribute: function
+            for attribute in dir(cls)
+            if attribute.startswith(("visit_", "leave_"))
+            and (function := getattr(cls, attribute)) is not None
+        }
+    return found
 
 
 def _plan(classes: tuple[type, ...], kind: type) -> _Plan:
     name = kind.__name__
+    tables = [_hooks_of(cls) for cls in classes]
 
     def hooks(method: str) -> _Hooks:
         return tuple(
             (position, function)
-            for position, cls in enumerate(classes)
-            if (function := getattr(cls, method, None)) is not None
+            for position, table in enumerate(tables)
+            if (function := table.get(method)) is not None
         )
 
     names = child_fields(kind)
