@@ -15,7 +15,7 @@ from breaklint.findings import Applicability, Fix, Range, Severity
 from breaklint.knowledge.curated import NON_TENSOR_MODULES
 from breaklint.rule import RuleContext
 from breaklint.source import char_offset
-from breaklint.syntax import iter_nodes, nodes_in_walk_order
+from breaklint.syntax import dotted, iter_nodes, nodes_in_walk_order
 
 GUARD = "if not {torch}.compiler.is_compiling():"
 
@@ -253,7 +253,7 @@ def check_fix(
     return offer(context, node, CHECK_MESSAGE, "check", applicability, needs_torch=True)
 
 
-def check_fixes(
+def _check_fixes(
     context: RuleContext, node: ast.If, applicability: Applicability | None
 ) -> dict[int, Fix]:
     """A raising check whose test is made of reads of numbers from tensors (`if
@@ -261,6 +261,45 @@ def check_fixes(
     reads = number_reads(context, node.test)
     fix = check_fix(context, node, applicability) if reads else None
     return {id(reads[0]): fix} if reads and fix else {}
+
+
+def _check_call_fixes(
+    context: RuleContext, call: ast.Call, applicability: Applicability | None
+) -> dict[int, Fix]:
+    """A call that is a whole statement, of a function (not a method, which may change its
+    object), with an argument that is a truth read from tensors (`check(t.all().item(),
+    msg)`): a check whose answer nothing reads. Its `guard` fix (eager runs call it as
+    written, compiled runs skip it), by the id of each read, the ones that carry it."""
+    facts = context.facts
+    name = dotted(call.func)
+    if name is None or facts.statement_of(call) is None:
+        return {}
+    head = name.partition(".")[0]
+    if head in facts.names or ("." in name and head not in context.imports):
+        return {}
+    if facts.resolve(call.func) in NOTICES:  # their own rules guard them
+        return {}
+    arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+    reads = [read for argument in arguments for read in number_reads(context, argument) or ()]
+    fix = guard_fix(context, call, applicability) if reads else None
+    return dict.fromkeys(map(id, reads), fix) if fix else {}
+
+
+class CheckReads:
+    """The reads of numbers from tensors that checks are made of, each with its check's fix:
+    the test of a raising `if` (`check`) or a truth passed to a function whose answer
+    nothing reads (`guard`). A rule passes its `If` and `Call` nodes on, before their reads."""
+
+    def __init__(self, context: RuleContext, applicability: Applicability | None) -> None:
+        self.context = context
+        self.applicability = applicability
+        self.fixes: dict[int, Fix] = {}  # by the read's id
+
+    def visit_If(self, node: ast.If) -> None:
+        self.fixes.update(_check_fixes(self.context, node, self.applicability))
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.fixes.update(_check_call_fixes(self.context, node, self.applicability))
 
 
 def tensor_operands(context: RuleContext, node: ast.BinOp | ast.Compare) -> list[ast.expr]:

@@ -85,3 +85,33 @@ def test_a_method_of_a_new_object_is_called_from_its_class(
     assert _fixed(tmp_path, source, "BL208") == expected
     if expected is not None:
         assert _fixed(tmp_path, expected, "BL208") is None  # fixing again changes nothing
+
+
+CHECK_CALLS = [
+    ("require(x.all().item(), 'x')", True),  # a function by its name, the answer unused
+    ("checks.require(ok=bool(x.all()), message='x')", True),  # from a module, by keyword
+    ("require((x > 0).sum().item() > 2 or not x.any().item(), 'x')", True),
+    ("self.flags.append(x.all().item())", False),  # a method: it changes its object
+    ("ok = require(x.all().item(), 'x')", False),  # the answer is read
+    ("require(x.sum().item() + 1, 'x')", False),  # arithmetic: not a truth
+]
+
+
+@pytest.mark.parametrize(("statement", "guarded"), CHECK_CALLS)
+def test_a_check_call_runs_only_in_eager_code_only_where_its_answer_is_unused(
+    tmp_path: Path, statement: str, guarded: bool
+) -> None:
+    """`check(t.all().item(), msg)`: compiled runs skip a call that only takes a truth read from
+    a tensor and whose answer nothing reads; eager runs call it as written."""
+    source = (
+        "import checks\nimport torch\nfrom checks import require\n\n\n"
+        "class Checked(torch.nn.Module):\n    def forward(self, x):\n"
+        f"        {statement}\n        return x\n\n\ncompiled = torch.compile(Checked())\n"
+    )
+    code = "BL102" if "bool(" in statement else "BL101"
+    fixed = _fixed(tmp_path, source, code)
+    if guarded:
+        wrapped = f"        if not torch.compiler.is_compiling():\n            {statement}\n"
+        assert fixed == source.replace(f"        {statement}\n", wrapped)
+    else:
+        assert fixed is None

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import NumberUses, NumberUsesHooks, check_fixes, offer, tensor_operands
+from breaklint.fixes import CheckReads, NumberUses, NumberUsesHooks, offer, tensor_operands
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.syntax import excerpt
 
@@ -90,6 +90,42 @@ class Scale(torch.nn.Module):
 """
     probe = "(Scale(), (torch.randn(4),))"
     fix_examples = (
+        FixExample(
+            before="""
+import torch
+
+
+def require(condition, message):
+    if not condition:
+        raise ValueError(message)
+
+
+def normalized(points):
+    require(torch.all(points >= -1).item() and torch.all(points <= 1).item(), "outside [-1, 1]")
+    return points * 2
+
+
+compiled = torch.compile(normalized)
+""",
+            after="""
+import torch
+
+
+def require(condition, message):
+    if not condition:
+        raise ValueError(message)
+
+
+def normalized(points):
+    if not torch.compiler.is_compiling():
+        require(torch.all(points >= -1).item() and torch.all(points <= 1).item(), "outside [-1, 1]")
+    return points * 2
+
+
+compiled = torch.compile(normalized)
+""",
+            probe="(normalized, (torch.rand(8) * 2 - 1,))",
+        ),
         FixExample(example, use_instead.replace("x * self.gain", "x * self.gain.detach()"), probe),
         FixExample(
             before="""
@@ -171,7 +207,11 @@ operand then gives a 1-element result). Where the number is the test of an `if` 
 t.sum().item(): ... raise E(msg)`, numbers compared with constants, joined by `not`, `and`,
 `or`), the `if` is kept for eager runs after `if torch.compiler.is_compiling():
 torch._assert_async(<not test on the tensors>, "<msg as written>")`: compiled code checks in
-the graph and raises a `RuntimeError` with the message unformatted. Elsewhere (stored,
+the graph and raises a `RuntimeError` with the message unformatted. Where the number is a
+truth passed to a function whose answer nothing reads (`check(t.all().item(), msg)`: a
+statement of its own, calling a function by its name or from a module, not a method of an
+object), the statement runs only `if not torch.compiler.is_compiling():`: eager runs check as
+written, compiled runs skip the check. Elsewhere (stored,
 returned, passed to Python) no fix is offered: the hint says what to change.
 """
     gb_ids = ("GB0124",)
@@ -180,10 +220,10 @@ returned, passed to Python) no fix is offered: the hint says what to change.
         super().__init__(context)
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self.numbers = NumberUses(context)
-        self._checks: dict[int, Fix] = {}  # reads in the test of a raising check: its fix
+        self.checks = CheckReads(context, self.fix_applicability)
 
     def visit_If(self, node: ast.If) -> None:
-        self._checks.update(check_fixes(self.context, node, self.fix_applicability))
+        self.checks.visit_If(node)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         operands = tensor_operands(self.context, node)
@@ -198,10 +238,11 @@ returned, passed to Python) no fix is offered: the hint says what to change.
 
     def visit_Call(self, node: ast.Call) -> None:
         self.numbers.visit_Call(node)
+        self.checks.visit_Call(node)
         call = self.context.facts.tensor_method(node)
         if call is not None and call[1] == "item" and not node.args and not node.keywords:
-            if id(node) in self._checks:
-                self.report(node, fix=self._checks[id(node)])
+            if id(node) in self.checks.fixes:
+                self.report(node, fix=self.checks.fixes[id(node)])
             elif id(node) in self._in_tensor_arithmetic:
                 self.report(node, fix=self._fix(node))
             elif not self.numbers.bind(node, None):

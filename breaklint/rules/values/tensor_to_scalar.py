@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import NumberUses, NumberUsesHooks, check_fixes, offer, tensor_operands
+from breaklint.fixes import CheckReads, NumberUses, NumberUsesHooks, offer, tensor_operands
 from breaklint.kinds import Kind
 from breaklint.knowledge.curated import MATH_OF_NUMBERS
 from breaklint.rule import FixExample, Rule, RuleContext
@@ -222,6 +222,42 @@ compiled = torch.compile(top_prefix)
 import torch
 
 
+def expect_probabilities(p, name):
+    assert p, f"{name} must lie in [0, 1]"
+
+
+class Mixture(torch.nn.Module):
+    def forward(self, weights, x):
+        expect_probabilities(name="weights", p=bool(((weights >= 0) & (weights <= 1)).all()))
+        return (weights * x).sum(0)
+
+
+compiled = torch.compile(Mixture())
+""",
+            after="""
+import torch
+
+
+def expect_probabilities(p, name):
+    assert p, f"{name} must lie in [0, 1]"
+
+
+class Mixture(torch.nn.Module):
+    def forward(self, weights, x):
+        if not torch.compiler.is_compiling():
+            expect_probabilities(name="weights", p=bool(((weights >= 0) & (weights <= 1)).all()))
+        return (weights * x).sum(0)
+
+
+compiled = torch.compile(Mixture())
+""",
+            probe="(Mixture(), (torch.rand(3, 1), torch.randn(3, 4)))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
 class Gate(torch.nn.Module):
     def forward(self, x):
         return x * float(x.mean()) + int(x.abs().max())  # scaled, shifted
@@ -324,7 +360,11 @@ Where the number (`float(t)`, `bool(t)`) is the test of an `if` that raises, com
 constants and joined by `not`, `and`, `or`, the `if` is kept for eager runs after `if
 torch.compiler.is_compiling(): torch._assert_async(<not test on the tensors>, "<msg as
 written>")`: compiled code checks in the graph and raises a `RuntimeError` with the message
-unformatted (`int(t)` truncates, so its test is not the tensor's and gets no such fix).
+unformatted (`int(t)` truncates, so its test is not the tensor's and gets no such fix). Where the
+number is a truth passed to a function whose answer nothing reads (`check(bool(t.all()),
+msg)`: a statement of its own, calling a function by its name or from a module, not a method
+of an object), the statement runs only `if not torch.compiler.is_compiling():`: eager runs
+check as written, compiled runs skip the check.
 `int(t[-1])` where `t = torch.arange(start, end)` of Python numbers is `t`'s last binding,
 earlier in the same block of a loop, a `with` or the function, becomes `int(start + len(t) -
 1)`: the range's last value, known without reading the tensor (exactly for integer bounds;
@@ -338,10 +378,10 @@ fix.
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self._index_depth = 0
         self.numbers = NumberUses(context)
-        self._checks: dict[int, Fix] = {}  # reads in the test of a raising check: its fix
+        self.checks = CheckReads(context, self.fix_applicability)
 
     def visit_If(self, node: ast.If) -> None:
-        self._checks.update(check_fixes(self.context, node, self.fix_applicability))
+        self.checks.visit_If(node)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         operands = tensor_operands(self.context, node)
@@ -358,6 +398,7 @@ fix.
 
     def visit_Call(self, node: ast.Call) -> None:
         self.numbers.visit_Call(node)
+        self.checks.visit_Call(node)
         func = node.func
         name = self.context.facts.resolve(func) or ""
         module, _, function = name.partition(".")
@@ -386,8 +427,8 @@ fix.
         severity = Severity.WARNING if guess else None
         convertible = func.id in TENSOR_CONVERSIONS
         range_last = self._range_last_fix(node)
-        if id(node) in self._checks:
-            self.report(node, message, severity=severity, fix=self._checks[id(node)])
+        if id(node) in self.checks.fixes:
+            self.report(node, message, severity=severity, fix=self.checks.fixes[id(node)])
         elif range_last is not None:
             self.report(node, message, severity=severity, fix=range_last)
         elif convertible and id(node) in self._in_tensor_arithmetic:
