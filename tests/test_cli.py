@@ -222,6 +222,7 @@ def test_rule_page_and_rule_list(breaklint):
         "## Fix 2",
         "## Fix 3",
         "## Fix 4",
+        "## Fix 5",
         "## References",
     ]
     listing = breaklint("rules").stdout.splitlines()
