@@ -109,6 +109,24 @@ def _assignments(methods: Sequence[ast.FunctionDef | ast.AsyncFunctionDef]) -> I
             pending.extend(handler.body)
 
 
+def made_by(
+    receiver: ast.expr, held_objects: Mapping[str, str], assignments: SelfAssignments
+) -> tuple[str, ...]:
+    """The classes whose instance `receiver` holds, known from where it is made: a
+    module-level object (here or imported, `held_objects`), or what a method of the class
+    assigns to `self.<attribute>`."""
+    if isinstance(receiver, ast.Name):
+        held = held_objects.get(receiver.id)
+        return () if held is None else (held,)
+    if (
+        isinstance(receiver, ast.Attribute)
+        and isinstance(receiver.value, ast.Name)
+        and receiver.value.id == "self"
+    ):
+        return assignments.callees(receiver.attr)
+    return ()
+
+
 def made_object(
     receiver: ast.expr,
     made_here: Mapping[str, str],

@@ -1,5 +1,6 @@
 import ast
 
+from breaklint.class_attributes import made_by
 from breaklint.findings import Severity
 from breaklint.knowledge.curated import OPTIMIZER_METHODS, OPTIMIZER_MODULE
 from breaklint.rule import Rule
@@ -102,18 +103,10 @@ def train(x, y):
         """The classes whose instance `receiver` holds: a module-level object (here or
         imported), what a method of the class assigns, or a parameter's annotation."""
         context = self.context
-        if isinstance(receiver, ast.Name):
-            held = context.facts.held_objects.get(receiver.id)
-            if held is not None:
-                return (held,)
+        made = made_by(receiver, context.facts.held_objects, context.self_assignments)
+        if not made and isinstance(receiver, ast.Name):
             return self._annotated(receiver.id)
-        if (
-            isinstance(receiver, ast.Attribute)
-            and isinstance(receiver.value, ast.Name)
-            and receiver.value.id == "self"
-        ):
-            return context.self_assignments.callees(receiver.attr)
-        return ()
+        return made
 
     def _annotated(self, name: str) -> tuple[str, ...]:
         arguments = self.context.definition.args

@@ -4,6 +4,7 @@ import ast
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
+from breaklint.class_attributes import made_by
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import guard_fix, module_import, offer, tensor_valued
 from breaklint.kinds import Kind
@@ -414,18 +415,8 @@ their results must come from outside the compiled code.
         return None
 
     def _made_by(self, receiver: ast.expr) -> tuple[str, ...]:
-        """The classes whose instance `receiver` holds, known from where it is made: a
-        module-level object (here or imported), or what a method of the class sets."""
-        if isinstance(receiver, ast.Name):
-            held = self.context.facts.held_objects.get(receiver.id)
-            return () if held is None else (held,)
-        if (
-            isinstance(receiver, ast.Attribute)
-            and isinstance(receiver.value, ast.Name)
-            and receiver.value.id == "self"
-        ):
-            return self.context.self_assignments.callees(receiver.attr)
-        return ()
+        context = self.context
+        return made_by(receiver, context.facts.held_objects, context.self_assignments)
 
     def _object_draw(self, node: ast.Call) -> str | None:
         """`rng.random()` on a `random.Random` made at module level or in `__init__`: the draw
