@@ -143,6 +143,8 @@ def _probe_line(result: Any) -> Text:
     )
     if result.device:
         text.append(f" on {result.device}")
+    if result.fell_back:
+        text.append(f" (failed on {result.fell_back})")
     if result.recompiles is not None:
         text.append(f"\n  {result.recompiles.line()}")
     for item in result.costliest_breaks():

@@ -509,9 +509,12 @@ class Positions(torch.nn.Module):
 """
 
 
-def test_on_cuda_a_model_that_makes_cpu_tensors_is_told_to_run_on_the_cpu(write, breaklint) -> None:
-    """A forward that calls `torch.arange(n)` makes a CPU tensor beside CUDA inputs: the probe
-    fails with torch's message and the way out, and runs clean with --device cpu."""
+def test_on_cuda_a_model_that_makes_cpu_tensors_runs_on_the_cpu_or_is_told_to(
+    write, breaklint
+) -> None:
+    """A forward that calls `torch.arange(n)` makes a CPU tensor beside CUDA inputs: under
+    `--device auto` the probe runs again on the CPU and says why; under `--device cuda` it
+    fails with torch's message and the way out; `--device cpu` runs it clean."""
     if not _has_cuda():
         pytest.skip("needs a CUDA GPU")
     write("model.py", POSITIONS_MODEL)
@@ -521,14 +524,25 @@ def test_on_cuda_a_model_that_makes_cpu_tensors_is_told_to_run_on_the_cpu(write,
         device: breaklint(
             "model.py", "--probes", "probes.py", "--device", device, "--output-format", "json"
         )
-        for device in ("cuda", "cpu")
+        for device in ("auto", "cuda", "cpu")
     }
-    on_cuda, on_cpu = (json.loads(runs[device].stdout)["probes"][0] for device in ("cuda", "cpu"))
-    assert (on_cuda["status"], on_cuda["device"]) == ("error", "cuda")
+    on_auto, on_cuda, on_cpu = (
+        json.loads(runs[device].stdout)["probes"][0] for device in ("auto", "cuda", "cpu")
+    )
+    assert (on_cuda["status"], on_cuda["device"], on_cuda["fell_back"]) == ("error", "cuda", None)
     assert on_cuda["error"].endswith(
         "(the probe ran on cuda; --device cpu runs a model that makes its tensors there)"
     )
     assert (on_cpu["status"], on_cpu["device"], on_cpu["graphs"]) == ("ok", "cpu", 2)
+    assert (on_auto["status"], on_auto["device"], on_auto["graphs"]) == ("ok", "cpu", 2)
+    assert on_auto["fell_back"].startswith(
+        "cuda: RuntimeError: Expected all tensors to be on the same device"
+    )
+    done = breaklint("model.py", "--probes", "probes.py", "--jobs", "1")
+    assert re.search(
+        r"probe_positions: ok .* on cpu \(failed on cuda: RuntimeError: Expected all tensors",
+        done.stdout,
+    )
 
 
 @pytest.mark.parametrize(

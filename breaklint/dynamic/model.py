@@ -254,6 +254,9 @@ class ProbeResult:
     # --no-variants and no calls of the probe's own), most first.
     resumes: tuple[ResumeCount, ...] = ()
     device: str | None = None  # where the worker ran it, "cpu" or "cuda" (None: no worker did)
+    # With `--device auto` on a GPU: the device the probe failed on and torch's error, when the
+    # model mixed tensors it made on the CPU into that run and the probe ran again on the CPU.
+    fell_back: str | None = None
     # With `--cudagraphs`: each reason Inductor gave for running a graph without CUDA graphs,
     # at the line it names (kind CUDAGRAPHS_SKIPPED; not breaks: the graphs stay whole).
     cudagraph_skips: tuple[Break, ...] = ()
@@ -312,6 +315,7 @@ class ProbeResult:
             "frames_skipped": self.frames_skipped,
             "wall_s": round(self.wall_s, 3),
             "device": self.device,
+            "fell_back": self.fell_back,
             "error": self.error,
             "traceback": self.traceback,
             "recompiles": None if self.recompiles is None else self.recompiles.to_json(),

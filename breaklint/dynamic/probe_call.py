@@ -102,15 +102,20 @@ def failure(error: BaseException, device: str) -> Failure:
     again."""
     if isinstance(error, KeyboardInterrupt):
         raise error
-    message = f"{type(error).__name__}: {error}".strip().splitlines()[0]
-    if device != "cpu" and _made_on_the_cpu(message):
+    message = one_line(error)
+    if device != "cpu" and made_on_the_cpu(message):
         message += (
             f" (the probe ran on {device}; --device cpu runs a model that makes its tensors there)"
         )
     return Failure(message, None if isinstance(error, ProbeError) else _traceback_tail(error))
 
 
-def _made_on_the_cpu(message: str) -> bool:
+def one_line(error: BaseException) -> str:
+    """The exception's type and the first line of its message."""
+    return f"{type(error).__name__}: {error}".strip().splitlines()[0]
+
+
+def made_on_the_cpu(message: str) -> bool:
     """Whether torch refused to mix a CPU tensor (or generator) with the probe's device: a
     model written for the CPU (`torch.arange(n)` in a forward, `.numpy()`), not a break."""
     return "cpu" in message.lower() and bool(re.search(r"\bdevices?\b", message))

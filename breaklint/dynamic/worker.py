@@ -41,7 +41,7 @@ from breaklint.dynamic.model import (
     WorkerReady,
     each_skip_once,
 )
-from breaklint.dynamic.probe_call import failure, planned_call, to_device
+from breaklint.dynamic.probe_call import failure, made_on_the_cpu, one_line, planned_call, to_device
 from breaklint.dynamic.protocol import KEY_BYTES, CorruptFrame, read_exactly, receive, send
 from breaklint.dynamic.variant_mode import VariantMode
 from breaklint.findings import BreakKind, Range
@@ -309,8 +309,16 @@ def _names(item: Break, knob: str) -> bool:
 
 
 def run_probe(
-    request: ProbeRequest, device: str, state: ProcessState, memory_mb: int
+    request: ProbeRequest,
+    device: str,
+    state: ProcessState,
+    memory_mb: int,
+    fallback_device: str | None = None,
 ) -> ProbeResult:
+    """The probe run on `device`; with a `fallback_device` (`--device auto` on a GPU), run again
+    there when torch refused to mix a tensor the model made on the CPU with `device`'s: code
+    written for the CPU (`torch.zeros(n)` in a forward, `.numpy()`) breaks where it breaks on
+    the CPU, and the run says which device it fell back from and why."""
     from breaklint.dynamic import torch_shim
 
     started = time.perf_counter()
@@ -348,6 +356,9 @@ def run_probe(
                 lambda compiled: compiled(*args, **kwargs), target, request
             )
     except BaseException as error:  # the user's code may raise anything, SystemExit included
+        if fallback_device is not None and made_on_the_cpu(one_line(error)):
+            again = run_probe(request, fallback_device, state, memory_mb)
+            return replace(again, fell_back=f"{device}: {one_line(error)}")
         failed = failure(error, device)
         status, message = ProbeStatus.ERROR, failed.error
         if torch_shim.is_out_of_memory(error):
@@ -431,6 +442,9 @@ def serve(log_path: str, requested_device: str, memory_mb: int) -> None:
     except Exception as error:
         send(results, key, WorkerFailed(str(error)))
         return
+    # `--device auto` on a GPU falls back to the CPU for a model that makes its tensors there;
+    # `--device cuda` asks for CUDA and reports the error with the way out.
+    fallback = "cpu" if requested_device == "auto" and device != "cpu" else None
     state = ProcessState.capture()
     send(results, key, WorkerReady(device, torch_shim.version_problem()))
     try:
@@ -446,7 +460,7 @@ def serve(log_path: str, requested_device: str, memory_mb: int) -> None:
                 result: ProbeResult | GraphResult = run_graph(request, device)
             else:
                 assert isinstance(request, ProbeRequest), request
-                result = run_probe(request, device, state, memory_mb)
+                result = run_probe(request, device, state, memory_mb, fallback)
             state.restore_process()  # before its alarm fires or its children outlive it
             send(results, key, result)
     finally:
