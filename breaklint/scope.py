@@ -28,7 +28,7 @@ from breaklint.index import (
     tuple_items,
     unversioned,
 )
-from breaklint.knowledge.curated import COMPILING_CHECKS
+from breaklint.knowledge.curated import AUTOGRAD_FUNCTION_TRACED, COMPILING_CHECKS
 from breaklint.modules import ModuleTable
 from breaklint.syntax import expand_import
 
@@ -436,9 +436,9 @@ class Project:
                 self.constructed(module, caller, callee) is not None
             )
             return [Target(ref, _binds_first(info, written_on_instance))]
-        forward = self._autograd_forward(module, caller, callee)
-        if forward is not None:
-            return [Target(forward, True)]  # `apply(x)` passes `ctx` itself
+        traced = self._autograd_methods(module, caller, callee)
+        if traced:
+            return [Target(method, True) for method in traced]  # `apply(x)` passes `ctx` itself
         if depth > _MAX_DEPTH:
             return []
         made, made_dot, method = callee.rpartition("().")
@@ -500,25 +500,27 @@ class Project:
                 found.append(Target(ref, False))
         return found
 
-    def _autograd_forward(
+    def _autograd_methods(
         self, module: str, caller: FunctionInfo, callee: str
-    ) -> DefinitionRef | None:
+    ) -> list[DefinitionRef]:
         """`Clamp.apply(x)` of a `torch.autograd.Function` subclass: Dynamo traces the class's
-        `forward(ctx, x)` in the caller's graph."""
+        `forward(ctx, x)` in the caller's graph, and its `backward` too when an input requires
+        grad (a break there splits the caller at `apply`)."""
         owner, _, method = callee.rpartition(".")
         if method != "apply" or not owner:
-            return None
+            return []
         cls = self.resolve_local(module, owner, caller)
         if cls is None or cls.qualname not in self.by_module[cls.module].classes:
-            return None
+            return []
         bases = (
             _strip_call(base).rpartition(".")[2]
             for ancestor in self.base_classes(cls)
             for base in self.by_module[ancestor.module].classes[ancestor.qualname].bases
         )
         if AUTOGRAD_FUNCTION_BASE not in bases:
-            return None
-        return self.method(cls.module, cls.qualname, "forward")
+            return []
+        found = (self.method(cls.module, cls.qualname, name) for name in AUTOGRAD_FUNCTION_TRACED)
+        return [ref for ref in found if ref is not None]
 
     def _module_instance(
         self, module: str, caller: FunctionInfo, name: str

@@ -199,6 +199,7 @@ EXPECTED = {
         ("module/commons.py", 15, "BL401", "error"),  # `functools.partial` on an attribute
         ("module/commons.py", 20, "BL401", "error"),  # a callable held in a dict
         ("module/functions.py", 7, "BL401", "error"),  # `forward` of `Clamp.apply`
+        ("module/functions.py", 22, "BL401", "error"),  # `backward` of `Scale.apply`
         ("module/processors.py", 5, "BL401", "error"),  # reached only through `step`
         ("module/processors.py", 11, "BL401", "error"),  # `__call__` of an attribute
         ("module/registry.py", 6, "BL401", "error"),  # a module-level instance, imported...
@@ -917,6 +918,15 @@ def test_dynamo_breaks_inside_the_forward_of_an_autograd_function() -> None:
     code = _EXPLAIN.format(build=build + "(torch.randn(4),)")
     # The forward's own print comes first: the breaks are the last line.
     assert _explained(code, "scope_edges") == [["module/functions.py", 7]]
+
+
+def test_dynamo_breaks_inside_the_backward_of_an_autograd_function_when_grad_is_on() -> None:
+    pytest.importorskip("torch", reason="Dynamo confirms the findings: needs torch")
+    build = "from module.functions import Scale; m = lambda x: Scale.apply(x * 2)"
+    with_grad = _EXPLAIN.format(build=build + "; args = (torch.randn(4, requires_grad=True),)")
+    without = _EXPLAIN.format(build=build + "; args = (torch.randn(4),)")
+    assert _explained(with_grad, "scope_edges") == [["module/functions.py", 22]]
+    assert _explained(without, "scope_edges") == []
 
 
 def test_what_the_probes_builder_passes_is_what_the_compiled_code_holds(tmp_path: Path) -> None:

@@ -176,3 +176,8 @@ NON_TENSOR_MODULES = frozenset(
         "torch.nn.ParameterList", "torch.nn.ParameterDict", "torch.nn.Module",
     }
 )  # fmt: skip
+
+# What Dynamo traces of a `torch.autograd.Function` subclass whose `apply` compiled code calls:
+# `forward` in the caller's graph, and `backward` when an input requires grad (measured on
+# 2.13: a `print` in `backward` breaks the caller at `apply` twice, and not under `no_grad`).
+AUTOGRAD_FUNCTION_TRACED = ("forward", "backward")

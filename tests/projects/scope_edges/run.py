@@ -8,7 +8,7 @@ import torch
 from torch import nn
 
 from module import commons
-from module.functions import Clamp
+from module.functions import Clamp, Scale
 from module.processors import AttnProcessor, Scheduler
 from module.registry import collected, collector
 
@@ -29,6 +29,7 @@ class Model(nn.Module):
         h = self.scheduler.step(h)
         h = self.activation(h)
         h = Clamp.apply(h)  # a `torch.autograd.Function`
+        h = Scale.apply(h)
         if collector.get() is None:  # a method of an instance made at module level
             return h
         return self.ops["double"](collected(h))
