@@ -70,6 +70,22 @@ UNTRACEABLE_OBJECT_METHODS = {
 # Standard-library objects Dynamo 2.13 cannot enter as context managers (`with lock:`: it
 # skips the frame, "Unsupported context manager"), checked by tests/projects/stdlib_objects.
 UNSUPPORTED_CONTEXT_OBJECTS = frozenset({"threading.Lock", "threading.RLock"})
+# Context managers Dynamo 2.13 enters when an object made before the compiled frame holds one
+# (`with self.ctx:`, `self.ctx = torch.autocast(...)` in `__init__`). It cannot enter any other
+# object it did not see made: the frame is skipped ("Unsupported context manager", GB0142), for
+# the grad modes below and for a project's own context-manager classes alike (measured; a
+# `with Timer():` that makes its object in the frame is entered). Checked by
+# tests/accuracy/contexts.py.
+HELD_CONTEXT_MANAGERS_ENTERED = frozenset(
+    {
+        "torch.autocast", "torch.amp.autocast", "torch.cpu.amp.autocast",
+        "torch.cuda.amp.autocast", "contextlib.nullcontext", "torch.profiler.record_function",
+        "torch.autograd.profiler.record_function",
+    }
+)  # fmt: skip
+HELD_GRAD_MODES = frozenset(
+    {"torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled"}
+)
 # Methods of standard-library objects that Dynamo 2.13 traces as draws: it keeps the number
 # in the graph as a 0-d tensor, so a use that needs the number itself (a branch, `int()`)
 # breaks, and a tensor operand (`x * rng.random()`) does not (measured on a module-level

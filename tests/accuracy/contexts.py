@@ -1,5 +1,7 @@
 """torch context managers under Dynamo: the ones it cannot enter, and the ones it records."""
 
+import contextlib
+
 import torch
 from torch import nn
 from torch.autograd import graph
@@ -57,6 +59,70 @@ def made_on_cpu(x):
     return x + bias
 
 
+class Depth:
+    """A context manager of the project's own: entered where it is made, not where it is held."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class HeldEntered(nn.Module):
+    """Context managers made in `__init__` and entered in `forward` that Dynamo enters; the
+    classes below hold ones it cannot enter once they are made: it skips the frame."""
+
+    def __init__(self):
+        super().__init__()
+        self.autocast = torch.autocast("cpu", enabled=False)
+        self.nothing = contextlib.nullcontext()
+
+    def forward(self, x):
+        with self.autocast, self.nothing, Depth():
+            return x * 2
+
+
+class HeldNoGrad(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.no_grad = torch.no_grad()
+
+    def forward(self, x):
+        with self.no_grad:  # BREAK BL507
+            return x + 1
+
+
+class HeldInferenceMode(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inference = torch.inference_mode()
+
+    def forward(self, x):
+        with self.inference:  # BREAK BL507
+            return x + 2
+
+
+class HeldGradOff(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.grad_off = torch.set_grad_enabled(False)
+
+    def forward(self, x):
+        with self.grad_off:  # BREAK BL507
+            return x + 3
+
+
+class HeldDepth(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.depth = Depth()
+
+    def forward(self, x):
+        with self.depth:  # BREAK BL507
+            return x + 4
+
+
 compiled_without_mkldnn = torch.compile(without_mkldnn)
 compiled_attention = torch.compile(attention)
 compiled_noisy = torch.compile(noisy)
@@ -101,3 +167,23 @@ def probe_saved_tensors_hooks():
 
 def probe_default_device():
     return made_on_cpu, (torch.randn(4, 3),)
+
+
+def probe_held_entered():
+    return HeldEntered(), (torch.randn(4, 3),)
+
+
+def probe_held_no_grad():
+    return HeldNoGrad(), (torch.randn(4, 3),)
+
+
+def probe_held_inference_mode():
+    return HeldInferenceMode(), (torch.randn(4, 3),)
+
+
+def probe_held_set_grad_enabled():
+    return HeldGradOff(), (torch.randn(4, 3),)
+
+
+def probe_held_project_manager():
+    return HeldDepth(), (torch.randn(4, 3),)

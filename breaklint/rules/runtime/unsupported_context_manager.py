@@ -9,6 +9,8 @@ from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.knowledge.curated import (
     CONTEXT_MANAGER_ALIASES,
+    HELD_CONTEXT_MANAGERS_ENTERED,
+    HELD_GRAD_MODES,
     UNSUPPORTED_CONTEXT_MANAGERS,
     UNSUPPORTED_CONTEXT_OBJECTS,
 )
@@ -64,10 +66,16 @@ class UnsupportedContextManager(Rule):
         "`with {manager}:` enters a `{cls}`, a context manager Dynamo cannot enter while "
         "tracing: it gives up on the whole function, which runs eagerly with no graph"
     )
+    held_message = (
+        "`with {manager}:` enters an object made before the compiled function ran (by "
+        "`{maker}`): Dynamo cannot enter a context manager it did not see made, so it gives up "
+        "on the whole function, which runs eagerly with no graph"
+    )
     hint = (
         "enter it outside the compiled function (around the call of the compiled model), or "
         "drop it where the setting is already the default"
     )
+    held_hint = "make the context manager in the function: `with {maker}(...):`"
     fix_safety = """
 Safe fix: `torch.backends.cuda.sdp_kernel(...)` becomes `torch.nn.attention.sdpa_kernel` of the
 backends its arguments enable, picked by a lambda with `sdp_kernel`'s own parameters and
@@ -86,6 +94,12 @@ Flags `with` on the torch context managers that Dynamo does not support:
 on a `threading.Lock` or `RLock` known from where it is made: `lock = Lock()` earlier in the
 function, or `self.lock = threading.Lock()` in a method of the class. The grad modes,
 autocast, `torch.nn.attention.sdpa_kernel` and profiler ranges are supported and not flagged.
+
+It also flags `with self.<attribute>:` where the class's methods set the attribute to an object
+made by a call (`self.ctx = torch.no_grad()`, `self.timer = Timer()` in `__init__`): Dynamo
+enters only the context managers it sees made in the frame, or a held autocast,
+`contextlib.nullcontext` or profiler range. A held grad mode is an error; another maker (the
+project's own class, or a function whose return it does not know) is a warning.
 """
     why = """
 Dynamo knows how to record a few context managers in a graph. The others change global state
@@ -204,6 +218,8 @@ compiled = torch.compile(attend)
             written = dotted(manager) or made
             self.report(manager, self.object_message.format(manager=written, cls=made))
             return
+        if self._report_held(manager):
+            return
         if not isinstance(manager, ast.Call):
             return
         name = self.context.facts.resolve(manager.func)
@@ -220,3 +236,28 @@ compiled = torch.compile(attend)
                     needs_torch=True,
                 )
             self.report(manager, self.message.format(manager=name), fix=fix)
+
+    def _report_held(self, manager: ast.expr) -> bool:
+        """`with self.ctx:` on what the class's methods made before the call: whether it was
+        reported."""
+        if not (
+            isinstance(manager, ast.Attribute)
+            and isinstance(manager.value, ast.Name)
+            and manager.value.id == "self"
+        ):
+            return False
+        makers = self.context.self_assignments.callees(manager.attr)
+        if not makers or any(
+            maker in HELD_CONTEXT_MANAGERS_ENTERED
+            or (maker.startswith("torch.") and maker not in HELD_GRAD_MODES)
+            for maker in makers
+        ):
+            return False  # entered, or a torch object this rule does not know
+        certain = all(maker in HELD_GRAD_MODES for maker in makers)
+        self.report(
+            manager,
+            self.held_message.format(manager=f"self.{manager.attr}", maker=makers[0]),
+            hint=self.held_hint.format(maker=makers[0]),
+            severity=None if certain else Severity.WARNING,
+        )
+        return True
