@@ -644,6 +644,7 @@ class _Indexer:
         stage.note(node)
         if isinstance(node, ast.With | ast.AsyncWith):
             self.scan_fields(node, ("items",))
+            self._note_entered(node)
             items = len(node.items)
             stage.enter_block(loop=False, statements=items)
             self.scan_fields(node, ("body",))
@@ -661,6 +662,21 @@ class _Indexer:
         stage.leave_block(loop=False)
         if scan is not None:
             scan.branching -= 1
+
+    def _note_entered(self, node: ast.With | ast.AsyncWith) -> None:
+        """`with Timer(...):` calls `Timer.__enter__` too: Dynamo traces the `__enter__` of a
+        context manager the frame makes (one it did not see made is BL507's). Not `__exit__`:
+        a break in `__enter__` skips the frame before it (measured), and what an `__exit__`
+        alone does was not."""
+        scan = self.function
+        if scan is None or scan.dead:
+            return
+        for item in node.items:
+            manager = item.context_expr
+            if type(manager) is ast.Call:
+                callee = self._method_of_result(manager, "__enter__")
+                if callee is not None:
+                    scan.callees.append(callee)
 
     def visit_lambda(self, node: ast.Lambda) -> None:
         self.scan_scope(node, ("args",), Scope.LAMBDA)

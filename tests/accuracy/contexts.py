@@ -1,6 +1,7 @@
 """torch context managers under Dynamo: the ones it cannot enter, and the ones it records."""
 
 import contextlib
+import time
 
 import torch
 from torch import nn
@@ -67,6 +68,23 @@ class Depth:
 
     def __exit__(self, *exc):
         return False
+
+
+class Stopwatch:
+    """Dynamo traces the `__enter__` of a context manager the frame makes."""
+
+    def __enter__(self):
+        self.start = time.perf_counter()  # BREAK BL501
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class Timed(nn.Module):
+    def forward(self, x):
+        with Stopwatch():
+            return x * 5
 
 
 class HeldEntered(nn.Module):
@@ -187,3 +205,7 @@ def probe_held_set_grad_enabled():
 
 def probe_held_project_manager():
     return HeldDepth(), (torch.randn(4, 3),)
+
+
+def probe_timed_block():
+    return Timed(), (torch.randn(4, 3),)
