@@ -136,6 +136,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   constructor takes tensors (mechanism 3);
 - sequence_calls: packing a padded batch (`pack_padded_sequence`, imported by name) and the
   CTC loss (`F.ctc_loss`) are torch calls Dynamo does not trace (mechanism 4);
+- stubless_overrides: `self._transform(x)` in a base class that neither defines nor assigns
+  `_transform` runs a subclass's method, which receives the call's arguments (mechanism 2);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -463,6 +465,12 @@ EXPECTED = {
         ("speech/losses.py", 6, "BL509", "error"),  # `pack_padded_sequence(...)`
         ("speech/losses.py", 7, "BL509", "error"),  # `F.ctc_loss(...)`
     ],
+    "stubless_overrides": [
+        # `self._transform(half)`: the base defines no `_transform`, so a subclass's runs and
+        # gets `half`, a tensor: the mask made of it, and `int` of an element of it
+        ("flows/ops.py", 7, "BL302", "error"),
+        ("flows/ops.py", 12, "BL102", "error"),
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -593,6 +601,12 @@ def test_dynamo_breaks_at_the_optimizer_and_scheduler_calls(tmp_path: Path) -> N
 def test_dynamo_breaks_where_a_0_dim_tensor_bound_to_a_local_indexes(tmp_path: Path) -> None:
     assert probed_findings("scalar_indices", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["scalar_indices"]
+    ]
+
+
+def test_dynamo_breaks_in_the_subclass_methods_a_base_leaves_undefined(tmp_path: Path) -> None:
+    assert probed_findings("stubless_overrides", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stubless_overrides"]
     ]
 
 
