@@ -138,6 +138,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   CTC loss (`F.ctc_loss`) are torch calls Dynamo does not trace (mechanism 4);
 - stubless_overrides: `self._transform(x)` in a base class that neither defines nor assigns
   `_transform` runs a subclass's method, which receives the call's arguments (mechanism 2);
+- appended_attributes: objects a constructor appends to a list on the instance
+  (`self.filters.append(Clamp())`): a loop over the list calls each one's method (mechanism 3);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -471,6 +473,11 @@ EXPECTED = {
         ("flows/ops.py", 7, "BL302", "error"),
         ("flows/ops.py", 12, "BL102", "error"),
     ],
+    "appended_attributes": [
+        ("decoding/filters.py", 12, "BL102", "error"),  # `Clamp.apply`, appended in `__init__`
+        # told where the loop calls it (Dynamo 2.13 skips `Clamp.apply` alone)
+        ("model.py", 22, "BL202", "info"),
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -607,6 +614,15 @@ def test_dynamo_breaks_where_a_0_dim_tensor_bound_to_a_local_indexes(tmp_path: P
 def test_dynamo_breaks_in_the_subclass_methods_a_base_leaves_undefined(tmp_path: Path) -> None:
     assert probed_findings("stubless_overrides", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stubless_overrides"]
+    ]
+
+
+def test_dynamo_breaks_in_the_methods_of_objects_appended_to_an_attribute(
+    tmp_path: Path,
+) -> None:
+    assert probed_findings("appended_attributes", tmp_path) == [
+        ("decoding/filters.py", 12, "BL102", "confirmed"),
+        ("model.py", 22, "BL202", "not-reproduced"),
     ]
 
 
