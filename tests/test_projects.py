@@ -140,6 +140,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `_transform` runs a subclass's method, which receives the call's arguments (mechanism 2);
 - appended_attributes: objects a constructor appends to a list on the instance
   (`self.filters.append(Clamp())`): a loop over the list calls each one's method (mechanism 3);
+- skipped_libraries: a call into a library Dynamo skips whole (a tqdm progress bar a
+  sampler's helper makes around its steps) (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -478,6 +480,10 @@ EXPECTED = {
         # told where the loop calls it (Dynamo 2.13 skips `Clamp.apply` alone)
         ("model.py", 22, "BL202", "info"),
     ],
+    "skipped_libraries": [
+        ("model.py", 20, "BL208", "warning"),  # `Sampler(...).run(...)`, made here
+        ("sampling/loop.py", 10, "BL501", "error"),  # `tqdm(steps, ...)`
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -623,6 +629,17 @@ def test_dynamo_breaks_in_the_methods_of_objects_appended_to_an_attribute(
     assert probed_findings("appended_attributes", tmp_path) == [
         ("decoding/filters.py", 12, "BL102", "confirmed"),
         ("model.py", 22, "BL202", "not-reproduced"),
+    ]
+
+
+def test_dynamo_breaks_where_a_skipped_library_is_called(tmp_path: Path) -> None:
+    # Making the bar breaks; iterating it then skips `Sampler.run` (Dynamo cannot inline
+    # tqdm's `__iter__`).
+    pytest.importorskip("tqdm", reason="the probe's sampler imports tqdm")
+    assert probed_findings("skipped_libraries", tmp_path) == [
+        ("model.py", 20, "BL208", "confirmed"),
+        ("sampling/loop.py", 10, "BL501", "confirmed"),
+        ("sampling/loop.py", 13, "BL901", "confirmed"),
     ]
 
 
