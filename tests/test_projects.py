@@ -142,6 +142,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   (`self.filters.append(Clamp())`): a loop over the list calls each one's method (mechanism 3);
 - skipped_libraries: a call into a library Dynamo skips whole (a tqdm progress bar a
   sampler's helper makes around its steps) (mechanism 4);
+- vector_elements: a loop over a tensor of one dimension (`torch.where(mask)`'s index tensors
+  through `zip`, `torch.arange(n)`) binds 0-dim tensors, each an index Dynamo must read; not a
+  loop over a list of ints (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -484,6 +487,16 @@ EXPECTED = {
         ("model.py", 20, "BL208", "warning"),  # `Sampler(...).run(...)`, made here
         ("sampling/loop.py", 10, "BL501", "error"),  # `tqdm(steps, ...)`
     ],
+    "vector_elements": [
+        ("mining/pairs.py", 6, "BL301", "error"),  # `torch.where(mask)`
+        # `dist[a, p]` for `a, p` in `zip(anchors, positives)`: a break in a loop
+        ("mining/pairs.py", 9, "BL202", "error"),
+        ("mining/pairs.py", 9, "BL304", "error"),
+        ("mining/pairs.py", 9, "BL304", "error"),
+        # `e[i]` for `i` in `torch.arange(n)` (not for `i` in a list of ints, at 19)
+        ("mining/pairs.py", 16, "BL202", "error"),
+        ("mining/pairs.py", 16, "BL304", "error"),
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -640,6 +653,13 @@ def test_dynamo_breaks_where_a_skipped_library_is_called(tmp_path: Path) -> None
         ("model.py", 20, "BL208", "confirmed"),
         ("sampling/loop.py", 10, "BL501", "confirmed"),
         ("sampling/loop.py", 13, "BL901", "confirmed"),
+    ]
+
+
+def test_dynamo_breaks_where_an_element_of_a_vector_indexes(tmp_path: Path) -> None:
+    # Each loop's frame is skipped at its index (BL901 where Dynamo tells no break of its own).
+    assert probed_findings("vector_elements", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["vector_elements"]
     ]
 
 
