@@ -1096,13 +1096,19 @@ def _bind_summary(
 
 def _note_growth(scan: _FunctionScan, callee: str, node: ast.Call) -> None:
     """`steps.append(Scale())` on a local list: it holds the element too, as after
-    `steps += [Scale()]`."""
+    `steps += [Scale()]`; `self.filters.append(Scale())` on a list the instance holds: the
+    attribute holds a list that holds it, besides what is assigned to it."""
     held, _, method = callee.rpartition(".")
-    names = scan.reaching
-    key = names.get(held, held)
-    if method != "append" or len(node.args) != 1 or scan.nesting or key not in scan.bindings:
+    if method != "append" or len(node.args) != 1 or scan.nesting:
         return
-    scan.bind(held, f"o{_NAME}{key};l{summarise(node.args[0], names)}")
+    names = scan.reaching
+    owner, dot, attribute = held.partition(".")
+    if owner == "self" and dot and "." not in attribute:
+        scan.attributes.setdefault(attribute, []).append(f"l{summarise(node.args[0], names)}")
+        return
+    key = names.get(held, held)
+    if key in scan.bindings:
+        scan.bind(held, f"o{_NAME}{key};l{summarise(node.args[0], names)}")
 
 
 def _is_register_buffer(callee: str) -> bool:

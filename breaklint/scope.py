@@ -344,14 +344,22 @@ class Project:
         self, module: str, caller: FunctionInfo, callee: str
     ) -> list[DefinitionRef]:
         """The overrides `self.f(x)` in `caller` runs where the method its class resolves is
-        abstract (`@abstractmethod`, a body that raises `NotImplementedError`): one of them
-        always runs instead, with the call's arguments. A concrete method's overrides are
-        left to scope: passing the call's arguments and breaks to every override of a
-        method a class hierarchy refines made findings on the tuning libraries false."""
+        abstract (`@abstractmethod`, a body that raises `NotImplementedError`), or where the
+        class and its project bases neither define nor assign `f` (a base that leaves the
+        method to its subclasses without a stub): one of them always runs instead, with the
+        call's arguments. A concrete method's overrides are left to scope: passing the
+        call's arguments and breaks to every override of a method a class hierarchy refines
+        made findings on the tuning libraries false."""
         if not callee.startswith(("self.", "cls.")):
             return []
         own = self.resolve_callee(module, caller, callee)
-        info = None if own is None else self.function(own)
+        if own is None:
+            name = _strip_call(callee).partition(".")[2]
+            class_name = caller.class_name
+            if class_name is None or self.attribute_summaries(module, class_name, name):
+                return []
+            return self.overrides(module, caller, callee)
+        info = self.function(own)
         if info is None or not info.abstract:
             return []
         return self.overrides(module, caller, callee)

@@ -136,6 +136,15 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   constructor takes tensors (mechanism 3);
 - sequence_calls: packing a padded batch (`pack_padded_sequence`, imported by name) and the
   CTC loss (`F.ctc_loss`) are torch calls Dynamo does not trace (mechanism 4);
+- stubless_overrides: `self._transform(x)` in a base class that neither defines nor assigns
+  `_transform` runs a subclass's method, which receives the call's arguments (mechanism 2);
+- appended_attributes: objects a constructor appends to a list on the instance
+  (`self.filters.append(Clamp())`): a loop over the list calls each one's method (mechanism 3);
+- skipped_libraries: a call into a library Dynamo skips whole (a tqdm progress bar a
+  sampler's helper makes around its steps) (mechanism 4);
+- vector_elements: a loop over a tensor of one dimension (`torch.where(mask)`'s index tensors
+  through `zip`, `torch.arange(n)`) binds 0-dim tensors, each an index Dynamo must read; not a
+  loop over a list of ints (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -464,6 +473,31 @@ EXPECTED = {
         ("speech/losses.py", 6, "BL509", "error"),  # `pack_padded_sequence(...)`
         ("speech/losses.py", 7, "BL509", "error"),  # `F.ctc_loss(...)`
     ],
+    "stubless_overrides": [
+        # `self._transform(half)`: the base defines no `_transform`, so a subclass's runs and
+        # gets `half`, a tensor: the mask made of it, and `int` of an element of it
+        ("flows/ops.py", 7, "BL302", "error"),
+        ("flows/ops.py", 12, "BL102", "error"),
+    ],
+    "appended_attributes": [
+        ("decoding/filters.py", 12, "BL102", "error"),  # `Clamp.apply`, appended in `__init__`
+        # told where the loop calls it (Dynamo 2.13 skips `Clamp.apply` alone)
+        ("model.py", 22, "BL202", "info"),
+    ],
+    "skipped_libraries": [
+        ("model.py", 20, "BL208", "warning"),  # `Sampler(...).run(...)`, made here
+        ("sampling/loop.py", 10, "BL501", "error"),  # `tqdm(steps, ...)`
+    ],
+    "vector_elements": [
+        ("mining/pairs.py", 6, "BL301", "error"),  # `torch.where(mask)`
+        # `dist[a, p]` for `a, p` in `zip(anchors, positives)`: a break in a loop
+        ("mining/pairs.py", 9, "BL202", "error"),
+        ("mining/pairs.py", 9, "BL304", "error"),
+        ("mining/pairs.py", 9, "BL304", "error"),
+        # `e[i]` for `i` in `torch.arange(n)` (not for `i` in a list of ints, at 19)
+        ("mining/pairs.py", 16, "BL202", "error"),
+        ("mining/pairs.py", 16, "BL304", "error"),
+    ],
     "compile_roots": [
         ("lib/codec.py", 19, "BL401", "error"),  # torch.compile(codec.encode)
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
@@ -594,6 +628,39 @@ def test_dynamo_breaks_at_the_optimizer_and_scheduler_calls(tmp_path: Path) -> N
 def test_dynamo_breaks_where_a_0_dim_tensor_bound_to_a_local_indexes(tmp_path: Path) -> None:
     assert probed_findings("scalar_indices", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["scalar_indices"]
+    ]
+
+
+def test_dynamo_breaks_in_the_subclass_methods_a_base_leaves_undefined(tmp_path: Path) -> None:
+    assert probed_findings("stubless_overrides", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stubless_overrides"]
+    ]
+
+
+def test_dynamo_breaks_in_the_methods_of_objects_appended_to_an_attribute(
+    tmp_path: Path,
+) -> None:
+    assert probed_findings("appended_attributes", tmp_path) == [
+        ("decoding/filters.py", 12, "BL102", "confirmed"),
+        ("model.py", 22, "BL202", "not-reproduced"),
+    ]
+
+
+def test_dynamo_breaks_where_a_skipped_library_is_called(tmp_path: Path) -> None:
+    # Making the bar breaks; iterating it then skips `Sampler.run` (Dynamo cannot inline
+    # tqdm's `__iter__`).
+    pytest.importorskip("tqdm", reason="the probe's sampler imports tqdm")
+    assert probed_findings("skipped_libraries", tmp_path) == [
+        ("model.py", 20, "BL208", "confirmed"),
+        ("sampling/loop.py", 10, "BL501", "confirmed"),
+        ("sampling/loop.py", 13, "BL901", "confirmed"),
+    ]
+
+
+def test_dynamo_breaks_where_an_element_of_a_vector_indexes(tmp_path: Path) -> None:
+    # Each loop's frame is skipped at its index (BL901 where Dynamo tells no break of its own).
+    assert probed_findings("vector_elements", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["vector_elements"]
     ]
 
 

@@ -57,6 +57,28 @@ UNTRACEABLE_STDLIB = {
     "warnings.filterwarnings": "set warning filters outside the compiled function",
 }
 
+# Third-party libraries Dynamo 2.13 always skips (`THIRDPARTY_SKIPLIST` in
+# torch/_dynamo/trace_rules.py, numpy aside: Dynamo traces it as `torch._numpy`): a call into
+# one breaks the graph ("Attempted to call function marked as skipped"); checked for tqdm under
+# Dynamo by tests/projects/skipped_libraries. Each with the way out.
+_OUTSIDE = "call it outside the compiled code and pass its result in"
+SKIPPED_LIBRARIES = {
+    "tqdm.": "iterate the plain steps in compiled code and show progress outside it (a tqdm bar "
+    "around the call of the compiled step)",
+    "pandas.": _OUTSIDE,
+    "sklearn.": _OUTSIDE,
+    "networkx.": _OUTSIDE,
+    "tabulate.": _OUTSIDE,
+    "hypothesis.": _OUTSIDE,
+    "xarray.": _OUTSIDE,
+    "tree.": _OUTSIDE,
+    "onnx.": _OUTSIDE,
+    "onnxruntime.": _OUTSIDE,
+    "tensorflow.": _OUTSIDE,
+    "tensorrt.": _OUTSIDE,
+    "tvm.": _OUTSIDE,
+}
+
 # Standard-library classes whose methods Dynamo 2.13 cannot trace: a call of one of these
 # methods on an instance breaks the graph at the call ("Unsupported method call", GB0156).
 # Each is checked under Dynamo by tests/projects/stdlib_objects (`self.var = ContextVar(...)`,

@@ -10,6 +10,7 @@ from breaklint.fixes import guard_fix, module_import, offer, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import (
+    SKIPPED_LIBRARIES,
     TRACED_DRAW_METHODS,
     UNTRACEABLE_METHOD_NAMES,
     UNTRACEABLE_OBJECT_METHODS,
@@ -132,6 +133,10 @@ class UntraceableStdlibCall(TracedValueUses):
         "read or set the value outside the compiled code and pass it in, or keep it in a plain "
         "attribute while compiling (`torch.compiler.is_compiling()`)"
     )
+    library_message = (
+        "`{call}()` calls into `{library}`, a library Dynamo skips whole; it breaks the graph "
+        "here to run it eagerly"
+    )
     copy_message = (
         "`copy.copy()` of a dict, a list or a tensor calls into `copy.py`, which Dynamo does "
         "not trace: if this is one (or a module), it breaks the graph here"
@@ -140,7 +145,7 @@ class UntraceableStdlibCall(TracedValueUses):
     # the modules of its calls and of the values it follows, and the methods of the objects
     # it knows (`var.get()` of a `ContextVar`, `rng.uniform()` of a `random.Random`)
     words = (
-        within(*UNTRACEABLE_STDLIB, f"{module}.")
+        within(*UNTRACEABLE_STDLIB, *SKIPPED_LIBRARIES, f"{module}.")
         | UNTRACEABLE_METHOD_NAMES
         | frozenset().union(*TRACED_DRAW_METHODS.values())
     )
@@ -175,6 +180,10 @@ a method of the class, or `rng = random.Random(...)` at the top of the module or
 it is imported from. Which functions Dynamo traces, and
 which uses of a draw break, are measured on the installed torch once per version (in a
 subprocess, cached under the user cache folder), with the answer for torch 2.13 as fallback.
+
+Also flags calls into the third-party libraries Dynamo skips whole (`tqdm`, `pandas`,
+`sklearn`, `networkx`, `tabulate`...): a progress bar around a sampling loop's steps (`for t in
+tqdm(steps):`) breaks the graph where it is made.
 """
     why = """
 These functions are implemented in C or touch the process's state (the clock, the Python RNG,
@@ -370,6 +379,11 @@ their results must come from outside the compiled code.
                 elif name in LOCKS:
                     fix = self._lock_fix(node)
                 self.report(node, self.message.format(call=name), hint=alternative, fix=fix)
+                return
+        for prefix, alternative in SKIPPED_LIBRARIES.items():
+            if name.startswith(prefix):
+                message = self.library_message.format(call=name, library=prefix[:-1])
+                self.report(node, message, hint=alternative)
                 return
 
     def _lock_fix(self, node: ast.Call) -> Fix | None:

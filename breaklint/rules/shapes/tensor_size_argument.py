@@ -122,6 +122,9 @@ def _call_name(node: ast.Call, resolved: str | None) -> str:
 FULL_REDUCTIONS = frozenset(
     {"sum", "mean", "max", "min", "argmax", "argmin", "prod", "amax", "amin", "median"}
 )
+# torch functions whose result has one dimension, whatever their arguments: a loop over it
+# binds 0-dim tensors.
+VECTOR_FUNCTIONS = frozenset({"torch.arange", "torch.randperm", "torch.linspace"})
 
 
 class TensorSizeArgument(Rule):
@@ -167,8 +170,10 @@ Flags a tensor passed where a torch function or tensor method needs a Python num
 (`torch.arange(lengths.max())`, `range(t)`), a count (`x.chunk(n)`, `x.topk(k)`,
 `F.one_hot(t, num_classes=n)`), a slice bound (`x[:n]`, `x[:, :n]`, `x[i, : n[i]]`, where `n` is a
 tensor or an element of one), and a 0-dim tensor as an integer index: an error for a full
-reduction (`x[:, scores.argmax()]`, or a local bound to one: `best = scores.argmax(); x[best]`),
-a warning for an element of a loop variable that iterates over a tensor (`for pair in pairs:
+reduction (`x[:, scores.argmax()]`, or a local bound to one: `best = scores.argmax(); x[best]`)
+and for what a loop over a tensor of one dimension binds (`rows, cols = torch.where(m)` then
+`for a, p in zip(rows, cols): d[a, p]`, or `for i in torch.arange(n): x[i]`), a warning for
+an element of a loop variable that iterates over a tensor (`for pair in pairs:
 out[pair[0], pair[1]] = v`), which is a 0-dim tensor when the tensor has two dimensions and a
 tensor of indices otherwise. Other elements of tensors (`x[:, idx[i]]`, `x[order[0]]`) are not
 flagged: a tuple or list of index tensors reads the same, and an element of a tensor with two
@@ -261,9 +266,12 @@ compiled = torch.compile(covariance)
         # tensors when the tensor has two dimensions, as tensors of index pairs do; each with
         # the fix that makes the rows Python ints, where one fits.
         self._rows: dict[str, Fix | None] = {}
-        # Locals bound to a full reduction of a tensor (`top = scores.argmax()`), a 0-dim
-        # tensor, until rebound.
+        # Locals bound to a full reduction of a tensor (`top = scores.argmax()`), or that a
+        # loop over a tensor of one dimension binds: a 0-dim tensor, until rebound.
         self._reductions: set[str] = set()
+        # Locals bound to a tensor of one dimension (`rows, cols = torch.where(mask)`,
+        # `order = torch.randperm(n)`), until rebound.
+        self._vectors: set[str] = set()
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
@@ -273,6 +281,16 @@ compiled = torch.compile(covariance)
         if single and self._full_reduction(node.value):
             assert isinstance(target, ast.Name)
             self._reductions.add(target.id)
+        elif single and self._vector(node.value):
+            assert isinstance(target, ast.Name)
+            self._vectors.add(target.id)
+        elif (
+            len(node.targets) == 1
+            and isinstance(target, ast.Tuple)
+            and self._index_tuple(node.value)
+        ):
+            # `rows, cols = torch.where(mask)`: one index tensor per dimension
+            self._vectors.update(e.id for e in target.elts if isinstance(e, ast.Name))
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self._forget(node.target)
@@ -284,6 +302,45 @@ compiled = torch.compile(covariance)
         for bound in ast.walk(target):
             if isinstance(bound, ast.Name):
                 self._reductions.discard(bound.id)
+                self._vectors.discard(bound.id)
+
+    def _vector(self, value: ast.expr) -> bool:
+        """A tensor of one dimension: a local bound to one, `torch.arange(n)`, or one index
+        tensor of `torch.where(mask)` (`torch.where(mask)[0]`)."""
+        if isinstance(value, ast.Name):
+            return value.id in self._vectors and self.context.facts.kind(value).is_tensor
+        if isinstance(value, ast.Subscript):
+            index = value.slice
+            return (
+                isinstance(value.value, ast.Call)
+                and self._index_tuple(value.value)
+                and isinstance(index, ast.Constant)
+                and isinstance(index.value, int)
+            )
+        return (
+            isinstance(value, ast.Call)
+            and self.context.facts.resolve(value.func) in VECTOR_FUNCTIONS
+        )
+
+    def _index_tuple(self, value: ast.expr) -> bool:
+        """`torch.where(mask)` of one argument, `torch.nonzero(x, as_tuple=True)`,
+        `x.nonzero(as_tuple=True)`: a tuple of index tensors of one dimension."""
+        if not isinstance(value, ast.Call):
+            return False
+        facts = self.context.facts
+        name = facts.resolve(value.func)
+        if name == "torch.where":
+            return len(value.args) == 1 and not value.keywords
+        as_tuple = any(
+            k.arg == "as_tuple" and isinstance(k.value, ast.Constant) and k.value.value is True
+            for k in value.keywords
+        )
+        if name == "torch.nonzero":
+            return as_tuple
+        call = facts.tensor_method(value)
+        return (
+            as_tuple and call is not None and call[1] == "nonzero" and facts.kind(call[0]).is_tensor
+        )
 
     def _full_reduction(self, value: ast.expr) -> bool:
         """`scores.argmax()`: a certain tensor reduced to a 0-dim one."""
@@ -301,8 +358,32 @@ compiled = torch.compile(covariance)
     def visit_For(self, node: ast.For) -> None:
         self._forget(node.target)
         kind = self.context.facts.kind(node.iter)
-        if isinstance(node.target, ast.Name) and kind.is_tensor:
-            self._rows[node.target.id] = self._index_pairs_fix(node, node.target.id)
+        for target, iterated in self._iterated(node.target, node.iter):
+            if self._vector(iterated):
+                self._reductions.add(target.id)  # an element of a tensor of one dimension
+            elif target is node.target and kind.is_tensor:
+                self._rows[target.id] = self._index_pairs_fix(node, target.id)
+
+    def _iterated(self, target: ast.expr, iterable: ast.expr) -> list[tuple[ast.Name, ast.expr]]:
+        """The names a `for` binds, each with what it iterates: `for a, b in zip(xs, ys)`
+        binds `a` from `xs`, `for i, x in enumerate(xs)` binds `x` from `xs`."""
+        if isinstance(target, ast.Name):
+            return [(target, iterable)]
+        if not isinstance(target, ast.Tuple) or not isinstance(iterable, ast.Call):
+            return []
+        builtin = dotted(iterable.func)
+        if builtin in self.context.facts.names or iterable.keywords:
+            return []
+        parts: list[ast.expr] = iterable.args
+        if builtin == "enumerate" and len(parts) == 1 and len(target.elts) == 2:
+            return self._iterated(target.elts[1], parts[0])
+        if builtin != "zip" or len(parts) != len(target.elts):
+            return []
+        return [
+            (element, part)
+            for element, part in zip(target.elts, parts, strict=True)
+            if isinstance(element, ast.Name) and not isinstance(part, ast.Starred)
+        ]
 
     def _index_pairs_fix(self, loop: ast.For, row: str) -> Fix | None:
         """The `index-pairs` fix of a loop over `torch.cartesian_prod` of `torch.arange`s
