@@ -49,6 +49,11 @@ class ComprehensionInSkippedFrame(Rule):
         "comprehension is a frame of its own that reads `{touches}`: Dynamo compiles it "
         "alone, cannot step the list or dict iterator it is given, and skips it too"
     )
+    # Where the skip is a maybe (its break may not happen): the same, told as uncertain.
+    maybe_message = message.replace(
+        "runs eagerly (its frame is skipped at line {line})",
+        "may run eagerly (its frame is skipped at line {line} if that break happens)",
+    )
     hint = (
         "remove the break that skips the frame (line {line}), or build the value with a "
         "`for` loop, which runs in the eager frame itself"
@@ -71,7 +76,8 @@ or after it, when the comprehension iterates a list or a dict (`sorted()`, `list
 tensors), or a torch module (`torch.ones(...)`). It is an error when the skip is certain, the
 iterable certainly a list or dict and the tensor no guess; a warning otherwise. Under a
 configuration's `if` (`if self.flag:`), a skip in that branch counts for the comprehensions in
-the same branch, as a warning. Comprehensions over a tuple, a list display, `range()` or a
+the same branch, as a warning; so does a skip that may happen (its break only maybe a tensor's,
+or in a callee that may break). Comprehensions over a tuple, a list display, `range()` or a
 tensor, comprehensions that read no tensor (`[names[i] for i in order]`), and generator
 expressions are not flagged: Dynamo 2.13 runs them without trouble. Only with Python before
 3.12: from 3.12 on Python inlines comprehensions into the function (PEP 709) and they have no
@@ -184,19 +190,26 @@ compiled = torch.compile(pick)
         # A skip that a configuration decides (under `if self.flag:`) is certain for the
         # comprehensions under the same branches: they run only where it is taken.
         in_branch = self._skips_in_branch(reports, skipping) if skipped_at is None else []
-        if skipped_at is None and not in_branch:
+        # A skip that may happen (a break only maybe a tensor's, or in a callee that may
+        # break) makes the frame's comprehensions maybe skipped too.
+        maybe = [report for report in skipping if severity_of(report) is Severity.WARNING]
+        maybe_at = line(min(maybe, key=line)) if maybe and skipped_at is None else None
+        if skipped_at is None and not in_branch and maybe_at is None:
             return
         restated = {id(r.node) for r in reports if r.code == "BL203"}
         for candidate in self._candidates:
             if id(candidate.node) in restated:
                 continue  # BL203 reports it already
             at, severity = skipped_at, None if candidate.certain else Severity.WARNING
+            template = self.message
             if at is None:
                 taken = [first for first, accepts in in_branch if accepts(candidate.node)]
-                if not taken:
+                at, severity = line(min(taken, key=line)) if taken else maybe_at, Severity.WARNING
+                if at is None:
                     continue
-                at, severity = line(min(taken, key=line)), Severity.WARNING
-            message = self.message.format(
+                if not taken:
+                    template = self.maybe_message
+            message = template.format(
                 function=self.context.function, line=at, touches=candidate.touches
             )
             self.report(

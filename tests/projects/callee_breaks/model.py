@@ -2,7 +2,7 @@ import torch
 from torch import nn
 
 from blocks.gen import all_positive
-from blocks.loops import guarded, maybe_repeat, repeat
+from blocks.loops import guarded, maybe_guarded, maybe_repeat, repeat
 
 
 class Model(nn.Module):
@@ -10,4 +10,5 @@ class Model(nn.Module):
         h = repeat(x, order)
         h = maybe_repeat(h)
         h = guarded(h)
+        h = h + maybe_guarded(x, order)
         return all_positive(h, (h, h + 1))

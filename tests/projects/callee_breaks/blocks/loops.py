@@ -21,3 +21,13 @@ def guarded(x):
     except ValueError:
         pass
     return x * x.sum().item()
+
+
+def maybe_guarded(x, order):
+    parts = [x, x * 2]
+    try:
+        x = via(x)
+    except ValueError:
+        pass
+    picked = [parts[i] for i in sorted(order)]
+    return picked[0] * x
