@@ -37,7 +37,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   the rules find in each function: in a loop the caller's frame is skipped (told as info at
   the call, certain when the callee's own break is, a maybe through another call), and in a
   `try` body too, with the breaks after it restated and its comprehensions skipped too
-  (maybe skipped, a warning, where the callee maybe breaks); and
+  (maybe skipped, a warning, where the callee maybe breaks, and not in the `else` of the
+  `if` the skip is under); and
   a generator expression a builtin consumes whose element breaks skips the frame
   (mechanism 4);
 - resumeless_blocks: a break inside a `with` block of a context manager Dynamo cannot enter
@@ -246,6 +247,8 @@ EXPECTED = {
         ("blocks/loops.py", 23, "BL101", "info"),
         ("blocks/loops.py", 29, "BL204", "info"),  # `via(x)` in a `try` body: a maybe...
         ("blocks/loops.py", 32, "BL205", "warning"),  # ...so its comprehension maybe skipped
+        # A skip under `if slow:` leaves alone the comprehension in its `else` (no BL205 at 42)
+        ("blocks/loops.py", 40, "BL202", "info"),
         ("blocks/noisy.py", 2, "BL401", "error"),
     ],
     "resumeless_blocks": [
@@ -647,7 +650,9 @@ def test_dynamo_skips_the_frames_that_call_a_breaking_function(tmp_path: Path) -
     # warning after a maybe included (`via` breaks on every call: a summary cannot see that
     # inside it); no break is missed (no BL900).
     statuses = {"error": "confirmed", "warning": "not-reproduced", "info": "not-reproduced"}
-    reached = {("blocks/gen.py", 7)}  # the frame runs eagerly before Dynamo reaches it
+    # `gen.py:7`: the frame runs eagerly before Dynamo reaches it; `loops.py:40`: the probe's
+    # input takes the `else`
+    reached = {("blocks/gen.py", 7), ("blocks/loops.py", 40)}
     skipped = {("blocks/loops.py", 32)}  # `via` breaks on every call: its comprehension skips
     assert probed_findings("callee_breaks", tmp_path) == [
         (

@@ -11,6 +11,7 @@ from breaklint.kinds import Kind
 from breaklint.knowledge.curated import COMPREHENSIONS_INLINED_SINCE, TORCH_MODULES
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
 from breaklint.rules.control_flow._frame_skip import (
+    Branches,
     FrameSkip,
     branch_paths,
     line,
@@ -77,7 +78,8 @@ tensors), or a torch module (`torch.ones(...)`). It is an error when the skip is
 iterable certainly a list or dict and the tensor no guess; a warning otherwise. Under a
 configuration's `if` (`if self.flag:`), a skip in that branch counts for the comprehensions in
 the same branch, as a warning; so does a skip that may happen (its break only maybe a tensor's,
-or in a callee that may break). Comprehensions over a tuple, a list display, `range()` or a
+or in a callee that may break), but not for a comprehension in a branch that the skip's own
+`if` excludes (its `else`). Comprehensions over a tuple, a list display, `range()` or a
 tensor, comprehensions that read no tensor (`[names[i] for i in order]`), and generator
 expressions are not flagged: Dynamo 2.13 runs them without trouble. Only with Python before
 3.12: from 3.12 on Python inlines comprehensions into the function (PEP 709) and they have no
@@ -191,11 +193,12 @@ compiled = torch.compile(pick)
         # comprehensions under the same branches: they run only where it is taken.
         in_branch = self._skips_in_branch(reports, skipping) if skipped_at is None else []
         # A skip that may happen (a break only maybe a tensor's, or in a callee that may
-        # break) makes the frame's comprehensions maybe skipped too.
+        # break, or under an `if`) makes the frame's comprehensions maybe skipped too, but for
+        # those in a branch its own excludes (the `else` of the `if` it is under).
         maybe = [report for report in skipping if severity_of(report) is Severity.WARNING]
-        maybe_at = line(min(maybe, key=line)) if maybe and skipped_at is None else None
-        if skipped_at is None and not in_branch and maybe_at is None:
+        if skipped_at is None and not in_branch and not maybe:
             return
+        paths = branch_paths(self.context.definition) if maybe and skipped_at is None else {}
         restated = {id(r.node) for r in reports if r.code == "BL203"}
         for candidate in self._candidates:
             if id(candidate.node) in restated:
@@ -204,11 +207,13 @@ compiled = torch.compile(pick)
             template = self.message
             if at is None:
                 taken = [first for first, accepts in in_branch if accepts(candidate.node)]
-                at, severity = line(min(taken, key=line)) if taken else maybe_at, Severity.WARNING
-                if at is None:
-                    continue
                 if not taken:
+                    where = paths.get(id(candidate.node), ())
+                    taken = [r for r in maybe if not _exclusive(paths.get(id(r.node), ()), where)]
                     template = self.maybe_message
+                if not taken:
+                    continue
+                at, severity = line(min(taken, key=line)), Severity.WARNING
             message = template.format(
                 function=self.context.function, line=at, touches=candidate.touches
             )
@@ -236,6 +241,14 @@ compiled = torch.compile(pick)
         paths = branch_paths(self.context.definition)
         found = [(first, under(first, paths)) for first in breaks]
         return [(first, accepts) for first, accepts in found if accepts is not None]
+
+
+def _exclusive(one: Branches, other: Branches) -> bool:
+    """Whether no run takes both paths: they part at two arms of the same `if`."""
+    for (first_if, first_arm), (second_if, second_arm) in zip(one, other, strict=False):
+        if (first_if, first_arm) != (second_if, second_arm):
+            return first_if == second_if
+    return False
 
 
 def _within(name: ast.Name, node: ast.expr) -> bool:

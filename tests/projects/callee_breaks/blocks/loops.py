@@ -31,3 +31,13 @@ def maybe_guarded(x, order):
         pass
     picked = [parts[i] for i in sorted(order)]
     return picked[0] * x
+
+
+def either(x, order, slow):
+    parts = [x, x * 2]
+    if slow:
+        for _ in range(2):
+            x = noisy(x)
+    else:
+        parts = [parts[i] for i in sorted(order)]
+    return parts[0] * x
