@@ -666,6 +666,10 @@ class Project:
                                 called.ref.module, info, info.returns, method, depth + 1
                             )
                             found += held
+            elif name == "self" and owner.class_name is not None:
+                # `self._last = self`: the object itself, an instance of the owner's class
+                cls = DefinitionRef(module, owner.class_name)
+                found += self._instance_targets(cls, method, depth)
             elif self._is_parameter(owner, name):  # what the callers pass, or its annotation
                 found += self._parameter_targets(module, owner, name, method, depth)
                 # and what the function binds the parameter to (`if bm is None: bm = ...`)

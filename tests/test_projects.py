@@ -76,6 +76,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   a factory function, which may hand back an object made before (mechanism 3);
 - attribute_stores: `self.attn = Attn(n)` in `__init__` stores the object and calls nothing
   of it: building layers in a loop breaks nowhere, even with `--scope all` (mechanism 3);
+- self_references: an attribute that holds the object itself (`self._last = self`), whose
+  methods, inherited ones included, are traced when called through it (mechanism 3);
 - annotated_unions: a parameter annotated with a union that admits its default (`t0:
   Optional[Scalar] = 0.0`, the alias imported from another module) holds what its callers
   pass; an `elif` is judged past what the `if` before it narrows (`isinstance`) (mechanism 1);
@@ -394,6 +396,10 @@ EXPECTED = {
     ],
     "attribute_stores": [
         ("model.py", 16, "BL402", "warning"),  # `self.attn(x)` in `Layer.forward`, flag unknown
+    ],
+    "self_references": [
+        # `self._last.locate(t)`, `self._last = self` in `Tree.__init__`: the inherited method
+        ("tree/intervals.py", 7, "BL102", "error"),
     ],
     "annotated_unions": [
         # `t0: Optional[Scalar] = 0.0`, `Scalar = Union[float, Tensor]` imported from another
@@ -745,6 +751,14 @@ def test_dynamo_breaks_in_the_objects_that_locals_hold(tmp_path: Path) -> None:
     # which calls the same breaking method on a factory's object, is not skipped (no BL901).
     assert probed_findings("local_objects", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["local_objects"]
+    ]
+
+
+def test_dynamo_breaks_in_the_methods_called_through_an_attribute_holding_self(
+    tmp_path: Path,
+) -> None:
+    assert probed_findings("self_references", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["self_references"]
     ]
 
 
