@@ -460,9 +460,7 @@ class Project:
             attribute, _, method = rest.partition(".")
             found = []
             for owner, summary in self.attribute_summaries(module, caller.class_name, attribute):
-                owner_info = self.function(owner)
-                assert owner_info is not None
-                found += self._held_targets(owner.module, owner_info, summary, method, depth)
+                found += self._attribute_targets(owner, summary, method, depth)
             return found
         binding = self._binding(module, caller, head)
         if binding is None and not rest and not holds and self._is_parameter(caller, head):
@@ -749,10 +747,21 @@ class Project:
                 return []
         found = []
         for owner, summary in self.attribute_summaries(cls.module, cls.qualname, attribute):
-            owner_info = self.function(owner)
-            assert owner_info is not None
-            found += self._held_targets(owner.module, owner_info, summary, further, depth + 1)
+            found += self._attribute_targets(owner, summary, further, depth + 1)
         return found
+
+    def _attribute_targets(
+        self, owner: DefinitionRef, summary: str, method: str, depth: int
+    ) -> list[Target]:
+        """What calling (the `method` of) the value that the method `owner` assigns to an
+        attribute of its class reaches: what the summary holds, or, for `self._last = self`
+        (a tree's cursor, a root), the object itself, an instance of that class."""
+        info = self.function(owner)
+        assert info is not None
+        if info.class_name is not None and held_values(summary) == [("name", "self")]:
+            cls = DefinitionRef(owner.module, info.class_name)
+            return self._instance_targets(cls, method, depth)
+        return self._held_targets(owner.module, info, summary, method, depth)
 
     def _is_parameter(self, function: FunctionInfo, name: str) -> bool:
         return "." not in name and any(

@@ -18,7 +18,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   in-place update through a mask a caller passes, `with torch.device(...)`, `hash(t)`
   arithmetic, `generator=` from an attribute, `warnings.warn` in a dataclass's
   `__post_init__`, a list of Python bools read as an index, and a comparison over a list
-  after a dynamic-shape op (mechanism 4), each
+  after a dynamic-shape op, and one yielding a list's tensor as it is (`parts[i]`) after
+  one (mechanism 4), each
   through an aliased module or a callable held on an attribute;
 - held_objects: methods of objects made inline, `__call__` and methods of what a
   constructor's callers pass (through `super().__init__`) or its annotation names, of what a
@@ -35,7 +36,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - callee_breaks: calls of project functions that break inside them, from summaries of what
   the rules find in each function: in a loop the caller's frame is skipped (told as info at
   the call, certain when the callee's own break is, a maybe through another call), and in a
-  `try` body too, with the breaks after it restated and its comprehensions skipped too; and
+  `try` body too, with the breaks after it restated and its comprehensions skipped too
+  (maybe skipped, a warning, where the callee maybe breaks, and not in the `else` of the
+  `if` the skip is under); and
   a generator expression a builtin consumes whose element breaks skips the frame
   (mechanism 4);
 - resumeless_blocks: a break inside a `with` block of a context manager Dynamo cannot enter
@@ -73,6 +76,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   a factory function, which may hand back an object made before (mechanism 3);
 - attribute_stores: `self.attn = Attn(n)` in `__init__` stores the object and calls nothing
   of it: building layers in a loop breaks nowhere, even with `--scope all` (mechanism 3);
+- self_references: an attribute that holds the object itself (`self._last = self`), whose
+  methods, inherited ones included, are traced when called through it (mechanism 3);
 - annotated_unions: a parameter annotated with a union that admits its default (`t0:
   Optional[Scalar] = 0.0`, the alias imported from another module) holds what its callers
   pass; an `elif` is judged past what the `if` before it narrows (`isinstance`) (mechanism 1);
@@ -181,6 +186,8 @@ EXPECTED = {
         ("parts/draws.py", 5, "BL508", "warning"),  # `self.generator` through `self.noise`
         ("parts/heads.py", 5, "BL301", "error"),
         ("parts/heads.py", 6, "BL203", "error"),  # a comprehension after `torch.nonzero`
+        ("parts/heads.py", 11, "BL301", "error"),
+        ("parts/heads.py", 12, "BL203", "error"),  # ...yielding `parts[i]`, a list's tensor
         ("parts/placement.py", 5, "BL507", "error"),  # `with torch.device("cpu"):`
         ("parts/placement.py", 10, "BL104", "error"),  # `hash(h) % 7`
         ("parts/settings.py", 11, "BL403", "warning"),  # `Settings(...)` runs `__post_init__`
@@ -250,6 +257,10 @@ EXPECTED = {
         ("blocks/loops.py", 15, "BL101", "warning"),  # ...a maybe: no error after it
         ("blocks/loops.py", 20, "BL204", "info"),  # `noisy(x)` in a `try` body: skipped too
         ("blocks/loops.py", 23, "BL101", "info"),
+        ("blocks/loops.py", 29, "BL204", "info"),  # `via(x)` in a `try` body: a maybe...
+        ("blocks/loops.py", 32, "BL205", "warning"),  # ...so its comprehension maybe skipped
+        # A skip under `if slow:` leaves alone the comprehension in its `else` (no BL205 at 42)
+        ("blocks/loops.py", 40, "BL202", "info"),
         ("blocks/noisy.py", 2, "BL401", "error"),
     ],
     "resumeless_blocks": [
@@ -258,14 +269,14 @@ EXPECTED = {
         # and no break follows in the branch.
         ("blocks/flagged.py", 17, "BL207", "warning"),
         ("blocks/flagged.py", 17, "BL501", "warning"),
-        ("blocks/flagged.py", 19, "BL205", "warning"),
+        ("blocks/flagged.py", 19, "BL203", "warning"),
         ("blocks/flagged.py", 20, "BL101", "info"),
         ("blocks/flagged.py", 25, "BL501", "error"),
         ("blocks/flagged.py", 27, "BL507", "warning"),  # `with lock:` under `if exclusive:`...
         ("blocks/flagged.py", 29, "BL507", "info"),  # ...skips what follows it there
         ("blocks/guarded.py", 10, "BL207", "error"),  # `warnings.simplefilter` in the block...
         ("blocks/guarded.py", 10, "BL501", "error"),
-        ("blocks/guarded.py", 12, "BL205", "error"),  # ...skips the frame and its comprehension
+        ("blocks/guarded.py", 12, "BL203", "error"),  # ...skips the frame and its comprehension
         ("blocks/guarded.py", 18, "BL101", "error"),  # `with ignoring(...)`: contextlib.suppress
         ("blocks/guarded.py", 18, "BL207", "error"),
         ("blocks/guarded.py", 24, "BL101", "error"),  # under `torch.no_grad()`: it resumes
@@ -395,6 +406,10 @@ EXPECTED = {
     ],
     "attribute_stores": [
         ("model.py", 16, "BL402", "warning"),  # `self.attn(x)` in `Layer.forward`, flag unknown
+    ],
+    "self_references": [
+        # `self._last.locate(t)`, `self._last = self` in `Tree.__init__`: the inherited method
+        ("tree/intervals.py", 7, "BL102", "error"),
     ],
     "annotated_unions": [
         # `t0: Optional[Scalar] = 0.0`, `Scalar = Union[float, Tensor]` imported from another
@@ -709,9 +724,21 @@ def test_dynamo_skips_the_frames_that_call_a_breaking_function(tmp_path: Path) -
     # warning after a maybe included (`via` breaks on every call: a summary cannot see that
     # inside it); no break is missed (no BL900).
     statuses = {"error": "confirmed", "warning": "not-reproduced", "info": "not-reproduced"}
-    reached = {("blocks/gen.py", 7)}  # the frame runs eagerly before Dynamo reaches it
+    # `gen.py:7`: the frame runs eagerly before Dynamo reaches it; `loops.py:40`: the probe's
+    # input takes the `else`
+    reached = {("blocks/gen.py", 7), ("blocks/loops.py", 40)}
+    skipped = {("blocks/loops.py", 32)}  # `via` breaks on every call: its comprehension skips
     assert probed_findings("callee_breaks", tmp_path) == [
-        (path, line, code, "not-reached" if (path, line) in reached else statuses[severity])
+        (
+            path,
+            line,
+            code,
+            "not-reached"
+            if (path, line) in reached
+            else "confirmed"
+            if (path, line) in skipped
+            else statuses[severity],
+        )
         for path, line, code, severity in EXPECTED["callee_breaks"]
     ]
 
@@ -792,6 +819,14 @@ def test_dynamo_breaks_in_the_objects_that_locals_hold(tmp_path: Path) -> None:
     # which calls the same breaking method on a factory's object, is not skipped (no BL901).
     assert probed_findings("local_objects", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["local_objects"]
+    ]
+
+
+def test_dynamo_breaks_in_the_methods_called_through_an_attribute_holding_self(
+    tmp_path: Path,
+) -> None:
+    assert probed_findings("self_references", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["self_references"]
     ]
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, owns_its_lines
+from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
 from breaklint.rules.control_flow._iterables import (
     Comprehension,
@@ -85,7 +86,7 @@ _NAMES = """    names = {name: y for name in sorted(names)}
 @dataclass(frozen=True, slots=True)
 class _Candidate:
     node: Comprehension
-    tensor: str  # the enclosing function's tensor the comprehension yields as it is
+    tensor: str  # the tensor of the function it yields as it is (`y`, `parts[i]`), as written
     certain: bool  # the iterable is certainly a list or a dict
     conditional: bool  # under an `if` on a trace-time value
     tuple_fix: Fix | None  # where the `for` statement fix does not fit
@@ -161,10 +162,11 @@ too.
 Flags a list, set or dict comprehension that comes after a graph break in the same function,
 iterates a list or a dict (`.tolist()`, `sorted()`, `list()`, `.keys()`, `.items()`, a name
 of unknown type) and yields a tensor of the function unchanged (`{k: y for k in keys}`,
-`[(y, k) for k in keys]`). It is an error when the iterable is certainly a list or dict and
+`[(y, k) for k in keys]`), or an item of a container of its tensors as it is (`[parts[i] for i
+in order]`). It is an error when the iterable is certainly a list or dict and
 the earlier break certain, a warning otherwise. Comprehensions over a tuple, a list display,
 `range()` or a tensor, generator expressions, and comprehensions that compute on the tensor
-(`[y + k for k in keys]`) are not flagged: Dynamo 2.13 traces them.
+(`[y + k for k in keys]`, `[parts[i] * 2 for i in order]`) are not flagged: Dynamo 2.13 traces them.
 """
     why = """
 After a graph break Dynamo compiles the rest of the function as a new frame. With Python 3.11,
@@ -225,10 +227,17 @@ compiled = torch.compile(per_head)
             return
         targets = comprehension_targets(node)
         elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
-        for name in (n for element in elements for n in _as_they_are(element)):
-            if name.id not in targets and facts.kind(name).is_tensor:
+        for held in (n for element in elements for n in _as_they_are(element)):
+            # `y`, a tensor of the function, or `parts[i]`, an item of a container of them
+            name = held.value if isinstance(held, ast.Subscript) else held
+            assert isinstance(name, ast.Name)  # as `_as_they_are` gives them
+            kind = facts.kind(name)
+            if name.id not in targets and (
+                kind is Kind.TENSORS if held is not name else kind.is_tensor
+            ):
                 fix = tuple_fix(self.context, node, self.fix_applicability)
-                candidate = _Candidate(node, name.id, iterable, facts.conditional, fix)
+                written = ast.unparse(held)
+                candidate = _Candidate(node, written, iterable, facts.conditional, fix)
                 self._candidates.append(candidate)
                 return
 
@@ -315,9 +324,12 @@ def _position(node: ast.AST) -> tuple[int, int] | None:
     return None
 
 
-def _as_they_are(element: ast.expr) -> list[ast.Name]:
-    """The names an element holds without computing on them: `y`, `(y, k)`, `[y]`."""
+def _as_they_are(element: ast.expr) -> list[ast.Name | ast.Subscript]:
+    """The names an element holds without computing on them: `y`, `(y, k)`, `[y]`, and the
+    items of named containers: `parts[i]`."""
     if isinstance(element, ast.Name):
+        return [element]
+    if isinstance(element, ast.Subscript) and isinstance(element.value, ast.Name):
         return [element]
     if isinstance(element, ast.Tuple | ast.List | ast.Set):
         return [name for item in element.elts for name in _as_they_are(item)]

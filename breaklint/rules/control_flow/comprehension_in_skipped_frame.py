@@ -11,6 +11,7 @@ from breaklint.kinds import Kind
 from breaklint.knowledge.curated import COMPREHENSIONS_INLINED_SINCE, TORCH_MODULES
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
 from breaklint.rules.control_flow._frame_skip import (
+    Branches,
     FrameSkip,
     branch_paths,
     line,
@@ -49,6 +50,11 @@ class ComprehensionInSkippedFrame(Rule):
         "comprehension is a frame of its own that reads `{touches}`: Dynamo compiles it "
         "alone, cannot step the list or dict iterator it is given, and skips it too"
     )
+    # Where the skip is a maybe (its break may not happen): the same, told as uncertain.
+    maybe_message = message.replace(
+        "runs eagerly (its frame is skipped at line {line})",
+        "may run eagerly (its frame is skipped at line {line} if that break happens)",
+    )
     hint = (
         "remove the break that skips the frame (line {line}), or build the value with a "
         "`for` loop, which runs in the eager frame itself"
@@ -71,7 +77,9 @@ or after it, when the comprehension iterates a list or a dict (`sorted()`, `list
 tensors), or a torch module (`torch.ones(...)`). It is an error when the skip is certain, the
 iterable certainly a list or dict and the tensor no guess; a warning otherwise. Under a
 configuration's `if` (`if self.flag:`), a skip in that branch counts for the comprehensions in
-the same branch, as a warning. Comprehensions over a tuple, a list display, `range()` or a
+the same branch, as a warning; so does a skip that may happen (its break only maybe a tensor's,
+or in a callee that may break), but not for a comprehension in a branch that the skip's own
+`if` excludes (its `else`). Comprehensions over a tuple, a list display, `range()` or a
 tensor, comprehensions that read no tensor (`[names[i] for i in order]`), and generator
 expressions are not flagged: Dynamo 2.13 runs them without trouble. Only with Python before
 3.12: from 3.12 on Python inlines comprehensions into the function (PEP 709) and they have no
@@ -184,19 +192,29 @@ compiled = torch.compile(pick)
         # A skip that a configuration decides (under `if self.flag:`) is certain for the
         # comprehensions under the same branches: they run only where it is taken.
         in_branch = self._skips_in_branch(reports, skipping) if skipped_at is None else []
-        if skipped_at is None and not in_branch:
+        # A skip that may happen (a break only maybe a tensor's, or in a callee that may
+        # break, or under an `if`) makes the frame's comprehensions maybe skipped too, but for
+        # those in a branch its own excludes (the `else` of the `if` it is under).
+        maybe = [report for report in skipping if severity_of(report) is Severity.WARNING]
+        if skipped_at is None and not in_branch and not maybe:
             return
+        paths = branch_paths(self.context.definition) if maybe and skipped_at is None else {}
         restated = {id(r.node) for r in reports if r.code == "BL203"}
         for candidate in self._candidates:
             if id(candidate.node) in restated:
                 continue  # BL203 reports it already
             at, severity = skipped_at, None if candidate.certain else Severity.WARNING
+            template = self.message
             if at is None:
                 taken = [first for first, accepts in in_branch if accepts(candidate.node)]
                 if not taken:
+                    where = paths.get(id(candidate.node), ())
+                    taken = [r for r in maybe if not _exclusive(paths.get(id(r.node), ()), where)]
+                    template = self.maybe_message
+                if not taken:
                     continue
                 at, severity = line(min(taken, key=line)), Severity.WARNING
-            message = self.message.format(
+            message = template.format(
                 function=self.context.function, line=at, touches=candidate.touches
             )
             self.report(
@@ -223,6 +241,14 @@ compiled = torch.compile(pick)
         paths = branch_paths(self.context.definition)
         found = [(first, under(first, paths)) for first in breaks]
         return [(first, accepts) for first, accepts in found if accepts is not None]
+
+
+def _exclusive(one: Branches, other: Branches) -> bool:
+    """Whether no run takes both paths: they part at two arms of the same `if`."""
+    for (first_if, first_arm), (second_if, second_arm) in zip(one, other, strict=False):
+        if (first_if, first_arm) != (second_if, second_arm):
+            return first_if == second_if
+    return False
 
 
 def _within(name: ast.Name, node: ast.expr) -> bool:

@@ -2,7 +2,7 @@ import torch
 from torch import nn
 
 from blocks.gen import all_positive
-from blocks.loops import guarded, maybe_repeat, repeat
+from blocks.loops import either, guarded, maybe_guarded, maybe_repeat, repeat
 
 
 class Model(nn.Module):
@@ -10,4 +10,6 @@ class Model(nn.Module):
         h = repeat(x, order)
         h = maybe_repeat(h)
         h = guarded(h)
+        h = h + maybe_guarded(x, order)
+        h = h + either(x, order, x.shape[0] > 8)
         return all_positive(h, (h, h + 1))

@@ -6,7 +6,7 @@ from torch import nn
 
 from parts import draws as rnd
 from parts.bounds import circular_ends, first_rows, suppressed
-from parts.heads import by_name
+from parts.heads import by_name, reordered
 from parts.placement import bucket_of, zeros_on_cpu
 from parts.settings import Settings
 
@@ -25,5 +25,6 @@ class Net(nn.Module):
         prior = self.suppress(prior, prior > 0.5)
         bias = zeros_on_cpu(h.shape)
         heads = by_name(h, ["q", "k"])
+        first, rows = reordered(h, [1, 0])
         ends = circular_ends(x, ["linear", "circular", "linear", "circular"])
-        return h + bias, prior, bucket_of(h), heads, ends
+        return h + bias, prior, bucket_of(h), heads, ends, first, rows
