@@ -1,0 +1,37 @@
+import os, sys
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from models.transformer import Transformer  # noqa: E402
+
+
+def _args(batch=2, c=32, h=4, w=5, queries=6):
+    mask = torch.zeros(batch, h, w, dtype=torch.bool)
+    mask[1, :, 3:] = True
+    return (torch.randn(batch, c, h, w), mask, torch.randn(queries, c), torch.randn(batch, c, h, w))
+
+
+def probe_post_norm():
+    model = Transformer(
+        d_model=32,
+        nhead=4,
+        num_encoder_layers=2,
+        num_decoder_layers=2,
+        dim_feedforward=64,
+        dropout=0.0,
+        return_intermediate_dec=True,
+    )
+    return model, _args()
+
+
+def probe_pre_norm():
+    model = Transformer(
+        d_model=32,
+        nhead=4,
+        num_encoder_layers=2,
+        num_decoder_layers=2,
+        dim_feedforward=64,
+        dropout=0.0,
+        normalize_before=True,
+    )
+    return model, _args()

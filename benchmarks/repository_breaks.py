@@ -1,0 +1,115 @@
+"""Static findings against Dynamo's breaks on research repositories nobody here wrote: for each
+repository in REPOSITORIES, its probe file (`benchmarks/repositories/<name>.py`) is copied into
+a checkout as `probes/probes.py` and breaklint runs the checkout with it:
+
+    python benchmarks/repository_breaks.py --checkouts DIR [--python PY] [--names a,b]
+
+DIR holds one checkout per repository, named as in REPOSITORIES, at the commit given there (no
+network here: check them out beforehand). A break statement is a line where Dynamo broke or
+skipped a frame on the probes (its BL900/BL901, or a static finding it confirmed); flagged, one
+a static error or warning stands on; false, a static error or warning Dynamo did not reproduce
+where its probes ran the line. Recompiles (BL8xx, BL91x) are not breaks and are left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+PROBES = Path(__file__).resolve().parent / "repositories"
+NOT_BREAKS = ("BL8", "BL91", "BL92", "BL902")  # recompiles, CUDA graphs, a probe's own error
+REPOSITORIES = {  # name: (GitHub repository, commit)
+    "nanogpt": ("karpathy/nanoGPT", "3adf61e154c3fe3fca428ad6bc3818b27a3b8291"),
+    "mingpt": ("karpathy/minGPT", "37baab71b9abea1b76ab957409a1cc2fbfba8a26"),
+    "llama2_c": ("karpathy/llama2.c", "350e04fe35433e6d2941dce5a1f53308f87058eb"),
+    "mamba_minimal": ("johnma2006/mamba-minimal", "03de542a36d873f6e6c4057ad687278cc6ae944d"),
+    "detr": ("facebookresearch/detr", "29901c51d7fe8712168b8d0d64351170bc0f83e0"),
+    "clip": ("openai/CLIP", "d05afc436d78f1c48dc0dbf8e5980a9d471f35f6"),
+    "edm": ("NVlabs/edm", "008a4e5316c8e3bfe61a62f874bddba254295afb"),
+    "guided_diffusion": ("openai/guided-diffusion", "22e0df8183507e13a7813f8d38d51b072ca1e67c"),
+    "dinov2": ("facebookresearch/dinov2", "b8931f7bf91576930313be2c6d6af376033b35f0"),
+    "stylegan2_ada_pytorch": (
+        "NVlabs/stylegan2-ada-pytorch",
+        "d72cc7d041b42ec8e806021a205ed9349f87c6a4",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Tally:
+    probes_ok: int
+    probes: int
+    breaks: int
+    flagged: int
+    false: int
+
+    def row(self, name: str) -> str:
+        recall = f"{self.flagged / self.breaks:.2f}" if self.breaks else "n/a"
+        return (
+            f"| {name} | {self.probes_ok}/{self.probes} | {self.breaks} | {self.flagged} | "
+            f"{recall} | {self.false} |"
+        )
+
+
+def tally(report: dict) -> Tally:
+    """Break statements, those flagged, and the false findings of one JSON report."""
+    breaks: set[tuple[str, int]] = set()
+    flagged: set[tuple[str, int]] = set()
+    false = set()
+    for finding in report["findings"]:
+        if finding["code"].startswith(NOT_BREAKS):
+            continue
+        where = (finding["path"], finding["line"])
+        static = finding["origin"] == "static" and finding["severity"] in ("error", "warning")
+        if finding["status"] == "confirmed":
+            breaks.add(where)
+            if static:
+                flagged.add(where)
+        elif static and finding["status"] == "not-reproduced":
+            false.add(where)
+    probes = report["probes"]
+    ok = sum(p["status"] == "ok" for p in probes)
+    return Tally(ok, len(probes), len(breaks), len(flagged), len(false - breaks))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkouts", type=Path, required=True)
+    parser.add_argument("--python", default=sys.executable, help="with breaklint and torch")
+    parser.add_argument("--names", help="comma-separated names (default: all)")
+    args = parser.parse_args()
+    names = args.names.split(",") if args.names else list(REPOSITORIES)
+    rows, total = [], Tally(0, 0, 0, 0, 0)
+    for name in names:
+        checkout = args.checkouts / name
+        (checkout / "probes").mkdir(exist_ok=True)
+        shutil.copyfile(PROBES / f"{name}.py", checkout / "probes" / "probes.py")
+        done = subprocess.run(
+            [args.python, "-m", "breaklint", "--isolated", "--no-cache", "--jobs", "1", "--quiet",
+             "--probes", "probes/probes.py", ".", "--exit-zero", "--output-format", "json"],
+            cwd=checkout, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            print(f"{name}: breaklint exited {done.returncode}: {done.stderr[-500:]}")
+            return 2
+        found = tally(json.loads(done.stdout))
+        rows.append(found.row(f"{name} ({REPOSITORIES[name][0]})"))
+        total = Tally(*(a + b for a, b in zip(vars_of(total), vars_of(found), strict=True)))
+        print(rows[-1], flush=True)
+    print("\n| repository | probes ok | break statements | flagged | recall | false findings |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    print("\n".join([*rows, total.row("**all**")]))
+    return 0
+
+
+def vars_of(t: Tally) -> tuple[int, ...]:
+    return (t.probes_ok, t.probes, t.breaks, t.flagged, t.false)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
