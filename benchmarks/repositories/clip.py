@@ -1,10 +1,12 @@
-import os, sys
+import os
+import sys
+
 import torch
 
 sys.path.insert(
     0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "clip")
 )
-from model import CLIP  # noqa: E402
+from model import CLIP
 
 
 def _clip(vision_layers, vision_width):

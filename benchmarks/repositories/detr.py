@@ -1,8 +1,10 @@
-import os, sys
+import os
+import sys
+
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from models.transformer import Transformer  # noqa: E402
+from models.transformer import Transformer
 
 
 def _args(batch=2, c=32, h=4, w=5, queries=6):

@@ -1,8 +1,10 @@
-import os, sys
+import os
+import sys
+
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from dinov2.models.vision_transformer import DinoVisionTransformer  # noqa: E402
+from dinov2.models.vision_transformer import DinoVisionTransformer
 
 
 def _vit(**changes):

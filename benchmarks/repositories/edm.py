@@ -1,9 +1,11 @@
-import os, sys
+import os
+import sys
+
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from training.loss import EDMLoss  # noqa: E402
-from training.networks import EDMPrecond, VPPrecond  # noqa: E402
+from training.loss import EDMLoss
+from training.networks import EDMPrecond, VPPrecond
 
 SONG = dict(
     model_type="SongUNet",

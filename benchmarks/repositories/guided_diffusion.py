@@ -1,8 +1,10 @@
-import os, sys
+import os
+import sys
+
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from guided_diffusion.script_util import create_model_and_diffusion, model_and_diffusion_defaults  # noqa: E402
+from guided_diffusion.script_util import create_model_and_diffusion, model_and_diffusion_defaults
 
 
 def _made(**changes):

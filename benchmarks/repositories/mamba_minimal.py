@@ -1,8 +1,10 @@
-import os, sys
+import os
+import sys
+
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from model import Mamba, ModelArgs  # noqa: E402
+from model import Mamba, ModelArgs
 
 
 def probe_mamba():

@@ -1,8 +1,10 @@
-import os, sys
+import os
+import sys
+
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from training.networks import Discriminator, Generator  # noqa: E402
+from training.networks import Discriminator, Generator
 
 
 def _g():
