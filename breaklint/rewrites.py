@@ -217,16 +217,22 @@ def method(value: cst.BaseExpression, name: str) -> cst.Call:
     return cst.Call(func=cst.Attribute(value=value, attr=cst.Name(name)))
 
 
-def graph_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
+def graph_condition(
+    test: cst.BaseExpression,
+    torch: str,
+    operand: Callable[[cst.BaseExpression], cst.BaseExpression] | None = None,
+) -> cst.BaseExpression:
     """A condition with its `not`, `and` and `or` (which call `bool()` on a tensor) made
-    tensor operations: `torch.logical_not`, `torch.logical_and`, `torch.logical_or`."""
+    tensor operations: `torch.logical_not`, `torch.logical_and`, `torch.logical_or`; each
+    operand they combine rewritten by `operand`, where given."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return call(torch_function(torch, "logical_not"), graph_condition(test.expression, torch))
+        inner = graph_condition(test.expression, torch, operand)
+        return call(torch_function(torch, "logical_not"), inner)
     if isinstance(test, cst.BooleanOperation):
         name = "logical_and" if isinstance(test.operator, cst.And) else "logical_or"
-        left, right = (graph_condition(side, torch) for side in (test.left, test.right))
+        left, right = (graph_condition(side, torch, operand) for side in (test.left, test.right))
         return call(torch_function(torch, name), left, right)
-    return test
+    return test if operand is None else operand(test)
 
 
 def any_truth(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
@@ -235,27 +241,24 @@ def any_truth(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
     chained comparison `a < b < c` one `torch.logical_and` of its pairs (each operand but the
     first and last is read twice: the fix that asks for it checks they are names), and each
     other operand is made a tensor by `torch.as_tensor`."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return call(torch_function(torch, "logical_not"), any_truth(test.expression, torch))
-    if isinstance(test, cst.BooleanOperation):
-        name = "logical_and" if isinstance(test.operator, cst.And) else "logical_or"
-        left, right = (any_truth(side, torch) for side in (test.left, test.right))
-        return call(torch_function(torch, name), left, right)
-    if isinstance(test, cst.Comparison) and len(test.comparisons) > 1:
+
+    def as_tensor(value: cst.BaseExpression) -> cst.BaseExpression:
+        return call(torch_function(torch, "as_tensor"), value)
+
+    def truth(operand: cst.BaseExpression) -> cst.BaseExpression:
+        if not isinstance(operand, cst.Comparison) or len(operand.comparisons) == 1:
+            return as_tensor(operand)
         pairs: list[cst.BaseExpression] = []
-        left = test.left
-        for target in test.comparisons:
+        left = operand.left
+        for target in operand.comparisons:
             pairs.append(cst.Comparison(left=left, comparisons=[target]))
             left = target.comparator
-        truth = call(torch_function(torch, "as_tensor"), pairs[0])
+        result = as_tensor(pairs[0])
         for pair in pairs[1:]:
-            truth = call(
-                torch_function(torch, "logical_and"),
-                truth,
-                call(torch_function(torch, "as_tensor"), pair),
-            )
-        return truth
-    return call(torch_function(torch, "as_tensor"), test)
+            result = call(torch_function(torch, "logical_and"), result, as_tensor(pair))
+        return result
+
+    return graph_condition(test, torch, truth)
 
 
 def negated_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
