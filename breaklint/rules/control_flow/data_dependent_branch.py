@@ -14,6 +14,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     assert_in_graph,
     flagged_where_expression,
     logical_value,
+    stacked_truths,
     where_expression,
     where_return,
     where_statement,
@@ -356,6 +357,31 @@ compiled = torch.compile(span)
             probe="(span, (torch.tensor(0.0), torch.tensor(2.0), torch.randn(4)))",
         ),
         FixExample(
+            before="""
+import torch
+
+
+def rising_gain(ts, y):
+    rising = all(a < b for a, b in zip(ts[:-1], ts[1:]))
+    return y * rising
+
+
+compiled = torch.compile(rising_gain)
+""",
+            after="""
+import torch
+
+
+def rising_gain(ts, y):
+    rising = torch.stack([torch.as_tensor(a < b) for a, b in zip(ts[:-1], ts[1:])] or [torch.as_tensor(True)]).all()
+    return y * rising
+
+
+compiled = torch.compile(rising_gain)
+""",  # noqa: E501
+            probe="(rising_gain, (torch.linspace(0, 1, 5), torch.randn(4)))",
+        ),
+        FixExample(
             before=_GATE,
             after=_GATE.replace(_GATE_BRANCH, _GATE_WHERE),
             probe="(Gate(), (torch.randn(4, 8),))",
@@ -542,6 +568,7 @@ compiled = torch.compile(checked)
         "logical": logical_value,
         "while-loop": while_loop,
         "where-told": where_told,
+        "stacked": stacked_truths,
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
@@ -598,6 +625,14 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   `assert` as written under `else:`. Compiled code checks in the graph and raises a
   `RuntimeError` (also under `python -O`, which drops the `assert`).
 
+- `all(test for ...)` / `any(...)` over tensor truths (a generator or a list comprehension
+  whose element `_assert_async` could take) becomes `torch.stack([torch.as_tensor(test) for
+  ...] or [torch.as_tensor(True)]).all()` (`False` and `.any()` for `any`): the answer is a
+  0-dim boolean tensor, not a Python bool (its truth is the same, but a caller that decides on
+  it still reads it, and `is True` no longer holds); every element is computed, where the
+  builtin stopped at the first that decided; and an element that is a tensor of several values,
+  on which the builtin raised, now takes part in the reduction.
+
 - an `if` whose one branch only tells (`warnings.warn`, `print`) and whose other only updates
   names bound to tensors becomes `if torch.compiler.is_compiling():` with `name =
   torch.where(cond, name, value)` (the name kept where the telling branch ran), and the `if`
@@ -615,7 +650,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         self._tests: set[int] = set()  # conditions already judged as a whole
         self._elifs: dict[int, bool] = {}  # each `elif` to come: whether to judge its test
         self._parameters: set[str] = set()  # may hold None or a number whatever they become
-        self._drawn: dict[int, str] = {}  # comprehensions `any()`/`all()` draw from, by id
+        # The `any()`/`all()` call of each comprehension it draws from, by the comprehension's id.
+        self._drawn: dict[int, ast.Call] = {}
 
     def _check(
         self,
@@ -959,21 +995,41 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         (drawn,) = node.args
         if isinstance(drawn, ast.GeneratorExp | ast.ListComp | ast.SetComp):
             # judged when the walk reaches it, after BL206 has seen the call that consumes it
-            self._drawn[id(drawn)] = func.id
+            self._drawn[id(drawn)] = node
         elif facts.kind(drawn).is_tensor:  # iterating a tensor draws its rows
             self._report_drawn(drawn, func.id)
 
     def visit_GeneratorExp(self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp) -> None:
-        builtin = self._drawn.pop(id(node), None)
-        if builtin is not None and self.context.facts.reads_tensor_value(node.elt):
-            self._report_drawn(node.elt, builtin)
+        call = self._drawn.pop(id(node), None)
+        if call is not None and self.context.facts.reads_tensor_value(node.elt):
+            assert isinstance(call.func, ast.Name)
+            self._report_drawn(node.elt, call.func.id, self._stacked_fix(call, node))
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp
 
-    def _report_drawn(self, element: ast.expr, builtin: str) -> None:
+    def _report_drawn(self, element: ast.expr, builtin: str, fix: Fix | None = None) -> None:
         guessed = self.context.facts.rests_on_guess(without_not(element))
         message = self.message.format(construct=f"`{builtin}()` over tensors")
-        self.report(element, message, severity=Severity.WARNING if guessed else None)
+        self.report(element, message, severity=Severity.WARNING if guessed else None, fix=fix)
+
+    def _stacked_fix(
+        self, call: ast.Call, drawn: ast.GeneratorExp | ast.ListComp | ast.SetComp
+    ) -> Fix | None:
+        """`all(test for ...)` / `any(...)`: every element's truth made a tensor and reduced in
+        the graph, `torch.stack([...] or [torch.as_tensor(True)]).all()` (`False`, `.any()`),
+        so an empty draw gives the builtin's answer."""
+        if isinstance(drawn, ast.SetComp):
+            return None
+        element = drawn.elt
+        if any(_reads_a_number(n) for n in iter_nodes(element)) or not _truth_fits(element):
+            return None
+        inner = [n for generator in drawn.generators for n in iter_nodes(generator)]
+        if any(isinstance(n, _NOT_IN_A_FUNCTION) for n in [*iter_nodes(element), *inner]):
+            return None  # a list comprehension would bind or wait where the generator did
+        message = "reduce in the graph: `{torch}.stack([...])." + f"{call.func.id}()`"  # type: ignore[attr-defined]
+        return offer(
+            self.context, call, message, "stacked", self.fix_applicability, needs_torch=True
+        )
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         if id(node) in self._tests:
