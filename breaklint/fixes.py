@@ -244,13 +244,17 @@ def number_reads(context: RuleContext, test: ast.expr) -> list[ast.Call] | None:
 
 
 def check_fix(
-    context: RuleContext, node: ast.If, applicability: Applicability | None
+    context: RuleContext,
+    node: ast.If,
+    applicability: Applicability | None,
+    rewrite: str = "check",
 ) -> Fix | None:
     """The `check` fix of a raising check on tensors: under Dynamo, `torch._assert_async` of
-    the test's negation; otherwise the `if` as it is."""
+    the test's negation; otherwise the `if` as it is. `check-any` where the test's operands
+    may also be Python values (each made a tensor)."""
     if not raising_check(context, node):
         return None
-    return offer(context, node, CHECK_MESSAGE, "check", applicability, needs_torch=True)
+    return offer(context, node, CHECK_MESSAGE, rewrite, applicability, needs_torch=True)
 
 
 def _check_fixes(

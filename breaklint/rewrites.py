@@ -75,32 +75,70 @@ class _FirstText(cst.CSTVisitor):
         return False
 
 
+def _message_text(message: cst.BaseExpression) -> str:
+    """The text an assertion in the graph reports for an exception or an `assert` message."""
+    texts = _FirstText()
+    message.visit(texts)
+    return texts.text or cst.Module([]).code_for_node(message)
+
+
+def _compiled_check(
+    condition: cst.BaseExpression, message: str, eager: cst.If | cst.SimpleStatementLine, torch: str
+) -> cst.If:
+    """`if torch.compiler.is_compiling(): torch._assert_async(condition, "message")`, and
+    `eager`, the check as written, for eager runs (an `elif` where it is an `if`)."""
+    check = call(
+        torch_function(torch, "_assert_async"),
+        condition,
+        cst.SimpleString(json.dumps(message, ensure_ascii=False)),
+    )
+    compiling = cst.Attribute(cst.Name(torch), cst.Name("compiler"))
+    orelse: cst.If | cst.Else
+    if isinstance(eager, cst.If):
+        orelse = eager.with_changes(leading_lines=[])
+    else:
+        orelse = cst.Else(cst.IndentedBlock([eager.with_changes(leading_lines=[])]))
+    return cst.If(
+        test=call(cst.Attribute(compiling, cst.Name("is_compiling"))),
+        body=cst.IndentedBlock([cst.SimpleStatementLine([cst.Expr(check)])]),
+        orelse=orelse,
+        leading_lines=eager.leading_lines,
+    )
+
+
 def _checked(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `check` fix: `if test: ...; raise E(...)` becomes `if torch.compiler.is_compiling():
-    torch._assert_async(<not test>, "<E's message>")` and, in an `elif`, the check as it was."""
+    torch._assert_async(<not test>, "<E's message>")` and, in an `elif`, the check as it was.
+    `check-any`: the test's operands may be Python values too (see `any_truth`)."""
     if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
         return None
     (raised,) = node.body.body[-1].body  # type: ignore[attr-defined]
     if not isinstance(raised, cst.Raise) or raised.exc is None:
         return None
-    texts = _FirstText()
-    raised.exc.visit(texts)
-    message = texts.text or cst.Module([]).code_for_node(raised.exc)
     test = node.test.visit(_TensorReads())
     assert isinstance(test, cst.BaseExpression)
-    condition = negated_condition(test, fix.torch)
-    check = call(
-        torch_function(fix.torch, "_assert_async"),
-        condition,
-        cst.SimpleString(json.dumps(message, ensure_ascii=False)),
-    )
-    compiling = cst.Attribute(cst.Name(fix.torch), cst.Name("compiler"))
-    return cst.If(
-        test=call(cst.Attribute(compiling, cst.Name("is_compiling"))),
-        body=cst.IndentedBlock([cst.SimpleStatementLine([cst.Expr(check)])]),
-        orelse=node.with_changes(leading_lines=[]),
-        leading_lines=node.leading_lines,
-    )
+    if fix.rewrite == "check-any":
+        negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+        condition = (
+            any_truth(test.expression, fix.torch)  # type: ignore[attr-defined]
+            if negated
+            else call(torch_function(fix.torch, "logical_not"), any_truth(test, fix.torch))
+        )
+    else:
+        condition = negated_condition(test, fix.torch)
+    return _compiled_check(condition, _message_text(raised.exc), node, fix.torch)
+
+
+def _asserted(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `assert-check` fix: `assert test, message` becomes `if
+    torch.compiler.is_compiling(): torch._assert_async(<test>, "<message>")` and, under
+    `else:`, the `assert` as it was."""
+    statement = _whole_statement(node)
+    if statement is None or not isinstance(statement.body[0], cst.Assert):
+        return None
+    asserted = statement.body[0]
+    message = "assertion failed" if asserted.msg is None else _message_text(asserted.msg)
+    return _compiled_check(any_truth(asserted.test, fix.torch), message, statement, fix.torch)
 
 
 def _removed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -179,16 +217,48 @@ def method(value: cst.BaseExpression, name: str) -> cst.Call:
     return cst.Call(func=cst.Attribute(value=value, attr=cst.Name(name)))
 
 
-def graph_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
+def graph_condition(
+    test: cst.BaseExpression,
+    torch: str,
+    operand: Callable[[cst.BaseExpression], cst.BaseExpression] | None = None,
+) -> cst.BaseExpression:
     """A condition with its `not`, `and` and `or` (which call `bool()` on a tensor) made
-    tensor operations: `torch.logical_not`, `torch.logical_and`, `torch.logical_or`."""
+    tensor operations: `torch.logical_not`, `torch.logical_and`, `torch.logical_or`; each
+    operand they combine rewritten by `operand`, where given."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return call(torch_function(torch, "logical_not"), graph_condition(test.expression, torch))
+        inner = graph_condition(test.expression, torch, operand)
+        return call(torch_function(torch, "logical_not"), inner)
     if isinstance(test, cst.BooleanOperation):
         name = "logical_and" if isinstance(test.operator, cst.And) else "logical_or"
-        left, right = (graph_condition(side, torch) for side in (test.left, test.right))
+        left, right = (graph_condition(side, torch, operand) for side in (test.left, test.right))
         return call(torch_function(torch, name), left, right)
-    return test
+    return test if operand is None else operand(test)
+
+
+def any_truth(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
+    """The truth of `test` as a boolean tensor, whether its operands are tensors or Python
+    values (a parameter may hold either): `not`, `and` and `or` become `torch.logical_*`, a
+    chained comparison `a < b < c` one `torch.logical_and` of its pairs (each operand but the
+    first and last is read twice: the fix that asks for it checks they are names), and each
+    other operand is made a tensor by `torch.as_tensor`."""
+
+    def as_tensor(value: cst.BaseExpression) -> cst.BaseExpression:
+        return call(torch_function(torch, "as_tensor"), value)
+
+    def truth(operand: cst.BaseExpression) -> cst.BaseExpression:
+        if not isinstance(operand, cst.Comparison) or len(operand.comparisons) == 1:
+            return as_tensor(operand)
+        pairs: list[cst.BaseExpression] = []
+        left = operand.left
+        for target in operand.comparisons:
+            pairs.append(cst.Comparison(left=left, comparisons=[target]))
+            left = target.comparator
+        result = as_tensor(pairs[0])
+        for pair in pairs[1:]:
+            result = call(torch_function(torch, "logical_and"), result, as_tensor(pair))
+        return result
+
+    return graph_condition(test, torch, truth)
 
 
 def negated_condition(test: cst.BaseExpression, torch: str) -> cst.BaseExpression:
@@ -228,5 +298,12 @@ def keep_block_valid(original: cst.CSTNode, updated: cst.CSTNode, removed: set[i
 
 
 # The rewrites any rule's fixes may name: `guard` and `remove` a whole statement, `check` a
-# raising `if`.
-SHARED: dict[str, Rewrite] = {"guard": _guarded, "remove": _removed, "check": _checked}
+# raising `if` (`check-any` where its operands may be Python values), `assert-check` an
+# `assert`.
+SHARED: dict[str, Rewrite] = {
+    "guard": _guarded,
+    "remove": _removed,
+    "check": _checked,
+    "check-any": _checked,
+    "assert-check": _asserted,
+}

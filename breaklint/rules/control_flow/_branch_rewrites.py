@@ -223,3 +223,24 @@ def cst_assignments(block: cst.BaseSuite) -> list[tuple[str, cst.BaseExpression]
     """`_assignments` of the same block, read from libcst."""
     lines: list[Any] = list(block.body)  # simple statement lines, as `_assignments` checked
     return [(line.body[0].targets[0].target.value, line.body[0].value) for line in lines]
+
+
+def stacked_truths(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `stacked` fix: `all(test for ...)` becomes `torch.stack([<test as a tensor> for ...]
+    or [torch.as_tensor(True)]).all()`; `any` the same with `False` and `.any()`."""
+    import libcst as cst
+
+    from breaklint.rewrites import any_truth, call, method, torch_function
+
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Name):
+        return None
+    drawn = node.args[0].value
+    if not isinstance(drawn, cst.GeneratorExp | cst.ListComp):
+        return None
+    builtin = node.func.value
+    truths = cst.ListComp(elt=any_truth(drawn.elt, fix.torch), for_in=drawn.for_in)
+    empty = cst.Name("True" if builtin == "all" else "False")
+    fallback = cst.List([cst.Element(call(torch_function(fix.torch, "as_tensor"), empty))])
+    either = cst.BooleanOperation(left=truths, operator=cst.Or(), right=fallback)
+    stacked = call(torch_function(fix.torch, "stack"), either)
+    return method(stacked, builtin).with_changes(lpar=node.lpar, rpar=node.rpar)

@@ -14,6 +14,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     assert_in_graph,
     flagged_where_expression,
     logical_value,
+    stacked_truths,
     where_expression,
     where_return,
     where_statement,
@@ -296,6 +297,91 @@ compiled = torch.compile(checked_log)
             probe="(checked_log, (torch.rand(8) + 0.1,))",
         ),
         FixExample(
+            before="""
+import torch
+
+
+def interpolate(t0, y0, t1, y1, t):
+    assert t0 <= t <= t1, f"t={t} outside [{t0}, {t1}]"
+    return (t1 - t) / (t1 - t0) * y0 + (t - t0) / (t1 - t0) * y1
+
+
+compiled = torch.compile(interpolate)
+""",
+            after="""
+import torch
+
+
+def interpolate(t0, y0, t1, y1, t):
+    if torch.compiler.is_compiling():
+        torch._assert_async(torch.logical_and(torch.as_tensor(t0 <= t), torch.as_tensor(t <= t1)), "t={t} outside [{t0}, {t1}]")
+    else:
+        assert t0 <= t <= t1, f"t={t} outside [{t0}, {t1}]"
+    return (t1 - t) / (t1 - t0) * y0 + (t - t0) / (t1 - t0) * y1
+
+
+compiled = torch.compile(interpolate)
+""",  # noqa: E501
+            probe=(
+                "(interpolate, (torch.tensor(0.0), torch.randn(4), torch.tensor(1.0),"
+                " torch.randn(4), torch.tensor(0.25)))"
+            ),
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def span(t0, t1, y):
+    if t0 > t1:
+        raise ValueError(f"start {t0} after end {t1}")
+    return y * (t1 - t0)
+
+
+compiled = torch.compile(span)
+""",
+            after="""
+import torch
+
+
+def span(t0, t1, y):
+    if torch.compiler.is_compiling():
+        torch._assert_async(torch.logical_not(torch.as_tensor(t0 > t1)), "start {t0} after end {t1}")
+    elif t0 > t1:
+        raise ValueError(f"start {t0} after end {t1}")
+    return y * (t1 - t0)
+
+
+compiled = torch.compile(span)
+""",  # noqa: E501
+            probe="(span, (torch.tensor(0.0), torch.tensor(2.0), torch.randn(4)))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def rising_gain(ts, y):
+    rising = all(a < b for a, b in zip(ts[:-1], ts[1:]))
+    return y * rising
+
+
+compiled = torch.compile(rising_gain)
+""",
+            after="""
+import torch
+
+
+def rising_gain(ts, y):
+    rising = torch.stack([torch.as_tensor(a < b) for a, b in zip(ts[:-1], ts[1:])] or [torch.as_tensor(True)]).all()
+    return y * rising
+
+
+compiled = torch.compile(rising_gain)
+""",  # noqa: E501
+            probe="(rising_gain, (torch.linspace(0, 1, 5), torch.randn(4)))",
+        ),
+        FixExample(
             before=_GATE,
             after=_GATE.replace(_GATE_BRANCH, _GATE_WHERE),
             probe="(Gate(), (torch.randn(4, 8),))",
@@ -482,6 +568,7 @@ compiled = torch.compile(checked)
         "logical": logical_value,
         "while-loop": while_loop,
         "where-told": where_told,
+        "stacked": stacked_truths,
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
@@ -528,6 +615,24 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   graph and raises a `RuntimeError` with the message's text unformatted (an f-string's fields
   as written).
 
+- the same for a raising `if` whose operands may be Python values at run time (a parameter
+  no tensor operation touched, `if t0 > t1: raise ...`) or whose test is a chained comparison,
+  with each operand made a tensor by `torch.as_tensor` and `a < b < c` written
+  `torch.logical_and(torch.as_tensor(a < b), torch.as_tensor(b < c))` (offered where `b` is a
+  name or an attribute, read twice); and for an `assert` whose test Python reads the truth of a
+  tensor in (`assert not torch.isnan(e).any(), msg`, `assert t0 <= t <= t1`): `if
+  torch.compiler.is_compiling(): torch._assert_async(<test as a tensor>, "<msg>")`, and the
+  `assert` as written under `else:`. Compiled code checks in the graph and raises a
+  `RuntimeError` (also under `python -O`, which drops the `assert`).
+
+- `all(test for ...)` / `any(...)` over tensor truths (a generator or a list comprehension
+  whose element `_assert_async` could take) becomes `torch.stack([torch.as_tensor(test) for
+  ...] or [torch.as_tensor(True)]).all()` (`False` and `.any()` for `any`): the answer is a
+  0-dim boolean tensor, not a Python bool (its truth is the same, but a caller that decides on
+  it still reads it, and `is True` no longer holds); every element is computed, where the
+  builtin stopped at the first that decided; and an element that is a tensor of several values,
+  on which the builtin raised, now takes part in the reduction.
+
 - an `if` whose one branch only tells (`warnings.warn`, `print`) and whose other only updates
   names bound to tensors becomes `if torch.compiler.is_compiling():` with `name =
   torch.where(cond, name, value)` (the name kept where the telling branch ran), and the `if`
@@ -545,7 +650,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         self._tests: set[int] = set()  # conditions already judged as a whole
         self._elifs: dict[int, bool] = {}  # each `elif` to come: whether to judge its test
         self._parameters: set[str] = set()  # may hold None or a number whatever they become
-        self._drawn: dict[int, str] = {}  # comprehensions `any()`/`all()` draw from, by id
+        # The `any()`/`all()` call of each comprehension it draws from, by the comprehension's id.
+        self._drawn: dict[int, ast.Call] = {}
 
     def _check(
         self,
@@ -593,7 +699,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return all(self._graph_test(value, top=False) for value in test.values)
         if (operand := negated(test)) is not None:
             return self._graph_test(operand, top=False)
-        if any(_boolean(node) for node in iter_nodes(test)):
+        # `a < b < c` reads the truth of `a < b` in Python, as `and` does.
+        if any(_boolean(node) or _chained(node) for node in iter_nodes(test)):
             return False
         # A test whose tensor is only guessed (a parameter no tensor operation touched) may
         # be a Python bool at run time, which `torch.where` refuses.
@@ -649,6 +756,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
 
     def _if_fix(self, node: ast.If) -> Fix | None:
         context = self.context
+        if not self._graph_test(node.test):
+            return self._any_check_fix(node)
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
         # A comment the rewritten statement would not keep in place.
         commented = any("#" in line for line in lines[1:])
@@ -689,6 +798,30 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None  # the condition would be computed once per name
         message = "choose in the graph: `{torch}.where(...)`"
         return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
+
+    def _any_check_fix(self, node: ast.If) -> Fix | None:
+        """The `check-any` fix of a raising `if` whose test `torch.where` could not take (an
+        operand that may be a Python value, a chained comparison): each operand becomes a
+        tensor (`torch.as_tensor`) in the check made while compiling."""
+        if any(_reads_a_number(n) for n in iter_nodes(node.test)) or not _truth_fits(node.test):
+            return None
+        return check_fix(self.context, node, self.fix_applicability, "check-any")
+
+    def _assert_fix(self, node: ast.Assert) -> Fix | None:
+        """`assert test, message` whose test Python reads the truth of a tensor in: while
+        compiling, `torch._assert_async` of the test made a tensor; otherwise as written."""
+        context = self.context
+        lines = context.source.lines[node.lineno - 1 : node.end_lineno]
+        if any("#" in line for line in lines[1:]) or not owns_its_lines(context, node):
+            return None  # a comment the rewritten statement would not keep in place
+        if any(_reads_a_number(n) for n in iter_nodes(node.test)) or not _truth_fits(node.test):
+            return None
+        message = (
+            "assert in the graph when compiling: `{torch}._assert_async(...)`, as written otherwise"
+        )
+        return offer(
+            context, node, message, "assert-check", self.fix_applicability, needs_torch=True
+        )
 
     def _told_fix(self, node: ast.If) -> Fix | None:
         """An `if` whose one branch only tells (`warnings.warn`, `print`) and whose other, if
@@ -743,7 +876,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             if self._elifs.pop(id(node)):
                 self._check(node.test, "`elif`")
         elif id(node) not in self._tests:
-            self._check(node.test, "`if`", lambda: self._if_fix(node))
+            self._check(node.test, "`if`", lambda: self._if_fix(node), tested=True)
         elif_ = _elif_of(node)
         if elif_ is not None:
             # After `if torch.compiler.is_compiling():` (the `check` fix) only eager runs
@@ -821,7 +954,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
                 else "`and`/`or`"
             )
             message = self.message.format(construct=f"{construct} inside an `assert`")
-            self.report(node.test, message, severity=severity)
+            self.report(node.test, message, severity=severity, fix=self._assert_fix(node))
 
     def _forced_truth(self, test: ast.expr) -> ast.expr | None:
         """The tensor operand whose truth an asserted `test` computes in Python, if any."""
@@ -862,21 +995,41 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         (drawn,) = node.args
         if isinstance(drawn, ast.GeneratorExp | ast.ListComp | ast.SetComp):
             # judged when the walk reaches it, after BL206 has seen the call that consumes it
-            self._drawn[id(drawn)] = func.id
+            self._drawn[id(drawn)] = node
         elif facts.kind(drawn).is_tensor:  # iterating a tensor draws its rows
             self._report_drawn(drawn, func.id)
 
     def visit_GeneratorExp(self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp) -> None:
-        builtin = self._drawn.pop(id(node), None)
-        if builtin is not None and self.context.facts.reads_tensor_value(node.elt):
-            self._report_drawn(node.elt, builtin)
+        call = self._drawn.pop(id(node), None)
+        if call is not None and self.context.facts.reads_tensor_value(node.elt):
+            assert isinstance(call.func, ast.Name)
+            self._report_drawn(node.elt, call.func.id, self._stacked_fix(call, node))
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp
 
-    def _report_drawn(self, element: ast.expr, builtin: str) -> None:
+    def _report_drawn(self, element: ast.expr, builtin: str, fix: Fix | None = None) -> None:
         guessed = self.context.facts.rests_on_guess(without_not(element))
         message = self.message.format(construct=f"`{builtin}()` over tensors")
-        self.report(element, message, severity=Severity.WARNING if guessed else None)
+        self.report(element, message, severity=Severity.WARNING if guessed else None, fix=fix)
+
+    def _stacked_fix(
+        self, call: ast.Call, drawn: ast.GeneratorExp | ast.ListComp | ast.SetComp
+    ) -> Fix | None:
+        """`all(test for ...)` / `any(...)`: every element's truth made a tensor and reduced in
+        the graph, `torch.stack([...] or [torch.as_tensor(True)]).all()` (`False`, `.any()`),
+        so an empty draw gives the builtin's answer."""
+        if isinstance(drawn, ast.SetComp):
+            return None
+        element = drawn.elt
+        if any(_reads_a_number(n) for n in iter_nodes(element)) or not _truth_fits(element):
+            return None
+        inner = [n for generator in drawn.generators for n in iter_nodes(generator)]
+        if any(isinstance(n, _NOT_IN_A_FUNCTION) for n in [*iter_nodes(element), *inner]):
+            return None  # a list comprehension would bind or wait where the generator did
+        message = "reduce in the graph: `{torch}.stack([...])." + f"{call.func.id}()`"  # type: ignore[attr-defined]
+        return offer(
+            self.context, call, message, "stacked", self.fix_applicability, needs_torch=True
+        )
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         if id(node) in self._tests:
@@ -919,6 +1072,27 @@ def _boolean(node: ast.AST) -> bool:
     return isinstance(node, ast.BoolOp) or (
         isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
     )
+
+
+def _chained(node: ast.AST) -> bool:
+    """`a < b < c`: Python reads the truth of `a < b` before it compares `b` and `c`."""
+    return isinstance(node, ast.Compare) and len(node.ops) > 1
+
+
+def _truth_fits(test: ast.expr) -> bool:
+    """Whether `rewrites.any_truth` can make `test` a tensor: no `not`, `and`, `or` nor chained
+    comparison below its own ones, and a chained comparison's inner operands names or
+    attributes, which it reads twice."""
+    for leaf in _boolean_leaves(test):
+        inner = [n for n in iter_nodes(leaf) if n is not leaf]
+        if any(_boolean(n) or _chained(n) for n in inner):
+            return False
+        if _chained(leaf) and not all(
+            isinstance(operand, ast.Name | ast.Attribute | ast.Constant)
+            for operand in leaf.comparators[:-1]  # type: ignore[attr-defined]
+        ):
+            return False
+    return True
 
 
 def _boolean_leaves(node: ast.expr) -> list[ast.expr]:
