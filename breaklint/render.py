@@ -194,12 +194,14 @@ def _probe_line(result: Any) -> _Styled:
     return text
 
 
-def write_rich(
+def write_findings(
     findings: Sequence[Finding],
     out: IO[str],
     probes: Sequence[Any] = (),
     show_bytecode: bool = False,
 ) -> None:
+    """The findings, then the probes' report: coloured by rich on a terminal, plain text
+    elsewhere."""
     entries = [_finding_text(finding, show_bytecode) for finding in findings]
     if probes:
         entries.append(_Styled("Probes", "bold underline"))
