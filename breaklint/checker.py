@@ -11,7 +11,6 @@ changes (`recheck_file`): a helper reached from another file, a callee disabled 
 from __future__ import annotations
 
 import ast
-import pickle
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -85,10 +84,14 @@ class FileResult:
         when read: the engine reads only the indexes of the files linked to others (a tenth
         of transformers' modeling files), and the words of every file."""
         if isinstance(self.stored_index, bytes):
+            import pickle  # here: only a result from another process holds a pickled index
+
             self.stored_index = cast(ModuleIndex, pickle.loads(self.stored_index))
         return self.stored_index
 
     def __reduce__(self) -> tuple[type[FileResult], tuple[object, ...]]:
+        import pickle  # here: a run in one process (`breaklint FILE`) pickles nothing
+
         index = self.stored_index
         if isinstance(index, ModuleIndex):
             index = pickle.dumps(index, pickle.HIGHEST_PROTOCOL)

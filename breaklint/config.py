@@ -6,7 +6,6 @@ import fnmatch
 import functools
 import os
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -157,6 +156,8 @@ def _read(path: Path) -> str:
 
 
 def _parse(path: Path, text: str) -> dict[str, Any]:
+    import tomllib  # here: a run with no pyproject.toml to read never needs it
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import traceback
 from collections import Counter
 from collections.abc import Iterable
@@ -39,6 +38,8 @@ def report_crash(crash: Exception) -> None:
         sys.stderr.write("".join(detail))
         error(f"internal error: {summary}")
         return
+    import tempfile  # here, with shutil and random it imports: only a crash needs them
+
     try:
         handle, log = tempfile.mkstemp(prefix="breaklint-crash-", suffix=".log")
         with os.fdopen(handle, "w", encoding="utf-8") as out:

@@ -59,8 +59,8 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
 - A run of one file (`breaklint FILE`, pre-commit) is its own project, alone as above: the
   scope, the analysis and the call summaries it was checked with are the project's, and
   are not computed again. What it pays besides is the interpreter and the imports of the
-  static phase (the dynamic phase, --hf, `breaklint graph` and libcst are imported only
-  when used, rich only to report findings in the `full` format), and the report.
+  static phase (the dynamic phase, the probes' reader, --hf, `breaklint graph` and libcst
+  are imported only when used, rich only to colour findings on a terminal), and the report.
 - Reports: concise, full, github and junit cost nothing more. JSON and SARIF carry each fix's
   edits (`breaklint.fixer.with_edits`, in J processes): files without a fix cost nothing;
   a file with fixes is read again, parsed by `ast` to find the functions that hold them,
@@ -107,7 +107,6 @@ from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index, code_words
 from breaklint.jobs import CheckJob, Job, RecheckJob, Storing, Task
 from breaklint.knowledge.answers import fingerprint
-from breaklint.probe_roots import probe_callers, probe_roots
 from breaklint.scope import Project, ScopedFunction, ScopeOptions, compile_scope
 from breaklint.source import collector_paused, deep_recursion, read_regular
 
@@ -229,18 +228,8 @@ def lint_paths(
     packages: dict[str, list[str]] = {}
     package_of = {path: package_parts(path, packages) for path in files}
     codes_of = {path: selection.codes_for(path) for path in files}
-    linted = {os.path.abspath(path) for path in files}
-    callers = tuple(
-        (path, digest)
-        for path in probe_callers(probes)
-        if path not in linted and (digest := file_digest(path)) is not None
-    )
-    scope = ScopeOptions(
-        everything=settings.scope == "all",
-        roots=settings.roots,
-        compiled=probe_roots(probes),
-        callers=callers,
-    )
+    compiled, callers = _probed(probes, files)
+    scope = ScopeOptions(settings.scope == "all", settings.roots, compiled, callers)
     # What each file held when linted: --fix rewrites a file only if it still holds that.
     digests = {
         path: text_digest(unsaved[path]) if path in unsaved else file_digest(path) for path in files
@@ -276,6 +265,24 @@ def lint_paths(
         cache.store(key, stored)
     result.digests = digests
     return result
+
+
+def _probed(
+    probes: Sequence[str], files: list[str]
+) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """What the probes compile (`ScopeOptions.compiled`), and the files beside them that are
+    not linted, with their digests (`ScopeOptions.callers`)."""
+    if not probes:  # a run without probes does not import their reader
+        return (), ()
+    from breaklint.probe_roots import probe_callers, probe_roots
+
+    linted = {os.path.abspath(path) for path in files}
+    callers = tuple(
+        (path, digest)
+        for path in probe_callers(probes)
+        if path not in linted and (digest := file_digest(path)) is not None
+    )
+    return probe_roots(probes), callers
 
 
 def _lint(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -97,6 +96,8 @@ def fixed_and_verified(
     still runs, gives equal eager outputs and breaks no more often. A file a probe disagrees
     about keeps the part of its fixes that passes the same check (`_bisect`), or gets its old
     text back, byte for byte. Then the static and dynamic phases see the result."""
+    import tempfile  # here, as the dynamic phase: a run without probes never needs it
+
     from breaklint.dynamic.model import OutputsPlan
 
     outcome = static(request, files, selection)

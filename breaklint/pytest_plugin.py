@@ -60,7 +60,7 @@ class BreaklintItem(pytest.Item):
     def runtest(self) -> None:
         from breaklint.config import Settings, find_pyproject, load_pyproject
         from breaklint.engine import lint_paths
-        from breaklint.render import write_rich
+        from breaklint.render import write_findings
         from breaklint.source import display_path
 
         # The project's [tool.breaklint] settings; the file on its own, as pre-commit lints it.
@@ -70,7 +70,7 @@ class BreaklintItem(pytest.Item):
         findings = lint_paths([path], settings, jobs=1, use_cache=False).findings
         if findings:
             out = io.StringIO()
-            write_rich(findings, out)
+            write_findings(findings, out)
             raise BreaklintFindings(out.getvalue().rstrip())
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:

@@ -1,18 +1,27 @@
 """The `full` format: each finding with its source line and a caret under the span, Dynamo's
-evidence when a probe confirmed it, and the probe report (rich)."""
+evidence when a probe confirmed it, and the probe report; coloured by rich on a terminal.
+
+Written elsewhere (a pipe, a file, pre-commit's captured output), the text carries no styles,
+and rich is not imported: its import was a tenth of the instructions of `breaklint FILE` on a
+file with findings (callgrind). The plain text is what rich writes there: each part's control
+codes other than tabs and newlines removed, tabs expanded to 8 columns, a newline after each
+entry; rich also drops whitespace that ends a line past the terminal's width, which the plain
+text keeps.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
 from functools import cache
-from typing import IO, Any
-
-from rich.console import Console
-from rich.text import Text
+from typing import IO, TYPE_CHECKING, Any
 
 from breaklint.findings import Evidence, Finding, Status
 from breaklint.source import display_path
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
 
@@ -27,10 +36,17 @@ def _lines(path: str) -> list[str]:
     return [line.rstrip("\r\n") for line in source_lines(text)]
 
 
+def _coloured(out: IO[str]) -> bool:
+    """Whether `out` is a terminal that shows colours (no NO_COLOR)."""
+    return out.isatty() and "NO_COLOR" not in os.environ
+
+
 def plain_console(out: IO[str], width: int | None = None) -> Console:
     """A console writing text as given (no markup, highlighting or emoji), coloured only on
     a terminal without NO_COLOR."""
-    is_terminal = out.isatty() and "NO_COLOR" not in os.environ
+    from rich.console import Console
+
+    is_terminal = _coloured(out)
     return Console(
         file=out,
         force_terminal=is_terminal,
@@ -43,8 +59,36 @@ def plain_console(out: IO[str], width: int | None = None) -> Console:
     )
 
 
-def _finding_text(f: Finding, show_bytecode: bool) -> Text:
-    text = Text()
+# The control codes rich's `Text` removes from what it is given (bell, backspace, vertical tab,
+# form feed, carriage return).
+_CONTROL_CODES = dict.fromkeys((7, 8, 11, 12, 13))
+
+
+class _Styled:
+    """Text in parts, each with its style (None: unstyled): rich's `Text` on a terminal, plain
+    text elsewhere."""
+
+    def __init__(self, text: str = "", style: str | None = None) -> None:
+        self.parts: list[tuple[str, str | None]] = [(text, style)] if text else []
+
+    def append(self, text: str, style: str | None = None) -> None:
+        self.parts.append((text, style))
+
+    def plain(self) -> str:
+        """The text as rich writes it without a terminal."""
+        return "".join(text.translate(_CONTROL_CODES) for text, _ in self.parts).expandtabs(8)
+
+    def rich(self) -> Text:
+        from rich.text import Text
+
+        text = Text()
+        for part, style in self.parts:
+            text.append(part, style=style)
+        return text
+
+
+def _finding_text(f: Finding, show_bytecode: bool) -> _Styled:
+    text = _Styled()
     text.append(f"{f.path}:{f.line}:{f.column}: ", style="bold")
     text.append(f.code, style=_SEVERITY_STYLE[f.severity.value])
     status = "" if f.status == Status.UNVERIFIED else f", {f.status.value}"
@@ -99,7 +143,7 @@ def _around_span(source: str, column: int, end: int) -> tuple[str, int, int]:
     return before + source[start:stop] + after, column + shift, min(end, stop + 1) + shift
 
 
-def _evidence(text: Text, evidence: Evidence, show_bytecode: bool) -> None:
+def _evidence(text: _Styled, evidence: Evidence, show_bytecode: bool) -> None:
     """What Dynamo said about the break that confirmed this finding."""
     text.append("  = dynamo: ", style="bold magenta")
     if evidence.recompiles is not None:
@@ -130,8 +174,8 @@ def _evidence(text: Text, evidence: Evidence, show_bytecode: bool) -> None:
         text.append("".join(f"      {row}\n" for row in evidence.bytecode.splitlines()))
 
 
-def _probe_line(result: Any) -> Text:
-    text = Text()
+def _probe_line(result: Any) -> _Styled:
+    text = _Styled()
     text.append(f"{result.probe.key}: ", style="bold")
     text.append(result.status.value, style="green" if result.status == "ok" else "bold red")
     ops = ",".join(map(str, result.ops_per_graph)) or "-"
@@ -152,18 +196,24 @@ def _probe_line(result: Any) -> Text:
     return text
 
 
-def write_rich(
+def write_findings(
     findings: Sequence[Finding],
     out: IO[str],
     probes: Sequence[Any] = (),
     show_bytecode: bool = False,
 ) -> None:
-    console = plain_console(out)
-    for finding in findings:
-        console.print(_finding_text(finding, show_bytecode))
+    """The findings, then the probes' report: coloured by rich on a terminal, plain text
+    elsewhere."""
+    entries = [_finding_text(finding, show_bytecode) for finding in findings]
     if probes:
-        console.print(Text("Probes", style="bold underline"))
+        entries.append(_Styled("Probes", "bold underline"))
         for result in probes:
-            console.print(_probe_line(result))
+            entries.append(_probe_line(result))
             if result.error:
-                console.print(Text((result.traceback or result.error).rstrip(), style="dim"))
+                entries.append(_Styled((result.traceback or result.error).rstrip(), "dim"))
+    if not _coloured(out):
+        out.write("".join(f"{entry.plain()}\n" for entry in entries))
+        return
+    console = plain_console(out)
+    for entry in entries:
+        console.print(entry.rich())

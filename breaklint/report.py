@@ -248,10 +248,10 @@ def write_full(
     findings: Sequence[Finding], out: IO[str], summary: Summary, options: OutputOptions
 ) -> None:
     if not findings and not summary.probes:
-        return  # nothing to write: a clean file (pre-commit's common case) never imports rich
-    from breaklint.render import write_rich  # rich is imported only for this format
+        return  # nothing to write: a clean file (pre-commit's common case) imports no renderer
+    from breaklint.render import write_findings  # rich is imported only to colour a terminal
 
-    write_rich(findings, out, summary.probes or (), options.show_bytecode)
+    write_findings(findings, out, summary.probes or (), options.show_bytecode)
 
 
 Writer = Callable[[Sequence[Finding], IO[str], Summary, OutputOptions], None]

@@ -36,10 +36,10 @@ class GraphReport:
 
     def text(self, max_breaks: int) -> str:
         """breaklint's report: one entry per finding, as the `full` format shows it."""
-        from breaklint.render import write_rich
+        from breaklint.render import write_findings
 
         out = io.StringIO()
-        write_rich(self.findings, out)
+        write_findings(self.findings, out)
         noun = "graph break" if self.breaks == 1 else "graph breaks"
         graphs = "graph" if self.graphs == 1 else "graphs"
         header = (
