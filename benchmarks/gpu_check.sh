@@ -6,12 +6,14 @@
 #   3. the CLI end to end on the dynamic corpus and on two --hf models, --device cuda and
 #      --device cpu side by side, compared probe by probe.
 # Needs a python3 with torch (CUDA build) and libcst; more wheels can come in WHEELS (a folder).
-# Writes its logs and reports to $OUT (default: gpu-check/ here).
+# Writes its logs and reports (a dozen files) into one archive, $OUT/gpu-check.tar.gz (default
+# OUT: gpu-check/ here): a lent device machine sends back at most eight files.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-gpu-check}
-mkdir -p "$out"
-out=$(realpath "$out")
+archive=$(realpath -m "${OUT:-gpu-check}")/gpu-check.tar.gz
+mkdir -p "$(dirname "$archive")"
+out=$(mktemp -d)
+trap 'tar czf "$archive" -C "$out" .' EXIT
 
 # Into a folder on PYTHONPATH, beside the torch that python3 has (a venv would not see it when
 # python3 is itself a venv's); installed, not editable, so the pytest plugin is registered.
