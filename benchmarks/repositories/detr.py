@@ -13,27 +13,21 @@ def _args(batch=2, c=32, h=4, w=5, queries=6):
     return (torch.randn(batch, c, h, w), mask, torch.randn(queries, c), torch.randn(batch, c, h, w))
 
 
-def probe_post_norm():
-    model = Transformer(
+def _transformer(**changes):
+    return Transformer(
         d_model=32,
         nhead=4,
         num_encoder_layers=2,
         num_decoder_layers=2,
         dim_feedforward=64,
         dropout=0.0,
-        return_intermediate_dec=True,
+        **changes,
     )
-    return model, _args()
+
+
+def probe_post_norm():
+    return _transformer(return_intermediate_dec=True), _args()
 
 
 def probe_pre_norm():
-    model = Transformer(
-        d_model=32,
-        nhead=4,
-        num_encoder_layers=2,
-        num_decoder_layers=2,
-        dim_feedforward=64,
-        dropout=0.0,
-        normalize_before=True,
-    )
-    return model, _args()
+    return _transformer(normalize_before=True), _args()

@@ -356,9 +356,10 @@ def run_probe(
                 lambda compiled: compiled(*args, **kwargs), target, request
             )
     except BaseException as error:  # the user's code may raise anything, SystemExit included
-        if fallback_device is not None and made_on_the_cpu(one_line(error)):
+        raised = one_line(error)
+        if fallback_device is not None and made_on_the_cpu(raised):
             again = run_probe(request, fallback_device, state, memory_mb)
-            return replace(again, fell_back=f"{device}: {one_line(error)}")
+            return replace(again, fell_back=f"{device}: {raised}")
         failed = failure(error, device)
         status, message = ProbeStatus.ERROR, failed.error
         if torch_shim.is_out_of_memory(error):

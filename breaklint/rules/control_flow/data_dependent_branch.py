@@ -803,7 +803,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         """The `check-any` fix of a raising `if` whose test `torch.where` could not take (an
         operand that may be a Python value, a chained comparison): each operand becomes a
         tensor (`torch.as_tensor`) in the check made while compiling."""
-        if any(_reads_a_number(n) for n in iter_nodes(node.test)) or not _truth_fits(node.test):
+        if not _as_tensor_truth(node.test):
             return None
         return check_fix(self.context, node, self.fix_applicability, "check-any")
 
@@ -814,7 +814,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
         if any("#" in line for line in lines[1:]) or not owns_its_lines(context, node):
             return None  # a comment the rewritten statement would not keep in place
-        if any(_reads_a_number(n) for n in iter_nodes(node.test)) or not _truth_fits(node.test):
+        if not _as_tensor_truth(node.test):
             return None
         message = (
             "assert in the graph when compiling: `{torch}._assert_async(...)`, as written otherwise"
@@ -1021,7 +1021,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         if isinstance(drawn, ast.SetComp):
             return None
         element = drawn.elt
-        if any(_reads_a_number(n) for n in iter_nodes(element)) or not _truth_fits(element):
+        if not _as_tensor_truth(element):
             return None
         inner = [n for generator in drawn.generators for n in iter_nodes(generator)]
         if any(isinstance(n, _NOT_IN_A_FUNCTION) for n in [*iter_nodes(element), *inner]):
@@ -1077,6 +1077,13 @@ def _boolean(node: ast.AST) -> bool:
 def _chained(node: ast.AST) -> bool:
     """`a < b < c`: Python reads the truth of `a < b` before it compares `b` and `c`."""
     return isinstance(node, ast.Compare) and len(node.ops) > 1
+
+
+def _as_tensor_truth(test: ast.expr) -> bool:
+    """Whether the fixes that make a test's truth a tensor (`check-any`, `assert-check`,
+    `stacked`) can take `test`: no number read from a tensor, which they would drop, and a form
+    `rewrites.any_truth` rewrites."""
+    return not any(_reads_a_number(n) for n in iter_nodes(test)) and _truth_fits(test)
 
 
 def _truth_fits(test: ast.expr) -> bool:

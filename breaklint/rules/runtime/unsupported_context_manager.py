@@ -4,7 +4,7 @@ import ast
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from breaklint.class_attributes import made_object
+from breaklint.class_attributes import made_by, made_object
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.knowledge.curated import (
@@ -240,13 +240,9 @@ compiled = torch.compile(attend)
     def _report_held(self, manager: ast.expr) -> bool:
         """`with self.ctx:` on what the class's methods made before the call: whether it was
         reported."""
-        if not (
-            isinstance(manager, ast.Attribute)
-            and isinstance(manager.value, ast.Name)
-            and manager.value.id == "self"
-        ):
+        if not isinstance(manager, ast.Attribute):
             return False
-        makers = self.context.self_assignments.callees(manager.attr)
+        makers = made_by(manager, {}, self.context.self_assignments)
         if not makers or any(
             maker in HELD_CONTEXT_MANAGERS_ENTERED
             or (maker.startswith("torch.") and maker not in HELD_GRAD_MODES)
@@ -256,7 +252,7 @@ compiled = torch.compile(attend)
         certain = all(maker in HELD_GRAD_MODES for maker in makers)
         self.report(
             manager,
-            self.held_message.format(manager=f"self.{manager.attr}", maker=makers[0]),
+            self.held_message.format(manager=dotted(manager), maker=makers[0]),
             hint=self.held_hint.format(maker=makers[0]),
             severity=None if certain else Severity.WARNING,
         )
