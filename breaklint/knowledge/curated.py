@@ -108,6 +108,23 @@ HELD_CONTEXT_MANAGERS_ENTERED = frozenset(
 HELD_GRAD_MODES = frozenset(
     {"torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled"}
 )
+# Context-manager classes a project's subclass of which Dynamo 2.13 cannot enter: `with
+# Quiet():` of `class Quiet(warnings.catch_warnings)` skips the whole frame at the `with` line.
+# True: only where the base's own `__enter__` runs (inherited, or through
+# `super().__enter__()`): `catch_warnings.__enter__` calls a builtin Dynamo does not trace
+# (GB0007). False: whatever the subclass defines (a subclassed grad mode is an "Unsupported
+# context manager", GB0142). Measured with Python 3.11; subclasses of autocast, `nullcontext`,
+# `contextlib.suppress`, `ExitStack`, `AbstractContextManager` and `ContextDecorator` are
+# entered. Checked by tests/projects/subclassed_managers.
+SUBCLASSED_CONTEXT_MANAGERS_SKIPPED = {
+    "warnings.catch_warnings": True,
+    **dict.fromkeys(HELD_GRAD_MODES, False),
+    "torch.autograd.no_grad": False, "torch.autograd.enable_grad": False,
+    "torch.autograd.inference_mode": False, "torch.autograd.set_grad_enabled": False,
+    "torch.autograd.grad_mode.no_grad": False, "torch.autograd.grad_mode.enable_grad": False,
+    "torch.autograd.grad_mode.inference_mode": False,
+    "torch.autograd.grad_mode.set_grad_enabled": False,
+}  # fmt: skip
 # Methods of standard-library objects that Dynamo 2.13 traces as draws: it keeps the number
 # in the graph as a 0-d tensor, so a use that needs the number itself (a branch, `int()`)
 # breaks, and a tensor operand (`x * rng.random()`) does not (measured on a module-level
