@@ -108,6 +108,15 @@ HELD_CONTEXT_MANAGERS_ENTERED = frozenset(
 HELD_GRAD_MODES = frozenset(
     {"torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled"}
 )
+# `nn.Module` methods that return generators: Dynamo 2.13 cannot rebuild one alive at a graph
+# break ("Generator reconstruction with mutations", GB8335), so it skips the frame (measured on
+# `parameters` and `modules`; the others are the same generator functions of `nn.Module`).
+MODULE_GENERATOR_METHODS = frozenset(
+    {
+        "parameters", "named_parameters", "buffers", "named_buffers", "children",
+        "named_children", "modules", "named_modules",
+    }
+)  # fmt: skip
 # Context-manager classes a project's subclass of which Dynamo 2.13 cannot enter: `with
 # Quiet():` of `class Quiet(warnings.catch_warnings)` skips the whole frame at the `with` line.
 # True: only where the base's own `__enter__` runs (inherited, or through
