@@ -22,19 +22,19 @@ class Block(nn.Module):
 
 class Checkpointed(Block):
     def forward(self, x):
-        return logged(self.inner, (x,), self.parameters())  # SKIP BL209
+        return logged(self.inner, (x,), self.parameters())  # SKIP BL210
 
 
 class Filtered(Block):
     def forward(self, x):
-        return logged(self.inner, (x,), params=(p for p in self.proj.parameters()))  # SKIP BL209
+        return logged(self.inner, (x,), params=(p for p in self.proj.parameters()))  # SKIP BL210
 
 
 class Held(Block):
     def forward(self, x):
         named = self.named_parameters()
         y = x * 2
-        print("step")  # SKIP BL401 BL209
+        print("step")  # SKIP BL401 BL210
         return self.inner(y) + len(list(named))
 
 

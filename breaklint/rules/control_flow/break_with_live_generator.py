@@ -9,7 +9,7 @@ from breaklint.syntax import dotted, iter_nodes, makes_generator
 
 
 class BreakWithLiveGenerator(FrameSkip):
-    code = "BL209"
+    code = "BL210"
     name = "break-with-live-generator"
     severity = Severity.ERROR
     # Each generator a call is given, or a local holds, is its own block (see `block_of`).
