@@ -1,11 +1,43 @@
-import ast
+from __future__ import annotations
 
-from breaklint.findings import Severity
+import ast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+from breaklint.findings import Applicability, Fix, Severity
+from breaklint.fixes import offer
 from breaklint.knowledge.curated import MODULE_GENERATOR_METHODS
-from breaklint.rule import Report, RuleContext
+from breaklint.rule import FixExample, Report, RuleContext
 from breaklint.rules.control_flow._frame_skip import FrameSkip
 from breaklint.rules.control_flow.graph_break_in_generator import CONSUMERS
 from breaklint.syntax import dotted, iter_nodes, makes_generator
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from breaklint.rewrites import Rewrite, Rewritten
+
+
+def _listed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `listed` fix: each generator the call is given becomes a list (a generator
+    expression a list comprehension, `self.parameters()` `list(self.parameters())`)."""
+    import libcst as cst
+
+    if not isinstance(node, cst.Call):
+        return None
+    arguments = []
+    for argument in node.args:
+        value = argument.value
+        if isinstance(value, cst.GeneratorExp):
+            value = cst.ListComp(value.elt, value.for_in)
+        elif (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value in MODULE_GENERATOR_METHODS
+        ):
+            value = cst.Call(cst.Name("list"), [cst.Arg(value)])
+        arguments.append(argument.with_changes(value=value))
+    return node.with_changes(args=arguments)
 
 
 class BreakWithLiveGenerator(FrameSkip):
@@ -25,9 +57,13 @@ class BreakWithLiveGenerator(FrameSkip):
         "comprehension), or make the break traceable (see {codes})"
     )
     fix_safety = """
-No automatic fix: a list in place of the generator is the same values only where whoever
-consumes it iterates it once and does not expect a generator; the break itself has its own
-rule's fix where one exists, and once it is fixed this finding goes too.
+Unsafe fix: where a call is given the generator, each generator argument becomes a list
+(`list(self.parameters())`, a list comprehension for a generator expression). Dynamo rebuilds
+a list, so the caller resumes after the callee's break instead of running eagerly (measured on
+2.13); the break inside the callee stays, with its own rule's fix. Unsafe: the callee gets every
+value at once, which differs where it stops early, iterates twice expecting the second pass to
+be empty, or checks for a generator. No fix for a local holding a generator across a break:
+the break's own fix, or a list where the local is bound, is the user's choice.
 """
     what = """
 Flags a graph break that happens while a generator object is alive in the compiled function:
@@ -95,6 +131,60 @@ compiled = torch.compile(Block())
 """
     probe = "(Block(), (torch.randn(2, 8),))"
     gb_ids = ("GB8335",)
+    fix_applicability = Applicability.UNSAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"listed": _listed}
+    fix_examples = (
+        FixExample(
+            before="""
+import torch
+
+
+def recompute(func, inputs, params):
+    print("recomputing with", sum(p.numel() for p in params), "parameters")
+    return func(*inputs)
+
+
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        return recompute(self.inner, (x,), self.parameters())
+
+    def inner(self, x):
+        return self.proj(x).relu()
+
+
+compiled = torch.compile(Block())
+""",
+            after="""
+import torch
+
+
+def recompute(func, inputs, params):
+    print("recomputing with", sum(p.numel() for p in params), "parameters")
+    return func(*inputs)
+
+
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        return recompute(self.inner, (x,), list(self.parameters()))
+
+    def inner(self, x):
+        return self.proj(x).relu()
+
+
+compiled = torch.compile(Block())
+""",
+            probe="(Block(), (torch.randn(2, 8),))",
+            counts=(1, 2),  # the print in `recompute` still breaks, but `forward` resumes
+        ),
+    )
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
@@ -102,6 +192,12 @@ compiled = torch.compile(Block())
         self._held: dict[str, ast.Assign] = {}  # locals bound to a generator: the binding
         self._uses: dict[str, int] | None = None  # each held local's last line of use
         self._conditional: dict[int, bool] = {}  # by id of a report: under a trace-time `if`
+
+    def skip_fix(self, node: ast.AST) -> Fix | None:
+        if id(node) not in self._given:
+            return None  # a local holds the generator: no fix (see the page)
+        message = "give the call a list of the generator's values"
+        return offer(self.context, node, message, "listed", self.fix_applicability)
 
     def _makes_generator(self, node: ast.expr) -> bool:
         """`syntax.makes_generator`, where a project method of the name is not what it calls."""
