@@ -206,6 +206,11 @@ UNTRACEABLE_TORCH_FUNCTIONS = {
     # The CTC loss is a dynamic-shape operator to Dynamo (GB0036), whatever its reduction.
     "torch.nn.functional.ctc_loss": _CTC,
     "torch.ctc_loss": _CTC,
+    # A function Dynamo skips (GB0007, measured on 2.13); `checkpoint` itself is traced.
+    "torch.utils.checkpoint.checkpoint_sequential": (
+        "checkpoint each segment with `torch.utils.checkpoint.checkpoint(segment, x, "
+        "use_reentrant=False)`, which Dynamo traces"
+    ),
 }
 # The `math` functions of real numbers: a tensor given to one is read through `__float__`
 # (or `__floor__`, `__ceil__`, `__trunc__`), which needs its value: Dynamo breaks there
