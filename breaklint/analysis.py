@@ -750,6 +750,12 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
                 or made.startswith(OPTIMIZER_MODULE)
             ):
                 held_objects.append(f"{head}={made}")
+    unenterable_calls = []
+    for callee in function.info.callees:
+        cls = analysis.project.constructed(function.ref.module, function.info, callee)
+        base = analysis.project.unenterable_base(cls) if cls is not None else None
+        if base is not None:
+            unenterable_calls.append(f"{callee}={base}")
     attributes = []
     class_name = function.info.class_name
     if class_name is not None:
@@ -765,4 +771,5 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
         project_calls=tuple(project_calls),
         attribute_kinds=tuple(attributes),
         held_objects=tuple(dict.fromkeys(held_objects)),
+        unenterable_calls=tuple(dict.fromkeys(unenterable_calls)),
     )

@@ -402,6 +402,7 @@ def _check_function(
             definitions=module.definitions,
             type_aliases=module.type_aliases,
             held_objects=_pairs(function.held_objects),
+            unenterable_calls=_pairs(function.unenterable_calls),
             breaking_calls=_pairs(function.breaking_calls),
             new_object_calls=frozenset(function.new_object_calls),
         )

@@ -26,7 +26,7 @@ from breaklint.compile_stage import CompileStage, Scope
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.curated import COMPILING_CHECKS, FALSE_WHILE_COMPILING
 from breaklint.knowledge.tensor_facts import TENSOR_FACTORIES
-from breaklint.syntax import SCALARS, child_fields, dotted, expand_import
+from breaklint.syntax import SCALARS, child_fields, dotted, expand_import, makes_generator
 
 _LEAVES = set(SCALARS)  # types of children that hold nothing to index
 COMPILE_CALLS = ("torch.compile", "torch._dynamo.optimize")
@@ -480,7 +480,7 @@ class _Indexer:
             if scan is not None:
                 _note_growth(scan, callee, node)
                 scan.callees.append(callee)
-                if scan.blocked or on_object_made_here(callee):
+                if scan.blocked or on_object_made_here(callee) or _given_a_generator(node):
                     scan.blocked_callees.append(callee)
                 if callee == "setattr" and len(node.args) == 3:
                     name, value = node.args[1], dotted(node.args[2])
@@ -1306,6 +1306,15 @@ def build_index(
     stage = CompileStage(tree, "") if stage is None else stage
     _Indexer(index, package_parts, {} if nodes is None else nodes, stage).scan(tree)
     return index
+
+
+def _given_a_generator(node: ast.Call) -> bool:
+    """Whether a call is given a generator Dynamo cannot rebuild (`syntax.makes_generator`):
+    a break inside the callee skips the caller's frame too. Not a builtin that consumes it,
+    where the generator's own breaks are what counts (BL206)."""
+    return any(makes_generator(argument) for argument in node.args) or any(
+        makes_generator(keyword.value) for keyword in node.keywords
+    )
 
 
 def on_object_made_here(callee: str) -> bool:

@@ -28,7 +28,11 @@ from breaklint.index import (
     tuple_items,
     unversioned,
 )
-from breaklint.knowledge.curated import AUTOGRAD_FUNCTION_TRACED, COMPILING_CHECKS
+from breaklint.knowledge.curated import (
+    AUTOGRAD_FUNCTION_TRACED,
+    COMPILING_CHECKS,
+    SUBCLASSED_CONTEXT_MANAGERS_SKIPPED,
+)
 from breaklint.modules import ModuleTable
 from breaklint.syntax import expand_import
 
@@ -91,6 +95,10 @@ class ScopedFunction:
     # and Dynamo cannot trace, or traces as draws (`knowledge.curated.UNTRACEABLE_OBJECT_METHODS`,
     # `TRACED_DRAW_METHODS`).
     held_objects: tuple[str, ...] = ()
+    # "callee=base" for the calls as written that make an instance of a project class Dynamo
+    # cannot enter in a `with`, for the torch or standard-library class it derives from
+    # (`Project.unenterable_base`).
+    unenterable_calls: tuple[str, ...] = ()
     # "callee=certain CODE path:line" (or "=maybe") for the calls as written that reach a
     # function that breaks the graph (`breaklint.call_breaks`), and the break it rests on.
     breaking_calls: tuple[str, ...] = ()
@@ -302,6 +310,22 @@ class Project:
 
     def function(self, ref: DefinitionRef) -> FunctionInfo | None:
         return self.by_module[ref.module].functions.get(ref.qualname)
+
+    def unenterable_base(self, cls: DefinitionRef) -> str | None:
+        """The torch or standard-library context manager a project class derives from whose
+        subclasses Dynamo cannot enter in a `with` (`SUBCLASSED_CONTEXT_MANAGERS_SKIPPED`), if
+        any: for some only where the base's own `__enter__` runs, that is, unless the nearest
+        `__enter__` of a project class on the way does not call `super().__enter__()`."""
+        chain = self.base_classes(cls)
+        enters = (self.function(DefinitionRef(c.module, f"{c.qualname}.__enter__")) for c in chain)
+        nearest = next((enter for enter in enters if enter is not None), None)
+        base_enter_runs = nearest is None or "super().__enter__" in nearest.callees
+        for current in chain:
+            for base in self.by_module[current.module].classes[current.qualname].bases:
+                needs_enter = SUBCLASSED_CONTEXT_MANAGERS_SKIPPED.get(_strip_call(base))
+                if needs_enter is not None and (base_enter_runs or not needs_enter):
+                    return _strip_call(base)
+        return None
 
     def method(self, module: str, class_name: str, name: str) -> DefinitionRef | None:
         key = (module, class_name, name)

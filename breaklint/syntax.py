@@ -11,6 +11,8 @@ import ast
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from breaklint.knowledge.curated import MODULE_GENERATOR_METHODS
+
 
 def expand_import(name: str, imports: dict[str, str]) -> str:
     """Expand a dotted name's first component through an import table: `nn.Module` ->
@@ -37,6 +39,21 @@ def dotted(node: ast.AST) -> str | None:
         return None
     parts.append(node.id)
     return ".".join(reversed(parts))
+
+
+def makes_generator(node: ast.expr) -> bool:
+    """A generator expression, or an `nn.Module` generator of the instance or its submodules
+    (`self.parameters()`, `self.encoder.modules()`): what Dynamo cannot rebuild after a break."""
+    if type(node) is ast.GeneratorExp:
+        return True
+    if type(node) is not ast.Call or type(node.func) is not ast.Attribute:
+        return False
+    written = dotted(node.func)
+    return (
+        node.func.attr in MODULE_GENERATOR_METHODS
+        and written is not None
+        and written.partition(".")[0] == "self"
+    )
 
 
 def excerpt(node: ast.AST, limit: int = 48) -> str:

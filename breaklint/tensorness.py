@@ -67,6 +67,7 @@ class FunctionFacts(Visitor):
         definitions: frozenset[str] = frozenset(),
         type_aliases: dict[str, str] | None = None,
         held_objects: dict[str, str] | None = None,
+        unenterable_calls: dict[str, str] | None = None,
         breaking_calls: dict[str, str] | None = None,
         new_object_calls: frozenset[str] = frozenset(),
     ) -> None:
@@ -81,6 +82,9 @@ class FunctionFacts(Visitor):
         self.type_aliases = type_aliases or {}
         # Module-level objects, here or imported, by name: the class that made each.
         self.held_objects = held_objects or {}
+        # Calls as written that make a project class's instance Dynamo cannot enter in a
+        # `with`: the torch or standard-library class it derives from.
+        self.unenterable_calls = unenterable_calls or {}
         # Calls as written that reach a project function that breaks the graph: "certain CODE
         # path:line" or "maybe ..." (`breaklint.call_breaks`).
         self.breaking_calls = breaking_calls or {}

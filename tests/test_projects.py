@@ -150,6 +150,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - vector_elements: a loop over a tensor of one dimension (`torch.where(mask)`'s index tensors
   through `zip`, `torch.arange(n)`) binds 0-dim tensors, each an index Dynamo must read; not a
   loop over a list of ints (mechanism 4);
+- subclassed_managers: `with` on a project class deriving from `warnings.catch_warnings`
+  (through another project class, or calling the base's `__enter__`) or from `torch.no_grad`,
+  which Dynamo cannot enter: the frame is skipped at the `with` line; not a `catch_warnings`
+  subclass whose own `__enter__` leaves the base's alone (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -519,6 +523,14 @@ EXPECTED = {
         ("lib/ops.py", 7, "BL401", "error"),  # torch._dynamo.optimize("eager")(shift)
         ("lib/ops.py", 12, "BL401", "error"),  # called by @torch.compile(fullgraph=False)
     ],
+    "subclassed_managers": [
+        # `with quiet.suppress_trace_warnings():`, its `__enter__` calling the base's
+        ("layers/blocks.py", 13, "BL507", "error"),
+        ("layers/blocks.py", 19, "BL507", "error"),  # `muted()`, a subclass of that one
+        # (not `recorded()` at 25: its own `__enter__` never calls `catch_warnings`')
+        ("layers/blocks.py", 31, "BL507", "error"),  # `frozen()`, a `torch.no_grad`
+        ("utils/quiet.py", 9, "BL501", "error"),  # `warnings.simplefilter` in `__enter__`
+    ],
     "script_roots": [
         ("infer/utils.py", 2, "BL304", "error"),  # `x[:, :n]`, the tensor `infer/run.py` passes
         ("lib/utils.py", 2, "BL401", "error"),  # through `from .utils import norm`
@@ -688,6 +700,12 @@ def test_dynamo_breaks_in_the_methods_of_an_annotated_data_object(tmp_path: Path
 def test_dynamo_breaks_at_packing_and_the_ctc_loss(tmp_path: Path) -> None:
     assert probed_findings("sequence_calls", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["sequence_calls"]
+    ]
+
+
+def test_dynamo_skips_the_frames_that_enter_a_subclassed_manager(tmp_path: Path) -> None:
+    assert probed_findings("subclassed_managers", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["subclassed_managers"]
     ]
 
 

@@ -108,6 +108,32 @@ HELD_CONTEXT_MANAGERS_ENTERED = frozenset(
 HELD_GRAD_MODES = frozenset(
     {"torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled"}
 )
+# `nn.Module` methods that return generators: Dynamo 2.13 cannot rebuild one alive at a graph
+# break ("Generator reconstruction with mutations", GB8335), so it skips the frame (measured on
+# `parameters` and `modules`; the others are the same generator functions of `nn.Module`).
+MODULE_GENERATOR_METHODS = frozenset(
+    {
+        "parameters", "named_parameters", "buffers", "named_buffers", "children",
+        "named_children", "modules", "named_modules",
+    }
+)  # fmt: skip
+# Context-manager classes a project's subclass of which Dynamo 2.13 cannot enter: `with
+# Quiet():` of `class Quiet(warnings.catch_warnings)` skips the whole frame at the `with` line.
+# True: only where the base's own `__enter__` runs (inherited, or through
+# `super().__enter__()`): `catch_warnings.__enter__` calls a builtin Dynamo does not trace
+# (GB0007). False: whatever the subclass defines (a subclassed grad mode is an "Unsupported
+# context manager", GB0142). Measured with Python 3.11; subclasses of autocast, `nullcontext`,
+# `contextlib.suppress`, `ExitStack`, `AbstractContextManager` and `ContextDecorator` are
+# entered. Checked by tests/projects/subclassed_managers.
+SUBCLASSED_CONTEXT_MANAGERS_SKIPPED = {
+    "warnings.catch_warnings": True,
+    **dict.fromkeys(HELD_GRAD_MODES, False),
+    "torch.autograd.no_grad": False, "torch.autograd.enable_grad": False,
+    "torch.autograd.inference_mode": False, "torch.autograd.set_grad_enabled": False,
+    "torch.autograd.grad_mode.no_grad": False, "torch.autograd.grad_mode.enable_grad": False,
+    "torch.autograd.grad_mode.inference_mode": False,
+    "torch.autograd.grad_mode.set_grad_enabled": False,
+}  # fmt: skip
 # Methods of standard-library objects that Dynamo 2.13 traces as draws: it keeps the number
 # in the graph as a 0-d tensor, so a use that needs the number itself (a branch, `int()`)
 # breaks, and a tensor operand (`x * rng.random()`) does not (measured on a module-level
@@ -180,6 +206,11 @@ UNTRACEABLE_TORCH_FUNCTIONS = {
     # The CTC loss is a dynamic-shape operator to Dynamo (GB0036), whatever its reduction.
     "torch.nn.functional.ctc_loss": _CTC,
     "torch.ctc_loss": _CTC,
+    # A function Dynamo skips (GB0007, measured on 2.13); `checkpoint` itself is traced.
+    "torch.utils.checkpoint.checkpoint_sequential": (
+        "checkpoint each segment with `torch.utils.checkpoint.checkpoint(segment, x, "
+        "use_reentrant=False)`, which Dynamo traces"
+    ),
 }
 # The `math` functions of real numbers: a tensor given to one is read through `__float__`
 # (or `__floor__`, `__ceil__`, `__trunc__`), which needs its value: Dynamo breaks there

@@ -414,3 +414,24 @@ class SelfTuning(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         self.optimizer.zero_grad()  # BREAK BL510
         return self.scale(x)
+
+
+def recompute(func, inputs: tuple, params) -> torch.Tensor:
+    """A checkpointing helper that logs each recomputation."""
+    print("recomputing", len(inputs))  # BREAK BL401
+    return func(*inputs)
+
+
+class CheckpointedBlock(nn.Module):
+    """A helper given `self.parameters()` breaks inside: Dynamo cannot rebuild the generator to
+    resume after the break, and skips the frame at the call."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.proj = nn.Linear(8, 8)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return recompute(self.inner, (x,), self.parameters())  # SKIP BL210
+
+    def inner(self, x: torch.Tensor) -> torch.Tensor:
+        return self.proj(x).relu()

@@ -7,6 +7,7 @@ from layers import (
     Attention,
     BucketedCache,
     CachedDistance,
+    CheckpointedBlock,
     Chunker,
     DeterministicPool,
     EnergyForces,
@@ -154,3 +155,7 @@ def probe_keyword_terms():
 
 def probe_self_tuning():
     return SelfTuning(), (torch.randn(2, 8),)
+
+
+def probe_checkpointed_block():
+    return CheckpointedBlock(), (torch.randn(2, 8),)

@@ -76,6 +76,14 @@ class UnsupportedContextManager(Rule):
         "drop it where the setting is already the default"
     )
     held_hint = "make the context manager in the function: `with {maker}(...):`"
+    subclass_message = (
+        "`{manager}()` makes a subclass of `{base}`, which Dynamo cannot enter while tracing: "
+        "it gives up on the whole function, which runs eagerly with no graph"
+    )
+    subclass_hint = (
+        "enter it outside the compiled function (around the call of the compiled model), or "
+        "enter `{base}(...)` itself, which Dynamo supports"
+    )
     fix_safety = """
 Safe fix: `torch.backends.cuda.sdp_kernel(...)` becomes `torch.nn.attention.sdpa_kernel` of the
 backends its arguments enable, picked by a lambda with `sdp_kernel`'s own parameters and
@@ -94,6 +102,11 @@ Flags `with` on the torch context managers that Dynamo does not support:
 on a `threading.Lock` or `RLock` known from where it is made: `lock = Lock()` earlier in the
 function, or `self.lock = threading.Lock()` in a method of the class. The grad modes,
 autocast, `torch.nn.attention.sdpa_kernel` and profiler ranges are supported and not flagged.
+
+It flags `with Quiet():` where `Quiet` is a class of the project deriving from
+`warnings.catch_warnings` (unless a `__enter__` of its own does not call the base's) or from a
+grad mode (`torch.no_grad`, `enable_grad`, `inference_mode`, `set_grad_enabled`): Dynamo enters
+these classes themselves, not their subclasses.
 
 It also flags `with self.<attribute>:` where the class's methods set the attribute to an object
 made by a call (`self.ctx = torch.no_grad()`, `self.timer = Timer()` in `__init__`): Dynamo
@@ -221,6 +234,14 @@ compiled = torch.compile(attend)
         if self._report_held(manager):
             return
         if not isinstance(manager, ast.Call):
+            return
+        base = self.context.facts.unenterable_calls.get(dotted(manager.func) or "")
+        if base is not None:
+            self.report(
+                manager,
+                self.subclass_message.format(manager=dotted(manager.func), base=base),
+                hint=self.subclass_hint.format(base=base),
+            )
             return
         name = self.context.facts.resolve(manager.func)
         name = CONTEXT_MANAGER_ALIASES.get(name or "", name)

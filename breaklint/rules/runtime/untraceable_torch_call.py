@@ -23,8 +23,9 @@ code around it.
 Flags, in compiled code, `torch.autograd.grad(...)`, `torch.autograd.Variable(...)` (old code's
 wrapper, `from torch.autograd import Variable`), `torch.sparse_coo_tensor(...)`,
 `torch.nn.utils.rnn.pack_padded_sequence(...)` and `pack_sequence(...)`, `F.ctc_loss(...)` (and
-`torch.ctc_loss`), and `t.to_sparse()`, `loss.backward()`, `t.storage()` and
-`t.untyped_storage()` on a tensor: calls Dynamo 2.13 does not trace with its default settings.
+`torch.ctc_loss`), `torch.utils.checkpoint.checkpoint_sequential(...)`, and `t.to_sparse()`,
+`loss.backward()`, `t.storage()` and `t.untyped_storage()` on a tensor: calls Dynamo 2.13 does
+not trace with its default settings.
 An optimizer's and a scheduler's methods have a rule of their own (BL510).
 """
     why = """

@@ -14,12 +14,14 @@ FUNCTIONS = frozenset(
 METHODS = frozenset(
     {"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select", "bincount"}
 )
+# Without `num_classes` (or with -1) its width is the largest label plus one: a value (GB0246).
+ONE_HOT = "torch.nn.functional.one_hot"
 
 
 class DynamicShapeOp(Rule):
     code = "BL301"
     name = "dynamic-shape-op"
-    words = called(*FUNCTIONS, "torch.where") | METHODS
+    words = called(*FUNCTIONS, "torch.where", ONE_HOT) | METHODS
     severity = Severity.ERROR
     message = (
         "`{op}` returns a tensor whose size depends on the data; Dynamo cannot trace it with "
@@ -35,8 +37,10 @@ ops instead.
 """
     what = """
 Flags `torch.nonzero`, `torch.argwhere`, `torch.unique`, `torch.unique_consecutive`,
-`torch.masked_select`, `torch.bincount` (and their tensor methods) and the one-argument
-`torch.where(cond)`. The three-argument `torch.where(cond, a, b)` keeps the shape and is fine.
+`torch.masked_select`, `torch.bincount` (and their tensor methods), the one-argument
+`torch.where(cond)`, and `F.one_hot(labels)` without `num_classes` (or with -1), whose width is
+the largest label plus one. The three-argument `torch.where(cond, a, b)` keeps the shape and is
+fine, and so is `F.one_hot(labels, num_classes)`.
 """
     why = WHY
     example = """
@@ -67,6 +71,10 @@ compiled = torch.compile(positive_sum)
     def visit_Call(self, node: ast.Call) -> None:
         name = self.context.facts.resolve(node.func)
         arguments = len(node.args) + len(node.keywords)
+        if name == ONE_HOT and _sized_by_labels(node):
+            hint = "pass `num_classes=`, the number of labels: the width is then known"
+            self.report(node, self.message.format(op=name), hint=hint)
+            return
         if name in FUNCTIONS or (name == "torch.where" and arguments == 1):
             self.report(node, self.message.format(op=name))
             return
@@ -76,3 +84,14 @@ compiled = torch.compile(positive_sum)
         receiver, method = call
         if method in METHODS and self.context.facts.kind(receiver) is not Kind.PYTHON:
             self.report(node, self.message.format(op=f".{method}()"))
+
+
+def _sized_by_labels(node: ast.Call) -> bool:
+    """Whether a `one_hot` call leaves its width to the labels: no `num_classes`, or -1."""
+    given = node.args[1] if len(node.args) > 1 else None
+    for keyword in node.keywords:
+        if keyword.arg == "num_classes":
+            given = keyword.value
+    if given is None:
+        return not any(keyword.arg is None for keyword in node.keywords)  # not `**options`
+    return type(given) is ast.UnaryOp and ast.unparse(given) == "-1"
