@@ -33,6 +33,9 @@ REPOSITORIES = {  # name: (GitHub repository, commit)
     "edm": ("NVlabs/edm", "008a4e5316c8e3bfe61a62f874bddba254295afb"),
     "guided_diffusion": ("openai/guided-diffusion", "22e0df8183507e13a7813f8d38d51b072ca1e67c"),
     "dinov2": ("facebookresearch/dinov2", "b8931f7bf91576930313be2c6d6af376033b35f0"),
+    "nerf_pytorch": ("yenchenlin/nerf-pytorch", "63a5a630c9abd62b0f21c08703d0ac2ea7d4b9dd"),
+    "raft": ("princeton-vl/RAFT", "2888e15a51fa41140771d3f498ed8023cff098d1"),
+    "pointnet2": ("yanx27/Pointnet_Pointnet2_pytorch", "eb64fe0b4c24055559cea26299cb485dcb43d8dd"),
     "stylegan2_ada_pytorch": (
         "NVlabs/stylegan2-ada-pytorch",
         "d72cc7d041b42ec8e806021a205ed9349f87c6a4",
