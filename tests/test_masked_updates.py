@@ -146,6 +146,7 @@ SUBSETS = [
     ("y = x[m]\n    out[m] = y\n    out[m] = torch.ones(3)", None),  # a write of another size
     ("lo = lo * 2\n    y = x[m]\n    out[m] = y", None),  # the range's bound changes after
     ("y = [v for v in x[m]]\n    out[m] = torch.stack(y)", None),  # iterated over
+    ("i = x[m].long()\n    out[m] = w[i]", None),  # an index: discarded ones may be out of range
 ]
 
 

@@ -236,6 +236,8 @@ def _used_on_the_subset(use: ast.expr, parents: dict[int, ast.AST], mask: str) -
             leading = elements[0]
             if not (isinstance(leading, ast.Constant) and leading.value is Ellipsis):
                 return False  # `y[0]`, `y[:, 1]`: along the selected dimension
+        if isinstance(parent, ast.Subscript) and parent.slice is child:
+            return False  # an index: a discarded element's value may be out of range
         if isinstance(parent, ast.Call) and child is not parent.func:
             name = dotted(parent.func)
             if name is not None and name.rpartition(".")[2] in _ACROSS:

@@ -503,9 +503,10 @@ that tensor's read becomes `x.clamp(lo, hi)`: equal where the mask holds, and in
 elsewhere, so the elements computed and then discarded stay in the computation's domain.
 Offered only where every read through the mask and every name computed from one is used to
 compute further names, in such a write back, or for its `dtype`/`device`; never returned,
-stored elsewhere, iterated over, captured by a lambda or comprehension, read across its
-elements (`.sum()`, `.shape`, `len()`, an index along the selected dimension) or written
-through the mask in place (`out[m] += y`). Unsafe: a function called on the reads is assumed
+stored elsewhere, iterated over, captured by a lambda or comprehension, used as an index
+(a discarded element's value may be out of range), read across its elements (`.sum()`,
+`.shape`, `len()`, an index along the selected dimension) or written through the mask in place
+(`out[m] += y`). Unsafe: a function called on the reads is assumed
 to compute each element on its own (a reduction inside it now sees every element); the
 discarded elements are computed, so an operation that raises on them (an index out of range
 where no clamp applies) now raises; and where their values are infinite or NaN, gradients
