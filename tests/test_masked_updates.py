@@ -147,6 +147,8 @@ SUBSETS = [
     ("lo = lo * 2\n    y = x[m]\n    out[m] = y", None),  # the range's bound changes after
     ("y = [v for v in x[m]]\n    out[m] = torch.stack(y)", None),  # iterated over
     ("i = x[m].long()\n    out[m] = w[i]", None),  # an index: discarded ones may be out of range
+    ("out[m] = x[m].mul_(2)", None),  # in place: a copy before, read whole it is `x`
+    ("y = x[m]\n    y += 1\n    out[m] = y", None),  # likewise
 ]
 
 

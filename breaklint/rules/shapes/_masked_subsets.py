@@ -138,8 +138,11 @@ def subset_plan(definition: ast.FunctionDef | ast.AsyncFunctionDef, mask: str) -
             return None  # `x[m] += y`, `del x[m]`, `a, x[m] = ...`: other fixes' or none
         writes.append(statement)
     derived = _derived_names(definition, reads)
-    if derived is None:
-        return None
+    if derived is None or any(
+        isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in derived
+        for n in ast.walk(definition)
+    ):
+        return None  # `y += 1`: read whole, `y` may be the tensor itself, updated in place
     uses = reads + [
         node
         for node in ast.walk(definition)
@@ -221,7 +224,8 @@ def _reads_any(value: ast.expr, names: set[str]) -> bool:
 def _used_on_the_subset(use: ast.expr, parents: dict[int, ast.AST], mask: str) -> bool:
     """Whether a read through the mask or of a derived name is used elementwise on the subset:
     in the value of an assignment to names or of a write back, or for its metadata; not read
-    across its elements, returned, stored elsewhere or captured by another scope."""
+    across its elements, changed in place (a read through a mask is a copy, read whole it is
+    the tensor), returned, stored elsewhere or captured by another scope."""
     child: ast.AST = use
     parent = parents.get(id(use))
     if isinstance(parent, ast.Attribute) and parent.attr in _METADATA:
@@ -229,8 +233,10 @@ def _used_on_the_subset(use: ast.expr, parents: dict[int, ast.AST], mask: str) -
     while parent is not None and not isinstance(parent, ast.stmt):
         if isinstance(parent, _NESTED):
             return False
-        if isinstance(parent, ast.Attribute) and parent.value is child and parent.attr in _ACROSS:
-            return False
+        if isinstance(parent, ast.Attribute) and parent.value is child:
+            attribute = parent.attr
+            if attribute in _ACROSS or (attribute.endswith("_") and not attribute.endswith("__")):
+                return False  # across the elements, or in place: read whole, it is the tensor
         if isinstance(parent, ast.Subscript) and parent.value is child:
             elements = parent.slice.elts if isinstance(parent.slice, ast.Tuple) else [parent.slice]
             leading = elements[0]
@@ -248,11 +254,7 @@ def _used_on_the_subset(use: ast.expr, parents: dict[int, ast.AST], mask: str) -
         names = all(None not in _target_names(t) for t in targets)
         write = len(targets) == 1 and isinstance(targets[0], ast.Subscript)
         return names or (write and mask_selection(targets[0].slice, mask) is True)  # type: ignore[attr-defined]
-    return (
-        isinstance(parent, ast.AugAssign)
-        and child is parent.value
-        and isinstance(parent.target, ast.Name)
-    )
+    return False
 
 
 def _clamp(mask: ast.expr) -> Clamp | None:

@@ -506,7 +506,8 @@ compute further names, in such a write back, or for its `dtype`/`device`; never 
 stored elsewhere, iterated over, captured by a lambda or comprehension, used as an index
 (a discarded element's value may be out of range), read across its elements (`.sum()`,
 `.shape`, `len()`, an index along the selected dimension) or written through the mask in place
-(`out[m] += y`). Unsafe: a function called on the reads is assumed
+(`out[m] += y`), and never changed in place (`x[m].mul_(2)`, `y += 1`: a read through a mask
+is a copy, read whole it is the tensor itself). Unsafe: a function called on the reads is assumed
 to compute each element on its own (a reduction inside it now sees every element); the
 discarded elements are computed, so an operation that raises on them (an index out of range
 where no clamp applies) now raises; and where their values are infinite or NaN, gradients
