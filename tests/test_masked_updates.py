@@ -123,3 +123,112 @@ def test_the_fixed_update_is_in_place_on_views_and_buffers_in_one_graph(tmp_path
     assert graphs_before > 1
     assert (graphs_after, breaks_after) == (1, 0)
     torch.testing.assert_close(after, before, rtol=0, atol=0)
+
+
+# A computation on the subset a mask selects (`masked-subset`): the body of
+# `f(x, w, lo, hi)` after `m = (x >= lo) & (x <= hi)` and `out = torch.zeros_like(x)`, and the
+# lines the fix writes for its reads and writes back, or None where the form does not hold.
+SUBSETS = [
+    (
+        "y = torch.log1p(-x[m] * w[m, :])\n    out[m] = y",
+        "y = torch.log1p(-x.clamp(lo, hi) * w)\n    out.copy_(torch.where(m, y, out))",
+    ),
+    (
+        "y = helper(x[m]) * 2\n    out[m] = y.to(out.dtype)",
+        "y = helper(x.clamp(lo, hi)) * 2\n    out.copy_(torch.where(m, y.to(out.dtype), out))",
+    ),
+    ("y = x[m] * 2\n    out[m] = y\n    return y", None),  # returned: it has the subset's size
+    ("y = x[m]\n    out[m] = y / y.sum()", None),  # a reduction across the selected elements
+    ("out[m] = x[m] * w[m, :].sum(-1)", None),  # `.sum(-1)` too: `-1` may be the selected one
+    ("y = x[m]\n    n = len(y)\n    out[m] = y", None),  # the subset's size
+    ("y = x[m]\n    out.cache = y\n    out[m] = y", None),  # stored elsewhere
+    ("y = x[m]\n    out[m] += y", None),  # written in place through the mask
+    ("y = x[m]\n    out[m] = y\n    out[m] = torch.ones(3)", None),  # a write of another size
+    ("lo = lo * 2\n    y = x[m]\n    out[m] = y", None),  # the range's bound changes after
+    ("y = [v for v in x[m]]\n    out[m] = torch.stack(y)", None),  # iterated over
+    ("i = x[m].long()\n    out[m] = w[i]", None),  # an index: discarded ones may be out of range
+    ("out[m] = x[m].mul_(2)", None),  # in place: a copy before, read whole it is `x`
+    ("y = x[m]\n    y += 1\n    out[m] = y", None),  # likewise
+]
+
+
+def _subset(tmp_path: Path, body: str) -> tuple[bool, str]:
+    """Whether a BL302 finding of `f` carries the `masked-subset` fix, and the body `--fix
+    --unsafe-fixes` writes with it."""
+    source = (
+        "import torch\n\n\ndef helper(x):\n    return x\n\n\n"
+        "def f(x, w, lo, hi):\n    m = (x >= lo) & (x <= hi)\n    out = torch.zeros_like(x)\n"
+        f"    {body}\n    return out\n\n\ncompiled = torch.compile(f)\n"
+    )
+    path = tmp_path / "subset.py"
+    path.write_text(source, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    subset = [
+        f for f in findings if f.code == "BL302" and f.fix and f.fix.rewrite == "masked-subset"
+    ]
+    plan = plan_fixes(subset, unsafe=True)
+    fixed = plan.files[0].fixed if plan.files else source
+    start = fixed.index("out = torch.zeros_like(x)\n") + len("out = torch.zeros_like(x)\n    ")
+    return bool(subset), fixed[start : fixed.index("\n    return out")]
+
+
+@pytest.mark.parametrize(("body", "fixed"), SUBSETS)
+def test_a_computation_on_a_masked_subset_is_fixed_only_where_it_stays_on_the_subset(
+    tmp_path: Path, body: str, fixed: str | None
+) -> None:
+    announced, written = _subset(tmp_path, body)
+    assert announced is (fixed is not None)
+    assert written == (fixed or body)
+    if fixed is not None:
+        assert _subset(tmp_path, written) == (False, written)  # fixing again changes nothing
+
+
+SPLINE = """
+import torch
+
+
+def inner(x, w):
+    return torch.log1p(-(x * w) ** 2)  # defined where |x * w| < 1
+
+
+def spline(x, w):
+    inside = (x >= -0.5) & (x <= 0.5)
+    out = x.clone()
+    out[inside] = inner(x[inside], w[inside])
+    return out
+"""
+
+
+def test_the_subset_fix_keeps_outputs_and_gradients_where_discarded_elements_leave_the_domain(
+    tmp_path: Path,
+) -> None:
+    """Outside the range `log1p` gives NaN; the clamp keeps the discarded elements inside it, so
+    the gradients through `torch.where` stay those of the original, in one graph."""
+    torch = pytest.importorskip("torch", reason="compiling with Dynamo needs torch")
+    from breaklint.dynamic import torch_shim
+
+    path = tmp_path / "spline.py"
+    path.write_text(SPLINE + "\n\ncompiled = torch.compile(spline)\n", encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    plan = plan_fixes([f for f in findings if f.code == "BL302" and f.fix], unsafe=True)
+    fixed = plan.files[0].fixed
+    assert "out.copy_(torch.where(inside, inner(x.clamp(-0.5, 0.5), w), out))" in fixed
+
+    def run(source: str) -> tuple[list[object], int, int]:
+        namespace: dict = {}
+        exec(compile(source, "<subset>", "exec"), namespace)
+        x = (torch.randn(64) * 2).requires_grad_()
+        w = torch.rand(64).requires_grad_()
+        out = namespace["spline"](x, w)
+        out.sum().backward()
+        captured = torch_shim.capture(lambda compiled: compiled(x, w), namespace["spline"])
+        return [out, x.grad, w.grad], len(captured.ops_per_graph), len(captured.breaks)
+
+    torch.manual_seed(0)
+    before, graphs_before, _ = run(SPLINE)
+    torch.manual_seed(0)
+    after, graphs_after, breaks_after = run(fixed)
+    assert graphs_before > 1
+    assert (graphs_after, breaks_after) == (1, 0)
+    torch.testing.assert_close(after, before, rtol=1e-6, atol=1e-6)
+    assert not any(t.isnan().any() for t in after)  # type: ignore[attr-defined]

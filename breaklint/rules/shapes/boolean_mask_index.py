@@ -9,6 +9,12 @@ from breaklint.fixes import offer
 from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Outline, Rule, RuleContext
 from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
+from breaklint.rules.shapes._masked_subsets import (
+    SUBSET,
+    SUBSET_MESSAGE,
+    masked_subset,
+    subset_plan,
+)
 from breaklint.syntax import dotted, excerpt, iter_nodes
 
 if TYPE_CHECKING:
@@ -194,6 +200,23 @@ def wrap_ends(x, ends):
 
 
 compiled = torch.compile(wrap_ends)
+"""
+
+
+_SUBSET = """
+import torch
+
+
+def squash_inside(x, scale):
+    inside = (x >= -1.0) & (x <= 1.0)
+    out = x.clone()
+    # asin is defined on [-1, 1] only
+    angle = torch.asin(x[inside]) * scale[inside]
+    out[inside] = angle
+    return out
+
+
+compiled = torch.compile(squash_inside)
 """
 
 
@@ -422,6 +445,14 @@ compiled = torch.compile(fill_gaps)
 """,
             probe="(fill_gaps, (torch.tensor([0.0, 1.0, 0.0]), torch.tensor([0.0, 2.0, 4.0])))",
         ),
+        FixExample(
+            before=_SUBSET,
+            after=_SUBSET.replace("torch.asin(x[inside])", "torch.asin(x.clamp(-1.0, 1.0))")
+            .replace("scale[inside]", "scale")
+            .replace("out[inside] = angle", "out.copy_(torch.where(inside, angle, out))"),
+            probe="(squash_inside, (torch.randn(8, 16) * 2, torch.rand(8, 16)))",
+            tolerance=1e-6,
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
@@ -429,6 +460,7 @@ compiled = torch.compile(fill_gaps)
         UPDATE: _masked_update,
         UPDATE_LEADING: _masked_update,
         POSITIONS: _true_positions,
+        SUBSET: masked_subset,
     }
     fix_safety = """
 Unsafe fix: a masked read reduced at once, `x[mask].sum()`, `.any()` or `.all()` with no
@@ -459,6 +491,30 @@ off: `x[mask] += 1`, `x[mask] *= 0.0` and `x[mask] = y[mask]` break the graph (G
 `aten.nonzero`), `x[mask] += y[mask]` twice; `x[mask] = 0.0` does not; the rewritten update
 compiles to one graph, on a local tensor, a view of one and a module's buffer.
 
+A computation on the subset a mask selects (`masked-subset`): a mask bound once to a name,
+reads through it (`x[m]`, `w[m, :]`), names computed from them (`y = f(x[m], w[m, :])`) and
+writes back through it (`out[m] = y`). The whole function is rewritten at once: each read is
+read whole (`x`, `w`), so everything is computed on every element, and each write back becomes
+`out.copy_(torch.where(m, y, out))` (the mask aligned to `out`'s leading dimensions unless `out`
+is the mask's tensor or a `zeros_like`/`clone` of it): the masked elements get the values they
+got before, and no size depends on the data. Where the mask is a closed range test of one
+tensor (`(x >= lo) & (x <= hi)`, `lo` and `hi` names, attributes or numbers not bound again),
+that tensor's read becomes `x.clamp(lo, hi)`: equal where the mask holds, and inside the range
+elsewhere, so the elements computed and then discarded stay in the computation's domain.
+Offered only where every read through the mask and every name computed from one is used to
+compute further names, in such a write back, or for its `dtype`/`device`; never returned,
+stored elsewhere, iterated over, captured by a lambda or comprehension, used as an index
+(a discarded element's value may be out of range), read across its elements (`.sum()`,
+`.shape`, `len()`, an index along the selected dimension) or written through the mask in place
+(`out[m] += y`), and never changed in place (`x[m].mul_(2)`, `y += 1`: a read through a mask
+is a copy, read whole it is the tensor itself). Unsafe: a function called on the reads is assumed
+to compute each element on its own (a reduction inside it now sees every element); the
+discarded elements are computed, so an operation that raises on them (an index out of range
+where no clamp applies) now raises; and where their values are infinite or NaN, gradients
+through `torch.where` are NaN (the discarded branch's zero gradient times an infinite
+derivative), which the clamp avoids only for the range-tested tensor. Measured on Dynamo 2.13:
+the page's example compiles to one graph with the eager outputs of the original.
+
 A list of Python bools read as an index (`x[..., flags, 0]`, `flags` a comprehension of
 comparisons bound in the function, or a literal) becomes the list of its True positions,
 `[i for i, taken in enumerate(flags) if taken]`: torch selects the same elements with it, in
@@ -480,6 +536,7 @@ that exist. Other reads have no automatic fix.
         # Names bound to a value read through a mask: their first dimension is the count the
         # mask selects, which the whole tensor does not have.
         self._selected: set[str] = set()
+        self._subsets: dict[str, Fix | None] = {}  # the `masked-subset` fix, by mask name
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
@@ -497,7 +554,7 @@ that exist. Other reads have no automatic fix.
     def visit_Subscript(self, node: ast.Subscript) -> None:
         # `x[mask] = 0` writes through the mask and keeps the shape; `x[mask] += y` reads first.
         if isinstance(node.ctx, ast.Load) and self._indexes_with_mask(node):
-            fix = self._updates.get(id(node))
+            fix = self._updates.get(id(node)) or self._subset_fix(node)
             reduction = self._reduced.get(id(node))
             if fix is None and reduction is not None:
                 message = (
@@ -516,6 +573,28 @@ that exist. Other reads have no automatic fix.
             self.report(node, fix=fix, hint=None if fix else self._hint(node))
         elif isinstance(node.ctx, ast.Load) and self._indexes_with_bool_list(node):
             self._report_bool_list(node)
+
+    def _subset_fix(self, node: ast.Subscript) -> Fix | None:
+        """The `masked-subset` fix of the function, for a read through a mask that is a name
+        (`x[m]`, `w[m, :]`) where the function has that form (see `subset_plan`)."""
+        index = node.slice
+        first = index.elts[0] if isinstance(index, ast.Tuple) else index
+        if not isinstance(first, ast.Name):
+            return None
+        mask = first.id
+        if mask not in self._subsets:
+            definition = self.context.definition
+            self._subsets[mask] = None
+            if subset_plan(definition, mask) is not None:
+                self._subsets[mask] = offer(
+                    self.context,
+                    definition,
+                    SUBSET_MESSAGE.format(mask=mask),
+                    SUBSET,
+                    self.fix_applicability,
+                    needs_torch=True,
+                )
+        return self._subsets[mask]
 
     def _report_bool_list(self, node: ast.Subscript) -> None:
         """A list of Python bools as an index is a mask too (made a tensor, then `nonzero`);
