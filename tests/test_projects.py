@@ -150,6 +150,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - vector_elements: a loop over a tensor of one dimension (`torch.where(mask)`'s index tensors
   through `zip`, `torch.arange(n)`) binds 0-dim tensors, each an index Dynamo must read; not a
   loop over a list of ints (mechanism 4);
+- number_tensors: a size read from a tensor made of Python numbers (`g =
+  torch.min(torch.as_tensor(group), torch.as_tensor(n))`, `torch.as_tensor(w) * 2`) is a
+  number Dynamo's fake tensor keeps, not flagged; `int()` of one and a size read from data
+  still are (mechanism 1);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -518,6 +522,10 @@ EXPECTED = {
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
         ("lib/ops.py", 7, "BL401", "error"),  # torch._dynamo.optimize("eager")(shift)
         ("lib/ops.py", 12, "BL401", "error"),  # called by @torch.compile(fullgraph=False)
+    ],
+    "number_tensors": [
+        ("layers/stats.py", 19, "BL102", "error"),  # `int(torch.tensor(n))` reads its value
+        ("layers/stats.py", 23, "BL304", "error"),  # `lengths.max()`, a size from data
     ],
     "script_roots": [
         ("infer/utils.py", 2, "BL304", "error"),  # `x[:, :n]`, the tensor `infer/run.py` passes
@@ -1174,3 +1182,10 @@ def test_files_sharing_a_module_name_outside_packages(breaklint, write) -> None:
     done = breaklint("--isolated", "--no-cache", "--output-format", "concise", "-q", ".")
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
+
+
+def test_dynamo_reads_sizes_from_tensors_made_of_numbers(tmp_path: Path) -> None:
+    # The reshape, repeat and new_zeros sizes made with `torch.as_tensor` do not break.
+    assert probed_findings("number_tensors", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["number_tensors"]
+    ]
