@@ -28,7 +28,11 @@ from breaklint.index import (
     tuple_items,
     unversioned,
 )
-from breaklint.knowledge.curated import AUTOGRAD_FUNCTION_TRACED, COMPILING_CHECKS
+from breaklint.knowledge.curated import (
+    AUTOGRAD_FUNCTION_TRACED,
+    CACHED_PROPERTY,
+    COMPILING_CHECKS,
+)
 from breaklint.modules import ModuleTable
 from breaklint.syntax import expand_import
 
@@ -78,6 +82,9 @@ class ScopedFunction:
     inner_only: tuple[str, ...] | None = None
     guard_calls: tuple[str, ...] = ()  # callees as written that are true while compiling
     tensor_calls: tuple[str, ...] = ()  # callees as written that return tensors
+    # `self.<name>` reads as written that run a `functools.cached_property` getter of a class
+    # whose instances compiled code makes: each new instance computes it while compiling.
+    cached_reads: tuple[str, ...] = ()
     registrations: tuple[HookRegistration, ...] = ()  # where this hook is registered, same file
     # What the project-wide analysis (`breaklint.analysis`) knows: "name=kind" for parameters
     # its callers decide, "callee=kind" for what project calls return (a kind, or
@@ -1172,6 +1179,33 @@ def _calls_that(
     return tuple(callee for callee in info.callees if test(module, info, callee))
 
 
+def _cached_reads(
+    project: Project, scopes: dict[DefinitionRef, Scope], ref: DefinitionRef, info: FunctionInfo
+) -> tuple[str, ...]:
+    """The `self.<name>` reads of a method that reach a `functools.cached_property` getter,
+    where the method's class (or the getter's) has an `__init__` compiled code calls: an object
+    made there has not computed it yet."""
+    if info.class_name is None:
+        return ()
+    reads = []
+    for callee in info.callees:
+        if not callee.startswith("self.") or callee.count(".") != 1:
+            continue
+        getter = project.resolve_callee(ref.module, info, callee)
+        getter_info = None if getter is None else project.function(getter)
+        if getter is None or getter_info is None or getter_info.class_name is None:
+            continue
+        if CACHED_PROPERTY not in getter_info.decorators:
+            continue
+        classes = {(ref.module, info.class_name), (getter.module, getter_info.class_name)}
+        if any(
+            (init := project.method(module, name, "__init__")) is not None and init in scopes
+            for module, name in classes
+        ):
+            reads.append(callee)
+    return tuple(reads)
+
+
 def matches_root(root: Root, patterns: tuple[str, ...], module: str) -> bool:
     """Whether a root of the module named `module` is kept by `roots` patterns (all are,
     without patterns): a pattern matches the label (`Encoder.forward`) or the dotted path
@@ -1280,6 +1314,7 @@ def compile_scope(
                 inner_only=inner.get(ref),
                 guard_calls=_calls_that(project.is_guard, module, info),
                 tensor_calls=_calls_that(project.returns_tensor, module, info),
+                cached_reads=_cached_reads(project, scopes, ref, info),
                 registrations=tuple(registrations.get(ref, ())),
             )
         )

@@ -10,6 +10,7 @@ from layers import (
     Chunker,
     DeterministicPool,
     EnergyForces,
+    FreshNormaliser,
     FreshShift,
     GuardedScale,
     HookedStack,
@@ -154,3 +155,7 @@ def probe_keyword_terms():
 
 def probe_self_tuning():
     return SelfTuning(), (torch.randn(2, 8),)
+
+
+def probe_fresh_normaliser():
+    return FreshNormaliser(), (torch.randn(2, 8),)
