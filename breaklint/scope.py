@@ -603,18 +603,24 @@ class Project:
         `solver_class = select(m)`), or one of the classes a module-level container holds
         (`solver = SOLVERS[m]()`). Not the result of a factory function, which may hand back
         an object made before the compiled code ran."""
+        return bool(self.new_object_makers(module, caller, callee))
+
+    def new_object_makers(self, module: str, caller: FunctionInfo, callee: str) -> list[str]:
+        """The calls as written (`Euler`, `solver_class`) that make the object a method call
+        is on, where `holds_new_object` holds; none where it does not."""
         name, dot, method = callee.partition(".")
         if not dot or "." in method or "(" in callee or self._is_parameter(caller, name):
-            return False
+            return []
         summaries = [
             summary
             for entry in caller.bindings
             if (bound := entry.partition("="))[0].partition(VERSION)[0] == name
             for summary in [bound[2]]
         ]
+        makers = []
         for summary in summaries:
             if summary[:1] != "c" or summary.index(";") != len(summary) - 1:
-                return False
+                return []
             maker = _strip_call(unversioned(summary[1:-1]))
             if (
                 self.constructed(module, caller, maker) is None
@@ -624,8 +630,9 @@ class Project:
                     and self._element_classes(module, caller, maker[:-2], 0, every=True)
                 )
             ):
-                return False
-        return bool(summaries)
+                return []
+            makers.append(maker)
+        return makers
 
     def _held_targets(
         self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int

@@ -158,6 +158,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   that compiled code makes instances of (its own or an inherited property): the getter's
   `RLock` skips the frame (Python before 3.12), and the caller's frame with it; not for an
   object made in `__init__` (mechanism 4);
+- breaking_constructors: a breaking method called on a local holding an object the function
+  makes skips the caller's frame, but not where making the object breaks first: Dynamo does
+  not resume with a half-made object (mechanism 1);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -526,6 +529,12 @@ EXPECTED = {
         ("lib/ops.py", 2, "BL401", "error"),  # torch.compile(scale), imported
         ("lib/ops.py", 7, "BL401", "error"),  # torch._dynamo.optimize("eager")(shift)
         ("lib/ops.py", 12, "BL401", "error"),  # called by @torch.compile(fullgraph=False)
+    ],
+    "breaking_constructors": [
+        ("model.py", 20, "BL208", "error"),  # `Plain(y0)` then `solver.solve`; not at 14
+        ("solvers/steps.py", 6, "BL201", "error"),  # in `Checked.__init__`
+        ("solvers/steps.py", 11, "BL101", "error"),
+        ("solvers/steps.py", 19, "BL101", "error"),
     ],
     "cached_properties": [
         ("dists/truncated.py", 17, "BL511", "error"),  # `Truncated(loc, scale).log_prob(x)`
@@ -1208,4 +1217,14 @@ def test_dynamo_skips_the_frames_that_read_a_new_objects_cached_property(tmp_pat
         pytest.skip("`functools.cached_property` has no lock from Python 3.12 on")
     assert probed_findings("cached_properties", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["cached_properties"]
+    ]
+
+
+def test_dynamo_does_not_skip_the_frame_whose_object_breaks_while_made(tmp_path: Path) -> None:
+    # After the break in `Checked.__init__`, Dynamo runs the rest of `CheckedSolve.forward`
+    # eagerly (measured on 2.13): no frame skip at 14, and the break at 11 is never traced.
+    statuses = {11: "not-reproduced"}
+    assert probed_findings("breaking_constructors", tmp_path) == [
+        (path, line, code, statuses.get(line, "confirmed"))
+        for path, line, code, _ in EXPECTED["breaking_constructors"]
     ]
