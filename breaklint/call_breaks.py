@@ -50,8 +50,9 @@ def breaking_calls(
     targets: dict[DefinitionRef, dict[str, tuple[DefinitionRef, ...]]] = {}
     callers: dict[DefinitionRef, list[DefinitionRef]] = {}
     # The calls of a method of a local that holds an object the function makes: Dynamo
-    # cannot rebuild that bound method either (as for `Helper(n).run(x)`).
-    made: dict[DefinitionRef, set[str]] = {}
+    # cannot rebuild that bound method either (as for `Helper(n).run(x)`); each with what the
+    # calls that make the object reach (its class's `__init__`).
+    made: dict[DefinitionRef, dict[str, tuple[DefinitionRef, ...]]] = {}
     # `self.step(x)` of an abstract `step`, which runs one of the subclasses' overrides: it
     # breaks where every override does (the overrides of a class hierarchy's abstract method
     # mostly differ in whether they break), found once the others' summaries are known.
@@ -75,8 +76,13 @@ def breaking_calls(
             overrides = project.replacing_overrides(ref.module, info, callee)
             runs = overrides or [t.ref for t in project.call_targets(ref.module, info, callee)]
             reached = tuple(target for target in runs if target in refs)
-            if reached and project.holds_new_object(ref.module, info, callee):
-                made.setdefault(ref, set()).add(callee)
+            makers = project.new_object_makers(ref.module, info, callee) if reached else []
+            if makers:
+                made.setdefault(ref, {})[callee] = tuple(
+                    target.ref
+                    for maker in makers
+                    for target in project.call_targets(ref.module, info, maker)
+                )
             if overrides:
                 abstract.append((ref, callee, reached))
             else:
@@ -97,7 +103,7 @@ def breaking_calls(
         for function in functions:
             ref = DefinitionRef(module, function.qualname)
             result[path].append(
-                _with_breaks(function, targets.get(ref, {}), made.get(ref, set()), summary)
+                _with_breaks(function, targets.get(ref, {}), made.get(ref, {}), summary)
             )
     return result
 
@@ -121,7 +127,7 @@ def _summaries(
 def _with_breaks(
     function: ScopedFunction,
     calls: Mapping[str, tuple[DefinitionRef, ...]],
-    made: set[str],
+    made: Mapping[str, tuple[DefinitionRef, ...]],
     summary: Mapping[DefinitionRef, Break],
 ) -> ScopedFunction:
     entries = []
@@ -133,7 +139,12 @@ def _with_breaks(
         # A call that may reach several functions breaks certainly only if each of them does.
         certain = len(breaks) == len(reached) and all(b.certain for b in breaks)
         entries.append(f"{callee}={'certain' if certain else 'maybe'} {breaks[0].where}")
-        if callee in made:
+        # Where making the object certainly breaks, Dynamo resumes after it: the resumed
+        # frame holds an object made before it, whose bound method it can rebuild.
+        made_breaking = any(
+            (b := summary.get(maker)) is not None and b.certain for maker in made.get(callee, ())
+        )
+        if callee in made and not made_breaking:
             on_new_objects.append(callee)
     if not entries:
         return function

@@ -416,6 +416,7 @@ def _check_function(
             target,
             function.disabled_calls,
             self_assignments,
+            cached_reads=function.cached_reads,
         )
         visitors = [rule(context) for rule in rules]
         # The facts visitor goes first so that rules see names bound before the node they visit.

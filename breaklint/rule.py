@@ -60,6 +60,9 @@ class RuleContext:
     disabled_calls: tuple[str, ...] = ()  # callees as written that are compiler-disabled
     # For a method: what its class assigns to `self.<attribute>` (its submodules).
     self_assignments: SelfAssignments = field(default_factory=lambda: SelfAssignments([], {}))
+    # `self.<name>` reads of a `functools.cached_property` that objects made while compiling
+    # have not computed yet (`ScopedFunction.cached_reads`).
+    cached_reads: tuple[str, ...] = ()
     # The rules that observe every report as it is made (see `Rule.observe`).
     observers: list[Rule] = field(default_factory=list)
     # `breaklint.fixes.tensor_operands` by operation, shared by the rules that ask: each

@@ -30,6 +30,7 @@ from breaklint.index import (
 )
 from breaklint.knowledge.curated import (
     AUTOGRAD_FUNCTION_TRACED,
+    CACHED_PROPERTY,
     COMPILING_CHECKS,
     SUBCLASSED_CONTEXT_MANAGERS_SKIPPED,
 )
@@ -82,6 +83,9 @@ class ScopedFunction:
     inner_only: tuple[str, ...] | None = None
     guard_calls: tuple[str, ...] = ()  # callees as written that are true while compiling
     tensor_calls: tuple[str, ...] = ()  # callees as written that return tensors
+    # `self.<name>` reads as written that run a `functools.cached_property` getter of a class
+    # whose instances compiled code makes: each new instance computes it while compiling.
+    cached_reads: tuple[str, ...] = ()
     registrations: tuple[HookRegistration, ...] = ()  # where this hook is registered, same file
     # What the project-wide analysis (`breaklint.analysis`) knows: "name=kind" for parameters
     # its callers decide, "callee=kind" for what project calls return (a kind, or
@@ -620,18 +624,24 @@ class Project:
         `solver_class = select(m)`), or one of the classes a module-level container holds
         (`solver = SOLVERS[m]()`). Not the result of a factory function, which may hand back
         an object made before the compiled code ran."""
+        return bool(self.new_object_makers(module, caller, callee))
+
+    def new_object_makers(self, module: str, caller: FunctionInfo, callee: str) -> list[str]:
+        """The calls as written (`Euler`, `solver_class`) that make the object a method call
+        is on, where `holds_new_object` holds; none where it does not."""
         name, dot, method = callee.partition(".")
         if not dot or "." in method or "(" in callee or self._is_parameter(caller, name):
-            return False
+            return []
         summaries = [
             summary
             for entry in caller.bindings
             if (bound := entry.partition("="))[0].partition(VERSION)[0] == name
             for summary in [bound[2]]
         ]
+        makers = []
         for summary in summaries:
             if summary[:1] != "c" or summary.index(";") != len(summary) - 1:
-                return False
+                return []
             maker = _strip_call(unversioned(summary[1:-1]))
             if (
                 self.constructed(module, caller, maker) is None
@@ -641,8 +651,9 @@ class Project:
                     and self._element_classes(module, caller, maker[:-2], 0, every=True)
                 )
             ):
-                return False
-        return bool(summaries)
+                return []
+            makers.append(maker)
+        return makers
 
     def _held_targets(
         self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
@@ -1196,6 +1207,33 @@ def _calls_that(
     return tuple(callee for callee in info.callees if test(module, info, callee))
 
 
+def _cached_reads(
+    project: Project, scopes: dict[DefinitionRef, Scope], ref: DefinitionRef, info: FunctionInfo
+) -> tuple[str, ...]:
+    """The `self.<name>` reads of a method that reach a `functools.cached_property` getter,
+    where the method's class (or the getter's) has an `__init__` compiled code calls: an object
+    made there has not computed it yet."""
+    if info.class_name is None:
+        return ()
+    reads = []
+    for callee in info.callees:
+        if not callee.startswith("self.") or callee.count(".") != 1:
+            continue
+        getter = project.resolve_callee(ref.module, info, callee)
+        getter_info = None if getter is None else project.function(getter)
+        if getter is None or getter_info is None or getter_info.class_name is None:
+            continue
+        if CACHED_PROPERTY not in getter_info.decorators:
+            continue
+        classes = {(ref.module, info.class_name), (getter.module, getter_info.class_name)}
+        if any(
+            (init := project.method(module, name, "__init__")) is not None and init in scopes
+            for module, name in classes
+        ):
+            reads.append(callee)
+    return tuple(reads)
+
+
 def matches_root(root: Root, patterns: tuple[str, ...], module: str) -> bool:
     """Whether a root of the module named `module` is kept by `roots` patterns (all are,
     without patterns): a pattern matches the label (`Encoder.forward`) or the dotted path
@@ -1304,6 +1342,7 @@ def compile_scope(
                 inner_only=inner.get(ref),
                 guard_calls=_calls_that(project.is_guard, module, info),
                 tensor_calls=_calls_that(project.returns_tensor, module, info),
+                cached_reads=_cached_reads(project, scopes, ref, info),
                 registrations=tuple(registrations.get(ref, ())),
             )
         )

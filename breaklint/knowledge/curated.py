@@ -167,6 +167,11 @@ HELD_OBJECT_METHOD_NAMES = UNTRACEABLE_METHOD_NAMES.union(
     *TRACED_DRAW_METHODS.values(), OPTIMIZER_METHODS
 )
 
+# `functools.cached_property` computes its value under an `RLock` until Python 3.12 removed
+# the lock: Dynamo 2.13 cannot enter an `RLock` ("Unsupported context manager", GB0142) and
+# skips the frame that reads the property before it is cached (measured on Python 3.11).
+CACHED_PROPERTY = "functools.cached_property"
+CACHED_PROPERTY_LOCKLESS_SINCE = (3, 12)
 # Python runs a list, set or dict comprehension as a function of its own, with a frame of its
 # own, before 3.12; PEP 709 inlines them into the enclosing function from 3.12 on. In a frame
 # Dynamo 2.13 runs eagerly, such a frame is compiled on its own when it touches torch.

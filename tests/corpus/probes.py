@@ -11,6 +11,7 @@ from layers import (
     Chunker,
     DeterministicPool,
     EnergyForces,
+    FreshNormaliser,
     FreshShift,
     GuardedScale,
     HookedStack,
@@ -159,3 +160,7 @@ def probe_self_tuning():
 
 def probe_checkpointed_block():
     return CheckpointedBlock(), (torch.randn(2, 8),)
+
+
+def probe_fresh_normaliser():
+    return FreshNormaliser(), (torch.randn(2, 8),)

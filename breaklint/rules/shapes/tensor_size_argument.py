@@ -125,6 +125,12 @@ FULL_REDUCTIONS = frozenset(
 # torch functions whose result has one dimension, whatever their arguments: a loop over it
 # binds 0-dim tensors.
 VECTOR_FUNCTIONS = frozenset({"torch.arange", "torch.randperm", "torch.linspace"})
+# torch functions that make a tensor of the Python numbers passed (`torch.as_tensor(n)`), and
+# those that keep such tensors so (`torch.min(torch.as_tensor(g), torch.as_tensor(n))`): Dynamo's
+# fake tensor keeps their value, so a size read from one is a number it knows (measured on 2.13;
+# `int(t)`, `.item()` and a slice bound still break).
+NUMBER_TENSOR_FUNCTIONS = frozenset({"torch.tensor", "torch.as_tensor"})
+NUMBER_TENSOR_COMBINERS = frozenset({"torch.min", "torch.max", "torch.minimum", "torch.maximum"})
 
 
 class TensorSizeArgument(Rule):
@@ -182,7 +188,10 @@ dimensions (`x[edge_index[0]]`) is a tensor of indices.
 A parameter of the compiled function that no tensor operation has touched is not taken for a
 tensor here: as a size it is almost always a Python int passed in. A local that an `if` makes
 a tensor on one way only (`if max_length is None: max_length = lengths.max()`, where callers
-also pass ints) is a warning: it breaks where that way runs.
+also pass ints) is a warning: it breaks where that way runs. A tensor made of Python numbers
+(`g = torch.min(torch.as_tensor(group), torch.as_tensor(n))`, `torch.as_tensor(w) * 2`) is not
+flagged as a size or count: Dynamo's fake tensor keeps its value (it is flagged as a slice
+bound, and BL102 flags `int(g)`, both of which break).
 """
     why = """
 Sizes, counts and bounds are Python integers in the graph. Given a tensor, Dynamo has to read
@@ -272,6 +281,9 @@ compiled = torch.compile(covariance)
         # Locals bound to a tensor of one dimension (`rows, cols = torch.where(mask)`,
         # `order = torch.randperm(n)`), until rebound.
         self._vectors: set[str] = set()
+        # Locals bound to a tensor made of Python numbers (`g = torch.as_tensor(n)`), until
+        # rebound.
+        self._number_tensors: set[str] = set()
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
@@ -284,6 +296,9 @@ compiled = torch.compile(covariance)
         elif single and self._vector(node.value):
             assert isinstance(target, ast.Name)
             self._vectors.add(target.id)
+        elif single and self._number_tensor(node.value):
+            assert isinstance(target, ast.Name)
+            self._number_tensors.add(target.id)
         elif (
             len(node.targets) == 1
             and isinstance(target, ast.Tuple)
@@ -303,6 +318,7 @@ compiled = torch.compile(covariance)
             if isinstance(bound, ast.Name):
                 self._reductions.discard(bound.id)
                 self._vectors.discard(bound.id)
+                self._number_tensors.discard(bound.id)
 
     def _vector(self, value: ast.expr) -> bool:
         """A tensor of one dimension: a local bound to one, `torch.arange(n)`, or one index
@@ -321,6 +337,32 @@ compiled = torch.compile(covariance)
             isinstance(value, ast.Call)
             and self.context.facts.resolve(value.func) in VECTOR_FUNCTIONS
         )
+
+    def _number_tensor(self, value: ast.expr) -> bool:
+        """A tensor made of Python numbers: `torch.as_tensor(n)` or `torch.tensor(n)` of a value
+        that is no tensor, a local bound to one, their `torch.min`/`max`, and arithmetic of them
+        with numbers (`g * 2`) or either of them and a number (`g if grouped else n`)."""
+        facts = self.context.facts
+        if isinstance(value, ast.Name):
+            return value.id in self._number_tensors
+        parts = (
+            (value.left, value.right)
+            if isinstance(value, ast.BinOp)
+            else (value.body, value.orelse)
+            if isinstance(value, ast.IfExp)
+            else ()
+        )
+        if parts:
+            return any(self._number_tensor(p) for p in parts) and all(
+                self._number_tensor(p) or facts.kind(p) is Kind.PYTHON for p in parts
+            )
+        if not isinstance(value, ast.Call) or not value.args:
+            return False
+        name = facts.resolve(value.func)
+        if name in NUMBER_TENSOR_FUNCTIONS:
+            made_of = facts.kind(value.args[0])
+            return not made_of.is_tensor and made_of is not Kind.TENSORS
+        return name in NUMBER_TENSOR_COMBINERS and all(self._number_tensor(a) for a in value.args)
 
     def _index_tuple(self, value: ast.expr) -> bool:
         """`torch.where(mask)` of one argument, `torch.nonzero(x, as_tuple=True)`,
@@ -454,7 +496,12 @@ compiled = torch.compile(covariance)
                 return
         if spec is None or (name == "range" and "range" in facts.names):
             return
-        values = [value for a in spec.positions(node, offset) for value in _elements(a)]
+        values = [
+            value
+            for a in spec.positions(node, offset)
+            for value in _elements(a)
+            if not self._number_tensor(value)
+        ]
         self._check(values, f"`{_call_name(node, name)}`")
 
     def _check(self, values: list[ast.expr], needs: str) -> None:
