@@ -750,6 +750,12 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
                 or made.startswith(OPTIMIZER_MODULE)
             ):
                 held_objects.append(f"{head}={made}")
+    method_holders = [
+        callee
+        for callee in function.info.callees
+        if (made_class := analysis.project.constructed(function.ref.module, function.info, callee))
+        and analysis.project.holds_own_methods(made_class)
+    ]
     attributes = []
     class_name = function.info.class_name
     if class_name is not None:
@@ -765,4 +771,5 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
         project_calls=tuple(project_calls),
         attribute_kinds=tuple(attributes),
         held_objects=tuple(dict.fromkeys(held_objects)),
+        method_holders=tuple(method_holders),
     )

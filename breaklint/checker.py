@@ -404,6 +404,7 @@ def _check_function(
             held_objects=_pairs(function.held_objects),
             breaking_calls=_pairs(function.breaking_calls),
             new_object_calls=frozenset(function.new_object_calls),
+            method_holders=frozenset(function.method_holders),
         )
         context = RuleContext(
             path,

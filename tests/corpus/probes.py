@@ -12,6 +12,7 @@ from layers import (
     EnergyForces,
     FreshShift,
     GuardedScale,
+    HeldStep,
     HookedStack,
     KeywordTerms,
     LabelSmoothingLoss,
@@ -142,6 +143,10 @@ def probe_quiet_scale():
 
 def probe_fresh_shift():
     return FreshShift(), (torch.randn(2, 8),)
+
+
+def probe_held_step():
+    return HeldStep(), (torch.randn(2, 8),)
 
 
 def probe_tagged_total():
