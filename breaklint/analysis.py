@@ -758,6 +758,10 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
     ]
     attributes = []
     class_name = function.info.class_name
+    classes = analysis.project.by_module[function.ref.module].classes
+    module_method = class_name in classes and analysis.project.is_module_class(
+        DefinitionRef(function.ref.module, class_name)
+    )
     if class_name is not None:
         read = {c[5:] for c in function.info.callees if c.startswith("self.") and c.count(".") == 1}
         for attribute in sorted(read):
@@ -772,4 +776,5 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
         attribute_kinds=tuple(attributes),
         held_objects=tuple(dict.fromkeys(held_objects)),
         method_holders=tuple(method_holders),
+        module_method=module_method,
     )

@@ -100,6 +100,7 @@ class ScopedFunction:
     # The constructor calls as written (`Stepper`, `solvers.Euler`) of project classes whose
     # instances hold bound methods of their own on attributes (`Project.holds_own_methods`).
     method_holders: tuple[str, ...] = ()
+    module_method: bool = False  # a method of an `nn.Module` class: its `self` is a module
 
 
 class DefinitionRef(NamedTuple):

@@ -26,8 +26,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   function returns, a subclass's override of `self.m()`, and the module functions reached
   only through them (mechanism 3); with probes, what their builder passes;
 - eager_frames: comprehensions that Python 3.11 runs as frames of their own, in a function
-  whose frame a break in a loop or a `try` body skips: Dynamo compiles them alone and skips
-  them too (mechanism 4);
+  whose frame a break in a loop or a `try` body skips: Dynamo compiles them alone (also one
+  that reads only `self` in a method of an `nn.Module` class) and skips them too
+  (mechanism 4);
 - held_methods: an object whose `__init__` (its own or a base's) stores a bound method of its
   own on an attribute, made in a function and read after a break there (its own, or one
   inside a function it calls): Dynamo cannot rebuild it and skips the frame at the break; not
@@ -243,6 +244,10 @@ EXPECTED = {
         ("run.py", 30, "BL101", "error"),  # `self.blend` in `Block.mix`: `Model`'s override
     ],
     "eager_frames": [
+        ("blocks/flags.py", 12, "BL102", "error"),
+        ("blocks/flags.py", 12, "BL202", "error"),
+        # it reads `self`, a module (a warning: `keys` may not be a list)
+        ("blocks/flags.py", 14, "BL205", "warning"),
         ("blocks/guarded.py", 7, "BL102", "error"),
         ("blocks/guarded.py", 7, "BL204", "error"),  # a break in a `try` body skips the frame
         ("blocks/guarded.py", 10, "BL205", "error"),  # it reads `F`, a torch module
