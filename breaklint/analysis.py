@@ -751,13 +751,22 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
             ):
                 held_objects.append(f"{head}={made}")
     unenterable_calls = []
+    method_holders = []
     for callee in function.info.callees:
-        cls = analysis.project.constructed(function.ref.module, function.info, callee)
-        base = analysis.project.unenterable_base(cls) if cls is not None else None
+        made_class = analysis.project.constructed(function.ref.module, function.info, callee)
+        if made_class is None:
+            continue
+        base = analysis.project.unenterable_base(made_class)
         if base is not None:
             unenterable_calls.append(f"{callee}={base}")
+        if analysis.project.holds_own_methods(made_class):
+            method_holders.append(callee)
     attributes = []
     class_name = function.info.class_name
+    classes = analysis.project.by_module[function.ref.module].classes
+    module_method = class_name in classes and analysis.project.is_module_class(
+        DefinitionRef(function.ref.module, class_name)
+    )
     if class_name is not None:
         read = {c[5:] for c in function.info.callees if c.startswith("self.") and c.count(".") == 1}
         for attribute in sorted(read):
@@ -772,4 +781,6 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
         attribute_kinds=tuple(attributes),
         held_objects=tuple(dict.fromkeys(held_objects)),
         unenterable_calls=tuple(dict.fromkeys(unenterable_calls)),
+        method_holders=tuple(method_holders),
+        module_method=module_method,
     )

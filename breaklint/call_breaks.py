@@ -2,8 +2,9 @@
 
 Dynamo inlines a project function it traces; when that function breaks, the break happens at
 the call in the caller's frame too. Where the caller's behaviour depends on it (a loop or a
-`try` body around the call skips the frame, BL202 and BL204), the rules must know which of the
-calls they see break. This module answers it project-wide from what the rules already found:
+`try` body around the call skips the frame, BL202 and BL204; any call, in a function holding
+an object whose attributes hold bound methods of its own, BL209), the rules must know which of
+the calls they see break. This module answers it project-wide from what the rules already found:
 a function whose own findings hold a break that is certain (an error) certainly breaks when
 called, one whose breaks are all warnings may break, and a function that calls one that
 breaks (at any depth, cycles included) may break: whether it makes that call on every path
@@ -61,7 +62,10 @@ def breaking_calls(
     def add(ref: DefinitionRef, callee: str, reached: tuple[DefinitionRef, ...]) -> None:
         for target in reached:
             callers.setdefault(target, []).append(ref)
-        if reached and (callee in blocked[ref] or callee in made.get(ref, ())):
+        # In a function that makes an object holding bound methods of its own, any call
+        # that breaks may skip the frame (BL209).
+        anywhere = bool(refs[ref].method_holders)
+        if reached and (anywhere or callee in blocked[ref] or callee in made.get(ref, ())):
             targets[ref][callee] = reached
 
     blocked: dict[DefinitionRef, set[str]] = {}

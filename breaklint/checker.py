@@ -405,6 +405,8 @@ def _check_function(
             unenterable_calls=_pairs(function.unenterable_calls),
             breaking_calls=_pairs(function.breaking_calls),
             new_object_calls=frozenset(function.new_object_calls),
+            method_holders=frozenset(function.method_holders),
+            module_method=function.module_method,
         )
         context = RuleContext(
             path,

@@ -109,6 +109,10 @@ class ScopedFunction:
     # Those of them that call a method of a local holding an object this function makes
     # (`solver = Euler(); solver.integrate(y)`, `Project.holds_new_object`).
     new_object_calls: tuple[str, ...] = ()
+    # The constructor calls as written (`Stepper`, `solvers.Euler`) of project classes whose
+    # instances hold bound methods of their own on attributes (`Project.holds_own_methods`).
+    method_holders: tuple[str, ...] = ()
+    module_method: bool = False  # a method of an `nn.Module` class: its `self` is a module
 
 
 class DefinitionRef(NamedTuple):
@@ -127,6 +131,10 @@ class Root:
     ref: DefinitionRef
     label: str
     inner_only: tuple[str, ...] | None = None  # see ScopedFunction.inner_only
+
+
+# A read of `self.<name>` in an attribute's summary (`index.summarise`): "d" for a dotted name.
+_SELF_READ = re.compile(r"dself\.(\w+);")
 
 
 def _strip_call(dotted: str) -> str:
@@ -330,6 +338,24 @@ class Project:
                 if needs_enter is not None and (base_enter_runs or not needs_enter):
                     return _strip_call(base)
         return None
+
+    def holds_own_methods(self, cls: DefinitionRef) -> bool:
+        """Whether an `__init__` of the class `cls` or of its project bases sets an attribute
+        to a bound method of the instance (`self.step = self.euler`, one of several under an
+        `if`): Dynamo cannot rebuild such an object made while tracing (BL209). A property
+        read there (`self.size = self.doubled`) gives a value, not a method."""
+        classes = self.base_classes(cls)
+        for owner in classes:
+            init = self.function(DefinitionRef(owner.module, f"{owner.qualname}.__init__"))
+            if init is None:
+                continue
+            for summary in init.attributes:
+                for name in _SELF_READ.findall(summary):
+                    method = self.method(cls.module, cls.qualname, name)
+                    info = None if method is None else self.function(method)
+                    if info is not None and not info.decorators:
+                        return True
+        return False
 
     def method(self, module: str, class_name: str, name: str) -> DefinitionRef | None:
         key = (module, class_name, name)

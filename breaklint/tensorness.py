@@ -70,6 +70,8 @@ class FunctionFacts(Visitor):
         unenterable_calls: dict[str, str] | None = None,
         breaking_calls: dict[str, str] | None = None,
         new_object_calls: frozenset[str] = frozenset(),
+        method_holders: frozenset[str] = frozenset(),
+        module_method: bool = False,
     ) -> None:
         self.imports = imports
         # From the project-wide analysis: what callers pass, what project calls return, the
@@ -90,6 +92,9 @@ class FunctionFacts(Visitor):
         self.breaking_calls = breaking_calls or {}
         # Those on a local that holds an object the function makes (`solver.integrate`).
         self.new_object_calls = new_object_calls
+        # Constructor calls as written whose objects hold bound methods of their own (BL209).
+        self.method_holders = method_holders
+        self.module_method = module_method  # a method of an `nn.Module` class
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written

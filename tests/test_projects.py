@@ -26,8 +26,13 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   function returns, a subclass's override of `self.m()`, and the module functions reached
   only through them (mechanism 3); with probes, what their builder passes;
 - eager_frames: comprehensions that Python 3.11 runs as frames of their own, in a function
-  whose frame a break in a loop or a `try` body skips: Dynamo compiles them alone and skips
-  them too (mechanism 4);
+  whose frame a break in a loop or a `try` body skips: Dynamo compiles them alone (also one
+  that reads only `self` in a method of an `nn.Module` class) and skips them too
+  (mechanism 4);
+- held_methods: an object whose `__init__` (its own or a base's) stores a bound method of its
+  own on an attribute, made in a function and read after a break there (its own, or one
+  inside a function it calls): Dynamo cannot rebuild it and skips the frame at the break; not
+  an object nothing reads after the break, nor one whose attributes hold values (mechanism 4);
 - stdlib_objects: methods of standard-library objects Dynamo cannot trace (a `ContextVar`, a
   `threading.Lock`) or traces as draws (a `random.Random`), known from where the object is
   made: an attribute `__init__` sets, a module-level instance, one imported from another
@@ -254,6 +259,10 @@ EXPECTED = {
         ("run.py", 30, "BL101", "error"),  # `self.blend` in `Block.mix`: `Model`'s override
     ],
     "eager_frames": [
+        ("blocks/flags.py", 12, "BL102", "error"),
+        ("blocks/flags.py", 12, "BL202", "error"),
+        # it reads `self`, a module (a warning: `keys` may not be a list)
+        ("blocks/flags.py", 14, "BL205", "warning"),
         ("blocks/guarded.py", 7, "BL102", "error"),
         ("blocks/guarded.py", 7, "BL204", "error"),  # a break in a `try` body skips the frame
         ("blocks/guarded.py", 10, "BL205", "error"),  # it reads `F`, a torch module
@@ -307,6 +316,15 @@ EXPECTED = {
         ("model.py", 26, "BL208", "error"),  # `Lookup().find(h)`: the frame is skipped here...
         ("model.py", 27, "BL208", "info"),  # ...so the next such call skips nothing
         ("model.py", 28, "BL101", "info"),
+    ],
+    "held_methods": [
+        ("blocks/noisy.py", 2, "BL401", "error"),
+        ("blocks/solve.py", 7, "BL209", "error"),  # `stepper` holds `self.euler`, read after
+        ("blocks/solve.py", 7, "BL401", "error"),
+        ("blocks/solve.py", 13, "BL209", "error"),  # the break inside `noisy`, at the call
+        # (not 19: nothing holds the object after the break; not 25: `Settings` holds values)
+        ("blocks/solve.py", 19, "BL401", "error"),
+        ("blocks/solve.py", 25, "BL401", "error"),
     ],
     "stdlib_objects": [
         ("model.py", 27, "BL501", "error"),  # a `ContextVar` imported from `state/`...
@@ -814,6 +832,23 @@ def test_dynamo_skips_the_frame_that_calls_a_breaking_method_of_a_new_object(
     assert probed_findings("made_objects", tmp_path) == [
         (path, line, code, statuses[severity])
         for path, line, code, severity in EXPECTED["made_objects"]
+    ]
+
+
+def test_dynamo_skips_the_frames_that_hold_objects_holding_their_own_methods(
+    tmp_path: Path,
+) -> None:
+    # Each finding is confirmed (the skips at the break, "Reconstruction failure"). The one
+    # break no static rule predicts follows from a skip: `through_callee` runs eagerly, so the
+    # module it makes runs `Field.__init__` as a frame of its own, which Dynamo fails on at
+    # `super().__init__()` ("Uninitialized nn.Module").
+    confirmed = [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["held_methods"]
+    ]
+    assert probed_findings("held_methods", tmp_path) == [
+        *confirmed,
+        ("blocks/steppers.py", 19, "BL900", "confirmed"),
+        ("blocks/steppers.py", 19, "BL901", "confirmed"),
     ]
 
 

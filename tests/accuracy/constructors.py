@@ -42,3 +42,29 @@ def probe_dataclass_post_init():
 
 def probe_quiet_post_init():
     return doubled, (torch.randn(4, 3),)
+
+
+class Solver:
+    def __init__(self, scale, method="euler"):
+        self.scale = scale
+        # a bound method of its own, chosen once: Dynamo cannot rebuild the object after a break
+        self.step = {"euler": self.euler}.get(method, self.midpoint)
+
+    def euler(self, x):
+        return x * self.scale
+
+    def midpoint(self, x):
+        return x * self.scale / 2
+
+
+def solved(x):
+    solver = Solver(0.5)
+    print("solving")  # SKIP BL401 BL209
+    return solver.step(x)
+
+
+compiled_solved = torch.compile(solved)
+
+
+def probe_solver_with_bound_step():
+    return solved, (torch.randn(4, 3),)

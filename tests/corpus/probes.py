@@ -14,6 +14,7 @@ from layers import (
     FreshNormaliser,
     FreshShift,
     GuardedScale,
+    HeldStep,
     HookedStack,
     KeywordTerms,
     LabelSmoothingLoss,
@@ -144,6 +145,10 @@ def probe_quiet_scale():
 
 def probe_fresh_shift():
     return FreshShift(), (torch.randn(2, 8),)
+
+
+def probe_held_step():
+    return HeldStep(), (torch.randn(2, 8),)
 
 
 def probe_tagged_total():

@@ -25,6 +25,7 @@ from breaklint.rules.control_flow._iterables import (
     tuple_fix,
     tuple_iterable,
 )
+from breaklint.syntax import dotted
 
 if TYPE_CHECKING:
     from breaklint.rewrites import Rewrite
@@ -74,7 +75,8 @@ certainly skips (a break in a loop, BL202, in a `try` body, BL204, in a generato
 consumes, BL206, or in some `with` blocks, BL207), anywhere in the function, before the break
 or after it, when the comprehension iterates a list or a dict (`sorted()`, `list()`,
 `.keys()`, a name of unknown type) and reads a tensor of the function (or a container of
-tensors), or a torch module (`torch.ones(...)`). It is an error when the skip is certain, the
+tensors), the module itself in a method of an `nn.Module` class (`self.flags[k]`), or a torch
+module (`torch.ones(...)`). It is an error when the skip is certain, the
 iterable certainly a list or dict and the tensor no guess; a warning otherwise. Under a
 configuration's `if` (`if self.flag:`), a skip in that branch counts for the comprehensions in
 the same branch, as a warning; so does a skip that may happen (its break only maybe a tensor's,
@@ -183,7 +185,22 @@ compiled = torch.compile(pick)
                 if not facts.rests_on_guess(name):
                     return name.id, False
                 guessed = guessed or name.id
+        module = self._module_self()
+        if module is not None and any(name.id == module for name in inside):
+            return module, False
         return None if guessed is None else (guessed, True)
+
+    def _module_self(self) -> str | None:
+        """The name of the instance in a method of an `nn.Module` class (`self`): a module
+        in the comprehension's frame makes Dynamo compile it, as a tensor does."""
+        definition = self.context.definition
+        positional = [*definition.args.posonlyargs, *definition.args.args]
+        if not self.context.facts.module_method or not positional:
+            return None
+        decorators = {dotted(decorator) for decorator in definition.decorator_list}
+        if decorators & {"staticmethod", "classmethod"}:
+            return None
+        return positional[0].arg
 
     def finish(self, reports: list[Report]) -> None:
         skipping = [r for r in reports if issubclass(all_rules()[r.code], FrameSkip)]

@@ -4,12 +4,18 @@ folder that is no package (`blocks/`)."""
 
 from torch import nn
 
+from blocks.flags import Flags
 from blocks.guarded import guarded
 from blocks.pick import pick
 
 
 class Model(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.flags = Flags()
+
     def forward(self, x, order: list):
         h, labels = pick(x, order)
         outs, scale = guarded(h, order)
-        return outs[0] * scale, labels
+        y, chosen = self.flags(x, order)
+        return outs[0] * scale + y, labels, chosen

@@ -1,0 +1,138 @@
+from __future__ import annotations
+
+import ast
+
+from breaklint.findings import Severity
+from breaklint.rule import Report, RuleContext
+from breaklint.rules.control_flow._frame_skip import ObservedSkip, line, written_callee
+from breaklint.syntax import iter_nodes
+
+
+class BreakHoldingOwnMethods(ObservedSkip):
+    code = "BL209"
+    name = "break-holding-own-methods"
+    severity = Severity.ERROR
+    message = (
+        "graph break ({codes}) while `{function}` holds an object it made whose attributes "
+        "hold bound methods of its own: Dynamo cannot rebuild them to resume after the break, "
+        "so it skips the whole frame and `{function}` runs eagerly, with no graph at all"
+    )
+    hint = (
+        "let a method choose the step when it is called (`def step(self, x): return "
+        "self.euler(x)`) instead of storing a bound method in `__init__`, make the object "
+        "outside the compiled code, or remove the break ({codes})"
+    )
+    what = """
+Flags the first graph break in a function (its own, or one inside a project function it calls)
+after it made an object, held in a local that is read again after the break, of a project class
+whose `__init__` (or an inherited one) stores a bound method of the instance on an attribute
+(`self.step = self.euler`, one of several under an `if`, or from a dict of them). It is an
+error where the break is certain, a warning otherwise; as after BL202, the breaks on later
+lines become info once the skip is certain. Not flagged: an object whose attributes hold
+values (a property read in `__init__` included), an object not read after the break, an object
+made before the compiled code ran, and a break in a loop (BL202 reports that skip).
+"""
+    why = """
+At a graph break Dynamo compiles what it traced so far and rebuilds, in Python, every value
+the rest of the function still uses. An object made while tracing is rebuilt from its
+attributes, and a bound method of that object has no source Dynamo can load it from
+("Reconstruction failure", GB0092): Dynamo gives up on the whole frame, which runs eagerly
+from its start (measured with torch 2.13 and Python 3.11; the same object without the stored
+method, or not used after the break, resumes after it). In a frame Dynamo runs eagerly, an
+`nn.Module`'s `__init__` is a frame of its own that Dynamo then fails on as well
+("Uninitialized nn.Module").
+"""
+    example = """
+import torch
+
+
+class Stepper:
+    def __init__(self, scale):
+        self.scale = scale
+        self.step = self.euler
+
+    def euler(self, x):
+        return x * self.scale
+
+
+def solve(x):
+    stepper = Stepper(2.0)
+    print("solving")
+    return stepper.step(x)
+
+
+compiled = torch.compile(solve)
+"""
+    use_instead = """
+import torch
+
+
+class Stepper:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def step(self, x):
+        return self.euler(x)
+
+    def euler(self, x):
+        return x * self.scale
+
+
+def solve(x):
+    stepper = Stepper(2.0)
+    return stepper.step(x)
+
+
+compiled = torch.compile(solve)
+"""
+    probe = "(solve, (torch.randn(8),))"
+    gb_ids = ("GB0092",)
+    reads_breaks = True
+    skips_at_the_call = True  # Dynamo reports the skip at the call whose callee breaks
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        self._made: list[tuple[str, int]] = []  # locals bound to such objects, and the line
+        self._elsewhere: set[int] = set()  # reports in a loop or a nested function
+        self._last_read: dict[str, int] | None = None  # by local: the last line it is read
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        facts = self.context.facts
+        if not facts.method_holders or not facts.in_outer_function or len(node.targets) != 1:
+            return
+        target, value = node.targets[0], node.value
+        if isinstance(target, ast.Name) and isinstance(value, ast.Call):
+            written = written_callee(value.func)
+            if written is not None and written in facts.method_holders:
+                self._made.append((target.id, node.end_lineno or node.lineno))
+
+    def observe(self, report: Report) -> None:
+        super().observe(report)
+        facts = self.context.facts
+        if facts.loops or not facts.in_outer_function:
+            self._elsewhere.add(id(report))
+
+    def block_of(self, report: Report) -> tuple[int, bool] | None:
+        if not self._made or id(report) not in self.conditional or id(report) in self._elsewhere:
+            return None
+        at = line(report)
+        end = getattr(report.node, "end_lineno", None) or at
+        reads = self._reads()
+        if any(made < at and reads.get(name, 0) > end for name, made in self._made):
+            return id(self.context.definition), self.conditional[id(report)]
+        return None
+
+    def _reads(self) -> dict[str, int]:
+        """The last line each local that holds such an object is read on."""
+        if self._last_read is None:
+            names = {name for name, _ in self._made}
+            self._last_read = {}
+            for node in iter_nodes(self.context.definition):
+                if (
+                    isinstance(node, ast.Name)
+                    and node.id in names
+                    and isinstance(node.ctx, ast.Load)
+                ):
+                    read = self._last_read.get(node.id, 0)
+                    self._last_read[node.id] = max(read, node.lineno)
+        return self._last_read

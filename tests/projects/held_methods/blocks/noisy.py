@@ -1,0 +1,3 @@
+def noisy(x):
+    print("noisy")
+    return x + 1
