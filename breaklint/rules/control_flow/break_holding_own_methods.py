@@ -22,6 +22,12 @@ class BreakHoldingOwnMethods(ObservedSkip):
         "self.euler(x)`) instead of storing a bound method in `__init__`, make the object "
         "outside the compiled code, or remove the break ({codes})"
     )
+    fix_safety = """
+No automatic fix: the frame is skipped because an object holding a bound method of its own is
+alive across the break. The break's own rule offers a fix where one exists, and once it is
+fixed this finding goes too; otherwise the class would have to stop storing its own methods,
+which changes what other code reading that attribute gets.
+"""
     what = """
 Flags the first graph break in a function (its own, or one inside a project function it calls)
 after it made an object, held in a local that is read again after the break, of a project class
