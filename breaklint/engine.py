@@ -168,6 +168,7 @@ class Workers:
         from concurrent.futures.process import BrokenProcessPool
 
         if self._pool is None:
+            _import_checking()
             context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
             self._pool = ProcessPoolExecutor(
                 self.jobs, mp_context=context, initializer=_start_worker
@@ -183,6 +184,17 @@ class Workers:
         except BrokenProcessPool:
             self.jobs = 1
             return [task.run() for task in tasks]
+
+
+def _import_checking() -> None:
+    """Import what every job runs (the checker and every rule) before the pool forks: each
+    forked worker starts with it, where it imported it again (a quarter of a second of CPU
+    each), and this process, which reads the rules' breaks after the first map
+    (`checker.own_breaks`), has it then. A spawned worker imports it anew."""
+    from breaklint.checker import check_file  # noqa: F401  (imported for the workers)
+    from breaklint.rule import all_rules
+
+    all_rules()
 
 
 def _start_worker() -> None:
