@@ -26,15 +26,23 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   `--jobs 2`, none now), and this process pauses its own for the whole run (it holds every
   file's results to the end: 190 passes with `--jobs 2`; with `--jobs 1` the pause saved 3% of
   the CPU, session 11). Timed phase by phase in one process over
-  transformers' modeling files (`--jobs 1`, 20.0 s of CPU on a heavily loaded machine,
-  session 8): the function checks (rule walk, rule creation, reports) 36%, the parse 18%,
-  indexing (the compile stage's notes included) 17%, the file's own scope 7% and analysis
-  6%, the call summaries 3.5%, the words 2%, reading, lines, suppressions, pickling and
-  the imports the rest. The walk's hooks make a fix only for a report (BL201 made one for
-  every `if`: a tenth of the walk in a profile), and node types no visitor hooks around a
-  field are walked without per-field steps. What is left is spread: no rule takes more
-  than a twentieth of the walk; the facts visitor's bindings, the shared
-  `fixes.tensor_operands` and the dispatch itself are its largest parts. Results travel
+  transformers' modeling files (`--jobs 1 --no-cache`, 27.1 s of CPU on a heavily loaded
+  machine, session 13): the function checks 32% (the walk 20%, the prefilter 3.4%, the
+  rules' `finish` and `restate` 2.4%), the parse 17.5%, indexing (the compile stage's notes
+  included) 16%, the file's own scope 9% and analysis 7%, the call summaries 5% (four
+  fifths of it the call targets of every function in scope, found again on a project of
+  their own: see below), the project's scope in this process 4%, the words 2%, reading,
+  lines, suppressions and the imports the rest; a cold run with a cache adds its entries
+  (about 3%: `dataclasses.asdict` of the findings and `json.dumps`) and, with workers,
+  pickling (0.4 s of CPU in the workers, 0.14 s unpickling here). Most functions are walked
+  (8,207 of 9,772 checked): a subscript keeps BL302 and BL304, and a rule that breaks the
+  graph keeps the eight that read breaks. The walk's hooks make a fix only for a report
+  (BL201 made one for every `if`: a tenth of the walk in a profile), and node types no
+  visitor hooks around a field are walked without per-field steps. What is left is
+  spread: no rule takes more than a twentieth of the walk; the facts visitor's bindings,
+  the shared `fixes.tensor_operands` and the dispatch itself are its largest parts (the
+  dispatch is as fast without its per-field test where no hook is around a field, session
+  13). Results travel
   between processes pickled, each file's index (nine tenths of the 22 MB for this corpus)
   as bytes of its own, unpickled only where the engine reads it (the linked files',
   below): the words travel beside it.
@@ -55,7 +63,17 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   alone). With `--jobs 2` this process spent 0.8 s of CPU on that corpus (2.3 s when it
   summarised every file's calls, re-parsed the files to check again and unpickled every
   index). With J workers a run takes about (workers' part) / J + (serial part) + the
-  pool's start; once started, the pool takes the rechecks too.
+  pool's start; once started, the pool takes the rechecks too. The checker and the rules
+  are imported here before the pool forks (`_import_checking`), not once per worker.
+- The call summaries find the call targets of every function in scope on a new `Project`
+  (in a worker and here), where the scope had found most of them just before: sharing them
+  would save most of the summaries' cost, but a project's answers depend on the order it was
+  asked in (`Project._held` keeps what it followed with the depth it was found at). Over
+  transformers' modeling files and the tests' projects and corpus, the targets
+  `compile_scope` had found were a new project's for all 140,012 the summaries asked for
+  with the compiled scope; with `--scope all` 148,983 were, 2 differed (what
+  `self.qk_channels_per_head(...)` reaches in perceiver) and 106,807 had not been found
+  (session 13). Answers that do not depend on the order come first.
 - A run of one file (`breaklint FILE`, pre-commit) is its own project, alone as above: the
   scope, the analysis and the call summaries it was checked with are the project's, and
   are not computed again. What it pays besides is the interpreter and the imports of the
@@ -168,6 +186,7 @@ class Workers:
         from concurrent.futures.process import BrokenProcessPool
 
         if self._pool is None:
+            _import_checking()
             context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
             self._pool = ProcessPoolExecutor(
                 self.jobs, mp_context=context, initializer=_start_worker
@@ -183,6 +202,17 @@ class Workers:
         except BrokenProcessPool:
             self.jobs = 1
             return [task.run() for task in tasks]
+
+
+def _import_checking() -> None:
+    """Import what every job runs (the checker and every rule) before the pool forks: each
+    forked worker starts with it, where it imported it again (a quarter of a second of CPU
+    each), and this process, which reads the rules' breaks after the first map
+    (`checker.own_breaks`), has it then. A spawned worker imports it anew."""
+    from breaklint.checker import check_file  # noqa: F401  (imported for the workers)
+    from breaklint.rule import all_rules
+
+    all_rules()
 
 
 def _start_worker() -> None:
