@@ -1310,8 +1310,8 @@ def build_index(
 
 def _given_a_generator(node: ast.Call) -> bool:
     """Whether a call is given a generator Dynamo cannot rebuild (`syntax.makes_generator`):
-    a break inside the callee skips the caller's frame too. Not a builtin that consumes it,
-    where the generator's own breaks are what counts (BL206)."""
+    a break inside the callee skips the caller's frame too (BL210). A builtin that consumes
+    it (BL206) has no summary to hand over, so it needs no exception here."""
     return any(makes_generator(argument) for argument in node.args) or any(
         makes_generator(keyword.value) for keyword in node.keywords
     )
