@@ -625,7 +625,10 @@ class FunctionFacts(Visitor):
     def leave_AugAssign(self, node: ast.AugAssign) -> None:
         target = node.target
         if isinstance(target, ast.Name):
+            guess = self.rests_on_guess(ast.BinOp(target, node.op, node.value))
             self._set_name(target.id, join(self.kind(target), self.kind(node.value)))
+            if guess and self.names[target.id].is_tensor:  # `n //= 2`: as sure as `n` was
+                self.uncertain.add(target.id)
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         self._bind_iteration(node.target, node.iter)
@@ -847,7 +850,24 @@ class FunctionFacts(Visitor):
             if self.rests_on_guess(value):  # `height, width = sizes`: a tuple as likely
                 self._keep_guess(target)
         else:
-            self._bind_kind(target, self.kind(value))
+            kind = self.kind(value)
+            guess = self._rebound_from_a_guess(target, value)
+            self._bind_kind(target, kind)
+            if guess and kind.is_tensor and isinstance(target, ast.Name):
+                self.uncertain.add(target.id)
+
+    def _rebound_from_a_guess(self, target: ast.expr, value: ast.expr) -> bool:
+        """`n = n // 2` of a name that is a tensor only by a guess: it stays one (a new name
+        computed from a guess, `m = n * 2`, is taken for a tensor made here)."""
+        return (
+            isinstance(target, ast.Name)
+            and isinstance(value, ast.BinOp)
+            and any(
+                isinstance(operand, ast.Name) and operand.id == target.id
+                for operand in (value.left, value.right)
+            )
+            and self.rests_on_guess(value)
+        )
 
     def _handed_tuple(self, value: ast.expr) -> list[Kind] | None:
         """The kinds of the values a project function returns as a tuple (`return a, b`)."""

@@ -180,6 +180,30 @@ def test_a_break_that_rests_on_a_guess_is_a_warning(tmp_path: Path) -> None:
     assert [f.severity.value for f in findings] == ["warning", "warning", "error", "error", "error"]
 
 
+def test_a_guess_rebound_from_itself_stays_a_guess(tmp_path: Path) -> None:
+    # `n` is a tensor only because it is a parameter of `forward`: it stays as sure after
+    # `n //= 2` and `n = n - 1` (warnings); `k = x.sum() // 2` is one whatever `x` is (an error).
+    body = (
+        "n //= 2\n"
+        "if n == 0:\n"
+        "    x = x - 1\n"
+        "n = n - 1\n"
+        "if n > 0:\n"
+        "    x = x + 1\n"
+        "k = x.sum() // 2\n"
+        "if k > 0:\n"
+        "    x = x * 2\n"
+        "return x"
+    )
+    assert flagged(tmp_path, body, signature="self, x, n") == [
+        ("BL201", 2),
+        ("BL201", 5),
+        ("BL201", 8),
+    ]
+    findings = lint_paths([str(tmp_path / "model.py")], Settings(root=tmp_path), jobs=1).findings
+    assert [f.severity.value for f in findings] == ["warning", "warning", "error"]
+
+
 def test_after_a_frame_skip_the_rest_of_the_frame_runs_eagerly(breaklint, write) -> None:
     # The print in the loop skips `run`'s frame: Dynamo never traces the `.item()` after it,
     # so that is no break of its own (info), as Dynamo shows.
