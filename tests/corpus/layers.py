@@ -476,3 +476,14 @@ class FreshNormaliser(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return Normaliser(x.std()).apply(x)  # SKIP BL208
+
+
+class LocalOffset(nn.Module):
+    """A class made in `forward` to close over a value: Dynamo does not trace `class`."""
+
+    def forward(self, x: torch.Tensor, offset: float = 0.5) -> torch.Tensor:
+        class Offset:  # BREAK BL513
+            def apply(self, y: torch.Tensor) -> torch.Tensor:
+                return y + offset
+
+        return Offset().apply(x * 2)

@@ -19,6 +19,7 @@ from layers import (
     KeywordTerms,
     LabelSmoothingLoss,
     LengthPadder,
+    LocalOffset,
     MoERouter,
     NoisyProjection,
     NoisyTraining,
@@ -169,3 +170,7 @@ def probe_checkpointed_block():
 
 def probe_fresh_normaliser():
     return FreshNormaliser(), (torch.randn(2, 8),)
+
+
+def probe_local_offset():
+    return LocalOffset(), (torch.randn(2, 8),)
