@@ -49,6 +49,13 @@ class ZeroLoss(torch.nn.Module):
         return x * 2, loss
 
 
+class CommitmentLoss(torch.nn.Module):
+    # A leaf that requires gradients only in training: a break where `self.training` is true.
+    def forward(self, x):
+        loss = torch.tensor([0.0], requires_grad=self.training)  # BREAK BL503
+        return x * 2, loss + x.pow(2).mean()
+
+
 def lazily_weighted(x):
     weight = torch.nn.Parameter(torch.ones(x.shape[-1]))  # BREAK BL503
     return x * weight
@@ -116,6 +123,10 @@ def probe_requires_grad_returned():
 
 def probe_leaf_made_with_requires_grad():
     return leaf_made, (torch.randn(4, 3),)
+
+
+def probe_leaf_made_in_training():
+    return CommitmentLoss().train(), (torch.randn(4, 3),)
 
 
 def probe_leaf_made_by_a_tensor_method():

@@ -45,10 +45,11 @@ feeds the computation compiles into the graph and is not flagged, nor is a fixed
 (`self.zero`, or `loss = self.zero`): it changes only on the first call, and Dynamo compiles
 the next one again without a break. Also flags a torch factory
 called with `requires_grad=True` (`torch.zeros_like(o, requires_grad=True)`, `torch.tensor(v,
-requires_grad=True)`); a tensor's own `x.new_zeros(..., requires_grad=True)` is traced. And
-`nn.Parameter(t)` of a tensor made in the function (`nn.Parameter(torch.zeros(n))`, a lazy
-initialisation in `forward`); of an input (`nn.Parameter(x)`) Dynamo makes it before the graph,
-and in `__init__` (with `--scope all`) the object is built eagerly.
+requires_grad=True)`), and as a warning with a flag known only at run time
+(`requires_grad=self.training`); a tensor's own `x.new_zeros(..., requires_grad=True)` is
+traced. And `nn.Parameter(t)` of a tensor made in the function (`nn.Parameter(torch.zeros(n))`,
+a lazy initialisation in `forward`); of an input (`nn.Parameter(x)`) Dynamo makes it before the
+graph, and in `__init__` (with `--scope all`) the object is built eagerly.
 """
     why = """
 Dynamo cannot change whether a graph input requires gradients (GB0125, "Unsupported
@@ -154,8 +155,10 @@ compiled = torch.compile(prepare)
     def visit_Call(self, node: ast.Call) -> None:
         factory = self.context.facts.resolve(node.func) or ""
         module, _, function = factory.rpartition(".")
-        if module == "torch" and function in TENSOR_FACTORIES and _asks_for_grad(node):
-            self.report(node, self.creation_message.format(call=f"{factory}()"))
+        asks = _asks_for_grad(node) if module == "torch" and function in TENSOR_FACTORIES else None
+        if asks is not None:
+            message = self.creation_message.format(call=f"{factory}()")
+            self.report(node, message, severity=None if asks else Severity.WARNING)
             return
         if factory in _PARAMETER_CLASSES and node.args and not self._an_input(node.args[0]):
             # Every module's `__init__` makes its parameters so: objects are built eagerly.
@@ -241,14 +244,16 @@ _RETURNED = "a tensor that is returned"
 _PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 
 
-def _asks_for_grad(call: ast.Call) -> bool:
-    """`requires_grad=True` written in the call (Dynamo breaks only where it is true)."""
-    return any(
-        keyword.arg == "requires_grad"
-        and isinstance(keyword.value, ast.Constant)
-        and keyword.value.value is True
-        for keyword in call.keywords
-    )
+def _asks_for_grad(call: ast.Call) -> bool | None:
+    """Whether the call asks for gradients (Dynamo breaks only where it does): True for
+    `requires_grad=True`, False for a value known only at run time (`requires_grad=self.training`,
+    `requires_grad=x.requires_grad`), None for none or a constant that is not true."""
+    for keyword in call.keywords:
+        if keyword.arg == "requires_grad":
+            if isinstance(keyword.value, ast.Constant):
+                return True if keyword.value.value is True else None
+            return False
+    return None
 
 
 def _fixed_flag(call: ast.Call) -> bool:
