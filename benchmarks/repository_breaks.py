@@ -36,6 +36,9 @@ REPOSITORIES = {  # name: (GitHub repository, commit)
     "nerf_pytorch": ("yenchenlin/nerf-pytorch", "63a5a630c9abd62b0f21c08703d0ac2ea7d4b9dd"),
     "raft": ("princeton-vl/RAFT", "2888e15a51fa41140771d3f498ed8023cff098d1"),
     "pointnet2": ("yanx27/Pointnet_Pointnet2_pytorch", "eb64fe0b4c24055559cea26299cb485dcb43d8dd"),
+    "score_sde": ("yang-song/score_sde_pytorch", "cb1f359f4aadf0ff9a5e122fe8fffc9451fd6e44"),
+    "s4": ("state-spaces/s4", "e757cef57d89e448c413de7325ed5601aceaac13"),
+    "encodec": ("facebookresearch/encodec", "0e2d0aed29362c8e8f52494baf3e6f99056b214f"),
     "stylegan2_ada_pytorch": (
         "NVlabs/stylegan2-ada-pytorch",
         "d72cc7d041b42ec8e806021a205ed9349f87c6a4",

@@ -482,7 +482,7 @@ class LocalOffset(nn.Module):
     """A class made in `forward` to close over a value: Dynamo does not trace `class`."""
 
     def forward(self, x: torch.Tensor, offset: float = 0.5) -> torch.Tensor:
-        class Offset:  # BREAK BL513
+        class Offset:  # SKIP BL513
             def apply(self, y: torch.Tensor) -> torch.Tensor:
                 return y + offset
 
