@@ -170,6 +170,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - breaking_constructors: a breaking method called on a local holding an object the function
   makes skips the caller's frame, but not where making the object breaks first: Dynamo does
   not resume with a half-made object (mechanism 1);
+- resized_tensors: `resize_` of a buffer (an observer's statistic) and `resize_as_` of a
+  local are tensor methods Dynamo does not trace; not a project class's `resize` (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -575,6 +577,10 @@ EXPECTED = {
     "number_tensors": [
         ("layers/stats.py", 19, "BL102", "error"),  # `int(torch.tensor(n))` reads its value
         ("layers/stats.py", 23, "BL304", "error"),  # `lengths.max()`, a size from data
+    ],
+    "resized_tensors": [
+        ("quant/observer.py", 14, "BL509", "error"),  # `self.scale.resize_(s.shape)`
+        ("quant/observer.py", 20, "BL509", "error"),  # `y.resize_as_(other)`
     ],
     "script_roots": [
         ("infer/utils.py", 2, "BL304", "error"),  # `x[:, :n]`, the tensor `infer/run.py` passes
@@ -1262,6 +1268,12 @@ def test_dynamo_reads_sizes_from_tensors_made_of_numbers(tmp_path: Path) -> None
     # The reshape, repeat and new_zeros sizes made with `torch.as_tensor` do not break.
     assert probed_findings("number_tensors", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["number_tensors"]
+    ]
+
+
+def test_dynamo_breaks_where_a_tensor_is_resized_in_place(tmp_path: Path) -> None:
+    assert probed_findings("resized_tensors", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["resized_tensors"]
     ]
 
 
