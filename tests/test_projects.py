@@ -172,6 +172,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   not resume with a half-made object (mechanism 1);
 - resized_tensors: `resize_` of a buffer (an observer's statistic) and `resize_as_` of a
   local are tensor methods Dynamo does not trace; not a project class's `resize` (mechanism 4);
+- size_comparisons: an untouched parameter of a compiled function compared with a size
+  (`x.shape[1] - 1 < max_length`, `len(points) > n`) is a count, not a branch on a tensor;
+  one compared with a tensor's sum still is (mechanism 1);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -581,6 +584,9 @@ EXPECTED = {
     "resized_tensors": [
         ("quant/observer.py", 14, "BL509", "error"),  # `self.scale.resize_(s.shape)`
         ("quant/observer.py", 20, "BL509", "error"),  # `y.resize_as_(other)`
+    ],
+    "size_comparisons": [
+        ("decoding/steps.py", 20, "BL201", "error"),  # `x.numel() > budget.sum()`
     ],
     "script_roots": [
         ("infer/utils.py", 2, "BL304", "error"),  # `x[:, :n]`, the tensor `infer/run.py` passes
@@ -1274,6 +1280,12 @@ def test_dynamo_reads_sizes_from_tensors_made_of_numbers(tmp_path: Path) -> None
 def test_dynamo_breaks_where_a_tensor_is_resized_in_place(tmp_path: Path) -> None:
     assert probed_findings("resized_tensors", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["resized_tensors"]
+    ]
+
+
+def test_dynamo_compares_a_size_with_a_parameter_in_python(tmp_path: Path) -> None:
+    assert probed_findings("size_comparisons", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["size_comparisons"]
     ]
 
 
