@@ -1,4 +1,5 @@
 import ast
+from collections.abc import Sequence
 
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
@@ -39,11 +40,12 @@ Flags `t.requires_grad = ...` on a tensor, which Dynamo never traces, and
 `t.requires_grad_()` where Dynamo breaks on it: on an input of the compiled function (one of
 its parameters, an attribute such as a module's parameter, or a loop's variable over what an
 input holds, `for p in self.parameters()`), or on a tensor that flows into
-what the function returns or keeps beyond its frame: stores on an attribute or in a container
-that is no local (`self.state = h`, `cache[k] = h`, `self.saved.append(h)`), or reads in a
-function or lambda it makes that leaves it (a hook it registers, a callable it stores); not in
-a nested function it only calls. `.requires_grad_()` on a tensor made inside the function that only
-feeds the computation compiles into the graph and is not flagged, nor is a fixed flag
+what the function returns, or, for a tensor for certain (`h.detach().requires_grad_()`), keeps
+beyond its frame: stores on an attribute or in a container that is no local (`self.state = h`,
+`cache[k] = h`, `self.saved.append(h)`), or reads in a function or lambda it makes that leaves
+it (a hook it registers, a callable it stores); not in a nested function it only calls.
+`.requires_grad_()` on a tensor made inside the function that only feeds the computation
+compiles into the graph and is not flagged, nor is a fixed flag
 (`.requires_grad_()`, `.requires_grad_(False)`) outside a loop on what the object holds
 (`self.zero`, or `loss = self.zero`): it changes only on the first call, and Dynamo compiles
 the next one again without a break. Also flags a torch factory
@@ -102,7 +104,9 @@ compiled = torch.compile(prepare)
         # Values stored where they outlive the frame (`self.state = h`, `cache[k] = h`,
         # `self.saved.append(h)`): outputs of the graph as much as what is returned.
         self._stored: list[ast.expr] = []
-        self._toggled: list[tuple[Report, str]] = []  # calls on a local, decided at the end
+        # Calls on a local, decided at the end: the report, the name, and whether the
+        # receiver is a tensor for certain (only such a one is followed into stores).
+        self._toggled: list[tuple[Report, str, bool]] = []
         self._assigned: list[str] = []  # names the statement being visited binds
         self._storing = False  # the statement being visited stores beyond the frame
         self._in_return = False
@@ -185,14 +189,17 @@ compiled = torch.compile(prepare)
             # Dynamo, which guards on it, recompiles the next call without the change.
             return
         inputs = self._parameters | self._input_elements
+        # A project object's `requires_grad_` (a linear operator's) is no tensor's: what it
+        # keeps leaks nothing.
+        certain = facts.kind(receiver).is_tensor and not facts.rests_on_guess(receiver)
         if isinstance(receiver, ast.Name) and receiver.id not in inputs:
-            self._decide_at_the_end(node, [receiver.id])
+            self._decide_at_the_end(node, [receiver.id], certain)
         elif isinstance(receiver, ast.Name | ast.Attribute):
             self.report(node, self.message.format(what="an input of the compiled code"))
-        elif self._in_return or self._storing:
+        elif self._in_return or (self._storing and certain):
             self.report(node, self.message.format(what=_OUTLIVING))
         elif self._assigned:  # `h = h.detach().requires_grad_()`: a new tensor, named
-            self._decide_at_the_end(node, self._assigned)
+            self._decide_at_the_end(node, self._assigned, certain)
 
     def _note_stored(self, call: ast.Call) -> None:
         """`self.saved.append(h)`: what a container that is no local holds outlives the frame;
@@ -228,14 +235,14 @@ compiled = torch.compile(prepare)
             receiver = receiver.value
         return isinstance(receiver, ast.Name) and receiver.id == "self"
 
-    def _decide_at_the_end(self, node: ast.Call, names: list[str]) -> None:
+    def _decide_at_the_end(self, node: ast.Call, names: list[str], certain: bool) -> None:
         """A local breaks only if it is returned, known at the end: report now, with where
         it stands (loops, branches), and keep the report aside until then."""
         before = len(self.reports)
         self.report(node, self.message.format(what=_OUTLIVING))
         if len(self.reports) > before:
             report = self.reports.pop()
-            self._toggled.extend((report, name) for name in names)
+            self._toggled.extend((report, name, certain) for name in names)
 
     def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if node is not self._outer or not self._toggled:
@@ -245,19 +252,16 @@ compiled = torch.compile(prepare)
             read = _names_read(value)
             for name in names:
                 sources.setdefault(name, set()).update(read)
-        # Names read in a `return` or stored beyond the frame, outside `.detach()`, and those
-        # a closure that leaves the frame reads: their values reach the graph's outputs.
-        leaving: list[ast.AST] = [*self._returns, *self._stored, *_escaping_closures(node)]
-        flowing = {name for value in leaving for name in _names_read(value)}
-        grown = True
-        while grown:
-            grown = False
-            for name in list(flowing):
-                new = sources.get(name, set()) - flowing
-                if new:
-                    flowing |= new
-                    grown = True
-        kept = {id(report): report for report, name in self._toggled if name in flowing}
+        # Names read in a `return`, outside `.detach()`: their values reach what is returned;
+        # also, for a certain tensor, those stored beyond the frame and those a closure that
+        # leaves the frame reads: their values reach the graph's outputs too.
+        returned = _flowing(self._returns, sources)
+        kept_too = _flowing([*self._stored, *_escaping_closures(node)], sources)
+        kept = {
+            id(report): report
+            for report, name, certain in self._toggled
+            if name in returned or (certain and name in kept_too)
+        }
         self.reports.extend(kept.values())
 
     leave_AsyncFunctionDef = leave_FunctionDef
@@ -265,6 +269,20 @@ compiled = torch.compile(prepare)
 
 _OUTLIVING = "a tensor that outlives the function (returned or kept)"
 _PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+
+def _flowing(values: Sequence[ast.AST], sources: dict[str, set[str]]) -> set[str]:
+    """The names these values read, and the names those were made from, transitively."""
+    flowing = {name for value in values for name in _names_read(value)}
+    grown = True
+    while grown:
+        grown = False
+        for name in list(flowing):
+            new = sources.get(name, set()) - flowing
+            if new:
+                flowing |= new
+                grown = True
+    return flowing
 
 
 _ADDING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
