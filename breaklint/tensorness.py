@@ -38,6 +38,7 @@ from breaklint.syntax import Visitor, dotted, method_call, negated
 
 _MASK_COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 _VALUE_TESTS = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+_SIZE_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement"})
 _MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)
 # Values that are plain Python whatever they hold.
 _PYTHON_NODES = (
@@ -467,12 +468,36 @@ class FunctionFacts(Visitor):
     def _comparison_kind(self, node: ast.Compare) -> Kind:
         if any(isinstance(op, _VALUE_TESTS) for op in node.ops):
             return Kind.PYTHON
-        operands = [self.kind(node.left), *(self.kind(c) for c in node.comparators)]
+        compared = [node.left, *node.comparators]
+        if self._all_guessed(compared) and any(self._reads_a_size(o) for o in compared):
+            # `x.shape[0] > n`, `len(xs) < max_length`: what a size is compared with is a
+            # count, not the tensor a compiled function's untouched parameter is taken for.
+            return Kind.PYTHON
+        operands = [self.kind(operand) for operand in compared]
         if any(k.is_tensor for k in operands) and all(
             isinstance(op, _MASK_COMPARISONS) for op in node.ops
         ):
             return Kind.MASK
         return join(*operands)
+
+    def _reads_a_size(self, node: ast.expr) -> bool:
+        """`x.shape[0]`, `x.size(1)`, `x.numel()`, `x.ndim`, `len(xs)`, or arithmetic of one
+        with numbers (`x.shape[1] - 1`)."""
+        if isinstance(node, ast.BinOp):
+            sides = (node.left, node.right)
+            return any(self._reads_a_size(side) for side in sides) and all(
+                self._reads_a_size(side) or isinstance(side, ast.Constant) for side in sides
+            )
+        if isinstance(node, ast.Subscript):
+            return isinstance(node.value, ast.Attribute) and node.value.attr == "shape"
+        if isinstance(node, ast.Attribute):
+            return node.attr == "ndim"
+        if not isinstance(node, ast.Call):
+            return False
+        if isinstance(node.func, ast.Name):
+            return node.func.id == "len" and node.func.id not in self.names
+        call = method_call(node)
+        return call is not None and call[1] in _SIZE_METHODS
 
     def _is_module(self, head: str) -> bool:
         return head in self.imports and head not in self.names

@@ -170,6 +170,14 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - breaking_constructors: a breaking method called on a local holding an object the function
   makes skips the caller's frame, but not where making the object breaks first: Dynamo does
   not resume with a half-made object (mechanism 1);
+- resized_tensors: `resize_` of a buffer (an observer's statistic) and `resize_as_` of a
+  local are tensor methods Dynamo does not trace; not a project class's `resize` (mechanism 4);
+- size_comparisons: an untouched parameter of a compiled function compared with a size
+  (`x.shape[1] - 1 < max_length`, `len(points) > n`) is a count, not a branch on a tensor;
+  one compared with a tensor's sum still is (mechanism 1);
+- leaked_leaves: a tensor compiled code makes a leaf (`.detach().requires_grad_()`) that
+  outlives the function: kept on the object, in a dict on it, or read by a hook the function
+  registers; not one only a nested function it calls reads (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -575,6 +583,19 @@ EXPECTED = {
     "number_tensors": [
         ("layers/stats.py", 19, "BL102", "error"),  # `int(torch.tensor(n))` reads its value
         ("layers/stats.py", 23, "BL304", "error"),  # `lengths.max()`, a size from data
+    ],
+    "leaked_leaves": [
+        ("solvers/implicit.py", 15, "BL503", "error"),  # `self.state = h.detach()...`
+        ("solvers/implicit.py", 27, "BL503", "error"),  # `self.saved["h"] = leaf`
+        ("solvers/implicit.py", 34, "BL503", "error"),  # read by the hook `adjoint`
+        ("solvers/implicit.py", 38, "BL509", "error"),
+    ],
+    "resized_tensors": [
+        ("quant/observer.py", 14, "BL509", "error"),  # `self.scale.resize_(s.shape)`
+        ("quant/observer.py", 20, "BL509", "error"),  # `y.resize_as_(other)`
+    ],
+    "size_comparisons": [
+        ("decoding/steps.py", 20, "BL201", "error"),  # `x.numel() > budget.sum()`
     ],
     "script_roots": [
         ("infer/utils.py", 2, "BL304", "error"),  # `x[:, :n]`, the tensor `infer/run.py` passes
@@ -1262,6 +1283,24 @@ def test_dynamo_reads_sizes_from_tensors_made_of_numbers(tmp_path: Path) -> None
     # The reshape, repeat and new_zeros sizes made with `torch.as_tensor` do not break.
     assert probed_findings("number_tensors", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["number_tensors"]
+    ]
+
+
+def test_dynamo_breaks_where_a_leaf_made_in_the_graph_outlives_it(tmp_path: Path) -> None:
+    assert probed_findings("leaked_leaves", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["leaked_leaves"]
+    ]
+
+
+def test_dynamo_breaks_where_a_tensor_is_resized_in_place(tmp_path: Path) -> None:
+    assert probed_findings("resized_tensors", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["resized_tensors"]
+    ]
+
+
+def test_dynamo_compares_a_size_with_a_parameter_in_python(tmp_path: Path) -> None:
+    assert probed_findings("size_comparisons", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["size_comparisons"]
     ]
 
 

@@ -8,8 +8,8 @@ import torch
 # encodec.utils imports torchaudio at module level for file I/O only; the models never call it.
 sys.modules.setdefault("torchaudio", types.ModuleType("torchaudio"))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from encodec.model import EncodecModel, LMModel
-from encodec.quantization import ResidualVectorQuantizer
+from encodec.model import EncodecModel, LMModel  # noqa: E402
+from encodec.quantization import ResidualVectorQuantizer  # noqa: E402
 
 
 def _codec_24khz():
@@ -18,8 +18,13 @@ def _codec_24khz():
 
 def _codec_48khz():
     return EncodecModel._get_model(
-        [3.0, 6.0], 48_000, 2, causal=False, model_norm="time_group_norm",
-        audio_normalize=True, segment=0.01,
+        [3.0, 6.0],
+        48_000,
+        2,
+        causal=False,
+        model_norm="time_group_norm",
+        audio_normalize=True,
+        segment=0.01,
     )
 
 
@@ -38,8 +43,12 @@ def probe_encode_24khz():
 
 
 def probe_quantizer_train():
-    quantizer = ResidualVectorQuantizer(dimension=16, n_q=4, bins=32, kmeans_init=True, kmeans_iters=2)
-    return functools.partial(quantizer.train(), frame_rate=75, bandwidth=1.5), (torch.randn(2, 16, 12),)
+    quantizer = ResidualVectorQuantizer(
+        dimension=16, n_q=4, bins=32, kmeans_init=True, kmeans_iters=2
+    )
+    return functools.partial(quantizer.train(), frame_rate=75, bandwidth=1.5), (
+        torch.randn(2, 16, 12),
+    )
 
 
 def probe_quantizer_eval():

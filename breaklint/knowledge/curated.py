@@ -230,6 +230,10 @@ MATH_OF_NUMBERS = frozenset(
     }
 )  # fmt: skip
 
+_RESIZE = (
+    "give the tensor its size where it is made (`copy_` into one of the right size, or "
+    "rebind the name to the new tensor), or resize it outside the compiled function"
+)
 UNTRACEABLE_TENSOR_METHODS = {
     "to_sparse": "make the sparse tensor outside the compiled function",
     "backward": (
@@ -239,6 +243,9 @@ UNTRACEABLE_TENSOR_METHODS = {
     # A storage is memory, not a value a fake tensor has: GB0208 (`storage`), GB0156.
     "storage": "read storages (sharing, sizes in bytes) outside the compiled function",
     "untyped_storage": "read storages (sharing, sizes in bytes) outside the compiled function",
+    # Resizing a tensor's storage in place: GB0126, GB0127 (GB0148 on an input or a buffer).
+    "resize_": _RESIZE,
+    "resize_as_": _RESIZE,
 }
 
 # `torch.nn` modules whose call returns something other than one tensor (a tuple, a named

@@ -1,4 +1,5 @@
 import ast
+from collections.abc import Sequence
 
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
@@ -39,8 +40,12 @@ Flags `t.requires_grad = ...` on a tensor, which Dynamo never traces, and
 `t.requires_grad_()` where Dynamo breaks on it: on an input of the compiled function (one of
 its parameters, an attribute such as a module's parameter, or a loop's variable over what an
 input holds, `for p in self.parameters()`), or on a tensor that flows into
-what the function returns. `.requires_grad_()` on a tensor made inside the function that only
-feeds the computation compiles into the graph and is not flagged, nor is a fixed flag
+what the function returns, or, for a tensor for certain (`h.detach().requires_grad_()`), keeps
+beyond its frame: stores on an attribute or in a container that is no local (`self.state = h`,
+`cache[k] = h`, `self.saved.append(h)`), or reads in a function or lambda it makes that leaves
+it (a hook it registers, a callable it stores); not in a nested function it only calls.
+`.requires_grad_()` on a tensor made inside the function that only feeds the computation
+compiles into the graph and is not flagged, nor is a fixed flag
 (`.requires_grad_()`, `.requires_grad_(False)`) outside a loop on what the object holds
 (`self.zero`, or `loss = self.zero`): it changes only on the first call, and Dynamo compiles
 the next one again without a break. Also flags a torch factory
@@ -53,13 +58,13 @@ graph, and in `__init__` (with `--scope all`) the object is built eagerly.
 """
     why = """
 Dynamo cannot change whether a graph input requires gradients (GB0125, "Unsupported
-Tensor.requires_grad_() call"), nor return an intermediate it turned into a leaf ("requires_grad_()
-intermediate leaked as output"), nor assign the attribute at all ("setattr() on
-Tensor.requires_grad"), nor make a leaf with a torch factory (GB0225, "Attempted to use tensor
-creation function with requires_grad=True"), nor construct a parameter from a tensor it
-computes ("Attempted to use `torch.nn.Parameter()` constructor with Dynamo"): the autograd
-graph built around the compiled
-region depends on it. It breaks the graph and runs the change eagerly.
+Tensor.requires_grad_() call"), nor return or keep an intermediate it turned into a leaf
+("requires_grad_() intermediate leaked as output", GB8985), nor assign the attribute at all
+("setattr() on Tensor.requires_grad"), nor make a leaf with a torch factory (GB0225,
+"Attempted to use tensor creation function with requires_grad=True"), nor construct a
+parameter from a tensor it computes ("Attempted to use `torch.nn.Parameter()` constructor with
+Dynamo"): the autograd graph built around the compiled region depends on it. It breaks the
+graph and runs the change eagerly.
 """
     example = """
 import torch
@@ -85,7 +90,7 @@ def prepare(x):
 compiled = torch.compile(prepare)
 """
     probe = "(prepare, (torch.randn(8),))"
-    gb_ids = ("GB0125", "GB0225")
+    gb_ids = ("GB0125", "GB0225", "GB8985")
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
@@ -97,8 +102,14 @@ compiled = torch.compile(prepare)
         # What flows where, read only when a toggle needs it: most functions have none.
         self._bound: list[tuple[list[str], ast.expr]] = []  # names bound, the value they get
         self._returns: list[ast.expr] = []  # the values the function itself returns
-        self._toggled: list[tuple[Report, str]] = []  # calls on a local, decided at the end
+        # Values stored where they outlive the frame (`self.state = h`, `cache[k] = h`,
+        # `self.saved.append(h)`): outputs of the graph as much as what is returned.
+        self._stored: list[ast.expr] = []
+        # Calls on a local, decided at the end: the report, the name, and whether the
+        # receiver is a tensor for certain (only such a one is followed into stores).
+        self._toggled: list[tuple[Report, str, bool]] = []
         self._assigned: list[str] = []  # names the statement being visited binds
+        self._storing = False  # the statement being visited stores beyond the frame
         self._in_return = False
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -116,6 +127,9 @@ compiled = torch.compile(prepare)
         self._bound.append((self._assigned, node.value))
         self._parameters.difference_update(self._assigned)
         self._input_elements.difference_update(self._assigned)
+        self._storing = any(isinstance(t, ast.Attribute | ast.Subscript) for t in node.targets)
+        if self._storing:
+            self._stored.append(node.value)
         for target in node.targets:
             if isinstance(target, ast.Attribute) and target.attr == "requires_grad":
                 receiver = target.value
@@ -143,6 +157,7 @@ compiled = torch.compile(prepare)
 
     def leave_Assign(self, node: ast.Assign) -> None:
         self._assigned = []
+        self._storing = False
 
     def visit_Return(self, node: ast.Return) -> None:
         self._in_return = True
@@ -165,6 +180,7 @@ compiled = torch.compile(prepare)
             if not (isinstance(self._outer, ast.FunctionDef) and self._outer.name == "__init__"):
                 self.report(node, self.parameter_message.format(call=f"{factory}()"))
             return
+        self._note_stored(node)
         call = self.context.facts.tensor_method(node)
         if call is None or call[1] != "requires_grad_":
             return
@@ -176,14 +192,29 @@ compiled = torch.compile(prepare)
             # Dynamo, which guards on it, recompiles the next call without the change.
             return
         inputs = self._parameters | self._input_elements
+        # A project object's `requires_grad_` (a linear operator's) is no tensor's: what it
+        # keeps leaks nothing.
+        certain = facts.kind(receiver).is_tensor and not facts.rests_on_guess(receiver)
         if isinstance(receiver, ast.Name) and receiver.id not in inputs:
-            self._decide_at_the_end(node, [receiver.id])
+            self._decide_at_the_end(node, [receiver.id], certain)
         elif isinstance(receiver, ast.Name | ast.Attribute):
             self.report(node, self.message.format(what="an input of the compiled code"))
-        elif self._in_return:
-            self.report(node, self.message.format(what=_RETURNED))
+        elif self._in_return or (self._storing and certain):
+            self.report(node, self.message.format(what=_OUTLIVING))
         elif self._assigned:  # `h = h.detach().requires_grad_()`: a new tensor, named
-            self._decide_at_the_end(node, self._assigned)
+            self._decide_at_the_end(node, self._assigned, certain)
+
+    def _note_stored(self, call: ast.Call) -> None:
+        """`self.saved.append(h)`: what a container that is no local holds outlives the frame;
+        `parts.append(h)` makes `parts` hold `h`."""
+        added = method_call(call)
+        if added is None or added[1] not in _ADDING_METHODS:
+            return
+        receiver, values = added[0], [*call.args, *(k.value for k in call.keywords)]
+        if isinstance(receiver, ast.Name):
+            self._bound.extend(([receiver.id], value) for value in values)
+        else:
+            self._stored.extend(values)
 
     def _an_input(self, value: ast.expr) -> bool:
         """A parameter of the function or what the object holds: Dynamo makes a parameter of
@@ -207,14 +238,14 @@ compiled = torch.compile(prepare)
             receiver = receiver.value
         return isinstance(receiver, ast.Name) and receiver.id == "self"
 
-    def _decide_at_the_end(self, node: ast.Call, names: list[str]) -> None:
+    def _decide_at_the_end(self, node: ast.Call, names: list[str], certain: bool) -> None:
         """A local breaks only if it is returned, known at the end: report now, with where
         it stands (loops, branches), and keep the report aside until then."""
         before = len(self.reports)
-        self.report(node, self.message.format(what=_RETURNED))
+        self.report(node, self.message.format(what=_OUTLIVING))
         if len(self.reports) > before:
             report = self.reports.pop()
-            self._toggled.extend((report, name) for name in names)
+            self._toggled.extend((report, name, certain) for name in names)
 
     def leave_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if node is not self._outer or not self._toggled:
@@ -224,24 +255,68 @@ compiled = torch.compile(prepare)
             read = _names_read(value)
             for name in names:
                 sources.setdefault(name, set()).update(read)
-        # Names read in a `return`, outside `.detach()`: their values reach what is returned.
-        flowing = {name for value in self._returns for name in _names_read(value)}
-        grown = True
-        while grown:
-            grown = False
-            for name in list(flowing):
-                new = sources.get(name, set()) - flowing
-                if new:
-                    flowing |= new
-                    grown = True
-        kept = {id(report): report for report, name in self._toggled if name in flowing}
+        # Names read in a `return`, outside `.detach()`: their values reach what is returned;
+        # also, for a certain tensor, those stored beyond the frame and those a closure that
+        # leaves the frame reads: their values reach the graph's outputs too.
+        returned = _flowing(self._returns, sources)
+        kept_too = _flowing([*self._stored, *_escaping_closures(node)], sources)
+        kept = {
+            id(report): report
+            for report, name, certain in self._toggled
+            if name in returned or (certain and name in kept_too)
+        }
         self.reports.extend(kept.values())
 
     leave_AsyncFunctionDef = leave_FunctionDef
 
 
-_RETURNED = "a tensor that is returned"
+_OUTLIVING = "a tensor that outlives the function (returned or kept)"
 _PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+
+def _flowing(values: Sequence[ast.AST], sources: dict[str, set[str]]) -> set[str]:
+    """The names these values read, and the names those were made from, transitively."""
+    flowing = {name for value in values for name in _names_read(value)}
+    grown = True
+    while grown:
+        grown = False
+        for name in list(flowing):
+            new = sources.get(name, set()) - flowing
+            if new:
+                flowing |= new
+                grown = True
+    return flowing
+
+
+_ADDING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+
+
+def _escaping_closures(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
+    """Functions and lambdas made in `function` that leave it (a hook registered, a callable
+    stored or returned): anything but a direct call of a nested function's name. What their
+    cells hold outlives the frame."""
+    nested: dict[str, ast.AST] = {}
+    lambdas: list[ast.Lambda] = []
+    called: set[int] = set()  # the names called directly: `twice()`
+    for node in ast.walk(function):
+        if node is function:
+            continue
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            nested[node.name] = node
+        elif isinstance(node, ast.Lambda):
+            lambdas.append(node)
+        elif isinstance(node, ast.Call):
+            called.add(id(node.func))
+    if not nested and not lambdas:
+        return []
+    leaving: list[ast.AST] = [lam for lam in lambdas if id(lam) not in called]
+    used = {
+        node.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Name) and node.id in nested and id(node) not in called
+    }
+    leaving.extend(nested[name] for name in sorted(used))
+    return leaving
 
 
 def _asks_for_grad(call: ast.Call) -> bool | None:
@@ -271,7 +346,7 @@ def _names_bound(target: ast.expr) -> list[str]:
     return []
 
 
-def _names_read(value: ast.expr) -> set[str]:
+def _names_read(value: ast.AST) -> set[str]:
     """The names an expression reads, except under `.detach()` (which cuts autograd)."""
     names: set[str] = set()
     pending: list[ast.AST] = [value]

@@ -24,8 +24,9 @@ Flags, in compiled code, `torch.autograd.grad(...)`, `torch.autograd.Variable(..
 wrapper, `from torch.autograd import Variable`), `torch.sparse_coo_tensor(...)`,
 `torch.nn.utils.rnn.pack_padded_sequence(...)` and `pack_sequence(...)`, `F.ctc_loss(...)` (and
 `torch.ctc_loss`), `torch.utils.checkpoint.checkpoint_sequential(...)`, and `t.to_sparse()`,
-`loss.backward()`, `t.storage()` and `t.untyped_storage()` on a tensor: calls Dynamo 2.13 does
-not trace with its default settings.
+`loss.backward()`, `t.storage()`, `t.untyped_storage()`, `t.resize_(...)` and
+`t.resize_as_(...)` on a tensor (a buffer an observer resizes to its statistics' shape, a local
+sized in place): calls Dynamo 2.13 does not trace with its default settings.
 An optimizer's and a scheduler's methods have a rule of their own (BL510).
 """
     why = """
@@ -39,6 +40,9 @@ wrap sparse Tensor", GB0015). A storage is the memory behind a tensor, which a f
 not have: `t.storage()` returns no tensor (GB0208) and `t.untyped_storage()` is an unsupported
 method (GB0156). Packing a padded batch into a `PackedSequence` is a function Dynamo skips
 (GB0007), and the CTC loss is an operator Dynamo treats as one of dynamic output shape (GB0036).
+Resizing a tensor in place changes its storage under the graph: `resize_` and `resize_as_` are
+methods Dynamo does not trace (GB0126, GB0127; on an input or a buffer it breaks on getting the
+method, GB0148).
 """
     example = """
 import torch
@@ -68,7 +72,10 @@ def input_gradient(x):
 compiled = torch.compile(input_gradient)
 """
     probe = "(input_gradient, (torch.randn(4, requires_grad=True),))"
-    gb_ids = ("GB9186", "GB0123", "GB0007", "GB0015", "GB0208", "GB0156", "GB0036")
+    gb_ids = (
+        *("GB9186", "GB0123", "GB0007", "GB0015", "GB0208", "GB0156", "GB0036"),
+        *("GB0126", "GB0127", "GB0148"),
+    )
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
