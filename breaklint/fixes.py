@@ -143,6 +143,27 @@ def module_import(context: RuleContext, module: str) -> tuple[str, ...] | None:
     return (module,)
 
 
+def nullcontext_fix(
+    context: RuleContext, manager: ast.Call, applicability: Applicability | None
+) -> Fix | None:
+    """Enter `contextlib.nullcontext()` instead of the context manager `manager` makes while
+    compiling (the shared `nullcontext` rewrite); None where the file cannot name
+    `contextlib` or torch."""
+    imports = module_import(context, "contextlib")
+    if imports is None:
+        return None
+    message = "enter `contextlib.nullcontext()` instead while compiling"
+    return offer(
+        context,
+        manager,
+        message,
+        "nullcontext",
+        applicability,
+        needs_torch=True,
+        adds_imports=imports,
+    )
+
+
 def owns_its_lines(context: RuleContext, statement: ast.stmt) -> bool:
     """Whether `statement` is alone on its lines (at most a comment after it) inside an
     indented block, so it can be wrapped, replaced or removed as whole lines."""

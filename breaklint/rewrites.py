@@ -318,9 +318,24 @@ def _listed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return node.with_changes(args=arguments)
 
 
+def _nullcontext(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `nullcontext` fix: `Lock()` becomes `contextlib.nullcontext() if
+    torch.compiler.is_compiling() else Lock()`."""
+    if not isinstance(node, cst.Call):
+        return None
+    return cst.IfExp(
+        test=cst.parse_expression(f"{fix.torch}.compiler.is_compiling()"),
+        body=cst.parse_expression("contextlib.nullcontext()"),
+        orelse=node.with_changes(lpar=[], rpar=[]),
+        lpar=node.lpar,
+        rpar=node.rpar,
+    )
+
+
 # The rewrites any rule's fixes may name: `guard` and `remove` a whole statement, `check` a
 # raising `if` (`check-any` where its operands may be Python values), `assert-check` an
-# `assert`, `listed` a call given generators (BL206, BL210).
+# `assert`, `listed` a call given generators (BL206, BL210), `nullcontext` a context manager
+# entered only when not compiling (BL207, BL501).
 SHARED: dict[str, Rewrite] = {
     "guard": _guarded,
     "remove": _removed,
@@ -328,4 +343,5 @@ SHARED: dict[str, Rewrite] = {
     "check-any": _checked,
     "assert-check": _asserted,
     "listed": _listed,
+    "nullcontext": _nullcontext,
 }

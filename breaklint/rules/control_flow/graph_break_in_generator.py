@@ -28,7 +28,8 @@ class GraphBreakInGenerator(FrameSkip):
 Unsafe fix: the generator expression becomes a list comprehension (`all(f(t) for t in ys)` ->
 `all([f(t) for t in ys])`). Dynamo breaks the graph inside a list comprehension and resumes
 after it, so the frame is no longer skipped (measured on 2.13 for `all` and `sum`); the break
-of the element stays, with its own rule's fix. Unsafe: every element is computed before the
+of the element stays. Offered only where no break in the generator has a fix of its own (that
+fix removes the break, and the skip with it). Unsafe: every element is computed before the
 builtin runs, where `all` and `any` stop at the first element that decides the answer (an
 element that raises or has side effects after that one now runs), and the list is held in
 memory at once.
@@ -111,6 +112,7 @@ compiled = torch.compile(any_empty)
         # Each generator expression a consuming builtin is called on, by id, with its call.
         self._consumed: dict[int, tuple[ast.GeneratorExp, ast.Call]] = {}
         self._conditional: dict[int, bool] = {}  # by id of a report: under a trace-time `if`
+        self._fixed: list[ast.AST] = []  # the nodes of other rules' reports that have a fix
 
     def visit_Call(self, node: ast.Call) -> None:
         super().visit_Call(node)
@@ -124,7 +126,15 @@ compiled = torch.compile(any_empty)
                 if isinstance(argument, ast.GeneratorExp):
                     self._consumed[id(argument)] = (argument, node)
 
+    def finish(self, reports: list[Report]) -> None:
+        self._fixed = [report.node for report in reports if report.fix is not None]
+        super().finish(reports)
+
     def skip_fix(self, node: ast.AST) -> Fix | None:
+        # A fix of a break in the generator (or of the call: `all()` reduced in the graph)
+        # removes the break itself, and the skip with it: that fix, not this one.
+        if any(contains(node, fixed) for fixed in self._fixed):
+            return None
         message = "compute the generator's elements in a list comprehension"
         return offer(self.context, node, message, "listed", self.fix_applicability)
 
