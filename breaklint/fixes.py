@@ -143,6 +143,27 @@ def module_import(context: RuleContext, module: str) -> tuple[str, ...] | None:
     return (module,)
 
 
+def nullcontext_fix(
+    context: RuleContext, manager: ast.Call, applicability: Applicability | None
+) -> Fix | None:
+    """Enter `contextlib.nullcontext()` instead of the context manager `manager` makes while
+    compiling (the shared `nullcontext` rewrite); None where the file cannot name
+    `contextlib` or torch."""
+    imports = module_import(context, "contextlib")
+    if imports is None:
+        return None
+    message = "enter `contextlib.nullcontext()` instead while compiling"
+    return offer(
+        context,
+        manager,
+        message,
+        "nullcontext",
+        applicability,
+        needs_torch=True,
+        adds_imports=imports,
+    )
+
+
 def owns_its_lines(context: RuleContext, statement: ast.stmt) -> bool:
     """Whether `statement` is alone on its lines (at most a comment after it) inside an
     indented block, so it can be wrapped, replaced or removed as whole lines."""
@@ -411,8 +432,8 @@ class NumberUses:
         self.closed: list[NumberBinding] = []  # bindings their name was bound again after
         self._tensor_uses: set[int] = set()  # loads under arithmetic with a tensor
         self._assignments: list[ast.Assign] = []  # the assignments being read
-        # Each read kept by `bind`, by id: (read, the name it binds, severity).
-        self._reads: dict[int, tuple[ast.Call, ast.Name, Severity | None]] = {}
+        # Each read kept by `bind`, by id: (read, the names it binds, severity).
+        self._reads: dict[int, tuple[ast.Call, tuple[ast.Name, ...], Severity | None]] = {}
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self._assignments.append(node)
@@ -424,19 +445,43 @@ class NumberUses:
         """Keep `read` when `name = <value>` computes the value from it through arithmetic
         alone (`scale = d ** -0.5 / t.item()`), outside loops (a loop would read the name
         before the binding); False when the rule must report it now."""
-        facts = self.context.facts
-        statement = self._assignments[-1] if self._assignments else None
-        if facts.loops or facts.eager_only or statement is None:
+        statement = self._statement()
+        if statement is None:
             return False
         target = statement.targets[0]
-        if len(statement.targets) != 1 or not isinstance(target, ast.Name):
+        if not isinstance(target, ast.Name):
             return False
         if not any(leaf is read for leaf in _arithmetic_leaves(statement.value)):
             return False
-        if facts.conditional and severity is None:
-            severity = Severity.WARNING
-        self._reads[id(read)] = (read, target, severity)
+        self._reads[id(read)] = (read, (target,), self._severity(severity))
         return True
+
+    def bind_unpacked(self, read: ast.Call, severity: Severity | None) -> bool:
+        """Keep `read` when `a, b = <read>` unpacks it into names (`x1, x2 = t.tolist()`),
+        outside loops; False when the rule must report it now. The read is kept only where
+        every name's uses take a tensor."""
+        statement = self._statement()
+        if statement is None or statement.value is not read:
+            return False
+        target = statement.targets[0]
+        if not isinstance(target, ast.Tuple | ast.List):
+            return False
+        names = [element for element in target.elts if isinstance(element, ast.Name)]
+        if len(names) != len(target.elts) or len({name.id for name in names}) != len(names):
+            return False
+        self._reads[id(read)] = (read, tuple(names), self._severity(severity))
+        return True
+
+    def _statement(self) -> ast.Assign | None:
+        """The assignment of one target being read, where a number bound there can be kept."""
+        facts = self.context.facts
+        statement = self._assignments[-1] if self._assignments else None
+        if facts.loops or facts.eager_only or statement is None or len(statement.targets) != 1:
+            return None
+        return statement
+
+    def _severity(self, severity: Severity | None) -> Severity | None:
+        return Severity.WARNING if self.context.facts.conditional and severity is None else severity
 
     def _bind(self, read: ast.Call, target: ast.Name, severity: Severity | None) -> None:
         binding = self.bindings.get(target.id)
@@ -501,15 +546,28 @@ class NumberUses:
             if type(node) is ast.Name:
                 self._use(node)
             elif (kept := self._reads.get(id(node))) is not None:
-                self._bind(*kept)
+                read, targets, severity = kept
+                for target in targets:
+                    self._bind(read, target, severity)
 
     def kept(self) -> list[tuple[NumberBinding, bool]]:
-        """Every binding, and whether each use of its name takes a tensor as well."""
+        """Every binding, and whether each use of its name takes a tensor as well; of the
+        names one read is unpacked into, the first, where every one of them does."""
         self._read_uses()
-        return [
-            (binding, not binding.rebound and self._all_tensor_uses(binding))
-            for binding in [*self.closed, *self.bindings.values()]
-        ]
+        bindings = [*self.closed, *self.bindings.values()]
+        unpacked: dict[int, list[NumberBinding]] = {}  # by id of a read unpacked into names
+        for binding in bindings:
+            if len(self._reads[id(binding.reads[0])][1]) > 1:
+                unpacked.setdefault(id(binding.reads[0]), []).append(binding)
+        kept = []
+        for binding in bindings:
+            names = unpacked.get(id(binding.reads[0]), [binding])
+            if binding is names[0]:
+                kept.append((binding, all(map(self._takes_tensors, names))))
+        return kept
+
+    def _takes_tensors(self, binding: NumberBinding) -> bool:
+        return not binding.rebound and self._all_tensor_uses(binding)
 
     def _all_tensor_uses(self, binding: NumberBinding) -> bool:
         return bool(binding.loads) and all(id(n) in self._tensor_uses for n in binding.loads)

@@ -13,6 +13,7 @@ from typing import Any, TypeAlias
 import libcst as cst
 
 from breaklint.findings import Fix
+from breaklint.knowledge.curated import MODULE_GENERATOR_METHODS
 
 # What a rule's libcst rewrite gives for a node: its replacement, or a statement's removal.
 Rewritten: TypeAlias = cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]
@@ -297,13 +298,50 @@ def keep_block_valid(original: cst.CSTNode, updated: cst.CSTNode, removed: set[i
     return updated.with_changes(body=body, footer=[*orphans, *updated.footer])
 
 
+def _listed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `listed` fix: each generator the call is given becomes a list (a generator
+    expression a list comprehension, `self.parameters()` `list(self.parameters())`)."""
+    if not isinstance(node, cst.Call):
+        return None
+    arguments = []
+    for argument in node.args:
+        value = argument.value
+        if isinstance(value, cst.GeneratorExp):
+            value = cst.ListComp(value.elt, value.for_in)
+        elif (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value in MODULE_GENERATOR_METHODS
+        ):
+            value = cst.Call(cst.Name("list"), [cst.Arg(value)])
+        arguments.append(argument.with_changes(value=value))
+    return node.with_changes(args=arguments)
+
+
+def _nullcontext(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `nullcontext` fix: `Lock()` becomes `contextlib.nullcontext() if
+    torch.compiler.is_compiling() else Lock()`."""
+    if not isinstance(node, cst.Call):
+        return None
+    return cst.IfExp(
+        test=cst.parse_expression(f"{fix.torch}.compiler.is_compiling()"),
+        body=cst.parse_expression("contextlib.nullcontext()"),
+        orelse=node.with_changes(lpar=[], rpar=[]),
+        lpar=node.lpar,
+        rpar=node.rpar,
+    )
+
+
 # The rewrites any rule's fixes may name: `guard` and `remove` a whole statement, `check` a
 # raising `if` (`check-any` where its operands may be Python values), `assert-check` an
-# `assert`.
+# `assert`, `listed` a call given generators (BL206, BL210), `nullcontext` a context manager
+# entered only when not compiling (BL207, BL501).
 SHARED: dict[str, Rewrite] = {
     "guard": _guarded,
     "remove": _removed,
     "check": _checked,
     "check-any": _checked,
     "assert-check": _asserted,
+    "listed": _listed,
+    "nullcontext": _nullcontext,
 }

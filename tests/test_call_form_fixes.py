@@ -115,3 +115,49 @@ def test_a_check_call_runs_only_in_eager_code_only_where_its_answer_is_unused(
         assert fixed == source.replace(f"        {statement}\n", wrapped)
     else:
         assert fixed is None
+
+
+_CAUGHT = """
+import contextlib
+import warnings
+
+import torch
+
+
+def scaled(x):
+    {manager}
+        {before}
+        print("scaling")
+    return x * 2
+
+
+compiled = torch.compile(scaled)
+"""
+
+CAUGHT = [
+    ("with warnings.catch_warnings():", "pass", True),
+    (
+        "with warnings.catch_warnings():",
+        "if not torch.compiler.is_compiling():\n            warnings.simplefilter('ignore')",
+        True,
+    ),
+    # the filter change would outlast the block in compiled runs
+    ("with warnings.catch_warnings():", "warnings.simplefilter('ignore')", False),
+    ("with warnings.catch_warnings(record=True) as caught:", "pass", False),  # reads the list
+    ("with contextlib.suppress(ValueError):", "pass", False),  # would raise what it swallows
+]
+
+
+@pytest.mark.parametrize(("manager", "before", "fixed"), CAUGHT)
+def test_catch_warnings_is_left_to_eager_runs_only_where_compiled_runs_need_nothing_of_it(
+    tmp_path: Path, manager: str, before: str, fixed: bool
+) -> None:
+    source = _CAUGHT.format(manager=manager, before=before)
+    written = _fixed(tmp_path, source, "BL207")
+    assert any(f.code == "BL207" for f in _lint(tmp_path, source))
+    assert (written is not None) is fixed
+    if written is not None:
+        assert (
+            "with contextlib.nullcontext() if torch.compiler.is_compiling() else "
+            "warnings.catch_warnings():"
+        ) in written

@@ -47,6 +47,27 @@ def test_a_bound_number_keeps_the_tensor_only_where_every_use_takes_one(
         assert reads[0].line == 5
 
 
+UNPACKED = [
+    ("a, b = (t * 2).tolist()\n    return x * a - b", True),
+    ("a, b = t.tolist()\n    print(a)\n    return (x > a).float() + b", True),
+    ("a, b = t.tolist()\n    return x[:a] * b", False),  # one name is a slice bound
+    ("a, b = t.tolist()\n    return x * a", False),  # one name never used
+    ("a, *rest = t.tolist()\n    return x * a", False),  # a starred name holds a list
+    ("values = t.tolist()\n    return x * values[0]", False),  # the list itself is kept
+    ("(a, b), c = t.tolist()\n    return x * a * b * c", False),  # nested: rows of a 2-d one
+]
+
+
+@pytest.mark.parametrize(("body", "fixed"), UNPACKED)
+def test_values_unpacked_from_tolist_stay_tensors_only_where_every_name_takes_one(
+    tmp_path: Path, body: str, fixed: bool
+) -> None:
+    source = f"import torch\n\n\ndef f(x, t):\n    {body}\n\n\ncompiled = torch.compile(f)\n"
+    reads = [f for f in _lint(tmp_path, source) if f.code == "BL103"]
+    assert len(reads) == 1
+    assert (reads[0].fix is not None) is fixed
+
+
 BRANCHES = [
     # a name of no known kind that the branch replaces with a certain tensor
     ("def f(x):\n    h = helper(x)\n    if h.sum() > 0:\n        h = x.relu()\n    return h", True),

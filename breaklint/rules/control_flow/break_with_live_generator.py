@@ -1,8 +1,6 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
@@ -11,33 +9,6 @@ from breaklint.rule import FixExample, Report, RuleContext
 from breaklint.rules.control_flow._frame_skip import FrameSkip
 from breaklint.rules.control_flow.graph_break_in_generator import CONSUMERS
 from breaklint.syntax import dotted, iter_nodes, makes_generator
-
-if TYPE_CHECKING:
-    import libcst as cst
-
-    from breaklint.rewrites import Rewrite, Rewritten
-
-
-def _listed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-    """The `listed` fix: each generator the call is given becomes a list (a generator
-    expression a list comprehension, `self.parameters()` `list(self.parameters())`)."""
-    import libcst as cst
-
-    if not isinstance(node, cst.Call):
-        return None
-    arguments = []
-    for argument in node.args:
-        value = argument.value
-        if isinstance(value, cst.GeneratorExp):
-            value = cst.ListComp(value.elt, value.for_in)
-        elif (
-            isinstance(value, cst.Call)
-            and isinstance(value.func, cst.Attribute)
-            and value.func.attr.value in MODULE_GENERATOR_METHODS
-        ):
-            value = cst.Call(cst.Name("list"), [cst.Arg(value)])
-        arguments.append(argument.with_changes(value=value))
-    return node.with_changes(args=arguments)
 
 
 class BreakWithLiveGenerator(FrameSkip):
@@ -132,7 +103,6 @@ compiled = torch.compile(Block())
     probe = "(Block(), (torch.randn(2, 8),))"
     gb_ids = ("GB8335",)
     fix_applicability = Applicability.UNSAFE
-    rewrites: ClassVar[Mapping[str, Rewrite]] = {"listed": _listed}
     fix_examples = (
         FixExample(
             before="""

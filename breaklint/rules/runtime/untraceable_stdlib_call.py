@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.class_attributes import made_by
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import guard_fix, module_import, offer, tensor_valued
+from breaklint.fixes import guard_fix, nullcontext_fix, offer, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import (
@@ -50,22 +50,6 @@ def _clone(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     if len(node.args) != 1 or node.args[0].star:
         return None
     return method(node.args[0].value, "clone").with_changes(lpar=node.lpar, rpar=node.rpar)
-
-
-def _nullcontext(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-    """The `nullcontext` fix: `Lock()` becomes `contextlib.nullcontext() if
-    torch.compiler.is_compiling() else Lock()`."""
-    import libcst as cst
-
-    if not isinstance(node, cst.Call):
-        return None
-    return cst.IfExp(
-        test=cst.parse_expression(f"{fix.torch}.compiler.is_compiling()"),
-        body=cst.parse_expression("contextlib.nullcontext()"),
-        orelse=node.with_changes(lpar=[], rpar=[]),
-        lpar=node.lpar,
-        rpar=node.rpar,
-    )
 
 
 # Locks: context managers whose only effect is to keep other threads out of the block.
@@ -312,7 +296,6 @@ compiled = torch.compile(quiet)
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
         "clone": _clone,
         "dict": _dict_call,
-        "nullcontext": _nullcontext,
     }
     fix_safety = """
 Unsafe fix: `copy.deepcopy(t)` of a tensor becomes `t.clone()`: the same values in new memory,
@@ -401,19 +384,7 @@ their results must come from outside the compiled code.
         target = holder.targets[0]
         if not isinstance(target, ast.Name) or not _only_entered(function, target.id):
             return None
-        imports = module_import(self.context, "contextlib")
-        if imports is None:
-            return None
-        message = "enter `contextlib.nullcontext()` instead while compiling"
-        return offer(
-            self.context,
-            node,
-            message,
-            "nullcontext",
-            self.fix_applicability,
-            needs_torch=True,
-            adds_imports=imports,
-        )
+        return nullcontext_fix(self.context, node, self.fix_applicability)
 
     def _untraceable_object(self, node: ast.Call) -> str | None:
         """The class of the object whose untraceable method `node` calls (a `ContextVar`'s

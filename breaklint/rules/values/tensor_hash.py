@@ -24,9 +24,10 @@ class TensorHash(Rule):
     )
     fix_safety = """
 No automatic fix: a tensor's hash is its identity (`Tensor.__hash__` is `id`), which no traced
-value stands for (`id(t)` of a tensor made in the function makes Dynamo skip it too, measured
-on 2.13), and code that computes with it depends on the object, not the data; the computation
-has to move out of the compiled code.
+value stands for (measured on 2.13: `id(t)` of a tensor made in the function makes Dynamo skip
+it too; `id(x)` of an input compiles as a constant guarded on the object, so every new tensor
+compiles again, three calls three compilations), and code that computes with it depends on the
+object, not the data; the computation has to move out of the compiled code.
 """
     what = """
 Flags `hash(t)` of a tensor whose value is used as a number in compiled code: Python
