@@ -170,6 +170,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - breaking_constructors: a breaking method called on a local holding an object the function
   makes skips the caller's frame, but not where making the object breaks first: Dynamo does
   not resume with a half-made object (mechanism 1);
+- eager_inits: an `nn.Module` made where it runs eagerly (in a function whose frame a break
+  skips, or one whose own `__init__` breaks): Dynamo compiles its `__init__` as a frame of its
+  own and skips it at `super().__init__()`, and each base's `__init__` that reaches; not a
+  module made in traced code, nor an object that is no module (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -325,6 +329,9 @@ EXPECTED = {
         # (not 19: nothing holds the object after the break; not 25: `Settings` holds values)
         ("blocks/solve.py", 19, "BL401", "error"),
         ("blocks/solve.py", 25, "BL401", "error"),
+        # `Shifted("linear")` in the skipped `through_callee`: its inherited `__init__` runs
+        # eagerly, a frame Dynamo skips at `super().__init__()` (BL211)
+        ("blocks/steppers.py", 19, "BL211", "error"),
     ],
     "stdlib_objects": [
         ("model.py", 27, "BL501", "error"),  # a `ContextVar` imported from `state/`...
@@ -566,6 +573,15 @@ EXPECTED = {
         ("solvers/steps.py", 11, "BL101", "error"),
         ("solvers/steps.py", 19, "BL101", "error"),
     ],
+    "eager_inits": [
+        ("layers/prepare.py", 10, "BL209", "error"),  # `prepare` holds a `Stepped`: skipped
+        ("layers/prepare.py", 10, "BL401", "error"),
+        # `Stepped(0.5)` and `Scale(2.0)` in the skipped `prepare`: each `__init__` is skipped
+        ("layers/scales.py", 7, "BL211", "error"),
+        ("layers/scales.py", 13, "BL211", "error"),
+        ("layers/scales.py", 22, "BL211", "error"),  # `Measured(x)` breaks in its `__init__`
+        ("layers/scales.py", 23, "BL101", "error"),
+    ],
     "cached_properties": [
         ("dists/truncated.py", 17, "BL511", "error"),  # `Truncated(loc, scale).log_prob(x)`
         ("dists/truncated.py", 22, "BL511", "error"),  # inherited by `Shifted`
@@ -666,6 +682,12 @@ def probed_findings(project: str, tmp_path: Path) -> list[tuple[str, int, str, s
     return [
         (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["status"])
         for f in json.loads(done.stdout)["findings"]
+    ]
+
+
+def test_dynamo_skips_the_init_of_a_module_made_where_it_runs_eagerly(tmp_path: Path) -> None:
+    assert probed_findings("eager_inits", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["eager_inits"]
     ]
 
 
@@ -838,17 +860,12 @@ def test_dynamo_skips_the_frame_that_calls_a_breaking_method_of_a_new_object(
 def test_dynamo_skips_the_frames_that_hold_objects_holding_their_own_methods(
     tmp_path: Path,
 ) -> None:
-    # Each finding is confirmed (the skips at the break, "Reconstruction failure"). The one
-    # break no static rule predicts follows from a skip: `through_callee` runs eagerly, so the
-    # module it makes runs `Field.__init__` as a frame of its own, which Dynamo fails on at
-    # `super().__init__()` ("Uninitialized nn.Module").
-    confirmed = [
-        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["held_methods"]
-    ]
+    # Each finding is confirmed (the skips at the break, "Reconstruction failure"), and so is
+    # what follows from a skip: `through_callee` runs eagerly, so the module it makes runs
+    # `Field.__init__` as a frame of its own, which Dynamo fails on at `super().__init__()`
+    # ("Uninitialized nn.Module", BL211); no break is left that no rule predicts.
     assert probed_findings("held_methods", tmp_path) == [
-        *confirmed,
-        ("blocks/steppers.py", 19, "BL900", "confirmed"),
-        ("blocks/steppers.py", 19, "BL901", "confirmed"),
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["held_methods"]
     ]
 
 

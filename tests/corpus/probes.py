@@ -28,6 +28,7 @@ from layers import (
     RecurrentEncoder,
     RecurrentTagger,
     Resampler,
+    RescaledSteps,
     RMSNorm,
     SelfTuning,
     TaggedTotal,
@@ -169,3 +170,7 @@ def probe_checkpointed_block():
 
 def probe_fresh_normaliser():
     return FreshNormaliser(), (torch.randn(2, 8),)
+
+
+def probe_rescaled_steps():
+    return RescaledSteps(), (torch.randn(2, 8),)

@@ -46,7 +46,7 @@ attributes, and a bound method of that object has no source Dynamo can load it f
 from its start (measured with torch 2.13 and Python 3.11; the same object without the stored
 method, or not used after the break, resumes after it). In a frame Dynamo runs eagerly, an
 `nn.Module`'s `__init__` is a frame of its own that Dynamo then fails on as well
-("Uninitialized nn.Module").
+("Uninitialized nn.Module", BL211).
 """
     example = """
 import torch
@@ -95,6 +95,7 @@ compiled = torch.compile(solve)
     gb_ids = ("GB0092",)
     reads_breaks = True
     skips_at_the_call = True  # Dynamo reports the skip at the call whose callee breaks
+    skips_where_holders_are_made = True
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
