@@ -194,7 +194,8 @@ def eager_inits(
     """The `__init__`s of `nn.Module` classes that compiled code makes where they run eagerly,
     each with `ScopedFunction.eager_init` set: in a function whose findings say its frame is
     skipped (the whole frame runs eagerly, the constructors it calls included; where a BL209
-    skip may not happen, only the objects that cause it where they are made), or where an
+    skip may not happen, only the objects that cause it where they are made; not where a
+    break before the skip splits the frame), or where an
     `__init__` on the way breaks (the caller breaks at the call and runs the constructor
     eagerly). Dynamo then compiles each `__init__` as a frame of its own, and meets `self`
     before `nn.Module.__init__` has set it up (measured with torch 2.13: "Uninitialized
@@ -214,6 +215,20 @@ def eager_inits(
                 for f in by_function.get((path, function.qualname), ())
                 if f.code in rules and rules[f.code].skips_frame
             ]
+            # A break before the first skip splits the frame: Dynamo resumes after it, and
+            # the skip then runs only the rest eagerly; what ran before it was traced, and
+            # which constructors ran where is not known here.
+            breaks_before = [
+                f
+                for f in by_function.get((path, function.qualname), ())
+                if f.code in rules
+                and rules[f.code].breaks_graph
+                and f.severity in (Severity.ERROR, Severity.WARNING)
+            ]
+            if skips and any(
+                b.range.line < min(f.range.line for f in skips) for b in breaks_before
+            ):
+                skips = []
             skipped_certainly = any(f.severity is Severity.ERROR for f in skips)
             for callee in dict.fromkeys(info.callees):
                 made = project.constructed(ref.module, info, callee)

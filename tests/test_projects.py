@@ -174,7 +174,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - eager_inits: an `nn.Module` made where it runs eagerly (in a function whose frame a break
   skips, or one whose own `__init__` breaks): Dynamo compiles its `__init__` as a frame of its
   own and skips it at `super().__init__()`, and each base's `__init__` that reaches; not a
-  module made in traced code, nor an object that is no module (mechanism 4);
+  module made in traced code (before a break that splits a frame skipped later), nor an
+  object that is no module (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -583,6 +584,11 @@ EXPECTED = {
     "eager_inits": [
         ("layers/prepare.py", 10, "BL209", "error"),  # `prepare` holds a `Stepped`: skipped
         ("layers/prepare.py", 10, "BL401", "error"),
+        # `offset_steps` is skipped at the loop's break, but its `Offset(1.0)` was traced before
+        # the `.item()` split the frame: no BL211 in `Offset.__init__`
+        ("layers/prepare.py", 16, "BL101", "error"),
+        ("layers/prepare.py", 18, "BL202", "error"),
+        ("layers/prepare.py", 18, "BL401", "error"),
         # `Stepped(0.5)` and `Scale(2.0)` in the skipped `prepare`: each `__init__` is skipped
         ("layers/scales.py", 7, "BL211", "error"),
         ("layers/scales.py", 13, "BL211", "error"),

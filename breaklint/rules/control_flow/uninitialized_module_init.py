@@ -29,10 +29,11 @@ Flags the first statement that reads `self` (mostly `super().__init__()`) in the
 an `nn.Module` class, and in each project `__init__` its `super().__init__()` chains to, where
 compiled code makes an instance that runs it eagerly: in a function whose frame another rule
 finds skipped (BL202, BL204, BL206 to BL210: the whole frame runs eagerly, constructors
-included), or where one of those `__init__`s breaks the graph itself. An error where that skip
-or break is certain, a warning otherwise. Not flagged: a module made in code Dynamo traces
-without a break (its `__init__` is inlined; only `nn.Parameter` there breaks, BL401), and a
-class that is no `nn.Module`.
+included; not where a break before the skip splits the frame, whose first part Dynamo traced),
+or where one of those `__init__`s breaks the graph itself. An error where that skip or break
+is certain, a warning otherwise. Not flagged: a module made in code Dynamo traces without a
+break (its `__init__` is inlined; an `nn.Parameter` made there breaks, BL503), and a class
+that is no `nn.Module`.
 """
     why = """
 Where a frame runs eagerly, Dynamo still compiles each frame it calls, one by one: the

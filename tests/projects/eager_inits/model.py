@@ -1,11 +1,12 @@
 """An `nn.Module` made where it runs eagerly: Dynamo compiles its `__init__` as a frame of its
 own and skips it ("Uninitialized nn.Module"), along each `__init__` `super().__init__()`
-reaches; not a module made in traced code, nor an object that is no module."""
+reaches; not a module made in traced code (before a break that splits a frame skipped
+later), nor an object that is no module."""
 
 import torch
 from torch import nn
 
-from layers.prepare import prepare
+from layers.prepare import offset_steps, prepare
 from layers.scales import Measured, Scale
 
 
@@ -23,3 +24,8 @@ class Normalised(nn.Module):
 class Scaled(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x * Scale(3.0).factor
+
+
+class Offsets(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return offset_steps(x)

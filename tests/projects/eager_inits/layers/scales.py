@@ -26,3 +26,9 @@ class Measured(nn.Module):
 class Counter:
     def __init__(self, start: int):
         self.count = start
+
+
+class Offset(nn.Module):
+    def __init__(self, shift: float):
+        super().__init__()
+        self.shift = shift

@@ -5,7 +5,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from model import Normalised, Prepared, Scaled  # noqa: E402
+from model import Normalised, Offsets, Prepared, Scaled  # noqa: E402
 
 
 def probe_prepared():
@@ -18,3 +18,7 @@ def probe_normalised():
 
 def probe_scaled():
     return Scaled(), (torch.randn(3),)
+
+
+def probe_offsets():
+    return Offsets(), (torch.randn(3),)
