@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from breaklint.analysis import annotate
@@ -145,6 +145,17 @@ def _check_file(
         settled = check_functions(path, source, nodes, changed, codes, index)
     for result in settled:
         result.findings = suppressions.apply(result.findings)
+    # Then the `__init__`s that what those findings say runs eagerly (`eager_inits`).
+    found.update({(path, done.function.qualname): done.findings for done in settled})
+    settled_functions = {done.function.qualname: done.function for done in settled}
+    summarised[path] = [settled_functions.get(f.qualname, f) for f in summarised[path]]
+    inits = eager_inits(summarised, found, alone).get(path, [])
+    if inits:
+        with deep_recursion():
+            eager = check_functions(path, source, nodes, inits, codes, index)
+        for result in eager:
+            result.findings = suppressions.apply(result.findings)
+        settled += eager
     return FileResult(path, index, [], checked, settled, index.words)
 
 
@@ -173,6 +184,101 @@ def own_breaks(
                 ref = DefinitionRef(module_of[path], function.qualname)
                 own[ref] = Break(first.severity is Severity.ERROR, where)
     return own
+
+
+def eager_inits(
+    scoped: dict[str, list[ScopedFunction]],
+    by_function: dict[tuple[str, str], list[Finding]],
+    project: Project,
+) -> dict[str, list[ScopedFunction]]:
+    """The `__init__`s of `nn.Module` classes that compiled code makes where they run eagerly,
+    each with `ScopedFunction.eager_init` set: in a function whose findings say its frame is
+    skipped (the whole frame runs eagerly, the constructors it calls included; where a BL209
+    skip may not happen, only the objects that cause it where they are made; not where a
+    break before the skip splits the frame), or where an
+    `__init__` on the way breaks (the caller breaks at the call and runs the constructor
+    eagerly). Dynamo then compiles each `__init__` as a frame of its own, and meets `self`
+    before `nn.Module.__init__` has set it up (measured with torch 2.13: "Uninitialized
+    nn.Module", GB0119, each project `__init__` that `super().__init__()` chains to as well)."""
+    rules = all_rules()
+    module_of = {index.path: module for module, index in project.by_module.items()}
+    own = own_breaks(scoped, by_function, project)
+    found: dict[DefinitionRef, tuple[bool, str]] = {}
+    for path, functions in scoped.items():
+        for function in functions:
+            ref = DefinitionRef(module_of[path], function.qualname)
+            info = project.function(ref)
+            if info is None:
+                continue
+            skips = [
+                f
+                for f in by_function.get((path, function.qualname), ())
+                if f.code in rules and rules[f.code].skips_frame
+            ]
+            # A break before the first skip splits the frame: Dynamo resumes after it, and
+            # the skip then runs only the rest eagerly; what ran before it was traced, and
+            # which constructors ran where is not known here.
+            breaks_before = [
+                f
+                for f in by_function.get((path, function.qualname), ())
+                if f.code in rules
+                and rules[f.code].breaks_graph
+                and f.severity in (Severity.ERROR, Severity.WARNING)
+            ]
+            if skips and any(
+                b.range.line < min(f.range.line for f in skips) for b in breaks_before
+            ):
+                skips = []
+            skipped_certainly = any(f.severity is Severity.ERROR for f in skips)
+            for callee in dict.fromkeys(info.callees):
+                made = project.constructed(ref.module, info, callee)
+                if made is None or not project.is_module_class(made):
+                    continue
+                chain = _module_inits(project, made)
+                breaks = [own[init] for init in chain if init in own]
+                if skips and (
+                    skipped_certainly
+                    or callee in function.method_holders
+                    or not all(rules[f.code].skips_where_holders_are_made for f in skips)
+                ):
+                    first = min(skips, key=lambda f: f.range.line)
+                    certain = skipped_certainly
+                    why = f"`{function.qualname}` is skipped at {path}:{first.range.line}"
+                elif breaks:
+                    certain = any(b.certain for b in breaks)
+                    code, _, place = breaks[0].where.partition(" ")
+                    why = f"its `__init__` breaks: {code} at {place}"
+                else:
+                    continue
+                for init in chain:
+                    known = found.get(init)
+                    if known is None or (certain and not known[0]):
+                        found[init] = (certain, f"{made.qualname} {why}")
+    eager: dict[str, list[ScopedFunction]] = {}
+    for path, functions in scoped.items():
+        for function in functions:
+            entry = found.get(DefinitionRef(module_of[path], function.qualname))
+            if entry is not None:
+                certainty = "certain" if entry[0] else "maybe"
+                eager.setdefault(path, []).append(
+                    replace(function, eager_init=f"{certainty} {entry[1]}")
+                )
+    return eager
+
+
+def _module_inits(project: Project, cls: DefinitionRef) -> list[DefinitionRef]:
+    """The project `__init__`s that making an instance of `cls` runs: the nearest, and those
+    its `super().__init__(...)` reaches in turn."""
+    chain = []
+    for owner in project.base_classes(cls):
+        init = DefinitionRef(owner.module, f"{owner.qualname}.__init__")
+        info = project.function(init)
+        if info is None:
+            continue
+        chain.append(init)
+        if "super().__init__" not in info.callees:
+            break
+    return chain
 
 
 def recheck_file(
@@ -407,6 +513,7 @@ def _check_function(
             new_object_calls=frozenset(function.new_object_calls),
             method_holders=frozenset(function.method_holders),
             module_method=function.module_method,
+            eager_init=function.eager_init,
         )
         context = RuleContext(
             path,

@@ -18,7 +18,8 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   them; no visitor hooks `Name`, so names are not visited at all). Then the file's calls that
   break as the file alone sees them (`breaklint.call_breaks`, over a project of the file), and a
   second walk, with the tree at hand, of the functions that make such a call
-  (`FileResult.settled`). All linear in L. The
+  (`FileResult.settled`), and a third of the `nn.Module` `__init__`s that what those
+  findings say runs eagerly (`checker.eager_inits`, BL211). All linear in L. The
   cyclic collector is paused meanwhile: the walks leave no cycle, so each tree is freed by
   reference counting when its file is done; between files a worker's collector runs only once
   200,000 more objects are alive (`_start_worker`: at the default threshold it passed over
@@ -464,7 +465,10 @@ def _in_project_scope(
     # Then once more, the functions that call one whose findings break the graph: a loop or a
     # `try` around such a call skips the caller's frame (`breaklint.call_breaks`). No call of
     # a linked file reaches a file alone.
-    from breaklint.checker import own_breaks  # the rule API: not for a run the cache answers
+    from breaklint.checker import (
+        eager_inits,
+        own_breaks,
+    )  # the rule API: not for a run the cache answers
 
     # A project of its own: the analysis above leaves what it learnt in `project`, which
     # would resolve some calls further than the summaries have always been computed.
@@ -476,6 +480,13 @@ def _in_project_scope(
         changed = [f for f in functions if f.breaking_calls]
         if changed:
             rechecks.append(_recheck(jobs, path, changed, linked[path]))
+    _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
+    # Then the `__init__`s of the modules that what those findings say runs eagerly
+    # (`checker.eager_inits`): a few functions, checked a third time.
+    rechecks = [
+        _recheck(jobs, path, inits, linked[path])
+        for path, inits in eager_inits(summarised, by_function, project).items()
+    ]
     _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
     return _unique(by_function)
 

@@ -190,6 +190,12 @@ class Rule(Visitor):
     # of calls, on which the page's example compiles once per call and `use_instead` at most
     # twice (the first call, then one graph general in the value: automatic dynamic).
     recompiles: ClassVar[bool] = False
+    # Whether a finding says that Dynamo skips the function's whole frame, which then runs
+    # eagerly (BL202, BL204, BL206 to BL210): the constructors it calls run eagerly too.
+    skips_frame: ClassVar[bool] = False
+    # Whether that skip needs an object of the function's `ScopedFunction.method_holders`
+    # (BL209): where it may not happen, only where one is made, so only those run eagerly.
+    skips_where_holders_are_made: ClassVar[bool] = False
     # Its `finish` reads what the other rules' `finish` report (the frame skips of BL202,
     # BL204, BL206, BL207): it runs after theirs, whatever the codes' order.
     finishes_last: ClassVar[bool] = False

@@ -113,6 +113,10 @@ class ScopedFunction:
     # instances hold bound methods of their own on attributes (`Project.holds_own_methods`).
     method_holders: tuple[str, ...] = ()
     module_method: bool = False  # a method of an `nn.Module` class: its `self` is a module
+    # For an `__init__` of an `nn.Module` class: "certain CLASS WHY" (or "maybe ...") where
+    # compiled code makes an instance that runs it eagerly, as a frame of its own
+    # (`checker.eager_inits`): WHY, the caller's frame skip or the break while making it.
+    eager_init: str = ""
 
 
 class DefinitionRef(NamedTuple):

@@ -73,6 +73,7 @@ class FunctionFacts(Visitor):
         new_object_calls: frozenset[str] = frozenset(),
         method_holders: frozenset[str] = frozenset(),
         module_method: bool = False,
+        eager_init: str = "",
     ) -> None:
         self.imports = imports
         # From the project-wide analysis: what callers pass, what project calls return, the
@@ -96,6 +97,7 @@ class FunctionFacts(Visitor):
         # Constructor calls as written whose objects hold bound methods of their own (BL209).
         self.method_holders = method_holders
         self.module_method = module_method  # a method of an `nn.Module` class
+        self.eager_init = eager_init  # `ScopedFunction.eager_init`
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written

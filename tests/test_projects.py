@@ -31,7 +31,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   (mechanism 4);
 - held_methods: an object whose `__init__` (its own or a base's) stores a bound method of its
   own on an attribute, made in a function and read after a break there (its own, or one
-  inside a function it calls): Dynamo cannot rebuild it and skips the frame at the break; not
+  inside a function it calls): Dynamo cannot rebuild it and skips the frame at the break, and
+  where a first such break may not happen, at the first break after the next such object; not
   an object nothing reads after the break, nor one whose attributes hold values (mechanism 4);
 - stdlib_objects: methods of standard-library objects Dynamo cannot trace (a `ContextVar`, a
   `threading.Lock`) or traces as draws (a `random.Random`), known from where the object is
@@ -178,6 +179,11 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - leaked_leaves: a tensor compiled code makes a leaf (`.detach().requires_grad_()`) that
   outlives the function: kept on the object, in a dict on it, or read by a hook the function
   registers; not one only a nested function it calls reads (mechanism 4);
+- eager_inits: an `nn.Module` made where it runs eagerly (in a function whose frame a break
+  skips, or one whose own `__init__` breaks): Dynamo compiles its `__init__` as a frame of its
+  own and skips it at `super().__init__()`, and each base's `__init__` that reaches; not a
+  module made in traced code (before a break that splits a frame skipped later), nor an
+  object that is no module (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
   with `--probes`, what the probes return to be compiled.
@@ -333,6 +339,15 @@ EXPECTED = {
         # (not 19: nothing holds the object after the break; not 25: `Settings` holds values)
         ("blocks/solve.py", 19, "BL401", "error"),
         ("blocks/solve.py", 25, "BL401", "error"),
+        # `two_steps`: a break under `if x.dim() > 3:` may skip the frame holding `first`...
+        ("blocks/solve.py", 32, "BL209", "warning"),
+        ("blocks/solve.py", 32, "BL401", "warning"),
+        # ...where it does not, Dynamo resumes after it and skips the frame at the next break,
+        # holding `second` too
+        ("blocks/solve.py", 34, "BL209", "warning"),
+        # `Shifted("linear")` in the skipped `through_callee`: its inherited `__init__` runs
+        # eagerly, a frame Dynamo skips at `super().__init__()` (BL211)
+        ("blocks/steppers.py", 19, "BL211", "error"),
     ],
     "stdlib_objects": [
         ("model.py", 27, "BL501", "error"),  # a `ContextVar` imported from `state/`...
@@ -574,6 +589,20 @@ EXPECTED = {
         ("solvers/steps.py", 11, "BL101", "error"),
         ("solvers/steps.py", 19, "BL101", "error"),
     ],
+    "eager_inits": [
+        ("layers/prepare.py", 10, "BL209", "error"),  # `prepare` holds a `Stepped`: skipped
+        ("layers/prepare.py", 10, "BL401", "error"),
+        # `offset_steps` is skipped at the loop's break, but its `Offset(1.0)` was traced before
+        # the `.item()` split the frame: no BL211 in `Offset.__init__`
+        ("layers/prepare.py", 16, "BL101", "error"),
+        ("layers/prepare.py", 18, "BL202", "error"),
+        ("layers/prepare.py", 18, "BL401", "error"),
+        # `Stepped(0.5)` and `Scale(2.0)` in the skipped `prepare`: each `__init__` is skipped
+        ("layers/scales.py", 7, "BL211", "error"),
+        ("layers/scales.py", 13, "BL211", "error"),
+        ("layers/scales.py", 22, "BL211", "error"),  # `Measured(x)` breaks in its `__init__`
+        ("layers/scales.py", 23, "BL101", "error"),
+    ],
     "cached_properties": [
         ("dists/truncated.py", 17, "BL511", "error"),  # `Truncated(loc, scale).log_prob(x)`
         ("dists/truncated.py", 22, "BL511", "error"),  # inherited by `Shifted`
@@ -687,6 +716,12 @@ def probed_findings(project: str, tmp_path: Path) -> list[tuple[str, int, str, s
     return [
         (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["status"])
         for f in json.loads(done.stdout)["findings"]
+    ]
+
+
+def test_dynamo_skips_the_init_of_a_module_made_where_it_runs_eagerly(tmp_path: Path) -> None:
+    assert probed_findings("eager_inits", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["eager_inits"]
     ]
 
 
@@ -859,17 +894,14 @@ def test_dynamo_skips_the_frame_that_calls_a_breaking_method_of_a_new_object(
 def test_dynamo_skips_the_frames_that_hold_objects_holding_their_own_methods(
     tmp_path: Path,
 ) -> None:
-    # Each finding is confirmed (the skips at the break, "Reconstruction failure"). The one
-    # break no static rule predicts follows from a skip: `through_callee` runs eagerly, so the
-    # module it makes runs `Field.__init__` as a frame of its own, which Dynamo fails on at
-    # `super().__init__()` ("Uninitialized nn.Module").
-    confirmed = [
-        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["held_methods"]
-    ]
+    # Each finding is confirmed (the skips at the break, "Reconstruction failure"), and so is
+    # what follows from a skip: `through_callee` runs eagerly, so the module it makes runs
+    # `Field.__init__` as a frame of its own, which Dynamo fails on at `super().__init__()`
+    # ("Uninitialized nn.Module", BL211); no break is left that no rule predicts.
+    # (`x.dim() > 3` is false for the probe's input: the `print` under it never runs.)
     assert probed_findings("held_methods", tmp_path) == [
-        *confirmed,
-        ("blocks/steppers.py", 19, "BL900", "confirmed"),
-        ("blocks/steppers.py", 19, "BL901", "confirmed"),
+        (path, line, code, "not-reached" if line == 32 else "confirmed")
+        for path, line, code, _ in EXPECTED["held_methods"]
     ]
 
 

@@ -5,6 +5,7 @@ import warnings
 from dataclasses import dataclass
 
 import torch
+from torch import nn
 
 
 @dataclass
@@ -68,3 +69,21 @@ compiled_solved = torch.compile(solved)
 
 def probe_solver_with_bound_step():
     return solved, (torch.randn(4, 3),)
+
+
+class Peak(nn.Module):
+    def __init__(self, x):
+        # making it breaks (below): the caller runs it eagerly, a frame Dynamo skips here
+        super().__init__()  # SKIP BL211
+        self.peak = x.abs().max().item()  # BREAK BL101
+
+
+def normalised(x):
+    return x / Peak(x).peak
+
+
+compiled_normalised = torch.compile(normalised)
+
+
+def probe_module_made_while_breaking():
+    return normalised, (torch.randn(4, 3),)

@@ -487,3 +487,24 @@ class LocalOffset(nn.Module):
                 return y + offset
 
         return Offset().apply(x * 2)
+
+
+class Rescale(nn.Module):
+    """Made in a frame Dynamo skips: its `__init__` runs eagerly, a frame Dynamo skips too."""
+
+    def __init__(self, factor: float) -> None:
+        super().__init__()  # SKIP BL211
+        self.factor = factor
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * self.factor
+
+
+class RescaledSteps(nn.Module):
+    """A break in a loop skips `forward`, so the `Rescale` each step makes runs eagerly."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for step in range(2):
+            print("rescaling", step)  # SKIP BL202 BL401
+            x = Rescale(2.0)(x)
+        return x

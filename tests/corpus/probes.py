@@ -29,6 +29,7 @@ from layers import (
     RecurrentEncoder,
     RecurrentTagger,
     Resampler,
+    RescaledSteps,
     RMSNorm,
     SelfTuning,
     TaggedTotal,
@@ -174,3 +175,7 @@ def probe_fresh_normaliser():
 
 def probe_local_offset():
     return LocalOffset(), (torch.randn(2, 8),)
+
+
+def probe_rescaled_steps():
+    return RescaledSteps(), (torch.randn(2, 8),)

@@ -20,6 +20,7 @@ class FrameSkip(Rule):
 
     breaks_graph = False  # it restates breaks that other rules report
     reads_breaks = True
+    skips_frame = True
     # Whether Dynamo reports the skip at a call of a project function that breaks (else in the
     # callee, where that break's own finding is: the finding at the call is then info).
     skips_at_the_call = False

@@ -32,11 +32,14 @@ which changes what other code reading that attribute gets.
 Flags the first graph break in a function (its own, or one inside a project function it calls)
 after it made an object, held in a local that is read again after the break, of a project class
 whose `__init__` (or an inherited one) stores a bound method of the instance on an attribute
-(`self.step = self.euler`, one of several under an `if`, or from a dict of them). It is an
-error where the break is certain, a warning otherwise; as after BL202, the breaks on later
-lines become info once the skip is certain. Not flagged: an object whose attributes hold
-values (a property read in `__init__` included), an object not read after the break, an object
-made before the compiled code ran, and a break in a loop (BL202 reports that skip).
+(`self.step = self.euler`, one of several under an `if`, or from a dict of them); and, for each
+such object made later, the first break after it: where the earlier skip may not happen (the
+object made under an `if`), Dynamo resumes after that break and skips the frame at the later
+one. It is an error where the break is certain, a warning otherwise; as after BL202, the
+breaks on later lines become info once the skip is certain. Not flagged: an object whose
+attributes hold values (a property read in `__init__` included), an object not read after the
+break, an object made before the compiled code ran, and a break in a loop (BL202 reports that
+skip).
 """
     why = """
 At a graph break Dynamo compiles what it traced so far and rebuilds, in Python, every value
@@ -46,7 +49,7 @@ attributes, and a bound method of that object has no source Dynamo can load it f
 from its start (measured with torch 2.13 and Python 3.11; the same object without the stored
 method, or not used after the break, resumes after it). In a frame Dynamo runs eagerly, an
 `nn.Module`'s `__init__` is a frame of its own that Dynamo then fails on as well
-("Uninitialized nn.Module").
+("Uninitialized nn.Module", BL211).
 """
     example = """
 import torch
@@ -95,6 +98,7 @@ compiled = torch.compile(solve)
     gb_ids = ("GB0092",)
     reads_breaks = True
     skips_at_the_call = True  # Dynamo reports the skip at the call whose callee breaks
+    skips_where_holders_are_made = True
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
@@ -124,9 +128,14 @@ compiled = torch.compile(solve)
         at = line(report)
         end = getattr(report.node, "end_lineno", None) or at
         reads = self._reads()
-        if any(made < at and reads.get(name, 0) > end for name, made in self._made):
-            return id(self.context.definition), self.conditional[id(report)]
-        return None
+        held = [made for name, made in self._made if made < at and reads.get(name, 0) > end]
+        if not held:
+            return None
+        # A block for each object, from where it is made: the first break after it is the skip
+        # it causes. Where an earlier object's skip may not happen (made under an `if`), the
+        # frame resumes after that break and a later object still skips it at its own first
+        # break; after a certain skip that one is restated as info (`FrameSkip.restate`).
+        return max(held), self.conditional[id(report)]
 
     def _reads(self) -> dict[str, int]:
         """The last line each local that holds such an object is read on."""

@@ -24,3 +24,12 @@ def values(x):
     settings = Settings(2.0)
     print("values")
     return x * settings.half
+
+
+def two_steps(x):
+    first = Stepper(1.0)
+    if x.dim() > 3:
+        print("batched")  # skips the frame holding `first` where it runs...
+    second = Stepper(2.0)
+    y = noisy(x)  # ...where it does not, Dynamo resumes after it and skips the frame here
+    return first.step(second.step(y))
