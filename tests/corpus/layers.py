@@ -476,3 +476,18 @@ class FreshNormaliser(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return Normaliser(x.std()).apply(x)  # SKIP BL208
+
+
+def _sparse_rows(weights: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    scale = x.shape[0]
+    return torch.sparse.mm(weights, x) * scale  # SKIP BL512
+
+
+class SparseSpread(nn.Module):
+    """A sparse tensor made in `forward`: each frame it reaches is skipped at its first read."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        index = torch.tensor([[0, 1], [1, 0]])
+        weights = torch.sparse_coo_tensor(index, torch.ones(2), (2, 2))  # BREAK BL509
+        h = x * 2
+        return _sparse_rows(weights, h) + 1  # SKIP BL512

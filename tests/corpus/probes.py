@@ -30,6 +30,7 @@ from layers import (
     Resampler,
     RMSNorm,
     SelfTuning,
+    SparseSpread,
     TaggedTotal,
 )
 from models import Block, Clean, Hooked, Looped, Repeated
@@ -169,3 +170,7 @@ def probe_checkpointed_block():
 
 def probe_fresh_normaliser():
     return FreshNormaliser(), (torch.randn(2, 8),)
+
+
+def probe_sparse_spread():
+    return SparseSpread(), (torch.randn(2, 8),)
