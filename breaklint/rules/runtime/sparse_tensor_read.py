@@ -4,9 +4,7 @@ from breaklint.findings import Severity
 from breaklint.kinds import Kind
 from breaklint.knowledge.tensor_facts import SPARSE_ONLY_METHODS
 from breaklint.rule import Outline, Rule, RuleContext
-
-# The fields of statements that hold other statements: those are visited on their own.
-_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+from breaklint.syntax import own_expressions
 
 
 class SparseTensorRead(Rule):
@@ -83,27 +81,21 @@ compiled = torch.compile(spread)
     def _statement(self, node: ast.stmt) -> None:
         """The first read of a sparse tensor in the statement's own expressions (not in the
         statements it holds, visited next)."""
-        if self._reported or not self.context.facts.in_outer_function:
-            return
         facts = self.context.facts
-        for field, value in ast.iter_fields(node):
-            if field in _BLOCKS:
-                continue
-            for part in value if isinstance(value, list) else [value]:
-                if not isinstance(part, ast.AST):
-                    continue
-                for child in ast.walk(part):
-                    if (
-                        isinstance(child, ast.Name)
-                        and isinstance(child.ctx, ast.Load)
-                        and facts.kind(child) is Kind.SPARSE
-                    ):
-                        # A parameter some callers only pass one in: where they call.
-                        guess = Severity.WARNING if facts.rests_on_guess(child) else None
-                        message = self.message.format(name=child.id, function=self.context.function)
-                        self.report(child, message, severity=guess)
-                        self._reported = True
-                        return
+        if self._reported or not facts.in_outer_function:
+            return
+        for child in own_expressions(node):
+            if (
+                isinstance(child, ast.Name)
+                and isinstance(child.ctx, ast.Load)
+                and facts.kind(child) is Kind.SPARSE
+            ):
+                # A parameter some callers only pass one in: where they call.
+                guess = Severity.WARNING if facts.rests_on_guess(child) else None
+                message = self.message.format(name=child.id, function=self.context.function)
+                self.report(child, message, severity=guess)
+                self._reported = True
+                return
 
     visit_Expr = visit_Assign = visit_AugAssign = visit_AnnAssign = _statement
     visit_Return = visit_If = visit_While = visit_For = visit_AsyncFor = _statement
