@@ -25,6 +25,7 @@ from layers import (
     OrderedParts,
     PerHead,
     QuietScale,
+    Recentred,
     RecurrentEncoder,
     RecurrentTagger,
     Resampler,
@@ -174,3 +175,7 @@ def probe_fresh_normaliser():
 
 def probe_sparse_spread():
     return SparseSpread(), (torch.randn(2, 8),)
+
+
+def probe_recentred():
+    return Recentred(), (torch.randn(2, 8),)
