@@ -6,9 +6,10 @@ it returns and what it assigns to `self`. This module evaluates those summaries 
 lattice and iterates to a fixed point, without reading any file again:
 
 - T: a tensor on every path; B: a boolean tensor (a mask) on every path, a comparison of
-  tensors; P: a Python value (None included once joined with others);
-  C: a container of tensors (its truth is its length); M: a tensor on some paths only;
-  U: unknown. A tuple of them is what a function returning `a, b` gives to `x, y = f()`.
+  tensors; S: a sparse tensor on every path (`torch.sparse_coo_tensor`); P: a Python value
+  (None included once joined with others); C: a container of tensors (its truth is its
+  length); M: a tensor on some paths only; U: unknown. A tuple of them is what a function
+  returning `a, b` gives to `x, y = f()`.
 - Call sites flow into the callee's parameters (joined over every call site: positional,
   keyword, defaults, bound `self`), returns flow back to the callers, `self.<attribute>`
   assignments flow to every method of the class.
@@ -52,6 +53,8 @@ from breaklint.knowledge.tensor_facts import (
     PYTHON_BUILTINS,
     PYTHON_METHODS,
     PYTHON_TORCH_PREFIXES,
+    SPARSE_METHODS,
+    SPARSE_TORCH_FUNCTIONS,
     TENSOR_ATTRIBUTES,
     TENSOR_METHODS,
     TENSOR_TORCH_PREFIXES,
@@ -64,7 +67,15 @@ _A = TypeVar("_A")
 _B = TypeVar("_B")
 _ROUNDS = 3  # a cycle's values settle in one or two rounds; more is a lattice that oscillates
 _NONE_OPEN = 1 << 30  # `Analysis._lowest` when the computation read no open value
-_NAMES = {"T": "tensor", "B": "mask", "M": "maybe", "P": "python", "N": "none", "C": "tensors"}
+_NAMES = {
+    "T": "tensor",
+    "B": "mask",
+    "S": "sparse",
+    "M": "maybe",
+    "P": "python",
+    "N": "none",
+    "C": "tensors",
+}
 
 
 # The lattice.
@@ -87,11 +98,11 @@ def _join_atoms(one: str, other: str) -> str:
     if one == "N" or other == "N":
         return other if one == "N" else one
     pair = {one, other}
-    if pair == {"B", "T"}:
-        return "T"  # a mask on some paths only is a tensor still
+    if pair <= {"B", "S", "T"}:
+        return "T"  # a mask or a sparse tensor on some paths only is a tensor still
     if "C" in pair:
         return "C" if pair == {"C", "P"} else "U"
-    if pair & {"T", "B", "M"}:
+    if pair & {"T", "B", "S", "M"}:
         return "M"
     return "U"
 
@@ -102,7 +113,7 @@ def _atom(value: Value) -> str:
     if isinstance(value, str):
         return value
     atoms = {_atom(v) for v in value}
-    if atoms <= {"T", "B", "C"}:
+    if atoms <= {"T", "B", "S", "C"}:
         return "C"
     return "P" if atoms <= {"P", "N"} else "U"
 
@@ -134,8 +145,9 @@ def compared(one: Value | None, other: Value | None) -> Value | None:
 
 
 def _unmasked(value: Value | None) -> Value | None:
-    """What arithmetic on a value gives: a mask's result is a tensor of any dtype."""
-    return "T" if value == "B" else value
+    """What arithmetic on a value gives: a mask's result is a tensor of any dtype, a sparse
+    tensor's one Dynamo never reaches (it skips the frame first), taken for a tensor."""
+    return "T" if value in ("B", "S") else value
 
 
 def element(value: Value | None) -> Value | None:
@@ -146,7 +158,7 @@ def element(value: Value | None) -> Value | None:
         for item in value:
             joined = join(joined, item)
         return joined or "U"
-    return {"T": "T", "B": "T", "C": "T", "M": "M", "P": "P"}.get(value, "U")
+    return {"T": "T", "B": "T", "S": "T", "C": "T", "M": "M", "P": "P"}.get(value, "U")
 
 
 @dataclasses.dataclass(slots=True)
@@ -241,7 +253,15 @@ class Analysis:
                     callee, *arguments = entry.split(" ")
                     # `self.step(t0, t1)` in a base class runs a subclass's override on its
                     # instances: the override receives these arguments too.
-                    targets = project.call_targets(module, info, callee) + tuple(
+                    targets = tuple(
+                        target
+                        for target in project.call_targets(module, info, callee)
+                        # `Function.apply(x)` passes `x` to `forward`; `backward` is given the
+                        # gradients, not these arguments.
+                        if not (
+                            callee.endswith(".apply") and target.ref.qualname.endswith(".backward")
+                        )
+                    ) + tuple(
                         Target(override, True)
                         for override in project.replacing_overrides(module, info, callee)
                     )
@@ -361,6 +381,29 @@ class Analysis:
             if value is not None:  # None: nothing known of the argument
                 received[name] = join(received.get(name), value) or "U"
 
+    def sparse_somewhere(self, ref: DefinitionRef, name: str) -> bool:
+        """Whether some call of a function passes a sparse tensor to its parameter `name`: one
+        it makes, or a parameter of its own some call passes one to (`dsmm(sparse_mat, d)`
+        passing on what one caller of `dsmm` makes). Joined over every caller the parameter is
+        at most a maybe; Dynamo skips the frame wherever the sparse one arrives."""
+        pending, seen = [(ref, name)], {(ref, name)}
+        while pending:
+            ref, name = pending.pop()
+            function = self.function(ref)
+            if function is None:
+                continue
+            for site in self._call_sites().get(ref, ()):
+                for parameter, argument, _ in _site_arguments(function, site):
+                    if parameter != name or argument is None:
+                        continue
+                    if self.evaluate(site.caller, decode(argument)) == "S":
+                        return True
+                    passed = _passed_on(site.caller, argument)
+                    if passed is not None and (site.caller.ref, passed) not in seen:
+                        seen.add((site.caller.ref, passed))
+                        pending.append((site.caller.ref, passed))
+        return False
+
     def truth(self, ref: DefinitionRef, name: str) -> bool | None:
         """The truth of the constant every call of a function passes to its parameter `name`
         (`matched(x, reference, strict=False)` at each call, or passing on a parameter of its
@@ -389,12 +432,8 @@ class Analysis:
                 return default == "1" if known else None
             if argument in TRUTH_MARKS:
                 return argument == "1"
-            passed = argument[1:-1] if argument[:1] == "n" and argument[-1:] == ";" else ""
-            caller = site.caller
-            # The caller's own parameter, passed on before anything rebinds it.
-            if passed in caller.parameters and passed not in caller.bindings:
-                return self.truth(caller.ref, passed)
-            return None
+            passed = _passed_on(site.caller, argument)
+            return None if passed is None else self.truth(site.caller.ref, passed)
         return None
 
     def forwarded(self, function: _Function, name: str, default: str) -> Value | None:
@@ -462,11 +501,11 @@ class Analysis:
         if reading == "C":
             return "C"
         if reading == "P":
-            return "M" if atom in ("T", "B", "M") else "P"
+            return "M" if atom in ("T", "B", "S", "M") else "P"
         if reading == SCALARS_MARK:
             # `ratio: float | int`: a value only guessed to be a tensor (a helper that returns
             # one on some paths) is the number annotated; a certain tensor may still arrive.
-            return "M" if atom in ("T", "B") else "P"
+            return "M" if atom in ("T", "B", "S") else "P"
         if reading == "Y" and atom == "U":
             return "U"
         return passed
@@ -557,7 +596,7 @@ class Analysis:
             local = head.partition(VERSION)[0]
             held = local in function.parameters or local in function.bindings
             return "U" if held else "P"
-        if last in TENSOR_ATTRIBUTES and receiver in ("T", "B", "M"):
+        if last in TENSOR_ATTRIBUTES and receiver in ("T", "B", "S", "M"):
             return _unmasked(receiver)
         return "U"
 
@@ -629,6 +668,13 @@ class Analysis:
         return _method_result(method, receiver)
 
 
+def _passed_on(caller: _Function, argument: str) -> str | None:
+    """The caller's own parameter an argument passes on before anything rebinds it (None when
+    it passes anything else)."""
+    passed = argument[1:-1] if argument[:1] == "n" and argument[-1:] == ";" else ""
+    return passed if passed in caller.parameters and passed not in caller.bindings else None
+
+
 def _site_arguments(function: _Function, site: _CallSite) -> Iterator[tuple[str, str | None, str]]:
     """Each parameter of `function` that `site` may fill, with the summary of the argument it
     passes there (None: it passes none by position or keyword) and the parameter's default
@@ -654,9 +700,11 @@ def _method_result(method: str, receiver: Value | None) -> Value | None:
     comparison (`x.eq(y)`, `x.bool()`) and from a view or copy of one (`mask.view(n, -1)`)."""
     if method in PYTHON_METHODS or receiver == "P":
         return "P"
+    if method in SPARSE_METHODS:  # only tensors have it
+        return "S"
     if receiver is None:
         return None
-    if receiver in ("T", "B"):
+    if receiver in ("T", "B", "S"):
         masked = method in MASK_METHODS or (receiver == "B" and method in DTYPE_KEEPING_METHODS)
         return "B" if masked else "T"
     if method in TENSOR_METHODS:  # only tensors have it, whatever the receiver was taken for
@@ -673,6 +721,8 @@ def _expand(name: str, imports: dict[str, str]) -> str:
 
 
 def _torch_result(name: str) -> str:
+    if name in SPARSE_TORCH_FUNCTIONS:
+        return "S"
     if name in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.Tensor"):
         return "T"
     if name.startswith("torch._"):
@@ -724,6 +774,8 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
             truth = analysis.truth(ref, name) if kind == "python" else None
             if truth is not None:
                 kind = "true" if truth else "false"  # a constant `if flag:` decides on
+            if kind != "sparse" and analysis.sparse_somewhere(ref, name):
+                kind = "maybe-sparse"
             parameters.append(f"{name}={kind or 'unknown'}")
     calls = []
     project_calls = []

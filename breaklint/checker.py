@@ -47,7 +47,7 @@ from breaklint.source import (
 )
 from breaklint.suppression import Suppressions, is_skipped
 from breaklint.syntax import walk
-from breaklint.tensor_text import names_used_as_tensors
+from breaklint.tensor_text import names_used_as_sparse, names_used_as_tensors
 from breaklint.tensorness import FunctionFacts
 
 Nodes = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
@@ -494,6 +494,7 @@ def _check_function(
     if not rules:
         return []  # nothing it holds can be reported: no walk
     used_as_tensors = names_used_as_tensors(text, imports)
+    used_as_sparse = names_used_as_sparse(text)
     for target in _traced_parts(node, function.inner_only):
         facts = FunctionFacts(
             imports,
@@ -501,6 +502,7 @@ def _check_function(
             guard_calls=frozenset(function.guard_calls),
             tensor_calls=frozenset(function.tensor_calls),
             used_as_tensors=used_as_tensors,
+            used_as_sparse=used_as_sparse,
             parameter_kinds=_pairs(function.parameter_kinds),
             call_kinds=_pairs(function.call_kinds),
             attribute_kinds=_pairs(function.attribute_kinds),

@@ -12,13 +12,14 @@ from breaklint.annotations import Reading, read_annotation
 class Kind(Enum):
     TENSOR = "tensor"
     MASK = "mask"  # a boolean tensor: indexing with it gives a data-dependent shape
+    SPARSE = "sparse"  # a sparse tensor: Dynamo cannot wrap one
     TENSORS = "tensors"  # a list, tuple or dict of tensors: its truth is its length
     PYTHON = "python"
     UNKNOWN = "unknown"
 
     @property
     def is_tensor(self) -> bool:
-        return self in (Kind.TENSOR, Kind.MASK)
+        return self in (Kind.TENSOR, Kind.MASK, Kind.SPARSE)
 
 
 def join(*kinds: Kind) -> Kind:
@@ -41,6 +42,8 @@ READ_KINDS = {
 HANDED_KINDS = {
     "tensor": Kind.TENSOR,
     "mask": Kind.MASK,
+    "sparse": Kind.SPARSE,
+    "maybe-sparse": Kind.SPARSE,  # from some caller only: a guess
     "maybe": Kind.TENSOR,
     "tensors": Kind.TENSORS,
     "python": Kind.PYTHON,

@@ -133,6 +133,22 @@ def iter_nodes(root: ast.AST) -> Iterator[ast.AST]:
                 push(value)
 
 
+# The fields of statements that hold other statements.
+STATEMENT_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+
+
+def own_expressions(statement: ast.stmt) -> Iterator[ast.AST]:
+    """Every node of a statement's own expressions (an `if`'s test, an assignment's targets
+    and value), not of the statements it holds."""
+    for field in child_fields(type(statement)):
+        if field in STATEMENT_BLOCKS:
+            continue
+        value = getattr(statement, field, None)
+        for part in value if type(value) is list else [value]:
+            if isinstance(part, ast.AST):
+                yield from iter_nodes(part)
+
+
 def nodes_in_walk_order(root: ast.AST) -> Iterator[ast.AST]:
     """Every node under `root` (included) in the order `walk` visits them: depth first, each
     node before its children, children in source order."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
-from breaklint.knowledge.tensor_facts import TENSOR_ONLY_METHODS
+from breaklint.knowledge.tensor_facts import SPARSE_ONLY_METHODS, TENSOR_ONLY_METHODS
 
 _TENSOR_ONLY_CALL = re.compile(rf"\.(?:{'|'.join(sorted(TENSOR_ONLY_METHODS))})\(")
+_SPARSE_ONLY_CALL = re.compile(rf"\.(?:{'|'.join(sorted(SPARSE_ONLY_METHODS))})\(")
 _LIKE_CALL = re.compile(r"_like\(\s*([A-Za-z_]\w*)\s*[,)]")  # literal first: a fast search
 # `lengths[:, None]`, `mask[None]`: a new axis, which a list or a tuple cannot take.
 _NEW_AXIS = re.compile(r"\[[^\[\]]*\bNone\b")
@@ -26,6 +27,12 @@ def names_used_as_tensors(text: str, imports: dict[str, str]) -> frozenset[str]:
         if callee.partition(".")[0] in torch_aliases:
             names.add(match.group(1))
     return frozenset(names)
+
+
+def names_used_as_sparse(text: str) -> frozenset[str]:
+    """Names a function's source calls a method on that only sparse tensors have
+    (`sparse._indices()`): a parameter used so is a sparse tensor wherever it is one at all."""
+    return frozenset(_receivers(_SPARSE_ONLY_CALL, text))
 
 
 def _receivers(pattern: re.Pattern[str], text: str) -> set[str]:

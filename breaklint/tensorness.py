@@ -29,6 +29,8 @@ from breaklint.knowledge.tensor_facts import (
     PYTHON_BUILTINS,
     PYTHON_METHODS,
     PYTHON_TORCH_PREFIXES,
+    SPARSE_METHODS,
+    SPARSE_TORCH_FUNCTIONS,
     TENSOR_ATTRIBUTES,
     TENSOR_FACTORIES,
     TENSOR_METHODS,
@@ -61,6 +63,7 @@ class FunctionFacts(Visitor):
         guard_calls: frozenset[str] = frozenset(),
         tensor_calls: frozenset[str] = frozenset(),
         used_as_tensors: frozenset[str] = frozenset(),
+        used_as_sparse: frozenset[str] = frozenset(),
         parameter_kinds: dict[str, str] | None = None,
         call_kinds: dict[str, str] | None = None,
         attribute_kinds: dict[str, str] | None = None,
@@ -102,6 +105,7 @@ class FunctionFacts(Visitor):
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written
         self.used_as_tensors = used_as_tensors  # see `names_used_as_tensors`
+        self.used_as_sparse = used_as_sparse  # see `names_used_as_sparse`
         # Names that hold a tensor on one path through an `if` and not on another.
         self.uncertain: set[str] = set()
         # Of them, those an `if` made tensors (not tensors before it that a branch rebinds).
@@ -403,7 +407,7 @@ class FunctionFacts(Visitor):
         if handed is not None:
             if handed.startswith("tuple:"):
                 parts = set(handed.removeprefix("tuple:").split(","))
-                if parts <= {"tensor", "mask", "tensors"}:
+                if parts <= {"tensor", "mask", "sparse", "tensors"}:
                     return Kind.TENSORS
                 return Kind.PYTHON if parts == {"python"} else Kind.UNKNOWN
             return RETURNED_KINDS[handed]
@@ -420,6 +424,8 @@ class FunctionFacts(Visitor):
                 return Kind.MASK if self.kind(node.args[0]).is_tensor else Kind.UNKNOWN
         name = self.resolve(func)
         if name is not None and name.startswith("torch."):
+            if name in SPARSE_TORCH_FUNCTIONS:
+                return Kind.SPARSE
             if any(part.startswith("_") for part in name.split(".")):
                 # Private helpers mostly answer Python questions
                 # (`torch.nn.init._calculate_fan_in_and_fan_out` gives two ints).
@@ -448,6 +454,8 @@ class FunctionFacts(Visitor):
                 return Kind.PYTHON
             if receiver is Kind.MASK and self._keeps_dtype(node):
                 return Kind.MASK
+            if method in SPARSE_METHODS:  # only tensors have it
+                return Kind.SPARSE
             if method in TENSOR_METHODS or (receiver.is_tensor and method in TENSOR_METHOD_NAMES):
                 return Kind.MASK if method in MASK_METHODS else Kind.TENSOR
         return Kind.UNKNOWN
@@ -538,6 +546,11 @@ class FunctionFacts(Visitor):
                 # annotated as a tensor one for certain: the annotation says what it holds.
                 annotated = reading in (Reading.TENSOR, Reading.MASK)
                 guessed = passed == "maybe" and not (keep and annotated)
+            # Used as only a sparse tensor allows (`sparse._indices()`), on some path at least:
+            # a guess, as one only some callers pass ("maybe-sparse").
+            used_as_sparse = parameter.arg in self.used_as_sparse and kind is not Kind.PYTHON
+            if used_as_sparse:
+                kind = Kind.SPARSE
             self.bind_name(parameter.arg, kind)
             if kind is Kind.TENSORS and iterates_tensors(parameter.annotation, self.type_aliases):
                 self._tensor_sequences.add(parameter.arg)
@@ -549,7 +562,9 @@ class FunctionFacts(Visitor):
                 self._constant_parameters[parameter.arg] = passed == "true"
             # A compile root's input used as only tensors allow (`lengths.unsqueeze(1)`) is
             # one, not a guess.
-            if guessed and kind is Kind.TENSOR and parameter.arg not in self.used_as_tensors:
+            if (guessed and kind is Kind.TENSOR and parameter.arg not in self.used_as_tensors) or (
+                kind is Kind.SPARSE and (used_as_sparse or passed == "maybe-sparse")
+            ):
                 self.guessed_parameters.add(parameter.arg)
         for star in (arguments.vararg, arguments.kwarg):
             if star is not None:

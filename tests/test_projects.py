@@ -69,6 +69,14 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   module-level dict holds, a function a module-level list holds, and the elements of a
   container attribute (`nn.ModuleList(flows)`, `list(steps)`) that the constructor's callers
   fill with a list literal, `+=` or `append`, by index and iterated (mechanism 3);
+- sparse_tensors: a sparse tensor a function makes, read after the break its making is, and
+  passed on through `autograd.Function.apply` into `forward` and the helpers it calls: each
+  frame it reaches is skipped at its first read (certain where the function made it, a maybe
+  where a parameter is one from some callers only, or used with a method only sparse tensors
+  have) (mechanisms 2 and 4);
+- super_properties: a property's getter reading the base class's property of the same name
+  through `super()` (a project base and a torch distribution): Dynamo gets the `property`
+  object and skips the getter where the value is first used (mechanism 4);
 - local_objects: a method of an object a function makes and holds in a local (an instance
   of a class a factory returns, or constructed): a break inside skips the caller's frame, as
   for `Helper(n).run(x)`; not for an object a factory function returns; tensors through
@@ -497,6 +505,22 @@ EXPECTED = {
         ("ops/flat.py", 17, "BL601", "error"),  # `np.prod([height, width])`
         # (not `np.sqrt(x.shape[1])`: a float numpy folds)
     ],
+    "sparse_tensors": [
+        # `sparse`, which `ctx.sparse` passes on, used as sparse: `sparse._nnz()`
+        ("ops/blocks.py", 6, "BL512", "warning"),
+        ("ops/interp.py", 9, "BL509", "error"),  # `torch.sparse_coo_tensor(...)`...
+        ("ops/interp.py", 11, "BL512", "error"),  # ...then its first read after the break
+        ("ops/products.py", 9, "BL512", "warning"),  # `ctx.sparse = sparse` in `forward`
+        # `dsmm`, also called with what `api.product` is given (not `dense_mat.shape[0]`)
+        ("ops/products.py", 19, "BL512", "warning"),
+    ],
+    "super_properties": [
+        # A property's getter that reads the base's property of its name through `super()`:
+        # at the first use of the value, for a project base class and for a torch one.
+        ("dists/tasks.py", 11, "BL514", "warning"),
+        ("dists/tasks.py", 15, "BL514", "warning"),
+        ("dists/tasks.py", 28, "BL514", "warning"),
+    ],
     "optional_bounds": [
         # `if max_length is None: max_length = length.max()`: a tensor where a caller passes
         # None, a Python int where another passes `x.size(1)`
@@ -734,6 +758,22 @@ def test_dynamo_breaks_where_an_annotated_tensor_holds_a_roots_input(tmp_path: P
 def test_dynamo_breaks_where_numpy_multiplies_a_shape_into_a_size(tmp_path: Path) -> None:
     assert probed_findings("numpy_sizes", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["numpy_sizes"]
+    ]
+
+
+def test_dynamo_skips_each_frame_where_a_sparse_tensor_is_first_read(tmp_path: Path) -> None:
+    assert probed_findings("sparse_tensors", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["sparse_tensors"]
+    ]
+
+
+def test_dynamo_skips_a_getter_where_the_base_property_it_read_is_used(tmp_path: Path) -> None:
+    # Dynamo also fails to rebuild the bound method `dist.centred` of the torch subclass in
+    # `FoldedScore.forward` after the skip inside it: a break no static rule reports (BL208
+    # knows project methods that break, not this skip), found by the probes alone.
+    assert probed_findings("super_properties", tmp_path) == [
+        *((path, line, code, "confirmed") for path, line, code, _ in EXPECTED["super_properties"]),
+        ("model.py", 21, "BL900", "confirmed"),
     ]
 
 

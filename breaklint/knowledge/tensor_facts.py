@@ -77,6 +77,14 @@ TENSOR_FACTORIES = frozenset(
         "randint_like", "stack", "cat", "concat", "concatenate",
     }
 )  # fmt: skip
+# What makes a sparse tensor (measured on 2.13): Dynamo cannot wrap one as a value of a frame
+# (GB0015, "Attempted to wrap sparse Tensor"), so every frame it reaches is skipped where it is
+# first read.
+SPARSE_TORCH_FUNCTIONS = frozenset({"torch.sparse_coo_tensor"})
+SPARSE_METHODS = frozenset({"to_sparse"})
+# Methods only sparse tensors have (a dense one raises, measured on 2.13): a parameter they are
+# called on is a sparse tensor.
+SPARSE_ONLY_METHODS = frozenset({"_indices", "_values", "_nnz", "coalesce", "is_coalesced"})
 # torch functions whose result is a Python value or an object, not a tensor.
 PYTHON_TORCH_PREFIXES = (
     "torch.is_", "torch.are_", "torch.get_", "torch.has_", "torch.compiler.", "torch.jit.",

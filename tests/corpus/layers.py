@@ -508,3 +508,46 @@ class RescaledSteps(nn.Module):
             print("rescaling", step)  # SKIP BL202 BL401
             x = Rescale(2.0)(x)
         return x
+
+
+def _sparse_rows(weights: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    scale = x.shape[0]
+    return torch.sparse.mm(weights, x) * scale  # SKIP BL512
+
+
+class SparseSpread(nn.Module):
+    """A sparse tensor made in `forward`: each frame it reaches is skipped at its first read."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        index = torch.tensor([[0, 1], [1, 0]])
+        weights = torch.sparse_coo_tensor(index, torch.ones(2), (2, 2))  # BREAK BL509
+        h = x * 2
+        return _sparse_rows(weights, h) + 1  # SKIP BL512
+
+
+class _Location:
+    def __init__(self, loc: torch.Tensor) -> None:
+        self.loc = loc
+
+    @property
+    def centre(self) -> torch.Tensor:
+        return self.loc
+
+
+class _ShiftedLocation(_Location):
+    @property
+    def centre(self) -> torch.Tensor:
+        centre = super().centre
+        return centre + 1  # SKIP BL514
+
+    def moved(self, x: torch.Tensor) -> torch.Tensor:
+        return x - self.centre
+
+
+class Recentred(nn.Module):
+    """A property's getter that extends its base's through `super()`: Dynamo gets the
+    `property` object, and skips the getter where it is used."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        location = _ShiftedLocation(x.mean())
+        return location.moved(x) * 2

@@ -26,12 +26,14 @@ from layers import (
     OrderedParts,
     PerHead,
     QuietScale,
+    Recentred,
     RecurrentEncoder,
     RecurrentTagger,
     Resampler,
     RescaledSteps,
     RMSNorm,
     SelfTuning,
+    SparseSpread,
     TaggedTotal,
 )
 from models import Block, Clean, Hooked, Looped, Repeated
@@ -179,3 +181,11 @@ def probe_local_offset():
 
 def probe_rescaled_steps():
     return RescaledSteps(), (torch.randn(2, 8),)
+
+
+def probe_sparse_spread():
+    return SparseSpread(), (torch.randn(2, 8),)
+
+
+def probe_recentred():
+    return Recentred(), (torch.randn(2, 8),)
