@@ -137,9 +137,9 @@ def _check_file(
         result.findings = suppressions.apply(result.findings)
     scoped = {path: [done.function for done in checked]}
     found = {(path, done.function.qualname): done.findings for done in checked}
-    # A project of its own, as the engine's (`engine._in_project_scope`).
-    alone = Project({path: index}, {path: module})
-    summarised = breaking_calls(alone, scoped, own_breaks(scoped, found, alone))
+    # The scope's project: its answers do not depend on the order asked in
+    # (`Project._found_once`), as the engine's (`engine._in_project_scope`).
+    summarised = breaking_calls(project, scoped, own_breaks(scoped, found, project))
     changed = [function for function in summarised[path] if function.breaking_calls]
     with deep_recursion():
         settled = check_functions(path, source, nodes, changed, codes, index)

@@ -31,8 +31,8 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   machine, session 13): the function checks 32% (the walk 20%, the prefilter 3.4%, the
   rules' `finish` and `restate` 2.4%), the parse 17.5%, indexing (the compile stage's notes
   included) 16%, the file's own scope 9% and analysis 7%, the call summaries 5% (four
-  fifths of it the call targets of every function in scope, found again on a project of
-  their own: see below), the project's scope in this process 4%, the words 2%, reading,
+  fifths of it the call targets of every function in scope, since shared with the scope:
+  see below), the project's scope in this process 4%, the words 2%, reading,
   lines, suppressions and the imports the rest; a cold run with a cache adds its entries
   (about 3%: `dataclasses.asdict` of the findings and `json.dumps`) and, with workers,
   pickling (0.4 s of CPU in the workers, 0.14 s unpickling here). Most functions are walked
@@ -66,15 +66,14 @@ Cost, for a cold run over F files of L lines (a warm run is one cache read, what
   index). With J workers a run takes about (workers' part) / J + (serial part) + the
   pool's start; once started, the pool takes the rechecks too. The checker and the rules
   are imported here before the pool forks (`_import_checking`), not once per worker.
-- The call summaries find the call targets of every function in scope on a new `Project`
-  (in a worker and here), where the scope had found most of them just before: sharing them
-  would save most of the summaries' cost, but a project's answers depend on the order it was
-  asked in (`Project._held` keeps what it followed with the depth it was found at). Over
-  transformers' modeling files and the tests' projects and corpus, the targets
-  `compile_scope` had found were a new project's for all 140,012 the summaries asked for
-  with the compiled scope; with `--scope all` 148,983 were, 2 differed (what
-  `self.qk_channels_per_head(...)` reaches in perceiver) and 106,807 had not been found
-  (session 13). Answers that do not depend on the order come first.
+- The call summaries ask for the call targets of every function in scope of the project
+  the scope and the analysis were found on (in a worker and here), which found most of them
+  already. A project's answers do not depend on the order it is asked in
+  (`Project._found_once`: what a value holds is kept by the depth it was asked at, and an
+  answer cut short by a cycle only until the cycle is closed), so sharing them changes no
+  finding; on their own project the summaries were a twelfth of the run (session 14,
+  transformers' modeling files, `--jobs 1` under cProfile: 8.0% of the time before, 0.8%
+  after; 6.8% fewer function calls in all).
 - A run of one file (`breaklint FILE`, pre-commit) is its own project, alone as above: the
   scope, the analysis and the call summaries it was checked with are the project's, and
   are not computed again. What it pays besides is the interpreter and the imports of the
@@ -470,9 +469,7 @@ def _in_project_scope(
         own_breaks,
     )  # the rule API: not for a run the cache answers
 
-    # A project of its own: the analysis above leaves what it learnt in `project`, which
-    # would resolve some calls further than the summaries have always been computed.
-    project = Project({**linked, **caller_indexes}, modules)
+    # The scope's project, whose call targets the summaries ask for again.
     with collector_paused():
         summarised = breaking_calls(project, scoped, own_breaks(scoped, by_function, project))
     rechecks = []

@@ -50,6 +50,7 @@ SUPER = "super()"  # the head of `super().method` as the index writes it
 _MAX_DEPTH = 6  # values followed through calls, attributes and parameters; deeper is unknown
 _RETURNED_ELEMENT = re.compile(r"e(\d)c([^;]+);")  # `a, b = f(x)`'s `b`: `e1cf;`
 _MAX_CALLERS = 32  # a parameter's callers followed, at most (see `_parameter_targets`)
+_NO_CYCLE = 1 << 62  # no cycle reached a value being found (`Project._found_once`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,10 +174,18 @@ class Project:
         # the classes' constructors when a constructor's callers are first asked about.
         self._local_calls: list[tuple[str, FunctionInfo, str]] | None = []
         self._subclasses: dict[DefinitionRef, list[DefinitionRef]] | None = None
-        # Values followed, with the depth each was found at: one found deeper, with less
-        # left of `_MAX_DEPTH`, is found again when asked for nearer the start.
-        self._held: dict[tuple[str, str, str, str], tuple[int, list[Target]]] = {}
-        self._passed_targets: dict[tuple[DefinitionRef, str, str], tuple[int, list[Target]]] = {}
+        # Values followed, by value and the depth each was asked at (what is left of
+        # `_MAX_DEPTH` decides what is found): `_found_once`.
+        self._held: dict[tuple[object, ...], list[Target]] = {}
+        self._passed_targets: dict[tuple[object, ...], list[Target]] = {}
+        # The values being found, by their place on the stack of those found within each
+        # other, and the answers found while a value further down that stack was asked for
+        # again, kept until that value is found.
+        self._finding: dict[tuple[object, ...], int] = {}
+        self._cycle_to = _NO_CYCLE
+        self._provisional: list[
+            tuple[dict[tuple[object, ...], list[Target]], tuple[object, ...]]
+        ] = []
 
     def lookup(self, dotted: str, importer: str | None) -> DefinitionRef | None:
         """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree, as
@@ -691,13 +700,51 @@ class Project:
         """What calling the value a summary describes reaches (its `method`, when given).
         Found once per value and depth: a value asked for again while it is found (a cycle
         of calls, attributes or callers) adds nothing."""
-        key = (module, owner.qualname, summary, method)
-        known = self._held.get(key)
-        if known is None or known[0] > depth:
-            self._held[key] = (depth, [])
-            found = list(dict.fromkeys(self._find_held(module, owner, summary, method, depth)))
-            known = self._held[key] = (depth, found)
-        return known[1]
+        return self._found_once(
+            self._held,
+            (module, owner.qualname, summary, method),
+            depth,
+            lambda: list(dict.fromkeys(self._find_held(module, owner, summary, method, depth))),
+        )
+
+    def _found_once(
+        self,
+        memo: dict[tuple[object, ...], list[Target]],
+        key: tuple[object, ...],
+        depth: int,
+        find: Callable[[], list[Target]],
+    ) -> list[Target]:
+        """What `find` finds for `key` at `depth`, kept in `memo`; nothing for a key asked for
+        again while it is found (a cycle of calls, attributes or callers). Each answer is the
+        one asked first would get, whatever was asked before, so the call summaries can share
+        the scope's (`engine._in_project_scope`): it is kept by depth (one found nearer the
+        start follows values further), and answers found inside a cycle, which lack what the
+        value the cycle returns to adds, are kept only until that value is found."""
+        on_stack = self._finding.get(key)
+        if on_stack is not None:
+            self._cycle_to = min(self._cycle_to, on_stack)
+            return []
+        asked = (*key, depth)
+        known = memo.get(asked)
+        if known is not None:
+            return known
+        position = self._finding[key] = len(self._finding)
+        outer, self._cycle_to = self._cycle_to, _NO_CYCLE
+        provisional = len(self._provisional)
+        try:
+            found = find()
+        finally:
+            del self._finding[key]
+        memo[asked] = found
+        if self._cycle_to >= position:  # complete: so is what was found inside it
+            for held, inside in self._provisional[provisional:]:
+                held.pop(inside, None)
+            del self._provisional[provisional:]
+            self._cycle_to = outer
+        else:
+            self._provisional.append((memo, asked))
+            self._cycle_to = min(outer, self._cycle_to)
+        return found
 
     def _find_held(
         self, module: str, owner: FunctionInfo, summary: str, method: str, depth: int
@@ -843,11 +890,23 @@ class Project:
         constants Dynamo folds)."""
         if depth >= _MAX_DEPTH:
             return []
-        key = (DefinitionRef(module, function.qualname), name, method)
-        known = self._passed_targets.get(key)
-        if known is not None and known[0] <= depth:
-            return known[1]
-        self._passed_targets[key] = (depth, [])  # a cycle of callers passing it on adds nothing
+        ref = DefinitionRef(module, function.qualname)
+        return self._found_once(
+            self._passed_targets,
+            (ref, name, method),
+            depth,
+            lambda: self._find_passed(module, function, ref, name, method, depth),
+        )
+
+    def _find_passed(
+        self,
+        module: str,
+        function: FunctionInfo,
+        ref: DefinitionRef,
+        name: str,
+        method: str,
+        depth: int,
+    ) -> list[Target]:
         found: list[Target] = []
         entries = [entry.partition("=") for entry in function.parameters]
         marks = next(marks for parameter, _, marks in entries if parameter == name)
@@ -858,7 +917,7 @@ class Project:
         if cls is not None and (not method or self._holds_tensors(cls)):
             found += self._instance_targets(cls, method, depth + 1)
         positional = [p for p, _, marks in entries if marks[:1] == "p"]
-        sites = self.call_sites(key[0])
+        sites = self.call_sites(ref)
         # A slot that many callers fill (every model's `super().__init__(config)`) holds a
         # guess among many classes: left out, which also keeps the cost to a few calls each.
         for site in sites if len(sites) <= _MAX_CALLERS else ():
@@ -867,9 +926,7 @@ class Project:
             if name in names and names.index(name) < len(site.positional):
                 passed[name] = site.positional[names.index(name)]
             found += self._site_targets(site, passed.get(name), name, method, depth + 1)
-        found = list(dict.fromkeys(found))
-        self._passed_targets[key] = (depth, found)
-        return found
+        return list(dict.fromkeys(found))
 
     def _holds_tensors(self, cls: DefinitionRef) -> bool:
         """Whether the constructor of the project class `cls` takes a parameter annotated as
