@@ -149,7 +149,7 @@ def _check_file(
     found.update({(path, done.function.qualname): done.findings for done in settled})
     settled_functions = {done.function.qualname: done.function for done in settled}
     summarised[path] = [settled_functions.get(f.qualname, f) for f in summarised[path]]
-    inits = eager_inits(summarised, found, alone).get(path, [])
+    inits = eager_inits(summarised, found, project).get(path, [])
     if inits:
         with deep_recursion():
             eager = check_functions(path, source, nodes, inits, codes, index)
