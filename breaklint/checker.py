@@ -210,20 +210,17 @@ def eager_inits(
             info = project.function(ref)
             if info is None:
                 continue
-            skips = [
-                f
-                for f in by_function.get((path, function.qualname), ())
-                if f.code in rules and rules[f.code].skips_frame
+            findings = [
+                f for f in by_function.get((path, function.qualname), ()) if f.code in rules
             ]
+            skips = [f for f in findings if rules[f.code].skips_frame]
             # A break before the first skip splits the frame: Dynamo resumes after it, and
             # the skip then runs only the rest eagerly; what ran before it was traced, and
             # which constructors ran where is not known here.
             breaks_before = [
                 f
-                for f in by_function.get((path, function.qualname), ())
-                if f.code in rules
-                and rules[f.code].breaks_graph
-                and f.severity in (Severity.ERROR, Severity.WARNING)
+                for f in findings
+                if rules[f.code].breaks_graph and f.severity in (Severity.ERROR, Severity.WARNING)
             ]
             if skips and any(
                 b.range.line < min(f.range.line for f in skips) for b in breaks_before

@@ -464,10 +464,8 @@ def _in_project_scope(
     # Then once more, the functions that call one whose findings break the graph: a loop or a
     # `try` around such a call skips the caller's frame (`breaklint.call_breaks`). No call of
     # a linked file reaches a file alone.
-    from breaklint.checker import (
-        eager_inits,
-        own_breaks,
-    )  # the rule API: not for a run the cache answers
+    # The rule API: not imported for a run the cache answers.
+    from breaklint.checker import eager_inits, own_breaks
 
     # The scope's project, whose call targets the summaries ask for again.
     with collector_paused():

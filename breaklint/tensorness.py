@@ -667,7 +667,7 @@ class FunctionFacts(Visitor):
     def leave_AugAssign(self, node: ast.AugAssign) -> None:
         target = node.target
         if isinstance(target, ast.Name):
-            guess = self.rests_on_guess(ast.BinOp(target, node.op, node.value))
+            guess = self._all_guessed([target, node.value])  # as for `n = n // 2`
             self._set_name(target.id, join(self.kind(target), self.kind(node.value)))
             if guess and self.names[target.id].is_tensor:  # `n //= 2`: as sure as `n` was
                 self.uncertain.add(target.id)
