@@ -39,6 +39,13 @@ REPOSITORIES = {  # name: (GitHub repository, commit)
     "score_sde": ("yang-song/score_sde_pytorch", "cb1f359f4aadf0ff9a5e122fe8fffc9451fd6e44"),
     "s4": ("state-spaces/s4", "e757cef57d89e448c413de7325ed5601aceaac13"),
     "encodec": ("facebookresearch/encodec", "0e2d0aed29362c8e8f52494baf3e6f99056b214f"),
+    "time_series_library": (
+        "thuml/Time-Series-Library",
+        "4e938a1767106324dd753b2a44832bf870a0252e",
+    ),
+    "pykan": ("KindXiaoming/pykan", "ecde4ec3274d3bef1ad737479cf126aed38ab530"),
+    "dlrm": ("facebookresearch/dlrm", "090956ee2319ddd349a42232958aefccfe3f7b0a"),
+    "gpt_fast": ("pytorch-labs/gpt-fast", "32971d3129541c5bfb4f715abc33d1c5f408d204"),
     "stylegan2_ada_pytorch": (
         "NVlabs/stylegan2-ada-pytorch",
         "d72cc7d041b42ec8e806021a205ed9349f87c6a4",
