@@ -24,7 +24,7 @@ from typing import Any
 from breaklint.knowledge.versions import data_file
 
 # Format of the answer; `answers.py` keys its cache on it.
-VERSION = 2
+VERSION = 3
 
 # How each kind of traced value is written in a probe, and the uses whose probes decide which
 # uses break. `V` stands for the value, `x` for the compiled function's tensor argument.
@@ -338,6 +338,42 @@ def tensor_methods() -> list[str]:
     )
 
 
+def dynamic_output_shape() -> list[str]:
+    """Public functions and tensor methods that run an operator tagged
+    `dynamic_output_shape`: its output's size depends on the data, so fake tensors cannot
+    give it and Dynamo breaks there ("Dynamic shape operator", GB0036), unless
+    `capture_dynamic_output_shape_ops` is set. Read from torch's operator table."""
+    import torch
+
+    tagged = set()
+    for qualified in torch._C._dispatch_get_all_op_names():
+        namespace, _, name = qualified.partition("::")
+        base, _, overload = name.partition(".")
+        if namespace != "aten":
+            continue
+        try:
+            operator = getattr(getattr(torch.ops.aten, base), overload or "default")
+        except (AttributeError, RuntimeError):
+            continue
+        if torch.Tag.dynamic_output_shape in operator.tags:
+            tagged.add(base)
+    public = set()
+    for base in tagged:
+        bare = base.lstrip("_")  # `_ctc_loss` is what `F.ctc_loss` runs
+        places = [
+            (torch, "torch", base),
+            (torch.nn.functional, "torch.nn.functional", bare),
+            (torch.linalg, "torch.linalg", base.removeprefix("linalg_")),
+            (torch.special, "torch.special", base.removeprefix("special_")),
+        ]
+        for owner, prefix, attribute in places:
+            if not attribute.startswith("_") and callable(getattr(owner, attribute, None)):
+                public.add(f"{prefix}.{attribute}")
+        if not base.startswith("_") and callable(getattr(torch.Tensor, base, None)):
+            public.add(f"Tensor.{base}")
+    return sorted(public)
+
+
 def answer() -> dict[str, Any]:
     import torch
 
@@ -353,6 +389,7 @@ def answer() -> dict[str, Any]:
         "uses": uses(),
         "integer_parameters": integer_parameters(),
         "tensor_methods": tensor_methods(),
+        "dynamic_output_shape": dynamic_output_shape(),
     }
 
 
