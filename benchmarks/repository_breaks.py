@@ -46,6 +46,9 @@ REPOSITORIES = {  # name: (GitHub repository, commit)
     "pykan": ("KindXiaoming/pykan", "ecde4ec3274d3bef1ad737479cf126aed38ab530"),
     "dlrm": ("facebookresearch/dlrm", "090956ee2319ddd349a42232958aefccfe3f7b0a"),
     "gpt_fast": ("pytorch-labs/gpt-fast", "32971d3129541c5bfb4f715abc33d1c5f408d204"),
+    "pytorch_vae": ("AntixK/PyTorch-VAE", "a6896b944c918dd7030e7d795a8c13e5c6345ec7"),
+    "vq_vae_2": ("rosinality/vq-vae-2-pytorch", "ef5f67c46f93624163776caec9e0d95063910eca"),
+    "lightglue": ("cvg/LightGlue", "1fd587b6f5a7a0befd31188f1e5d2f05740006d7"),
     "stylegan2_ada_pytorch": (
         "NVlabs/stylegan2-ada-pytorch",
         "d72cc7d041b42ec8e806021a205ed9349f87c6a4",

@@ -117,6 +117,12 @@ TENSOR_METHOD_NAMES = frozenset(shipped()["tensor_methods"])
 # Public functions (`torch.linalg.lstsq`) and tensor methods (`Tensor.nonzero`) whose output
 # size depends on the data (`generate.dynamic_output_shape`), as shipped.
 DYNAMIC_OUTPUT_SHAPE = frozenset(shipped()["dynamic_output_shape"])
+# Where torch functions, tensor methods (`Tensor.add`) and `torch.nn.functional` functions read
+# a tensor given as a Python number (`generate.number_parameters`), as shipped: {name:
+# {parameter: position}}, one table for parameters alone, one for linked sets (`clamp`'s
+# bounds: a number for one makes a tensor for another a number).
+NUMBER_PARAMETERS: dict[str, dict[str, int]] = shipped()["number_parameters"]["single"]
+LINKED_NUMBER_PARAMETERS: dict[str, dict[str, int]] = shipped()["number_parameters"]["linked"]
 
 
 @cache
