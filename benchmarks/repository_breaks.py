@@ -49,6 +49,15 @@ REPOSITORIES = {  # name: (GitHub repository, commit)
     "pytorch_vae": ("AntixK/PyTorch-VAE", "a6896b944c918dd7030e7d795a8c13e5c6345ec7"),
     "vq_vae_2": ("rosinality/vq-vae-2-pytorch", "ef5f67c46f93624163776caec9e0d95063910eca"),
     "lightglue": ("cvg/LightGlue", "1fd587b6f5a7a0befd31188f1e5d2f05740006d7"),
+    "mixture_of_experts": (
+        "davidmrau/mixture-of-experts",
+        "f662999727109357c42074997e9a6cd72806f668",
+    ),
+    "pygat": ("Diego999/pyGAT", "3664f2dc90cbf971564c0bf186dc794f12446d0c"),
+    "attention_is_all_you_need": (
+        "jadore801120/attention-is-all-you-need-pytorch",
+        "132907dd272e2cc92e3c10e6c4e783a87ff8893d",
+    ),
     "stylegan2_ada_pytorch": (
         "NVlabs/stylegan2-ada-pytorch",
         "d72cc7d041b42ec8e806021a205ed9349f87c6a4",
