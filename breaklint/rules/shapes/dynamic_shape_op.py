@@ -10,15 +10,14 @@ from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
 ONE_HOT = "torch.nn.functional.one_hot"
 # Operators torch's table marks as sized by the data that another rule owns or that break only
 # in some forms: `one_hot` (above), `repeat_interleave` with tensor repeats (BL303), indexing
-# with a boolean mask (`Tensor.index`, BL302).
+# with a boolean mask (`Tensor.index`, BL302), the CTC loss (BL509, with its way out).
 _OWNED_ELSEWHERE = frozenset(
-    {ONE_HOT, "torch.repeat_interleave", "Tensor.repeat_interleave", "Tensor.index"}
-)
+    {ONE_HOT, "torch.repeat_interleave", "Tensor.repeat_interleave", "Tensor.index",
+     "torch.nn.functional.ctc_loss"}
+)  # fmt: skip
 # What reaches such an operator through Python or a composite, measured on Dynamo 2.13: the
 # table names only the operators themselves.
-_THROUGH_COMPOSITES = frozenset(
-    {"torch.unique", "Tensor.unique", "torch.combinations", "torch.ctc_loss"}
-)
+_THROUGH_COMPOSITES = frozenset({"torch.unique", "Tensor.unique", "torch.combinations"})
 _SIZED_BY_DATA = (DYNAMIC_OUTPUT_SHAPE - _OWNED_ELSEWHERE) | _THROUGH_COMPOSITES
 FUNCTIONS = frozenset(name for name in _SIZED_BY_DATA if name.startswith("torch."))
 METHODS = frozenset(
