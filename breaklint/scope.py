@@ -276,7 +276,20 @@ class Project:
             return DefinitionRef(module, dotted)
         imports = index.imports if caller is None else caller.import_table(index.imports)
         resolved = expand_import(dotted, imports)
-        return self.lookup(resolved, module) if resolved != dotted or "." in dotted else None
+        found = self.lookup(resolved, module) if resolved != dotted or "." in dotted else None
+        if found is None and resolved == dotted and not shadowed:
+            # A name `from .spline import *` binds: `curve2coef(...)`, `Layer.build(...)`.
+            star = self._star_lookup(module, head)
+            rest = dotted[len(head) :]
+            if star is not None and rest:
+                member = DefinitionRef(star.module, star.qualname + rest)
+                known = (
+                    self.function(member) or member.qualname in self.by_module[star.module].classes
+                )
+                return member if known else None
+            if star is not None:
+                return star
+        return found
 
     def definitions(self, ref: DefinitionRef) -> list[DefinitionRef]:
         """`ref` and the later definitions of the same function in its module (`if ...: def f
