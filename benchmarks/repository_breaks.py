@@ -39,6 +39,25 @@ REPOSITORIES = {  # name: (GitHub repository, commit)
     "score_sde": ("yang-song/score_sde_pytorch", "cb1f359f4aadf0ff9a5e122fe8fffc9451fd6e44"),
     "s4": ("state-spaces/s4", "e757cef57d89e448c413de7325ed5601aceaac13"),
     "encodec": ("facebookresearch/encodec", "0e2d0aed29362c8e8f52494baf3e6f99056b214f"),
+    "time_series_library": (
+        "thuml/Time-Series-Library",
+        "4e938a1767106324dd753b2a44832bf870a0252e",
+    ),
+    "pykan": ("KindXiaoming/pykan", "ecde4ec3274d3bef1ad737479cf126aed38ab530"),
+    "dlrm": ("facebookresearch/dlrm", "090956ee2319ddd349a42232958aefccfe3f7b0a"),
+    "gpt_fast": ("pytorch-labs/gpt-fast", "32971d3129541c5bfb4f715abc33d1c5f408d204"),
+    "pytorch_vae": ("AntixK/PyTorch-VAE", "a6896b944c918dd7030e7d795a8c13e5c6345ec7"),
+    "vq_vae_2": ("rosinality/vq-vae-2-pytorch", "ef5f67c46f93624163776caec9e0d95063910eca"),
+    "lightglue": ("cvg/LightGlue", "1fd587b6f5a7a0befd31188f1e5d2f05740006d7"),
+    "mixture_of_experts": (
+        "davidmrau/mixture-of-experts",
+        "f662999727109357c42074997e9a6cd72806f668",
+    ),
+    "pygat": ("Diego999/pyGAT", "3664f2dc90cbf971564c0bf186dc794f12446d0c"),
+    "attention_is_all_you_need": (
+        "jadore801120/attention-is-all-you-need-pytorch",
+        "132907dd272e2cc92e3c10e6c4e783a87ff8893d",
+    ),
     "stylegan2_ada_pytorch": (
         "NVlabs/stylegan2-ada-pytorch",
         "d72cc7d041b42ec8e806021a205ed9349f87c6a4",

@@ -132,6 +132,7 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
     from breaklint.checker import CheckedFunction, FileResult
+    from breaklint.probe_roots import ProbeRoot
 
 _POOL_MIN_FILES = 8  # below this, starting workers costs more than it saves
 # A worker's cyclic collector runs once this many more objects that it tracks are alive than
@@ -299,7 +300,7 @@ def lint_paths(
 
 def _probed(
     probes: Sequence[str], files: list[str]
-) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+) -> tuple[tuple[ProbeRoot, ...], tuple[tuple[str, str], ...]]:
     """What the probes compile (`ScopeOptions.compiled`), and the files beside them that are
     not linted, with their digests (`ScopeOptions.callers`)."""
     if not probes:  # a run without probes does not import their reader
@@ -387,8 +388,8 @@ def _isolated(
         for part in {module.rpartition(".")[2], *parts[-1:]}:
             owners.setdefault(part, []).append(result.path)
     linked: set[str] = set()
-    for dotted in scope.compiled:
-        for part in dotted.replace("()", ".").split("."):
+    for probed in scope.compiled:
+        for part in probed.dotted.replace("()", ".").split("."):
             linked.update(owners.get(part, ()))
     for _, caller in callers.values():
         for word in owners.keys() & set(caller.words.split()):

@@ -53,17 +53,21 @@ class ModuleTable:
         """The folder the module's imports are searched from first (`sys.path[0]`)."""
         return self._roots[key]
 
-    def find(self, dotted: str, importer: str | None) -> str | None:
+    def find(
+        self, dotted: str, importer: str | None, searched_from: str | None = None
+    ) -> str | None:
         """The key of the module `dotted` names when imported from the module `importer`
-        (None: from outside the tree, as a probe's compile root), or None: none, or several
-        that Python's search from the importer does not tell apart."""
+        (None: from outside the tree, as a probe's compile root, whose search starts at the
+        folder `searched_from` when known), or None: none, or several that Python's search
+        does not tell apart."""
         candidates = self._candidates.get(dotted)
         if not candidates:
             return None
         if len(candidates) == 1:
             return candidates[0][0]
-        if importer is not None:
-            ranks = self._search(self._roots[importer])
+        start = self._roots[importer] if importer is not None else searched_from
+        if start is not None:
+            ranks = self._search(start)
             ranked = sorted((ranks[base], key) for key, base in candidates if base in ranks)
             if ranked and (len(ranked) == 1 or ranked[0][0] < ranked[1][0]):
                 return ranked[0][1]

@@ -320,10 +320,20 @@ def probe_callers(paths: Sequence[str]) -> tuple[str, ...]:
     )
 
 
-def probe_roots(paths: Sequence[str]) -> tuple[str, ...]:
-    """The dotted names of what the probes under `paths` return to be compiled, sorted:
-    `pkg.f`, `pkg.Model()` (an instance: its `forward`), `pkg.Model().encode`."""
-    found: set[str] = set()
+@dataclass(frozen=True, slots=True, order=True)
+class ProbeRoot:
+    """What a probe compiles, as a dotted name: `pkg.f`, `pkg.Model()` (an instance: its
+    `forward`), `pkg.Model().encode`; and the folder its probe runs from, where Python starts
+    the search for that name's module (`sys.path[0]`, then the folders above it): it tells
+    apart two linted scripts of one name (`generate.py` and `moe/generate.py`)."""
+
+    dotted: str
+    folder: str
+
+
+def probe_roots(paths: Sequence[str]) -> tuple[ProbeRoot, ...]:
+    """What the probes under `paths` return to be compiled, sorted."""
+    found: set[ProbeRoot] = set()
     readers: dict[str, _Reader] = {}
     for path, _ in probe_files(paths)[0]:
         folder = os.path.dirname(os.path.abspath(path))
@@ -333,7 +343,8 @@ def probe_roots(paths: Sequence[str]) -> tuple[str, ...]:
             continue
         for name, node in module.functions.items():
             if name.startswith(PREFIX) and not _takes_arguments(node):
-                found.update(reader.compiled(reader.returned(_Function(module, node), 0)))
+                compiled = reader.compiled(reader.returned(_Function(module, node), 0))
+                found.update(ProbeRoot(dotted, folder) for dotted in compiled)
     return tuple(sorted(found))
 
 

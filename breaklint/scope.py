@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from breaklint.index import (
     REDEFINED,
@@ -36,6 +36,9 @@ from breaklint.knowledge.curated import (
 )
 from breaklint.modules import ModuleTable
 from breaklint.syntax import expand_import
+
+if TYPE_CHECKING:  # a run without probes does not import their reader
+    from breaklint.probe_roots import ProbeRoot
 
 COMPILING_DECORATORS = frozenset(
     {"torch.compile", "torch.compiler.compile", "torch._dynamo.optimize"}
@@ -187,24 +190,30 @@ class Project:
             tuple[dict[tuple[object, ...], list[Target]], tuple[object, ...]]
         ] = []
 
-    def lookup(self, dotted: str, importer: str | None) -> DefinitionRef | None:
+    def lookup(
+        self, dotted: str, importer: str | None, searched_from: str | None = None
+    ) -> DefinitionRef | None:
         """Find `pkg.mod.Name` (or `pkg.mod.Class.method`) defined in the linted tree, as
-        the module `importer` imports it (None: from outside the tree), following re-exports
-        (`from pkg.b import helper` in pkg/a.py), which may form a cycle."""
+        the module `importer` imports it (None: from outside the tree, searched from the folder
+        `searched_from` when known), following re-exports (`from pkg.b import helper` in
+        pkg/a.py), which may form a cycle."""
         # Most names are asked again, from many modules; all of one source root find the same.
-        key = (None if importer is None else self.modules.root(importer), dotted)
+        start = searched_from if importer is None else self.modules.root(importer)
+        key = (start, dotted)
         if key not in self._lookups:
             self._lookups[key] = None  # a cycle of star imports finds nothing
-            self._lookups[key] = self._lookup(dotted, importer)
+            self._lookups[key] = self._lookup(dotted, importer, searched_from)
         return self._lookups[key]
 
-    def _lookup(self, dotted: str, importer: str | None) -> DefinitionRef | None:
+    def _lookup(
+        self, dotted: str, importer: str | None, searched_from: str | None
+    ) -> DefinitionRef | None:
         seen = set()
         while dotted not in seen:
             seen.add(dotted)
             parts = dotted.split(".")
             for cut in range(len(parts) - 1, 0, -1):
-                module = self.modules.find(".".join(parts[:cut]), importer)
+                module = self.modules.find(".".join(parts[:cut]), importer, searched_from)
                 if module is not None:
                     index = self.by_module[module]
                     name = ".".join(parts[cut:])
@@ -267,7 +276,20 @@ class Project:
             return DefinitionRef(module, dotted)
         imports = index.imports if caller is None else caller.import_table(index.imports)
         resolved = expand_import(dotted, imports)
-        return self.lookup(resolved, module) if resolved != dotted or "." in dotted else None
+        found = self.lookup(resolved, module) if resolved != dotted or "." in dotted else None
+        if found is None and resolved == dotted and not shadowed:
+            # A name `from .spline import *` binds: `curve2coef(...)`, `Layer.build(...)`.
+            star = self._star_lookup(module, head)
+            rest = dotted[len(head) :]
+            if star is not None and rest:
+                member = DefinitionRef(star.module, star.qualname + rest)
+                known = (
+                    self.function(member) or member.qualname in self.by_module[star.module].classes
+                )
+                return member if known else None
+            if star is not None:
+                return star
+        return found
 
     def definitions(self, ref: DefinitionRef) -> list[DefinitionRef]:
         """`ref` and the later definitions of the same function in its module (`if ...: def f
@@ -1071,9 +1093,9 @@ class Project:
                         table.setdefault(assigned, []).append((ref, summary))
         return table.get(attribute, [])
 
-    def roots(self, compiled: tuple[str, ...] = ()) -> list[Root]:
-        """Every compile root with its label, in a stable order; `compiled`: dotted names of
-        what the probes compile (`breaklint.probe_roots`)."""
+    def roots(self, compiled: tuple[ProbeRoot, ...] = ()) -> list[Root]:
+        """Every compile root with its label, in a stable order; `compiled`: what the probes
+        compile (`breaklint.probe_roots`)."""
         found: dict[DefinitionRef, Root] = {}
 
         def add(ref: DefinitionRef | None, name: str, inner: tuple[str, ...] | None = None) -> None:
@@ -1119,21 +1141,22 @@ class Project:
                     add(ref, ref.qualname)
             for hook in index.hooks:
                 add(self._hook_target(module, hook), f"{hook.method}({hook.target})")
-        for dotted in compiled:
-            for ref in self.named_callable(dotted):
+        for probed in compiled:
+            for ref in self.named_callable(probed.dotted, probed.folder):
                 add(ref, ref.qualname)
         return sorted(found.values(), key=lambda root: (root.ref.module, root.ref.qualname))
 
-    def named_callable(self, dotted: str) -> list[DefinitionRef]:
+    def named_callable(self, dotted: str, searched_from: str | None = None) -> list[DefinitionRef]:
         """The project functions calling what a dotted name names runs: `pkg.f`, an
         instance's `forward` or `__call__` (`pkg.Model()`), its method (`pkg.Model().encode`)
         or, for an attribute that `__init__` sets to a project class's instance
-        (`pkg.Model().encoder`), that instance's."""
+        (`pkg.Model().encoder`), that instance's; its module searched from the folder
+        `searched_from`."""
         if "()" not in dotted:
-            ref = self.lookup(dotted, None)
+            ref = self.lookup(dotted, None, searched_from)
             return [ref] if ref is not None and self.function(ref) is not None else []
         head, _, rest = dotted.partition("()")
-        cls = self.lookup(head, None)
+        cls = self.lookup(head, None, searched_from)
         if cls is None or cls.qualname not in self.by_module[cls.module].classes:
             return []
         attribute = rest.removeprefix(".")
@@ -1337,9 +1360,9 @@ class ScopeOptions:
 
     everything: bool = False
     roots: tuple[str, ...] = ()  # patterns; empty: every root
-    # What the probes given compile, as dotted names (`breaklint.probe_roots`): roots too, so
-    # the static scope depends on the probes a run is given.
-    compiled: tuple[str, ...] = ()
+    # What the probes given compile (`breaklint.probe_roots`): roots too, so the static scope
+    # depends on the probes a run is given.
+    compiled: tuple[ProbeRoot, ...] = ()
     # The files beside the probes, (path, digest), not linted: their calls pass the objects
     # the compiled code holds (`breaklint.probe_roots.probe_callers`).
     callers: tuple[tuple[str, str], ...] = ()

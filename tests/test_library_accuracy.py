@@ -232,7 +232,10 @@ def test_a_library_module_is_read_without_importing_it(tmp_path: Path) -> None:
     assert "    built = build_moded('train')\n    _in_mode(built, 'train')\n" in text
     # The module beside the probes is what breaklint reads to know what they compile.
     assert (probes.parent / "lib_builders.py").read_bytes() == module.read_bytes()
-    assert probe_roots([str(probes)]) == ("lib_a.audio.Codec().decode", "not_installed.mel")
+    assert [root.dotted for root in probe_roots([str(probes)])] == [
+        "lib_a.audio.Codec().decode",
+        "not_installed.mel",
+    ]
 
 
 def test_every_library_of_the_split_has_a_readable_module() -> None:

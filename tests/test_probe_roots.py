@@ -1,8 +1,13 @@
 """What the probes compile, read from their source without running them."""
 
+import os
 from pathlib import Path
 
-from breaklint.probe_roots import probe_roots
+import pytest
+
+from breaklint.config import Settings
+from breaklint.engine import lint_paths
+from breaklint.probe_roots import ProbeRoot, probe_roots
 
 
 def test_a_helper_returning_either_mode_gives_the_instance(tmp_path: Path) -> None:
@@ -19,4 +24,33 @@ def test_a_helper_returning_either_mode_gives_the_instance(tmp_path: Path) -> No
         "    return _model(), ()\n",
         encoding="utf-8",
     )
-    assert probe_roots([str(probes)]) == ("asr.model.CTCModel()", "asr.model.CTCModel().loss")
+    assert probe_roots([str(probes)]) == (
+        ProbeRoot("asr.model.CTCModel()", str(tmp_path)),
+        ProbeRoot("asr.model.CTCModel().loss", str(tmp_path)),
+    )
+
+
+STEP = "import time\n\ndef step(x):\n    return x * time.time()\n"
+
+
+def test_a_probed_name_two_scripts_share_is_searched_from_the_probes_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two scripts named generate.py, neither in a package: the probe, run from probes/ with
+    # the folder above it on sys.path, compiles the top one's `step`, not moe/'s.
+    (tmp_path / "moe").mkdir()
+    (tmp_path / "probes").mkdir()
+    (tmp_path / "generate.py").write_text(STEP, encoding="utf-8")
+    (tmp_path / "moe" / "generate.py").write_text(STEP, encoding="utf-8")
+    (tmp_path / "probes" / "probes.py").write_text(
+        "import os, sys\n"
+        "sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))\n"
+        "import generate\n"
+        "def probe_step():\n"
+        "    return generate.step, (1.0,)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    files = ["generate.py", os.path.join("moe", "generate.py")]
+    found = lint_paths(files, Settings(), jobs=1, use_cache=False, probes=["probes"])
+    assert [(f.path, f.line, f.code) for f in found.findings] == [("generate.py", 4, "BL501")]

@@ -121,8 +121,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - script_roots: a repository of several script folders run from its root, each with modules
   named like another's (`train/utils.py` and `infer/utils.py`, `models/model.py` and
   `apps/model.py`): each import resolves from its importer's folder, then the root (a folder
-  that is no package, a package's relative import); linted as one tree, all the projects
-  here find what each finds alone;
+  that is no package, a package's relative import, a name a relative `import *` binds);
+  linted as one tree, all the projects here find what each finds alone;
 - constant_flags: a parameter every caller passes one constant to (`strict=False`, or its
   own parameter passed on) decides `if strict and ...`, `if not exact:` and the `and` after
   a flag that is true, as Dynamo does; a flag the callers disagree on decides nothing, nor
@@ -652,6 +652,7 @@ EXPECTED = {
     ],
     "script_roots": [
         ("infer/utils.py", 2, "BL304", "error"),  # `x[:, :n]`, the tensor `infer/run.py` passes
+        ("lib/spline.py", 2, "BL401", "error"),  # through `from .spline import *`
         ("lib/utils.py", 2, "BL401", "error"),  # through `from .utils import norm`
         # (not `head` at 5: `apps/export.py` imports `model` from its own folder)
         ("models/model.py", 12, "BL101", "error"),

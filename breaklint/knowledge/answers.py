@@ -104,6 +104,7 @@ def _torch_version() -> str | None:
     return None
 
 
+@cache
 def shipped() -> dict[str, Any]:
     """The answer shipped for the newest supported torch, read as package data."""
     path = Path(__file__).parent / "data" / data_file(SHIPPED)
@@ -113,6 +114,15 @@ def shipped() -> dict[str, Any]:
 
 # Public method names of `torch.Tensor`, as shipped.
 TENSOR_METHOD_NAMES = frozenset(shipped()["tensor_methods"])
+# Public functions (`torch.linalg.lstsq`) and tensor methods (`Tensor.nonzero`) whose output
+# size depends on the data (`generate.dynamic_output_shape`), as shipped.
+DYNAMIC_OUTPUT_SHAPE = frozenset(shipped()["dynamic_output_shape"])
+# Where torch functions, tensor methods (`Tensor.add`) and `torch.nn.functional` functions read
+# a tensor given as a Python number (`generate.number_parameters`), as shipped: {name:
+# {parameter: position}}, one table for parameters alone, one for linked sets (`clamp`'s
+# bounds: a number for one makes a tensor for another a number).
+NUMBER_PARAMETERS: dict[str, dict[str, int]] = shipped()["number_parameters"]["single"]
+LINKED_NUMBER_PARAMETERS: dict[str, dict[str, int]] = shipped()["number_parameters"]["linked"]
 
 
 @cache

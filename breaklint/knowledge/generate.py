@@ -24,7 +24,7 @@ from typing import Any
 from breaklint.knowledge.versions import data_file
 
 # Format of the answer; `answers.py` keys its cache on it.
-VERSION = 2
+VERSION = 3
 
 # How each kind of traced value is written in a probe, and the uses whose probes decide which
 # uses break. `V` stands for the value, `x` for the compiled function's tensor argument.
@@ -338,6 +338,164 @@ def tensor_methods() -> list[str]:
     )
 
 
+def _number_kind(type_name: str) -> str:
+    """ "tensor", "number" (a Scalar or float: any Python number) or "other" for a schema type."""
+    bare = type_name[len("Optional[") : -1] if type_name.startswith("Optional[") else type_name
+    return {"Tensor": "tensor", "number": "number", "float": "number"}.get(bare, "other")
+
+
+def _sample_argument(argument: Any, tested: set[str]) -> str | None:
+    """What a probe passes for a schema argument: the 0-dim tensor `x[1]` for a tested one, a
+    2x3 tensor `y`, small numbers; None when it has no sample (the call is not probed)."""
+    if argument.name in tested:
+        return "x[1]"
+    type_name = str(argument.real_type)
+    bare = type_name[len("Optional[") : -1] if type_name.startswith("Optional[") else type_name
+    samples = {"Tensor": "y", "number": "0.5", "float": "0.5", "int": "1", "SymInt": "1",
+               "bool": "False", "List[int]": "[1]", "List[SymInt]": "[1]"}  # fmt: skip
+    return samples.get(bare, "None" if type_name.startswith("Optional[") else None)
+
+
+def _breaks_on_tensor(call: str, values: dict[str, str]) -> bool | None:
+    """Whether `call` (of `y`, a 2x3 tensor, and `x[1]`, a 0-dim one) breaks the graph; None
+    when the same call with a number instead (`values`) fails eagerly or it raises."""
+    import torch
+
+    eager = call
+    for tested, number in values.items():
+        eager = eager.replace(tested, number)
+    try:
+        eval(eager, {"torch": torch, "y": torch.arange(6.0).reshape(2, 3) * 2})
+    except Exception:
+        return None
+    compiled = _probe(f"y = x.reshape(2, 3)\n    return ({call}) * 2")
+    return None if compiled is None else not compiled
+
+
+def number_parameters() -> dict[str, dict[str, dict[str, int]]]:
+    """Parameters of torch functions, tensor methods and `torch.nn.functional` functions
+    where a tensor is read as a Python number, measured: every ATen overload types them a
+    number (Scalar or float; sizes are `integer_parameters`), and a probe passing a 0-dim tensor
+    there breaks (`F.leaky_relu(x, t)`, `x.add(y, alpha=t)`: "Data dependent operator"; not
+    `torch.full(size, t)`, which Dynamo rewrites). `{"single": {name: {parameter: position}},
+    "linked": {...}}`: a linked set is one where each overload takes all numbers or all
+    tensors (`clamp(x, min, max)`), so a Python number given for one makes a tensor given for
+    another a number (`torch.clamp(x, 0, t)`). Positions count `self` as 0 (a method's first
+    argument is 1), -1 for keyword-only parameters. Names are `torch.add`, `Tensor.add`,
+    `torch.nn.functional.leaky_relu`."""
+    import torch
+
+    overloads: dict[str, list[Any]] = defaultdict(list)
+    for schema in torch._C._jit_get_all_schemas():
+        namespace, _, name = schema.name.partition("::")
+        returns_tensor = any("Tensor" in str(r.type) for r in schema.returns)
+        if namespace == "aten" and returns_tensor and not name.startswith("_"):
+            overloads[name].append([a for a in schema.arguments if a.name != "out"])
+    tables: dict[str, dict[str, dict[str, int]]] = {"single": {}, "linked": {}}
+    for name, variants in sorted(overloads.items()):
+        kinds: dict[str, set[str]] = defaultdict(set)
+        for arguments in variants:
+            for argument in arguments:
+                kinds[argument.name].add(_number_kind(str(argument.real_type)))
+        # (the parameters probed with a tensor, the parameters the finding is about)
+        tests = [([p], [p]) for p, found in kinds.items() if found == {"number"}]
+        either = [p for p, found in kinds.items() if found == {"number", "tensor"}]
+        if len(either) > 1 and all(
+            len({_number_kind(str(a.real_type)) for a in arguments if a.name in either}) == 1
+            for arguments in variants
+        ):
+            tests.append((either[1:2], either))  # a number for the first, a tensor after
+        for tensors, reported in tests:
+            arguments = next(
+                (v for v in variants if all(
+                    any(a.name == p and _number_kind(str(a.real_type)) == "number" for a in v)
+                    for p in reported
+                )),
+                None,
+            )  # fmt: skip
+            if arguments is None:
+                continue
+            for public, call, positions in _public_calls(name, arguments, set(tensors)):
+                if _breaks_on_tensor(call, {"x[1]": "0.5"}):
+                    places = {p: positions.get(p, -1) for p in reported}
+                    table = tables["linked" if len(reported) > 1 else "single"]
+                    table.setdefault(public, {}).update(places)
+    return tables
+
+
+def _public_calls(
+    name: str, arguments: list[Any], tensors: set[str]
+) -> list[tuple[str, str, dict[str, int]]]:
+    """The calls of an overload's public forms with a 0-dim tensor for `tensors`: the torch
+    function, the tensor method and the `torch.nn.functional` function of that name, each with
+    where its parameters are (by position, `self` at 0)."""
+    import inspect
+
+    import torch
+    import torch.nn.functional as F
+
+    positional = [a for a in arguments if not a.kwarg_only]
+    samples = [_sample_argument(a, tensors) for a in positional]
+    if None in samples or not positional or positional[0].name != "self":
+        return []
+    keywords = [f"{a.name}=x[1]" for a in arguments if a.kwarg_only and a.name in tensors]
+    written = [str(sample) for sample in samples] + keywords
+    places = {a.name: index for index, a in enumerate(positional)}
+    calls = []
+    if hasattr(torch, name):
+        calls.append((f"torch.{name}", f"torch.{name}({', '.join(written)})", places))
+    if callable(getattr(torch.Tensor, name, None)):
+        calls.append((f"Tensor.{name}", f"y.{name}({', '.join(written[1:])})", places))
+    functional = getattr(F, name, None)
+    if callable(functional) and not hasattr(torch, name):
+        try:
+            accepted = list(inspect.signature(functional).parameters)
+        except (TypeError, ValueError):
+            accepted = []
+        if tensors <= set(accepted):  # called as users do: the tested ones by keyword
+            given = ", ".join(f"{p}=x[1]" for p in sorted(tensors))
+            call = f"torch.nn.functional.{name}(y, {given})"
+            at = {p: accepted.index(p) for p in accepted}
+            calls.append((f"torch.nn.functional.{name}", call, at))
+    return calls
+
+
+def dynamic_output_shape() -> list[str]:
+    """Public functions and tensor methods that run an operator tagged
+    `dynamic_output_shape`: its output's size depends on the data, so fake tensors cannot
+    give it and Dynamo breaks there ("Dynamic shape operator", GB0036), unless
+    `capture_dynamic_output_shape_ops` is set. Read from torch's operator table."""
+    import torch
+
+    tagged = set()
+    for qualified in torch._C._dispatch_get_all_op_names():
+        namespace, _, name = qualified.partition("::")
+        base, _, overload = name.partition(".")
+        if namespace != "aten":
+            continue
+        try:
+            operator = getattr(getattr(torch.ops.aten, base), overload or "default")
+        except (AttributeError, RuntimeError):
+            continue
+        if torch.Tag.dynamic_output_shape in operator.tags:
+            tagged.add(base)
+    public = set()
+    for base in tagged:
+        bare = base.lstrip("_")  # `_ctc_loss` is what `F.ctc_loss` runs
+        places = [
+            (torch, "torch", base),
+            (torch.nn.functional, "torch.nn.functional", bare),
+            (torch.linalg, "torch.linalg", base.removeprefix("linalg_")),
+            (torch.special, "torch.special", base.removeprefix("special_")),
+        ]
+        for owner, prefix, attribute in places:
+            if not attribute.startswith("_") and callable(getattr(owner, attribute, None)):
+                public.add(f"{prefix}.{attribute}")
+        if not base.startswith("_") and callable(getattr(torch.Tensor, base, None)):
+            public.add(f"Tensor.{base}")
+    return sorted(public)
+
+
 def answer() -> dict[str, Any]:
     import torch
 
@@ -353,6 +511,8 @@ def answer() -> dict[str, Any]:
         "uses": uses(),
         "integer_parameters": integer_parameters(),
         "tensor_methods": tensor_methods(),
+        "dynamic_output_shape": dynamic_output_shape(),
+        "number_parameters": number_parameters(),
     }
 
 

@@ -1,5 +1,6 @@
-"""Torch API calls of user code: `one_hot` sized by its labels, saving and restoring the RNG
-state, and `checkpoint_sequential` break; `one_hot` with `num_classes`, `checkpoint`,
+"""Torch API calls of user code: `one_hot` sized by its labels, the operators whose output size
+depends on the data (a least-squares solve, combinations), saving and restoring
+the RNG state, and `checkpoint_sequential` break; `one_hot` with `num_classes`, `checkpoint`,
 `multinomial`, `stft`, gradient hooks and weight-normed layers do not."""
 
 import torch
@@ -13,6 +14,15 @@ def encoded(labels):
 
 def encoded_sized(labels):
     return F.one_hot(labels.argmax(-1), num_classes=4) + F.one_hot(labels.argmin(-1), 4)
+
+
+def fitted(basis, targets):
+    coefficients = torch.linalg.lstsq(basis, targets).solution  # BREAK BL301
+    return coefficients * 2
+
+
+def paired(x):
+    return torch.combinations(x.sin()).prod(-1).sum()  # BREAK BL301
 
 
 def replayed(x):
@@ -51,6 +61,8 @@ class Stack(torch.nn.Module):
 
 compiled_encoded = torch.compile(encoded)
 compiled_encoded_sized = torch.compile(encoded_sized)
+compiled_fitted = torch.compile(fitted)
+compiled_paired = torch.compile(paired)
 compiled_replayed = torch.compile(replayed)
 compiled_sampled = torch.compile(sampled)
 compiled_spectrum = torch.compile(spectrum)
@@ -64,6 +76,14 @@ def probe_encoded():
 
 def probe_encoded_sized():
     return encoded_sized, (torch.randn(3, 4),)
+
+
+def probe_fitted():
+    return fitted, (torch.randn(6, 3), torch.randn(6, 2))
+
+
+def probe_paired():
+    return paired, (torch.randn(5),)
 
 
 def probe_replayed():

@@ -2,20 +2,27 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
+from breaklint.knowledge.answers import DYNAMIC_OUTPUT_SHAPE
 from breaklint.rule import Rule, called
 from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
 
-FUNCTIONS = frozenset(
-    {
-        "torch.nonzero", "torch.argwhere", "torch.unique", "torch.unique_consecutive",
-        "torch.masked_select", "torch.bincount",
-    }
-)  # fmt: skip
-METHODS = frozenset(
-    {"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select", "bincount"}
-)
 # Without `num_classes` (or with -1) its width is the largest label plus one: a value (GB0246).
 ONE_HOT = "torch.nn.functional.one_hot"
+# Operators torch's table marks as sized by the data that another rule owns or that break only
+# in some forms: `one_hot` (above), `repeat_interleave` with tensor repeats (BL303), indexing
+# with a boolean mask (`Tensor.index`, BL302), the CTC loss (BL509, with its way out).
+_OWNED_ELSEWHERE = frozenset(
+    {ONE_HOT, "torch.repeat_interleave", "Tensor.repeat_interleave", "Tensor.index",
+     "torch.nn.functional.ctc_loss"}
+)  # fmt: skip
+# What reaches such an operator through Python or a composite, measured on Dynamo 2.13: the
+# table names only the operators themselves.
+_THROUGH_COMPOSITES = frozenset({"torch.unique", "Tensor.unique", "torch.combinations"})
+_SIZED_BY_DATA = (DYNAMIC_OUTPUT_SHAPE - _OWNED_ELSEWHERE) | _THROUGH_COMPOSITES
+FUNCTIONS = frozenset(name for name in _SIZED_BY_DATA if name.startswith("torch."))
+METHODS = frozenset(
+    name.removeprefix("Tensor.") for name in _SIZED_BY_DATA if name.startswith("Tensor.")
+)
 
 
 class DynamicShapeOp(Rule):
@@ -36,8 +43,10 @@ that the code after it must be rewritten to expect;
 ops instead.
 """
     what = """
-Flags `torch.nonzero`, `torch.argwhere`, `torch.unique`, `torch.unique_consecutive`,
-`torch.masked_select`, `torch.bincount` (and their tensor methods), the one-argument
+Flags the calls whose output size depends on the data: those torch's operator table tags so
+(`torch.nonzero`, `torch.argwhere`, `torch.unique_consecutive`, `torch.masked_select`,
+`torch.bincount`, `torch.linalg.lstsq` and their tensor methods), those that reach one
+through Python or a composite (`torch.unique`, `torch.combinations`), the one-argument
 `torch.where(cond)`, and `F.one_hot(labels)` without `num_classes` (or with -1), whose width is
 the largest label plus one. The three-argument `torch.where(cond, a, b)` keeps the shape and is
 fine, and so is `F.one_hot(labels, num_classes)`.

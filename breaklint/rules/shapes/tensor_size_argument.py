@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
 from breaklint.kinds import Kind
+from breaklint.knowledge.answers import LINKED_NUMBER_PARAMETERS, NUMBER_PARAMETERS
 from breaklint.rule import FixExample, Outline, Rule, RuleContext, called
 from breaklint.syntax import dotted, iter_nodes, method_call
 from breaklint.tensorness import FunctionFacts
@@ -75,6 +76,29 @@ METHODS = {
     "roll": _numbers(0, 0, "shifts"),
     "unflatten": _numbers(1, 1, "sizes"),
 }
+
+
+def _given(call: ast.Call, parameter: str, position: int, offset: int) -> ast.expr | None:
+    """The argument `call` gives for a parameter at `position` (-1: keyword only), `offset`
+    counting the positions a method call's receiver takes."""
+    for keyword in call.keywords:
+        if keyword.arg == parameter:
+            return keyword.value
+    at = position - offset
+    if (
+        position < 0
+        or at >= len(call.args)
+        or any(isinstance(a, ast.Starred) for a in call.args[: at + 1])
+    ):
+        return None
+    return call.args[at]
+
+
+def _python_number(value: ast.expr) -> bool:
+    """A number written in the code: `0`, `-1.5`."""
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub | ast.UAdd):
+        value = value.operand
+    return isinstance(value, ast.Constant) and type(value.value) in (int, float)
 
 
 def _index_pairs(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -185,6 +209,12 @@ tensor of indices otherwise. Other elements of tensors (`x[:, idx[i]]`, `x[order
 flagged: a tuple or list of index tensors reads the same, and an element of a tensor with two
 dimensions (`x[edge_index[0]]`) is a tensor of indices.
 
+It also flags a tensor given where torch reads a Python number, as measured for the installed
+torch's operators (the knowledge's `number_parameters`): an `alpha` (`x.add(y, alpha=t)`), a
+slope (`F.leaky_relu(x, t)`), a fill value (`torch.full_like(x, t)`), and a bound of `clamp` or
+`clip` whose other bound is a number written in the code (`torch.clamp(x, 0, t)`: the number
+picks the overload that takes numbers; with tensors or `None` for both it is fine).
+
 A parameter of the compiled function that no tensor operation has touched is not taken for a
 tensor here: as a size it is almost always a Python int passed in. A local that an `if` makes
 a tensor on one way only (`if max_length is None: max_length = lengths.max()`, where callers
@@ -263,7 +293,7 @@ compiled = torch.compile(covariance)
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"index-pairs": _index_pairs}
 
     # the functions and methods that take sizes; subscripts (slices, indices) besides
-    words = called(*FUNCTIONS) | frozenset(METHODS)
+    words = called(*FUNCTIONS, *NUMBER_PARAMETERS, *LINKED_NUMBER_PARAMETERS) | frozenset(METHODS)
 
     @classmethod
     def may_report(cls, outline: Outline) -> bool:
@@ -484,6 +514,7 @@ compiled = torch.compile(covariance)
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
         name = facts.resolve(node.func)
+        self._check_number_parameters(node, name)
         spec, offset = FUNCTIONS.get(name or ""), 0
         if spec is None and name is not None and name.startswith("torch."):
             spec, offset = METHODS.get(name.removeprefix("torch.")), 1
@@ -503,6 +534,26 @@ compiled = torch.compile(covariance)
             if not self._number_tensor(value)
         ]
         self._check(values, f"`{_call_name(node, name)}`")
+
+    def _check_number_parameters(self, node: ast.Call, name: str | None) -> None:
+        """A tensor given where torch reads a Python number (`x.add(y, alpha=t)`,
+        `F.leaky_relu(x, t)`), or for a bound of `clamp` whose other bound is a number."""
+        facts = self.context.facts
+        public, offset = name, 0
+        if name not in NUMBER_PARAMETERS and name not in LINKED_NUMBER_PARAMETERS:
+            call = facts.tensor_method(node)
+            if call is None or not facts.kind(call[0]).is_tensor:
+                return
+            public, offset = f"Tensor.{call[1]}", 1
+        needs = f"`{_call_name(node, name)}`"
+        alone = NUMBER_PARAMETERS.get(public or "", {})
+        given = [_given(node, parameter, at, offset) for parameter, at in alone.items()]
+        self._check([value for value in given if value is not None], needs)
+        linked = LINKED_NUMBER_PARAMETERS.get(public or "", {})
+        bounds = [_given(node, parameter, at, offset) for parameter, at in linked.items()]
+        present = [value for value in bounds if value is not None]
+        if any(_python_number(value) for value in present):
+            self._check([value for value in present if not _python_number(value)], needs)
 
     def _check(self, values: list[ast.expr], needs: str) -> None:
         """Report the first tensor among values that must be Python numbers."""

@@ -1,5 +1,6 @@
+from .spline import *
 from .utils import norm
 
 
 def project(x):
-    return norm(x)
+    return norm(fit(x))
