@@ -211,11 +211,14 @@ def call(function: cst.BaseExpression, *arguments: cst.BaseExpression) -> cst.Ca
 
 def method(value: cst.BaseExpression, name: str) -> cst.Call:
     """`value.<name>()`, parenthesised where the attribute would otherwise bind wrongly."""
-    if not isinstance(value, cst.Name | cst.Attribute | cst.Call | cst.Subscript) and not (
-        value.lpar
-    ):
-        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    return cst.Call(func=cst.Attribute(value=value, attr=cst.Name(name)))
+    return cst.Call(func=cst.Attribute(value=parenthesized(value), attr=cst.Name(name)))
+
+
+def parenthesized(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`value` in parentheses where an attribute of it would otherwise bind wrongly (`a + b`)."""
+    if isinstance(value, cst.Name | cst.Attribute | cst.Call | cst.Subscript) or value.lpar:
+        return value
+    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def graph_condition(

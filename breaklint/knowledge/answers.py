@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from breaklint.knowledge.curated import NOT_VALUE_UPDATES
 from breaklint.knowledge.generate import FUNCTION, METHOD, VARARGS, VERSION
 from breaklint.knowledge.versions import SHIPPED, data_file
 
@@ -113,6 +114,17 @@ def shipped() -> dict[str, Any]:
 
 # Public method names of `torch.Tensor`, as shipped.
 TENSOR_METHOD_NAMES = frozenset(shipped()["tensor_methods"])
+
+# In-place methods that update a tensor's values as their out-of-place twin computes them
+# (`t.add_(u)` writes `t.add(u)`), and `copy_`, which writes its argument.
+VALUE_UPDATE_METHODS = frozenset(
+    name
+    for name in TENSOR_METHOD_NAMES
+    if name.endswith("_")
+    and not name.endswith("__")
+    and name[:-1] in TENSOR_METHOD_NAMES
+    and name not in NOT_VALUE_UPDATES
+) | {"copy_"}
 
 
 @cache

@@ -8,14 +8,17 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import check_fix, offer, only_notices, owns_its_lines, tensor_valued
 from breaklint.kinds import Kind
+from breaklint.knowledge.answers import VALUE_UPDATE_METHODS
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.control_flow._branch_rewrites import (
+    CONDITION_NAME,
     WHILE_FUNCTIONS,
     assert_in_graph,
     flagged_where_expression,
     logical_value,
     stacked_truths,
     where_expression,
+    where_in_place,
     where_return,
     where_statement,
     where_told,
@@ -25,6 +28,40 @@ from breaklint.syntax import excerpt, iter_nodes, negated, without_not
 
 if TYPE_CHECKING:
     from breaklint.rewrites import Rewrite
+
+
+_TRACKER = """
+import torch
+
+
+class Tracker(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("low", torch.tensor(float("inf")))
+        self.register_buffer("high", torch.tensor(float("-inf")))
+
+    def forward(self, x):
+%s
+        return (x - self.low) / (self.high - self.low)
+
+
+def track(tracker, x):
+    return tracker(x), tracker(x * 2)
+
+
+compiled = torch.compile(track)
+"""
+_TRACKER_BRANCH = """\
+        if self.low == float("inf"):
+            self.low.copy_(x.min())
+            self.high.copy_(x.max())
+        else:
+            self.low.lerp_(x.min(), 0.1)
+            self.high.lerp_(x.max(), 0.1)"""
+_TRACKER_WHERE = """\
+        condition_holds = self.low == float("inf")
+        self.low.copy_(torch.where(condition_holds, x.min(), self.low.lerp(x.min(), 0.1)))
+        self.high.copy_(torch.where(condition_holds, x.max(), self.high.lerp(x.max(), 0.1)))"""
 
 
 _GATE = """
@@ -523,6 +560,11 @@ compiled = torch.compile(bounded)
             probe="(Weighted().train(), (torch.randn(4, 8),))",
         ),
         FixExample(
+            before=_TRACKER % _TRACKER_BRANCH,
+            after=_TRACKER % _TRACKER_WHERE,
+            probe="(track, (Tracker(), torch.randn(8)))",
+        ),
+        FixExample(
             before=_LABELS,
             after=_LABELS.replace(_LABELS_BRANCH, _LABELS_COMPILED),
             probe="(labels, (torch.tensor([0.0, 1.0, 1.0]),))",
@@ -568,6 +610,7 @@ compiled = torch.compile(checked)
         "logical": logical_value,
         "while-loop": while_loop,
         "where-told": where_told,
+        "where-in-place": where_in_place,
         "stacked": stacked_truths,
     }
     fix_safety = """
@@ -588,6 +631,19 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   `torch.nn` submodule of the class) or a number, or of no known kind (a project submodule's call)
   beside a certain tensor for the same name, and the statement holds no comment that the
   rewrite would drop.
+- an `if`/`else` whose branches only update the same tensors in place, in the same order
+  (`self.low.copy_(x.min())` / `self.low.lerp_(x.min(), 0.1)`: each statement a chain of
+  in-place methods that update values, on a name or an attribute bound to a tensor; an `if`
+  without `else` too), becomes one `t.copy_(torch.where(cond, a, b))` per tensor, `a` and `b`
+  each branch's chain with its methods' out-of-place twins (`self.low.lerp(x.min(), 0.1)`;
+  `copy_(v)` gives `v`; `t` itself where there is no `else`). Where several tensors are
+  updated, the condition is computed once before them, as `condition_holds = cond` (offered
+  where the file does not use that name), since an update may change what it reads. Both
+  branches are computed on every call; the twins compute in the promoted dtype and cast once
+  at the `copy_`, where the in-place chain cast after each method (float tolerance); and a
+  branch that raised (an in-place cast an integer tensor refuses) now does not. Methods that
+  change a shape, a view, autograd state or draw random numbers (`resize_`, `t_`,
+  `detach_`, `bernoulli_`, ...) get no fix.
 - an `if` whose only statement raises an exception with a literal message (or none) becomes
   `torch._assert_async(torch.logical_not(cond), message)` (`torch._assert_async(c, ...)` for
   `if not c:`), which Dynamo keeps in the graph: the error is raised later (when the device
@@ -784,7 +840,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             )
         chosen = _assignments(node.body)
         if chosen is None:
-            return None
+            return self._in_place_fix(node)
         if node.orelse:
             other = _assignments(node.orelse)
             if other is None or [n for n, _ in other] != [n for n, _ in chosen]:
@@ -798,6 +854,29 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None  # the condition would be computed once per name
         message = "choose in the graph: `{torch}.where(...)`"
         return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
+
+    def _in_place_fix(self, node: ast.If) -> Fix | None:
+        """`where-in-place`: an `if` (and its `else`) whose statements only update tensors in
+        place, the same tensors in the same order in both branches (`self.low.copy_(x.min())`
+        / `self.low.mul_(m).add_(x.min())`): each becomes one `copy_` of the choice made in
+        the graph. Where it updates several, the condition is computed once, before them (an
+        update may change what it reads), into a name the file must not use."""
+        chosen = _in_place_updates(node.body)
+        if chosen is None:
+            return None
+        if node.orelse:
+            other = _in_place_updates(node.orelse)
+            if other is None or [ast.dump(t) for t, _ in other] != [ast.dump(t) for t, _ in chosen]:
+                return None
+        if not all(self._certain_tensor_value(target) for target, _ in chosen):
+            return None
+        condition_used = re.compile(rf"\b{CONDITION_NAME}\b")
+        if len(chosen) > 1 and any(map(condition_used.search, self.context.source.lines)):
+            return None
+        message = "update in the graph: `t.copy_({torch}.where(...))`"
+        return offer(
+            self.context, node, message, "where-in-place", self.fix_applicability, needs_torch=True
+        )
 
     def _any_check_fix(self, node: ast.If) -> Fix | None:
         """The `check-any` fix of a raising `if` whose test `torch.where` could not take (an
@@ -1159,6 +1238,57 @@ def _returned_values(node: ast.If) -> list[ast.expr] | None:
     returns = [node.body[0], node.orelse[0]]
     values = [r.value for r in returns if isinstance(r, ast.Return) and r.value is not None]
     return values if len(values) == 2 else None
+
+
+def _in_place_updates(body: list[ast.stmt]) -> list[tuple[ast.expr, ast.Call]] | None:
+    """(tensor, call) of a block whose every statement updates one tensor in place through a
+    chain of value updates (`self.low.mul_(m).add_(x.min())`), each tensor once. The tensor
+    is a name or an attribute of one; no argument updates anything in place itself."""
+    updates = []
+    for statement in body:
+        if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
+            return None
+        target = _updated_tensor(statement.value)
+        if target is None:
+            return None
+        updates.append((target, statement.value))
+    targets = [ast.dump(target) for target, _ in updates]
+    return updates if len(set(targets)) == len(targets) else None
+
+
+def _updated_tensor(call: ast.expr) -> ast.expr | None:
+    """`t` of `t.mul_(m).add_(u)`, where every method is one of `VALUE_UPDATE_METHODS`."""
+    while isinstance(call, ast.Call):
+        function = call.func
+        if not isinstance(function, ast.Attribute) or function.attr not in VALUE_UPDATE_METHODS:
+            return None
+        arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+        if function.attr == "copy_" and (len(call.args) != 1 or call.keywords):
+            return None
+        if any(isinstance(a, ast.Starred) for a in call.args) or None in (
+            k.arg for k in call.keywords
+        ):
+            return None
+        if any(_updates_in_place(node) for a in arguments for node in ast.walk(a)):
+            return None
+        call = function.value
+    return call if _dotted(call) else None
+
+
+def _updates_in_place(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr.endswith("_")
+        and not node.func.attr.endswith("__")
+    )
+
+
+def _dotted(node: ast.expr) -> bool:
+    """A name, or an attribute of one through attributes (`self.stats.low`)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
