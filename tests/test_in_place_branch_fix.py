@@ -83,15 +83,12 @@ def _branch_findings(tmp_path: Path, source: str) -> list[Finding]:
 
 def _fixed(tmp_path: Path, source: str) -> str | None:
     """The file's text after BL201's fix of its one branch, None when it offers none."""
-    findings = _branch_findings(tmp_path, source)
-    assert len(findings) == 1
-    fixable = [f for f in findings if f.fix is not None]
-    if not fixable:
+    (finding,) = _branch_findings(tmp_path, source)
+    if finding.fix is None:
         return None
-    plan = plan_fixes(fixable, unsafe=True)
+    plan = plan_fixes([finding], unsafe=True)
     assert plan.problems == {}
-    (file,) = plan.files
-    return file.fixed
+    return plan.files[0].fixed
 
 
 def _outputs_and_graphs(source: str, calls: int) -> tuple[list[Any], int, int]:

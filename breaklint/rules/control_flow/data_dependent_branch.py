@@ -693,7 +693,9 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   names bound to tensors becomes `if torch.compiler.is_compiling():` with `name =
   torch.where(cond, name, value)` (the name kept where the telling branch ran), and the `if`
   as it was under `else:`: eager runs are unchanged; compiled code tells nothing. An `if`
-  without `else` that only tells is guarded with `if not torch.compiler.is_compiling():`.
+  without `else` that only tells is guarded with `if not torch.compiler.is_compiling():`,
+  whatever its test reads (also a tensor test joined with a Python flag, `if
+  torch.isnan(y).any() and DEBUG:`, which `torch.where` could not take).
 
 Branches that do more than assign or return get no fix: `torch.cond` traces them in 2.13 only
 when both branches return tensors of the same shape and dtype, neither returns an input
@@ -813,7 +815,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
     def _if_fix(self, node: ast.If) -> Fix | None:
         context = self.context
         if not self._graph_test(node.test):
-            return self._any_check_fix(node)
+            return self._any_check_fix(node) or self._guard_fix(node)
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
         # A comment the rewritten statement would not keep in place.
         commented = any("#" in line for line in lines[1:])
@@ -913,10 +915,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         if not line.startswith("if"):
             return None
         if not node.orelse:
-            if not only_notices(context, node.body):
-                return None
-            message = "tell only when not compiling: `if not {torch}.compiler.is_compiling():`"
-            return offer(context, node, message, "guard", self.fix_applicability, needs_torch=True)
+            return self._guard_fix(node)
         if only_notices(context, node.body):
             updating = node.orelse
         elif only_notices(context, node.orelse):
@@ -930,6 +929,19 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None  # the condition would be computed once per name
         message = "while compiling, update in the graph: `{torch}.where(...)`, and tell nothing"
         return offer(context, node, message, "where-told", self.fix_applicability, needs_torch=True)
+
+    def _guard_fix(self, node: ast.If) -> Fix | None:
+        """`guard`: an `if` without `else` whose body only tells is skipped while compiling,
+        whatever its test reads (`if torch.isnan(y).any() and DEBUG:`): no `torch.where` has
+        to take the test."""
+        context = self.context
+        line = context.source.lines[node.lineno - 1].lstrip()
+        if node.orelse or not line.startswith("if") or not owns_its_lines(context, node):
+            return None
+        if not only_notices(context, node.body):
+            return None
+        message = "tell only when not compiling: `if not {torch}.compiler.is_compiling():`"
+        return offer(context, node, message, "guard", self.fix_applicability, needs_torch=True)
 
     def _first_tensor_read(self, test: ast.expr) -> ast.expr:
         """The operand of `and`/`or` whose truth Python reads first from a tensor: the part of
