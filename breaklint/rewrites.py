@@ -163,6 +163,25 @@ def _not_compiling(torch: str) -> cst.BaseExpression:
     return cst.parse_expression(f"not {torch}.compiler.is_compiling()")
 
 
+def branch_comments(node: cst.If) -> list[cst.EmptyLine]:
+    """The comments inside an `if` statement's blocks (its `else:` too, not the lines above
+    it), each as a line of its own: what a fix that writes the `if` as one statement keeps
+    above that statement."""
+
+    class Comments(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.found: list[cst.Comment] = []
+
+        def visit_Comment(self, node: cst.Comment) -> None:
+            self.found.append(node)
+
+    comments = Comments()
+    node.body.visit(comments)
+    if node.orelse is not None:
+        node.orelse.visit(comments)
+    return [cst.EmptyLine(comment=comment) for comment in comments.found]
+
+
 def without_guards(node: cst.If, torch: str) -> cst.If:
     """`node` with the guards its blocks' own statements got from other fixes of the same run
     (`if not torch.compiler.is_compiling():`) taken away: `node` is run only eagerly now."""

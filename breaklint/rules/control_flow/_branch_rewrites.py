@@ -75,7 +75,13 @@ def where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     `return torch.where(cond, a, b)`."""
     import libcst as cst
 
-    from breaklint.rewrites import call, graph_condition, torch_function, without_guards
+    from breaklint.rewrites import (
+        branch_comments,
+        call,
+        graph_condition,
+        torch_function,
+        without_guards,
+    )
 
     if not isinstance(node, cst.If) or not isinstance(node.orelse, cst.Else):
         return None
@@ -86,7 +92,8 @@ def where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     where = torch_function(fix.torch, "where")
     test = graph_condition(node.test, fix.torch)
     value = call(where, test, returned[0].value, returned[1].value)
-    return cst.SimpleStatementLine([cst.Return(value)], leading_lines=node.leading_lines)
+    above = [*node.leading_lines, *branch_comments(node)]
+    return cst.SimpleStatementLine([cst.Return(value)], leading_lines=above)
 
 
 def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -94,7 +101,7 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     `name = torch.where(cond, a, b)`."""
     import libcst as cst
 
-    from breaklint.rewrites import call, graph_condition, torch_function
+    from breaklint.rewrites import branch_comments, call, graph_condition, torch_function
 
     if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
         return None
@@ -119,7 +126,8 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         else cst.Tuple([cst.Element(v) for v in values], lpar=[], rpar=[])
     )
     assign = cst.Assign(targets=[cst.AssignTarget(target)], value=value)
-    return cst.SimpleStatementLine([assign], leading_lines=node.leading_lines)
+    above = [*node.leading_lines, *branch_comments(node)]
+    return cst.SimpleStatementLine([assign], leading_lines=above)
 
 
 def where_told(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -173,7 +181,7 @@ def where_in_place(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     (`t` itself without `else`), after `condition_holds = cond` where there are several."""
     import libcst as cst
 
-    from breaklint.rewrites import call, graph_condition, torch_function
+    from breaklint.rewrites import branch_comments, call, graph_condition, torch_function
 
     if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
         return None
@@ -190,7 +198,8 @@ def where_in_place(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         kept = other[index][1] if other is not None else tensor
         copied = call(cst.Attribute(tensor, cst.Name("copy_")), call(where, test, value, kept))
         statements.append(cst.SimpleStatementLine([cst.Expr(copied)]))
-    statements[0] = statements[0].with_changes(leading_lines=node.leading_lines)
+    above = [*node.leading_lines, *branch_comments(node)]
+    statements[0] = statements[0].with_changes(leading_lines=above)
     return cst.FlattenSentinel(statements)
 
 

@@ -629,8 +629,8 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   known while tracing (`self.training`), becomes `torch.where(cond, a, b) if flag else b`:
   the flags stay a Python choice. Offered when every value is a tensor (also the call of a
   `torch.nn` submodule of the class) or a number, or of no known kind (a project submodule's call)
-  beside a certain tensor for the same name, and the statement holds no comment that the
-  rewrite would drop.
+  beside a certain tensor for the same name. The comments inside the `if` and its `else`
+  are kept, each on a line of its own, above the statement the fix writes.
 - an `if`/`else` whose branches only update the same tensors in place, in the same order
   (`self.low.copy_(x.min())` / `self.low.lerp_(x.min(), 0.1)`: each statement a chain of
   in-place methods that update values, on a name or an attribute bound to a tensor; an `if`
@@ -817,7 +817,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         if not self._graph_test(node.test):
             return self._any_check_fix(node) or self._guard_fix(node)
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
-        # A comment the rewritten statement would not keep in place.
+        # A comment the assertion would not keep in place (the other rewrites of the whole
+        # `if` keep its comments above the statement they write).
         commented = any("#" in line for line in lines[1:])
         if _raises_literally(node) and not commented and owns_its_lines(context, node):
             message = "assert in the graph: `{torch}._assert_async(...)`"
@@ -829,7 +830,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         if not owns_its_lines(context, node):
             return None
         told = self._told_fix(node)  # it keeps the `if` and its comments, for eager runs
-        if told is not None or commented:
+        if told is not None:
             return told
         returned = _returned_values(node)
         if returned is not None:

@@ -1,8 +1,9 @@
-"""BL201's `where-in-place` fix: an `if` (and its `else`) whose statements only update the same
-tensors in place becomes one `t.copy_(torch.where(...))` per tensor. Offered only where each
-statement is a chain of value updates on a tensor, both branches update the same tensors in the
-same order and nothing else is updated on the way; where it is offered, the fixed module
-compiles to one graph and keeps its eager outputs and buffers on both branches."""
+"""BL201's rewrites of a whole branch. `where-in-place`: an `if` (and its `else`) whose
+statements only update the same tensors in place becomes one `t.copy_(torch.where(...))` per
+tensor. Offered only where each statement is a chain of value updates on a tensor, both branches
+update the same tensors in the same order and nothing else is updated on the way; where it is
+offered, the fixed module compiles to one graph and keeps its eager outputs and buffers on both
+branches. The rewrites that write a branch as one statement keep its comments above it."""
 
 from __future__ import annotations
 
@@ -132,3 +133,44 @@ def test_several_updates_keep_a_name_the_file_already_uses(tmp_path: Path) -> No
     branch = CASES[1][0]
     used = MODULE.format(branch=branch).replace("return x", "condition_holds = 1\n        return x")
     assert _fixed(tmp_path, used) is None
+
+
+COMMENTED = """import torch
+
+
+def scaled(x, t):
+    y = x * 2
+    if y.sum() > 0:  # the usual case
+        # keep the scale
+        y = y / t
+    else:
+        y = -y  # flip
+    return y
+
+
+def signed(x):
+    if x.mean() > 0:
+        # positive
+        return x
+    else:
+        return -x  # negative
+
+
+compiled = torch.compile(scaled), torch.compile(signed)
+"""
+
+
+def test_the_rewrites_of_a_whole_branch_keep_its_comments_above_the_statement(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "example.py"
+    path.write_text(COMMENTED, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    plan = plan_fixes([f for f in findings if f.code == "BL201" and f.fix], unsafe=True)
+    assert plan.problems == {}
+    fixed = plan.files[0].fixed
+    assert (
+        "    y = x * 2\n    # the usual case\n    # keep the scale\n    # flip\n"
+        "    y = torch.where(y.sum() > 0, y / t, -y)\n" in fixed
+    )
+    assert "    # positive\n    # negative\n    return torch.where(x.mean() > 0, x, -x)\n" in fixed
