@@ -92,6 +92,16 @@ def _fixed(tmp_path: Path, source: str) -> str | None:
     return plan.files[0].fixed
 
 
+def _checked_fix(tmp_path: Path, source: str, offered: bool) -> str | None:
+    """The fixed text, where the fix is offered as `offered` says; fixing it again finds
+    nothing left."""
+    fixed = _fixed(tmp_path, source)
+    assert (fixed is not None) is offered
+    if fixed is not None:
+        assert _branch_findings(tmp_path, fixed) == []
+    return fixed
+
+
 def _outputs_and_graphs(source: str, calls: int) -> tuple[list[Any], int, int]:
     """Eager outputs and buffers of `calls` calls, and the graphs and breaks Dynamo makes of
     as many calls of a fresh module."""
@@ -115,12 +125,10 @@ def test_in_place_branches_are_fixed_only_as_value_updates_of_the_same_tensors(
     tmp_path: Path, branch: str, offered: bool
 ) -> None:
     source = MODULE.format(branch=branch)
-    fixed = _fixed(tmp_path, source)
-    assert (fixed is not None) is offered
+    fixed = _checked_fix(tmp_path, source, offered)
     if fixed is None:
         return
     assert "if " not in fixed.split("def forward")[1]
-    assert _branch_findings(tmp_path, fixed) == []  # nothing left to fix again
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
     before, _, breaks_before = _outputs_and_graphs(source, calls=4)
     after, graphs, breaks = _outputs_and_graphs(fixed, calls=4)
@@ -174,3 +182,53 @@ def test_the_rewrites_of_a_whole_branch_keep_its_comments_above_the_statement(
         "    y = torch.where(y.sum() > 0, y / t, -y)\n" in fixed
     )
     assert "    # positive\n    # negative\n    return torch.where(x.mean() > 0, x, -x)\n" in fixed
+
+
+PARAMETER = """import torch
+
+
+def clean(x, t):
+    {branch}
+    return x * 2
+
+
+compiled = torch.compile(clean)
+"""
+
+PARAMETER_CASES = [
+    # the test reads the parameter as a tensor: where it runs, the parameter holds one
+    ("if torch.isnan(x).any():\n        x = torch.nan_to_num(x)", True),
+    ("if x.abs().max() > 1:\n        x = x / x.abs().max()", True),
+    # the test does not: the parameter may hold None or a number the branch leaves alone
+    ("if t.sum() > 0:\n        x = x * t", False),
+    ("if t.sum() > x:\n        x = t.sum()", False),
+]
+
+
+@pytest.mark.parametrize(("branch", "offered"), PARAMETER_CASES)
+def test_a_parameter_the_test_reads_as_a_tensor_is_kept_by_a_one_armed_choice(
+    tmp_path: Path, branch: str, offered: bool
+) -> None:
+    source = PARAMETER.format(branch=branch)
+    fixed = _checked_fix(tmp_path, source, offered)
+    if fixed is None:
+        return
+    assert "    x = torch.where(" in fixed
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    before, breaks_before = _clean_run(source)
+    after, breaks_after = _clean_run(fixed)
+    assert (breaks_before, breaks_after) == (1, 0)
+    torch.testing.assert_close(after, before, equal_nan=True)
+
+
+def _clean_run(source: str) -> tuple[Any, int]:
+    """The eager output of `clean` and the breaks Dynamo takes in it."""
+    import torch
+
+    from breaklint.dynamic import torch_shim
+
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "example.py", "exec"), namespace)
+    x = torch.tensor([0.5, float("nan"), 3.0])
+    captured = torch_shim.capture(lambda run: run(x, x), namespace["clean"])
+    return namespace["clean"](x, x), len(captured.breaks)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import check_fix, offer, only_notices, owns_its_lines, tensor_valued
 from breaklint.kinds import Kind
-from breaklint.knowledge.answers import VALUE_UPDATE_METHODS
+from breaklint.knowledge.answers import TENSOR_METHOD_NAMES, VALUE_UPDATE_METHODS
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.control_flow._branch_rewrites import (
     CONDITION_NAME,
@@ -620,7 +620,8 @@ by the fix, since `not t` still calls `bool()`; a test that mixes in a trace-tim
 `x.dtype == torch.float16 and ...`, gets no fix, nor one whose tensor is only guessed, as a
 parameter no tensor operation touched, which may be a Python bool at run time):
 - an `if`/`else` whose two branches only assign a value to the same names (and an `if` without
-  `else` assigning a name already bound to a tensor) becomes `name = torch.where(cond, a, b)`;
+  `else` assigning a name already bound to a tensor, or a parameter the test reads as one,
+  `if torch.isnan(x).any(): x = torch.nan_to_num(x)`) becomes `name = torch.where(cond, a, b)`;
   an `if`/`else` whose branches each only return a value becomes `return torch.where(cond,
   a, b)`; a conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
   sides are now computed, which costs time and can raise where the untaken side used to be
@@ -799,15 +800,18 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         reference = ast.Name(name)
         return facts.kind(reference).is_tensor and not facts.rests_on_guess(reference)
 
-    def _updates_a_tensor(self, name: str, value: ast.expr) -> bool:
+    def _updates_a_tensor(self, name: str, value: ast.expr, test: ast.expr) -> bool:
         """`name = value` under an `if` without `else`: `name` is kept otherwise, so it must
         hold a tensor already, or be bound (not a parameter, which may hold None) to a value
-        of no known kind that the branch replaces with a certain tensor."""
+        of no known kind that the branch replaces with a certain tensor. A parameter the `if`
+        test reads as a tensor (`if torch.isnan(x).any(): x = torch.nan_to_num(x)`) holds one
+        wherever the test runs, and may be kept as well."""
         if self._certain_tensor(name):
             return self._may_be_tensor(value)
         facts = self.context.facts
         bound = facts.names.get(name) is Kind.UNKNOWN and name not in self._parameters
-        return bound and self._certain_tensor_value(value)
+        read = name in self._parameters and _reads_as_tensor(test, name, facts.resolve)
+        return (bound or read) and self._certain_tensor_value(value)
 
     def visit_arg(self, node: ast.arg) -> None:
         self._parameters.add(node.arg)
@@ -851,7 +855,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             pairs = [[a, b] for (_, a), (_, b) in zip(chosen, other, strict=True)]
             if not all(self._values_fit(pair) for pair in pairs):
                 return None
-        elif len(chosen) != 1 or not self._updates_a_tensor(*chosen[0]):
+        elif len(chosen) != 1 or not self._updates_a_tensor(*chosen[0], node.test):
             return None  # the name keeps its value otherwise: `None` would not do
         if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
             return None  # the condition would be computed once per name
@@ -924,7 +928,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         else:
             return None
         chosen = _assignments(updating)
-        if chosen is None or not all(self._updates_a_tensor(*pair) for pair in chosen):
+        updates = all(self._updates_a_tensor(*pair, node.test) for pair in chosen or [])
+        if chosen is None or not updates:
             return None
         if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
             return None  # the condition would be computed once per name
@@ -1251,6 +1256,25 @@ def _returned_values(node: ast.If) -> list[ast.expr] | None:
     returns = [node.body[0], node.orelse[0]]
     values = [r.value for r in returns if isinstance(r, ast.Return) and r.value is not None]
     return values if len(values) == 2 else None
+
+
+def _reads_as_tensor(test: ast.expr, name: str, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """Whether `test` calls a tensor method on `name` (`x.abs()`) or passes it to a torch
+    function (`torch.isnan(x)`): where the test runs, `name` holds a tensor."""
+    for node in iter_nodes(test):
+        if not isinstance(node, ast.Call):
+            continue
+        function = node.func
+        receiver = function.value if isinstance(function, ast.Attribute) else None
+        if isinstance(receiver, ast.Name) and receiver.id == name:
+            assert isinstance(function, ast.Attribute)
+            if function.attr in TENSOR_METHOD_NAMES:
+                return True
+        called = resolve(function) or ""
+        passed = any(isinstance(a, ast.Name) and a.id == name for a in node.args)
+        if passed and called.startswith("torch."):
+            return True
+    return False
 
 
 def _in_place_updates(body: list[ast.stmt]) -> list[tuple[ast.expr, ast.Call]] | None:
