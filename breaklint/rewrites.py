@@ -163,6 +163,25 @@ def _not_compiling(torch: str) -> cst.BaseExpression:
     return cst.parse_expression(f"not {torch}.compiler.is_compiling()")
 
 
+def branch_comments(node: cst.If) -> list[cst.EmptyLine]:
+    """The comments inside an `if` statement's blocks (its `else:` too, not the lines above
+    it), each as a line of its own: what a fix that writes the `if` as one statement keeps
+    above that statement."""
+
+    class Comments(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.found: list[cst.Comment] = []
+
+        def visit_Comment(self, node: cst.Comment) -> None:
+            self.found.append(node)
+
+    comments = Comments()
+    node.body.visit(comments)
+    if node.orelse is not None:
+        node.orelse.visit(comments)
+    return [cst.EmptyLine(comment=comment) for comment in comments.found]
+
+
 def without_guards(node: cst.If, torch: str) -> cst.If:
     """`node` with the guards its blocks' own statements got from other fixes of the same run
     (`if not torch.compiler.is_compiling():`) taken away: `node` is run only eagerly now."""
@@ -211,11 +230,14 @@ def call(function: cst.BaseExpression, *arguments: cst.BaseExpression) -> cst.Ca
 
 def method(value: cst.BaseExpression, name: str) -> cst.Call:
     """`value.<name>()`, parenthesised where the attribute would otherwise bind wrongly."""
-    if not isinstance(value, cst.Name | cst.Attribute | cst.Call | cst.Subscript) and not (
-        value.lpar
-    ):
-        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    return cst.Call(func=cst.Attribute(value=value, attr=cst.Name(name)))
+    return cst.Call(func=cst.Attribute(value=parenthesized(value), attr=cst.Name(name)))
+
+
+def parenthesized(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`value` in parentheses where an attribute of it would otherwise bind wrongly (`a + b`)."""
+    if isinstance(value, cst.Name | cst.Attribute | cst.Call | cst.Subscript) or value.lpar:
+        return value
+    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def graph_condition(

@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from breaklint.knowledge.curated import NOT_VALUE_UPDATES
 from breaklint.knowledge.generate import FUNCTION, METHOD, VARARGS, VERSION
 from breaklint.knowledge.versions import SHIPPED, data_file
 
@@ -123,6 +124,17 @@ DYNAMIC_OUTPUT_SHAPE = frozenset(shipped()["dynamic_output_shape"])
 # bounds: a number for one makes a tensor for another a number).
 NUMBER_PARAMETERS: dict[str, dict[str, int]] = shipped()["number_parameters"]["single"]
 LINKED_NUMBER_PARAMETERS: dict[str, dict[str, int]] = shipped()["number_parameters"]["linked"]
+
+# In-place methods that update a tensor's values as their out-of-place twin computes them
+# (`t.add_(u)` writes `t.add(u)`), and `copy_`, which writes its argument.
+VALUE_UPDATE_METHODS = frozenset(
+    name
+    for name in TENSOR_METHOD_NAMES
+    if name.endswith("_")
+    and not name.endswith("__")
+    and name[:-1] in TENSOR_METHOD_NAMES
+    and name not in NOT_VALUE_UPDATES
+) | {"copy_"}
 
 
 @cache

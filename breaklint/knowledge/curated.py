@@ -262,3 +262,15 @@ NON_TENSOR_MODULES = frozenset(
 # `forward` in the caller's graph, and `backward` when an input requires grad (measured on
 # 2.13: a `print` in `backward` breaks the caller at `apply` twice, and not under `no_grad`).
 AUTOGRAD_FUNCTION_TRACED = ("forward", "backward")
+
+# In-place tensor methods `t.m_(...)` with an out-of-place twin `t.m(...)` (the shipped
+# `tensor_methods`) that do not give the value `t.m_(...)` writes: they change a tensor's shape,
+# its view or its autograd state rather than its values, or draw random numbers (computing the
+# twin in a branch not taken would move the random stream). The others, and `copy_`, update
+# values: the BL201 `where-in-place` fix writes `t.copy_(torch.where(cond, <chain>, <chain>))`.
+NOT_VALUE_UPDATES = frozenset(
+    {
+        "as_strided_", "detach_", "resize_", "resize_as_", "squeeze_", "unsqueeze_",
+        "swapaxes_", "swapdims_", "t_", "transpose_", "bernoulli_",
+    }
+)  # fmt: skip

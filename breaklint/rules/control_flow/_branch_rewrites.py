@@ -75,7 +75,13 @@ def where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     `return torch.where(cond, a, b)`."""
     import libcst as cst
 
-    from breaklint.rewrites import call, graph_condition, torch_function, without_guards
+    from breaklint.rewrites import (
+        branch_comments,
+        call,
+        graph_condition,
+        torch_function,
+        without_guards,
+    )
 
     if not isinstance(node, cst.If) or not isinstance(node.orelse, cst.Else):
         return None
@@ -86,7 +92,8 @@ def where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     where = torch_function(fix.torch, "where")
     test = graph_condition(node.test, fix.torch)
     value = call(where, test, returned[0].value, returned[1].value)
-    return cst.SimpleStatementLine([cst.Return(value)], leading_lines=node.leading_lines)
+    above = [*node.leading_lines, *branch_comments(node)]
+    return cst.SimpleStatementLine([cst.Return(value)], leading_lines=above)
 
 
 def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -94,7 +101,7 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     `name = torch.where(cond, a, b)`."""
     import libcst as cst
 
-    from breaklint.rewrites import call, graph_condition, torch_function
+    from breaklint.rewrites import branch_comments, call, graph_condition, torch_function
 
     if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
         return None
@@ -119,7 +126,8 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         else cst.Tuple([cst.Element(v) for v in values], lpar=[], rpar=[])
     )
     assign = cst.Assign(targets=[cst.AssignTarget(target)], value=value)
-    return cst.SimpleStatementLine([assign], leading_lines=node.leading_lines)
+    above = [*node.leading_lines, *branch_comments(node)]
+    return cst.SimpleStatementLine([assign], leading_lines=above)
 
 
 def where_told(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -160,6 +168,66 @@ def where_told(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         orelse=cst.Else(cst.IndentedBlock([node.with_changes(leading_lines=[])])),
         leading_lines=node.leading_lines,
     )
+
+
+# The name the `where-in-place` fix gives the condition of a branch that updates several
+# tensors (offered only where the file does not use it).
+CONDITION_NAME = "condition_holds"
+
+
+def where_in_place(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-in-place` fix: an `if`/`else` updating the same tensors in place becomes
+    `t.copy_(torch.where(cond, <t as the if updates it>, <t as the else does>))` per tensor
+    (`t` itself without `else`), after `condition_holds = cond` where there are several."""
+    import libcst as cst
+
+    from breaklint.rewrites import branch_comments, call, graph_condition, torch_function
+
+    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    chosen = _updated_values(node.body)
+    other = _updated_values(node.orelse.body) if isinstance(node.orelse, cst.Else) else None
+    test = graph_condition(node.test, fix.torch)
+    statements: list[cst.SimpleStatementLine] = []
+    if len(chosen) > 1:
+        bound = cst.Assign([cst.AssignTarget(cst.Name(CONDITION_NAME))], test)
+        statements.append(cst.SimpleStatementLine([bound]))
+        test = cst.Name(CONDITION_NAME)
+    where = torch_function(fix.torch, "where")
+    for index, (tensor, value) in enumerate(chosen):
+        kept = other[index][1] if other is not None else tensor
+        copied = call(cst.Attribute(tensor, cst.Name("copy_")), call(where, test, value, kept))
+        statements.append(cst.SimpleStatementLine([cst.Expr(copied)]))
+    above = [*node.leading_lines, *branch_comments(node)]
+    statements[0] = statements[0].with_changes(leading_lines=above)
+    return cst.FlattenSentinel(statements)
+
+
+def _updated_values(block: cst.BaseSuite) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """(tensor, new value) of each statement `t.mul_(m).add_(u)` of a block, as the rule
+    checked: the value is `t.mul(m).add(u)`; `copy_(v)` in the chain gives `v`."""
+    import libcst as cst
+
+    from breaklint.rewrites import parenthesized
+
+    lines: list[Any] = list(block.body)  # one call statement each, as the rule checked
+    updates = []
+    for line in lines:
+        chain = []
+        node = line.body[0].value
+        while isinstance(node, cst.Call):
+            chain.append(node)
+            node = node.func.value  # type: ignore[attr-defined]
+        tensor, value = node, node
+        for update in reversed(chain):
+            name = update.func.attr.value  # type: ignore[attr-defined]
+            if name == "copy_":
+                value = update.args[0].value
+                continue
+            twin = cst.Attribute(parenthesized(value), cst.Name(name[:-1]))
+            value = update.with_changes(func=twin)
+        updates.append((tensor, value))
+    return updates
 
 
 # The functions the `while-loop` fix defines before the loop it replaces: its condition and

@@ -8,14 +8,17 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import check_fix, offer, only_notices, owns_its_lines, tensor_valued
 from breaklint.kinds import Kind
+from breaklint.knowledge.answers import TENSOR_METHOD_NAMES, VALUE_UPDATE_METHODS
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.control_flow._branch_rewrites import (
+    CONDITION_NAME,
     WHILE_FUNCTIONS,
     assert_in_graph,
     flagged_where_expression,
     logical_value,
     stacked_truths,
     where_expression,
+    where_in_place,
     where_return,
     where_statement,
     where_told,
@@ -25,6 +28,40 @@ from breaklint.syntax import excerpt, iter_nodes, negated, without_not
 
 if TYPE_CHECKING:
     from breaklint.rewrites import Rewrite
+
+
+_TRACKER = """
+import torch
+
+
+class Tracker(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("low", torch.tensor(float("inf")))
+        self.register_buffer("high", torch.tensor(float("-inf")))
+
+    def forward(self, x):
+%s
+        return (x - self.low) / (self.high - self.low)
+
+
+def track(tracker, x):
+    return tracker(x), tracker(x * 2)
+
+
+compiled = torch.compile(track)
+"""
+_TRACKER_BRANCH = """\
+        if self.low == float("inf"):
+            self.low.copy_(x.min())
+            self.high.copy_(x.max())
+        else:
+            self.low.lerp_(x.min(), 0.1)
+            self.high.lerp_(x.max(), 0.1)"""
+_TRACKER_WHERE = """\
+        condition_holds = self.low == float("inf")
+        self.low.copy_(torch.where(condition_holds, x.min(), self.low.lerp(x.min(), 0.1)))
+        self.high.copy_(torch.where(condition_holds, x.max(), self.high.lerp(x.max(), 0.1)))"""
 
 
 _GATE = """
@@ -523,6 +560,11 @@ compiled = torch.compile(bounded)
             probe="(Weighted().train(), (torch.randn(4, 8),))",
         ),
         FixExample(
+            before=_TRACKER % _TRACKER_BRANCH,
+            after=_TRACKER % _TRACKER_WHERE,
+            probe="(track, (Tracker(), torch.randn(8)))",
+        ),
+        FixExample(
             before=_LABELS,
             after=_LABELS.replace(_LABELS_BRANCH, _LABELS_COMPILED),
             probe="(labels, (torch.tensor([0.0, 1.0, 1.0]),))",
@@ -568,6 +610,7 @@ compiled = torch.compile(checked)
         "logical": logical_value,
         "while-loop": while_loop,
         "where-told": where_told,
+        "where-in-place": where_in_place,
         "stacked": stacked_truths,
     }
     fix_safety = """
@@ -577,7 +620,8 @@ by the fix, since `not t` still calls `bool()`; a test that mixes in a trace-tim
 `x.dtype == torch.float16 and ...`, gets no fix, nor one whose tensor is only guessed, as a
 parameter no tensor operation touched, which may be a Python bool at run time):
 - an `if`/`else` whose two branches only assign a value to the same names (and an `if` without
-  `else` assigning a name already bound to a tensor) becomes `name = torch.where(cond, a, b)`;
+  `else` assigning a name already bound to a tensor, or a parameter the test reads as one,
+  `if torch.isnan(x).any(): x = torch.nan_to_num(x)`) becomes `name = torch.where(cond, a, b)`;
   an `if`/`else` whose branches each only return a value becomes `return torch.where(cond,
   a, b)`; a conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
   sides are now computed, which costs time and can raise where the untaken side used to be
@@ -586,8 +630,21 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   known while tracing (`self.training`), becomes `torch.where(cond, a, b) if flag else b`:
   the flags stay a Python choice. Offered when every value is a tensor (also the call of a
   `torch.nn` submodule of the class) or a number, or of no known kind (a project submodule's call)
-  beside a certain tensor for the same name, and the statement holds no comment that the
-  rewrite would drop.
+  beside a certain tensor for the same name. The comments inside the `if` and its `else`
+  are kept, each on a line of its own, above the statement the fix writes.
+- an `if`/`else` whose branches only update the same tensors in place, in the same order
+  (`self.low.copy_(x.min())` / `self.low.lerp_(x.min(), 0.1)`: each statement a chain of
+  in-place methods that update values, on a name or an attribute bound to a tensor; an `if`
+  without `else` too), becomes one `t.copy_(torch.where(cond, a, b))` per tensor, `a` and `b`
+  each branch's chain with its methods' out-of-place twins (`self.low.lerp(x.min(), 0.1)`;
+  `copy_(v)` gives `v`; `t` itself where there is no `else`). Where several tensors are
+  updated, the condition is computed once before them, as `condition_holds = cond` (offered
+  where the file does not use that name), since an update may change what it reads. Both
+  branches are computed on every call; the twins compute in the promoted dtype and cast once
+  at the `copy_`, where the in-place chain cast after each method (float tolerance); and a
+  branch that raised (an in-place cast an integer tensor refuses) now does not. Methods that
+  change a shape, a view, autograd state or draw random numbers (`resize_`, `t_`,
+  `detach_`, `bernoulli_`, ...) get no fix.
 - an `if` whose only statement raises an exception with a literal message (or none) becomes
   `torch._assert_async(torch.logical_not(cond), message)` (`torch._assert_async(c, ...)` for
   `if not c:`), which Dynamo keeps in the graph: the error is raised later (when the device
@@ -637,7 +694,9 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   names bound to tensors becomes `if torch.compiler.is_compiling():` with `name =
   torch.where(cond, name, value)` (the name kept where the telling branch ran), and the `if`
   as it was under `else:`: eager runs are unchanged; compiled code tells nothing. An `if`
-  without `else` that only tells is guarded with `if not torch.compiler.is_compiling():`.
+  without `else` that only tells is guarded with `if not torch.compiler.is_compiling():`,
+  whatever its test reads (also a tensor test joined with a Python flag, `if
+  torch.isnan(y).any() and DEBUG:`, which `torch.where` could not take).
 
 Branches that do more than assign or return get no fix: `torch.cond` traces them in 2.13 only
 when both branches return tensors of the same shape and dtype, neither returns an input
@@ -741,15 +800,18 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         reference = ast.Name(name)
         return facts.kind(reference).is_tensor and not facts.rests_on_guess(reference)
 
-    def _updates_a_tensor(self, name: str, value: ast.expr) -> bool:
+    def _updates_a_tensor(self, name: str, value: ast.expr, test: ast.expr) -> bool:
         """`name = value` under an `if` without `else`: `name` is kept otherwise, so it must
         hold a tensor already, or be bound (not a parameter, which may hold None) to a value
-        of no known kind that the branch replaces with a certain tensor."""
+        of no known kind that the branch replaces with a certain tensor. A parameter the `if`
+        test reads as a tensor (`if torch.isnan(x).any(): x = torch.nan_to_num(x)`) holds one
+        wherever the test runs, and may be kept as well."""
         if self._certain_tensor(name):
             return self._may_be_tensor(value)
         facts = self.context.facts
         bound = facts.names.get(name) is Kind.UNKNOWN and name not in self._parameters
-        return bound and self._certain_tensor_value(value)
+        read = name in self._parameters and _reads_as_tensor(test, name, facts.resolve)
+        return (bound or read) and self._certain_tensor_value(value)
 
     def visit_arg(self, node: ast.arg) -> None:
         self._parameters.add(node.arg)
@@ -757,9 +819,10 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
     def _if_fix(self, node: ast.If) -> Fix | None:
         context = self.context
         if not self._graph_test(node.test):
-            return self._any_check_fix(node)
+            return self._any_check_fix(node) or self._guard_fix(node)
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
-        # A comment the rewritten statement would not keep in place.
+        # A comment the assertion would not keep in place (the other rewrites of the whole
+        # `if` keep its comments above the statement they write).
         commented = any("#" in line for line in lines[1:])
         if _raises_literally(node) and not commented and owns_its_lines(context, node):
             message = "assert in the graph: `{torch}._assert_async(...)`"
@@ -771,7 +834,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         if not owns_its_lines(context, node):
             return None
         told = self._told_fix(node)  # it keeps the `if` and its comments, for eager runs
-        if told is not None or commented:
+        if told is not None:
             return told
         returned = _returned_values(node)
         if returned is not None:
@@ -784,7 +847,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             )
         chosen = _assignments(node.body)
         if chosen is None:
-            return None
+            return self._in_place_fix(node)
         if node.orelse:
             other = _assignments(node.orelse)
             if other is None or [n for n, _ in other] != [n for n, _ in chosen]:
@@ -792,12 +855,35 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             pairs = [[a, b] for (_, a), (_, b) in zip(chosen, other, strict=True)]
             if not all(self._values_fit(pair) for pair in pairs):
                 return None
-        elif len(chosen) != 1 or not self._updates_a_tensor(*chosen[0]):
+        elif len(chosen) != 1 or not self._updates_a_tensor(*chosen[0], node.test):
             return None  # the name keeps its value otherwise: `None` would not do
         if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
             return None  # the condition would be computed once per name
         message = "choose in the graph: `{torch}.where(...)`"
         return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
+
+    def _in_place_fix(self, node: ast.If) -> Fix | None:
+        """`where-in-place`: an `if` (and its `else`) whose statements only update tensors in
+        place, the same tensors in the same order in both branches (`self.low.copy_(x.min())`
+        / `self.low.mul_(m).add_(x.min())`): each becomes one `copy_` of the choice made in
+        the graph. Where it updates several, the condition is computed once, before them (an
+        update may change what it reads), into a name the file must not use."""
+        chosen = _in_place_updates(node.body)
+        if chosen is None:
+            return None
+        if node.orelse:
+            other = _in_place_updates(node.orelse)
+            if other is None or [ast.dump(t) for t, _ in other] != [ast.dump(t) for t, _ in chosen]:
+                return None
+        if not all(self._certain_tensor_value(target) for target, _ in chosen):
+            return None
+        condition_used = re.compile(rf"\b{CONDITION_NAME}\b")
+        if len(chosen) > 1 and any(map(condition_used.search, self.context.source.lines)):
+            return None
+        message = "update in the graph: `t.copy_({torch}.where(...))`"
+        return offer(
+            self.context, node, message, "where-in-place", self.fix_applicability, needs_torch=True
+        )
 
     def _any_check_fix(self, node: ast.If) -> Fix | None:
         """The `check-any` fix of a raising `if` whose test `torch.where` could not take (an
@@ -834,10 +920,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         if not line.startswith("if"):
             return None
         if not node.orelse:
-            if not only_notices(context, node.body):
-                return None
-            message = "tell only when not compiling: `if not {torch}.compiler.is_compiling():`"
-            return offer(context, node, message, "guard", self.fix_applicability, needs_torch=True)
+            return self._guard_fix(node)
         if only_notices(context, node.body):
             updating = node.orelse
         elif only_notices(context, node.orelse):
@@ -845,12 +928,26 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         else:
             return None
         chosen = _assignments(updating)
-        if chosen is None or not all(self._updates_a_tensor(*pair) for pair in chosen):
+        updates = all(self._updates_a_tensor(*pair, node.test) for pair in chosen or [])
+        if chosen is None or not updates:
             return None
         if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
             return None  # the condition would be computed once per name
         message = "while compiling, update in the graph: `{torch}.where(...)`, and tell nothing"
         return offer(context, node, message, "where-told", self.fix_applicability, needs_torch=True)
+
+    def _guard_fix(self, node: ast.If) -> Fix | None:
+        """`guard`: an `if` without `else` whose body only tells is skipped while compiling,
+        whatever its test reads (`if torch.isnan(y).any() and DEBUG:`): no `torch.where` has
+        to take the test."""
+        context = self.context
+        line = context.source.lines[node.lineno - 1].lstrip()
+        if node.orelse or not line.startswith("if") or not owns_its_lines(context, node):
+            return None
+        if not only_notices(context, node.body):
+            return None
+        message = "tell only when not compiling: `if not {torch}.compiler.is_compiling():`"
+        return offer(context, node, message, "guard", self.fix_applicability, needs_torch=True)
 
     def _first_tensor_read(self, test: ast.expr) -> ast.expr:
         """The operand of `and`/`or` whose truth Python reads first from a tensor: the part of
@@ -1159,6 +1256,76 @@ def _returned_values(node: ast.If) -> list[ast.expr] | None:
     returns = [node.body[0], node.orelse[0]]
     values = [r.value for r in returns if isinstance(r, ast.Return) and r.value is not None]
     return values if len(values) == 2 else None
+
+
+def _reads_as_tensor(test: ast.expr, name: str, resolve: Callable[[ast.expr], str | None]) -> bool:
+    """Whether `test` calls a tensor method on `name` (`x.abs()`) or passes it to a torch
+    function (`torch.isnan(x)`): where the test runs, `name` holds a tensor."""
+    for node in iter_nodes(test):
+        if not isinstance(node, ast.Call):
+            continue
+        function = node.func
+        receiver = function.value if isinstance(function, ast.Attribute) else None
+        if isinstance(receiver, ast.Name) and receiver.id == name:
+            assert isinstance(function, ast.Attribute)
+            if function.attr in TENSOR_METHOD_NAMES:
+                return True
+        called = resolve(function) or ""
+        passed = any(isinstance(a, ast.Name) and a.id == name for a in node.args)
+        if passed and called.startswith("torch."):
+            return True
+    return False
+
+
+def _in_place_updates(body: list[ast.stmt]) -> list[tuple[ast.expr, ast.Call]] | None:
+    """(tensor, call) of a block whose every statement updates one tensor in place through a
+    chain of value updates (`self.low.mul_(m).add_(x.min())`), each tensor once. The tensor
+    is a name or an attribute of one; no argument updates anything in place itself."""
+    updates = []
+    for statement in body:
+        if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
+            return None
+        target = _updated_tensor(statement.value)
+        if target is None:
+            return None
+        updates.append((target, statement.value))
+    targets = [ast.dump(target) for target, _ in updates]
+    return updates if len(set(targets)) == len(targets) else None
+
+
+def _updated_tensor(call: ast.expr) -> ast.expr | None:
+    """`t` of `t.mul_(m).add_(u)`, where every method is one of `VALUE_UPDATE_METHODS`."""
+    while isinstance(call, ast.Call):
+        function = call.func
+        if not isinstance(function, ast.Attribute) or function.attr not in VALUE_UPDATE_METHODS:
+            return None
+        arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+        if function.attr == "copy_" and (len(call.args) != 1 or call.keywords):
+            return None
+        if any(isinstance(a, ast.Starred) for a in call.args) or None in (
+            k.arg for k in call.keywords
+        ):
+            return None
+        if any(_updates_in_place(node) for a in arguments for node in ast.walk(a)):
+            return None
+        call = function.value
+    return call if _dotted(call) else None
+
+
+def _updates_in_place(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr.endswith("_")
+        and not node.func.attr.endswith("__")
+    )
+
+
+def _dotted(node: ast.expr) -> bool:
+    """A name, or an attribute of one through attributes (`self.stats.low`)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:

@@ -1,8 +1,32 @@
-import ast
+from __future__ import annotations
 
-from breaklint.findings import Severity
+import ast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+from breaklint.findings import Applicability, Fix, Severity
+from breaklint.fixes import offer
 from breaklint.knowledge.curated import UNTRACEABLE_TENSOR_METHODS, UNTRACEABLE_TORCH_FUNCTIONS
-from breaklint.rule import Rule, called
+from breaklint.rule import FixExample, Rule, called
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from breaklint.rewrites import Rewrite, Rewritten
+
+# Old code's wrapper: `Variable(t)` gives a tensor sharing `t`'s memory, without its history.
+VARIABLE = "torch.autograd.Variable"
+
+
+def _detach(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `detach` fix: `Variable(t)` becomes `t.detach()`."""
+    import libcst as cst
+
+    from breaklint.rewrites import method
+
+    if not isinstance(node, cst.Call) or len(node.args) != 1 or node.args[0].star:
+        return None
+    return method(node.args[0].value, "detach").with_changes(lpar=node.lpar, rpar=node.rpar)
 
 
 class UntraceableTorchCall(Rule):
@@ -14,11 +38,45 @@ class UntraceableTorchCall(Rule):
         "`{call}` is a torch call Dynamo does not put in a graph (autograd's `grad` and "
         "`backward`, sparse tensors, storages); it breaks the graph here to run it eagerly"
     )
+    fix_applicability = Applicability.SAFE
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach}
     fix_safety = """
-No automatic fix: taking gradients, running the backward pass or building sparse tensors has to
-move out of the compiled function, around the call of the compiled code, which changes the
-code around it.
+Safe fix: `Variable(t)` with one argument and no keywords becomes `t.detach()`, which is what
+the constructor gives since torch 0.4 (a tensor sharing `t`'s memory and version counter,
+without its autograd history, not requiring grad), and which Dynamo traces. `Variable(t,
+requires_grad=True)` and the legacy keywords get no fix. The other calls have no automatic
+fix: taking gradients, running the backward pass or building sparse tensors has to move out of
+the compiled function, around the call of the compiled code, which changes the code around it.
 """
+    fix_examples = (
+        FixExample(
+            before="""
+import torch
+from torch.autograd import Variable
+
+
+def shifted(x):
+    offset = Variable(torch.ones(4))
+    return x + offset
+
+
+compiled = torch.compile(shifted)
+""",
+            after="""
+import torch
+from torch.autograd import Variable
+
+
+def shifted(x):
+    offset = torch.ones(4).detach()
+    return x + offset
+
+
+compiled = torch.compile(shifted)
+""",
+            probe="(shifted, (torch.randn(4),))",
+        ),
+    )
     what = """
 Flags, in compiled code, `torch.autograd.grad(...)`, `torch.autograd.Variable(...)` (old code's
 wrapper, `from torch.autograd import Variable`), `torch.sparse_coo_tensor(...)`,
@@ -82,7 +140,8 @@ compiled = torch.compile(input_gradient)
         name = facts.resolve(node.func)
         if name in UNTRACEABLE_TORCH_FUNCTIONS:
             hint = UNTRACEABLE_TORCH_FUNCTIONS[name]
-            self.report(node, self.message.format(call=f"{name}()"), hint=hint)
+            message = self.message.format(call=f"{name}()")
+            self.report(node, message, hint=hint, fix=self._detach_fix(node, name))
             return
         call = facts.tensor_method(node)
         if call is None or call[1] not in UNTRACEABLE_TENSOR_METHODS:
@@ -91,3 +150,10 @@ compiled = torch.compile(input_gradient)
         if facts.kind(receiver).is_tensor and not facts.rests_on_guess(receiver):
             hint = UNTRACEABLE_TENSOR_METHODS[method]
             self.report(node, self.message.format(call=f".{method}()"), hint=hint)
+
+    def _detach_fix(self, node: ast.Call, name: str) -> Fix | None:
+        single = len(node.args) == 1 and not isinstance(node.args[0], ast.Starred)
+        if name != VARIABLE or not single or node.keywords:
+            return None
+        message = "the tensor without its history: `t.detach()`"
+        return offer(self.context, node, message, "detach", self.fix_applicability)

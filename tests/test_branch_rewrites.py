@@ -1,0 +1,234 @@
+"""BL201's rewrites of a whole branch. `where-in-place`: an `if` (and its `else`) whose
+statements only update the same tensors in place becomes one `t.copy_(torch.where(...))` per
+tensor. Offered only where each statement is a chain of value updates on a tensor, both branches
+update the same tensors in the same order and nothing else is updated on the way; where it is
+offered, the fixed module compiles to one graph and keeps its eager outputs and buffers on both
+branches. The rewrites that write a branch as one statement keep its comments above it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from breaklint.config import Settings
+from breaklint.engine import lint_paths
+from breaklint.findings import Finding
+from breaklint.fixer import plan_fixes
+
+MODULE = """import torch
+
+
+class Totals(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("count", torch.zeros(()))
+        self.register_buffer("total", torch.zeros(4))
+        self.register_buffer("peak", torch.zeros(4))
+
+    def forward(self, x):
+        {branch}
+        self.count.add_(1)
+        return x - self.total / self.count, self.peak
+
+
+compiled = torch.compile(Totals())
+"""
+
+CASES = [
+    # one branch: the tensor keeps its value otherwise
+    ("if self.count == 0:\n            self.total.copy_(x)", True),
+    # several tensors, the condition reading one of them: computed once, before the updates
+    (
+        "if self.count == 0:\n            self.total.copy_(x)\n            self.peak.copy_(x)\n"
+        "        else:\n            self.total.add_(x)\n            self.peak.clamp_(min=x)",
+        True,
+    ),
+    # chains, and `copy_` inside one
+    (
+        "if self.count > 2:\n            self.total.mul_(0.5).add_(x)\n"
+        "        else:\n            self.total.zero_().copy_(x).add_(1)",
+        False,  # `zero_` has no out-of-place twin
+    ),
+    (
+        "if self.count > 2:\n            self.total.mul_(0.5).add_(x)\n"
+        "        else:\n            self.total.copy_(x).mul_(2)",
+        True,
+    ),
+    # the branches update other tensors, or the same in another order
+    (
+        "if self.count == 0:\n            self.total.copy_(x)\n        else:\n"
+        "            self.peak.copy_(x)",
+        False,
+    ),
+    (
+        "if self.count == 0:\n            self.total.copy_(x)\n            self.peak.copy_(x)\n"
+        "        else:\n            self.peak.add_(x)\n            self.total.add_(x)",
+        False,
+    ),
+    # a random draw, a shape change, an argument that updates in place, a statement besides
+    ("if self.count == 0:\n            self.total.bernoulli_(0.5)", False),
+    ("if self.count == 0:\n            self.total.unsqueeze_(0)", False),
+    ("if self.count == 0:\n            self.total.copy_(x.add_(1))", False),
+    ("if self.count == 0:\n            self.total.copy_(x)\n            x = x * 2", False),
+]
+
+
+def _branch_findings(tmp_path: Path, source: str) -> list[Finding]:
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    return [f for f in findings if f.code == "BL201"]
+
+
+def _fixed(tmp_path: Path, source: str) -> str | None:
+    """The file's text after BL201's fix of its one branch, None when it offers none."""
+    (finding,) = _branch_findings(tmp_path, source)
+    if finding.fix is None:
+        return None
+    plan = plan_fixes([finding], unsafe=True)
+    assert plan.problems == {}
+    return plan.files[0].fixed
+
+
+def _checked_fix(tmp_path: Path, source: str, offered: bool) -> str | None:
+    """The fixed text, where the fix is offered as `offered` says; fixing it again finds
+    nothing left."""
+    fixed = _fixed(tmp_path, source)
+    assert (fixed is not None) is offered
+    if fixed is not None:
+        assert _branch_findings(tmp_path, fixed) == []
+    return fixed
+
+
+def _outputs_and_graphs(source: str, calls: int) -> tuple[list[Any], int, int]:
+    """Eager outputs and buffers of `calls` calls, and the graphs and breaks Dynamo makes of
+    as many calls of a fresh module."""
+    import torch
+
+    from breaklint.dynamic import torch_shim
+
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "example.py", "exec"), namespace)
+    torch.manual_seed(0)
+    inputs = [torch.randn(4) for _ in range(calls)]
+    eager = namespace["Totals"]()
+    outputs = [eager(x) for x in inputs] + [dict(eager.named_buffers())]
+    compiled = namespace["Totals"]()
+    captured = torch_shim.capture(lambda run: [run(x) for x in inputs], compiled)
+    return outputs, len(captured.ops_per_graph), len(captured.breaks)
+
+
+@pytest.mark.parametrize(("branch", "offered"), CASES)
+def test_in_place_branches_are_fixed_only_as_value_updates_of_the_same_tensors(
+    tmp_path: Path, branch: str, offered: bool
+) -> None:
+    source = MODULE.format(branch=branch)
+    fixed = _checked_fix(tmp_path, source, offered)
+    if fixed is None:
+        return
+    assert "if " not in fixed.split("def forward")[1]
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    before, _, breaks_before = _outputs_and_graphs(source, calls=4)
+    after, graphs, breaks = _outputs_and_graphs(fixed, calls=4)
+    assert breaks_before > 0
+    assert (graphs, breaks) == (1, 0)
+    torch.testing.assert_close(after, before)
+
+
+def test_several_updates_keep_a_name_the_file_already_uses(tmp_path: Path) -> None:
+    branch = CASES[1][0]
+    used = MODULE.format(branch=branch).replace("return x", "condition_holds = 1\n        return x")
+    assert _fixed(tmp_path, used) is None
+
+
+COMMENTED = """import torch
+
+
+def scaled(x, t):
+    y = x * 2
+    if y.sum() > 0:  # the usual case
+        # keep the scale
+        y = y / t
+    else:
+        y = -y  # flip
+    return y
+
+
+def signed(x):
+    if x.mean() > 0:
+        # positive
+        return x
+    else:
+        return -x  # negative
+
+
+compiled = torch.compile(scaled), torch.compile(signed)
+"""
+
+
+def test_the_rewrites_of_a_whole_branch_keep_its_comments_above_the_statement(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "example.py"
+    path.write_text(COMMENTED, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    plan = plan_fixes([f for f in findings if f.code == "BL201" and f.fix], unsafe=True)
+    assert plan.problems == {}
+    fixed = plan.files[0].fixed
+    assert (
+        "    y = x * 2\n    # the usual case\n    # keep the scale\n    # flip\n"
+        "    y = torch.where(y.sum() > 0, y / t, -y)\n" in fixed
+    )
+    assert "    # positive\n    # negative\n    return torch.where(x.mean() > 0, x, -x)\n" in fixed
+
+
+PARAMETER = """import torch
+
+
+def clean(x, t):
+    {branch}
+    return x * 2
+
+
+compiled = torch.compile(clean)
+"""
+
+PARAMETER_CASES = [
+    # the test reads the parameter as a tensor: where it runs, the parameter holds one
+    ("if torch.isnan(x).any():\n        x = torch.nan_to_num(x)", True),
+    ("if x.abs().max() > 1:\n        x = x / x.abs().max()", True),
+    # the test does not: the parameter may hold None or a number the branch leaves alone
+    ("if t.sum() > 0:\n        x = x * t", False),
+    ("if t.sum() > x:\n        x = t.sum()", False),
+]
+
+
+@pytest.mark.parametrize(("branch", "offered"), PARAMETER_CASES)
+def test_a_parameter_the_test_reads_as_a_tensor_is_kept_by_a_one_armed_choice(
+    tmp_path: Path, branch: str, offered: bool
+) -> None:
+    source = PARAMETER.format(branch=branch)
+    fixed = _checked_fix(tmp_path, source, offered)
+    if fixed is None:
+        return
+    assert "    x = torch.where(" in fixed
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    before, breaks_before = _clean_run(source)
+    after, breaks_after = _clean_run(fixed)
+    assert (breaks_before, breaks_after) == (1, 0)
+    torch.testing.assert_close(after, before, equal_nan=True)
+
+
+def _clean_run(source: str) -> tuple[Any, int]:
+    """The eager output of `clean` and the breaks Dynamo takes in it."""
+    import torch
+
+    from breaklint.dynamic import torch_shim
+
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "example.py", "exec"), namespace)
+    x = torch.tensor([0.5, float("nan"), 3.0])
+    captured = torch_shim.capture(lambda run: run(x, x), namespace["clean"])
+    return namespace["clean"](x, x), len(captured.breaks)
