@@ -1,9 +1,9 @@
 """torchmetrics (metrics, functional and stateful), on random predictions and targets from
 `torch.rand`/`torch.randint` (nothing is downloaded). The functional metrics the way a training
 step calls them on a batch: classification (binary, multiclass and multilabel accuracy, F1,
-AUROC, average precision, confusion matrix, calibration error), regression (mean squared error,
-R2, Pearson and Spearman correlation, cosine similarity), image (PSNR, SSIM, total variation,
-spectral angle), audio (the scale-invariant signal-to-noise ratio), and retrieval (normalized DCG); and stateful
+AUROC, average precision, confusion matrix, calibration error), regression (R2, Pearson and
+Spearman correlation, cosine similarity), image (PSNR, SSIM, total variation, spectral angle),
+audio (the scale-invariant signal-to-noise ratio), and retrieval (normalized DCG); and stateful
 metric modules whose `forward` updates their state and returns the batch's value (accuracy, a
 metric collection, mean squared error)."""
 
