@@ -211,6 +211,9 @@ UNTRACEABLE_TORCH_FUNCTIONS = {
     # The CTC loss is a dynamic-shape operator to Dynamo (GB0036), whatever its reduction.
     "torch.nn.functional.ctc_loss": _CTC,
     "torch.ctc_loss": _CTC,
+    # TorchScript's type refinement is a function Dynamo skips (GB0007, measured on 2.13), not
+    # folded to a constant as `torch.jit.is_scripting()` is.
+    "torch.jit.isinstance": "use the builtin `isinstance(x, torch.Tensor)`, which Dynamo traces",
     # A function Dynamo skips (GB0007, measured on 2.13); `checkpoint` itself is traced.
     "torch.utils.checkpoint.checkpoint_sequential": (
         "checkpoint each segment with `torch.utils.checkpoint.checkpoint(segment, x, "

@@ -1,5 +1,6 @@
 """Calls Dynamo does not put in a graph: autograd's `grad` inside the forward, a backward pass
-in a compiled training step, warning filters. `warnings.catch_warnings()` alone traces."""
+in a compiled training step, warning filters, TorchScript's `isinstance`.
+`warnings.catch_warnings()` alone traces."""
 
 import warnings
 
@@ -44,12 +45,20 @@ def storage_bytes(x):
     return x * size
 
 
+def merged(x, skip):
+    y = x * 2
+    if skip is not None and torch.jit.isinstance(skip, torch.Tensor):  # BREAK BL509
+        y = y + skip
+    return y - 1
+
+
 compiled_input_gradient = torch.compile(input_gradient)
 compiled_buffer_bytes = torch.compile(buffer_bytes)
 compiled_storage_bytes = torch.compile(storage_bytes)
 compiled_quiet = torch.compile(quiet)
 compiled_step = torch.compile(step)
 compiled_wrapped = torch.compile(wrapped)
+compiled_merged = torch.compile(merged)
 
 
 def probe_autograd_grad():
@@ -74,3 +83,7 @@ def probe_untyped_storage():
 
 def probe_storage():
     return storage_bytes, (torch.randn(4),)
+
+
+def probe_scripting_isinstance():
+    return merged, (torch.randn(4), torch.randn(4))
