@@ -55,6 +55,10 @@ UNTRACEABLE_STDLIB = {
     "threading.": "make locks, events and threads outside the compiled function and pass them in",
     "warnings.simplefilter": "set warning filters outside the compiled function",
     "warnings.filterwarnings": "set warning filters outside the compiled function",
+    # Reading the caller's frame (a NaN check that names where it was called from) and
+    # importing by name (a setting that names its module) are skipped too (GB0007, measured).
+    "sys._getframe": "read the frame outside the compiled code, or leave it to a traceback",
+    "importlib.import_module": "import the module at module level and pass or read it there",
 }
 
 # Third-party libraries Dynamo 2.13 always skips (`THIRDPARTY_SKIPLIST` in

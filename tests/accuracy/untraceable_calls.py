@@ -1,7 +1,10 @@
 """Calls Dynamo does not put in a graph: autograd's `grad` inside the forward, a backward pass
-in a compiled training step, warning filters, TorchScript's `isinstance`.
+in a compiled training step, warning filters, TorchScript's `isinstance`, the caller's frame,
+an import by name.
 `warnings.catch_warnings()` alone traces."""
 
+import importlib
+import sys
 import warnings
 
 import torch
@@ -52,6 +55,16 @@ def merged(x, skip):
     return y - 1
 
 
+def located(x):
+    frame = sys._getframe(0)  # BREAK BL501
+    return x * frame.f_lineno
+
+
+def configured(x):
+    module = importlib.import_module("math")  # BREAK BL501
+    return x * module.pi
+
+
 compiled_input_gradient = torch.compile(input_gradient)
 compiled_buffer_bytes = torch.compile(buffer_bytes)
 compiled_storage_bytes = torch.compile(storage_bytes)
@@ -59,6 +72,8 @@ compiled_quiet = torch.compile(quiet)
 compiled_step = torch.compile(step)
 compiled_wrapped = torch.compile(wrapped)
 compiled_merged = torch.compile(merged)
+compiled_located = torch.compile(located)
+compiled_configured = torch.compile(configured)
 
 
 def probe_autograd_grad():
@@ -87,3 +102,11 @@ def probe_storage():
 
 def probe_scripting_isinstance():
     return merged, (torch.randn(4), torch.randn(4))
+
+
+def probe_caller_frame():
+    return located, (torch.randn(4),)
+
+
+def probe_import_by_name():
+    return configured, (torch.randn(4),)
