@@ -54,7 +54,9 @@ load beside the CPU torch. torchvision 0.28.0 is installed without its ops; its 
 parts (what the builders reach) work once the script guards the two fake-kernel registrations
 that 0.28 makes unconditionally for its nms ops. Of the fourth round's libraries, e3nn needs
 opt_einsum_fx (and opt_einsum) beside what is there, mmdit hyper-connections (in the extra), and
-normflows, torchdiffeq and zuko nothing new, torchsde trampoline (in the extra).
+normflows, torchdiffeq and zuko nothing new, torchsde trampoline (in the extra). The sixth
+round's monai, torchmetrics (with lightning-utilities) and pyro-ppl (with pyro-api) need nothing
+else that is not already there.
 """
 
 from __future__ import annotations
@@ -112,6 +114,12 @@ LIBRARIES = {
     # torch.distributions), split by the same rule before either ran: torchsde tunes, zuko is
     # held out.
     "torchsde": "tuning",
+    # A sixth round, to the tuning half only, styles none of the others has: medical imaging
+    # (3D segmentation networks, losses), metrics (functional and stateful, with input
+    # validation), probabilistic programs (effect handlers, distributions, variational inference).
+    "monai": "tuning",
+    "torchmetrics": "tuning",
+    "pyro-ppl": "tuning",
     "timm": "heldout",
     "openai-whisper": "heldout",
     "denoising-diffusion-pytorch": "heldout",

@@ -23,6 +23,30 @@ class SelfAssignments:
         self._made: frozenset[str] = frozenset()
         self._constants_made: frozenset[str] = frozenset()
         self._constants: dict[str, tuple[str, ...]] = {}
+        self._passed_in: frozenset[str] | None = None
+
+    def passed_in(self, attribute: str) -> bool:
+        """Whether a method sets `self.<attribute>` to one of its own parameters
+        (`self.handler = handler`): an object made before the method ran."""
+        if self._passed_in is None:
+            passed: set[str] = set()
+            for method in self._methods:
+                arguments = method.args
+                every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+                parameters = {argument.arg for argument in every[1:]} | {
+                    argument.arg for argument in (arguments.vararg, arguments.kwarg) if argument
+                }
+                passed.update(
+                    target.attr
+                    for statement in _assignments([method])
+                    if type(statement.value) is ast.Name and statement.value.id in parameters
+                    for target in statement.targets
+                    if type(target) is ast.Attribute
+                    and type(target.value) is ast.Name
+                    and target.value.id == "self"
+                )
+            self._passed_in = frozenset(passed)
+        return attribute in self._passed_in
 
     def callees(self, attribute: str) -> tuple[str, ...]:
         if self._callees is None:

@@ -31,6 +31,8 @@ print(" ".join(r for r in extra if re.split(r"[\[=<>]", r)[0] not in installed))
 # extra); normflows, torchdiffeq and zuko need only numpy and scipy, torchsde trampoline (in the
 # extra) besides.
 "$pip" install opt-einsum==3.4.0 opt-einsum-fx==0.1.4
+# monai needs only numpy; torchmetrics lightning-utilities (in the extra), packaging and numpy;
+# pyro-ppl pyro-api (in the extra), opt-einsum, tqdm and numpy: all already here.
 # demucs's model code imports julius (in the extra) and einops; its declared torchaudio has no
 # wheel for torch 2.13 and only its command line, training and audio files need it (and lameenc,
 # sphn, dora-search). gpytorch imports linear_operator (in the extra), scipy and mpmath; it asks
@@ -57,4 +59,5 @@ import denoising_diffusion_pytorch, segment_anything, timm, transformers, vector
 import vit_pytorch, whisper, x_transformers, torch_geometric, kornia
 import demucs.apply, demucs.htdemucs, gpytorch, linear_operator
 import e3nn.o3, hyper_connections, mmdit, normflows, torchdiffeq, torchsde, zuko
+import monai.networks.nets, monai.losses, torchmetrics.functional, pyro.infer, pyro.contrib.gp
 print('bench environment ready')"

@@ -55,6 +55,10 @@ UNTRACEABLE_STDLIB = {
     "threading.": "make locks, events and threads outside the compiled function and pass them in",
     "warnings.simplefilter": "set warning filters outside the compiled function",
     "warnings.filterwarnings": "set warning filters outside the compiled function",
+    # Reading the caller's frame (a NaN check that names where it was called from) and
+    # importing by name (a setting that names its module) are skipped too (GB0007, measured).
+    "sys._getframe": "read the frame outside the compiled code, or leave it to a traceback",
+    "importlib.import_module": "import the module at module level and pass or read it there",
 }
 
 # Third-party libraries Dynamo 2.13 always skips (`THIRDPARTY_SKIPLIST` in
@@ -211,6 +215,9 @@ UNTRACEABLE_TORCH_FUNCTIONS = {
     # The CTC loss is a dynamic-shape operator to Dynamo (GB0036), whatever its reduction.
     "torch.nn.functional.ctc_loss": _CTC,
     "torch.ctc_loss": _CTC,
+    # TorchScript's type refinement is a function Dynamo skips (GB0007, measured on 2.13), not
+    # folded to a constant as `torch.jit.is_scripting()` is.
+    "torch.jit.isinstance": "use the builtin `isinstance(x, torch.Tensor)`, which Dynamo traces",
     # A function Dynamo skips (GB0007, measured on 2.13); `checkpoint` itself is traced.
     "torch.utils.checkpoint.checkpoint_sequential": (
         "checkpoint each segment with `torch.utils.checkpoint.checkpoint(segment, x, "

@@ -46,6 +46,7 @@ MASK_METHODS = frozenset(
     {
         "bool", "eq", "ne", "gt", "ge", "lt", "le", "isnan", "isinf", "isfinite", "isneginf",
         "isposinf", "logical_not", "logical_and", "logical_or", "logical_xor", "any", "all",
+        "isclose", "isin", "signbit", "isreal",
     }
 )  # fmt: skip
 # Tensor methods whose result has the receiver's dtype (a boolean mask stays one).

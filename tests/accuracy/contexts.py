@@ -141,6 +141,31 @@ class HeldDepth(nn.Module):
             return x + 4
 
 
+class HandedDepth(nn.Module):
+    """Holds the context manager it was given: made before the compiled call."""
+
+    def __init__(self, depth):
+        super().__init__()
+        self.depth = depth
+
+    def forward(self, x):
+        with self.depth:  # BREAK BL507
+            return x + 6
+
+
+def within(x, context):
+    with context:  # BREAK BL507
+        return x * 7
+
+
+def within_own(x, context):
+    context = Depth()
+    with context:
+        return x * 8
+
+
+compiled_within = torch.compile(within)
+compiled_within_own = torch.compile(within_own)
 compiled_without_mkldnn = torch.compile(without_mkldnn)
 compiled_attention = torch.compile(attention)
 compiled_noisy = torch.compile(noisy)
@@ -209,3 +234,15 @@ def probe_held_project_manager():
 
 def probe_timed_block():
     return Timed(), (torch.randn(4, 3),)
+
+
+def probe_handed_project_manager():
+    return HandedDepth(Depth()), (torch.randn(4, 3),)
+
+
+def probe_manager_passed_in():
+    return within, (torch.randn(4, 3), Depth())
+
+
+def probe_manager_passed_in_and_replaced():
+    return within_own, (torch.randn(4, 3), Depth())

@@ -20,6 +20,13 @@ def leaf_returned(x):
     return x * weights
 
 
+def noise_kept_constant(x):
+    # Made here, it requires no gradient already: turning the flag off changes nothing.
+    noise = torch.randn_like(x)
+    noise.requires_grad_(False)
+    return x + noise
+
+
 def leaf_made(x):
     probe = torch.zeros_like(x, requires_grad=True)  # BREAK BL503
     return x + probe
@@ -98,6 +105,7 @@ compiled_make_leaf = torch.compile(make_leaf)
 compiled_leaf_kept_inside = torch.compile(leaf_kept_inside)
 compiled_leaf_returned = torch.compile(leaf_returned)
 compiled_leaf_made = torch.compile(leaf_made)
+compiled_noise_kept_constant = torch.compile(noise_kept_constant)
 compiled_leaf_made_by_a_method = torch.compile(leaf_made_by_a_method)
 compiled_toggled = torch.compile(toggled)
 compiled_lazily_weighted = torch.compile(lazily_weighted)
@@ -119,6 +127,10 @@ def probe_requires_grad_on_a_fresh_tensor():
 
 def probe_requires_grad_returned():
     return leaf_returned, (torch.randn(4, 3),)
+
+
+def probe_requires_grad_turned_off_on_a_fresh_tensor():
+    return noise_kept_constant, (torch.randn(4, requires_grad=True),)
 
 
 def probe_leaf_made_with_requires_grad():

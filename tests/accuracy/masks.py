@@ -74,6 +74,14 @@ def probe_sizes_iterated_from_a_parameter():
     return levels, (torch.randn(2, 6), [(2, 3), (3, 2)])
 
 
+def explained(residual, total):
+    # `torch.isclose` gives a mask, and so does its negation.
+    varies = ~torch.isclose(total, torch.zeros_like(total), atol=1e-4)
+    scores = torch.ones_like(residual)
+    scores[varies] = 1 - residual[varies] / total[varies]  # BREAK BL302
+    return scores
+
+
 def bumped(x):
     keep = x > 0
     x[keep] += 1  # BREAK BL302
@@ -96,6 +104,7 @@ def upsampled(x, height):
 compiled_bumped = torch.compile(bumped)
 compiled_windowed = torch.compile(windowed)
 compiled_upsampled = torch.compile(upsampled)
+compiled_explained = torch.compile(explained)
 
 
 def probe_read_through_a_mask_in_place():
@@ -108,3 +117,7 @@ def probe_torch_math_on_a_helper_size():
 
 def probe_python_size_converted():
     return upsampled, (torch.randn(1, 1, 2, 2), 2)
+
+
+def probe_mask_of_a_closeness_test():
+    return explained, (torch.rand(6), torch.tensor([0.0, 1.0, 2.0, 0.0, 3.0, 1.0]))

@@ -1,6 +1,10 @@
 """Calls Dynamo does not put in a graph: autograd's `grad` inside the forward, a backward pass
-in a compiled training step, warning filters. `warnings.catch_warnings()` alone traces."""
+in a compiled training step, warning filters, TorchScript's `isinstance`, the caller's frame,
+an import by name.
+`warnings.catch_warnings()` alone traces."""
 
+import importlib
+import sys
 import warnings
 
 import torch
@@ -44,12 +48,32 @@ def storage_bytes(x):
     return x * size
 
 
+def merged(x, skip):
+    y = x * 2
+    if skip is not None and torch.jit.isinstance(skip, torch.Tensor):  # BREAK BL509
+        y = y + skip
+    return y - 1
+
+
+def located(x):
+    frame = sys._getframe(0)  # BREAK BL501
+    return x * frame.f_lineno
+
+
+def configured(x):
+    module = importlib.import_module("math")  # BREAK BL501
+    return x * module.pi
+
+
 compiled_input_gradient = torch.compile(input_gradient)
 compiled_buffer_bytes = torch.compile(buffer_bytes)
 compiled_storage_bytes = torch.compile(storage_bytes)
 compiled_quiet = torch.compile(quiet)
 compiled_step = torch.compile(step)
 compiled_wrapped = torch.compile(wrapped)
+compiled_merged = torch.compile(merged)
+compiled_located = torch.compile(located)
+compiled_configured = torch.compile(configured)
 
 
 def probe_autograd_grad():
@@ -74,3 +98,15 @@ def probe_untyped_storage():
 
 def probe_storage():
     return storage_bytes, (torch.randn(4),)
+
+
+def probe_scripting_isinstance():
+    return merged, (torch.randn(4), torch.randn(4))
+
+
+def probe_caller_frame():
+    return located, (torch.randn(4),)
+
+
+def probe_import_by_name():
+    return configured, (torch.randn(4),)

@@ -45,7 +45,8 @@ beyond its frame: stores on an attribute or in a container that is no local (`se
 `cache[k] = h`, `self.saved.append(h)`), or reads in a function or lambda it makes that leaves
 it (a hook it registers, a callable it stores); not in a nested function it only calls.
 `.requires_grad_()` on a tensor made inside the function that only feeds the computation
-compiles into the graph and is not flagged, nor is a fixed flag
+compiles into the graph and is not flagged, nor is `.requires_grad_(False)` on a tensor the
+function makes (it requires no gradient, or is no leaf and eager raises), nor a fixed flag
 (`.requires_grad_()`, `.requires_grad_(False)`) outside a loop on what the object holds
 (`self.zero`, or `loss = self.zero`): it changes only on the first call, and Dynamo compiles
 the next one again without a break. Also flags a torch factory
@@ -192,6 +193,12 @@ compiled = torch.compile(prepare)
             # Dynamo, which guards on it, recompiles the next call without the change.
             return
         inputs = self._parameters | self._input_elements
+        if _turns_off(node) and not (
+            isinstance(receiver, ast.Name | ast.Attribute) and self._an_input(receiver)
+        ):
+            # `noise = torch.randn_like(x); noise.requires_grad_(False)`: a tensor made here
+            # either requires no gradient already or is no leaf (eager raises): Dynamo traces it.
+            return
         # A project object's `requires_grad_` (a linear operator's) is no tensor's: what it
         # keeps leaks nothing.
         certain = facts.kind(receiver).is_tensor and not facts.rests_on_guess(receiver)
@@ -329,6 +336,12 @@ def _asks_for_grad(call: ast.Call) -> bool | None:
                 return True if keyword.value.value is True else None
             return False
     return None
+
+
+def _turns_off(call: ast.Call) -> bool:
+    """`.requires_grad_(False)`."""
+    values = [*call.args, *(keyword.value for keyword in call.keywords)]
+    return len(values) == 1 and isinstance(values[0], ast.Constant) and values[0].value is False
 
 
 def _fixed_flag(call: ast.Call) -> bool:

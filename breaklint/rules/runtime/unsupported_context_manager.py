@@ -76,6 +76,12 @@ class UnsupportedContextManager(Rule):
         "drop it where the setting is already the default"
     )
     held_hint = "make the context manager in the function: `with {maker}(...):`"
+    passed_message = (
+        "`with {manager}:` enters an object passed in ({how}): Dynamo cannot enter a context "
+        "manager it did not see made (a held autocast, `nullcontext` or profiler range aside), "
+        "so it would give up on the whole function, which runs eagerly with no graph"
+    )
+    passed_hint = "make the context manager in the compiled function, or enter it around the call"
     subclass_message = (
         "`{manager}()` makes a subclass of `{base}`, which Dynamo cannot enter while tracing: "
         "it gives up on the whole function, which runs eagerly with no graph"
@@ -112,7 +118,10 @@ It also flags `with self.<attribute>:` where the class's methods set the attribu
 made by a call (`self.ctx = torch.no_grad()`, `self.timer = Timer()` in `__init__`): Dynamo
 enters only the context managers it sees made in the frame, or a held autocast,
 `contextlib.nullcontext` or profiler range. A held grad mode is an error; another maker (the
-project's own class, or a function whose return it does not know) is a warning.
+project's own class, or a function whose return it does not know) is a warning. So is `with`
+on an object passed in: a parameter of the function that it never rebinds (`with context:`),
+or `self.<attribute>` that the class's methods set only to one of their parameters
+(`self.handler = handler`).
 """
     why = """
 Dynamo knows how to record a few context managers in a graph. The others change global state
@@ -231,7 +240,7 @@ compiled = torch.compile(attend)
             written = dotted(manager) or made
             self.report(manager, self.object_message.format(manager=written, cls=made))
             return
-        if self._report_held(manager):
+        if self._report_held(manager) or self._report_passed_in(manager):
             return
         if not isinstance(manager, ast.Call):
             return
@@ -258,6 +267,34 @@ compiled = torch.compile(attend)
                 )
             self.report(manager, self.message.format(manager=name), fix=fix)
 
+    def _report_passed_in(self, manager: ast.expr) -> bool:
+        """`with handler:` on a parameter the function never rebinds, or `with self.handler:`
+        where the class sets the attribute only to a parameter of a method (`self.handler =
+        handler`): whether it was reported, as a warning (what is passed is not known)."""
+        if isinstance(manager, ast.Name) and self._function is not None:
+            if manager.id not in _parameters(self._function) or _rebinds(
+                self._function, manager.id
+            ):
+                return False
+            how = f"`{manager.id}` is a parameter"
+        elif (
+            isinstance(manager, ast.Attribute)
+            and isinstance(manager.value, ast.Name)
+            and manager.value.id == "self"
+            and not self.context.self_assignments.callees(manager.attr)
+            and self.context.self_assignments.passed_in(manager.attr)
+        ):
+            how = f"a method sets `self.{manager.attr}` to one of its parameters"
+        else:
+            return False
+        self.report(
+            manager,
+            self.passed_message.format(manager=dotted(manager), how=how),
+            hint=self.passed_hint,
+            severity=Severity.WARNING,
+        )
+        return True
+
     def _report_held(self, manager: ast.expr) -> bool:
         """`with self.ctx:` on what the class's methods made before the call: whether it was
         reported."""
@@ -278,3 +315,17 @@ compiled = torch.compile(attend)
             severity=None if certain else Severity.WARNING,
         )
         return True
+
+
+def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    arguments = function.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    return {argument.arg for argument in every if argument.arg not in ("self", "cls")}
+
+
+def _rebinds(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether the function binds `name` anywhere (read only for a `with` on a parameter)."""
+    return any(
+        isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store)
+        for node in ast.walk(function)
+    )

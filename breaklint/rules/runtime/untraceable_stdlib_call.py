@@ -144,12 +144,12 @@ class UntraceableStdlibCall(TracedValueUses):
     what = """
 Flags calls into `time`, Python's `random`, `json`, `pickle`, `zlib`, `datetime`, `uuid`,
 `threading` (`threading.Lock()`, `threading.Event()`...), the warning filters
-(`warnings.simplefilter`, `warnings.filterwarnings`), `copy.deepcopy` and `copy.copy` in
-compiled code, and the methods Dynamo cannot trace of standard-library objects: a
-`contextvars.ContextVar`'s `get`, `set` and `reset`, a `threading.Lock`'s or `RLock`'s `acquire`
-and `release`, an `io.StringIO`'s `write`. The object is known from where it is made:
-`self.var = ContextVar(...)` in a method of the class, or `VAR = ContextVar(...)` at the top of
-the module or of the module it is imported from.
+(`warnings.simplefilter`, `warnings.filterwarnings`), `copy.deepcopy` and `copy.copy`,
+`sys._getframe` and `importlib.import_module` in compiled code, and the methods Dynamo cannot
+trace of standard-library objects: a `contextvars.ContextVar`'s `get`, `set` and `reset`, a
+`threading.Lock`'s or `RLock`'s `acquire` and `release`, an `io.StringIO`'s `write`. The
+object is known from where it is made: `self.var = ContextVar(...)` in a method of the class,
+or `VAR = ContextVar(...)` at the top of the module or of the module it is imported from.
 
 `copy.copy` is an error where it copies a tensor, a container of tensors or a dict or list made
 in place, and a warning elsewhere: Dynamo traces the shallow copy of some objects of plain

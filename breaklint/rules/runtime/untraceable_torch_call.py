@@ -81,7 +81,8 @@ compiled = torch.compile(shifted)
 Flags, in compiled code, `torch.autograd.grad(...)`, `torch.autograd.Variable(...)` (old code's
 wrapper, `from torch.autograd import Variable`), `torch.sparse_coo_tensor(...)`,
 `torch.nn.utils.rnn.pack_padded_sequence(...)` and `pack_sequence(...)`, `F.ctc_loss(...)` (and
-`torch.ctc_loss`), `torch.utils.checkpoint.checkpoint_sequential(...)`, and `t.to_sparse()`,
+`torch.ctc_loss`), `torch.utils.checkpoint.checkpoint_sequential(...)`, TorchScript's
+`torch.jit.isinstance(x, T)`, and `t.to_sparse()`,
 `loss.backward()`, `t.storage()`, `t.untyped_storage()`, `t.resize_(...)` and
 `t.resize_as_(...)` on a tensor (a buffer an observer resizes to its statistics' shape, a local
 sized in place): calls Dynamo 2.13 does not trace with its default settings.
@@ -98,6 +99,8 @@ wrap sparse Tensor", GB0015). A storage is the memory behind a tensor, which a f
 not have: `t.storage()` returns no tensor (GB0208) and `t.untyped_storage()` is an unsupported
 method (GB0156). Packing a padded batch into a `PackedSequence` is a function Dynamo skips
 (GB0007), and the CTC loss is an operator Dynamo treats as one of dynamic output shape (GB0036).
+`torch.jit.isinstance`, the type refinement TorchScript reads, is a function Dynamo skips
+(GB0007) where the builtin `isinstance` traces.
 Resizing a tensor in place changes its storage under the graph: `resize_` and `resize_as_` are
 methods Dynamo does not trace (GB0126, GB0127; on an input or a buffer it breaks on getting the
 method, GB0148).
