@@ -4,7 +4,14 @@ from breaklint.findings import Severity
 from breaklint.kinds import Kind
 from breaklint.knowledge.tensor_facts import SPARSE_ONLY_METHODS
 from breaklint.rule import Outline, Rule, RuleContext
-from breaklint.syntax import own_expressions
+from breaklint.syntax import method_call, own_expressions
+
+# Calls that only keep a reference to what they are given: Dynamo wraps a value where it is
+# used, not where it is stored (measured on 2.13: `parts.append(a)` and `ctx.save_for_backward(a,
+# b)` do not break; the `torch.matmul(a, b)` after them does).
+_STORING_METHODS = frozenset(
+    {"append", "extend", "insert", "save_for_backward", "mark_dirty", "mark_non_differentiable"}
+)
 
 
 class SparseTensorRead(Rule):
@@ -27,7 +34,9 @@ Flags the first statement of a compiled function that reads a sparse tensor: a l
 a break of its own, BL509), or a parameter that its callers pass one in (a project function
 given a sparse tensor, however many calls down: a warning where only some callers do), or one
 the function calls a method on that only sparse tensors have (`sparse._indices()`, a warning).
-Only the first read of each function is flagged: Dynamo gives up on the frame there.
+Only the first read of each function is flagged: Dynamo gives up on the frame there. Storing a
+reference is no read (an element of a list or tuple the function builds, `parts.append(a)`,
+`ctx.save_for_backward(a, b)`); returning one is.
 """
     why = """
 Dynamo cannot wrap a sparse tensor as a value of the frame it traces (GB0015, "Attempted to wrap
@@ -84,10 +93,12 @@ compiled = torch.compile(spread)
         facts = self.context.facts
         if self._reported or not facts.in_outer_function:
             return
+        stored = _only_stored(node)
         for child in own_expressions(node):
             if (
                 isinstance(child, ast.Name)
                 and isinstance(child.ctx, ast.Load)
+                and child not in stored
                 and facts.kind(child) is Kind.SPARSE
             ):
                 # A parameter some callers only pass one in: where they call.
@@ -100,3 +111,26 @@ compiled = torch.compile(spread)
     visit_Expr = visit_Assign = visit_AugAssign = visit_AnnAssign = _statement
     visit_Return = visit_If = visit_While = visit_For = visit_AsyncFor = _statement
     visit_With = visit_AsyncWith = visit_Assert = visit_Raise = visit_Match = _statement
+
+
+def _only_stored(statement: ast.stmt) -> set[ast.Name]:
+    """Names the statement only stores a reference to: elements of a tuple, list or set it
+    builds (not one it unpacks into, returns or yields: Dynamo wraps what leaves the frame) and
+    arguments of a storing method's call."""
+    stored: set[ast.Name] = set()
+    expressions = list(own_expressions(statement))
+    leaves = isinstance(statement, ast.Return) or any(
+        isinstance(child, ast.Yield | ast.YieldFrom | ast.Await) for child in expressions
+    )
+    for child in expressions:
+        if (
+            isinstance(child, ast.Tuple | ast.List | ast.Set)
+            and not leaves
+            and not isinstance(getattr(child, "ctx", ast.Load()), ast.Store)
+        ):
+            stored.update(e for e in child.elts if isinstance(e, ast.Name))
+        elif isinstance(child, ast.Call):
+            call = method_call(child)
+            if call is not None and call[1] in _STORING_METHODS:
+                stored.update(a for a in child.args if isinstance(a, ast.Name))
+    return stored
