@@ -2,7 +2,7 @@
 repository in REPOSITORIES, its probe file (`benchmarks/repositories/<name>.py`) is copied into
 a checkout as `probes/probes.py` and breaklint runs the checkout with it:
 
-    python benchmarks/repository_breaks.py --checkouts DIR [--python PY] [--names a,b]
+    python benchmarks/repository_breaks.py --checkouts DIR [--python PY] [--names a,b] [--out DIR]
 
 DIR holds one checkout per repository, named as in REPOSITORIES, at the commit given there (no
 network here: check them out beforehand). A break statement is a line where Dynamo broke or
@@ -107,6 +107,7 @@ def main() -> int:
     parser.add_argument("--checkouts", type=Path, required=True)
     parser.add_argument("--python", default=sys.executable, help="with breaklint and torch")
     parser.add_argument("--names", help="comma-separated names (default: all)")
+    parser.add_argument("--out", type=Path, help="a folder to keep each JSON report in")
     args = parser.parse_args()
     names = args.names.split(",") if args.names else list(REPOSITORIES)
     rows, total = [], Tally(0, 0, 0, 0, 0)
@@ -122,6 +123,9 @@ def main() -> int:
         if done.returncode != 0:
             print(f"{name}: breaklint exited {done.returncode}: {done.stderr[-500:]}")
             return 2
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            (args.out / f"{name}.json").write_text(done.stdout, encoding="utf-8")
         found = tally(json.loads(done.stdout))
         rows.append(found.row(f"{name} ({REPOSITORIES[name][0]})"))
         total = Tally(*(a + b for a, b in zip(vars_of(total), vars_of(found), strict=True)))
