@@ -225,6 +225,16 @@ class Observed:
     recompile_breaks: tuple[Break, ...] = ()
     resumes: tuple[ResumeCount, ...] = ()
 
+    def with_generator_skip(self, generator: CodeType, request: ProbeRequest) -> Observed:
+        """With the skip of the generator the compiled call returned: Dynamo never sees its
+        frame, so no channel reports it."""
+        from breaklint.dynamic import torch_shim
+
+        skip = attribute(torch_shim.generator_skip(generator), request)
+        if skip is None or any(b.key() == skip.key() for b in self.breaks):
+            return self
+        return replace(self, breaks=(*self.breaks, skip))
+
     def result(self, probe: Probe, wall_s: float, coverage: _Coverage | None = None) -> ProbeResult:
         """The probe's result, with what its eager run executed when it was traced."""
         ran = coverage or _Coverage()
@@ -245,22 +255,33 @@ class Observed:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Compiling:
+    """One compiled call to observe: `call(compiled)` calls the compiled `target`."""
+
+    target: Any
+    call: Callable[[Callable[..., Any]], Any]
+
+
 def observe(
-    call: Callable[[Callable[..., Any]], Any],
-    target: Any,
+    made: Callable[[], Compiling],
     request: ProbeRequest,
-    generator: CodeType | None = None,
     *,
     varied: variants.VariantRun | None = None,
     recompile_limit: int | None = None,
 ) -> Observed:
-    """Compile `target`, run `call(compiled)` and attribute every break; a break that goes
-    away under one of torch_shim.KNOBS says so. `generator`: the code of a generator the eager
-    call returned, which Dynamo never sees. `varied`: the variant calls to run on the same
-    compiled target after the first call, whose compilations give the recompile summary."""
+    """Compile the target `made()` gives, run its call and attribute every break; a break that
+    goes away under one of torch_shim.KNOBS says so. Each capture calls `made()`: a probe's
+    objects built afresh, so that a rerun under a knob sees what the first compiled call saw
+    (a module that initialises itself on its first call breaks there, and only there).
+    `varied`: the variant calls to run on the same compiled target after the first call,
+    whose compilations give the recompile summary."""
     from breaklint.dynamic import torch_shim
 
-    captured = torch_shim.capture(call, target, then=varied, recompile_limit=recompile_limit)
+    first = made()
+    captured = torch_shim.capture(
+        first.call, first.target, then=varied, recompile_limit=recompile_limit
+    )
     recompiles: RecompileSummary | None = None
     recompile_breaks: tuple[Break, ...] = ()
     if varied is not None:
@@ -268,8 +289,6 @@ def observe(
         recompiles, recompile_breaks = variants.summarise(
             captured.compiles, varied, request.watch.linted, request.probe
         )
-    if generator is not None:  # Dynamo never sees the frame: no channel reports it
-        captured.breaks.append(torch_shim.generator_skip(generator))
     breaks: dict[tuple[str, str, int, str], Break] = {}
     for raw in captured.breaks:
         item = attribute(raw, request)
@@ -283,7 +302,8 @@ def observe(
         if not named:
             continue
         try:
-            rerun = torch_shim.capture(call, target, knob)
+            again = made()
+            rerun = torch_shim.capture(again.call, again.target, knob)
         except Exception:  # Dynamo failed under the knob: it does not help, the breaks stand
             continue
         still = {(b.path, b.line) for r in rerun.breaks if (b := attribute(r, request))}
@@ -326,8 +346,12 @@ def run_probe(
     try:
         state.restore()  # inside: a probe that removed the working directory fails the next
         sys.path.insert(0, os.path.dirname(os.path.abspath(probe.path)))  # for its model
+        # The compiled call runs first, on objects no call has touched: a user's first compiled
+        # call is on fresh objects, and a module that initialises itself on its first forward
+        # (a flag, a buffer, k-means) breaks there. Every other run builds the probe's call
+        # again, seeded alike: the eager run (coverage, outputs) too, so that it executes what
+        # the compiled call did.
         calls = planned_call(probe, device)
-        target, args, kwargs = calls.target, calls.args, calls.kwargs
         watch = request.watch
         if watch.variants is VariantMode.NONE and calls.calls is None:
             calls.calls = []  # --no-variants: the probe's own calls only
@@ -337,24 +361,25 @@ def run_probe(
             ]
         guided = watch.variants is VariantMode.GUIDED
         varied = variants.VariantRun(calls, guided, watch.variant_budget_s)
-        coverage, returned = _traced_run(lambda: target(*args, **kwargs), request.watch)
+        unused = [calls]
+
+        def made() -> Compiling:
+            plan = unused.pop() if unused else planned_call(probe, device)
+            return Compiling(plan.target, lambda compiled: compiled(*plan.args, **plan.kwargs))
+
+        observed = observe(made, request, varied=varied, recompile_limit=calls.recompile_limit)
+        eager = planned_call(probe, device)
+        coverage, returned = _traced_run(
+            lambda: eager.target(*eager.args, **eager.kwargs), request.watch
+        )
         outputs_differ = None
         if request.outputs is not None:
             outputs_differ = _check_outputs(returned, request.outputs)
-        generator = returned.gi_code if inspect.isgenerator(returned) else None
-        observed = observe(
-            lambda compiled: compiled(*args, **kwargs),
-            target,
-            request,
-            generator,
-            varied=varied,
-            recompile_limit=calls.recompile_limit,
-        )
+        if inspect.isgenerator(returned):
+            observed = observed.with_generator_skip(returned.gi_code, request)
         cudagraph_skips: tuple[Break, ...] = ()
         if watch.cudagraphs and device == "cuda":  # CUDA graphs exist on CUDA only
-            cudagraph_skips = _cudagraph_skips(
-                lambda compiled: compiled(*args, **kwargs), target, request
-            )
+            cudagraph_skips = _cudagraph_skips(made(), request)
     except BaseException as error:  # the user's code may raise anything, SystemExit included
         raised = one_line(error)
         if fallback_device is not None and made_on_the_cpu(raised):
@@ -379,13 +404,13 @@ def run_probe(
     )
 
 
-def _cudagraph_skips(
-    call: Callable[[Callable[..., Any]], Any], target: Any, request: ProbeRequest
-) -> tuple[Break, ...]:
+def _cudagraph_skips(fresh: Compiling, request: ProbeRequest) -> tuple[Break, ...]:
     """Where Inductor ran the probe's graphs without CUDA graphs, each reason once."""
     from breaklint.dynamic import torch_shim
 
-    found = (attribute(raw, request) for raw in torch_shim.cudagraph_skips(call, target))
+    found = (
+        attribute(raw, request) for raw in torch_shim.cudagraph_skips(fresh.call, fresh.target)
+    )
     return each_skip_once(
         replace(item, evidence=replace(item.evidence, kind=BreakKind.CUDAGRAPHS_SKIPPED))
         for item in found
