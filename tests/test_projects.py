@@ -631,8 +631,9 @@ EXPECTED = {
         ("layers/scales.py", 23, "BL101", "error"),
     ],
     "lazy_inits": [
-        ("model.py", 24, "BL401", "error"),  # `print` in the codebook's first-call `start`
-        ("model.py", 38, "BL101", "warning"),  # `.item()` measuring the first input's scale
+        ("model.py", 26, "BL401", "error"),  # `print` in the codebook's first-call `start`
+        ("model.py", 40, "BL101", "warning"),  # `.item()` measuring the first input's scale
+        ("model.py", 56, "BL403", "warning"),  # `warnings.warn` on every call after the first
     ],
     "cached_properties": [
         ("dists/truncated.py", 17, "BL511", "error"),  # `Truncated(loc, scale).log_prob(x)`
@@ -762,26 +763,34 @@ def test_dynamo_skips_the_init_of_a_module_made_where_it_runs_eagerly(tmp_path: 
 
 
 def test_the_probes_see_the_breaks_of_a_first_call_that_initialises(tmp_path: Path) -> None:
-    # The eager run (coverage, outputs) is on objects built again: had it run first on the
-    # compiled call's objects, the flags would be set and both findings not reproduced.
+    # The compiled call runs first, on objects no call has touched, and again: the first
+    # initialises (and breaks there), the second fails the flag's guard once and compiles the
+    # initialised path (which breaks in `Smoothed`'s `else`). The eager run is on objects built
+    # again: had it run first on the compiled call's objects, the first two findings would be
+    # not reproduced.
     root = PROJECTS / "lazy_inits"
     report = probed_report(root, root / "probes" / "probes.py", tmp_path)
-    assert [(f["line"], f["code"], f["status"]) for f in report["findings"]] == [
-        (24, "BL401", "confirmed"),
-        (38, "BL101", "confirmed"),
+    assert [(f["line"], f["code"], f["status"], f["later_call"]) for f in report["findings"]] == [
+        (26, "BL401", "confirmed", False),
+        (40, "BL101", "confirmed", False),
+        (56, "BL403", "confirmed", True),
     ]
     found = {
         p["name"]: (
             p["graphs"],
-            [(b["line"], b["function"]) for b in p["breaks_by_cost"]],
+            [(b["line"], b["function"], b["later_call"]) for b in p["breaks_by_cost"]],
             [(g["first"], g["failures"], g["per_value"]) for g in p["recompiles"]["guards"]],
         )
         for p in report["probes"]
     }
-    # The next call fails the flag's guard once and compiles the initialised path.
     assert found == {
-        "probe_codebook": (2, [(24, "Codebook.start")], [("self.initted == False", 1, False)]),
-        "probe_scaled": (2, [(38, "Scaled.forward")], [("self.scale is None", 1, False)]),
+        "probe_codebook": (
+            2,
+            [(26, "Codebook.start", False)],
+            [("self.initted == False", 1, False)],
+        ),
+        "probe_scaled": (2, [(40, "Scaled.forward", False)], [("self.scale is None", 1, False)]),
+        "probe_smoothed": (1, [(56, "Smoothed.forward", True)], [("self.mean is None", 1, False)]),
     }
 
 

@@ -41,7 +41,7 @@ from breaklint.dynamic.model import (
     WorkerReady,
     each_skip_once,
 )
-from breaklint.dynamic.probe_call import failure, made_on_the_cpu, one_line, planned_call, to_device
+from breaklint.dynamic.probe_call import failure, made_on_the_cpu, one_line, planned_call
 from breaklint.dynamic.protocol import KEY_BYTES, CorruptFrame, read_exactly, receive, send
 from breaklint.dynamic.variant_mode import VariantMode
 from breaklint.findings import BreakKind, Range
@@ -261,6 +261,8 @@ class Compiling:
 
     target: Any
     call: Callable[[Callable[..., Any]], Any]
+    # The call made second, whose breaks are kept too (None: the first call alone).
+    again: Callable[[Callable[..., Any]], Any] | None = None
 
 
 def observe(
@@ -274,13 +276,14 @@ def observe(
     goes away under one of torch_shim.KNOBS says so. Each capture calls `made()`: a probe's
     objects built afresh, so that a rerun under a knob sees what the first compiled call saw
     (a module that initialises itself on its first call breaks there, and only there).
-    `varied`: the variant calls to run on the same compiled target after the first call,
-    whose compilations give the recompile summary."""
+    With a call `again`, the breaks only it meets are kept too (`Evidence.later_call`).
+    `varied`: the variant calls to run on the same compiled target after those, whose
+    compilations give the recompile summary."""
     from breaklint.dynamic import torch_shim
 
     first = made()
     captured = torch_shim.capture(
-        first.call, first.target, then=varied, recompile_limit=recompile_limit
+        first.call, first.target, then=varied, recompile_limit=recompile_limit, again=first.again
     )
     recompiles: RecompileSummary | None = None
     recompile_breaks: tuple[Break, ...] = ()
@@ -302,8 +305,8 @@ def observe(
         if not named:
             continue
         try:
-            again = made()
-            rerun = torch_shim.capture(again.call, again.target, knob)
+            fresh = made()
+            rerun = torch_shim.capture(fresh.call, fresh.target, knob, again=fresh.again)
         except Exception:  # Dynamo failed under the knob: it does not help, the breaks stand
             continue
         still = {(b.path, b.line) for r in rerun.breaks if (b := attribute(r, request))}
@@ -355,18 +358,23 @@ def run_probe(
         watch = request.watch
         if watch.variants is VariantMode.NONE and calls.calls is None:
             calls.calls = []  # --no-variants: the probe's own calls only
-        if calls.calls is not None:
-            calls.calls = [
-                Call(*to_device(c.args, device), **to_device(c.kwargs, device)) for c in calls.calls
-            ]
-        guided = watch.variants is VariantMode.GUIDED
-        varied = variants.VariantRun(calls, guided, watch.variant_budget_s)
         unused = [calls]
 
         def made() -> Compiling:
             plan = unused.pop() if unused else planned_call(probe, device)
-            return Compiling(plan.target, lambda compiled: compiled(*plan.args, **plan.kwargs))
+            # The call after the first shows what the first changed (a flag's guard fails
+            # once, and Dynamo compiles the initialised path): the probe's next, or the
+            # same call again.
+            second = plan.calls[0] if plan.calls else Call(*plan.args, **plan.kwargs)
+            return Compiling(
+                plan.target,
+                lambda compiled: compiled(*plan.args, **plan.kwargs),
+                lambda compiled: compiled(*second.args, **second.kwargs),
+            )
 
+        guided = watch.variants is VariantMode.GUIDED
+        rest = replace(calls, calls=calls.calls[1:]) if calls.calls else calls
+        varied = variants.VariantRun(rest, guided, watch.variant_budget_s, calls=2)
         observed = observe(made, request, varied=varied, recompile_limit=calls.recompile_limit)
         eager = planned_call(probe, device)
         coverage, returned = _traced_run(

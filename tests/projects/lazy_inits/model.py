@@ -1,6 +1,8 @@
 """Modules that initialise themselves on their first forward: a user's first compiled call runs
 the initialisation, and breaks there, while every later call skips it (a flag set, a buffer
-filled)."""
+filled), or takes a path of its own that breaks elsewhere."""
+
+import warnings
 
 import torch
 from torch import nn
@@ -37,3 +39,19 @@ class Scaled(nn.Module):
         if self.scale is None:
             self.scale = x.abs().max().item()
         return x / self.scale
+
+
+class Smoothed(nn.Module):
+    """Starts a running mean on its first call; later calls blend into it and warn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mean: torch.Tensor | None = None
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.mean is None:
+            self.mean = x.detach().mean(0)
+        else:
+            self.mean = 0.9 * self.mean + 0.1 * x.detach().mean(0)
+            warnings.warn("blending into the running mean")
+        return x - self.mean

@@ -5,7 +5,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from model import Codebook, Scaled  # noqa: E402
+from model import Codebook, Scaled, Smoothed  # noqa: E402
 
 
 def probe_codebook():
@@ -14,3 +14,7 @@ def probe_codebook():
 
 def probe_scaled():
     return Scaled(), (torch.randn(3),)
+
+
+def probe_smoothed():
+    return Smoothed(), (torch.randn(4, 3),)
