@@ -1028,10 +1028,17 @@ def test_dynamo_breaks_in_the_objects_that_values_choose(tmp_path: Path) -> None
 
 def test_dynamo_breaks_in_the_classes_a_registry_holds(tmp_path: Path) -> None:
     # Each flagged line breaks; `odeint` is skipped whole (GB0092) where its solver was made
-    # in it, not where a factory handed it back (the `shared` probe: one graph break, no skip).
-    assert probed_findings("registry_objects", tmp_path) == [
-        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["registry_objects"]
-    ]
+    # in it. Where a factory hands it back (the `shared` probe), only the first call, which
+    # makes the shared solver, skips `odeint_made` (GB0092): a skip no rule predicts.
+    assert probed_findings("registry_objects", tmp_path) == sorted(
+        [
+            *(
+                (path, line, code, "confirmed")
+                for path, line, code, _ in EXPECTED["registry_objects"]
+            ),
+            ("api.py", 22, "BL901", "confirmed"),
+        ]
+    )
 
 
 def test_dynamo_breaks_in_the_objects_that_locals_hold(tmp_path: Path) -> None:
@@ -1417,9 +1424,17 @@ def test_dynamo_compares_a_size_with_a_parameter_in_python(tmp_path: Path) -> No
 def test_dynamo_skips_the_frames_that_read_a_new_objects_cached_property(tmp_path: Path) -> None:
     if sys.version_info >= (3, 12):
         pytest.skip("`functools.cached_property` has no lock from Python 3.12 on")
-    assert probed_findings("cached_properties", tmp_path) == [
-        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["cached_properties"]
-    ]
+    # `Density`'s table, made in `__init__`, computes its cached property on the first call:
+    # Dynamo skips `Table.apply` there (the property's lock), a skip no rule predicts.
+    assert probed_findings("cached_properties", tmp_path) == sorted(
+        [
+            *(
+                (path, line, code, "confirmed")
+                for path, line, code, _ in EXPECTED["cached_properties"]
+            ),
+            ("dists/truncated.py", 34, "BL901", "confirmed"),
+        ]
+    )
 
 
 def test_dynamo_does_not_skip_the_frame_whose_object_breaks_while_made(tmp_path: Path) -> None:
