@@ -134,6 +134,9 @@ class Evidence:
     # The line Dynamo's own messages (TORCH_LOGS) name, when the breaking statement is on
     # another: Dynamo 2.13 misnumbers the lines of the functions it resumes in after a break.
     dynamo_line: int | None = None
+    # Dynamo broke here on the probe's second call only: the first took another path (a
+    # module that initialises itself on its first call compiles its initialised path then).
+    later_call: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The finding's JSON fields: a public contract, named here and not by the attributes."""
@@ -154,6 +157,7 @@ class Evidence:
             "config_knob": self.config_knob,
             "frame_skipped": self.kind is BreakKind.FRAME_SKIPPED,
             "dynamo_line": self.dynamo_line,
+            "later_call": self.later_call,
         }
 
 

@@ -71,7 +71,7 @@ def graph_report(module_or_fn: Callable[..., Any], *args: Any, **kwargs: Any) ->
     from breaklint.dynamic import torch_shim
     from breaklint.dynamic.join import join
     from breaklint.dynamic.model import ProbeRequest, Watch
-    from breaklint.dynamic.worker import observe
+    from breaklint.dynamic.worker import Compiling, observe
     from breaklint.source import display_path
 
     started = time.perf_counter()
@@ -79,7 +79,9 @@ def graph_report(module_or_fn: Callable[..., Any], *args: Any, **kwargs: Any) ->
     # No linted tree: each break is placed at its innermost frame outside torch and breaklint.
     request = ProbeRequest(probe, Watch(frozenset()))
     with torch_shim.state_kept():
-        observed = observe(lambda compiled: compiled(*args, **kwargs), module_or_fn, request)
+        # The caller's own object: a knob's rerun sees it as the first call left it.
+        compiling = Compiling(module_or_fn, lambda compiled: compiled(*args, **kwargs))
+        observed = observe(lambda: compiling, request)
     result = observed.result(probe, time.perf_counter() - started)
     files = sorted({display_path(b.path) for b in observed.breaks if os.path.isfile(b.path)})
     joined = join(_static_findings(files), [result], lambda code, path: True)

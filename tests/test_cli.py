@@ -176,6 +176,7 @@ def test_json_names_of_dynamo_evidence():
         "config_knob": "capture_scalar_outputs",
         "frame_skipped": True,
         "dynamo_line": None,
+        "later_call": False,
     }
     assert list(item.items())[15:] == list(expected.items())
     assert item["hint"] == (

@@ -135,7 +135,7 @@ FINDING_FIELDS = [
 EVIDENCE_FIELDS = [
     *("kind", "function", "gb_id", "gb_type", "explanation", "hints", "reason", "gb_url"),
     *("probe", "bytecode", "instruction", "stack", "config_knob", "frame_skipped"),
-    "dynamo_line",
+    *("dynamo_line", "later_call"),
 ]
 
 

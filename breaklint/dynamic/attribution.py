@@ -80,6 +80,7 @@ def attribute(raw: Any, request: ProbeRequest) -> Break | None:
         instruction=code.instruction,
         stack=tuple(f"{f.path}:{f.line} in {f.function}" for f in user),
         dynamo_line=frame.dynamo_line,
+        later_call=raw.later_call,
     )
     return Break(
         linted_file(frame.path, request.watch.linted) or os.path.realpath(frame.path),

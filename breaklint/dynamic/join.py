@@ -172,7 +172,8 @@ def break_finding(item: Break, path: str) -> Finding:
         rule.code,
         item,
         path,
-        message=f"{what} ({evidence.gb_id or 'no GB id'}: {evidence.gb_type})",
+        message=f"{what} ({evidence.gb_id or 'no GB id'}: {evidence.gb_type})"
+        + (" on the second call only" if evidence.later_call else ""),
         url=evidence.gb_url or rule.url(),
         hint=item.with_knob_note(evidence.hints[0] if evidence.hints else rule.hint),
     )

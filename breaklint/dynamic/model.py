@@ -281,6 +281,8 @@ class ProbeResult:
     def cost_line(self, item: Break, path: str) -> str:
         """One line on what `item` (in `path`, as displayed) costs a call of the probe."""
         where = f"{path}:{item.line} in `{item.evidence.function}` ({item.evidence.gb_type})"
+        if item.evidence.later_call:  # the first call took another path
+            where += ", from the second call on"
         if item.kind is BreakKind.FRAME_SKIPPED:
             return f"skips the whole frame, which runs eagerly: {where}"
         splits = self.splits(item)
@@ -329,6 +331,7 @@ class ProbeResult:
                     "gb_type": item.evidence.gb_type,
                     "kind": item.kind.value,
                     "splits_per_call": self.splits(item),
+                    "later_call": item.evidence.later_call,
                 }
                 for item in self.costliest_breaks()
             ],

@@ -15,6 +15,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
+from breaklint.calls import Call
 from breaklint.dynamic import variants
 from breaklint.dynamic.model import Probe, ProbeError
 
@@ -80,7 +81,7 @@ def seed() -> None:
 
 
 def planned_call(probe: Probe, device: str) -> variants.CallPlan:
-    """What the probe function returns, as a plan whose first call is on `device`."""
+    """What the probe function returns, as a plan whose calls are on `device`."""
     function = getattr(load(probe.path), probe.name, None)
     if not callable(function):
         raise ProbeError(f"{probe.name} is not a function of {probe.path}")
@@ -88,6 +89,10 @@ def planned_call(probe: Probe, device: str) -> variants.CallPlan:
     calls = variants.plan(function(), lambda returned: unpack(probe, returned))
     calls.target = to_device(calls.target, device)
     calls.args, calls.kwargs = to_device(calls.args, device), to_device(calls.kwargs, device)
+    if calls.calls is not None:
+        calls.calls = [
+            Call(*to_device(c.args, device), **to_device(c.kwargs, device)) for c in calls.calls
+        ]
     return calls
 
 

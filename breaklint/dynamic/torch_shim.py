@@ -97,6 +97,7 @@ class RawBreak:
     segments: tuple[Segment, ...]
     skipped: bool  # Dynamo skipped the whole frame
     reason: str
+    later_call: bool = False  # on the call after the first only (`capture(again=True)`)
 
 
 # A compile of one frame, (frame id, compile number), as Dynamo numbers them ("0/1").
@@ -397,10 +398,14 @@ def capture(
     *,
     then: Callable[[Callable[..., Any], tuple[str, ...]], Any] | None = None,
     recompile_limit: int | None = None,
+    again: Callable[[Callable[..., Any]], Any] | None = None,
 ) -> Capture:
     """Compile `target` with a recording backend after a reset, run `call(compiled)`, and
     read every channel that reports breaks. `edit(n, gm)` may change the n-th graph (1-based)
-    after it is recorded and before it runs; it recompiles what it changes. With `then`, run
+    after it is recorded and before it runs; it recompiles what it changes. `again`: a
+    second call, `again(compiled)`, whose breaks are recorded too, those it alone met marked
+    `later_call` (the first call may have changed what the next compiles: a flag set by a
+    module that initialises itself); the graphs are the first call's. With `then`, run
     `then(compiled, guards)` on the same compiled target afterwards, given the guards of the
     first call's compiles (its graphs and breaks are not recorded, nor edited), and count what
     every call compiled, under `recompile_limit` if given."""
@@ -408,7 +413,7 @@ def capture(
     first_done = False
 
     def record(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable[..., Any]:
-        if first_done:  # a `then` call: counted from the compilation metrics only
+        if first_done:  # a later call: counted from the compilation metrics only
             return gm.forward
         result.ops_per_graph.append(sum(1 for node in gm.graph.nodes if node.op in _OPS))
         result.graphs.append(gm)
@@ -434,8 +439,14 @@ def capture(
         with _knob(knob), torch._dynamo.config.patch(limit), _guard_latency_unmeasured():
             compiled = torch.compile(target, backend=record)
             call(compiled)
-            first_metrics = len(dynamo_utils.get_compilation_metrics())
+            first_metrics = recorded_metrics = len(dynamo_utils.get_compilation_metrics())
             first_done = True
+            first_logged = len(handler.payloads)
+            if again is not None:
+                # A second call the model cannot take shows what it reached before it raised.
+                with contextlib.suppress(Exception):
+                    again(compiled)
+                recorded_metrics = len(dynamo_utils.get_compilation_metrics())
             # No handler while `then` runs, whose records are not read: Dynamo then builds
             # no trace payloads (graphs, guards, bytecode as text: a tenth of each compile).
             logger.handlers = []
@@ -447,8 +458,10 @@ def capture(
         logger.handlers = saved[2]
         torch._dynamo.reset()
     result.breaks = [
-        parse_break_reason(payload, places)
-        for payload, places in zip(handler.payloads, handler.resume_places, strict=True)
+        dataclasses.replace(parse_break_reason(payload, places), later_call=index >= first_logged)
+        for index, (payload, places) in enumerate(
+            zip(handler.payloads, handler.resume_places, strict=True)
+        )
     ]
     # Compilation metrics name a failing frame's line as Dynamo does.
     seen = {
@@ -459,15 +472,16 @@ def capture(
     every = dynamo_utils.get_compilation_metrics()
     if then is not None:
         result.compiles = _compiles(every)
-    for metrics in every[:first_metrics]:
+    for index, metrics in enumerate(every[:recorded_metrics]):
         if metrics.fail_type is None:
             continue
-        result.frames_skipped += 1
+        later = index >= first_metrics
+        result.frames_skipped += not later
         where = (metrics.fail_user_frame_filename, metrics.fail_user_frame_lineno)
         if where[0] and where[1] and where not in seen:  # a skip the trace did not log
             reason = metrics.fail_reason or metrics.fail_type
             frame = Frame(where[0], int(where[1]), metrics.co_name or "?", None, None)
-            result.breaks.append(RawBreak((frame,), (_segment(reason),), True, reason))
+            result.breaks.append(RawBreak((frame,), (_segment(reason),), True, reason, later))
     return result
 
 

@@ -67,22 +67,23 @@ def derive(
     reads: GuardReads | None = None,
     fixed: frozenset[int] = frozenset(),
 ) -> list[list[Call]]:
-    """Groups of calls, each varying one thing: the probe's call again (state that calls
-    change shows); every dimension size above 1 of the tensor arguments made larger (in every
-    tensor that has that size, so that related inputs stay compatible); every Python int,
-    float or bool argument given other values.
+    """Groups of calls, each varying one thing, after the probe's call made twice
+    (`torch_shim.capture(again=True)`): the call once more, on warm graphs (state that calls
+    change fails a guard on every call: a third call fails it a second time); every
+    dimension size above 1 of the tensor arguments made larger (in every tensor that has that
+    size, so that related inputs stay compatible); every Python int, float or bool argument
+    given other values.
 
     With `reads` (the guards of the first compile), only what a guard of the first compile
-    reads, at the least cost: the call twice again (state a call changes fails a guard on
-    every call); the sizes of the tensors whose dimensions a guard reads beyond a static
-    compile's check (marked static or dynamic, symbolic) grown all at once, but for the `fixed`
-    ones (a parameter's sizes, which an input must match); a number a guard compares; no
-    bool, which compiles once per value at most."""
+    reads, at the least cost: the call once more; the sizes of the tensors whose dimensions a
+    guard reads beyond a static compile's check (marked static or dynamic, symbolic) grown all
+    at once, but for the `fixed` ones (a parameter's sizes, which an input must match); a
+    number a guard compares; no bool, which compiles once per value at most."""
     names: list[int | str] = [*range(len(args)), *kwargs]
     values = {name: args[name] if isinstance(name, int) else kwargs[name] for name in names}
     shaped = [v for n, v in values.items() if reads is None or reads.shape(n)]
     sizes = sorted({n for tensor in _tensors(shaped) for n in tensor.shape if n > 1})
-    groups = [[Call(*args, **kwargs)] * (1 if reads is None else 2)]
+    groups = [[Call(*args, **kwargs)]]
     if reads is None:
         groups += [_grown(args, kwargs, [size]) for size in sizes]
     else:
@@ -232,12 +233,12 @@ def _map(value: Any, change: Callable[[Any], Any]) -> Any:
 class VariantRun:
     """Runs the plan's other calls on the compiled target, after its first call: the calls
     the probe gave, or those derived (`guided`: only what a guard of the first compile reads):
-    the call again, then others until they have taken `budget_s` (0: no limit)."""
+    the call once more, then others until they have taken `budget_s` (0: no limit)."""
 
     plan: CallPlan
     guided: bool = True
     budget_s: float = 0.0
-    calls: int = 1  # the probe's own call
+    calls: int = 1  # the probe's own calls, before these
     failed: int = 0
     seconds: float = 0.0
     budget_hit: bool = False  # calls were left out: the budget was spent
@@ -250,6 +251,7 @@ class VariantRun:
         from breaklint.dynamic import torch_shim
 
         started = time.perf_counter()
+        before_these = self.calls
         plan = self.plan
         derived = plan.calls is None  # the budget bounds these; the probe's own calls all run
         if plan.calls is not None:
@@ -263,14 +265,19 @@ class VariantRun:
         for group in groups:
             for call in group:
                 spent = time.perf_counter() - started
-                if derived and self.calls > 1 and self.budget_s and spent > self.budget_s:
+                if (
+                    derived
+                    and self.calls > before_these
+                    and self.budget_s
+                    and spent > self.budget_s
+                ):
                     self.budget_hit = True
                     self.seconds = time.perf_counter() - started
                     return
                 self.calls += 1
                 before = torch_shim.compilations()
                 try:
-                    if self.calls == 2:  # the first call here: the graph is warm
+                    if self.calls == before_these + 1:  # the first call here: graphs warm
                         self._count_resumes(partial(compiled, *call.args, **call.kwargs))
                     else:
                         compiled(*call.args, **call.kwargs)

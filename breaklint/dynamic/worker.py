@@ -41,7 +41,7 @@ from breaklint.dynamic.model import (
     WorkerReady,
     each_skip_once,
 )
-from breaklint.dynamic.probe_call import failure, made_on_the_cpu, one_line, planned_call, to_device
+from breaklint.dynamic.probe_call import failure, made_on_the_cpu, one_line, planned_call
 from breaklint.dynamic.protocol import KEY_BYTES, CorruptFrame, read_exactly, receive, send
 from breaklint.dynamic.variant_mode import VariantMode
 from breaklint.findings import BreakKind, Range
@@ -225,6 +225,16 @@ class Observed:
     recompile_breaks: tuple[Break, ...] = ()
     resumes: tuple[ResumeCount, ...] = ()
 
+    def with_generator_skip(self, generator: CodeType, request: ProbeRequest) -> Observed:
+        """With the skip of the generator the compiled call returned: Dynamo never sees its
+        frame, so no channel reports it."""
+        from breaklint.dynamic import torch_shim
+
+        skip = attribute(torch_shim.generator_skip(generator), request)
+        if skip is None or any(b.key() == skip.key() for b in self.breaks):
+            return self
+        return replace(self, breaks=(*self.breaks, skip))
+
     def result(self, probe: Probe, wall_s: float, coverage: _Coverage | None = None) -> ProbeResult:
         """The probe's result, with what its eager run executed when it was traced."""
         ran = coverage or _Coverage()
@@ -245,22 +255,36 @@ class Observed:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Compiling:
+    """One compiled call to observe: `call(compiled)` calls the compiled `target`."""
+
+    target: Any
+    call: Callable[[Callable[..., Any]], Any]
+    # The call made second, whose breaks are kept too (None: the first call alone).
+    again: Callable[[Callable[..., Any]], Any] | None = None
+
+
 def observe(
-    call: Callable[[Callable[..., Any]], Any],
-    target: Any,
+    made: Callable[[], Compiling],
     request: ProbeRequest,
-    generator: CodeType | None = None,
     *,
     varied: variants.VariantRun | None = None,
     recompile_limit: int | None = None,
 ) -> Observed:
-    """Compile `target`, run `call(compiled)` and attribute every break; a break that goes
-    away under one of torch_shim.KNOBS says so. `generator`: the code of a generator the eager
-    call returned, which Dynamo never sees. `varied`: the variant calls to run on the same
-    compiled target after the first call, whose compilations give the recompile summary."""
+    """Compile the target `made()` gives, run its call and attribute every break; a break that
+    goes away under one of torch_shim.KNOBS says so. Each capture calls `made()`: a probe's
+    objects built afresh, so that a rerun under a knob sees what the first compiled call saw
+    (a module that initialises itself on its first call breaks there, and only there).
+    With a call `again`, the breaks only it meets are kept too (`Evidence.later_call`).
+    `varied`: the variant calls to run on the same compiled target after those, whose
+    compilations give the recompile summary."""
     from breaklint.dynamic import torch_shim
 
-    captured = torch_shim.capture(call, target, then=varied, recompile_limit=recompile_limit)
+    first = made()
+    captured = torch_shim.capture(
+        first.call, first.target, then=varied, recompile_limit=recompile_limit, again=first.again
+    )
     recompiles: RecompileSummary | None = None
     recompile_breaks: tuple[Break, ...] = ()
     if varied is not None:
@@ -268,8 +292,6 @@ def observe(
         recompiles, recompile_breaks = variants.summarise(
             captured.compiles, varied, request.watch.linted, request.probe
         )
-    if generator is not None:  # Dynamo never sees the frame: no channel reports it
-        captured.breaks.append(torch_shim.generator_skip(generator))
     breaks: dict[tuple[str, str, int, str], Break] = {}
     for raw in captured.breaks:
         item = attribute(raw, request)
@@ -283,7 +305,8 @@ def observe(
         if not named:
             continue
         try:
-            rerun = torch_shim.capture(call, target, knob)
+            fresh = made()
+            rerun = torch_shim.capture(fresh.call, fresh.target, knob, again=fresh.again)
         except Exception:  # Dynamo failed under the knob: it does not help, the breaks stand
             continue
         still = {(b.path, b.line) for r in rerun.breaks if (b := attribute(r, request))}
@@ -326,35 +349,45 @@ def run_probe(
     try:
         state.restore()  # inside: a probe that removed the working directory fails the next
         sys.path.insert(0, os.path.dirname(os.path.abspath(probe.path)))  # for its model
+        # The compiled call runs first, on objects no call has touched: a user's first compiled
+        # call is on fresh objects, and a module that initialises itself on its first forward
+        # (a flag, a buffer, k-means) breaks there. Every other run builds the probe's call
+        # again, seeded alike: the eager run (coverage, outputs) too, so that it executes what
+        # the compiled call did.
         calls = planned_call(probe, device)
-        target, args, kwargs = calls.target, calls.args, calls.kwargs
         watch = request.watch
         if watch.variants is VariantMode.NONE and calls.calls is None:
             calls.calls = []  # --no-variants: the probe's own calls only
-        if calls.calls is not None:
-            calls.calls = [
-                Call(*to_device(c.args, device), **to_device(c.kwargs, device)) for c in calls.calls
-            ]
+        unused = [calls]
+
+        def made() -> Compiling:
+            plan = unused.pop() if unused else planned_call(probe, device)
+            # The call after the first shows what the first changed (a flag's guard fails
+            # once, and Dynamo compiles the initialised path): the probe's next, or the
+            # same call again.
+            second = plan.calls[0] if plan.calls else Call(*plan.args, **plan.kwargs)
+            return Compiling(
+                plan.target,
+                lambda compiled: compiled(*plan.args, **plan.kwargs),
+                lambda compiled: compiled(*second.args, **second.kwargs),
+            )
+
         guided = watch.variants is VariantMode.GUIDED
-        varied = variants.VariantRun(calls, guided, watch.variant_budget_s)
-        coverage, returned = _traced_run(lambda: target(*args, **kwargs), request.watch)
+        rest = replace(calls, calls=calls.calls[1:]) if calls.calls else calls
+        varied = variants.VariantRun(rest, guided, watch.variant_budget_s, calls=2)
+        observed = observe(made, request, varied=varied, recompile_limit=calls.recompile_limit)
+        eager = planned_call(probe, device)
+        coverage, returned = _traced_run(
+            lambda: eager.target(*eager.args, **eager.kwargs), request.watch
+        )
         outputs_differ = None
         if request.outputs is not None:
             outputs_differ = _check_outputs(returned, request.outputs)
-        generator = returned.gi_code if inspect.isgenerator(returned) else None
-        observed = observe(
-            lambda compiled: compiled(*args, **kwargs),
-            target,
-            request,
-            generator,
-            varied=varied,
-            recompile_limit=calls.recompile_limit,
-        )
+        if inspect.isgenerator(returned):
+            observed = observed.with_generator_skip(returned.gi_code, request)
         cudagraph_skips: tuple[Break, ...] = ()
         if watch.cudagraphs and device == "cuda":  # CUDA graphs exist on CUDA only
-            cudagraph_skips = _cudagraph_skips(
-                lambda compiled: compiled(*args, **kwargs), target, request
-            )
+            cudagraph_skips = _cudagraph_skips(made(), request)
     except BaseException as error:  # the user's code may raise anything, SystemExit included
         raised = one_line(error)
         if fallback_device is not None and made_on_the_cpu(raised):
@@ -379,13 +412,13 @@ def run_probe(
     )
 
 
-def _cudagraph_skips(
-    call: Callable[[Callable[..., Any]], Any], target: Any, request: ProbeRequest
-) -> tuple[Break, ...]:
+def _cudagraph_skips(fresh: Compiling, request: ProbeRequest) -> tuple[Break, ...]:
     """Where Inductor ran the probe's graphs without CUDA graphs, each reason once."""
     from breaklint.dynamic import torch_shim
 
-    found = (attribute(raw, request) for raw in torch_shim.cudagraph_skips(call, target))
+    found = (
+        attribute(raw, request) for raw in torch_shim.cudagraph_skips(fresh.call, fresh.target)
+    )
     return each_skip_once(
         replace(item, evidence=replace(item.evidence, kind=BreakKind.CUDAGRAPHS_SKIPPED))
         for item in found

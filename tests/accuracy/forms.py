@@ -50,9 +50,9 @@ class ZeroLoss(torch.nn.Module):
         self.register_buffer("zero", torch.tensor(0.0))
 
     def forward(self, x):
-        # The buffer keeps the flag the first call sets: the next call compiles without it.
+        # The buffer keeps the flag the first call sets: only the first call breaks.
         loss = self.zero
-        loss.requires_grad_()
+        loss.requires_grad_()  # BREAK BL503
         return x * 2, loss
 
 

@@ -46,10 +46,10 @@ beyond its frame: stores on an attribute or in a container that is no local (`se
 it (a hook it registers, a callable it stores); not in a nested function it only calls.
 `.requires_grad_()` on a tensor made inside the function that only feeds the computation
 compiles into the graph and is not flagged, nor is `.requires_grad_(False)` on a tensor the
-function makes (it requires no gradient, or is no leaf and eager raises), nor a fixed flag
-(`.requires_grad_()`, `.requires_grad_(False)`) outside a loop on what the object holds
-(`self.zero`, or `loss = self.zero`): it changes only on the first call, and Dynamo compiles
-the next one again without a break. Also flags a torch factory
+function makes (it requires no gradient, or is no leaf and eager raises). A fixed flag on what
+the object holds (`self.zero.requires_grad_()`) is flagged too: the object keeps it, so Dynamo
+compiles the calls after the first without a break, but a user's first compiled call breaks
+there. Also flags a torch factory
 called with `requires_grad=True` (`torch.zeros_like(o, requires_grad=True)`, `torch.tensor(v,
 requires_grad=True)`), and as a warning with a flag known only at run time
 (`requires_grad=self.training`); a tensor's own `x.new_zeros(..., requires_grad=True)` is
@@ -188,10 +188,6 @@ compiled = torch.compile(prepare)
         receiver, facts = call[0], self.context.facts
         if facts.kind(receiver) is Kind.PYTHON:
             return
-        if not facts.loops and _fixed_flag(node) and self._held_by_the_object(receiver):
-            # `self.zero.requires_grad_()`: the object keeps the flag the first call set, so
-            # Dynamo, which guards on it, recompiles the next call without the change.
-            return
         inputs = self._parameters | self._input_elements
         if _turns_off(node) and not (
             isinstance(receiver, ast.Name | ast.Attribute) and self._an_input(receiver)
@@ -229,21 +225,6 @@ compiled = torch.compile(prepare)
         if isinstance(value, ast.Name):
             return value.id in self._parameters | self._input_elements
         return isinstance(value, ast.Attribute) and self._rooted_in_an_input(value)
-
-    def _held_by_the_object(self, receiver: ast.expr) -> bool:
-        """`self.zero`, or a local last bound to one (`loss = self.zero`)."""
-        if isinstance(receiver, ast.Name):
-            values = [value for names, value in self._bound if receiver.id in names]
-            return (
-                bool(values)
-                and receiver.id not in self._parameters | self._input_elements
-                and self._held_by_the_object(values[-1])
-            )
-        if not isinstance(receiver, ast.Attribute):
-            return False
-        while isinstance(receiver, ast.Attribute):
-            receiver = receiver.value
-        return isinstance(receiver, ast.Name) and receiver.id == "self"
 
     def _decide_at_the_end(self, node: ast.Call, names: list[str], certain: bool) -> None:
         """A local breaks only if it is returned, known at the end: report now, with where
@@ -342,12 +323,6 @@ def _turns_off(call: ast.Call) -> bool:
     """`.requires_grad_(False)`."""
     values = [*call.args, *(keyword.value for keyword in call.keywords)]
     return len(values) == 1 and isinstance(values[0], ast.Constant) and values[0].value is False
-
-
-def _fixed_flag(call: ast.Call) -> bool:
-    """`.requires_grad_()`, `.requires_grad_(False)`: the same flag on every call."""
-    values = [*call.args, *(keyword.value for keyword in call.keywords)]
-    return all(isinstance(value, ast.Constant) for value in values)
 
 
 def _names_bound(target: ast.expr) -> list[str]:
