@@ -84,6 +84,10 @@ class FunctionInfo:
     # its calls ("callee arg ... keyword=arg"), what its local names are bound to, what it
     # returns, and what its body assigns to `self.<attribute>`.
     parameters: tuple[str, ...] = ()
+    # The names of its `*args` and `**kwargs` parameters ("" where it has none): they hold
+    # what its calls pass beyond the parameters `parameters` names.
+    star_args: str = ""
+    star_kwargs: str = ""
     calls: tuple[str, ...] = ()
     bindings: tuple[str, ...] = ()
     returns: str = ""
@@ -446,6 +450,8 @@ class _Indexer:
             abstract=_abstract(node, decorators),
             imports=tuple(ImportAlias(name, target) for name, target in scan.imports.items()),
             parameters=_parameters(node.args, self.index.type_aliases, self.index.imports),
+            star_args=node.args.vararg.arg if node.args.vararg else "",
+            star_kwargs=node.args.kwarg.arg if node.args.kwarg else "",
             calls=tuple(scan.calls),
             bindings=tuple(f"{name}={_fold('j', found)}" for name, found in scan.bindings.items()),
             returns=_fold("j", scan.return_summaries),

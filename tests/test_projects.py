@@ -202,7 +202,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   calling one that breaks on an object made in the frame skips it (mechanism 3);
 - compiled_elements: `torch.compile(f)` in a comprehension compiles each function `f` takes:
   the elements of a literal, the values of a module-level dict another module defines
-  (`for name, step in STEPS.items()`); not a function only called eagerly (mechanism 3).
+  (`for name, step in STEPS.items()`); not a function only called eagerly (mechanism 3);
+- packed_arguments: tensors a call packs into `**options` (`gated(x, gate=g)`, read as
+  `options["gate"]`), into `*terms` (`terms[0]`), and passed on through another function's
+  own `**options`; a Python value packed so (`name="block"`) decides nothing (mechanism 2).
 
 Each asserts the exact findings; where Dynamo can run the project, it confirms them.
 """
@@ -672,6 +675,12 @@ EXPECTED = {
         ("steps/ops.py", 20, "BL101", "error"),  # `centre`
         # (not `untouched`, called eagerly)
     ],
+    "packed_arguments": [
+        ("layers/packed.py", 3, "BL201", "error"),  # `gate = options["gate"]`, a tensor
+        ("layers/packed.py", 10, "BL102", "error"),  # `first = terms[0]`
+        ("layers/packed.py", 22, "BL102", "error"),  # `bound`, through `passed_on`'s `**options`
+        # (not `if name:` at 15, `name="block"`)
+    ],
     "passed_classes": [
         # `Euler.update`, `Euler` passed to `predicted` as `predictor`
         ("sampling/predictors.py", 14, "BL102", "error"),
@@ -835,6 +844,12 @@ def test_dynamo_breaks_in_the_methods_of_the_classes_passed_as_values(tmp_path: 
 def test_dynamo_breaks_in_each_function_compiled_in_a_comprehension(tmp_path: Path) -> None:
     assert probed_findings("compiled_elements", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["compiled_elements"]
+    ]
+
+
+def test_dynamo_breaks_on_the_tensors_packed_into_star_arguments(tmp_path: Path) -> None:
+    assert probed_findings("packed_arguments", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["packed_arguments"]
     ]
 
 

@@ -17,5 +17,10 @@ def labelled(x, **options):
     return x
 
 
+def clipped(x, **options):
+    bound = options["bound"]
+    return x.clamp(max=int(bound))
+
+
 def passed_on(x, **options):
-    return gated(x, **options)
+    return clipped(x, **options)
