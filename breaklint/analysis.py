@@ -161,6 +161,14 @@ def element(value: Value | None) -> Value | None:
     return {"T": "T", "B": "T", "S": "T", "C": "T", "M": "M", "P": "P"}.get(value, "U")
 
 
+def container(elements: Value) -> Value:
+    """A container holding `elements`: of tensors only when every element is one
+    (`{"rows": n, "cols": 4}` holds a tensor and a number, and which one an index picks is not
+    followed)."""
+    atom = _atom(elements)
+    return "C" if atom in ("T", "C") else "P" if atom in ("P", "N") else "U"
+
+
 @dataclasses.dataclass(slots=True)
 class _Function:
     ref: DefinitionRef
@@ -436,6 +444,29 @@ class Analysis:
             return None if passed is None else self.truth(site.caller.ref, passed)
         return None
 
+    def packed(self, function: _Function, name: str) -> Value | None:
+        """What the `*args` or `**kwargs` parameter `name` of a function holds: a container of
+        what its calls pass beyond its named parameters (`gated(x, gate=w)` into
+        `def gated(x, **options)`: `options["gate"]` is a tensor), joined over the calls,
+        with what a call's own `**kwargs` passed on holds; a call that unpacks anything else
+        passes what is unknown. None where nothing calls it (a compile root's)."""
+        keywords = name == function.info.star_kwargs
+        named = [n for n, (role, _, _) in function.parameters.items() if role == "p"]
+        held: Value | None = None
+        for site in self._call_sites().get(function.ref, ()):
+            if keywords:
+                passed = [s for n, s in site.keywords if n not in function.parameters]
+            else:
+                passed = list(site.positional[len(named) - int(site.bound) :])
+            for argument in passed:
+                held = join(held, self.evaluate(site.caller, decode(argument)) or "U")
+            if keywords and site.forwards:
+                own = self.name(site.caller, site.caller.info.star_kwargs)
+                held = join(held, element(own) or "U")
+            elif site.unpacked and not site.forwards:
+                held = join(held, "U")
+        return None if held is None else container(held)
+
     def forwarded(self, function: _Function, name: str, default: str) -> Value | None:
         """What `function`'s callers pass by the keyword `name` into its `**kwargs` (which it
         passes on), joined; a callee's `default` where a caller passes none."""
@@ -534,6 +565,8 @@ class Analysis:
                 # assigned to it is unknown (`edge_type = edge_index.storage.value()`).
                 assigned = "T"
             value = join(value, assigned)
+        if marks is None and name in (function.info.star_args, function.info.star_kwargs):
+            value = join(value, self.packed(function, name))
         if value is None and bound is None:
             index = self.project.by_module[function.ref.module]
             known = name in function.imports or name in index.classes or name in index.functions
@@ -571,10 +604,7 @@ class Analysis:
         if mark == "s":
             return _atom(inner)
         if mark == "l":
-            # A container of tensors only when every element is one: `{"rows": n, "cols": 4}`
-            # holds a tensor and a number, and which one an index picks is not followed.
-            atom = _atom(inner)
-            return "C" if atom in ("T", "C") else "P" if atom in ("P", "N") else "U"
+            return container(inner)
         if mark == "e":
             if isinstance(inner, tuple):
                 return inner[node[1]] if node[1] < len(inner) else "U"
@@ -777,6 +807,10 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
             if kind != "sparse" and analysis.sparse_somewhere(ref, name):
                 kind = "maybe-sparse"
             parameters.append(f"{name}={kind or 'unknown'}")
+    for star in (function.info.star_args, function.info.star_kwargs):
+        packed = analysis.packed(function, star) if star else None
+        if packed in ("C", "P"):  # a container of tensors, or of Python values only
+            parameters.append(f"{star}={_kind_name(packed)}")
     calls = []
     project_calls = []
     for callee in function.info.callees:

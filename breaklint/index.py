@@ -84,6 +84,10 @@ class FunctionInfo:
     # its calls ("callee arg ... keyword=arg"), what its local names are bound to, what it
     # returns, and what its body assigns to `self.<attribute>`.
     parameters: tuple[str, ...] = ()
+    # The names of its `*args` and `**kwargs` parameters ("" where it has none): they hold
+    # what its calls pass beyond the parameters `parameters` names.
+    star_args: str = ""
+    star_kwargs: str = ""
     calls: tuple[str, ...] = ()
     bindings: tuple[str, ...] = ()
     returns: str = ""
@@ -281,6 +285,10 @@ class _Indexer:
         self.stage = stage
         self.class_stack: list[str] = []
         self.function: _FunctionScan | None = None
+        # The names a `for` or a comprehension binds to the elements of what it iterates, with
+        # those elements as compile targets (`_iterated_targets`): `torch.compile(f)` there
+        # compiles each of them.
+        self.iterated: dict[str, list[str]] = {}
 
     def scan(self, node: ast.AST) -> None:
         """Index the children of `node`."""
@@ -442,6 +450,8 @@ class _Indexer:
             abstract=_abstract(node, decorators),
             imports=tuple(ImportAlias(name, target) for name, target in scan.imports.items()),
             parameters=_parameters(node.args, self.index.type_aliases, self.index.imports),
+            star_args=node.args.vararg.arg if node.args.vararg else "",
+            star_kwargs=node.args.kwarg.arg if node.args.kwarg else "",
             calls=tuple(scan.calls),
             bindings=tuple(f"{name}={_fold('j', found)}" for name, found in scan.bindings.items()),
             returns=_fold("j", scan.return_summaries),
@@ -471,6 +481,11 @@ class _Indexer:
                     scan.calls.append(_call_summary(f"{held}[]", node, scan.reaching))
             elif callee is not None and _passes_to_project(callee, self._may_be_project):
                 scan.calls.append(_call_summary(callee, node, scan.reaching))
+            bound = _partial_function(callee, node)
+            if bound is not None and self._may_be_project(bound):
+                # `functools.partial(step, predictor=Euler)` passes its arguments to `step`
+                partial = ast.Call(node.args[0], node.args[1:], node.keywords)
+                scan.calls.append(_call_summary(bound, partial, scan.reaching))
             if callee is not None and len(node.args) > 1 and _is_register_buffer(callee):
                 buffer = node.args[0]
                 if isinstance(buffer, ast.Constant) and isinstance(buffer.value, str):
@@ -616,7 +631,21 @@ class _Indexer:
             # bindings before the loop.
             summary = f"i{summarise(node.iter, scan.reaching)}"
             scan.bind(node.target.id, summary, joins=True)
+        outer = self.iterate([node])
         self.visit_loop(node)
+        self.iterated = outer
+
+    def iterate(
+        self, loops: Sequence[ast.For | ast.AsyncFor | ast.comprehension]
+    ) -> dict[str, list[str]]:
+        """Note the names the loops bind to the elements they iterate (`self.iterated`), and
+        return what was noted before, to restore after them."""
+        outer = self.iterated
+        for loop in loops:
+            found = _iterated_targets(loop.target, loop.iter)
+            if found:
+                self.iterated = {**self.iterated, **found}
+        return outer
 
     def visit_loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
         """A loop: bindings in it join those before it (see `_FunctionScan.bind`); the
@@ -686,7 +715,9 @@ class _Indexer:
         if scan is not None:
             scan.blocked += 1
         self.stage.enter(Scope.COMPREHENSION)
+        outer = self.iterate(node.generators)  # type: ignore[attr-defined]
         self.scan(node)
+        self.iterated = outer
         self.stage.leave()
         if scan is not None:
             scan.blocked -= 1
@@ -771,12 +802,13 @@ class _Indexer:
                     )
                 )
         elif node.args and self._compiles(callee):
-            target = dotted_name(node.args[0])
+            written = dotted_name(node.args[0])
             scan = self.function
-            if scan is not None and target in scan.nested:
-                scan.compiles_nested.append(target)  # a function nested in this one
-            elif target is not None:
-                self.index.compiled_names.add(target)
+            for target in self.iterated.get(written or "", [written]):
+                if scan is not None and target in scan.nested:
+                    scan.compiles_nested.append(target)  # a function nested in this one
+                elif target is not None:
+                    self.index.compiled_names.add(target)
 
     def _compiles(self, callee: str) -> bool:
         """Whether calling `callee` compiles its argument: `torch.compile`, or a compiler made
@@ -785,6 +817,35 @@ class _Indexer:
         return self.index.resolve(callee) in COMPILE_CALLS or (
             callee.endswith("()") and self.index.resolve(callee[:-2]) in COMPILE_CALLS
         )
+
+
+def _iterated_targets(target: ast.expr, iterable: ast.expr) -> dict[str, list[str]]:
+    """What a loop's names hold, as compile targets: the elements of a literal
+    (`for f in (scale, shift)`), or `name[]`, the elements of a container a name holds
+    (`for f in STEPS`, `STEPS.values()`, the values of `STEPS.items()` or `enumerate(STEPS)`
+    bound to the second name)."""
+    if type(iterable) is ast.Call:
+        method = dotted_name(iterable.func) or ""
+        if method.endswith(".items") and not iterable.args:
+            iterable, pair = iterable.func.value, True  # type: ignore[attr-defined]
+        elif method == "enumerate" and len(iterable.args) == 1:
+            iterable, pair = iterable.args[0], True
+        elif method.endswith(".values") and not iterable.args:
+            iterable, pair = iterable.func.value, False  # type: ignore[attr-defined]
+        else:
+            return {}
+        if pair:
+            if type(target) is not ast.Tuple or len(target.elts) != 2:
+                return {}
+            target = target.elts[1]
+    if type(target) is not ast.Name:
+        return {}
+    if isinstance(iterable, ast.Tuple | ast.List | ast.Set | ast.Dict):
+        held = iterable.values if type(iterable) is ast.Dict else iterable.elts  # type: ignore[union-attr]
+        elements = [dotted_name(element) for element in held]
+        return {target.id: [e for e in elements if e is not None]}
+    container = dotted_name(iterable)
+    return {} if container is None else {target.id: [f"{container}[]"]}
 
 
 _ACCESSORS = (".setter", ".deleter")
@@ -1053,6 +1114,13 @@ def _passes_to_project(callee: str, may_be_project: Callable[[str], bool]) -> bo
     if callee.startswith("super()."):
         return callee == "super().__init__"
     return "()." in callee or may_be_project(callee)
+
+
+def _partial_function(callee: str | None, node: ast.Call) -> str | None:
+    """The function as written that `functools.partial(f, ...)` binds arguments to."""
+    if callee is None or callee.rpartition(".")[2] != "partial" or not node.args:
+        return None
+    return dotted(node.args[0])
 
 
 def _call_summary(callee: str, node: ast.Call, names: Mapping[str, str]) -> str:

@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from breaklint.index import (
     REDEFINED,
@@ -54,6 +54,7 @@ _MAX_DEPTH = 6  # values followed through calls, attributes and parameters; deep
 _RETURNED_ELEMENT = re.compile(r"e(\d)c([^;]+);")  # `a, b = f(x)`'s `b`: `e1cf;`
 _MAX_CALLERS = 32  # a parameter's callers followed, at most (see `_parameter_targets`)
 _NO_CYCLE = 1 << 62  # no cycle reached a value being found (`Project._found_once`)
+_Found = TypeVar("_Found")  # what `Project._found_once` finds: call targets, or classes
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,14 +182,13 @@ class Project:
         # `_MAX_DEPTH` decides what is found): `_found_once`.
         self._held: dict[tuple[object, ...], list[Target]] = {}
         self._passed_targets: dict[tuple[object, ...], list[Target]] = {}
+        self._passed_classes: dict[tuple[object, ...], list[DefinitionRef]] = {}
         # The values being found, by their place on the stack of those found within each
         # other, and the answers found while a value further down that stack was asked for
         # again, kept until that value is found.
         self._finding: dict[tuple[object, ...], int] = {}
         self._cycle_to = _NO_CYCLE
-        self._provisional: list[
-            tuple[dict[tuple[object, ...], list[Target]], tuple[object, ...]]
-        ] = []
+        self._provisional: list[tuple[dict[tuple[object, ...], Any], tuple[object, ...]]] = []
 
     def lookup(
         self, dotted: str, importer: str | None, searched_from: str | None = None
@@ -641,17 +641,20 @@ class Project:
         return expand_import(written, self.by_module[owner].imports)
 
     def _module_level(
-        self, module: str, caller: FunctionInfo, name: str, table: str
+        self, module: str, caller: FunctionInfo | None, name: str, table: str
     ) -> tuple[str, str] | None:
-        """The module that binds `name` as written in `caller` at its top level, and what its
+        """The module that binds `name` as written in `caller` (None: at the module's top
+        level) at its top level, and what its
         `table` (`instances`: the callee as written; `containers`: the literal's summary)
         holds for it there; None for a parameter or a name bound otherwise."""
-        if any(entry.partition("=")[0] == name for entry in caller.parameters):
+        parameters = () if caller is None else caller.parameters
+        if any(entry.partition("=")[0] == name for entry in parameters):
             return None
         index = self.by_module[module]
         owner, written = module, getattr(index, table).get(name)
         if written is None:
-            target = caller.import_table(index.imports).get(name)
+            imports = index.imports if caller is None else caller.import_table(index.imports)
+            target = imports.get(name)
             if target is None:
                 return None
             written_owner, _, imported = target.rpartition(".")
@@ -706,7 +709,7 @@ class Project:
             maker = _strip_call(unversioned(summary[1:-1]))
             if (
                 self.constructed(module, caller, maker) is None
-                and not (maker.isidentifier() and self._value_classes(module, caller, maker, 0))
+                and not (maker.isidentifier() and self._holds_classes(module, caller, maker, 0))
                 and not (
                     maker.endswith("[]")
                     and self._element_classes(module, caller, maker[:-2], 0, every=True)
@@ -731,11 +734,11 @@ class Project:
 
     def _found_once(
         self,
-        memo: dict[tuple[object, ...], list[Target]],
+        memo: dict[tuple[object, ...], list[_Found]],
         key: tuple[object, ...],
         depth: int,
-        find: Callable[[], list[Target]],
-    ) -> list[Target]:
+        find: Callable[[], list[_Found]],
+    ) -> list[_Found]:
         """What `find` finds for `key` at `depth`, kept in `memo`; nothing for a key asked for
         again while it is found (a cycle of calls, attributes or callers). Each answer is the
         one asked first would get, whatever was asked before, so the call summaries can share
@@ -838,11 +841,74 @@ class Project:
     def _value_classes(
         self, module: str, owner: FunctionInfo, written: str, depth: int
     ) -> list[DefinitionRef]:
-        """The project classes (the classes themselves, not instances) that a local name
-        bound in `owner` may hold: a class named, or returned by a project function
-        (`solver_class = select(method)`, `select` returning one of several classes)."""
+        """The project classes (the classes themselves, not instances) that a name as written
+        in `owner` may hold: a local bound to a class named, or returned by a project function
+        (`solver_class = select(method)`, `select` returning one of several classes); a
+        parameter, the classes its callers pass (`predicted(x, Euler)`); `self.<attribute>`,
+        what the methods of the class assign to it (`self.step_class = step_class`)."""
+        if depth >= _MAX_DEPTH:
+            return []
+        head, dot, attribute = written.partition(".")
+        if dot:
+            if head != "self" or owner.class_name is None or "." in attribute:
+                return []
+            found = []
+            for setter, summary in self.attribute_summaries(module, owner.class_name, attribute):
+                info = self.function(setter)
+                assert info is not None
+                found += self._held_classes(setter.module, info, summary, depth + 1)
+            return list(dict.fromkeys(found))
         binding = self._binding(module, owner, written)
-        return [] if binding is None else self._held_classes(module, owner, binding, depth)
+        found = [] if binding is None else self._held_classes(module, owner, binding, depth)
+        if self._is_parameter(owner, written):
+            ref = DefinitionRef(module, owner.qualname)
+            found += self._found_once(
+                self._passed_classes,
+                (ref, written),
+                depth,
+                lambda: self._find_passed_classes(owner, ref, written, depth),
+            )
+        return list(dict.fromkeys(found))
+
+    def _holds_classes(self, module: str, owner: FunctionInfo, name: str, depth: int) -> bool:
+        """Whether the name `name` in `owner` holds project classes: a local bound to one
+        (`_value_classes`), or a parameter every caller passes a class to, named or a
+        parameter of its own that does (a factory passed instead may hand back an object
+        made before the call)."""
+        if not self._is_parameter(owner, name):
+            return bool(self._value_classes(module, owner, name, depth))
+        arguments = self._arguments(owner, DefinitionRef(module, owner.qualname), name)
+        if not arguments or depth >= _MAX_DEPTH:
+            return False
+        for site, argument in arguments:
+            caller = self.function(site.caller)
+            assert caller is not None
+            values = [] if argument is None else held_values(argument)
+            if not values or not all(
+                kind == "name" and self._names_class(site.caller.module, caller, value, depth)
+                for kind, value in values
+            ):
+                return False
+        return True
+
+    def _names_class(self, module: str, owner: FunctionInfo, written: str, depth: int) -> bool:
+        """Whether a name as written in `owner` is a project class, or a parameter of `owner`
+        that holds classes only (`_holds_classes`)."""
+        ref = self.resolve_local(module, written, owner)
+        if ref is not None:
+            return ref.qualname in self.by_module[ref.module].classes
+        return "." not in written and self._holds_classes(module, owner, written, depth + 1)
+
+    def _find_passed_classes(
+        self, function: FunctionInfo, ref: DefinitionRef, name: str, depth: int
+    ) -> list[DefinitionRef]:
+        found = []
+        for site, argument in self._arguments(function, ref, name):
+            caller = self.function(site.caller)
+            assert caller is not None
+            if argument is not None:
+                found += self._held_classes(site.caller.module, caller, argument, depth + 1)
+        return list(dict.fromkeys(found))
 
     def _held_classes(
         self, module: str, owner: FunctionInfo | None, summary: str, depth: int
@@ -859,8 +925,9 @@ class Project:
                     found.append(ref)
                 elif kind == "call" and (made := self.function(ref)) is not None and made.returns:
                     found += self._held_classes(ref.module, made, made.returns, depth + 1)
-            elif kind == "name" and owner is not None and "." not in name:
-                # another local, or a module-level container (`cls = SOLVERS[name]`)
+            elif kind == "name" and owner is not None:
+                # another local, a parameter or attribute, or a module-level container
+                # (`cls = SOLVERS[name]`)
                 found += self._value_classes(module, owner, name, depth + 1)
                 held = self._module_level(module, owner, name, "containers")
                 if held is not None:
@@ -938,8 +1005,19 @@ class Project:
             cls = None  # not a class the tree declares
         if cls is not None and (not method or self._holds_tensors(cls)):
             found += self._instance_targets(cls, method, depth + 1)
-        positional = [p for p, _, marks in entries if marks[:1] == "p"]
+        for site, argument in self._arguments(function, ref, name):
+            found += self._site_targets(site, argument, name, method, depth + 1)
+        return list(dict.fromkeys(found))
+
+    def _arguments(
+        self, function: FunctionInfo, ref: DefinitionRef, name: str
+    ) -> list[tuple[CallSite, str | None]]:
+        """Each call site of `ref` (the function `function`) with the summary of what it
+        passes to the parameter `name` (None: nothing written, a default or `**kwargs`)."""
+        entries = (entry.partition("=") for entry in function.parameters)
+        positional = [parameter for parameter, _, marks in entries if marks[:1] == "p"]
         sites = self.call_sites(ref)
+        found = []
         # A slot that many callers fill (every model's `super().__init__(config)`) holds a
         # guess among many classes: left out, which also keeps the cost to a few calls each.
         for site in sites if len(sites) <= _MAX_CALLERS else ():
@@ -947,8 +1025,8 @@ class Project:
             passed = dict(site.keywords)
             if name in names and names.index(name) < len(site.positional):
                 passed[name] = site.positional[names.index(name)]
-            found += self._site_targets(site, passed.get(name), name, method, depth + 1)
-        return list(dict.fromkeys(found))
+            found.append((site, passed.get(name)))
+        return found
 
     def _holds_tensors(self, cls: DefinitionRef) -> bool:
         """Whether the constructor of the project class `cls` takes a parameter annotated as
@@ -1136,8 +1214,7 @@ class Project:
                     ref = DefinitionRef(module, info.qualname)
                     add(ref, f"{info.qualname}.{nested}", (nested,))
             for name in sorted(index.compiled_names):
-                ref = self._compiled_target(module, name)
-                if ref is not None:
+                for ref in self._compiled_targets(module, name):
                     add(ref, ref.qualname)
             for hook in index.hooks:
                 add(self._hook_target(module, hook), f"{hook.method}({hook.target})")
@@ -1232,6 +1309,30 @@ class Project:
                 if ref is not None and ref.module == module:
                     found.setdefault(ref, []).append(hook)
         return found
+
+    def _compiled_targets(self, module: str, name: str) -> list[DefinitionRef]:
+        """The project functions `torch.compile(name)` in the module compiles; `name[]`, each
+        function a container the name holds does (`[torch.compile(f) for f in STEPS]`): a
+        module-level one, here or imported, or a local of a function of the module."""
+        if not name.endswith("[]"):
+            ref = self._compiled_target(module, name)
+            return [] if ref is None else [ref]
+        container = name[:-2]
+        held: list[tuple[str, FunctionInfo | None, str]] = [
+            (module, info, binding)
+            for info in self.by_module[module].functions.values()
+            if (binding := self._binding(module, info, container)) is not None
+        ]
+        module_level = self._module_level(module, None, container, "containers")
+        if module_level is not None:
+            held.append((module_level[0], None, module_level[1]))
+        found = []
+        for owner, info, summary in held:
+            for kind, value in held_values(summary):
+                ref = self.resolve_local(owner, value, info) if kind == "name" else None
+                if ref is not None and self.function(ref) is not None:
+                    found.append(ref)
+        return list(dict.fromkeys(found))
 
     def _compiled_target(self, module: str, name: str) -> DefinitionRef | None:
         head, _, rest = name.partition(".")

@@ -568,7 +568,11 @@ class FunctionFacts(Visitor):
                 self.guessed_parameters.add(parameter.arg)
         for star in (arguments.vararg, arguments.kwarg):
             if star is not None:
-                self.bind_name(star.arg, Kind.PYTHON)
+                # What every call packs into it (`gated(x, gate=w)`): tensors, or Python values.
+                packed = HANDED_KINDS.get(handed.get(star.arg, ""), Kind.PYTHON)
+                self.bind_name(star.arg, packed)
+                if packed is Kind.TENSORS and star is arguments.vararg:
+                    self._tensor_sequences.add(star.arg)
         vararg = arguments.vararg
         if vararg is not None and read_annotation(vararg.annotation, self.type_aliases) in (
             Reading.TENSOR,

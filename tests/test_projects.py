@@ -197,7 +197,18 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   only, which the probes run on objects no call has touched (mechanism 4);
 - compile_roots: what is compiled elsewhere in the tree (`torch.compile(f)` in another file,
   `torch._dynamo.optimize(...)(f)`, a decorator with options, a local instance's method) and,
-  with `--probes`, what the probes return to be compiled.
+  with `--probes`, what the probes return to be compiled;
+- passed_classes: a class passed as a value (`predicted(x, Euler, sde)`, then
+  `predictor(sde).update(x)`), bound by `functools.partial(predicted, predictor=Heun)`, or
+  stored on an attribute from a constructor's argument
+  (`self.corrector_class(self.sde).update(x)`): the methods of its instances are traced, and
+  calling one that breaks on an object made in the frame skips it (mechanism 3);
+- compiled_elements: `torch.compile(f)` in a comprehension compiles each function `f` takes:
+  the elements of a literal, the values of a module-level dict another module defines
+  (`for name, step in STEPS.items()`); not a function only called eagerly (mechanism 3);
+- packed_arguments: tensors a call packs into `**options` (`gated(x, gate=g)`, read as
+  `options["gate"]`), into `*terms` (`terms[0]`), and passed on through another function's
+  own `**options`; a Python value packed so (`name="block"`) decides nothing (mechanism 2).
 
 Each asserts the exact findings; where Dynamo can run the project, it confirms them.
 """
@@ -666,6 +677,29 @@ EXPECTED = {
         ("models/model.py", 12, "BL101", "error"),
         ("train/utils.py", 6, "BL102", "error"),  # `norm` of `train/utils.py`, not `infer`'s
     ],
+    "compiled_elements": [
+        ("steps/ops.py", 5, "BL102", "error"),  # `scale`, of `(ops.scale, ops.shift)`
+        ("steps/ops.py", 9, "BL201", "error"),  # `shift`
+        ("steps/ops.py", 15, "BL401", "error"),  # `clip`, a value of `STEPS`
+        ("steps/ops.py", 20, "BL101", "error"),  # `centre`
+        # (not `untouched`, called eagerly)
+    ],
+    "packed_arguments": [
+        ("layers/packed.py", 3, "BL201", "error"),  # `gate = options["gate"]`, a tensor
+        ("layers/packed.py", 10, "BL102", "error"),  # `first = terms[0]`
+        ("layers/packed.py", 22, "BL102", "error"),  # `bound`, through `passed_on`'s `**options`
+        # (not `if name:` at 15, `name="block"`)
+    ],
+    "passed_classes": [
+        # `Euler.update`, `Euler` passed to `predicted` as `predictor`
+        ("sampling/predictors.py", 14, "BL102", "error"),
+        # `Langevin.update`, `Langevin` stored by `Sampler.__init__` as `corrector_class`
+        ("sampling/predictors.py", 20, "BL201", "error"),
+        # `Heun.update`, `Heun` bound to `predictor` by `functools.partial(predicted, ...)`
+        ("sampling/predictors.py", 27, "BL101", "error"),
+        ("sampling/steps.py", 8, "BL208", "error"),  # `stepper.update(x)`, `stepper` made here
+        ("sampling/steps.py", 17, "BL208", "error"),  # `self.corrector_class(...).update(x)`
+    ],
 }
 
 
@@ -844,6 +878,24 @@ def test_dynamo_breaks_at_the_optimizer_and_scheduler_calls(tmp_path: Path) -> N
 def test_dynamo_breaks_where_a_0_dim_tensor_bound_to_a_local_indexes(tmp_path: Path) -> None:
     assert probed_findings("scalar_indices", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["scalar_indices"]
+    ]
+
+
+def test_dynamo_breaks_in_the_methods_of_the_classes_passed_as_values(tmp_path: Path) -> None:
+    assert probed_findings("passed_classes", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["passed_classes"]
+    ]
+
+
+def test_dynamo_breaks_in_each_function_compiled_in_a_comprehension(tmp_path: Path) -> None:
+    assert probed_findings("compiled_elements", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["compiled_elements"]
+    ]
+
+
+def test_dynamo_breaks_on_the_tensors_packed_into_star_arguments(tmp_path: Path) -> None:
+    assert probed_findings("packed_arguments", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["packed_arguments"]
     ]
 
 

@@ -1,0 +1,3 @@
+from steps.ops import centre, clip
+
+STEPS = {"clip": clip, "centre": centre}
