@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from breaklint.knowledge.curated import MODULE_GENERATOR_METHODS
@@ -176,13 +177,20 @@ _Hooks = tuple[tuple[int, Callable[..., None]], ...]  # (visitor position, unbou
 _Plan = tuple[_Hooks, tuple[str, ...], dict[str, tuple[_Hooks, _Hooks]] | None, _Hooks]
 # Values of fields that are not nodes (`kw_defaults` holds None for no default).
 SCALARS = frozenset({type(None), str, bytes, int, float, complex, bool, type(...)})
-# Per combination of visitor classes (one per enabled rule set): the plan of each node type,
-# and the types not worth a call, having neither hooks nor children.
-_PLANS: dict[tuple[type, ...], tuple[dict[type, _Plan], set[type]]] = {}
-# Per visitor class, its hooks by method name: a plan is made for each node type of each
-# combination of visitors the prefilter keeps (hundreds), and a missing attribute looked up on
-# a class (the common case) costs a search of its bases and an exception each time.
+# Per combination of visitor classes (one per rule set the prefilter keeps: hundreds a run),
+# what its plans are made from (`_Combination`), the plan of each node type, and the types not
+# worth a call, having neither hooks nor children.
+_PLANS: dict[tuple[type, ...], tuple[_Combination, dict[type, _Plan], set[type]]] = {}
+# Per visitor class, its hooks by method name: a missing attribute looked up on a class (the
+# common case) costs a search of its bases and an exception each time.
 _HOOKS: dict[type, dict[str, Callable[..., None]]] = {}
+# The node type of each name a hook around a field is named after (`If_body`).
+_FIELD_HOOK_KINDS = {
+    f"{kind.__name__}_{field}": kind
+    for kind in vars(ast).values()
+    if isinstance(kind, type) and issubclass(kind, ast.AST)
+    for field in kind._fields
+}
 
 
 def _hooks_of(cls: type) -> dict[str, Callable[..., None]]:
@@ -197,23 +205,43 @@ def _hooks_of(cls: type) -> dict[str, Callable[..., None]]:
     return found
 
 
-def _plan(classes: tuple[type, ...], kind: type) -> _Plan:
-    name = kind.__name__
-    tables = [_hooks_of(cls) for cls in classes]
+@dataclass(frozen=True, slots=True)
+class _Combination:
+    """The hook tables of a combination of visitor classes, in order, and the node types any
+    of them hooks around a field of: most have none, and a plan then asks no visitor for its
+    fields' hooks (asking each for each field's two was most of a plan's cost)."""
 
-    def hooks(method: str) -> _Hooks:
+    tables: tuple[dict[str, Callable[..., None]], ...]
+    fielded: frozenset[type]
+
+    @classmethod
+    def of(cls, classes: tuple[type, ...]) -> _Combination:
+        tables = tuple(_hooks_of(visitor) for visitor in classes)
+        fielded = frozenset(
+            kind
+            for table in tables
+            for method in table
+            if (kind := _FIELD_HOOK_KINDS.get(method[6:])) is not None  # after `visit_`, `leave_`
+        )
+        return cls(tables, fielded)
+
+    def hooks(self, method: str) -> _Hooks:
         return tuple(
             (position, function)
-            for position, table in enumerate(tables)
+            for position, table in enumerate(self.tables)
             if (function := table.get(method)) is not None
         )
 
-    names = child_fields(kind)
-    around = {
-        field: (hooks(f"visit_{name}_{field}"), hooks(f"leave_{name}_{field}")) for field in names
-    }
-    hooked = any(enter or leave for enter, leave in around.values())
-    return hooks(f"visit_{name}"), names, around if hooked else None, hooks(f"leave_{name}")
+    def plan(self, kind: type) -> _Plan:
+        name = kind.__name__
+        names = child_fields(kind)
+        around = None
+        if kind in self.fielded:
+            around = {
+                field: (self.hooks(f"visit_{name}_{field}"), self.hooks(f"leave_{name}_{field}"))
+                for field in names
+            }
+        return self.hooks(f"visit_{name}"), names, around, self.hooks(f"leave_{name}")
 
 
 def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
@@ -224,7 +252,9 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
     visited.
     """
     classes = tuple(type(visitor) for visitor in visitors)
-    plans, skip = _PLANS.get(classes) or _PLANS.setdefault(classes, ({}, set(SCALARS)))
+    combination, plans, skip = _PLANS.get(classes) or _PLANS.setdefault(
+        classes, (_Combination.of(classes), {}, set(SCALARS))
+    )
     # `visit` refers to itself through its closure, a cycle only the cyclic collector frees:
     # emptied once the walk ends, it no longer holds the visitors and the nodes they keep.
     active = list(visitors)
@@ -233,7 +263,7 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
         kind = type(node)
         plan = plans.get(kind)
         if plan is None:
-            plan = plans[kind] = _plan(classes, kind)
+            plan = plans[kind] = combination.plan(kind)
             if not (plan[0] or plan[1] or plan[3]):
                 skip.add(kind)
         before, names, around, after = plan

@@ -344,7 +344,8 @@ compiled = torch.compile(covariance)
         self._forget(node.target)
 
     def _forget(self, target: ast.expr) -> None:
-        for bound in ast.walk(target):
+        # Most targets are a name: no walk of a tree of one node for every assignment.
+        for bound in (target,) if type(target) is ast.Name else ast.walk(target):
             if isinstance(bound, ast.Name):
                 self._reductions.discard(bound.id)
                 self._vectors.discard(bound.id)
