@@ -70,7 +70,9 @@ def test_every_hinted_tensor_choice_compiles_to_one_graph(tmp_path: Path) -> Non
     from breaklint.dynamic import torch_shim
 
     hinted = _hinted_code(tmp_path)
-    assert "torch.where(torch.logical_not(torch.isfinite(x).all()), a, b)" in hinted
+    # `not t` is proposed as `torch.logical_not(t)` (a parameter's one-armed update of its own
+    # is fixed instead of hinted, so the `not` is read from the joined condition's hint).
+    assert any("torch.logical_not(torch.isfinite(" in code for code in hinted), hinted
     assert len(hinted) >= 8, hinted
     for code in sorted(hinted):
         source, names = _probe_source(code)
