@@ -643,10 +643,10 @@ class Project:
     def _module_level(
         self, module: str, caller: FunctionInfo | None, name: str, table: str
     ) -> tuple[str, str] | None:
-        """The module that binds `name` as written in `caller` (None: at the module's top
-        level) at its top level, and what its
-        `table` (`instances`: the callee as written; `containers`: the literal's summary)
-        holds for it there; None for a parameter or a name bound otherwise."""
+        """The module that binds `name`, as written in `caller` (None: in the module's own
+        code), at its top level, and what its `table` (`instances`: the callee as written;
+        `containers`: the literal's summary) holds for it there; None for a parameter or a
+        name bound otherwise."""
         parameters = () if caller is None else caller.parameters
         if any(entry.partition("=")[0] == name for entry in parameters):
             return None

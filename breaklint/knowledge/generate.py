@@ -259,10 +259,15 @@ def uses() -> dict[str, dict[str, bool]]:
     return answer
 
 
+def _bare(type_name: str) -> str:
+    """A schema type without its `Optional[...]`."""
+    return type_name[len("Optional[") : -1] if type_name.startswith("Optional[") else type_name
+
+
 def _number_binding(type_name: str) -> str | None:
     """What a Python number passed for a parameter of this schema type becomes: "integer",
     "other" (a Scalar, a float, a tensor) or None when no number can bind it."""
-    bare = type_name[len("Optional[") : -1] if type_name.startswith("Optional[") else type_name
+    bare = _bare(type_name)
     if bare.startswith(_NOT_NUMBERS) or bare.startswith(("List[str]", "List[bool]")):
         return None
     return "integer" if bare in _INTEGERS else "other"
@@ -339,9 +344,11 @@ def tensor_methods() -> list[str]:
 
 
 def _number_kind(type_name: str) -> str:
-    """ "tensor", "number" (a Scalar or float: any Python number) or "other" for a schema type."""
-    bare = type_name[len("Optional[") : -1] if type_name.startswith("Optional[") else type_name
-    return {"Tensor": "tensor", "number": "number", "float": "number"}.get(bare, "other")
+    """What a schema type takes: "tensor", "number" (a Scalar or float: any Python number) or
+    "other"."""
+    return {"Tensor": "tensor", "number": "number", "float": "number"}.get(
+        _bare(type_name), "other"
+    )
 
 
 def _sample_argument(argument: Any, tested: set[str]) -> str | None:
@@ -350,22 +357,21 @@ def _sample_argument(argument: Any, tested: set[str]) -> str | None:
     if argument.name in tested:
         return "x[1]"
     type_name = str(argument.real_type)
-    bare = type_name[len("Optional[") : -1] if type_name.startswith("Optional[") else type_name
+    bare = _bare(type_name)
     samples = {"Tensor": "y", "number": "0.5", "float": "0.5", "int": "1", "SymInt": "1",
                "bool": "False", "List[int]": "[1]", "List[SymInt]": "[1]"}  # fmt: skip
     return samples.get(bare, "None" if type_name.startswith("Optional[") else None)
 
 
-def _breaks_on_tensor(call: str, values: dict[str, str]) -> bool | None:
+def _breaks_on_tensor(call: str) -> bool | None:
     """Whether `call` (of `y`, a 2x3 tensor, and `x[1]`, a 0-dim one) breaks the graph; None
-    when the same call with a number instead (`values`) fails eagerly or it raises."""
+    when the same call with the number 0.5 for `x[1]` fails eagerly, or it raises."""
     import torch
 
-    eager = call
-    for tested, number in values.items():
-        eager = eager.replace(tested, number)
     try:
-        eval(eager, {"torch": torch, "y": torch.arange(6.0).reshape(2, 3) * 2})
+        eval(
+            call.replace("x[1]", "0.5"), {"torch": torch, "y": torch.arange(6.0).reshape(2, 3) * 2}
+        )
     except Exception:
         return None
     compiled = _probe(f"y = x.reshape(2, 3)\n    return ({call}) * 2")
@@ -416,7 +422,7 @@ def number_parameters() -> dict[str, dict[str, dict[str, int]]]:
             if arguments is None:
                 continue
             for public, call, positions in _public_calls(name, arguments, set(tensors)):
-                if _breaks_on_tensor(call, {"x[1]": "0.5"}):
+                if _breaks_on_tensor(call):
                     places = {p: positions.get(p, -1) for p in reported}
                     table = tables["linked" if len(reported) > 1 else "single"]
                     table.setdefault(public, {}).update(places)

@@ -540,17 +540,18 @@ compiled = torch.compile(covariance)
         """A tensor given where torch reads a Python number (`x.add(y, alpha=t)`,
         `F.leaky_relu(x, t)`), or for a bound of `clamp` whose other bound is a number."""
         facts = self.context.facts
-        public, offset = name, 0
-        if name not in NUMBER_PARAMETERS and name not in LINKED_NUMBER_PARAMETERS:
+        if name is not None and (name in NUMBER_PARAMETERS or name in LINKED_NUMBER_PARAMETERS):
+            public, offset = name, 0
+        else:
             call = facts.tensor_method(node)
             if call is None or not facts.kind(call[0]).is_tensor:
                 return
             public, offset = f"Tensor.{call[1]}", 1
         needs = f"`{_call_name(node, name)}`"
-        alone = NUMBER_PARAMETERS.get(public or "", {})
+        alone = NUMBER_PARAMETERS.get(public, {})
         given = [_given(node, parameter, at, offset) for parameter, at in alone.items()]
         self._check([value for value in given if value is not None], needs)
-        linked = LINKED_NUMBER_PARAMETERS.get(public or "", {})
+        linked = LINKED_NUMBER_PARAMETERS.get(public, {})
         bounds = [_given(node, parameter, at, offset) for parameter, at in linked.items()]
         present = [value for value in bounds if value is not None]
         if any(_python_number(value) for value in present):
