@@ -838,6 +838,7 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
                 held_objects.append(f"{head}={made}")
     unenterable_calls = []
     method_holders = []
+    optional_key_dicts = []
     for callee in function.info.callees:
         made_class = analysis.project.constructed(function.ref.module, function.info, callee)
         if made_class is None:
@@ -847,6 +848,8 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
             unenterable_calls.append(f"{callee}={base}")
         if analysis.project.holds_own_methods(made_class):
             method_holders.append(callee)
+        if analysis.project.makes_optional_keys(made_class):
+            optional_key_dicts.append(callee)
     attributes = []
     class_name = function.info.class_name
     classes = analysis.project.by_module[function.ref.module].classes
@@ -868,5 +871,6 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
         held_objects=tuple(dict.fromkeys(held_objects)),
         unenterable_calls=tuple(dict.fromkeys(unenterable_calls)),
         method_holders=tuple(method_holders),
+        optional_key_dicts=tuple(optional_key_dicts),
         module_method=module_method,
     )

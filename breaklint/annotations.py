@@ -164,6 +164,30 @@ def optional_member(annotation: ast.expr | None) -> ast.expr | None:
     return others[0] if len(others) == 1 else annotation
 
 
+# The qualifiers that make one key of a TypedDict required or optional whatever its class's
+# `total` says (PEP 655): True, required.
+_KEY_QUALIFIERS = {"Required": True, "NotRequired": False}
+
+
+def declares_optional_keys(node: ast.ClassDef, postponed: bool) -> bool:
+    """Whether a class body declares a key that a TypedDict makes optional: under `total=False`
+    one not marked `Required[...]`, or one marked `NotRequired[...]` (whether the class is a
+    TypedDict is its bases' question). The class reads a qualifier only from an annotation
+    evaluated when it is made: not from a string, nor anywhere in a module that postpones
+    its annotations (`from __future__ import annotations`; measured with Python 3.11)."""
+    total = next((keyword.value for keyword in node.keywords if keyword.arg == "total"), None)
+    required = not (isinstance(total, ast.Constant) and total.value is False)
+    for item in node.body:
+        if not isinstance(item, ast.AnnAssign) or not isinstance(item.target, ast.Name):
+            continue
+        annotation = item.annotation
+        qualified = isinstance(annotation, ast.Subscript) and not postponed
+        qualifier = _base(annotation) if isinstance(annotation, ast.Subscript) else ""
+        if not (_KEY_QUALIFIERS.get(qualifier, required) if qualified else required):
+            return True
+    return False
+
+
 def _base(node: ast.Subscript) -> str:
     """`Optional` of `typing.Optional[X]`."""
     return (dotted(node.value) or "").rpartition(".")[2]

@@ -511,6 +511,7 @@ def _check_function(
             breaking_calls=_pairs(function.breaking_calls),
             new_object_calls=frozenset(function.new_object_calls),
             method_holders=frozenset(function.method_holders),
+            optional_key_dicts=frozenset(function.optional_key_dicts),
             module_method=function.module_method,
             eager_init=function.eager_init,
         )

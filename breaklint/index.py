@@ -19,6 +19,7 @@ from breaklint.annotations import (
     Reading,
     admits_only_scalars,
     alias_text,
+    declares_optional_keys,
     optional_member,
     read_annotation,
 )
@@ -120,6 +121,8 @@ class ClassInfo:
     dataclass: bool = (
         False  # decorated `@dataclass`: its generated `__init__` calls `__post_init__`
     )
+    # Its body declares a key a TypedDict makes optional (`total=False`, `NotRequired[...]`).
+    optional_keys: bool = False
 
 
 @dataclass(slots=True)
@@ -384,7 +387,10 @@ class _Indexer:
         is_dataclass = any(
             self.index.resolve(dotted(d) or "") == "dataclasses.dataclass" for d in decorators
         )
-        self.index.classes[name] = ClassInfo(name, bases, methods, alias, is_dataclass)
+        postponed = self.index.imports.get("annotations") == "__future__.annotations"
+        self.index.classes[name] = ClassInfo(
+            name, bases, methods, alias, is_dataclass, declares_optional_keys(node, postponed)
+        )
         self.class_stack.append(name.rpartition(".")[2])
         self.scan_scope(node, _CLASS_HEADER, Scope.CLASS)
         self.class_stack.pop()

@@ -33,6 +33,7 @@ from breaklint.knowledge.curated import (
     CACHED_PROPERTY,
     COMPILING_CHECKS,
     SUBCLASSED_CONTEXT_MANAGERS_SKIPPED,
+    TYPED_DICTS,
 )
 from breaklint.modules import ModuleTable
 from breaklint.syntax import expand_import
@@ -117,6 +118,9 @@ class ScopedFunction:
     # The constructor calls as written (`Stepper`, `solvers.Euler`) of project classes whose
     # instances hold bound methods of their own on attributes (`Project.holds_own_methods`).
     method_holders: tuple[str, ...] = ()
+    # The constructor calls as written of project TypedDicts with optional keys
+    # (`Project.makes_optional_keys`).
+    optional_key_dicts: tuple[str, ...] = ()
     module_method: bool = False  # a method of an `nn.Module` class: its `self` is a module
     # For an `__init__` of an `nn.Module` class: "certain CLASS WHY" (or "maybe ...") where
     # compiled code makes an instance that runs it eagerly, as a frame of its own
@@ -373,6 +377,13 @@ class Project:
                 if needs_enter is not None and (base_enter_runs or not needs_enter):
                     return _strip_call(base)
         return None
+
+    def makes_optional_keys(self, cls: DefinitionRef) -> bool:
+        """Whether `cls` is a TypedDict with optional keys, declared by it or by a base: Dynamo
+        cannot make one (`knowledge.curated.TYPED_DICTS`)."""
+        chain = [self.by_module[c.module].classes[c.qualname] for c in self.base_classes(cls)]
+        typed = any(_strip_call(base) in TYPED_DICTS for info in chain for base in info.bases)
+        return typed and any(info.optional_keys for info in chain)
 
     def holds_own_methods(self, cls: DefinitionRef) -> bool:
         """Whether an `__init__` of the class `cls` or of its project bases sets an attribute

@@ -75,6 +75,7 @@ class FunctionFacts(Visitor):
         breaking_calls: dict[str, str] | None = None,
         new_object_calls: frozenset[str] = frozenset(),
         method_holders: frozenset[str] = frozenset(),
+        optional_key_dicts: frozenset[str] = frozenset(),
         module_method: bool = False,
         eager_init: str = "",
     ) -> None:
@@ -99,6 +100,8 @@ class FunctionFacts(Visitor):
         self.new_object_calls = new_object_calls
         # Constructor calls as written whose objects hold bound methods of their own (BL209).
         self.method_holders = method_holders
+        # Constructor calls as written of TypedDicts Dynamo cannot make (BL515).
+        self.optional_key_dicts = optional_key_dicts
         self.module_method = module_method  # a method of an `nn.Module` class
         self.eager_init = eager_init  # `ScopedFunction.eager_init`
         self.root = root  # parameters of a compile root are the traced tensors

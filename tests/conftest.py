@@ -124,7 +124,7 @@ def compile_and_count(source: str, probe: str) -> tuple[int, int]:
     from breaklint.dynamic import torch_shim
 
     namespace: dict = {}
-    exec(compile(source, "<rule page>", "exec"), namespace)
+    exec(compile(source, "<rule page>", "exec", dont_inherit=True), namespace)
     function, args = eval(probe, namespace)
     captured = torch_shim.capture(lambda compiled: compiled(*args), function)
     return len(captured.ops_per_graph), len(captured.breaks)
@@ -146,7 +146,7 @@ def compile_over_calls(source: str, probe: str) -> Compiles:
     from breaklint.dynamic import torch_shim
 
     namespace: dict = {}
-    exec(compile(source, "<rule page>", "exec"), namespace)
+    exec(compile(source, "<rule page>", "exec", dont_inherit=True), namespace)
     function, calls = eval(probe, namespace)
     captured = torch_shim.capture(
         lambda compiled: None, function, then=lambda c, guards: [c(*args) for args in calls]

@@ -110,7 +110,7 @@ def _outputs_and_graphs(source: str, calls: int) -> tuple[list[Any], int, int]:
     from breaklint.dynamic import torch_shim
 
     namespace: dict[str, Any] = {}
-    exec(compile(source, "example.py", "exec"), namespace)
+    exec(compile(source, "example.py", "exec", dont_inherit=True), namespace)
     torch.manual_seed(0)
     inputs = [torch.randn(4) for _ in range(calls)]
     eager = namespace["Totals"]()
@@ -228,7 +228,7 @@ def _clean_run(source: str) -> tuple[Any, int]:
     from breaklint.dynamic import torch_shim
 
     namespace: dict[str, Any] = {}
-    exec(compile(source, "example.py", "exec"), namespace)
+    exec(compile(source, "example.py", "exec", dont_inherit=True), namespace)
     x = torch.tensor([0.5, float("nan"), 3.0])
     captured = torch_shim.capture(lambda run: run(x, x), namespace["clean"])
     return namespace["clean"](x, x), len(captured.breaks)

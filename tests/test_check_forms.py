@@ -31,7 +31,7 @@ def _fixed(tmp_path: Path, source: str) -> str | None:
 
 def _function(source: str, name: str) -> Any:
     namespace: dict[str, Any] = {}
-    exec(compile(source, "example.py", "exec"), namespace)
+    exec(compile(source, "example.py", "exec", dont_inherit=True), namespace)
     return namespace[name]
 
 

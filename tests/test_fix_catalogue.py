@@ -85,7 +85,7 @@ def _run(source: str, probe: str, seed: int = 0) -> tuple[object, tuple[int, int
     from breaklint.dynamic import torch_shim
 
     namespace: dict = {}
-    exec(compile(source, "<fix example>", "exec"), namespace)
+    exec(compile(source, "<fix example>", "exec", dont_inherit=True), namespace)
     torch.manual_seed(seed)
     function, args = eval(probe, {"torch": torch, **namespace})
     eager = function(*args)

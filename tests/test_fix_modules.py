@@ -25,7 +25,7 @@ def _run(source: str, probe: str) -> tuple[object, int, int]:
     from breaklint.dynamic import torch_shim
 
     namespace: dict = {}
-    exec(compile(source, "<fixed module>", "exec"), namespace)
+    exec(compile(source, "<fixed module>", "exec", dont_inherit=True), namespace)
     torch.manual_seed(0)
     function, args = eval(probe, {"torch": torch, **namespace})
     eager = function(*args)

@@ -53,7 +53,7 @@ def _run(source: str) -> tuple[Any, int, int]:
     from breaklint.dynamic import torch_shim
 
     namespace: dict[str, Any] = {}
-    exec(compile(source, "example.py", "exec"), namespace)
+    exec(compile(source, "example.py", "exec", dont_inherit=True), namespace)
     values = {"a": torch.tensor([1.0, float("nan")]), "b": torch.ones(2)}
     render = namespace["render"]
     captured = torch_shim.capture(lambda compiled: compiled(values), render)

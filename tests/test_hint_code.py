@@ -77,7 +77,7 @@ def test_every_hinted_tensor_choice_compiles_to_one_graph(tmp_path: Path) -> Non
     for code in sorted(hinted):
         source, names = _probe_source(code)
         namespace: dict = {"torch": torch}
-        exec(compile(source, "<hint>", "exec"), namespace)
+        exec(compile(source, "<hint>", "exec", dont_inherit=True), namespace)
         torch.manual_seed(0)
         arguments = [
             torch.randn(8) > 0

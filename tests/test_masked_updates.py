@@ -99,7 +99,7 @@ def _run(source: str) -> tuple[object, int, int]:
     from breaklint.dynamic import torch_shim
 
     namespace: dict = {}
-    exec(compile(source, "<masked update>", "exec"), namespace)
+    exec(compile(source, "<masked update>", "exec", dont_inherit=True), namespace)
     torch.manual_seed(0)
     args = (torch.randn(2, 3, 4), torch.randn(2, 3, 4))
     module = namespace["Decay"]()
@@ -216,7 +216,7 @@ def test_the_subset_fix_keeps_outputs_and_gradients_where_discarded_elements_lea
 
     def run(source: str) -> tuple[list[object], int, int]:
         namespace: dict = {}
-        exec(compile(source, "<subset>", "exec"), namespace)
+        exec(compile(source, "<subset>", "exec", dont_inherit=True), namespace)
         x = (torch.randn(64) * 2).requires_grad_()
         w = torch.rand(64).requires_grad_()
         out = namespace["spline"](x, w)

@@ -77,6 +77,11 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - super_properties: a property's getter reading the base class's property of the same name
   through `super()` (a project base and a torch distribution): Dynamo gets the `property`
   object and skips the getter where the value is first used (mechanism 4);
+- typed_dicts: a TypedDict with optional keys (`total=False`, `NotRequired[...]`, a base's
+  `total=False` inherited), defined in another module and reached through an import or a
+  module alias, made in compiled code: Dynamo cannot make it and breaks at the call; not one
+  whose keys are all required, nor one whose qualifier is a string when the class is made
+  (`from __future__ import annotations`) (mechanism 4);
 - local_objects: a method of an object a function makes and holds in a local (an instance
   of a class a factory returns, or constructed): a break inside skips the caller's frame, as
   for `Helper(n).run(x)`; not for an object a factory function returns; tensors through
@@ -535,6 +540,11 @@ EXPECTED = {
         ("dists/tasks.py", 15, "BL514", "warning"),
         ("dists/tasks.py", 28, "BL514", "warning"),
     ],
+    "typed_dicts": [
+        ("model.py", 11, "BL515", "error"),  # `Message(...)`: `total=False`
+        ("model.py", 12, "BL515", "error"),  # `kinds.Tagged(...)`: its own keys are optional
+        ("model.py", 19, "BL515", "error"),  # `Note(...)`: a `NotRequired` key
+    ],
     "optional_bounds": [
         # `if max_length is None: max_length = length.max()`: a tensor where a caller passes
         # None, a Python int where another passes `x.size(1)`
@@ -854,6 +864,12 @@ def test_dynamo_skips_a_getter_where_the_base_property_it_read_is_used(tmp_path:
     assert probed_findings("super_properties", tmp_path) == [
         *((path, line, code, "confirmed") for path, line, code, _ in EXPECTED["super_properties"]),
         ("model.py", 21, "BL900", "confirmed"),
+    ]
+
+
+def test_dynamo_breaks_where_a_typed_dict_with_optional_keys_is_made(tmp_path: Path) -> None:
+    assert probed_findings("typed_dicts", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["typed_dicts"]
     ]
 
 

@@ -73,7 +73,7 @@ def test_positions_are_the_source_lines_of_code_dynamo_assembled() -> None:
     from torch._dynamo.bytecode_transformation import transform_code_object
 
     namespace: dict[str, object] = {}
-    exec(compile(_CHAINED, "chained.py", "exec"), namespace)
+    exec(compile(_CHAINED, "chained.py", "exec", dont_inherit=True), namespace)
     original = namespace["chained"].__code__  # type: ignore[attr-defined]
     assembled, _ = transform_code_object(original, lambda instructions, options: None)
     # What Dynamo writes: the lines after `).mul(` move down by its step, 3, and after
@@ -95,7 +95,7 @@ def test_dynamos_instructions_are_found_at_their_offsets_in_the_code() -> None:
     body = "".join(f"        x = x.add({n})\n" for n in range(60))
     source = f"def long(x):\n    if x.sum():\n{body}    return x.mul(2).item()\n"
     namespace: dict[str, object] = {}
-    exec(compile(source, "long.py", "exec"), namespace)
+    exec(compile(source, "long.py", "exec", dont_inherit=True), namespace)
     code = namespace["long"].__code__  # type: ignore[attr-defined]
     assert "EXTENDED_ARG" in {i.opname for i in dis.get_instructions(code)}
     instructions = cleaned_instructions(code)

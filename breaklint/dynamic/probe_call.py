@@ -108,7 +108,7 @@ def failure(error: BaseException, device: str) -> Failure:
     if isinstance(error, KeyboardInterrupt):
         raise error
     message = one_line(error)
-    if device != "cpu" and made_on_the_cpu(message):
+    if device != "cpu" and made_on_the_cpu(error):
         message += (
             f" (the probe ran on {device}; --device cpu runs a model that makes its tensors there)"
         )
@@ -120,9 +120,13 @@ def one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}".strip().splitlines()[0]
 
 
-def made_on_the_cpu(message: str) -> bool:
+def made_on_the_cpu(error: BaseException) -> bool:
     """Whether torch refused to mix a CPU tensor (or generator) with the probe's device: a
-    model written for the CPU (`torch.arange(n)` in a forward, `.numpy()`), not a break."""
+    model written for the CPU (`torch.arange(n)` in a forward, `.numpy()`), not a break.
+    The whole message is read: Dynamo's fake tensors say it below their first line
+    ("RuntimeError when making fake tensor call ... found two different devices cpu,
+    cuda:0", seen on an H200)."""
+    message = str(error)
     return "cpu" in message.lower() and bool(re.search(r"\bdevices?\b", message))
 
 

@@ -390,7 +390,7 @@ def run_probe(
             cudagraph_skips = _cudagraph_skips(made(), request)
     except BaseException as error:  # the user's code may raise anything, SystemExit included
         raised = one_line(error)
-        if fallback_device is not None and made_on_the_cpu(raised):
+        if fallback_device is not None and made_on_the_cpu(error):
             again = run_probe(request, fallback_device, state, memory_mb)
             return replace(again, fell_back=f"{device}: {raised}")
         failed = failure(error, device)

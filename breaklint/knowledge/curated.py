@@ -138,6 +138,11 @@ SUBCLASSED_CONTEXT_MANAGERS_SKIPPED = {
     "torch.autograd.grad_mode.inference_mode": False,
     "torch.autograd.grad_mode.set_grad_enabled": False,
 }  # fmt: skip
+# The TypedDict bases. Dynamo 2.13 cannot make an instance of a TypedDict with optional keys
+# (`total=False`, `NotRequired[...]`, its own or a base's): calling the class breaks the graph
+# ("TypedDict with optional keys", GB0257); one whose keys are all required is traced as the
+# dict it makes (measured; tests/projects/typed_dicts).
+TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 # Methods of standard-library objects that Dynamo 2.13 traces as draws: it keeps the number
 # in the graph as a 0-d tensor, so a use that needs the number itself (a branch, `int()`)
 # breaks, and a tensor operand (`x * rng.random()`) does not (measured on a module-level

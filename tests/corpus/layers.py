@@ -13,6 +13,7 @@ import os
 import random
 import time
 import warnings
+from typing import TypedDict
 
 import numpy as np
 import torch
@@ -551,3 +552,16 @@ class Recentred(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         location = _ShiftedLocation(x.mean())
         return location.moved(x) * 2
+
+
+class _Routed(TypedDict, total=False):
+    hidden: torch.Tensor
+    expert: int
+
+
+class Routed(nn.Module):
+    """A TypedDict with optional keys made in `forward`: Dynamo cannot make it."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        routed = _Routed(hidden=x * 2, expert=1)  # BREAK BL515
+        return routed["hidden"] + routed["expert"]

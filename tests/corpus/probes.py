@@ -32,6 +32,7 @@ from layers import (
     Resampler,
     RescaledSteps,
     RMSNorm,
+    Routed,
     SelfTuning,
     SparseSpread,
     TaggedTotal,
@@ -189,3 +190,7 @@ def probe_sparse_spread():
 
 def probe_recentred():
     return Recentred(), (torch.randn(2, 8),)
+
+
+def probe_routed():
+    return Routed(), (torch.randn(2, 8),)
