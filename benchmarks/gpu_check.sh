@@ -39,7 +39,8 @@ workers=$(($(nproc) > 2 ? $(nproc) - 2 : 1))
 timeout -s INT -k 20 "${SUITE_TIMEOUT:-300}" $py -m pytest -v -n "$workers" --dist worksteal \
     -p no:benchmark --tb=short "${skip[@]}" -rfEs > "$out/cuda-tests.log" 2>&1
 echo "cuda suite rc=$?"
-grep -oE "(PASSED|FAILED|ERROR|SKIPPED)" "$out/cuda-tests.log" | sort | uniq -c
+# One per test: the lines `-v` writes as each ends (the `-rfEs` summary repeats the failures).
+grep -E "^\[gw[0-9]+\]" "$out/cuda-tests.log" | grep -oE "(PASSED|FAILED|ERROR|SKIPPED)" | sort | uniq -c
 grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/cuda-tests.log" | awk '{print $2}' | sort -u \
     > "$out/cuda-failed.txt"
 if [ -s "$out/cuda-failed.txt" ]; then
