@@ -961,8 +961,16 @@ def test_dynamo_breaks_at_packing_and_the_ctc_loss(tmp_path: Path) -> None:
 
 
 def test_dynamo_skips_the_frames_that_enter_a_subclassed_manager(tmp_path: Path) -> None:
+    # The skipped frame's `__enter__` is compiled on its own and breaks at its call of the
+    # base's (`catch_warnings.__enter__`): Dynamo's traceback leaves that frame out, and the
+    # break is put back on it (line 8), a break no static rule reports.
     assert probed_findings("subclassed_managers", tmp_path) == [
-        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["subclassed_managers"]
+        *(
+            (path, line, code, "confirmed")
+            for path, line, code, _ in EXPECTED["subclassed_managers"][:-1]
+        ),
+        ("utils/quiet.py", 8, "BL900", "confirmed"),
+        ("utils/quiet.py", 9, "BL501", "confirmed"),
     ]
 
 

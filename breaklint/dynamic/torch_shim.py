@@ -28,8 +28,8 @@ import torch
 import torch._dynamo
 import torch._guards
 import torch.fx
+from torch._dynamo import convert_frame, eval_frame, symbolic_convert
 from torch._dynamo import guards as dynamo_guards
-from torch._dynamo import symbolic_convert
 from torch._dynamo import utils as dynamo_utils
 
 from breaklint.dynamic import linetable
@@ -261,6 +261,46 @@ def _resume_places() -> ResumePlaces:
     return places
 
 
+_CONVERT_FRAME = convert_frame.__file__
+_EVAL_FRAME = eval_frame.__file__
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledFrame:
+    """The frame Dynamo compiles where it logs a graph break, at the line it reached, and the
+    number of frames that called it (those its traceback of the break lists first)."""
+
+    frame: Frame
+    callers: int
+
+
+def _compiled_frame() -> CompiledFrame | None:
+    """The frame Dynamo compiles, from its translator on the stack. Its traceback of a break
+    inside a call it inlines can leave that frame out (a module's `forward` calling
+    `self.ctc(...)`, whose own `forward` breaks): the break then seems to be in torch."""
+    compiled = None
+    callers = 0
+    frame: types.FrameType | None = sys._getframe()
+    while frame is not None:
+        path = frame.f_code.co_filename
+        translator = frame.f_locals.get("self")
+        if compiled is None and isinstance(translator, symbolic_convert.InstructionTranslator):
+            compiled = translator
+        # As Dynamo lists the stack above it (`exc.filter_stack`): the frames that called the
+        # outermost of its `convert_frame` ones, less its `eval_frame` ones.
+        if path == _CONVERT_FRAME:
+            callers = 0
+        elif path != _EVAL_FRAME:
+            callers += 1
+        frame = frame.f_back
+    if compiled is None or compiled.lineno is None:
+        return None
+    code = compiled.f_code
+    return CompiledFrame(
+        Frame(code.co_filename, compiled.lineno, code.co_name, None, None), callers
+    )
+
+
 def _code_offset(code: types.CodeType, instruction: Any) -> int | None:
     """The offset in `code` of the instruction Dynamo traces. Dynamo numbers the instructions
     it cleans up anew (EXTENDED_ARG dropped, `super()` made explicit): this is the one with
@@ -292,15 +332,24 @@ def _in_source(frame: Frame, places: ResumePlaces) -> Frame:
     )
 
 
-def parse_break_reason(payload: str, places: ResumePlaces | None = None) -> RawBreak:
+def parse_break_reason(
+    payload: str, places: ResumePlaces | None = None, compiled: CompiledFrame | None = None
+) -> RawBreak:
     """The `dynamo_graph_break_reason` artifact: header, reason text and user traceback, its
-    resume functions' frames moved to the true `places`."""
+    resume functions' frames moved to the true `places`, and the `compiled` frame put back
+    after its callers where the traceback leaves it out (`_compiled_frame`)."""
     body, _, user_code = payload.partition("\nUser code traceback:\n")
     user_code = user_code.split("\nTraceback (most recent call last):", 1)[0]
     reason = body.partition("Graph Break Reason: ")[2] or body
     reason = reason.split("\nStack variable source attribution:", 1)[0].strip()
     segments = tuple(_segment(part) for part in reason.split(_NESTED))
     frames = tuple(_in_source(frame, places or {}) for frame in _frames(user_code))
+    if compiled is not None and compiled.callers < len(frames):
+        named = resumed_function(compiled.frame.function) or compiled.frame.function
+        if not any(f.path == compiled.frame.path and f.function == named for f in frames):
+            restored = dataclasses.replace(compiled.frame, function=named)
+            at = compiled.callers
+            frames = (*frames[:at], _in_source(restored, places or {}), *frames[at:])
     header = _HEADER.search(body)
     if header and (not frames or frames[-1].path != header["path"]):
         frames += (Frame(header["path"], int(header["line"]), "?", None, None),)
@@ -312,6 +361,7 @@ class _TraceHandler(logging.Handler):
         super().__init__(logging.DEBUG)
         self.payloads: list[str] = []
         self.resume_places: list[ResumePlaces] = []  # one per payload
+        self.compiled: list[CompiledFrame | None] = []  # one per payload
         self.result = result
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -320,6 +370,7 @@ class _TraceHandler(logging.Handler):
         if artifact.get("name") == "dynamo_graph_break_reason":
             self.payloads.append(getattr(record, "payload", "") or "")
             self.resume_places.append(_resume_places())
+            self.compiled.append(_compiled_frame())
             compile_id = (metadata.get("frame_id"), metadata.get("frame_compile_id"))
             self.result.break_compiles.append(self.result.seen(compile_id))
         elif "dynamo_cpp_guards_str" in metadata:
@@ -458,9 +509,11 @@ def capture(
         logger.handlers = saved[2]
         torch._dynamo.reset()
     result.breaks = [
-        dataclasses.replace(parse_break_reason(payload, places), later_call=index >= first_logged)
-        for index, (payload, places) in enumerate(
-            zip(handler.payloads, handler.resume_places, strict=True)
+        dataclasses.replace(
+            parse_break_reason(payload, places, compiled), later_call=index >= first_logged
+        )
+        for index, (payload, places, compiled) in enumerate(
+            zip(handler.payloads, handler.resume_places, handler.compiled, strict=True)
         )
     ]
     # Compilation metrics name a failing frame's line as Dynamo does.

@@ -3,8 +3,10 @@ import ast
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import DYNAMIC_OUTPUT_SHAPE
-from breaklint.rule import Rule, called
+from breaklint.knowledge.curated import DYNAMIC_SHAPE_MODULES
+from breaklint.rule import Outline, Rule, called
 from breaklint.rules.shapes._dynamic_shapes import HINT, WHY
+from breaklint.syntax import dotted
 
 # Without `num_classes` (or with -1) its width is the largest label plus one: a value (GB0246).
 ONE_HOT = "torch.nn.functional.one_hot"
@@ -34,6 +36,10 @@ class DynamicShapeOp(Rule):
         "`{op}` returns a tensor whose size depends on the data; Dynamo cannot trace it with "
         "fake tensors and breaks the graph here"
     )
+    module_message = (
+        "`{call}` is an `{module}`, whose forward runs an operator whose output size depends on "
+        "the data; Dynamo cannot trace it with fake tensors and breaks the graph here"
+    )
     hint = HINT
     fix_safety = """
 No automatic fix: the result's size depends on the data, and every form with a fixed size
@@ -48,7 +54,9 @@ Flags the calls whose output size depends on the data: those torch's operator ta
 `torch.bincount`, `torch.linalg.lstsq` and their tensor methods), those that reach one
 through Python or a composite (`torch.unique`, `torch.combinations`), the one-argument
 `torch.where(cond)`, and `F.one_hot(labels)` without `num_classes` (or with -1), whose width is
-the largest label plus one. The three-argument `torch.where(cond, a, b)` keeps the shape and is
+the largest label plus one; and calls of the torch modules whose forward runs such an
+operator (`nn.CTCLoss`, `nn.AdaptiveLogSoftmaxWithLoss`), held on an attribute `__init__` sets.
+The three-argument `torch.where(cond, a, b)` keeps the shape and is
 fine, and so is `F.one_hot(labels, num_classes)`.
 """
     why = WHY
@@ -77,7 +85,18 @@ compiled = torch.compile(positive_sum)
     probe = "(positive_sum, (torch.randn(8),))"
     gb_ids = ("GB0036",)
 
+    @classmethod
+    def may_report(cls, outline: Outline) -> bool:
+        return super().may_report(outline) or (
+            "self" in outline.words
+            and not DYNAMIC_SHAPE_MODULES.keys().isdisjoint(outline.self_assignments.made())
+        )
+
     def visit_Call(self, node: ast.Call) -> None:
+        module = self._module_called(node.func)
+        if module is not None:
+            self.report(node, self.module_message.format(call=dotted(node.func), module=module))
+            return
         name = self.context.facts.resolve(node.func)
         arguments = len(node.args) + len(node.keywords)
         if name == ONE_HOT and _sized_by_labels(node):
@@ -93,6 +112,19 @@ compiled = torch.compile(positive_sum)
         receiver, method = call
         if method in METHODS and self.context.facts.kind(receiver) is not Kind.PYTHON:
             self.report(node, self.message.format(op=f".{method}()"))
+
+    def _module_called(self, func: ast.expr) -> str | None:
+        """The module of data-dependent output size that `func` is, if it is one: an attribute
+        `__init__` sets (`self.ctc`)."""
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "self"
+        ):
+            for made in self.context.self_assignments.callees(func.attr):
+                if made in DYNAMIC_SHAPE_MODULES:
+                    return DYNAMIC_SHAPE_MODULES[made]
+        return None
 
 
 def _sized_by_labels(node: ast.Call) -> bool:
