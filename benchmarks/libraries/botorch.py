@@ -3,7 +3,7 @@ nothing (random training data from `torch.rand`, hyperparameters at their initia
 is downloaded), in double precision as BoTorch recommends. What an optimisation loop calls: a
 model's posterior (single-task, multi-task, multi-fidelity, mixed categorical, a model list, input
 normalisation and outcome standardisation), analytic acquisition functions (expected improvement,
-its log form, upper confidence bound, probability of improvement, posterior mean), Monte Carlo
+its log form, upper confidence bound, posterior mean), Monte Carlo
 ones on quasi-random samples (qEI, qLogNEI, qUCB, qSimpleRegret, noisy EI with cached Cholesky),
 multi-objective hypervolume improvement, a knowledge gradient, posterior sampling, a synthetic
 test function, and the acquisition value's gradient as the optimiser computes it."""
@@ -13,7 +13,6 @@ from botorch.acquisition import (
     ExpectedImprovement,
     LogExpectedImprovement,
     PosteriorMean,
-    ProbabilityOfImprovement,
     UpperConfidenceBound,
     qExpectedImprovement,
     qKnowledgeGradient,
@@ -162,13 +161,6 @@ def build_log_expected_improvement():
 def build_upper_confidence_bound():
     model, _ = _single_task()
     return UpperConfidenceBound(model, beta=0.2), (torch.rand(6, 1, _DIMS, dtype=_DOUBLE),)
-
-
-def build_probability_of_improvement():
-    model, targets = _single_task()
-    return ProbabilityOfImprovement(model, best_f=targets.max()), (
-        torch.rand(6, 1, _DIMS, dtype=_DOUBLE),
-    )
 
 
 def build_posterior_mean():
