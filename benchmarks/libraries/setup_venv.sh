@@ -33,6 +33,13 @@ print(" ".join(r for r in extra if re.split(r"[\[=<>]", r)[0] not in installed))
 "$pip" install opt-einsum==3.4.0 opt-einsum-fx==0.1.4
 # monai needs only numpy; torchmetrics lightning-utilities (in the extra), packaging and numpy;
 # pyro-ppl pyro-api (in the extra), opt-einsum, tqdm and numpy: all already here.
+# botorch imports gpytorch, linear_operator, scipy and its small helpers (pyre-extensions with
+# typing-inspect and mypy-extensions, multipledispatch, threadpoolctl: in the extra; never
+# ninja, which only builds its optional C++ extension). neuraloperator's models need tensorly and
+# tensorly-torch (in the extra) and opt-einsum; the rest of its declared dependencies (wandb,
+# h5py, zarr, matplotlib, configuration parsers) serve its training scripts and data loaders.
+# fair-esm declares none; peft needs transformers, accelerate, safetensors, huggingface_hub,
+# pyyaml, tqdm and psutil (in the extra).
 # demucs's model code imports julius (in the extra) and einops; its declared torchaudio has no
 # wheel for torch 2.13 and only its command line, training and audio files need it (and lameenc,
 # sphn, dora-search). gpytorch imports linear_operator (in the extra), scipy and mpmath; it asks
@@ -60,4 +67,5 @@ import vit_pytorch, whisper, x_transformers, torch_geometric, kornia
 import demucs.apply, demucs.htdemucs, gpytorch, linear_operator
 import e3nn.o3, hyper_connections, mmdit, normflows, torchdiffeq, torchsde, zuko
 import monai.networks.nets, monai.losses, torchmetrics.functional, pyro.infer, pyro.contrib.gp
+import botorch.acquisition, neuralop.models, esm, peft
 print('bench environment ready')"

@@ -1,5 +1,5 @@
-"""Slice bounds in multi-dimensional indexes: a tensor (or an element of one) breaks, a
-Python number does not."""
+"""Slice bounds in multi-dimensional indexes and in `slice(...)` objects: a tensor (or an
+element of one) breaks, a Python number does not."""
 
 import torch
 from torch import nn
@@ -22,16 +22,26 @@ def filled(x, counts: torch.Tensor):
     return out + 1
 
 
+def segment_sums(src, indptr: torch.Tensor):
+    out = src.new_zeros(indptr.shape[0] - 1, src.shape[1])
+    for i in range(indptr.shape[0] - 1):
+        rows = slice(indptr[i], indptr[i + 1])  # SKIP BL304 BL202
+        out[i] = src[rows].sum(0)
+    return out
+
+
 class Window(nn.Module):
     def forward(self, x):
         width = x.shape[-1] // 2
         start = int(x.shape[0] > 1)
-        return x[:, start : width + start] + x[..., ::2][:, :width]
+        columns = slice(start, width + start)
+        return x[:, start : width + start] + x[..., ::2][:, :width] + x[:, columns]
 
 
 compiled_first_channels = torch.compile(first_channels)
 compiled_per_row = torch.compile(per_row)
 compiled_filled = torch.compile(filled)
+compiled_segment_sums = torch.compile(segment_sums)
 
 
 def probe_element_as_bound():
@@ -44,6 +54,10 @@ def probe_element_as_bound_in_a_comprehension():
 
 def probe_element_as_bound_of_a_write():
     return filled, (torch.randn(4, 8), torch.tensor([3, 5]))
+
+
+def probe_elements_as_bounds_of_a_slice_object():
+    return segment_sums, (torch.randn(6, 3), torch.tensor([0, 2, 6]))
 
 
 def probe_python_bounds():

@@ -57,6 +57,8 @@ FUNCTIONS = {
     "torch.nn.functional.one_hot": _numbers(1, 1, "num_classes"),
     "torch.nn.functional.pad": _numbers(1, 1, "pad"),
     "range": _numbers(0, None),
+    # `slice(start, stop)` built apart from a subscript: its bounds are read as `x[start:stop]`'s
+    "slice": _numbers(0, None),
 }
 # Tensor methods (and their `torch.` functions, which take the tensor first).
 METHODS = {
@@ -198,8 +200,9 @@ instead, changes the code around it in ways that depend on what it computes.
 Flags a tensor passed where a torch function or tensor method needs a Python number: a size
 (`torch.zeros((b, n, d))`, `x.view(b, n)`, `x.new_zeros(n)`), a bound or step
 (`torch.arange(lengths.max())`, `range(t)`), a count (`x.chunk(n)`, `x.topk(k)`,
-`F.one_hot(t, num_classes=n)`), a slice bound (`x[:n]`, `x[:, :n]`, `x[i, : n[i]]`, where `n` is a
-tensor or an element of one), and a 0-dim tensor as an integer index: an error for a full
+`F.one_hot(t, num_classes=n)`), a slice bound (`x[:n]`, `x[:, :n]`, `x[i, : n[i]]`, or a slice
+object made apart, `rows = slice(indptr[i], indptr[i + 1])`, where `n` or `indptr` is a tensor or
+an element of one), and a 0-dim tensor as an integer index: an error for a full
 reduction (`x[:, scores.argmax()]`, or a local bound to one: `best = scores.argmax(); x[best]`)
 and for what a loop over a tensor of one dimension binds (`rows, cols = torch.where(m)` then
 `for a, p in zip(rows, cols): d[a, p]`, or `for i in torch.arange(n): x[i]`), a warning for
