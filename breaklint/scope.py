@@ -171,6 +171,9 @@ class Project:
         self._is_guard: dict[DefinitionRef, bool] = {}
         self._redefinitions: dict[str, dict[str, list[str]]] = {}  # per module, by first key
         self._lookups: dict[tuple[str | None, str], DefinitionRef | None] = {}
+        # Per module, the modules its `from other import *` imports name, in order: a star
+        # lookup reads them for each name it is asked, and its imports are mostly not stars.
+        self._stars: dict[str, tuple[str, ...]] = {}
         self._resolved: dict[tuple[str, tuple[ImportAlias, ...], str], DefinitionRef | None] = {}
         self._callees: dict[
             tuple[str, str | None, tuple[ImportAlias, ...], str], DefinitionRef | None
@@ -236,11 +239,16 @@ class Project:
         """`name` re-exported by `from other import *` in `module`."""
         if "." in name:
             return None
-        for key, other in self.by_module[module].imports.items():
-            if key.startswith(STAR):
-                found = self.lookup(f"{other}.{name}", module)
-                if found is not None:
-                    return found
+        stars = self._stars.get(module)
+        if stars is None:
+            imports = self.by_module[module].imports
+            stars = self._stars[module] = tuple(
+                other for key, other in imports.items() if key.startswith(STAR)
+            )
+        for other in stars:
+            found = self.lookup(f"{other}.{name}", module)
+            if found is not None:
+                return found
         return None
 
     def type_alias(self, dotted: str, importer: str) -> tuple[str, str] | None:
