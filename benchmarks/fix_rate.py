@@ -4,6 +4,8 @@
     python benchmarks/fix_rate.py --local [--out DIR]
     python benchmarks/fix_rate.py --libraries x-transformers vit-pytorch \\
         --python /work/bench-venv/bin/python [--breaking-probes ACCURACY_DIR] [--out DIR]
+    python benchmarks/fix_rate.py --repositories nerf_pytorch pygat --checkouts CHECKOUTS \\
+        --python /work/bench-venv/bin/python [--breaking-probes REPOSITORIES_DIR] [--out DIR]
 
 A target is code plus probes. `--local` measures breaklint's own corpora with their probes:
 tests/corpus, tests/fixes and examples. `--libraries` takes libraries of the accuracy
@@ -11,7 +13,12 @@ benchmark (`library_accuracy.py`: its halves, its builder modules in benchmarks/
 the same seeded probes, one per builder and mode) and measures the installed packages of
 `--python`, copied. `--breaking-probes` names a `library_accuracy.py --out` folder: breaklint
 then runs only the probes that broke or skipped a frame there (the others have no break to
-remove), while the eager outputs are still compared on every probe.
+remove), while the eager outputs are still compared on every probe. `--repositories` takes the
+research repositories of `repository_breaks.py` (CHECKOUTS holds one checkout per name, its
+probes are `benchmarks/repositories/<name>.py`, written into the copy as `probes/probes.py`,
+where they find the checkout from their own path, and never linted or fixed); there
+`--breaking-probes` names a `repository_breaks.py --out` folder, and a repository where no
+probe broke is not run.
 
 For each target, on a copy (the originals are never written): the eager outputs of every
 probe are saved (seeded, called once, no compiling), breaklint with the probes collects the
@@ -33,7 +40,14 @@ and its text (fixes insert lines, so line numbers move).
   half's breaks and breaklint's own corpora; a break it does not list counts as fixable;
 - fix rate = fixable break statements gone after the fixes / fixable break statements; the
   table also counts the breaks flagged by a rule that offers a fix, and those whose finding
-  carried one before fixing ("fix announced": a later round can fix more, `if` under `if`).
+  carried one before fixing ("fix announced": a later round can fix more, `if` under `if`);
+- a config traces: of the fixable breaks, those that go away under a `torch._dynamo.config`
+  setting, as breaklint measured it (its findings' `config_knob`: the probe rerun with
+  `capture_scalar_outputs` or `capture_dynamic_output_shape_ops`, where Dynamo's message names
+  it, no longer breaks on the line). A source rewrite removes such a break only where the
+  number or the data-dependent shape never leaves the statement (`x[mask].sum()` as a
+  `torch.where`); where it does (`torch.unique`, `torch.nonzero` feeding later code), only the
+  config does. The rate is given both ways: with them counted fixable, and without them.
 
 Prints one table; with --out writes DIR/fix_rate.md and DIR/fix_rate.json.
 """
@@ -41,6 +55,7 @@ Prints one table; with --out writes DIR/fix_rate.md and DIR/fix_rate.json.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import shutil
@@ -61,6 +76,8 @@ from library_accuracy import (
     read_library,
     write_probe_file,
 )
+from repository_breaks import PROBES as REPOSITORY_PROBES
+from repository_breaks import REPOSITORIES
 
 REPO = Path(__file__).resolve().parent.parent
 LOCAL = ("tests/corpus", "tests/fixes", "examples")  # each a folder with a probes.py
@@ -83,6 +100,9 @@ class Target:
     half: str = "local"  # the accuracy benchmark's half of a library
     # Files the probes import, written beside them by name (a library's builders module).
     beside: tuple[tuple[str, str], ...] = ()
+    # Where the probes are written in the work folder: a repository's find the checkout from
+    # their own path (`src/probes`); this folder is never linted, fixed or counted as the code.
+    probes_folder: str = "."
 
 
 @dataclass(slots=True)
@@ -94,6 +114,7 @@ class Break:
     reason: str  # Dynamo's gb_type
     announced: bool = False  # a finding on it carried a fix
     unfixable: str | None = None  # why no rewrite of the source can remove it
+    config: str | None = None  # the `torch._dynamo.config` setting it goes away under
 
     @property
     def key(self) -> tuple[str, str]:
@@ -109,6 +130,8 @@ class Result:
     announced: int  # of those, the ones whose finding carried a fix before fixing
     fixable: int  # break statements fixable in source
     removed: int  # of those, the ones gone after the fixes
+    configurable: int  # of the fixable, those a config removes (`config_knob`)
+    removed_configurable: int  # of those, the ones gone after the fixes
     after: int
     new: int
     # The eager outputs after the fixes, compared here on the probes whose outputs the unfixed
@@ -125,6 +148,12 @@ class Result:
     @property
     def rate(self) -> float:
         return self.removed / self.fixable if self.fixable else 0.0
+
+    @property
+    def rate_without_config(self) -> float:
+        """The fix rate with the breaks a config traces left out."""
+        fixable = self.fixable - self.configurable
+        return (self.removed - self.removed_configurable) / fixable if fixable else 0.0
 
 
 def fixing_rules(python: str) -> frozenset[str]:
@@ -153,10 +182,13 @@ def _environment(paths: Sequence[Path]) -> dict[str, str]:
 
 
 def breaklint(
-    python: str, work: Path, jobs: int, *options: str
+    python: str, work: Path, target: Target, jobs: int, *options: str
 ) -> subprocess.CompletedProcess[str]:
-    command = [python, "-m", "breaklint", "src", "--isolated", "--probes", "probes.py"]
+    probes = f"{target.probes_folder}/probes.py"
+    command = [python, "-m", "breaklint", "src", "--isolated", "--probes", probes]
     command += ["--no-cache", "--jobs", str(jobs), "--output-format", "json", "--exit-zero"]
+    if target.probes_folder != ".":
+        command += ["--extend-exclude", target.probes_folder]
     return subprocess.run(
         [*command, *options],
         cwd=work,
@@ -168,7 +200,7 @@ def breaklint(
 
 
 def breaks(
-    result: subprocess.CompletedProcess[str], work: Path, target: str
+    result: subprocess.CompletedProcess[str], work: Path, target: Target
 ) -> tuple[list[Break], list[str]]:
     """The break statements Dynamo showed on the probes in breaklint's JSON report, and the
     probes that did not run."""
@@ -183,6 +215,8 @@ def breaks(
         if probe["status"] != "ok"
     ]
     unfixable = unfixable_breaks()
+    code = (work / "src").resolve()
+    probes = (work / target.probes_folder).resolve()
     found: dict[tuple[str, int], Break] = {}
     for finding in findings:
         real = finding["status"] == "confirmed" or finding["origin"] == "dynamic"
@@ -195,8 +229,10 @@ def breaks(
         entry = found.setdefault(where, Break(*where, text, [], finding.get("gb_type") or ""))
         entry.codes.append(finding["code"])
         entry.announced |= finding.get("fix") is not None
-        inside = source.resolve().is_relative_to((work / "src").resolve())
-        entry.unfixable = OUTSIDE if not inside else unfixable.get((target, *entry.key))
+        entry.config = entry.config or finding.get("config_knob")
+        where_is = source.resolve()
+        inside = where_is.is_relative_to(code) and not where_is.is_relative_to(probes)
+        entry.unfixable = OUTSIDE if not inside else unfixable.get((target.name, *entry.key))
     return list(found.values()), failed
 
 
@@ -235,11 +271,12 @@ print(json.dumps(differ))
 EAGER_FAILED = "*"  # the key of eager_outputs' answer when the probes did not run
 
 
-def eager_outputs(python: str, work: Path, mode: str) -> dict[str, str]:
+def eager_outputs(python: str, work: Path, mode: str, folder: str = ".") -> dict[str, str]:
     """Save the probes' eager outputs (`save`), or compare them with those saved: how each
-    probe's differ, by probe name."""
+    probe's differ, by probe name. The probes are `folder/eager_probes.py` in `work`."""
+    probes = f"{folder}/eager_probes.py"
     done = subprocess.run(
-        [python, "-c", _EAGER_OUTPUTS, "eager_probes.py", str(work / "outputs.pt"), mode],
+        [python, "-c", _EAGER_OUTPUTS, probes, str(work / "outputs.pt"), mode],
         cwd=work,
         env=_environment([work / "src"]),
         capture_output=True,
@@ -266,30 +303,33 @@ def outputs_verdict(unsteady: dict[str, str], differ: dict[str, str], probes: in
 def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> Result:
     started = time.perf_counter()
     if "def probe_" not in target.probes:  # no probe broke in the accuracy run
-        return Result(target.name, target.half, 0, 0, 0, 0, 0, 0, 0, NOTHING_TO_FIX)
+        return Result(target.name, target.half, 0, 0, 0, 0, 0, 0, 0, 0, 0, NOTHING_TO_FIX)
     with tempfile.TemporaryDirectory() as temporary:
         work = Path(temporary)
         for source in target.sources:
             if target.packages:
-                shutil.copytree(source, work / "src" / source.name, ignore=_BYTECODE)
+                shutil.copytree(source, work / "src" / source.name, ignore=_COPIED_NOT)
             else:
-                shutil.copytree(source, work / "src", dirs_exist_ok=True, ignore=_BYTECODE)
+                shutil.copytree(source, work / "src", dirs_exist_ok=True, ignore=_COPIED_NOT)
         (work / "src" / "probes.py").unlink(missing_ok=True)  # probes are not linted or fixed
-        (work / "probes.py").write_text(target.probes, encoding="utf-8")
-        (work / "eager_probes.py").write_text(target.eager_probes, encoding="utf-8")
+        folder = work / target.probes_folder
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "probes.py").write_text(target.probes, encoding="utf-8")
+        (folder / "eager_probes.py").write_text(target.eager_probes, encoding="utf-8")
         for name, text in target.beside:
-            (work / name).write_text(text, encoding="utf-8")
-        unsaved = eager_outputs(python, work, "save")
+            (folder / name).write_text(text, encoding="utf-8")
+        unsaved = eager_outputs(python, work, "save", target.probes_folder)
         # The unfixed code run again: probes whose outputs differ already are not reproducible,
         # and their outputs after the fixes prove nothing.
-        unsteady = unsaved or eager_outputs(python, work, "compare")
-        before, failed = breaks(breaklint(python, work, jobs), work, target.name)
-        fixed = breaklint(python, work, jobs, "--fix", "--unsafe-fixes")
-        after, failed_after = breaks(fixed, work, target.name)
-        differ = unsaved or eager_outputs(python, work, "compare")
+        unsteady = unsaved or eager_outputs(python, work, "compare", target.probes_folder)
+        before, failed = breaks(breaklint(python, work, target, jobs), work, target)
+        fixed = breaklint(python, work, target, jobs, "--fix", "--unsafe-fixes")
+        after, failed_after = breaks(fixed, work, target)
+        differ = unsaved or eager_outputs(python, work, "compare", target.probes_folder)
     remaining = {b.key for b in after}
     flagged = [b for b in before if fixers & set(b.codes)]
     fixable = [b for b in before if b.unfixable is None]
+    configurable = [b for b in fixable if b.config is not None]
     known = {b.key for b in before}
     return Result(
         target.name,
@@ -299,6 +339,8 @@ def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> R
         announced=sum(b.announced for b in flagged),
         fixable=len(fixable),
         removed=sum(b.key not in remaining for b in fixable),
+        configurable=len(configurable),
+        removed_configurable=sum(b.key not in remaining for b in configurable),
         after=len(after),
         new=sum(b.key not in known for b in after),
         outputs=outputs_verdict(unsteady, differ, target.eager_probes.count("\ndef probe_")),
@@ -312,11 +354,13 @@ def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> R
     )
 
 
-_BYTECODE = shutil.ignore_patterns("__pycache__", "*.pyc")
+_COPIED_NOT = shutil.ignore_patterns("__pycache__", "*.pyc", ".git")
 
 
 def _describe(entry: Break) -> str:
-    return f"{entry.path}:{entry.line} {'/'.join(entry.codes)} `{entry.text}` ({entry.reason})"
+    config = f"; `{entry.config}` traces it" if entry.config else ""
+    codes = "/".join(entry.codes)
+    return f"{entry.path}:{entry.line} {codes} `{entry.text}` ({entry.reason}{config})"
 
 
 def local_targets() -> list[Target]:
@@ -356,19 +400,46 @@ def library_target(name: str, python: str, accuracy_run: Path | None) -> Target:
     return Target(name, sources, True, probes, eager_probes, library.half, beside)
 
 
+def repository_target(name: str, checkouts: Path, breaks_run: Path | None) -> Target | None:
+    """A research repository of `repository_breaks.py` as a target: its checkout, with its
+    probes written where they find it (`src/probes`). With `breaks_run` (a
+    `repository_breaks.py --out` folder), breaklint runs only the probes that broke or skipped a
+    frame there, and a repository where none did is left out (None)."""
+    probes = (REPOSITORY_PROBES / f"{name}.py").read_text(encoding="utf-8")
+    broke = probes
+    if breaks_run is not None:
+        report = json.loads((breaks_run / f"{name}.json").read_text(encoding="utf-8"))
+        names = {p["name"] for p in report["probes"] if p["breaks"] or p["frames_skipped"]}
+        if not names:
+            return None
+        broke = only_probes(probes, names)
+    return Target(name, (checkouts / name,), False, broke, probes, "repositories", (), "src/probes")
+
+
+def only_probes(probes: str, names: set[str]) -> str:
+    """The probe file `probes` without the probe functions (`probe_*`) not in `names`."""
+    lines = probes.splitlines(keepends=True)
+    for node in reversed(ast.parse(probes).body):
+        dropped = isinstance(node, ast.FunctionDef) and node.name.startswith("probe_")
+        if dropped and node.name not in names:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            del lines[first - 1 : node.end_lineno]
+    return "".join(lines)
+
+
 def markdown(results: list[Result]) -> str:
     rows = [
         "| target | half | break statements | flagged by a fixing rule | fix announced "
-        "| fixable in source | removed | fix rate | after | new | nondeterministic probes "
-        "| eager outputs |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| fixable in source | removed | fix rate | a config traces | fix rate without them "
+        "| after | new | nondeterministic probes | eager outputs |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in results:
         outputs = r.outputs if r.outputs in VERDICTS else "differ"
         rows.append(
             f"| {r.target} | {r.half} | {r.before} | {r.flagged} | {r.announced} | {r.fixable} "
-            f"| {r.removed} | {r.rate:.0%} | {r.after} | {r.new} | {len(r.nondeterministic)} "
-            f"| {outputs} |"
+            f"| {r.removed} | {r.rate:.0%} | {r.configurable} | {r.rate_without_config:.0%} "
+            f"| {r.after} | {r.new} | {len(r.nondeterministic)} | {outputs} |"
         )
     for half in dict.fromkeys(r.half for r in results):
         rows.append(_total(half, [r for r in results if r.half == half]))
@@ -392,10 +463,15 @@ def _total(half: str, results: list[Result]) -> str:
     fixable = sum(r.fixable for r in results)
     removed = sum(r.removed for r in results)
     rate = f"{removed / fixable:.0%}" if fixable else "-"
+    configurable = sum(r.configurable for r in results)
+    in_source = fixable - configurable
+    removed_in_source = removed - sum(r.removed_configurable for r in results)
+    rate_in_source = f"{removed_in_source / in_source:.0%}" if in_source else "-"
     equal = all(r.outputs in VERDICTS for r in results)
     return (
         f"| all | {half} | {sum(r.before for r in results)} | {sum(r.flagged for r in results)} "
         f"| {sum(r.announced for r in results)} | {fixable} | {removed} | {rate} "
+        f"| {configurable} | {rate_in_source} "
         f"| {sum(r.after for r in results)} | {sum(r.new for r in results)} "
         f"| {sum(len(r.nondeterministic) for r in results)} | {EQUAL if equal else 'differ'} |"
     )
@@ -407,13 +483,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--libraries", nargs="*", default=[], choices=list(LIBRARIES), help="benchmark libraries"
     )
+    parser.add_argument(
+        "--repositories", nargs="*", default=[], choices=list(REPOSITORIES), help="research code"
+    )
+    parser.add_argument("--checkouts", type=Path, help="the repositories' checkouts, by name")
     parser.add_argument("--python", default=sys.executable, help="the environment to run in")
     parser.add_argument("--jobs", type=int, default=2, help="breaklint's worker processes")
     parser.add_argument(
         "--breaking-probes",
         type=Path,
         metavar="DIR",
-        help="run breaklint only on the probes that broke in this library_accuracy.py run",
+        help=(
+            "run breaklint only on the probes that broke in this library_accuracy.py run "
+            "(with --repositories, this repository_breaks.py run)"
+        ),
     )
     parser.add_argument("--out", type=Path)
     options = parser.parse_args(argv)
@@ -421,8 +504,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     targets += [
         library_target(name, options.python, options.breaking_probes) for name in options.libraries
     ]
+    if options.repositories and options.checkouts is None:
+        parser.error("--repositories needs --checkouts")
+    for name in options.repositories:
+        target = repository_target(name, options.checkouts, options.breaking_probes)
+        targets += [] if target is None else [target]
     if not targets:
-        parser.error("name --local or --libraries")
+        parser.error("name --local, --libraries or --repositories (with breaking probes)")
     fixers = fixing_rules(options.python)
     results = []
     for target in targets:
@@ -434,7 +522,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.out:
         options.out.mkdir(parents=True, exist_ok=True)
         (options.out / "fix_rate.md").write_text(report, encoding="utf-8")
-        document = [{**asdict(r), "rate": r.rate} for r in results]
+        document = [
+            {**asdict(r), "rate": r.rate, "rate_without_config": r.rate_without_config}
+            for r in results
+        ]
         (options.out / "fix_rate.json").write_text(json.dumps(document, indent=2) + "\n")
     return 0
 
