@@ -49,6 +49,11 @@ and its text (fixes insert lines, so line numbers move).
   `torch.where`); where it does (`torch.unique`, `torch.nonzero` feeding later code), only the
   config does. The rate is given both ways: with them counted fixable, and without them.
 
+Each fixable break left after the fixes is listed with why (`why_left`): Dynamo's alone, no
+static finding on it (a detection miss); a static finding without a fix; a fix made and undone
+because a probe rejected it (other eager outputs, more breaks, a failure); or a fix offered and
+the break still there (the fix was not made, or Dynamo still breaks on the fixed statement).
+
 Prints one table; with --out writes DIR/fix_rate.md and DIR/fix_rate.json.
 """
 
@@ -63,6 +68,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -140,7 +146,8 @@ class Result:
     nondeterministic: list[str] = field(default_factory=list)  # probes: how two unfixed runs differ
     undone: list[str] = field(default_factory=list)  # breaklint's messages about undone fixes
     not_fixable: list[str] = field(default_factory=list)
-    left: list[str] = field(default_factory=list)  # fixable breaks still there
+    left: list[str] = field(default_factory=list)  # fixable breaks still there, each with why
+    why_left: dict[str, int] = field(default_factory=dict)  # how many were left for each why
     failed: list[str] = field(default_factory=list)  # probes that did not run, before fixing
     failed_after: list[str] = field(default_factory=list)
     wall_s: float = 0.0
@@ -330,6 +337,8 @@ def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> R
     flagged = [b for b in before if fixers & set(b.codes)]
     fixable = [b for b in before if b.unfixable is None]
     configurable = [b for b in fixable if b.config is not None]
+    undone = [line for line in fixed.stderr.splitlines() if "undone" in line]
+    left = {_describe(b): why_left(b, undone) for b in fixable if b.key in remaining}
     known = {b.key for b in before}
     return Result(
         target.name,
@@ -345,9 +354,10 @@ def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> R
         new=sum(b.key not in known for b in after),
         outputs=outputs_verdict(unsteady, differ, target.eager_probes.count("\ndef probe_")),
         nondeterministic=[] if unsaved else [f"{name}: {why}" for name, why in unsteady.items()],
-        undone=[line for line in fixed.stderr.splitlines() if "undone" in line],
+        undone=undone,
         not_fixable=[f"{_describe(b)}: {b.unfixable}" for b in before if b.unfixable],
-        left=[_describe(b) for b in fixable if b.key in remaining],
+        left=[f"{described}: {why}" for described, why in left.items()],
+        why_left=dict(Counter(left.values()).most_common()),
         failed=failed,
         failed_after=failed_after,
         wall_s=round(time.perf_counter() - started, 1),
@@ -355,6 +365,29 @@ def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> R
 
 
 _COPIED_NOT = shutil.ignore_patterns("__pycache__", "*.pyc", ".git")
+
+
+# Why a fixable break was left, in the order the fixing goes: found, offered, kept, enough.
+NO_FINDING = "no static finding (only Dynamo's: a detection miss)"
+NO_FIX = "a static finding without a fix"
+UNDONE = "a fix made and undone: a probe rejected it"
+STAYS = "a fix offered, the break stays (not made, or made and Dynamo still breaks)"
+DYNAMIC_CODES = frozenset({"BL900", "BL901"})
+
+
+def why_left(entry: Break, undone: list[str]) -> str:
+    """Why a fixable break is still there after the fixes; `undone`: breaklint's messages about
+    the fixes the probes undid (`path: fixes (CODE at line N, ...) undone...`)."""
+    if set(entry.codes) <= DYNAMIC_CODES:
+        return NO_FINDING
+    if not entry.announced:
+        return NO_FIX
+    named = f"at line {entry.line}"
+    for message in undone:
+        # The fixes named before "undone" are those undone (those after it were kept).
+        if entry.path in message and named in message.partition(" undone")[0]:
+            return UNDONE
+    return STAYS
 
 
 def _describe(entry: Break) -> str:
@@ -447,6 +480,7 @@ def markdown(results: list[Result]) -> str:
     for r in results:
         for title, items in (
             ("not fixable in source", r.not_fixable),
+            ("fixable but left, why", [f"{n}: {why}" for why, n in r.why_left.items()]),
             ("fixable but left", r.left),
             ("fixes undone by the probes", r.undone),
             ("eager outputs after the fixes", [] if r.outputs in VERDICTS else [r.outputs]),

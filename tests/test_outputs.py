@@ -251,3 +251,17 @@ def test_the_benchmark_runs_only_the_probes_that_broke():
     assert "def probe_broke" in kept and "def _model" in kept
     assert "probe_clean" not in kept and "@staticmethod" not in kept
     compile(kept, "probes.py", "exec")
+
+
+def test_the_benchmark_says_why_a_fixable_break_was_left():
+    fix_rate = _fix_rate()
+
+    def left(codes: list[str], announced: bool, undone: list[str]) -> str:
+        entry = fix_rate.Break("src/m.py", 7, "if t:", codes, "", announced)
+        return fix_rate.why_left(entry, undone)
+
+    kept = "src/m.py: fixes (BL201 at line 9) undone, those that verified (BL201 at line 7) kept"
+    assert left(["BL900"], False, []) == fix_rate.NO_FINDING
+    assert left(["BL201", "BL900"], False, []) == fix_rate.NO_FIX
+    assert left(["BL201"], True, ["src/m.py: fixes (BL201 at line 7) undone"]) == fix_rate.UNDONE
+    assert left(["BL201"], True, [kept]) == fix_rate.STAYS
