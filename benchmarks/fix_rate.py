@@ -551,17 +551,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = measure(target, options.python, fixers, options.jobs)
         print(f"{target.name}: {result.removed}/{result.fixable} ({result.wall_s}s)", flush=True)
         results.append(result)
-    report = markdown(results)
-    print(report)
-    if options.out:
-        options.out.mkdir(parents=True, exist_ok=True)
-        (options.out / "fix_rate.md").write_text(report, encoding="utf-8")
-        document = [
-            {**asdict(r), "rate": r.rate, "rate_without_config": r.rate_without_config}
-            for r in results
-        ]
-        (options.out / "fix_rate.json").write_text(json.dumps(document, indent=2) + "\n")
+        if options.out:  # after each target: a long run keeps what it measured
+            write(options.out, results)
+    print(markdown(results))
     return 0
+
+
+def write(out: Path, results: list[Result]) -> None:
+    """DIR/fix_rate.md and DIR/fix_rate.json of `results`."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "fix_rate.md").write_text(markdown(results), encoding="utf-8")
+    document = [
+        {**asdict(r), "rate": r.rate, "rate_without_config": r.rate_without_config} for r in results
+    ]
+    (out / "fix_rate.json").write_text(json.dumps(document, indent=2) + "\n")
 
 
 if __name__ == "__main__":
