@@ -71,7 +71,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 # A sibling module: a script's own folder comes first on sys.path.
 from library_accuracy import (
@@ -191,7 +191,7 @@ def _environment(paths: Sequence[Path]) -> dict[str, str]:
 def breaklint(
     python: str, work: Path, target: Target, jobs: int, *options: str
 ) -> subprocess.CompletedProcess[str]:
-    probes = f"{target.probes_folder}/probes.py"
+    probes = str(PurePosixPath(target.probes_folder, "probes.py"))  # `probes.py` in `.`
     command = [python, "-m", "breaklint", "src", "--isolated", "--probes", probes]
     command += ["--no-cache", "--jobs", str(jobs), "--output-format", "json", "--exit-zero"]
     if target.probes_folder != ".":
@@ -238,7 +238,9 @@ def breaks(
         entry.announced |= finding.get("fix") is not None
         entry.config = entry.config or finding.get("config_knob")
         where_is = source.resolve()
-        inside = where_is.is_relative_to(code) and not where_is.is_relative_to(probes)
+        # The probes written into the code's folder (a repository's) are not the code.
+        in_probes = probes.is_relative_to(code) and where_is.is_relative_to(probes)
+        inside = where_is.is_relative_to(code) and not in_probes
         entry.unfixable = OUTSIDE if not inside else unfixable.get((target.name, *entry.key))
     return list(found.values()), failed
 
@@ -281,7 +283,7 @@ EAGER_FAILED = "*"  # the key of eager_outputs' answer when the probes did not r
 def eager_outputs(python: str, work: Path, mode: str, folder: str = ".") -> dict[str, str]:
     """Save the probes' eager outputs (`save`), or compare them with those saved: how each
     probe's differ, by probe name. The probes are `folder/eager_probes.py` in `work`."""
-    probes = f"{folder}/eager_probes.py"
+    probes = str(PurePosixPath(folder, "eager_probes.py"))
     done = subprocess.run(
         [python, "-c", _EAGER_OUTPUTS, probes, str(work / "outputs.pt"), mode],
         cwd=work,

@@ -214,6 +214,10 @@ def test_the_benchmark_sorts_breaks_by_where_a_fix_could_remove_them(tmp_path: P
     )
     assert failed == []
     by_text = {b.text: b for b in found}
+    # Probes beside the code (a library's, written in the work folder) leave it whole.
+    beside = fix_rate.Target("t", (), False, "", "")
+    found_beside, _ = fix_rate.breaks(_report(_dynamic("src/model.py", 1)), tmp_path, beside)
+    assert [b.unfixable for b in found_beside] == [None]
     assert by_text["y = x[x > 0]"].unfixable is None and by_text["y = x[x > 0]"].config is None
     assert by_text["z = x.nonzero()"].unfixable is None
     assert by_text["z = x.nonzero()"].config == knob
