@@ -4,6 +4,8 @@
     python benchmarks/fix_rate.py --local [--out DIR]
     python benchmarks/fix_rate.py --libraries x-transformers vit-pytorch \\
         --python /work/bench-venv/bin/python [--breaking-probes ACCURACY_DIR] [--out DIR]
+    python benchmarks/fix_rate.py --repositories nerf_pytorch pygat --checkouts CHECKOUTS \\
+        --python /work/bench-venv/bin/python [--breaking-probes REPOSITORIES_DIR] [--out DIR]
 
 A target is code plus probes. `--local` measures breaklint's own corpora with their probes:
 tests/corpus, tests/fixes and examples. `--libraries` takes libraries of the accuracy
@@ -11,7 +13,12 @@ benchmark (`library_accuracy.py`: its halves, its builder modules in benchmarks/
 the same seeded probes, one per builder and mode) and measures the installed packages of
 `--python`, copied. `--breaking-probes` names a `library_accuracy.py --out` folder: breaklint
 then runs only the probes that broke or skipped a frame there (the others have no break to
-remove), while the eager outputs are still compared on every probe.
+remove), while the eager outputs are still compared on every probe. `--repositories` takes the
+research repositories of `repository_breaks.py` (CHECKOUTS holds one checkout per name, its
+probes are `benchmarks/repositories/<name>.py`, written into the copy as `probes/probes.py`,
+where they find the checkout from their own path, and never linted or fixed); there
+`--breaking-probes` names a `repository_breaks.py --out` folder, and a repository where no
+probe broke is not run.
 
 For each target, on a copy (the originals are never written): the eager outputs of every
 probe are saved (seeded, called once, no compiling), breaklint with the probes collects the
@@ -33,7 +40,19 @@ and its text (fixes insert lines, so line numbers move).
   half's breaks and breaklint's own corpora; a break it does not list counts as fixable;
 - fix rate = fixable break statements gone after the fixes / fixable break statements; the
   table also counts the breaks flagged by a rule that offers a fix, and those whose finding
-  carried one before fixing ("fix announced": a later round can fix more, `if` under `if`).
+  carried one before fixing ("fix announced": a later round can fix more, `if` under `if`);
+- a config traces: of the fixable breaks, those that go away under a `torch._dynamo.config`
+  setting, as breaklint measured it (its findings' `config_knob`: the probe rerun with
+  `capture_scalar_outputs` or `capture_dynamic_output_shape_ops`, where Dynamo's message names
+  it, no longer breaks on the line). A source rewrite removes such a break only where the
+  number or the data-dependent shape never leaves the statement (`x[mask].sum()` as a
+  `torch.where`); where it does (`torch.unique`, `torch.nonzero` feeding later code), only the
+  config does. The rate is given both ways: with them counted fixable, and without them.
+
+Each fixable break left after the fixes is listed with why (`why_left`): Dynamo's alone, no
+static finding on it (a detection miss); a static finding without a fix; a fix made and undone
+because a probe rejected it (other eager outputs, more breaks, a failure); or a fix offered and
+the break still there (the fix was not made, or Dynamo still breaks on the fixed statement).
 
 Prints one table; with --out writes DIR/fix_rate.md and DIR/fix_rate.json.
 """
@@ -41,6 +60,7 @@ Prints one table; with --out writes DIR/fix_rate.md and DIR/fix_rate.json.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import shutil
@@ -48,9 +68,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 # A sibling module: a script's own folder comes first on sys.path.
 from library_accuracy import (
@@ -61,6 +82,8 @@ from library_accuracy import (
     read_library,
     write_probe_file,
 )
+from repository_breaks import PROBES as REPOSITORY_PROBES
+from repository_breaks import REPOSITORIES
 
 REPO = Path(__file__).resolve().parent.parent
 LOCAL = ("tests/corpus", "tests/fixes", "examples")  # each a folder with a probes.py
@@ -83,6 +106,9 @@ class Target:
     half: str = "local"  # the accuracy benchmark's half of a library
     # Files the probes import, written beside them by name (a library's builders module).
     beside: tuple[tuple[str, str], ...] = ()
+    # Where the probes are written in the work folder: a repository's find the checkout from
+    # their own path (`src/probes`); this folder is never linted, fixed or counted as the code.
+    probes_folder: str = "."
 
 
 @dataclass(slots=True)
@@ -94,6 +120,7 @@ class Break:
     reason: str  # Dynamo's gb_type
     announced: bool = False  # a finding on it carried a fix
     unfixable: str | None = None  # why no rewrite of the source can remove it
+    config: str | None = None  # the `torch._dynamo.config` setting it goes away under
 
     @property
     def key(self) -> tuple[str, str]:
@@ -109,6 +136,8 @@ class Result:
     announced: int  # of those, the ones whose finding carried a fix before fixing
     fixable: int  # break statements fixable in source
     removed: int  # of those, the ones gone after the fixes
+    configurable: int  # of the fixable, those a config removes (`config_knob`)
+    removed_configurable: int  # of those, the ones gone after the fixes
     after: int
     new: int
     # The eager outputs after the fixes, compared here on the probes whose outputs the unfixed
@@ -117,7 +146,8 @@ class Result:
     nondeterministic: list[str] = field(default_factory=list)  # probes: how two unfixed runs differ
     undone: list[str] = field(default_factory=list)  # breaklint's messages about undone fixes
     not_fixable: list[str] = field(default_factory=list)
-    left: list[str] = field(default_factory=list)  # fixable breaks still there
+    left: list[str] = field(default_factory=list)  # fixable breaks still there, each with why
+    why_left: dict[str, int] = field(default_factory=dict)  # how many were left for each why
     failed: list[str] = field(default_factory=list)  # probes that did not run, before fixing
     failed_after: list[str] = field(default_factory=list)
     wall_s: float = 0.0
@@ -125,6 +155,12 @@ class Result:
     @property
     def rate(self) -> float:
         return self.removed / self.fixable if self.fixable else 0.0
+
+    @property
+    def rate_without_config(self) -> float:
+        """The fix rate with the breaks a config traces left out."""
+        fixable = self.fixable - self.configurable
+        return (self.removed - self.removed_configurable) / fixable if fixable else 0.0
 
 
 def fixing_rules(python: str) -> frozenset[str]:
@@ -153,10 +189,13 @@ def _environment(paths: Sequence[Path]) -> dict[str, str]:
 
 
 def breaklint(
-    python: str, work: Path, jobs: int, *options: str
+    python: str, work: Path, target: Target, jobs: int, *options: str
 ) -> subprocess.CompletedProcess[str]:
-    command = [python, "-m", "breaklint", "src", "--isolated", "--probes", "probes.py"]
+    probes = str(PurePosixPath(target.probes_folder, "probes.py"))  # `probes.py` in `.`
+    command = [python, "-m", "breaklint", "src", "--isolated", "--probes", probes]
     command += ["--no-cache", "--jobs", str(jobs), "--output-format", "json", "--exit-zero"]
+    if target.probes_folder != ".":
+        command += ["--extend-exclude", target.probes_folder]
     return subprocess.run(
         [*command, *options],
         cwd=work,
@@ -168,7 +207,7 @@ def breaklint(
 
 
 def breaks(
-    result: subprocess.CompletedProcess[str], work: Path, target: str
+    result: subprocess.CompletedProcess[str], work: Path, target: Target
 ) -> tuple[list[Break], list[str]]:
     """The break statements Dynamo showed on the probes in breaklint's JSON report, and the
     probes that did not run."""
@@ -183,6 +222,8 @@ def breaks(
         if probe["status"] != "ok"
     ]
     unfixable = unfixable_breaks()
+    code = (work / "src").resolve()
+    probes = (work / target.probes_folder).resolve()
     found: dict[tuple[str, int], Break] = {}
     for finding in findings:
         real = finding["status"] == "confirmed" or finding["origin"] == "dynamic"
@@ -195,8 +236,12 @@ def breaks(
         entry = found.setdefault(where, Break(*where, text, [], finding.get("gb_type") or ""))
         entry.codes.append(finding["code"])
         entry.announced |= finding.get("fix") is not None
-        inside = source.resolve().is_relative_to((work / "src").resolve())
-        entry.unfixable = OUTSIDE if not inside else unfixable.get((target, *entry.key))
+        entry.config = entry.config or finding.get("config_knob")
+        where_is = source.resolve()
+        # The probes written into the code's folder (a repository's) are not the code.
+        in_probes = probes.is_relative_to(code) and where_is.is_relative_to(probes)
+        inside = where_is.is_relative_to(code) and not in_probes
+        entry.unfixable = OUTSIDE if not inside else unfixable.get((target.name, *entry.key))
     return list(found.values()), failed
 
 
@@ -235,11 +280,12 @@ print(json.dumps(differ))
 EAGER_FAILED = "*"  # the key of eager_outputs' answer when the probes did not run
 
 
-def eager_outputs(python: str, work: Path, mode: str) -> dict[str, str]:
+def eager_outputs(python: str, work: Path, mode: str, folder: str = ".") -> dict[str, str]:
     """Save the probes' eager outputs (`save`), or compare them with those saved: how each
-    probe's differ, by probe name."""
+    probe's differ, by probe name. The probes are `folder/eager_probes.py` in `work`."""
+    probes = str(PurePosixPath(folder, "eager_probes.py"))
     done = subprocess.run(
-        [python, "-c", _EAGER_OUTPUTS, "eager_probes.py", str(work / "outputs.pt"), mode],
+        [python, "-c", _EAGER_OUTPUTS, probes, str(work / "outputs.pt"), mode],
         cwd=work,
         env=_environment([work / "src"]),
         capture_output=True,
@@ -248,7 +294,10 @@ def eager_outputs(python: str, work: Path, mode: str) -> dict[str, str]:
     )
     if done.returncode != 0:
         return {EAGER_FAILED: f"the probes did not run eagerly: {done.stderr.strip()[-500:]}"}
-    return json.loads(done.stdout) if mode == "compare" else {}
+    if mode != "compare":
+        return {}
+    # The answer is the last line: the code the probes run may print on its own.
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def outputs_verdict(unsteady: dict[str, str], differ: dict[str, str], probes: int) -> str:
@@ -266,30 +315,35 @@ def outputs_verdict(unsteady: dict[str, str], differ: dict[str, str], probes: in
 def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> Result:
     started = time.perf_counter()
     if "def probe_" not in target.probes:  # no probe broke in the accuracy run
-        return Result(target.name, target.half, 0, 0, 0, 0, 0, 0, 0, NOTHING_TO_FIX)
+        return Result(target.name, target.half, 0, 0, 0, 0, 0, 0, 0, 0, 0, NOTHING_TO_FIX)
     with tempfile.TemporaryDirectory() as temporary:
         work = Path(temporary)
         for source in target.sources:
             if target.packages:
-                shutil.copytree(source, work / "src" / source.name, ignore=_BYTECODE)
+                shutil.copytree(source, work / "src" / source.name, ignore=_COPIED_NOT)
             else:
-                shutil.copytree(source, work / "src", dirs_exist_ok=True, ignore=_BYTECODE)
+                shutil.copytree(source, work / "src", dirs_exist_ok=True, ignore=_COPIED_NOT)
         (work / "src" / "probes.py").unlink(missing_ok=True)  # probes are not linted or fixed
-        (work / "probes.py").write_text(target.probes, encoding="utf-8")
-        (work / "eager_probes.py").write_text(target.eager_probes, encoding="utf-8")
+        folder = work / target.probes_folder
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "probes.py").write_text(target.probes, encoding="utf-8")
+        (folder / "eager_probes.py").write_text(target.eager_probes, encoding="utf-8")
         for name, text in target.beside:
-            (work / name).write_text(text, encoding="utf-8")
-        unsaved = eager_outputs(python, work, "save")
+            (folder / name).write_text(text, encoding="utf-8")
+        unsaved = eager_outputs(python, work, "save", target.probes_folder)
         # The unfixed code run again: probes whose outputs differ already are not reproducible,
         # and their outputs after the fixes prove nothing.
-        unsteady = unsaved or eager_outputs(python, work, "compare")
-        before, failed = breaks(breaklint(python, work, jobs), work, target.name)
-        fixed = breaklint(python, work, jobs, "--fix", "--unsafe-fixes")
-        after, failed_after = breaks(fixed, work, target.name)
-        differ = unsaved or eager_outputs(python, work, "compare")
+        unsteady = unsaved or eager_outputs(python, work, "compare", target.probes_folder)
+        before, failed = breaks(breaklint(python, work, target, jobs), work, target)
+        fixed = breaklint(python, work, target, jobs, "--fix", "--unsafe-fixes")
+        after, failed_after = breaks(fixed, work, target)
+        differ = unsaved or eager_outputs(python, work, "compare", target.probes_folder)
     remaining = {b.key for b in after}
     flagged = [b for b in before if fixers & set(b.codes)]
     fixable = [b for b in before if b.unfixable is None]
+    configurable = [b for b in fixable if b.config is not None]
+    undone = [line for line in fixed.stderr.splitlines() if "undone" in line]
+    left = {_describe(b): why_left(b, undone) for b in fixable if b.key in remaining}
     known = {b.key for b in before}
     return Result(
         target.name,
@@ -299,24 +353,52 @@ def measure(target: Target, python: str, fixers: frozenset[str], jobs: int) -> R
         announced=sum(b.announced for b in flagged),
         fixable=len(fixable),
         removed=sum(b.key not in remaining for b in fixable),
+        configurable=len(configurable),
+        removed_configurable=sum(b.key not in remaining for b in configurable),
         after=len(after),
         new=sum(b.key not in known for b in after),
         outputs=outputs_verdict(unsteady, differ, target.eager_probes.count("\ndef probe_")),
         nondeterministic=[] if unsaved else [f"{name}: {why}" for name, why in unsteady.items()],
-        undone=[line for line in fixed.stderr.splitlines() if "undone" in line],
+        undone=undone,
         not_fixable=[f"{_describe(b)}: {b.unfixable}" for b in before if b.unfixable],
-        left=[_describe(b) for b in fixable if b.key in remaining],
+        left=[f"{described}: {why}" for described, why in left.items()],
+        why_left=dict(Counter(left.values()).most_common()),
         failed=failed,
         failed_after=failed_after,
         wall_s=round(time.perf_counter() - started, 1),
     )
 
 
-_BYTECODE = shutil.ignore_patterns("__pycache__", "*.pyc")
+_COPIED_NOT = shutil.ignore_patterns("__pycache__", "*.pyc", ".git")
+
+
+# Why a fixable break was left, in the order the fixing goes: found, offered, kept, enough.
+NO_FINDING = "no static finding (only Dynamo's: a detection miss)"
+NO_FIX = "a static finding without a fix"
+UNDONE = "a fix made and undone: a probe rejected it"
+STAYS = "a fix offered, the break stays (not made, or made and Dynamo still breaks)"
+DYNAMIC_CODES = frozenset({"BL900", "BL901"})
+
+
+def why_left(entry: Break, undone: list[str]) -> str:
+    """Why a fixable break is still there after the fixes; `undone`: breaklint's messages about
+    the fixes the probes undid (`path: fixes (CODE at line N, ...) undone...`)."""
+    if set(entry.codes) <= DYNAMIC_CODES:
+        return NO_FINDING
+    if not entry.announced:
+        return NO_FIX
+    named = f"at line {entry.line}"
+    for message in undone:
+        # The fixes named before "undone" are those undone (those after it were kept).
+        if entry.path in message and named in message.partition(" undone")[0]:
+            return UNDONE
+    return STAYS
 
 
 def _describe(entry: Break) -> str:
-    return f"{entry.path}:{entry.line} {'/'.join(entry.codes)} `{entry.text}` ({entry.reason})"
+    config = f"; `{entry.config}` traces it" if entry.config else ""
+    codes = "/".join(entry.codes)
+    return f"{entry.path}:{entry.line} {codes} `{entry.text}` ({entry.reason}{config})"
 
 
 def local_targets() -> list[Target]:
@@ -356,19 +438,46 @@ def library_target(name: str, python: str, accuracy_run: Path | None) -> Target:
     return Target(name, sources, True, probes, eager_probes, library.half, beside)
 
 
+def repository_target(name: str, checkouts: Path, breaks_run: Path | None) -> Target | None:
+    """A research repository of `repository_breaks.py` as a target: its checkout, with its
+    probes written where they find it (`src/probes`). With `breaks_run` (a
+    `repository_breaks.py --out` folder), breaklint runs only the probes that broke or skipped a
+    frame there, and a repository where none did is left out (None)."""
+    probes = (REPOSITORY_PROBES / f"{name}.py").read_text(encoding="utf-8")
+    broke = probes
+    if breaks_run is not None:
+        report = json.loads((breaks_run / f"{name}.json").read_text(encoding="utf-8"))
+        names = {p["name"] for p in report["probes"] if p["breaks"] or p["frames_skipped"]}
+        if not names:
+            return None
+        broke = only_probes(probes, names)
+    return Target(name, (checkouts / name,), False, broke, probes, "repositories", (), "src/probes")
+
+
+def only_probes(probes: str, names: set[str]) -> str:
+    """The probe file `probes` without the probe functions (`probe_*`) not in `names`."""
+    lines = probes.splitlines(keepends=True)
+    for node in reversed(ast.parse(probes).body):
+        dropped = isinstance(node, ast.FunctionDef) and node.name.startswith("probe_")
+        if dropped and node.name not in names:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            del lines[first - 1 : node.end_lineno]
+    return "".join(lines)
+
+
 def markdown(results: list[Result]) -> str:
     rows = [
         "| target | half | break statements | flagged by a fixing rule | fix announced "
-        "| fixable in source | removed | fix rate | after | new | nondeterministic probes "
-        "| eager outputs |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| fixable in source | removed | fix rate | a config traces | fix rate without them "
+        "| after | new | nondeterministic probes | eager outputs |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in results:
         outputs = r.outputs if r.outputs in VERDICTS else "differ"
         rows.append(
             f"| {r.target} | {r.half} | {r.before} | {r.flagged} | {r.announced} | {r.fixable} "
-            f"| {r.removed} | {r.rate:.0%} | {r.after} | {r.new} | {len(r.nondeterministic)} "
-            f"| {outputs} |"
+            f"| {r.removed} | {r.rate:.0%} | {r.configurable} | {r.rate_without_config:.0%} "
+            f"| {r.after} | {r.new} | {len(r.nondeterministic)} | {outputs} |"
         )
     for half in dict.fromkeys(r.half for r in results):
         rows.append(_total(half, [r for r in results if r.half == half]))
@@ -376,6 +485,7 @@ def markdown(results: list[Result]) -> str:
     for r in results:
         for title, items in (
             ("not fixable in source", r.not_fixable),
+            ("fixable but left, why", [f"{n}: {why}" for why, n in r.why_left.items()]),
             ("fixable but left", r.left),
             ("fixes undone by the probes", r.undone),
             ("eager outputs after the fixes", [] if r.outputs in VERDICTS else [r.outputs]),
@@ -392,10 +502,15 @@ def _total(half: str, results: list[Result]) -> str:
     fixable = sum(r.fixable for r in results)
     removed = sum(r.removed for r in results)
     rate = f"{removed / fixable:.0%}" if fixable else "-"
+    configurable = sum(r.configurable for r in results)
+    in_source = fixable - configurable
+    removed_in_source = removed - sum(r.removed_configurable for r in results)
+    rate_in_source = f"{removed_in_source / in_source:.0%}" if in_source else "-"
     equal = all(r.outputs in VERDICTS for r in results)
     return (
         f"| all | {half} | {sum(r.before for r in results)} | {sum(r.flagged for r in results)} "
         f"| {sum(r.announced for r in results)} | {fixable} | {removed} | {rate} "
+        f"| {configurable} | {rate_in_source} "
         f"| {sum(r.after for r in results)} | {sum(r.new for r in results)} "
         f"| {sum(len(r.nondeterministic) for r in results)} | {EQUAL if equal else 'differ'} |"
     )
@@ -407,13 +522,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--libraries", nargs="*", default=[], choices=list(LIBRARIES), help="benchmark libraries"
     )
+    parser.add_argument(
+        "--repositories", nargs="*", default=[], choices=list(REPOSITORIES), help="research code"
+    )
+    parser.add_argument("--checkouts", type=Path, help="the repositories' checkouts, by name")
     parser.add_argument("--python", default=sys.executable, help="the environment to run in")
     parser.add_argument("--jobs", type=int, default=2, help="breaklint's worker processes")
     parser.add_argument(
         "--breaking-probes",
         type=Path,
         metavar="DIR",
-        help="run breaklint only on the probes that broke in this library_accuracy.py run",
+        help=(
+            "run breaklint only on the probes that broke in this library_accuracy.py run "
+            "(with --repositories, this repository_breaks.py run)"
+        ),
     )
     parser.add_argument("--out", type=Path)
     options = parser.parse_args(argv)
@@ -421,22 +543,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     targets += [
         library_target(name, options.python, options.breaking_probes) for name in options.libraries
     ]
+    if options.repositories and options.checkouts is None:
+        parser.error("--repositories needs --checkouts")
+    for name in options.repositories:
+        target = repository_target(name, options.checkouts, options.breaking_probes)
+        targets += [] if target is None else [target]
     if not targets:
-        parser.error("name --local or --libraries")
+        parser.error("name --local, --libraries or --repositories (with breaking probes)")
     fixers = fixing_rules(options.python)
     results = []
     for target in targets:
         result = measure(target, options.python, fixers, options.jobs)
         print(f"{target.name}: {result.removed}/{result.fixable} ({result.wall_s}s)", flush=True)
         results.append(result)
-    report = markdown(results)
-    print(report)
-    if options.out:
-        options.out.mkdir(parents=True, exist_ok=True)
-        (options.out / "fix_rate.md").write_text(report, encoding="utf-8")
-        document = [{**asdict(r), "rate": r.rate} for r in results]
-        (options.out / "fix_rate.json").write_text(json.dumps(document, indent=2) + "\n")
+        if options.out:  # after each target: a long run keeps what it measured
+            write(options.out, results)
+    print(markdown(results))
     return 0
+
+
+def write(out: Path, results: list[Result]) -> None:
+    """DIR/fix_rate.md and DIR/fix_rate.json of `results`."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "fix_rate.md").write_text(markdown(results), encoding="utf-8")
+    document = [
+        {**asdict(r), "rate": r.rate, "rate_without_config": r.rate_without_config} for r in results
+    ]
+    (out / "fix_rate.json").write_text(json.dumps(document, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ here must be exactly what the rewrite can do: a fix shown in a report is a fix `
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -200,17 +201,55 @@ def removal_fix(
 
 # Calls that only tell the user something: a block of them does nothing the code later reads.
 NOTICES = frozenset({"warnings.warn", "warnings.warn_explicit", "print"})
+# The builtin warning categories, which a call that tells may pass beside its message.
+_CATEGORIES = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, Warning)
+)
 
 
 def only_notices(context: RuleContext, body: list[ast.stmt]) -> bool:
-    """Whether every statement of `body` is a call that only tells (`warnings.warn`, `print`)."""
-    facts = context.facts
+    """Whether every statement of `body` is a call that only tells (`tells`)."""
     return all(
-        isinstance(s, ast.Expr)
-        and isinstance(s.value, ast.Call)
-        and facts.resolve(s.value.func) in NOTICES
+        isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and tells(context, s.value)
         for s in body
     )
+
+
+def tells(context: RuleContext, call: ast.Call) -> bool:
+    """A call that only tells: `warnings.warn`, `print`, or a function (not a method: it may
+    change its object) given only a message (`rank_warn(f"{x.dtype} overflows", UserWarning,
+    stacklevel=2)`): text, with warning categories and constants beside it. Passed nothing the
+    code computes but text, it can change no value the code reads later."""
+    facts = context.facts
+    if facts.resolve(call.func) in NOTICES:
+        return True
+    name = dotted(call.func)
+    if name is None or any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    head = name.partition(".")[0]
+    if head in facts.names or ("." in name and head not in context.imports):
+        return False
+    arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+    return any(map(_text, call.args)) and all(
+        _text(a) or _constant_or_category(a) for a in arguments
+    )
+
+
+def _text(node: ast.expr) -> bool:
+    """A message: a string, an f-string, or strings joined by `+`."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _text(node.left) and _text(node.right)
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
+def _constant_or_category(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return True
+    return isinstance(node, ast.Name) and node.id in _CATEGORIES
 
 
 CHECK_MESSAGE = (

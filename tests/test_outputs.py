@@ -1,12 +1,15 @@
 """Eager outputs compared across runs (breaklint.dynamic.outputs, which `--fix` with probes and
 benchmarks/fix_rate.py use): value by value inside containers and objects, NaN equal to NaN at
 the same place, tolerances by dtype; and the fix-rate benchmark's rerun of the unfixed code,
-which reports probes whose outputs it does not reproduce as nondeterministic."""
+which reports probes whose outputs it does not reproduce as nondeterministic, and sorts breaks
+by where a fix could remove them."""
 
 from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import json
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -135,6 +138,7 @@ class Cache:
 
 
 def steady(x):
+    print("a model that prints")  # on stdout, before the benchmark's answer
     return {"log": torch.log(x), "cache": Cache(x * 2)}
 
 
@@ -176,3 +180,93 @@ def test_the_benchmark_says_when_the_probes_did_not_run(tmp_path: Path):
     verdict = fix_rate.outputs_verdict(failed, failed, 1)
     assert verdict.startswith("the probes did not run eagerly: ")
     assert verdict.endswith("RuntimeError: no model here")
+
+
+def _report(*findings: dict[str, object]) -> subprocess.CompletedProcess[str]:
+    document = {"findings": list(findings), "probes": [{"probe": "p", "status": "ok"}]}
+    return subprocess.CompletedProcess([], 0, json.dumps(document), "")
+
+
+def _dynamic(path: str, line: int, **more: object) -> dict[str, object]:
+    finding = {"code": "BL900", "path": path, "line": line, "status": "confirmed"}
+    return {**finding, "origin": "dynamic", "gb_type": "Dynamic shape operator", **more}
+
+
+def test_the_benchmark_sorts_breaks_by_where_a_fix_could_remove_them(tmp_path: Path):
+    """A break in the target's code is fixable in source; one a config removes (as breaklint
+    measured it) is fixable too but counted apart; one in another package, or in the probes
+    written into the copy, is not the target's to fix."""
+    fix_rate = _fix_rate()
+    (tmp_path / "src" / "probes").mkdir(parents=True)
+    (tmp_path / "src" / "model.py").write_text("y = x[x > 0]\nz = x.nonzero()\n")
+    (tmp_path / "src" / "probes" / "probes.py").write_text("a = b.item()\n")
+    (tmp_path / "site.py").write_text("if t: pass\n")
+    target = fix_rate.Target("t", (), False, "", "", probes_folder="src/probes")
+    knob = "capture_dynamic_output_shape_ops"
+    found, failed = fix_rate.breaks(
+        _report(
+            _dynamic("src/model.py", 1),
+            _dynamic("src/model.py", 2, config_knob=knob),
+            _dynamic("src/probes/probes.py", 1),
+            _dynamic("site.py", 1),
+        ),
+        tmp_path,
+        target,
+    )
+    assert failed == []
+    by_text = {b.text: b for b in found}
+    # Probes beside the code (a library's, written in the work folder) leave it whole.
+    beside = fix_rate.Target("t", (), False, "", "")
+    found_beside, _ = fix_rate.breaks(_report(_dynamic("src/model.py", 1)), tmp_path, beside)
+    assert [b.unfixable for b in found_beside] == [None]
+    assert by_text["y = x[x > 0]"].unfixable is None and by_text["y = x[x > 0]"].config is None
+    assert by_text["z = x.nonzero()"].unfixable is None
+    assert by_text["z = x.nonzero()"].config == knob
+    assert by_text["a = b.item()"].unfixable == fix_rate.OUTSIDE
+    assert by_text["if t: pass"].unfixable == fix_rate.OUTSIDE
+    # Of two fixable breaks one went, the one a config removes stayed.
+    result = fix_rate.Result(
+        "t", "h", before=4, flagged=0, announced=0, fixable=2, removed=1, configurable=1,
+        removed_configurable=0, after=3, new=0, outputs=fix_rate.EQUAL,
+    )  # fmt: skip
+    assert (result.rate, result.rate_without_config) == (0.5, 1.0)
+
+
+def test_the_benchmark_runs_only_the_probes_that_broke():
+    fix_rate = _fix_rate()
+    probes = textwrap.dedent(
+        """
+        import torch
+
+
+        def _model():
+            return torch.nn.Linear(2, 2)
+
+
+        def probe_broke():
+            return _model(), (torch.randn(2),)
+
+
+        @staticmethod
+        def probe_clean():
+            return _model(), (torch.randn(2),)
+        """
+    )
+    kept = fix_rate.only_probes(probes, {"probe_broke"})
+    assert "def probe_broke" in kept and "def _model" in kept
+    assert "probe_clean" not in kept and "@staticmethod" not in kept
+    compile(kept, "probes.py", "exec")
+
+
+def test_the_benchmark_says_why_a_fixable_break_was_left():
+    fix_rate = _fix_rate()
+
+    def left(codes: list[str], announced: bool, undone: list[str]) -> str:
+        entry = fix_rate.Break("src/m.py", 7, "if t:", codes, "", announced)
+        return fix_rate.why_left(entry, undone)
+
+    kept = "src/m.py: fixes (BL201 at line 9) undone, those that verified (BL201 at line 7) kept"
+    assert left(["BL900"], False, []) == fix_rate.NO_FINDING
+    assert left(["BL201", "BL900"], False, []) == fix_rate.NO_FIX
+    assert left(["BL201"], True, ["src/m.py: fixes (BL201 at line 7) undone"]) == fix_rate.UNDONE
+    assert left(["BL201"], True, [kept]) == fix_rate.STAYS

@@ -131,9 +131,10 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
 
 def where_told(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
-    """The `where-told` fix: an `if`/`else` one branch of which only tells and the other
-    assigns becomes `if torch.compiler.is_compiling():` with `name = torch.where(cond, ...)`,
-    the name kept where the telling branch ran, and the `if` as it was under `else:`."""
+    """The `where-told` fix: an `if`/`else` whose branches tell and assign (one branch may
+    only tell) becomes `if torch.compiler.is_compiling():` with `name = torch.where(cond, ...)`
+    per name assigned, the name kept where a branch does not assign it, and the `if` as it was
+    under `else:`."""
     import libcst as cst
 
     from breaklint.rewrites import call, graph_condition, torch_function, without_guards
@@ -142,21 +143,16 @@ def where_told(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         return None
     node = without_guards(node, fix.torch)
     assert isinstance(node.orelse, cst.Else)
-    blocks = (node.body, node.orelse.body)
-    assigning = [
-        isinstance(block, cst.IndentedBlock)
-        and isinstance(block.body[0], cst.SimpleStatementLine)
-        and isinstance(block.body[0].body[0], cst.Assign)
-        for block in blocks
-    ]
-    if assigning.count(True) != 1:
+    # What each branch assigns, its telling calls left out (the rule checked the rest).
+    assigned = [dict(_assigned(block)) for block in (node.body, node.orelse.body)]
+    names = list(assigned[0] or assigned[1])
+    if not names:
         return None
     where = torch_function(fix.torch, "where")
     test = graph_condition(node.test, fix.torch)
     updates = []
-    for name, value in cst_assignments(blocks[assigning.index(True)]):
-        kept = cst.Name(name)
-        chosen = (value, kept) if assigning[0] else (kept, value)
+    for name in names:
+        chosen = (values.get(name, cst.Name(name)) for values in assigned)
         assign = cst.Assign([cst.AssignTarget(cst.Name(name))], call(where, test, *chosen))
         updates.append(cst.SimpleStatementLine([assign]))
     compiling = cst.Attribute(
@@ -285,6 +281,18 @@ def while_loop(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
 
 # Page examples of the fixes for values of submodules, shown before and after.
+
+
+def _assigned(block: cst.BaseSuite) -> list[tuple[str, cst.BaseExpression]]:
+    """The assignments of a block that only tells and assigns, in order."""
+    import libcst as cst
+
+    lines = [
+        line
+        for line in block.body
+        if isinstance(line, cst.SimpleStatementLine) and isinstance(line.body[0], cst.Assign)
+    ]
+    return cst_assignments(block.with_changes(body=lines))
 
 
 def cst_assignments(block: cst.BaseSuite) -> list[tuple[str, cst.BaseExpression]]:

@@ -127,6 +127,45 @@ _LABELS_COMPILED = """\
         else:
             y = y * 2 - 1
 """
+_RATES = """
+import warnings
+
+import torch
+
+
+def notify(message, category=UserWarning):
+    warnings.warn(message, category, stacklevel=3)
+
+
+def rates(counts, scale):
+    counts = torch.cat([torch.zeros(1), counts.cumsum(0)])
+    if counts[-1] <= 0:
+        notify(f"no positive {counts.dtype} samples: the rates are zero", RuntimeWarning)
+        rate = torch.zeros_like(counts)
+    else:
+        rate = counts / counts[-1]
+    return rate * scale
+
+
+compiled = torch.compile(rates)
+"""
+_RATES_BRANCH = """\
+    if counts[-1] <= 0:
+        notify(f"no positive {counts.dtype} samples: the rates are zero", RuntimeWarning)
+        rate = torch.zeros_like(counts)
+    else:
+        rate = counts / counts[-1]
+"""
+_RATES_COMPILED = """\
+    if torch.compiler.is_compiling():
+        rate = torch.where(counts[-1] <= 0, torch.zeros_like(counts), counts / counts[-1])
+    else:
+        if counts[-1] <= 0:
+            notify(f"no positive {counts.dtype} samples: the rates are zero", RuntimeWarning)
+            rate = torch.zeros_like(counts)
+        else:
+            rate = counts / counts[-1]
+"""
 _WEIGHTED = """
 import torch
 
@@ -570,6 +609,11 @@ compiled = torch.compile(bounded)
             probe="(labels, (torch.tensor([0.0, 1.0, 1.0]),))",
         ),
         FixExample(
+            before=_RATES,
+            after=_RATES.replace(_RATES_BRANCH, _RATES_COMPILED),
+            probe="(rates, (torch.rand(6), 2.0))",
+        ),
+        FixExample(
             before="""
 import torch
 
@@ -690,13 +734,18 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   builtin stopped at the first that decided; and an element that is a tensor of several values,
   on which the builtin raised, now takes part in the reduction.
 
-- an `if` whose one branch only tells (`warnings.warn`, `print`) and whose other only updates
-  names bound to tensors becomes `if torch.compiler.is_compiling():` with `name =
-  torch.where(cond, name, value)` (the name kept where the telling branch ran), and the `if`
-  as it was under `else:`: eager runs are unchanged; compiled code tells nothing. An `if`
-  without `else` that only tells is guarded with `if not torch.compiler.is_compiling():`,
-  whatever its test reads (also a tensor test joined with a Python flag, `if
-  torch.isnan(y).any() and DEBUG:`, which `torch.where` could not take).
+- an `if`/`else` whose branches tell and assign (a call that only tells: `warnings.warn`,
+  `print`, or a function, not a method, given only a message: text, with warning categories
+  and constants beside it, `notify(f"{t.dtype} overflows", RuntimeWarning)`; it is passed
+  nothing the code computes but text) becomes `if torch.compiler.is_compiling():` with `name =
+  torch.where(cond, a, b)` per name the branches assign (the same names in the same order, or
+  one branch only tells and the other updates names bound to tensors: the name is kept where
+  the telling branch ran), and the `if` as it was under `else:`: eager runs are unchanged;
+  compiled code tells nothing. An `if` without `else` that only tells is guarded with `if not
+  torch.compiler.is_compiling():`, whatever its test reads (also a tensor test joined with a
+  Python flag, `if torch.isnan(y).any() and DEBUG:`, which `torch.where` could not take). A
+  function given only a message is taken to only tell: one that changes state its text does
+  not name (a global counter) would do so only eagerly now.
 
 Branches that do more than assign or return get no fix: `torch.cond` traces them in 2.13 only
 when both branches return tensors of the same shape and dtype, neither returns an input
@@ -921,17 +970,21 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None
         if not node.orelse:
             return self._guard_fix(node)
-        if only_notices(context, node.body):
-            updating = node.orelse
-        elif only_notices(context, node.orelse):
-            updating = node.body
-        else:
+        told = [_told_apart(context, block) for block in (node.body, node.orelse)]
+        if not any(notices for notices, _ in told):
+            return None  # no branch tells: the `where` fix's
+        chosen, other = (_assignments(rest) for _, rest in told)
+        if chosen is None or other is None or not (chosen or other):
             return None
-        chosen = _assignments(updating)
-        updates = all(self._updates_a_tensor(*pair, node.test) for pair in chosen or [])
-        if chosen is None or not updates:
+        if chosen and other:  # both branches assign: the same names, in the same order
+            if [n for n, _ in chosen] != [n for n, _ in other]:
+                return None
+            pairs = [[a, b] for (_, a), (_, b) in zip(chosen, other, strict=True)]
+            if not all(self._values_fit(pair) for pair in pairs):
+                return None
+        elif not all(self._updates_a_tensor(*pair, node.test) for pair in chosen or other):
             return None
-        if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
+        if len(chosen or other) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
             return None  # the condition would be computed once per name
         message = "while compiling, update in the graph: `{torch}.where(...)`, and tell nothing"
         return offer(context, node, message, "where-told", self.fix_applicability, needs_torch=True)
@@ -1326,6 +1379,12 @@ def _dotted(node: ast.expr) -> bool:
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name)
+
+
+def _told_apart(context: RuleContext, block: list[ast.stmt]) -> tuple[int, list[ast.stmt]]:
+    """How many statements of `block` only tell (`tells`), and the others."""
+    telling = [only_notices(context, [statement]) for statement in block]
+    return sum(telling), [s for s, tells in zip(block, telling, strict=True) if not tells]
 
 
 def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:

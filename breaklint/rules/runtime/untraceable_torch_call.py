@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 
 # Old code's wrapper: `Variable(t)` gives a tensor sharing `t`'s memory, without its history.
 VARIABLE = "torch.autograd.Variable"
+# TorchScript's type refinement: eagerly the builtin `isinstance` for a class that is not a
+# typing generic (`List[int]` has a container check of its own).
+JIT_ISINSTANCE = "torch.jit.isinstance"
 
 
 def _detach(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -29,6 +32,20 @@ def _detach(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return method(node.args[0].value, "detach").with_changes(lpar=node.lpar, rpar=node.rpar)
 
 
+def _builtin_isinstance(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `isinstance` fix: `torch.jit.isinstance(x, T)` becomes `isinstance(x, T)`."""
+    import libcst as cst
+
+    if not isinstance(node, cst.Call):
+        return None
+    return node.with_changes(func=cst.Name("isinstance"))
+
+
+# Typing's generics by their bare names (`from typing import List`): `torch.jit.isinstance`
+# checks their elements, or refuses them bare.
+_TYPING_GENERICS = frozenset({"List", "Dict", "Tuple", "Optional", "Union", "Sequence"})
+
+
 class UntraceableTorchCall(Rule):
     code = "BL509"
     name = "untraceable-torch-call"
@@ -39,12 +56,18 @@ class UntraceableTorchCall(Rule):
         "`backward`, sparse tensors, storages); it breaks the graph here to run it eagerly"
     )
     fix_applicability = Applicability.SAFE
-    rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach}
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {
+        "detach": _detach,
+        "isinstance": _builtin_isinstance,
+    }
     fix_safety = """
 Safe fix: `Variable(t)` with one argument and no keywords becomes `t.detach()`, which is what
 the constructor gives since torch 0.4 (a tensor sharing `t`'s memory and version counter,
 without its autograd history, not requiring grad), and which Dynamo traces. `Variable(t,
-requires_grad=True)` and the legacy keywords get no fix. The other calls have no automatic
+requires_grad=True)` and the legacy keywords get no fix. `torch.jit.isinstance(x, T)` whose `T`
+is a class named as such (or a tuple of them), not a typing generic (`List[int]`, `Optional`),
+becomes the builtin `isinstance(x, T)`, which is what `torch.jit.isinstance` calls for such a
+type outside TorchScript, and which Dynamo traces. The other calls have no automatic
 fix: taking gradients, running the backward pass or building sparse tensors has to move out of
 the compiled function, around the call of the compiled code, which changes the code around it.
 """
@@ -75,6 +98,33 @@ def shifted(x):
 compiled = torch.compile(shifted)
 """,
             probe="(shifted, (torch.randn(4),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def merged(x, skip=None):
+    if skip is not None and torch.jit.isinstance(skip, torch.Tensor):
+        return torch.cat([x, skip], dim=1)
+    return x
+
+
+compiled = torch.compile(merged)
+""",
+            after="""
+import torch
+
+
+def merged(x, skip=None):
+    if skip is not None and isinstance(skip, torch.Tensor):
+        return torch.cat([x, skip], dim=1)
+    return x
+
+
+compiled = torch.compile(merged)
+""",
+            probe="(merged, (torch.randn(2, 3), torch.randn(2, 3)))",
         ),
     )
     what = """
@@ -144,7 +194,8 @@ compiled = torch.compile(input_gradient)
         if name in UNTRACEABLE_TORCH_FUNCTIONS:
             hint = UNTRACEABLE_TORCH_FUNCTIONS[name]
             message = self.message.format(call=f"{name}()")
-            self.report(node, message, hint=hint, fix=self._detach_fix(node, name))
+            fix = self._detach_fix(node, name) or self._isinstance_fix(node, name)
+            self.report(node, message, hint=hint, fix=fix)
             return
         call = facts.tensor_method(node)
         if call is None or call[1] not in UNTRACEABLE_TENSOR_METHODS:
@@ -160,3 +211,20 @@ compiled = torch.compile(input_gradient)
             return None
         message = "the tensor without its history: `t.detach()`"
         return offer(self.context, node, message, "detach", self.fix_applicability)
+
+    def _isinstance_fix(self, node: ast.Call, name: str) -> Fix | None:
+        if name != JIT_ISINSTANCE or len(node.args) != 2 or node.keywords:
+            return None
+        kind = node.args[1]
+        classes = kind.elts if isinstance(kind, ast.Tuple) else [kind]
+        resolve = self.context.facts.resolve
+        if resolve(ast.Name("isinstance")) != "isinstance":
+            return None  # the file binds the name to something else
+        for named in classes:
+            dotted_name = resolve(named) if isinstance(named, ast.Name | ast.Attribute) else None
+            if dotted_name is None or dotted_name.startswith("typing."):
+                return None
+            if dotted_name.rpartition(".")[2] in _TYPING_GENERICS:
+                return None
+        message = "the builtin check Dynamo traces: `isinstance(x, T)`"
+        return offer(self.context, node, message, "isinstance", self.fix_applicability)
