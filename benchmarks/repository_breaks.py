@@ -66,6 +66,7 @@ REPOSITORIES = {  # name: (GitHub repository, commit)
     "glow_pytorch": ("rosinality/glow-pytorch", "97081ff115a694cf04aeedbd58447f33d242c879"),
     "pytorch_unet": ("milesial/Pytorch-UNet", "21d7850f2af30a9695bbeea75f3136aa538cfc4a"),
     "tabnet": ("dreamquark-ai/tabnet", "2c0c4ebd2bb1cb639ea94ab4b11823bc49265588"),
+    "ssd_pytorch": ("amdegroot/ssd.pytorch", "5b0b77faa955c1917b0c710d770739ba8fbff9b7"),
     "conformer": ("sooftware/conformer", "b4e7d44944214db6e5912f92ff43d5ea1919eaa2"),
     "pytorch_gan": ("eriklindernoren/PyTorch-GAN", "36d3c77e5ff20ebe0aeefd322326a134a279b93e"),
     "dgcnn": ("WangYueFt/dgcnn", "f765b469a67730658ba554e97dc11723a7bab628"),

@@ -551,3 +551,13 @@ class Recentred(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         location = _ShiftedLocation(x.mean())
         return location.moved(x) * 2
+
+
+class GatheredRows(nn.Module):
+    """Rows gathered into a buffer made empty beforehand (`x.new()`), as older code preallocates:
+    torch resizes an out= tensor to the result, Dynamo does not."""
+
+    def forward(self, x: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
+        rows = x.new()
+        torch.index_select(x, 0, idx, out=rows)  # BREAK BL305
+        return rows * 2

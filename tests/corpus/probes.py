@@ -13,6 +13,7 @@ from layers import (
     EnergyForces,
     FreshNormaliser,
     FreshShift,
+    GatheredRows,
     GuardedScale,
     HeldStep,
     HookedStack,
@@ -189,3 +190,7 @@ def probe_sparse_spread():
 
 def probe_recentred():
     return Recentred(), (torch.randn(2, 8),)
+
+
+def probe_gathered_rows():
+    return GatheredRows(), (torch.randn(5, 3), torch.tensor([0, 2, 4]))
