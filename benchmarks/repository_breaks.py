@@ -62,6 +62,15 @@ REPOSITORIES = {  # name: (GitHub repository, commit)
         "NVlabs/stylegan2-ada-pytorch",
         "d72cc7d041b42ec8e806021a205ed9349f87c6a4",
     ),
+    "retnet": ("Jamie-Stirling/RetNet", "a5841a3ebffd181c7ec1d964b46060519df4b6c8"),
+    "glow_pytorch": ("rosinality/glow-pytorch", "97081ff115a694cf04aeedbd58447f33d242c879"),
+    "pytorch_unet": ("milesial/Pytorch-UNet", "21d7850f2af30a9695bbeea75f3136aa538cfc4a"),
+    "tabnet": ("dreamquark-ai/tabnet", "2c0c4ebd2bb1cb639ea94ab4b11823bc49265588"),
+    "ssd_pytorch": ("amdegroot/ssd.pytorch", "5b0b77faa955c1917b0c710d770739ba8fbff9b7"),
+    "conformer": ("sooftware/conformer", "b4e7d44944214db6e5912f92ff43d5ea1919eaa2"),
+    "pytorch_gan": ("eriklindernoren/PyTorch-GAN", "36d3c77e5ff20ebe0aeefd322326a134a279b93e"),
+    "dgcnn": ("WangYueFt/dgcnn", "f765b469a67730658ba554e97dc11723a7bab628"),
+    "ppo_pytorch": ("nikhilbarhate99/PPO-PyTorch", "728cce83d7ab628fe2634eabcdf3239997eb81dd"),
 }
 
 

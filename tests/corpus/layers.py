@@ -565,3 +565,13 @@ class Routed(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         routed = _Routed(hidden=x * 2, expert=1)  # BREAK BL515
         return routed["hidden"] + routed["expert"]
+
+
+class GatheredRows(nn.Module):
+    """Rows gathered into a buffer made empty beforehand (`x.new()`), as older code preallocates:
+    torch resizes an out= tensor to the result, Dynamo does not."""
+
+    def forward(self, x: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
+        rows = x.new()
+        torch.index_select(x, 0, idx, out=rows)  # BREAK BL305
+        return rows * 2

@@ -13,6 +13,7 @@ from layers import (
     EnergyForces,
     FreshNormaliser,
     FreshShift,
+    GatheredRows,
     GuardedScale,
     HeldStep,
     HookedStack,
@@ -194,3 +195,7 @@ def probe_recentred():
 
 def probe_routed():
     return Routed(), (torch.randn(2, 8),)
+
+
+def probe_gathered_rows():
+    return GatheredRows(), (torch.randn(5, 3), torch.tensor([0, 2, 4]))
