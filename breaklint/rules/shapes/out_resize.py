@@ -25,6 +25,13 @@ class OutResize(Rule):
         "cannot do in a graph; it breaks the graph here"
     )
     hint = "take the result instead of writing it into an empty tensor: `{name} = f(...)`"
+    fix_safety = """
+No automatic fix: taking the result (`rows = torch.index_select(x, 0, idx)`) removes the break,
+but it keeps the eager outputs only where nothing else holds the empty tensor: a name or an
+attribute bound to it between its making and the call sees the result with `out=` and still the
+empty tensor after the rewrite, and the rule does not follow such aliases. The hint shows the
+rewrite to make by hand.
+"""
     what = """
 Flags a torch call given `out=` a local bound, last before the call, to an empty tensor:
 `x.new()`, `torch.Tensor()` (or a typed `torch.FloatTensor()`...), `torch.empty(0)`,
