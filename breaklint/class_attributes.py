@@ -8,6 +8,14 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from breaklint.syntax import dotted, expand_import
 
 
+def public_module_name(constructor: str) -> str:
+    """A torch module's constructor by its public name: `torch.nn.modules.rnn.LSTM` ->
+    `torch.nn.LSTM`."""
+    if constructor.startswith("torch.nn.modules."):
+        return f"torch.nn.{constructor.rpartition('.')[2]}"
+    return constructor
+
+
 class SelfAssignments:
     """`self.<attribute> = <callee>(...)` in the methods of one class, as the callees' dotted
     names with imports resolved (`{"lstm": ("torch.nn.LSTM",)}`), and `self.<attribute> =

@@ -138,15 +138,10 @@ SUBCLASSED_CONTEXT_MANAGERS_SKIPPED = {
     "torch.autograd.grad_mode.inference_mode": False,
     "torch.autograd.grad_mode.set_grad_enabled": False,
 }  # fmt: skip
-# torch modules whose forward runs an operator of data-dependent output size, by the names a
-# module's constructor is imported by: a call of one breaks the graph ("Dynamic shape
-# operator", GB0036; measured on 2.13 with each held on an attribute `__init__` sets).
-DYNAMIC_SHAPE_MODULES = {
-    "torch.nn.CTCLoss": "nn.CTCLoss",
-    "torch.nn.modules.loss.CTCLoss": "nn.CTCLoss",
-    "torch.nn.AdaptiveLogSoftmaxWithLoss": "nn.AdaptiveLogSoftmaxWithLoss",
-    "torch.nn.modules.adaptive.AdaptiveLogSoftmaxWithLoss": "nn.AdaptiveLogSoftmaxWithLoss",
-}
+# torch modules whose forward runs an operator of data-dependent output size, by public name:
+# a call of one breaks the graph ("Dynamic shape operator", GB0036; measured on 2.13 with each
+# held on an attribute `__init__` sets).
+DYNAMIC_SHAPE_MODULES = frozenset({"torch.nn.CTCLoss", "torch.nn.AdaptiveLogSoftmaxWithLoss"})
 # The TypedDict bases. Dynamo 2.13 cannot make an instance of a TypedDict with optional keys
 # (`total=False`, `NotRequired[...]`, its own or a base's): calling the class breaks the graph
 # ("TypedDict with optional keys", GB0257); one whose keys are all required is traced as the

@@ -1,24 +1,18 @@
 import ast
 from functools import cache
 
+from breaklint.class_attributes import public_module_name
 from breaklint.findings import Severity
 from breaklint.rule import Outline, Rule, RuleContext
 
 RECURRENT_MODULES = frozenset({"torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"})
 
 
-def _public_name(constructor: str) -> str:
-    """`torch.nn.modules.rnn.LSTM` -> `torch.nn.LSTM`."""
-    if constructor.startswith("torch.nn.modules."):
-        return f"torch.nn.{constructor.rpartition('.')[2]}"
-    return constructor
-
-
 @cache
 def _recurrent(constructors: tuple[str, ...]) -> tuple[str, ...]:
     """The recurrent modules among what an attribute is assigned, sorted: asked at every
     `self.<attribute>` a method reads, of a few distinct assignments."""
-    return tuple(sorted({_public_name(c) for c in constructors} & RECURRENT_MODULES))
+    return tuple(sorted({public_module_name(c) for c in constructors} & RECURRENT_MODULES))
 
 
 class RnnModuleCall(Rule):
@@ -96,7 +90,8 @@ compiled = torch.compile(Tagger())
     def may_report(cls, outline: Outline) -> bool:
         """A method whose class makes a recurrent module (asked last: the class is read)."""
         return "self" in outline.words and any(
-            _public_name(made) in RECURRENT_MODULES for made in outline.self_assignments.made()
+            public_module_name(made) in RECURRENT_MODULES
+            for made in outline.self_assignments.made()
         )
 
     def __init__(self, context: RuleContext) -> None:

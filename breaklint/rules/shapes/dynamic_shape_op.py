@@ -1,5 +1,6 @@
 import ast
 
+from breaklint.class_attributes import public_module_name
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import DYNAMIC_OUTPUT_SHAPE
@@ -89,7 +90,10 @@ compiled = torch.compile(positive_sum)
     def may_report(cls, outline: Outline) -> bool:
         return super().may_report(outline) or (
             "self" in outline.words
-            and not DYNAMIC_SHAPE_MODULES.keys().isdisjoint(outline.self_assignments.made())
+            and any(
+                public_module_name(made) in DYNAMIC_SHAPE_MODULES
+                for made in outline.self_assignments.made()
+            )
         )
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -122,8 +126,8 @@ compiled = torch.compile(positive_sum)
             and func.value.id == "self"
         ):
             for made in self.context.self_assignments.callees(func.attr):
-                if made in DYNAMIC_SHAPE_MODULES:
-                    return DYNAMIC_SHAPE_MODULES[made]
+                if public_module_name(made) in DYNAMIC_SHAPE_MODULES:
+                    return f"nn.{made.rpartition('.')[2]}"
         return None
 
 
