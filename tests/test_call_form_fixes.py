@@ -1,6 +1,7 @@
 """Fixes that change how a value or a call is written, not what it computes: `np.prod` of sizes
-as `torch.Size(...).numel()` (BL601), a breaking method called from its object's class (BL208).
-Each is offered only where the rewrite means the same call."""
+as `torch.Size(...).numel()` (BL601), a breaking method called from its object's class (BL208),
+a result taken instead of written into an empty tensor (BL305). Each is offered only where the
+rewrite means the same call."""
 
 from __future__ import annotations
 
@@ -161,3 +162,34 @@ def test_catch_warnings_is_left_to_eager_runs_only_where_compiled_runs_need_noth
             "with contextlib.nullcontext() if torch.compiler.is_compiling() else "
             "warnings.catch_warnings():"
         ) in written
+
+
+# `out=` into an empty tensor: the result is taken instead, only where no other name can come to
+# hold the empty tensor or a view of it (after the call, `use` stands for each case's reads).
+OUT_CALL = "    torch.index_select(x, 0, idx, out=rows)\n"
+TAKEN = "    rows = torch.index_select(x, 0, idx)\n"
+USES = [
+    ("    return rows * 2", True),
+    ("    return rows.shape[0] + rows.size(1)", True),
+    ("    return torch.clamp(rows, min=0)", True),
+    ("    total = x.new_zeros(3)\n    total.add_(rows.sum(0))\n    return total", False),
+    ("    return x.new_zeros(2, 3).resize_as_(rows)", True),  # another tensor's method
+    ("    kept = rows\n    return kept", False),  # another name holds it
+    ("    return [rows]", False),  # a list holds it
+    ("    return rows[0]", False),  # a view of it
+    ("    return torch.narrow(rows, 0, 0, 1)", False),  # a view of it
+    ("    return helper(rows)", False),  # a function of the project may keep it
+    ("    return rows.view(-1)", False),  # a view of it
+]
+
+
+@pytest.mark.parametrize(("use", "taken"), USES)
+def test_an_out_tensor_made_empty_is_replaced_by_the_result_only_where_nothing_else_holds_it(
+    tmp_path: Path, use: str, taken: bool
+) -> None:
+    source = (
+        "import torch\n\n\ndef helper(t):\n    return t\n\n\ndef f(x, idx):\n"
+        f"    rows = x.new()\n{OUT_CALL}{use}\n\n\ncompiled = torch.compile(f)\n"
+    )
+    fixed = _fixed(tmp_path, source, "BL305")
+    assert fixed == (source.replace(OUT_CALL, TAKEN) if taken else None)
