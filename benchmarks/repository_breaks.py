@@ -71,6 +71,22 @@ REPOSITORIES = {  # name: (GitHub repository, commit)
     "pytorch_gan": ("eriklindernoren/PyTorch-GAN", "36d3c77e5ff20ebe0aeefd322326a134a279b93e"),
     "dgcnn": ("WangYueFt/dgcnn", "f765b469a67730658ba554e97dc11723a7bab628"),
     "ppo_pytorch": ("nikhilbarhate99/PPO-PyTorch", "728cce83d7ab628fe2634eabcdf3239997eb81dd"),
+    # speech, image restoration, diffusion / flow matching, vision-language: one tuning and one
+    # held-out repository per genre (the lower sha1 of the name is tuning)
+    "speech_transformer": (
+        "kaituoxu/Speech-Transformer",
+        "43d83eab2e4e25a4250ddff702aa0a2d4dffe4e6",
+    ),
+    "diffwave": ("lmnt-com/diffwave", "0594106093b8d8c444de8bd8cd26482f653c569f"),
+    "mirnet": ("swz30/MIRNet", "6934e830cac66b6c774d74dc6321d4f43fc8a928"),
+    "mprnet": ("swz30/MPRNet", "43feb2aed45f5e0b9082c78c8c455160e30a3a82"),
+    "conditional_flow_matching": (
+        "atong01/conditional-flow-matching",
+        "cacd4dc8a5b6f50de63780e8f73754c9371f15db",
+    ),
+    "k_diffusion": ("crowsonkb/k-diffusion", "4601bf085320592473f681a62808ed873d17fad5"),
+    "nanovlm": ("huggingface/nanoVLM", "4e0c0961846135c2217f95e54cb4c2d66eb55e42"),
+    "flamingo_pytorch": ("lucidrains/flamingo-pytorch", "10913abbc8b2ceabb2320560d7d9b85fcb85eee3"),
 }
 
 

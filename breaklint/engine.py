@@ -268,8 +268,8 @@ def lint_paths(
     packages: dict[str, list[str]] = {}
     package_of = {path: package_parts(path, packages) for path in files}
     codes_of = {path: selection.codes_for(path) for path in files}
-    compiled, callers = _probed(probes, files)
-    scope = ScopeOptions(settings.scope == "all", settings.roots, compiled, callers)
+    compiled, callers, search_folders = _probed(probes, files)
+    scope = ScopeOptions(settings.scope == "all", settings.roots, compiled, callers, search_folders)
     # What each file held when linted: --fix rewrites a file only if it still holds that.
     digests = {
         path: text_digest(unsaved[path]) if path in unsaved else file_digest(path) for path in files
@@ -309,12 +309,13 @@ def lint_paths(
 
 def _probed(
     probes: Sequence[str], files: list[str]
-) -> tuple[tuple[ProbeRoot, ...], tuple[tuple[str, str], ...]]:
-    """What the probes compile (`ScopeOptions.compiled`), and the files beside them that are
-    not linted, with their digests (`ScopeOptions.callers`)."""
+) -> tuple[tuple[ProbeRoot, ...], tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """What the probes compile (`ScopeOptions.compiled`), the files beside them that are
+    not linted, with their digests (`ScopeOptions.callers`), and the folders they put on
+    `sys.path` (`ScopeOptions.search_folders`)."""
     if not probes:  # a run without probes does not import their reader
-        return (), ()
-    from breaklint.probe_roots import probe_callers, probe_roots
+        return (), (), ()
+    from breaklint.probe_roots import probe_callers, probe_roots, probe_search_folders
 
     linted = {os.path.abspath(path) for path in files}
     callers = tuple(
@@ -322,7 +323,7 @@ def _probed(
         for path in probe_callers(probes)
         if path not in linted and (digest := file_digest(path)) is not None
     )
-    return probe_roots(probes), callers
+    return probe_roots(probes), callers, probe_search_folders(probes)
 
 
 def _lint(
@@ -450,7 +451,7 @@ def _in_project_scope(
     linked = {r.path: r.index for r in checked_files if r.path not in alone and r.index is not None}
     if not linked:
         return _unique(by_function)
-    project = Project({**linked, **caller_indexes}, modules)
+    project = Project({**linked, **caller_indexes}, modules, scope.search_folders)
     # The analysis makes hundreds of thousands of objects, and recurses through summaries
     # as deep as the chains of bindings they stand for.
     with collector_paused(), deep_recursion():

@@ -7,14 +7,17 @@ resolved as Python would resolve it for the importing file when run: from the im
 source root (its own folder for a script outside any package, the parent of its top package
 otherwise: `sys.path[0]`), then the folders above it (a repository run from its root), then
 the source roots of the other files; a name several files could answer from none of these
-is ambiguous and resolves to nothing.
+is ambiguous and resolves to nothing. The folders the probes put on `sys.path`
+(`probe_roots.probe_search_folders`) are searched after the importer's: a module in one of
+them is found by its bare name (`decoder` for src/model/decoder.py with src/model there),
+also where its folder is a package.
 """
 
 from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 _MAX_PATH_NAME = 6  # parts of a path-derived name (`module.commons`), at most
 
@@ -22,7 +25,10 @@ _MAX_PATH_NAME = 6  # parts of a path-derived name (`module.commons`), at most
 class ModuleTable:
     """The modules of a project by key, and what a dotted module name means from each."""
 
-    def __init__(self, names_by_path: Mapping[str, str]) -> None:
+    def __init__(
+        self, names_by_path: Mapping[str, str], search_folders: Sequence[str] = ()
+    ) -> None:
+        self._search_folders = tuple(search_folders)
         counts = Counter(names_by_path.values())
         self.key_of = {
             path: name if counts[name] == 1 else os.path.abspath(path)
@@ -42,7 +48,10 @@ class ModuleTable:
             size = name.count(".") + 1
             self._roots[key] = os.sep.join(parts[:-size]) or os.sep
             self._candidates.setdefault(name, []).append((key, self._roots[key]))
-            for size in range(2, min(len(parts), _MAX_PATH_NAME) + 1):
+            # Its bare name only from a folder on `sys.path`: from any other, a name of one
+            # part is the module's own (a script's) or none.
+            first = 1 if os.sep.join(parts[:-1]) in self._search_folders else 2
+            for size in range(first, min(len(parts), _MAX_PATH_NAME) + 1):
                 dotted = ".".join(parts[-size:])
                 if dotted != name:
                     base = os.sep.join(parts[:-size]) or os.sep
@@ -81,5 +90,6 @@ class ModuleTable:
             folders = [root]
             while os.path.dirname(folders[-1]) != folders[-1]:
                 folders.append(os.path.dirname(folders[-1]))
+            folders += [folder for folder in self._search_folders if folder not in folders]
             self._ranks[root] = {folder: rank for rank, folder in enumerate(folders)}
         return self._ranks[root]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from breaklint.source import read_regular
@@ -318,6 +318,82 @@ def probe_callers(paths: Sequence[str]) -> tuple[str, ...]:
             if name.endswith(".py") and os.path.isfile(os.path.join(folder, name))
         )
     )
+
+
+# `os.path` functions a probe builds the folders it puts on `sys.path` with, as written.
+_PATH_FUNCTIONS: dict[str, Callable[..., str]] = {
+    "os.path.join": os.path.join,
+    "os.path.dirname": os.path.dirname,
+    "os.path.abspath": os.path.abspath,
+    "os.path.realpath": os.path.abspath,  # a link in the tree is read where it lies
+    "os.path.normpath": os.path.normpath,
+}
+
+
+def probe_search_folders(paths: Sequence[str]) -> tuple[str, ...]:
+    """The folders the probe files under `paths` put on `sys.path` at their top level
+    (`sys.path.insert(0, os.path.join(ROOT, "src"))`, `sys.path[:0] = [...]`, `append`,
+    `extend`), in the order written: a repository whose modules import each other by bare
+    names (`from decoder import Decoder`) from folders its scripts put there finds them from
+    those folders. A folder built from anything but `__file__`, strings, top-level names and
+    `os.path` functions is left out."""
+    found: dict[str, None] = {}
+    for path, _ in probe_files(paths)[0]:
+        try:
+            tree = ast.parse(read_regular(path), filename=path)
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            continue
+        names: dict[str, str] = {"__file__": os.path.abspath(path)}
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    if (folder := _folder(node.value, names)) is not None:
+                        names[target.id] = folder
+                elif _is_sys_path(target, slice_only=True):
+                    found.update(dict.fromkeys(_folders(node.value, names)))
+            elif isinstance(node, ast.AugAssign) and _is_sys_path(node.target):
+                found.update(dict.fromkeys(_folders(node.value, names)))
+            elif isinstance(node, ast.Expr) and isinstance(call := node.value, ast.Call):
+                method = call.func
+                if isinstance(method, ast.Attribute) and _is_sys_path(method.value):
+                    if method.attr in ("insert", "append") and call.args:
+                        found.update(dict.fromkeys(_folders(ast.List([call.args[-1]]), names)))
+                    elif method.attr == "extend" and len(call.args) == 1:
+                        found.update(dict.fromkeys(_folders(call.args[0], names)))
+    return tuple(os.path.normpath(folder) for folder in found)
+
+
+def _is_sys_path(node: ast.expr, slice_only: bool = False) -> bool:
+    """`sys.path`, or with `slice_only` a slice of it (`sys.path[:0]`)."""
+    if slice_only:
+        return (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Slice)
+            and (_is_sys_path(node.value))
+        )
+    return ast.unparse(node) == "sys.path"
+
+
+def _folders(node: ast.expr, names: dict[str, str]) -> list[str]:
+    """The folders a written list or tuple of paths names."""
+    if not isinstance(node, ast.List | ast.Tuple):
+        return []
+    return [folder for item in node.elts if (folder := _folder(item, names)) is not None]
+
+
+def _folder(node: ast.expr, names: dict[str, str]) -> str | None:
+    """A path built of `__file__`, strings, names bound to such paths and `os.path` calls."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name):
+        return names.get(node.id)
+    if isinstance(node, ast.Call) and not node.keywords:
+        function = _PATH_FUNCTIONS.get(ast.unparse(node.func))
+        parts = [_folder(argument, names) for argument in node.args]
+        if function is not None and parts and None not in parts:
+            return str(function(*parts))
+    return None
 
 
 @dataclass(frozen=True, slots=True, order=True)

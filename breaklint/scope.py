@@ -158,8 +158,13 @@ class Project:
     """The linted tree as a whole: modules, by key (`breaklint.modules`), mapped to their
     indexes."""
 
-    def __init__(self, indexes: dict[str, ModuleIndex], module_names: dict[str, str]) -> None:
-        self.modules = ModuleTable({path: module_names[path] for path in indexes})
+    def __init__(
+        self,
+        indexes: dict[str, ModuleIndex],
+        module_names: dict[str, str],
+        search_folders: tuple[str, ...] = (),
+    ) -> None:
+        self.modules = ModuleTable({path: module_names[path] for path in indexes}, search_folders)
         self.by_module = {self.modules.key_of[path]: index for path, index in indexes.items()}
         self._targets: dict[tuple[str, str, str], tuple[Target, ...]] = {}
         self._attributes: dict[DefinitionRef, dict[str, list[tuple[DefinitionRef, str]]]] = {}
@@ -1486,6 +1491,8 @@ class ScopeOptions:
     # The files beside the probes, (path, digest), not linted: their calls pass the objects
     # the compiled code holds (`breaklint.probe_roots.probe_callers`).
     callers: tuple[tuple[str, str], ...] = ()
+    # The folders the probes put on `sys.path` (`breaklint.probe_roots.probe_search_folders`).
+    search_folders: tuple[str, ...] = ()
 
 
 def compile_scope(

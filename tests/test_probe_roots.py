@@ -7,7 +7,7 @@ import pytest
 
 from breaklint.config import Settings
 from breaklint.engine import lint_paths
-from breaklint.probe_roots import ProbeRoot, probe_roots
+from breaklint.probe_roots import ProbeRoot, probe_roots, probe_search_folders
 
 
 def test_a_helper_returning_either_mode_gives_the_instance(tmp_path: Path) -> None:
@@ -54,3 +54,27 @@ def test_a_probed_name_two_scripts_share_is_searched_from_the_probes_folder(
     files = ["generate.py", os.path.join("moe", "generate.py")]
     found = lint_paths(files, Settings(), jobs=1, use_cache=False, probes=["probes"])
     assert [(f.path, f.line, f.code) for f in found.findings] == [("generate.py", 4, "BL501")]
+
+
+def test_the_folders_a_probe_puts_on_sys_path_in_the_order_written(tmp_path: Path) -> None:
+    probes = tmp_path / "probes" / "probes.py"
+    probes.parent.mkdir()
+    probes.write_text(
+        "import os, sys\n"
+        "ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))\n"
+        "SRC = os.path.join(ROOT, 'src')\n"
+        "sys.path[:0] = [os.path.join(SRC, 'model'), os.path.join(SRC, 'tools')]\n"
+        "sys.path.insert(0, SRC)\n"
+        "sys.path.append(os.path.join(ROOT, 'lib', '..', 'vendor'))\n"
+        "sys.path.insert(0, os.environ['HOME'])\n"  # not read from the source: left out
+        "def probe_nothing():\n"
+        "    sys.path.append('/elsewhere')\n"  # not at the top level: left out
+        "    return None, ()\n",
+        encoding="utf-8",
+    )
+    assert probe_search_folders([str(probes)]) == (
+        str(tmp_path / "src" / "model"),
+        str(tmp_path / "src" / "tools"),
+        str(tmp_path / "src"),
+        str(tmp_path / "vendor"),
+    )

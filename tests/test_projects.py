@@ -128,6 +128,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `apps/model.py`): each import resolves from its importer's folder, then the root (a folder
   that is no package, a package's relative import, a name a relative `import *` binds);
   linted as one tree, all the projects here find what each finds alone;
+- path_folders (probed only): modules found by bare names from the folders the probes put on
+  `sys.path`, packages though they are (mechanism 3);
 - constant_flags: a parameter every caller passes one constant to (`strict=False`, or its
   own parameter passed on) decides `if strict and ...`, `if not exact:` and the `and` after
   a flag that is true, as Dynamo does; a flag the callers disagree on decides nothing, nor
@@ -837,6 +839,17 @@ def test_the_probes_see_the_breaks_of_a_first_call_that_initialises(tmp_path: Pa
         "probe_scaled": (2, [(40, "Scaled.forward", False)], [("self.scale is None", 1, False)]),
         "probe_smoothed": (1, [(56, "Smoothed.forward", True)], [("self.mean is None", 1, False)]),
     }
+
+
+def test_modules_found_from_the_folders_the_probes_put_on_sys_path(tmp_path: Path) -> None:
+    # path_folders: the probes put src/model and src/tools (both packages) on `sys.path` and
+    # compile `run` of `model` (src/model/model.py, not the package); its modules import each
+    # other by bare names (`from steps import ...`, `from lengths import ...`), so the static
+    # scope reaches `count` two folders away, where Dynamo breaks. Without the folders the
+    # static phase reaches nothing and the break is the probes' alone (BL900).
+    assert probed_findings("path_folders", tmp_path) == [
+        ("src/tools/lengths.py", 5, "BL102", "confirmed"),
+    ]
 
 
 def test_dynamo_breaks_where_an_annotated_tensor_holds_a_roots_input(tmp_path: Path) -> None:

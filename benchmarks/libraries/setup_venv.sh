@@ -40,6 +40,8 @@ print(" ".join(r for r in extra if re.split(r"[\[=<>]", r)[0] not in installed))
 # h5py, zarr, matplotlib, configuration parsers) serve its training scripts and data loaders.
 # fair-esm declares none; peft needs transformers, accelerate, safetensors, huggingface_hub,
 # pyyaml, tqdm and psutil (in the extra).
+# einops-exts (in the extra, for the research repository lucidrains/flamingo-pytorch of
+# benchmarks/repository_breaks.py) needs only einops.
 # demucs's model code imports julius (in the extra) and einops; its declared torchaudio has no
 # wheel for torch 2.13 and only its command line, training and audio files need it (and lameenc,
 # sphn, dora-search). gpytorch imports linear_operator (in the extra), scipy and mpmath; it asks

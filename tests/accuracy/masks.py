@@ -31,6 +31,13 @@ class Routed(nn.Module):
         return hidden[~token_mask] + hidden[positions].sum()  # BREAK BL302
 
 
+class Unpadded(nn.Module):
+    # Rows of an input nothing annotates, each indexed with a test of itself: only an array is.
+    def forward(self, padded):
+        rows = [row[row != -1] for row in padded]  # BREAK BL302
+        return torch.cat(rows)
+
+
 class Windows(nn.Module):
     def forward(self, x, dims):
         height, width = dims
@@ -60,6 +67,10 @@ def probe_mask_into_a_helper():
 
 def probe_mask_moved_to_a_device():
     return Routed(), (torch.randn(2, 5, 3), torch.rand(2, 5) > 0.5)
+
+
+def probe_rows_tested_against_themselves():
+    return Unpadded(), (torch.tensor([[3, 4, -1], [5, -1, -1]]),)
 
 
 def probe_sizes_unpacked_from_a_parameter():

@@ -237,7 +237,10 @@ keeps the shape and is not flagged (Dynamo 2.13 compiles it, a number or a 0-d t
 `x[mask] = y[mask]` is flagged for its read of `y[mask]`. A list of Python bools read as an
 index of a tensor (`x[..., circular, 0]` with `circular = [t == "circular" for t in tails]`, a
 comprehension of comparisons or a literal of `True`/`False`) is a mask too: torch makes it a
-boolean tensor and selects with it.
+boolean tensor and selects with it. A name indexed with a comparison of itself (`row[row !=
+pad]`, `row` an element of an input nothing annotates) is a warning: a list or a number
+compared gives one bool, which no list is indexed with, so it holds an array, and Dynamo
+traces a numpy array as a tensor too.
 """
     why = WHY
     example = """
@@ -553,7 +556,10 @@ that exist. Other reads have no automatic fix.
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         # `x[mask] = 0` writes through the mask and keeps the shape; `x[mask] += y` reads first.
-        if isinstance(node.ctx, ast.Load) and self._indexes_with_mask(node):
+        if isinstance(node.ctx, ast.Load) and self._indexes_with_own_test(node):
+            # Not known to be a tensor, but only an array is indexed with a test of itself.
+            self.report(node, hint=self._hint(node), severity=Severity.WARNING)
+        elif isinstance(node.ctx, ast.Load) and self._indexes_with_mask(node):
             fix = self._updates.get(id(node)) or self._subset_fix(node)
             reduction = self._reduced.get(id(node))
             if fix is None and reduction is not None:
@@ -731,6 +737,21 @@ that exist. Other reads have no automatic fix.
             isinstance(element, ast.Name) and element.id in self._bool_lists
         )
 
+    def _indexes_with_own_test(self, node: ast.Subscript) -> bool:
+        """`y[y != pad]` where nothing tells what `y` holds (an element of an unannotated
+        input): a comparison of a list or a number is one bool, which no list is indexed
+        with, so `y` is an array, which Dynamo traces as a tensor either way."""
+        subject, index = node.value, node.slice
+        facts = self.context.facts
+        return (
+            isinstance(subject, ast.Name)
+            and isinstance(index, ast.Compare)
+            and facts.kind(subject) is Kind.UNKNOWN
+            and facts.kind(index) is not Kind.MASK
+            and dotted(index.left) == subject.id
+            and all(_is_bound(part) for part in index.comparators)
+        )
+
     def _indexes_with_mask(self, node: ast.Subscript) -> bool:
         facts = self.context.facts
         if facts.kind(node.value) is Kind.PYTHON:
@@ -753,6 +774,15 @@ def _is_bool_list(value: ast.expr) -> bool:
             isinstance(element, ast.UnaryOp) and isinstance(element.op, ast.Not)
         )
     return False
+
+
+def _is_bound(value: ast.expr) -> bool:
+    """A number (`0`, `-1`) or a name or attribute (`IGNORE_ID`, `self.pad`) compared with."""
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub | ast.UAdd):
+        value = value.operand
+    return isinstance(value, ast.Name | ast.Attribute) or (
+        isinstance(value, ast.Constant) and isinstance(value.value, int | float)
+    )
 
 
 def _built_from(mask: ast.expr, tensor: str) -> bool:
