@@ -10,6 +10,7 @@ from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, owns_its_lines
 from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
+from breaklint.rules.control_flow._frame_skip import own_breaks, position
 from breaklint.rules.control_flow._iterables import (
     Comprehension,
     comprehension_targets,
@@ -245,24 +246,18 @@ compiled = torch.compile(per_head)
     visit_DictComp = visit_ListComp
 
     def finish(self, reports: list[Report]) -> None:
-        breaks = [
-            (report, position)
-            for report in reports
-            if id(report) in self._in_frame
-            and all_rules()[report.code].breaks_graph
-            and (position := _position(report.node)) is not None
-        ]
+        breaks = own_breaks(reports, self._in_frame)
         for candidate in self._candidates:
             node = candidate.node
             before = [
                 report
-                for report, position in breaks
-                if position < (node.lineno, node.col_offset)
+                for report, at in breaks
+                if at < (node.lineno, node.col_offset)
                 or contains(node.generators[0].iter, report.node)
             ]
             if not before:
                 continue
-            first = _position(before[0].node)
+            first = position(before[0].node)
             assert first is not None
             codes = ", ".join(sorted({r.code for r in before}))
             message = self.message.format(
@@ -316,12 +311,6 @@ compiled = torch.compile(per_head)
             return None
         message = "build it with a `for` statement"
         return offer(self.context, statement, message, "for-loop", self.fix_applicability)
-
-
-def _position(node: ast.AST) -> tuple[int, int] | None:
-    if isinstance(node, ast.expr | ast.stmt):
-        return node.lineno, node.col_offset
-    return None
 
 
 def _as_they_are(element: ast.expr) -> list[ast.Name | ast.Subscript]:
