@@ -129,6 +129,11 @@ MODULE_GENERATOR_METHODS = frozenset(
 ITERATORS_LOST_AT_BREAK = frozenset({"filter", "map", "zip"})
 # The builtins measured to iterate such an object there (and break) when given it.
 ITERATING_BUILTINS = frozenset({"list", "tuple", "set", "sum", "next"})
+# Builtins whose object Dynamo 2.13 makes as a generator of its own (a polyfill): alive at a
+# graph break, it cannot rebuild it either ("Generator reconstruction with mutations", GB8335),
+# and skips the frame. Measured with Python 3.11 for a local holding `enumerate(...)` across a
+# break and for a call given one that breaks inside.
+GENERATOR_BUILTINS = frozenset({"enumerate"})
 # Context-manager classes a project's subclass of which Dynamo 2.13 cannot enter: `with
 # Quiet():` of `class Quiet(warnings.catch_warnings)` skips the whole frame at the `with` line.
 # True: only where the base's own `__enter__` runs (inherited, or through

@@ -34,7 +34,7 @@ class IteratorAcrossBreak(Rule):
     message = (
         "`{name}` holds the `{maker}(...)` iterator made before the graph break on line {line} "
         "({codes}): Dynamo cannot iterate an object it did not make in the resumed frame, so it "
-        "breaks here again"
+        "breaks here again, or runs the rest of the function eagerly"
     )
     hint = (
         "bind a tuple instead (`{name} = tuple({maker}(...))`), or remove the break between "
@@ -63,7 +63,9 @@ After a graph break Dynamo compiles the rest of the function as a new frame, who
 locals are its inputs. A `filter`, `map` or `zip` object made while tracing is one Dynamo can
 step, but one handed to the resumed frame is an opaque object to it: iterating it breaks the
 graph ("missing tp_iter", GB0811; `next` gives "Missing tp_iternext"), measured with torch 2.13
-and Python 3.11 for each form above.
+and Python 3.11 for each form above. Where it cannot resume at that instruction (star-unpacking
+into a call or a list display, a `for` statement) it gives up on the resumed frame, and the
+rest of the function runs eagerly.
 """
     example = """
 import torch
