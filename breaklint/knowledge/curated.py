@@ -134,6 +134,10 @@ ITERATING_BUILTINS = frozenset({"list", "tuple", "set", "sum", "next"})
 # and skips the frame. Measured with Python 3.11 for a local holding `enumerate(...)` across a
 # break and for a call given one that breaks inside.
 GENERATOR_BUILTINS = frozenset({"enumerate"})
+# Standard-library functions Dynamo 2.13 cannot hand a generator expression to ("Failed to
+# convert args/kwargs to proxy"): it breaks at the call, with the generator alive, and skips
+# the frame (GB8335; BL210). Measured with Python 3.11; a list comprehension argument traces.
+GENERATOR_REFUSING_CALLS = frozenset({"math.prod", "math.fsum"})
 # Context-manager classes a project's subclass of which Dynamo 2.13 cannot enter: `with
 # Quiet():` of `class Quiet(warnings.catch_warnings)` skips the whole frame at the `with` line.
 # True: only where the base's own `__enter__` runs (inherited, or through
