@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from breaklint.knowledge.curated import MODULE_GENERATOR_METHODS
+from breaklint.knowledge.curated import GENERATOR_BUILTINS, MODULE_GENERATOR_METHODS
 
 
 def expand_import(name: str, imports: dict[str, str]) -> str:
@@ -43,11 +43,16 @@ def dotted(node: ast.AST) -> str | None:
 
 
 def makes_generator(node: ast.expr) -> bool:
-    """A generator expression, or an `nn.Module` generator of the instance or its submodules
-    (`self.parameters()`, `self.encoder.modules()`): what Dynamo cannot rebuild after a break."""
+    """A generator expression, `enumerate(...)` (a generator to Dynamo), or an `nn.Module`
+    generator of the instance or its submodules (`self.parameters()`,
+    `self.encoder.modules()`): what Dynamo cannot rebuild after a break."""
     if type(node) is ast.GeneratorExp:
         return True
-    if type(node) is not ast.Call or type(node.func) is not ast.Attribute:
+    if type(node) is not ast.Call:
+        return False
+    if type(node.func) is ast.Name:
+        return node.func.id in GENERATOR_BUILTINS
+    if type(node.func) is not ast.Attribute:
         return False
     written = dotted(node.func)
     return (

@@ -121,6 +121,23 @@ MODULE_GENERATOR_METHODS = frozenset(
         "named_children", "modules", "named_modules",
     }
 )  # fmt: skip
+# Builtins whose iterator Dynamo 2.13 iterates only where it made the object itself: one made
+# before a graph break reaches the resumed frame as an object it cannot iterate, and each use
+# there breaks ("missing tp_iter", GB0811; "Missing tp_iternext" for `next`). Measured with
+# Python 3.11 for star-unpacking, `for`, comprehensions, generator expressions, `list`,
+# `tuple`, `set`, `sum` and `next`; `iter(...)` and `reversed(...)` of a list resume.
+ITERATORS_LOST_AT_BREAK = frozenset({"filter", "map", "zip"})
+# The builtins measured to iterate such an object there (and break) when given it.
+ITERATING_BUILTINS = frozenset({"list", "tuple", "set", "sum", "next"})
+# Builtins whose object Dynamo 2.13 makes as a generator of its own (a polyfill): alive at a
+# graph break, it cannot rebuild it either ("Generator reconstruction with mutations", GB8335),
+# and skips the frame. Measured with Python 3.11 for a local holding `enumerate(...)` across a
+# break and for a call given one that breaks inside.
+GENERATOR_BUILTINS = frozenset({"enumerate"})
+# Standard-library functions Dynamo 2.13 cannot hand a generator expression to ("Failed to
+# convert args/kwargs to proxy"): it breaks at the call, with the generator alive, and skips
+# the frame (GB8335; BL210). Measured with Python 3.11; a list comprehension argument traces.
+GENERATOR_REFUSING_CALLS = frozenset({"math.prod", "math.fsum"})
 # Context-manager classes a project's subclass of which Dynamo 2.13 cannot enter: `with
 # Quiet():` of `class Quiet(warnings.catch_warnings)` skips the whole frame at the `with` line.
 # True: only where the base's own `__enter__` runs (inherited, or through

@@ -1,6 +1,6 @@
 """A graph break while a generator is alive in the frame skips the frame: a helper given
-`self.parameters()` or a generator expression that breaks inside, or a local holding one across
-a break. Not once the generator is consumed, nor a list of it."""
+`self.parameters()`, a generator expression or an `enumerate(...)` that breaks inside, or a local
+holding one across a break. Not once the generator is consumed, nor a list of it."""
 
 import torch
 from torch import nn
@@ -38,6 +38,19 @@ class Held(Block):
         return self.inner(y) + len(list(named))
 
 
+class Counted(Block):
+    def forward(self, x):
+        numbered = enumerate(self.proj.parameters())
+        y = x * 2
+        print("step")  # SKIP BL401 BL210
+        return self.inner(y) + len(list(numbered))
+
+
+class Numbered(Block):
+    def forward(self, x):
+        return logged(self.inner, (x,), enumerate((x, x)))  # SKIP BL210
+
+
 class Listed(Block):
     def forward(self, x):
         return logged(self.inner, (x,), list(self.parameters()))
@@ -51,7 +64,9 @@ class Consumed(Block):
         return self.inner(x)
 
 
-compiled = [torch.compile(m()) for m in (Checkpointed, Filtered, Held, Listed, Consumed)]
+compiled = [
+    torch.compile(m()) for m in (Checkpointed, Filtered, Held, Counted, Numbered, Listed, Consumed)
+]
 
 
 def probe_checkpointed():
@@ -64,6 +79,14 @@ def probe_filtered():
 
 def probe_held():
     return Held(), (torch.randn(2, 4),)
+
+
+def probe_counted():
+    return Counted(), (torch.randn(2, 4),)
+
+
+def probe_numbered():
+    return Numbered(), (torch.randn(2, 4),)
 
 
 def probe_listed():

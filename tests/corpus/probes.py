@@ -37,6 +37,7 @@ from layers import (
     SelfTuning,
     SparseSpread,
     TaggedTotal,
+    TrainableSum,
 )
 from models import Block, Clean, Hooked, Looped, Repeated
 
@@ -199,3 +200,7 @@ def probe_routed():
 
 def probe_gathered_rows():
     return GatheredRows(), (torch.randn(5, 3), torch.tensor([0, 2, 4]))
+
+
+def probe_trainable_sum():
+    return TrainableSum(), (torch.randn(2, 8),)

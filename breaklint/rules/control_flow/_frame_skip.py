@@ -289,3 +289,26 @@ def severity_of(report: Report) -> Severity:
 
 def line(report: Report) -> int:
     return getattr(report.node, "lineno", 0)
+
+
+Position = tuple[int, int]
+
+
+def position(node: ast.AST) -> Position | None:
+    """Where an expression or statement starts: (line, column)."""
+    if isinstance(node, ast.expr | ast.stmt):
+        return node.lineno, node.col_offset
+    return None
+
+
+def own_breaks(reports: list[Report], in_frame: set[int]) -> list[tuple[Report, Position]]:
+    """The reports of breaks (`Rule.breaks_graph`) among `reports` whose ids are `in_frame`
+    (made in the function's own code outside loops: the frame resumes after them), with where
+    each starts."""
+    return [
+        (report, at)
+        for report in reports
+        if id(report) in in_frame
+        and all_rules()[report.code].breaks_graph
+        and (at := position(report.node)) is not None
+    ]

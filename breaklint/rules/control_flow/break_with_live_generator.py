@@ -4,7 +4,7 @@ import ast
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
-from breaklint.knowledge.curated import MODULE_GENERATOR_METHODS
+from breaklint.knowledge.curated import GENERATOR_BUILTINS, MODULE_GENERATOR_METHODS
 from breaklint.rule import FixExample, Report, RuleContext
 from breaklint.rules.control_flow._frame_skip import FrameSkip
 from breaklint.rules.control_flow.graph_break_in_generator import CONSUMERS
@@ -16,7 +16,7 @@ class BreakWithLiveGenerator(FrameSkip):
     name = "break-with-live-generator"
     severity = Severity.ERROR
     # Each generator a call is given, or a local holds, is its own block (see `block_of`).
-    words = frozenset({"for", *MODULE_GENERATOR_METHODS})
+    words = frozenset({"for", *GENERATOR_BUILTINS, *MODULE_GENERATOR_METHODS})
     skips_at_the_call = True
     message = (
         "graph break ({codes}) while a generator is alive in this frame: Dynamo cannot rebuild "
@@ -39,12 +39,13 @@ the break's own fix, or a list where the local is bound, is the user's choice.
     what = """
 Flags a graph break that happens while a generator object is alive in the compiled function:
 at a call that breaks the graph (a project function that breaks inside it, or a call another
-rule flags) and is given a generator expression or an `nn.Module` generator
-(`self.parameters()`, `named_parameters()`, `buffers()`, `children()`, `modules()` and their
-`named_` forms) as an argument, and at a break after a local is bound to one of them and
-before the local's last use. A generator that `all`, `any`, `sum` and the like consume is
-BL206's; a generator made by the project's own generator function is rebuilt (measured, not
-flagged), and one consumed before the break (`list(params)`) is gone.
+rule flags) and is given a generator expression, an `enumerate(...)` object (Dynamo makes it a
+generator of its own) or an `nn.Module` generator (`self.parameters()`, `named_parameters()`,
+`buffers()`, `children()`, `modules()` and their `named_` forms) as an argument, and at a
+break after a local is bound to one of them and before the local's last use. A generator
+that `all`, `any`, `sum` and the like consume is BL206's; a generator made by the project's
+own generator function is rebuilt (measured, not flagged), and one consumed before the break
+(`list(params)`) is gone.
 """
     why = """
 To resume after a graph break, Dynamo rebuilds every live object of the frame in the code it
@@ -52,7 +53,8 @@ generates. It cannot rebuild a generator it has started tracing ("Generator reco
 with mutations", GB8335): it gives up on the whole frame, which runs eagerly (measured with
 torch 2.13 and Python 3.11, for `self.parameters()`, `self.modules()` and a generator
 expression given to a function that prints, positionally or by keyword, and for
-`params = self.parameters()` alive across a `print`). Gradient checkpointing helpers that take
+`params = self.parameters()` alive across a `print`, and for `enumerate(...)` given to such
+a function or held across a `print`). Gradient checkpointing helpers that take
 `self.parameters()` and break inside are the common case.
 """
     example = """

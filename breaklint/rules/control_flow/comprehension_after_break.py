@@ -10,6 +10,7 @@ from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer, owns_its_lines
 from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
+from breaklint.rules.control_flow._frame_skip import Position, own_breaks, position, severity_of
 from breaklint.rules.control_flow._iterables import (
     Comprehension,
     comprehension_targets,
@@ -163,17 +164,23 @@ Flags a list, set or dict comprehension that comes after a graph break in the sa
 iterates a list or a dict (`.tolist()`, `sorted()`, `list()`, `.keys()`, `.items()`, a name
 of unknown type) and yields a tensor of the function unchanged (`{k: y for k in keys}`,
 `[(y, k) for k in keys]`), or an item of a container of its tensors as it is (`[parts[i] for i
-in order]`). It is an error when the iterable is certainly a list or dict and
-the earlier break certain, a warning otherwise. Comprehensions over a tuple, a list display,
+in order]`), where the rest of the function after the break neither computes on a tensor
+(a torch call, a tensor method, arithmetic on tensors; reading `y.shape` is none) nor breaks
+again. It is an error when the iterable is certainly a list or dict, the earlier break certain
+and such an operation or later break nowhere, a warning otherwise (one only under an `if` on a
+trace-time value). Comprehensions over a tuple, a list display,
 `range()` or a tensor, generator expressions, and comprehensions that compute on the tensor
 (`[y + k for k in keys]`, `[parts[i] * 2 for i in order]`) are not flagged: Dynamo 2.13 traces them.
 """
     why = """
-After a graph break Dynamo compiles the rest of the function as a new frame. With Python 3.11,
-a comprehension there that captures one of the function's tensors and iterates a list or dict
-fails: Dynamo does not support `next()` on that iterator ("Missing tp_iternext", GB4347), gives
-up on the resumed frame, and everything after the first break runs eagerly. The same loop
-written as a `for` statement, or the same comprehension without the earlier break, compiles.
+After a graph break Dynamo compiles the rest of the function as a new frame. Where that frame
+runs to its end without a tensor operation, Dynamo has no graph to make and runs it eagerly
+("No ops traced"); with Python 3.11 a comprehension there is a frame of its own, which Dynamo
+compiles because it captures one of the function's tensors, and it does not support `next()`
+on a list or dict iterator it did not make ("Missing tp_iternext", GB4347). Measured with
+torch 2.13: an operation on a tensor anywhere in the resumed frame, or a second break after
+the comprehension, keeps the frame compiled and the comprehension traced; a `for` statement
+instead of the comprehension, or no earlier break, compiles too.
 """
     example = """
 import torch
@@ -208,6 +215,10 @@ compiled = torch.compile(per_head)
         # Every name in the function, by how often, counted for the first fix that asks.
         self._uses: Counter[str] | None = None
         self._assigned: dict[int, ast.Assign] = {}  # `name = <comprehension>`, by its value
+        # The tensor operations of the function's own code (a torch call, a tensor method,
+        # arithmetic on tensors), each with whether it runs only under a trace-time `if`: one
+        # in the resumed frame gives Dynamo a graph, and it keeps the frame.
+        self._operations: list[tuple[ast.expr, bool]] = []
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -217,6 +228,14 @@ compiled = torch.compile(per_head)
         facts = self.context.facts
         if facts.in_outer_function and not facts.loops:
             self._in_frame.add(id(report))
+
+    def visit_Call(self, node: ast.expr) -> None:
+        facts = self.context.facts
+        if facts.in_outer_function and facts.kind(node).is_tensor:
+            self._operations.append((node, facts.conditional))
+
+    visit_BinOp = visit_Call
+    visit_UnaryOp = visit_Call
 
     def visit_ListComp(self, node: Comprehension) -> None:
         facts = self.context.facts
@@ -245,24 +264,21 @@ compiled = torch.compile(per_head)
     visit_DictComp = visit_ListComp
 
     def finish(self, reports: list[Report]) -> None:
-        breaks = [
-            (report, position)
-            for report in reports
-            if id(report) in self._in_frame
-            and all_rules()[report.code].breaks_graph
-            and (position := _position(report.node)) is not None
-        ]
+        breaks = own_breaks(reports, self._in_frame)
         for candidate in self._candidates:
             node = candidate.node
             before = [
                 report
-                for report, position in breaks
-                if position < (node.lineno, node.col_offset)
+                for report, at in breaks
+                if at < (node.lineno, node.col_offset)
                 or contains(node.generators[0].iter, report.node)
             ]
             if not before:
                 continue
-            first = _position(before[0].node)
+            kept = self._frame_kept(node, before, breaks)
+            if kept is Severity.ERROR:
+                continue
+            first = position(before[0].node)
             assert first is not None
             codes = ", ".join(sorted({r.code for r in before}))
             message = self.message.format(
@@ -274,7 +290,9 @@ compiled = torch.compile(per_head)
             certain_break = any(
                 (r.severity or all_rules()[r.code].severity) is Severity.ERROR for r in before
             )
-            sure = candidate.certain and certain_break and not candidate.conditional
+            sure = (
+                candidate.certain and certain_break and not candidate.conditional and kept is None
+            )
             self.report(
                 node,
                 message,
@@ -282,6 +300,33 @@ compiled = torch.compile(per_head)
                 fix=self._loop_fix(node) or candidate.tuple_fix,
                 severity=None if sure else Severity.WARNING,
             )
+
+    def _frame_kept(
+        self, node: Comprehension, before: list[Report], breaks: list[tuple[Report, Position]]
+    ) -> Severity | None:
+        """Whether Dynamo keeps the frame resumed after the last break before `node` (ERROR:
+        certainly; WARNING: in some configurations; None: it skips it): it does where that
+        frame computes on a tensor outside the comprehension, or breaks again after it; only
+        a resumed frame that runs to its end with no operation traced is left to run eagerly,
+        and the comprehension then becomes a frame of its own (measured on 2.13)."""
+        starts = [at for report in before if (at := position(report.node)) is not None]
+        resumed = max(starts)
+        end = node.end_lineno or node.lineno, node.end_col_offset or 0
+        again = [report for report, at in breaks if at > end]
+        breaking = [report.node for report, _ in breaks]
+        operations = [
+            conditional
+            for operation, conditional in self._operations
+            if (at := position(operation)) is not None
+            and at > resumed
+            and not contains(node, operation)
+            and not any(contains(where, operation) for where in breaking)
+        ]
+        if any(severity_of(r) is Severity.ERROR for r in again) or not all(operations):
+            return Severity.ERROR
+        if again or operations:
+            return Severity.WARNING
+        return None
 
     def _loop_fix(self, node: Comprehension) -> Fix | None:
         """The `for` statement fix, where it changes nothing but the frame Dynamo compiles."""
@@ -316,12 +361,6 @@ compiled = torch.compile(per_head)
             return None
         message = "build it with a `for` statement"
         return offer(self.context, statement, message, "for-loop", self.fix_applicability)
-
-
-def _position(node: ast.AST) -> tuple[int, int] | None:
-    if isinstance(node, ast.expr | ast.stmt):
-        return node.lineno, node.col_offset
-    return None
 
 
 def _as_they_are(element: ast.expr) -> list[ast.Name | ast.Subscript]:

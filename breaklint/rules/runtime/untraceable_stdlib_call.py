@@ -10,6 +10,7 @@ from breaklint.fixes import guard_fix, nullcontext_fix, offer, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import (
+    GENERATOR_REFUSING_CALLS,
     SKIPPED_LIBRARIES,
     TRACED_DRAW_METHODS,
     UNTRACEABLE_METHOD_NAMES,
@@ -121,6 +122,11 @@ class UntraceableStdlibCall(TracedValueUses):
         "`{call}()` calls into `{library}`, a library Dynamo skips whole; it breaks the graph "
         "here to run it eagerly"
     )
+    generator_message = (
+        "`{call}()` given a generator expression: Dynamo cannot pass a generator to it, and "
+        "breaks the graph here"
+    )
+    generator_hint = "give it a list: `{call}([...])`"
     copy_message = (
         "`copy.copy()` of a dict, a list or a tensor calls into `copy.py`, which Dynamo does "
         "not trace: if this is one (or a module), it breaks the graph here"
@@ -129,7 +135,7 @@ class UntraceableStdlibCall(TracedValueUses):
     # the modules of its calls and of the values it follows, and the methods of the objects
     # it knows (`var.get()` of a `ContextVar`, `rng.uniform()` of a `random.Random`)
     words = (
-        within(*UNTRACEABLE_STDLIB, *SKIPPED_LIBRARIES, f"{module}.")
+        within(*UNTRACEABLE_STDLIB, *SKIPPED_LIBRARIES, *GENERATOR_REFUSING_CALLS, f"{module}.")
         | UNTRACEABLE_METHOD_NAMES
         | frozenset().union(*TRACED_DRAW_METHODS.values())
     )
@@ -164,6 +170,10 @@ a method of the class, or `rng = random.Random(...)` at the top of the module or
 it is imported from. Which functions Dynamo traces, and
 which uses of a draw break, are measured on the installed torch once per version (in a
 subprocess, cached under the user cache folder), with the answer for torch 2.13 as fallback.
+
+Also flags `math.prod` and `math.fsum` given a generator expression (`math.prod(x.shape[i]
+for i in dims)`): Dynamo cannot pass the generator to them and breaks at the call, with the
+generator alive, so it skips the frame too (BL210); a list (`math.prod([...])`) traces.
 
 Also flags calls into the third-party libraries Dynamo skips whole (`tqdm`, `pandas`,
 `sklearn`, `networkx`, `tabulate`...): a progress bar around a sampling loop's steps (`for t in
@@ -340,6 +350,11 @@ their results must come from outside the compiled code.
             return  # Dynamo traces the deep copy of plain Python data (a config dict)
         if name == "copy.copy":
             self._check_shallow_copy(node)
+            return
+        if name in GENERATOR_REFUSING_CALLS:
+            if any(type(argument) is ast.GeneratorExp for argument in node.args):
+                message = self.generator_message.format(call=name)
+                self.report(node, message, hint=self.generator_hint.format(call=name))
             return
         if name in knowledge().random_traced:
             if self._tensor_argument(node):
