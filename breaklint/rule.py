@@ -281,7 +281,8 @@ class Rule(Visitor):
     def restate(self, reports: list[Report]) -> list[Report]:
         """Called after every rule's `finish`, with every report of the function: the reports
         as this rule's knowledge changes them (BL202: after a break that skips the frame, the
-        rest of it runs eagerly)."""
+        rest of it runs eagerly). Not called where the function has no report: a restatement
+        changes reports, it makes none."""
         return reports
 
     @classmethod
@@ -356,6 +357,8 @@ def collect_reports(visitors: list[Rule]) -> list[Report]:
         before = len(visitor.reports)
         visitor.finish(reports)
         reports.extend(visitor.reports[before:])
+    if not reports:
+        return reports  # a restatement changes reports, it makes none: most functions have none
     for visitor in visitors:
         if visitor.restates:
             reports = visitor.restate(reports)

@@ -547,9 +547,14 @@ compiled = torch.compile(covariance)
             public, offset = name, 0
         else:
             call = facts.tensor_method(node)
-            if call is None or not facts.kind(call[0]).is_tensor:
+            if call is None:
                 return
             public, offset = f"Tensor.{call[1]}", 1
+            # The method's name before the receiver's kind: most methods take no number.
+            if public not in NUMBER_PARAMETERS and public not in LINKED_NUMBER_PARAMETERS:
+                return
+            if not facts.kind(call[0]).is_tensor:
+                return
         needs = f"`{_call_name(node, name)}`"
         alone = NUMBER_PARAMETERS.get(public, {})
         given = [_given(node, parameter, at, offset) for parameter, at in alone.items()]
