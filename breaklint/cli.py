@@ -88,6 +88,13 @@ def _lint_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--scope", choices=SCOPES, help="compiled code only (default) or all")
     parser.add_argument(
+        "--dependencies",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="follow calls into installed libraries and report their breaks at the calls "
+        "(default: on)",
+    )
+    parser.add_argument(
         "--roots",
         type=_csv,
         help="compile roots to keep, as patterns of `Class.forward` or `pkg.module.Class.*`",
@@ -239,6 +246,8 @@ def _settings(args: argparse.Namespace) -> Settings:
         changes["force_exclude"] = args.force_exclude
     if args.scope is not None:
         changes["scope"] = args.scope
+    if args.dependencies is not None:
+        changes["dependencies"] = args.dependencies
     if args.roots is not None:
         changes["roots"] = tuple(args.roots)
     changes["extend_select"] = settings.extend_select + tuple(args.extend_select)

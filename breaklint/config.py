@@ -39,6 +39,9 @@ class Settings:
     root: Path = field(default_factory=Path.cwd)  # patterns are relative to it
     source: str = "defaults"  # the file the settings came from, for messages
     probes: tuple[str, ...] = ()  # probe files or folders for --dynamic, relative to root
+    # Follow calls into installed libraries (`breaklint.dependencies`): their breaks are
+    # reported at the linted calls that reach them (BL516).
+    dependencies: bool = True
 
     def check_selectors(self, codes: list[str]) -> None:
         """Every selector of the configuration file must name at least one known rule."""
@@ -205,6 +208,10 @@ def load_pyproject(path: Path) -> Settings:
                 if not isinstance(value, bool):
                     raise ConfigError(f"{origin}: 'force-exclude' must be true or false")
                 changes["force_exclude"] = value
+            case "dependencies":
+                if not isinstance(value, bool):
+                    raise ConfigError(f"{origin}: 'dependencies' must be true or false")
+                changes["dependencies"] = value
             case "scope":
                 if value not in SCOPES:
                     raise ConfigError(f"{origin}: 'scope' must be one of {', '.join(SCOPES)}")
