@@ -400,6 +400,12 @@ def rule_page(rule: type[Rule]) -> str:
         for title, snippet in (("Example", rule.example), ("Use instead", rule.use_instead))
         if snippet.strip()  # rules about files breaklint could not check have no snippets
     ]
+    if rule.example_library:
+        installed = "\n\n".join(
+            f"`{path}`:\n```python\n{text.strip()}\n```"
+            for path, text in rule.example_library.items()
+        )
+        code_sections.insert(0, f"## The installed library the example calls\n{installed}")
     safe = rule.fix_applicability is Applicability.SAFE
     fix_options = "--fix" if safe else "--fix --unsafe-fixes"
     sections = [
