@@ -95,6 +95,11 @@ def _lint_parser() -> argparse.ArgumentParser:
         "(default: on)",
     )
     parser.add_argument(
+        "--dependencies-exclude",
+        type=_csv,
+        help="top-level packages of installed libraries never to follow (comma-separated)",
+    )
+    parser.add_argument(
         "--roots",
         type=_csv,
         help="compile roots to keep, as patterns of `Class.forward` or `pkg.module.Class.*`",
@@ -248,6 +253,10 @@ def _settings(args: argparse.Namespace) -> Settings:
         changes["scope"] = args.scope
     if args.dependencies is not None:
         changes["dependencies"] = args.dependencies
+    if args.dependencies_exclude is not None:
+        changes["dependencies_exclude"] = settings.dependencies_exclude + tuple(
+            args.dependencies_exclude
+        )
     if args.roots is not None:
         changes["roots"] = tuple(args.roots)
     changes["extend_select"] = settings.extend_select + tuple(args.extend_select)

@@ -42,6 +42,9 @@ class Settings:
     # Follow calls into installed libraries (`breaklint.dependencies`): their breaks are
     # reported at the linted calls that reach them (BL516).
     dependencies: bool = True
+    # Top-level packages never followed (a library too large to read each run, or one whose
+    # breaks are not the user's concern).
+    dependencies_exclude: tuple[str, ...] = ()
 
     def check_selectors(self, codes: list[str]) -> None:
         """Every selector of the configuration file must name at least one known rule."""
@@ -212,6 +215,8 @@ def load_pyproject(path: Path) -> Settings:
                 if not isinstance(value, bool):
                     raise ConfigError(f"{origin}: 'dependencies' must be true or false")
                 changes["dependencies"] = value
+            case "dependencies-exclude":
+                changes["dependencies_exclude"] = tuple(_string_list(value, key, origin))
             case "scope":
                 if value not in SCOPES:
                     raise ConfigError(f"{origin}: 'scope' must be one of {', '.join(SCOPES)}")

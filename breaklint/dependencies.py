@@ -29,7 +29,7 @@ import ast
 import os
 import sys
 import sysconfig
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from breaklint.index import STAR, FunctionInfo, ModuleIndex, build_index, code_words
@@ -181,18 +181,11 @@ def follow(
     module_names: dict[str, str],
     options: ScopeOptions,
     followed: Followed,
-    reaching: Iterable[str],
+    reaching: Collection[str],
 ) -> tuple[Project, dict[str, list[ScopedFunction]]]:
     """The project of the linted `indexes` with the library modules compiled code reaches
     (added to `followed`), and its scope. `reaching`: the linted files that import from the
     libraries."""
-    for path in reaching:
-        index = indexes[path]
-        for cls in index.classes.values():
-            for base in cls.bases:
-                followed.want(base)
-        for info in index.functions.values():
-            _want_callees(followed, index, info)
     for _ in range(_MAX_ROUNDS):
         project = Project(
             {**indexes, **followed.indexes()},
@@ -200,25 +193,33 @@ def follow(
             frozenset(followed.modules),
         )
         scoped = compile_scope(project, options)
-        if not followed.modules or not _reached_more(project, scoped, followed):
+        if not _reached_more(project, scoped, followed, reaching):
             break
     return project, scoped
 
 
 def _reached_more(
-    project: Project, scoped: Mapping[str, list[ScopedFunction]], followed: Followed
+    project: Project,
+    scoped: Mapping[str, list[ScopedFunction]],
+    followed: Followed,
+    reaching: Collection[str],
 ) -> bool:
-    """Add the library modules that what the scope reaches in the followed ones calls; whether
-    one was added."""
+    """Add the library modules that what the scope reaches in the linted files that import
+    from libraries and in the followed modules calls or derives from: its functions in scope,
+    and every method of a class one of whose methods is in scope (`__init__` builds what
+    `forward` calls); whether one was added."""
     added = False
     for path, functions in scoped.items():
-        if path not in followed.modules:
+        if path not in followed.modules and path not in reaching:
             continue
         module = project.modules.key_of[path]
-        index = followed.modules[path][2]
+        index = project.by_module[module]
         classes = {f.qualname.rpartition(".")[0] for f in functions if "." in f.qualname}
         names = {f.qualname for f in functions}
         names.update(q for q in index.functions if q.rpartition(".")[0] in classes)
+        for cls in classes & index.classes.keys():
+            for base in index.classes[cls].bases:
+                added |= followed.want(base)
         for qualname in names:
             info = project.function(DefinitionRef(module, qualname))
             if info is not None:

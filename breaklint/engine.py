@@ -273,7 +273,12 @@ def lint_paths(
     codes_of = {path: selection.codes_for(path) for path in files}
     compiled, callers = _probed(probes, files)
     scope = ScopeOptions(
-        settings.scope == "all", settings.roots, compiled, callers, settings.dependencies
+        settings.scope == "all",
+        settings.roots,
+        compiled,
+        callers,
+        settings.dependencies,
+        settings.dependencies_exclude,
     )
     # What each file held when linted: --fix rewrites a file only if it still holds that.
     digests = {
@@ -396,7 +401,7 @@ def _libraries(
     if not scope.dependencies:
         return {}
     own = {package[0] if package else module_of[path] for path, package in package_of.items()}
-    return installed_packages(own)
+    return installed_packages(own | set(scope.dependencies_exclude))
 
 
 def _reaching(checked_files: list[FileResult], libraries: Followed) -> set[str]:

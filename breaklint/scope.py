@@ -1500,8 +1500,10 @@ class ScopeOptions:
     # The files beside the probes, (path, digest), not linted: their calls pass the objects
     # the compiled code holds (`breaklint.probe_roots.probe_callers`).
     callers: tuple[tuple[str, str], ...] = ()
-    # Follow calls into installed libraries (`breaklint.dependencies`).
+    # Follow calls into installed libraries (`breaklint.dependencies`), but for these
+    # top-level packages.
     dependencies: bool = False
+    dependencies_exclude: tuple[str, ...] = ()
 
 
 def compile_scope(

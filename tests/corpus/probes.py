@@ -7,6 +7,7 @@ from layers import (
     Attention,
     BucketedCache,
     CachedDistance,
+    Calibrated,
     CheckpointedBlock,
     Chunker,
     DeterministicPool,
@@ -199,3 +200,7 @@ def probe_routed():
 
 def probe_gathered_rows():
     return GatheredRows(), (torch.randn(5, 3), torch.tensor([0, 2, 4]))
+
+
+def probe_calibrated():
+    return Calibrated(), (torch.randn(2, 8),)
