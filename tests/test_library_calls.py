@@ -74,6 +74,18 @@ def test_nothing_is_followed_with_the_knob_off_or_without_the_library(project: P
     assert lint(project, "--no-cache", installed=False) == []
 
 
+def test_the_configuration_turns_it_off_or_leaves_a_package_out(project: Path) -> None:
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text('[tool.breaklint]\ndependencies-exclude = ["gplib"]\n', encoding="utf-8")
+    assert lint(project, "--no-cache") == []
+    pyproject.write_text("[tool.breaklint]\ndependencies = false\n", encoding="utf-8")
+    assert lint(project, "--no-cache") == []
+    pyproject.write_text('[tool.breaklint]\ndependencies = "no"\n', encoding="utf-8")
+    done = run_breaklint("app/model.py", cwd=project)
+    assert done.returncode == 2
+    assert "'dependencies' must be true or false" in done.stderr
+
+
 def test_a_changed_library_file_is_linted_again(project: Path) -> None:
     assert lint(project) == EXPECTED
     linalg = project / "site" / "gplib" / "utils" / "linalg.py"
