@@ -23,7 +23,8 @@ def marked_lines() -> set[tuple[str, int, str]]:
 
 def lint(tmp_path: Path, *options: str) -> list[dict]:
     done = run_breaklint(
-        *("--isolated", "--no-cache", "--output-format", "json", *options, str(CORPUS)),
+        *("--isolated", "--no-cache", "--dependencies", "--output-format", "json", *options),
+        str(CORPUS),
         cwd=tmp_path,
         env=with_libraries(),
     )

@@ -53,6 +53,7 @@ def corpus_report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     done = run_breaklint(
         *CORPUS_MODELS,
         *("--probes", "probes.py", "--output-format", "json", "--jobs", "2", "--all-variants"),
+        "--dependencies",
         cwd=folder,
         env=with_libraries(),
     )

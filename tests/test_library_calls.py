@@ -47,13 +47,13 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def lint(project: Path, *args: str, installed: bool = True) -> list[tuple[object, ...]]:
+def lint(
+    project: Path, *args: str, installed: bool = True, follow: bool = True
+) -> list[tuple[object, ...]]:
     paths = [os.environ.get("PYTHONPATH", ""), str(project / "site") if installed else ""]
     done = run_breaklint(
         "app/model.py",
-        "--output-format",
-        "json",
-        *args,
+        *("--output-format", "json", *(["--dependencies"] if follow else []), *args),
         cwd=project,
         env={"PYTHONPATH": os.pathsep.join(p for p in paths if p)},
     )
@@ -74,12 +74,16 @@ def test_nothing_is_followed_with_the_knob_off_or_without_the_library(project: P
     assert lint(project, "--no-cache", installed=False) == []
 
 
-def test_the_configuration_turns_it_off_or_leaves_a_package_out(project: Path) -> None:
+def test_off_by_default_and_set_by_the_configuration(project: Path) -> None:
+    assert lint(project, "--no-cache", follow=False) == []
     pyproject = project / "pyproject.toml"
-    pyproject.write_text('[tool.breaklint]\ndependencies-exclude = ["gplib"]\n', encoding="utf-8")
-    assert lint(project, "--no-cache") == []
-    pyproject.write_text("[tool.breaklint]\ndependencies = false\n", encoding="utf-8")
-    assert lint(project, "--no-cache") == []
+    pyproject.write_text("[tool.breaklint]\ndependencies = true\n", encoding="utf-8")
+    assert lint(project, "--no-cache", follow=False) == EXPECTED
+    pyproject.write_text(
+        '[tool.breaklint]\ndependencies = true\ndependencies-exclude = ["gplib"]\n',
+        encoding="utf-8",
+    )
+    assert lint(project, "--no-cache", follow=False) == []
     pyproject.write_text('[tool.breaklint]\ndependencies = "no"\n', encoding="utf-8")
     done = run_breaklint("app/model.py", cwd=project)
     assert done.returncode == 2
@@ -102,6 +106,7 @@ def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
     done = run_breaklint(
         "app/model.py",
         *("--probes", "app/probes.py", "--output-format", "json", "--no-cache"),
+        "--dependencies",
         cwd=project,
         env={"PYTHONPATH": os.pathsep.join(p for p in paths if p)},
     )

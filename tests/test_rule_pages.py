@@ -39,7 +39,8 @@ RECOMPILING = [rule for rule in RULES if rule.probe and rule.recompiles]
 def codes_found(tmp_path: Path, source: str) -> list[str]:
     path = tmp_path / "page_example.py"
     path.write_text(source.strip() + "\n", encoding="utf-8")
-    result = lint_paths([str(path)], Settings(root=tmp_path), jobs=1)
+    # Calls into installed libraries followed: an example may call one (`Rule.example_library`).
+    result = lint_paths([str(path)], Settings(root=tmp_path, dependencies=True), jobs=1)
     return [finding.code for finding in result.findings]
 
 
