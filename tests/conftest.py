@@ -81,6 +81,23 @@ def probe_names(path: Path) -> list[str]:
     ]
 
 
+@pytest.fixture
+def installed_library(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The installed library a rule's example calls (`Rule.example_library`), on `sys.path`
+    as a user's site-packages is: the lint finds it there, and Dynamo imports it. For tests
+    parametrized by `rule`."""
+    rule = request.node.callspec.params.get("rule") if hasattr(request.node, "callspec") else None
+    if rule is None or not rule.example_library:
+        return
+    site = tmp_path_factory.mktemp("site")
+    for name, text in rule.example_library.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text.strip() + "\n", encoding="utf-8")
+    request.getfixturevalue("monkeypatch").syspath_prepend(str(site))
+
+
 def with_libraries() -> dict[str, str]:
     """An environment whose `PYTHONPATH` holds the installed libraries the corpora call."""
     paths = [str(LIBRARIES), os.environ.get("PYTHONPATH", "")]

@@ -15,25 +15,11 @@ from conftest import compile_and_count, compile_over_calls
 # Rules about files breaklint could not check have no examples; dynamic ones come from probes.
 
 
-@pytest.fixture(autouse=True)
-def installed_library(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    """The installed library a rule's example calls (`Rule.example_library`), on `sys.path`
-    as a user's site-packages is: the lint finds it there, and Dynamo imports it."""
-    rule = request.node.callspec.params.get("rule") if hasattr(request.node, "callspec") else None
-    if rule is None or not rule.example_library:
-        return
-    site = tmp_path_factory.mktemp("site")
-    for name, text in rule.example_library.items():
-        (site / name).parent.mkdir(parents=True, exist_ok=True)
-        (site / name).write_text(text.strip() + "\n", encoding="utf-8")
-    request.getfixturevalue("monkeypatch").syspath_prepend(str(site))
-
-
 RULES = [rule for rule in all_rules().values() if rule.phase is Phase.STATIC]
 PROBED = [rule for rule in RULES if rule.probe and not rule.recompiles]
 RECOMPILING = [rule for rule in RULES if rule.probe and rule.recompiles]
+# A rule's example may call an installed library (`Rule.example_library`): installed first.
+pytestmark = pytest.mark.usefixtures("installed_library")
 
 
 def codes_found(tmp_path: Path, source: str) -> list[str]:
