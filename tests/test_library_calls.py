@@ -1,5 +1,5 @@
 """Calls into installed libraries (issue 20), on tests/projects/library_calls: `app/model.py`
-calls `gplib`, a library of several files installed in `site/` (put on the subprocess's
+calls `gplib`, a library of several files installed in `installed/` (put on the subprocess's
 `PYTHONPATH`, as site-packages is on a user's `sys.path`): a kernel class held on
 `self.covar` whose inherited `__call__` breaks (BL102 in `gplib/kernels/base.py`), a function
 imported under an alias whose `if` reads a tensor (BL201 in `gplib/utils/linalg.py`), and a
@@ -50,7 +50,7 @@ def project(tmp_path: Path) -> Path:
 def lint(
     project: Path, *args: str, installed: bool = True, follow: bool = True
 ) -> list[tuple[object, ...]]:
-    paths = [os.environ.get("PYTHONPATH", ""), str(project / "site") if installed else ""]
+    paths = [os.environ.get("PYTHONPATH", ""), str(project / "installed") if installed else ""]
     done = run_breaklint(
         "app/model.py",
         *("--output-format", "json", *(["--dependencies"] if follow else []), *args),
@@ -92,7 +92,7 @@ def test_off_by_default_and_set_by_the_configuration(project: Path) -> None:
 
 def test_a_changed_library_file_is_linted_again(project: Path) -> None:
     assert lint(project) == EXPECTED
-    linalg = project / "site" / "gplib" / "utils" / "linalg.py"
+    linalg = project / "installed" / "gplib" / "utils" / "linalg.py"
     linalg.write_text(
         linalg.read_text(encoding="utf-8").replace("    if info.any():\n", "    if True:\n"),
         encoding="utf-8",
@@ -102,7 +102,7 @@ def test_a_changed_library_file_is_linted_again(project: Path) -> None:
 
 def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
     pytest.importorskip("torch", reason="the probes run Dynamo")
-    paths = [os.environ.get("PYTHONPATH", ""), str(project / "site")]
+    paths = [os.environ.get("PYTHONPATH", ""), str(project / "installed")]
     done = run_breaklint(
         "app/model.py",
         *("--probes", "app/probes.py", "--output-format", "json", "--no-cache"),
