@@ -239,6 +239,20 @@ def read_library(name: str, half: str, path: Path) -> Library:
     return Library(name, half, path, _literal_strings(tree, "PACKAGES", path), modes, builders)
 
 
+def _unfollowed(library: Library) -> list[str]:
+    """The options that keep a tuning library's run from following calls into the held-out
+    libraries' packages (`--dependencies-exclude`): their code is never read while tuning."""
+    if library.half != "tuning":
+        return []
+    held_out = sorted(
+        package
+        for name, half in LIBRARIES.items()
+        if half == "heldout"
+        for package in read_library(name, half, module_path(name)).packages
+    )
+    return ["--dependencies-exclude", ",".join(held_out)] if held_out else []
+
+
 def probe_targets(library: Library) -> list[ProbeTarget]:
     return [
         ProbeTarget(f"probe_{builder.name.removeprefix('build_')}_{mode}", builder.name, mode)
@@ -370,6 +384,7 @@ def run_breaklint(
     command = [options.breaklint_python, str(TRUTH_DRIVER), *truth, "--", "--isolated"]
     command += ["--output-format", "json", "--probes", str(probe_file), "--jobs", str(options.jobs)]
     command += ["--probe-timeout", str(options.probe_timeout), "--no-cache", "--quiet"]
+    command += _unfollowed(library)
     command += list(library.packages)
     print(f"{library.name}: {len(targets)} probes over {', '.join(library.packages)}", flush=True)
     started = time.perf_counter()

@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from breaklint.dependencies import library_path
 from breaklint.scope import DefinitionRef, Project, ScopedFunction
 
 
@@ -31,6 +32,7 @@ class Break:
 
     certain: bool
     where: str
+    message: str = ""  # the finding's, told at the linted calls into a library that reach it
 
 
 def breaking_calls(
@@ -69,6 +71,9 @@ def breaking_calls(
             targets[ref][callee] = reached
 
     blocked: dict[DefinitionRef, set[str]] = {}
+    # The calls of linted functions that reach only functions of followed libraries
+    # (`breaklint.dependencies`): a break there is reported at the call, wherever it is.
+    into_libraries: dict[DefinitionRef, dict[str, tuple[DefinitionRef, ...]]] = {}
 
     for ref in refs:
         info = project.function(ref)
@@ -91,6 +96,12 @@ def breaking_calls(
                 abstract.append((ref, callee, reached))
             else:
                 add(ref, callee, reached)
+            if (
+                reached
+                and ref.module not in project.followed
+                and all(target.module in project.followed for target in reached)
+            ):
+                into_libraries.setdefault(ref, {})[callee] = reached
     summary = _summaries(own, callers)
     while abstract:  # each round may make another abstract method's overrides all break
         breaking = [call for call in abstract if call[2] and set(call[2]) <= summary.keys()]
@@ -106,10 +117,44 @@ def breaking_calls(
         result[path] = []
         for function in functions:
             ref = DefinitionRef(module, function.qualname)
+            function = _with_breaks(function, targets.get(ref, {}), made.get(ref, {}), summary)
             result[path].append(
-                _with_breaks(function, targets.get(ref, {}), made.get(ref, {}), summary)
+                _with_library_breaks(project, function, into_libraries.get(ref, {}), summary)
             )
     return result
+
+
+def _with_library_breaks(
+    project: Project,
+    function: ScopedFunction,
+    calls: Mapping[str, tuple[DefinitionRef, ...]],
+    summary: Mapping[DefinitionRef, Break],
+) -> ScopedFunction:
+    """`function` with `dependency_breaks`: for each call into a library whose targets break,
+    the library function reached and the first break it rests on, shown from the library's
+    top-level package."""
+    entries = []
+    for callee, reached in calls.items():
+        breaking = [(target, summary[target]) for target in reached if target in summary]
+        if not breaking:
+            continue
+        target, found = breaking[0]
+        certain = len(breaking) == len(reached) and all(b.certain for _, b in breaking)
+        code, _, place = found.where.partition(" ")
+        path, _, line = place.rpartition(":")
+        shown = library_path(path, _module_of_path(project, path))
+        name = f"{project.modules.names[target.module]}.{target.qualname}"
+        entries.append(
+            f"{callee}={'certain' if certain else 'maybe'} {name} {shown}:{line} {code} "
+            f"{found.message}"
+        )
+    if not entries:
+        return function
+    return dataclasses.replace(function, dependency_breaks=tuple(entries))
+
+
+def _module_of_path(project: Project, path: str) -> str:
+    return project.modules.names[project.modules.key_of[path]]
 
 
 def _summaries(
@@ -123,7 +168,7 @@ def _summaries(
         ref = pending.popleft()
         for caller in callers.get(ref, ()):
             if caller not in summary:
-                summary[caller] = Break(False, summary[ref].where)
+                summary[caller] = dataclasses.replace(summary[ref], certain=False)
                 pending.append(caller)
     return summary
 

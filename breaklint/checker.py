@@ -182,7 +182,7 @@ def own_breaks(
                 first = min(breaks, key=lambda f: (f.severity is not Severity.ERROR, f.range.line))
                 where = f"{first.code} {path}:{first.range.line}"
                 ref = DefinitionRef(module_of[path], function.qualname)
-                own[ref] = Break(first.severity is Severity.ERROR, where)
+                own[ref] = Break(first.severity is Severity.ERROR, where, first.message)
     return own
 
 
@@ -526,6 +526,7 @@ def _check_function(
             function.disabled_calls,
             self_assignments,
             cached_reads=function.cached_reads,
+            dependency_breaks=function.dependency_breaks,
         )
         visitors = [rule(context) for rule in rules]
         # The facts visitor goes first so that rules see names bound before the node they visit.

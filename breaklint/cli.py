@@ -88,6 +88,18 @@ def _lint_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--scope", choices=SCOPES, help="compiled code only (default) or all")
     parser.add_argument(
+        "--dependencies",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="follow calls into installed libraries and report their breaks at the calls "
+        "(default: off)",
+    )
+    parser.add_argument(
+        "--dependencies-exclude",
+        type=_csv,
+        help="top-level packages of installed libraries never to follow (comma-separated)",
+    )
+    parser.add_argument(
         "--roots",
         type=_csv,
         help="compile roots to keep, as patterns of `Class.forward` or `pkg.module.Class.*`",
@@ -239,6 +251,12 @@ def _settings(args: argparse.Namespace) -> Settings:
         changes["force_exclude"] = args.force_exclude
     if args.scope is not None:
         changes["scope"] = args.scope
+    if args.dependencies is not None:
+        changes["dependencies"] = args.dependencies
+    if args.dependencies_exclude is not None:
+        changes["dependencies_exclude"] = settings.dependencies_exclude + tuple(
+            args.dependencies_exclude
+        )
     if args.roots is not None:
         changes["roots"] = tuple(args.roots)
     changes["extend_select"] = settings.extend_select + tuple(args.extend_select)

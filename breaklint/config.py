@@ -39,6 +39,13 @@ class Settings:
     root: Path = field(default_factory=Path.cwd)  # patterns are relative to it
     source: str = "defaults"  # the file the settings came from, for messages
     probes: tuple[str, ...] = ()  # probe files or folders for --dynamic, relative to root
+    # Follow calls into installed libraries (`breaklint.dependencies`): their breaks are
+    # reported at the linted calls that reach them (BL516). Off by default: its cost on a
+    # large tree is not yet within the static budget (docs/analysis.md).
+    dependencies: bool = False
+    # Top-level packages never followed (a library too large to read each run, or one whose
+    # breaks are not the user's concern).
+    dependencies_exclude: tuple[str, ...] = ()
 
     def check_selectors(self, codes: list[str]) -> None:
         """Every selector of the configuration file must name at least one known rule."""
@@ -205,6 +212,12 @@ def load_pyproject(path: Path) -> Settings:
                 if not isinstance(value, bool):
                     raise ConfigError(f"{origin}: 'force-exclude' must be true or false")
                 changes["force_exclude"] = value
+            case "dependencies":
+                if not isinstance(value, bool):
+                    raise ConfigError(f"{origin}: 'dependencies' must be true or false")
+                changes["dependencies"] = value
+            case "dependencies-exclude":
+                changes["dependencies_exclude"] = tuple(_string_list(value, key, origin))
             case "scope":
                 if value not in SCOPES:
                     raise ConfigError(f"{origin}: 'scope' must be one of {', '.join(SCOPES)}")

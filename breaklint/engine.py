@@ -129,6 +129,7 @@ from breaklint.cache import (
 from breaklint.call_breaks import breaking_calls
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
+from breaklint.dependencies import Followed, follow, imported_libraries, installed_packages
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index, code_words
@@ -157,6 +158,8 @@ class LintResult:
     warnings: list[str] = dataclasses.field(default_factory=list)  # for stderr, once per run
     # The SHA-256 of each file's bytes as linted (None: unreadable).
     digests: dict[str, str | None] = dataclasses.field(default_factory=dict)
+    # The installed libraries' files the run followed, with their digests.
+    libraries: dict[str, str | None] = dataclasses.field(default_factory=dict)
 
 
 R = TypeVar("R")
@@ -269,7 +272,15 @@ def lint_paths(
     package_of = {path: package_parts(path, packages) for path in files}
     codes_of = {path: selection.codes_for(path) for path in files}
     compiled, callers, search_folders = _probed(probes, files)
-    scope = ScopeOptions(settings.scope == "all", settings.roots, compiled, callers, search_folders)
+    scope = ScopeOptions(
+        settings.scope == "all",
+        settings.roots,
+        compiled,
+        callers,
+        search_folders,
+        settings.dependencies,
+        settings.dependencies_exclude,
+    )
     # What each file held when linted: --fix rewrites a file only if it still holds that.
     digests = {
         path: text_digest(unsaved[path]) if path in unsaved else file_digest(path) for path in files
@@ -292,7 +303,10 @@ def lint_paths(
         key = cache.key(["run", dataclasses.asdict(scope), inputs])
         stored = cache.load(key)
         try:
-            if stored is not None:
+            # The entry holds too the library files the run followed: changed, it is a miss.
+            if stored is not None and all(
+                file_digest(path) == digest for path, digest in stored["libraries"]
+            ):
                 findings = findings_from_json(stored["findings"], set(files))
                 skipped = as_type(int, stored["skipped"])
                 return LintResult(findings, len(files), skipped, digests=digests)
@@ -301,7 +315,11 @@ def lint_paths(
     with collector_paused(), Workers(jobs) as workers:
         result = _lint(files, package_of, codes_of, scope, workers, cache, digests, unsaved)
     if key is not None:
-        stored = {"findings": findings_to_json(result.findings), "skipped": result.files_skipped}
+        stored = {
+            "findings": findings_to_json(result.findings),
+            "skipped": result.files_skipped,
+            "libraries": sorted(result.libraries.items()),
+        }
         cache.store(key, stored)
     result.digests = digests
     return result
@@ -360,14 +378,46 @@ def _lint(
     ]
     jobs = _JobInputs(package_of, module_of, codes_of, digests, unsaved)
     callers = _caller_indexes(scope, module_of)
+    libraries = Followed(_libraries(scope, package_of, module_of))
     # A file that no other reaches and that reaches no other is its own project: the scope
     # it was checked against is the project's. The others are checked against the project
-    # they form.
-    alone = _isolated(checked_files, module_of, package_of, scope, callers)
-    findings.extend(_in_project_scope(checked_files, alone, callers, jobs, scope, workers, cache))
+    # they form, with the installed libraries they call.
+    reaching = _reaching(checked_files, libraries)
+    alone = _isolated(checked_files, module_of, package_of, scope, callers) - reaching
+    findings.extend(
+        _in_project_scope(
+            checked_files, alone, callers, jobs, scope, workers, cache, libraries, reaching
+        )
+    )
     findings.sort(key=Finding.sort_key)
     skipped = sum(1 for r in checked_files if not r.parsed and not r.problems)
-    return LintResult(findings, files_checked=len(files), files_skipped=skipped)
+    followed = {path: file_digest(path) for path in libraries.modules}
+    return LintResult(findings, files_checked=len(files), files_skipped=skipped, libraries=followed)
+
+
+def _libraries(
+    scope: ScopeOptions, package_of: dict[str, list[str]], module_of: dict[str, str]
+) -> dict[str, str]:
+    """The installed libraries the run may follow (none with `dependencies` off): the
+    top-level packages on `sys.path` other than the linted tree's own."""
+    if not scope.dependencies:
+        return {}
+    own = {package[0] if package else module_of[path] for path, package in package_of.items()}
+    return installed_packages(own | set(scope.dependencies_exclude))
+
+
+def _reaching(checked_files: list[FileResult], libraries: Followed) -> set[str]:
+    """The linted files that import from an installed library: their words name its
+    top-level package, and their index (read only for those) imports from it."""
+    names = libraries.packages.keys()
+    return {
+        result.path
+        for result in checked_files
+        if result.parsed
+        and not names.isdisjoint(result.words.split())
+        and (index := result.index) is not None
+        and imported_libraries(index, libraries.packages)
+    }
 
 
 def _isolated(
@@ -433,10 +483,14 @@ def _in_project_scope(
     scope: ScopeOptions,
     workers: Workers,
     cache: ResultCache | None,
+    libraries: Followed,
+    reaching: set[str],
 ) -> list[Finding]:
     """The findings of every function in the project's scope: a file alone keeps those of
     its own check; of the linked files, those checked with the scope the file gave them are
-    kept, the others checked again (in workers)."""
+    kept, the others checked again (in workers). The functions of the installed libraries
+    that compiled code reaches are checked too, for the breaks the linted calls reach; their
+    own findings are not reported."""
     caller_indexes = {path: index for path, (_, index) in callers.items()}
     modules = {**jobs.module_of, **{path: module for path, (module, _) in callers.items()}}
     by_function: dict[tuple[str, str], list[Finding]] = {}
@@ -451,15 +505,28 @@ def _in_project_scope(
     linked = {r.path: r.index for r in checked_files if r.path not in alone and r.index is not None}
     if not linked:
         return _unique(by_function)
-    project = Project({**linked, **caller_indexes}, modules, scope.search_folders)
     # The analysis makes hundreds of thousands of objects, and recurses through summaries
     # as deep as the chains of bindings they stand for.
     with collector_paused(), deep_recursion():
-        in_project = annotate(project, compile_scope(project, scope))
+        if reaching:
+            project, scopes = follow(
+                {**linked, **caller_indexes}, modules, scope, libraries, reaching
+            )
+        else:
+            project = Project({**linked, **caller_indexes}, modules, scope.search_folders)
+            scopes = compile_scope(project, scope)
+        in_project = annotate(project, scopes)
     # Each function's findings: checked with the file's own scope where the project's is
-    # the same, checked again where it differs.
+    # the same, checked again where it differs; those of the libraries' functions in scope
+    # checked here.
     rechecks: list[RecheckJob] = []
     scoped: dict[str, list[ScopedFunction]] = {}
+    if libraries.modules:
+        linked = {**linked, **libraries.indexes()}
+        jobs = _with_libraries(jobs, libraries)
+        for path in libraries.modules.keys() & in_project.keys():
+            scoped[path] = in_project[path]
+            rechecks.append(_recheck(jobs, path, in_project[path], linked[path]))
     for result in checked_files:
         if result.path not in linked:
             continue
@@ -483,7 +550,7 @@ def _in_project_scope(
         summarised = breaking_calls(project, scoped, own_breaks(scoped, by_function, project))
     rechecks = []
     for path, functions in summarised.items():
-        changed = [f for f in functions if f.breaking_calls]
+        changed = [f for f in functions if f.breaking_calls or f.dependency_breaks]
         if changed:
             rechecks.append(_recheck(jobs, path, changed, linked[path]))
     _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
@@ -494,7 +561,20 @@ def _in_project_scope(
         for path, inits in eager_inits(summarised, by_function, project).items()
     ]
     _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
-    return _unique(by_function)
+    return [f for f in _unique(by_function) if f.path not in libraries.modules]
+
+
+def _with_libraries(jobs: _JobInputs, libraries: Followed) -> _JobInputs:
+    """`jobs` with the followed library files, each checked with every rule."""
+    every = frozenset(known_codes())
+    followed = libraries.modules
+    return _JobInputs(
+        {**jobs.package_of, **{path: module[1] for path, module in followed.items()}},
+        {**jobs.module_of, **libraries.names()},
+        {**jobs.codes_of, **dict.fromkeys(followed, every)},
+        {**jobs.digests, **{path: file_digest(path) for path in followed}},
+        jobs.unsaved,
+    )
 
 
 def _unique(by_function: dict[tuple[str, str], list[Finding]]) -> list[Finding]:

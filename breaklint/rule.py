@@ -63,6 +63,8 @@ class RuleContext:
     # `self.<name>` reads of a `functools.cached_property` that objects made while compiling
     # have not computed yet (`ScopedFunction.cached_reads`).
     cached_reads: tuple[str, ...] = ()
+    # Calls into installed libraries that break inside them (`ScopedFunction.dependency_breaks`).
+    dependency_breaks: tuple[str, ...] = ()
     # The rules that observe every report as it is made (see `Rule.observe`).
     observers: list[Rule] = field(default_factory=list)
     # `breaklint.fixes.tensor_operands` by operation, shared by the rules that ask: each
@@ -170,6 +172,9 @@ class Rule(Visitor):
     what: ClassVar[str]
     why: ClassVar[str]
     example: ClassVar[str]
+    # The files (path under a folder on `sys.path` -> text) of an installed library the
+    # example calls: the page shows them, and its tests install them first.
+    example_library: ClassVar[Mapping[str, str]] = {}
     use_instead: ClassVar[str]
     probe: ClassVar[str | None] = None
     # Whether `--fix` alone applies the rule's fixes (safe) or only with `--unsafe-fixes`;
@@ -398,6 +403,12 @@ def rule_page(rule: type[Rule]) -> str:
         for title, snippet in (("Example", rule.example), ("Use instead", rule.use_instead))
         if snippet.strip()  # rules about files breaklint could not check have no snippets
     ]
+    if rule.example_library:
+        installed = "\n\n".join(
+            f"`{path}`:\n```python\n{text.strip()}\n```"
+            for path, text in rule.example_library.items()
+        )
+        code_sections.insert(0, f"## The installed library the example calls\n{installed}")
     safe = rule.fix_applicability is Applicability.SAFE
     fix_options = "--fix" if safe else "--fix --unsafe-fixes"
     sections = [

@@ -112,6 +112,10 @@ class ScopedFunction:
     # "callee=certain CODE path:line" (or "=maybe") for the calls as written that reach a
     # function that breaks the graph (`breaklint.call_breaks`), and the break it rests on.
     breaking_calls: tuple[str, ...] = ()
+    # "callee=certain WHAT path:line CODE message" (or "=maybe") for the calls as written that
+    # reach only functions of an installed library (`breaklint.dependencies`) of which one
+    # breaks, naming the library's function and its first break (`breaklint.call_breaks`).
+    dependency_breaks: tuple[str, ...] = ()
     # Those of them that call a method of a local holding an object this function makes
     # (`solver = Euler(); solver.integrate(y)`, `Project.holds_new_object`).
     new_object_calls: tuple[str, ...] = ()
@@ -163,9 +167,13 @@ class Project:
         indexes: dict[str, ModuleIndex],
         module_names: dict[str, str],
         search_folders: tuple[str, ...] = (),
+        followed: frozenset[str] = frozenset(),
     ) -> None:
         self.modules = ModuleTable({path: module_names[path] for path in indexes}, search_folders)
         self.by_module = {self.modules.key_of[path]: index for path, index in indexes.items()}
+        # The modules of installed libraries the linted code calls (`breaklint.dependencies`):
+        # in scope only where linted code reaches them, never compile roots of their own.
+        self.followed = frozenset(self.modules.key_of[path] for path in followed)
         self._targets: dict[tuple[str, str, str], tuple[Target, ...]] = {}
         self._attributes: dict[DefinitionRef, dict[str, list[tuple[DefinitionRef, str]]]] = {}
         self._constructed: dict[tuple[str, tuple[ImportAlias, ...], str], DefinitionRef | None] = {}
@@ -1205,6 +1213,8 @@ class Project:
                 found.setdefault(ref, Root(ref, label(name), inner))
 
         for module, index in sorted(self.by_module.items()):
+            if module in self.followed:
+                continue
             for name, cls in index.classes.items():
                 has_forward = "forward" in cls.methods or cls.forward_alias is not None
                 has_call = "__call__" in cls.methods
@@ -1493,6 +1503,10 @@ class ScopeOptions:
     callers: tuple[tuple[str, str], ...] = ()
     # The folders the probes put on `sys.path` (`breaklint.probe_roots.probe_search_folders`).
     search_folders: tuple[str, ...] = ()
+    # Follow calls into installed libraries (`breaklint.dependencies`), but for these
+    # top-level packages.
+    dependencies: bool = False
+    dependencies_exclude: tuple[str, ...] = ()
 
 
 def compile_scope(
@@ -1554,7 +1568,7 @@ def compile_scope(
                 reach(override, reached, reached)
     if options.everything:
         for module, index in project.by_module.items():
-            if index.imports_torch:
+            if index.imports_torch and module not in project.followed:
                 for name in index.functions:
                     scopes.setdefault(DefinitionRef(module, name), EVERYTHING)
     path_of = {module: index.path for module, index in project.by_module.items()}

@@ -25,11 +25,14 @@ class Double(torch.nn.Module):
 """
 
 # A corpus line ends in `# KIND CODE...`: BREAK where Dynamo breaks the graph, SKIP where it
-# skips the whole frame, HOOK where a hook whose body breaks is registered, RECOMPILE where a
-# guard fails on every new value of the probe's calls; the codes are the rules that flag the
-# line (BL900 for a break no static rule predicts). A line may hold several: `# BREAK BL201
+# skips the whole frame, HOOK where a hook whose body breaks is registered, LIBRARY where a call
+# reaches an installed library (tests/libraries) that breaks inside, RECOMPILE where a guard
+# fails on every new value of the probe's calls; the codes are the rules that flag the line
+# (BL900 for a break no static rule predicts). A line may hold several: `# BREAK BL201
 # RECOMPILE BL910`.
-_KINDS = "BREAK|SKIP|HOOK|RECOMPILE"
+_KINDS = "BREAK|SKIP|HOOK|LIBRARY|RECOMPILE"
+# The installed libraries the corpora call: on the PYTHONPATH of the runs that lint them.
+LIBRARIES = Path(__file__).parent / "libraries"
 _MARKER = re.compile(rf"#\s*((?:(?:{_KINDS})(?:\s+BL\d{{3}})+\s*)+)$")
 _ONE_MARKER = re.compile(rf"({_KINDS})((?:\s+BL\d{{3}})+)")
 _BARE_MARKER = re.compile(rf"#\s*({_KINDS})\s*$")
@@ -76,6 +79,29 @@ def probe_names(path: Path) -> list[str]:
         for node in tree.body
         if isinstance(node, ast.FunctionDef) and node.name.startswith("probe_")
     ]
+
+
+@pytest.fixture
+def installed_library(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The installed library a rule's example calls (`Rule.example_library`), on `sys.path`
+    as a user's site-packages is: the lint finds it there, and Dynamo imports it. For tests
+    parametrized by `rule`."""
+    rule = request.node.callspec.params.get("rule") if hasattr(request.node, "callspec") else None
+    if rule is None or not rule.example_library:
+        return
+    site = tmp_path_factory.mktemp("site")
+    for name, text in rule.example_library.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text.strip() + "\n", encoding="utf-8")
+    request.getfixturevalue("monkeypatch").syspath_prepend(str(site))
+
+
+def with_libraries() -> dict[str, str]:
+    """An environment whose `PYTHONPATH` holds the installed libraries the corpora call."""
+    paths = [str(LIBRARIES), os.environ.get("PYTHONPATH", "")]
+    return {"PYTHONPATH": os.pathsep.join(p for p in paths if p)}
 
 
 def run_breaklint(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import corpus_markers, run_breaklint
+from conftest import corpus_markers, run_breaklint, with_libraries
 
 CORPUS = Path(__file__).parent / "accuracy"
 
@@ -23,7 +23,10 @@ def marked_lines() -> set[tuple[str, int, str]]:
 
 def lint(tmp_path: Path, *options: str) -> list[dict]:
     done = run_breaklint(
-        "--isolated", "--no-cache", "--output-format", "json", *options, str(CORPUS), cwd=tmp_path
+        *("--isolated", "--no-cache", "--dependencies", "--output-format", "json", *options),
+        str(CORPUS),
+        cwd=tmp_path,
+        env=with_libraries(),
     )
     assert done.returncode == 1, done.stderr
     return json.loads(done.stdout)["findings"]

@@ -33,6 +33,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "breaklint.annotations",
         "breaklint.call_breaks",
         "breaklint.class_attributes",
+        "breaklint.dependencies",
         "breaklint.discovery",
         "breaklint.findings",
         "breaklint.index",

@@ -10,7 +10,16 @@ from pathlib import Path
 import pytest
 
 from breaklint.rule import Phase, all_rules
-from conftest import REPO, Marker, corpus_line, corpus_markers, probe_names, run_breaklint
+from conftest import (
+    LIBRARIES,
+    REPO,
+    Marker,
+    corpus_line,
+    corpus_markers,
+    probe_names,
+    run_breaklint,
+    with_libraries,
+)
 
 pytest.importorskip(
     "torch", reason="the dynamic phase runs Dynamo: pip install 'breaklint[dynamic]'"
@@ -44,7 +53,9 @@ def corpus_report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     done = run_breaklint(
         *CORPUS_MODELS,
         *("--probes", "probes.py", "--output-format", "json", "--jobs", "2", "--all-variants"),
+        "--dependencies",
         cwd=folder,
+        env=with_libraries(),
     )
     assert done.returncode == 1, done.stderr
     return json.loads(done.stdout)
@@ -55,11 +66,13 @@ def _markers() -> set[Marker]:
 
 
 def _kind(finding: dict) -> str:
-    """The marker a confirmed finding's evidence calls for: HOOK where Dynamo broke elsewhere
-    (in the registered hook), RECOMPILE for a guard that failed on every value, else SKIP or
-    BREAK."""
+    """The marker a confirmed finding's evidence calls for: LIBRARY where Dynamo broke in an
+    installed library's code, HOOK where it broke elsewhere in the corpus (in the registered
+    hook), RECOMPILE for a guard that failed on every value, else SKIP or BREAK."""
     if finding.get("recompiles"):
         return "RECOMPILE"
+    if Path(finding["stack"][-1].rsplit(" in ", 1)[0]).is_relative_to(LIBRARIES):
+        return "LIBRARY"
     if _site(finding["stack"][-1]) != f"{finding['path']}:{finding['line']}":
         return "HOOK"
     return "SKIP" if finding["frame_skipped"] else "BREAK"

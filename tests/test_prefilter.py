@@ -20,7 +20,9 @@ RULES = [rule for rule in all_rules().values() if rule.phase is Phase.STATIC]
 def lint(tmp_path: Path, source: str) -> list[Finding]:
     path = tmp_path / "module.py"
     path.write_text(source.strip() + "\n", encoding="utf-8")
-    return lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    # Calls into installed libraries followed: an example may call one (`Rule.example_library`).
+    settings = Settings(root=tmp_path, dependencies=True)
+    return lint_paths([str(path)], settings, jobs=1, use_cache=False).findings
 
 
 def unfiltered(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -32,6 +34,7 @@ def snippets(rule: type[Rule]) -> list[str]:
     return [rule.example, *(fix.before for fix in rule.fix_examples)]
 
 
+@pytest.mark.usefixtures("installed_library")
 @pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
 def test_findings_of_each_example_are_those_of_every_rule_walking(
     rule: type[Rule], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -13,15 +13,20 @@ from breaklint.rule import Phase, Rule, all_rules, rule_page, why_title
 from conftest import compile_and_count, compile_over_calls
 
 # Rules about files breaklint could not check have no examples; dynamic ones come from probes.
+
+
 RULES = [rule for rule in all_rules().values() if rule.phase is Phase.STATIC]
 PROBED = [rule for rule in RULES if rule.probe and not rule.recompiles]
 RECOMPILING = [rule for rule in RULES if rule.probe and rule.recompiles]
+# A rule's example may call an installed library (`Rule.example_library`): installed first.
+pytestmark = pytest.mark.usefixtures("installed_library")
 
 
 def codes_found(tmp_path: Path, source: str) -> list[str]:
     path = tmp_path / "page_example.py"
     path.write_text(source.strip() + "\n", encoding="utf-8")
-    result = lint_paths([str(path)], Settings(root=tmp_path), jobs=1)
+    # Calls into installed libraries followed: an example may call one (`Rule.example_library`).
+    result = lint_paths([str(path)], Settings(root=tmp_path, dependencies=True), jobs=1)
     return [finding.code for finding in result.findings]
 
 

@@ -1,7 +1,8 @@
 """More of breaklint's example corpus: transformer and MoE layers, losses and normalization.
 
 Same convention as models.py: `# BREAK BL...` ends a line where Dynamo 2.13 breaks the graph,
-`# SKIP BL...` a line that makes it skip the whole function, `# HOOK BL701` a hook registration;
+`# SKIP BL...` a line that makes it skip the whole function, `# HOOK BL701` a hook registration,
+`# LIBRARY BL516` a call into an installed library (tests/libraries) that breaks inside;
 the codes are the rules that flag the line. Every other line is something Dynamo traces.
 """
 
@@ -18,6 +19,7 @@ from typing import TypedDict
 import numpy as np
 import torch
 import torch.nn.functional as F
+from calibration import centred, peak_scaled
 from torch import nn
 
 logger = logging.getLogger("corpus.layers")
@@ -590,3 +592,12 @@ class TrainableSum(nn.Module):
         trainable = filter(lambda t: t.requires_grad, (self.scale, self.offset))
         logger.info("summing trainable terms")  # BREAK BL402
         return x + torch.stack([*trainable]).sum(0)  # SKIP BL212
+
+
+class Calibrated(nn.Module):
+    """Calls into an installed library (tests/libraries/calibration): Dynamo inlines its code,
+    and breaks at the call where that code breaks (`peak_scaled` reads a tensor's value)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        scaled = peak_scaled(x)  # LIBRARY BL516
+        return centred(scaled) * 2

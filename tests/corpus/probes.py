@@ -7,6 +7,7 @@ from layers import (
     Attention,
     BucketedCache,
     CachedDistance,
+    Calibrated,
     CheckpointedBlock,
     Chunker,
     DeterministicPool,
@@ -204,3 +205,7 @@ def probe_gathered_rows():
 
 def probe_trainable_sum():
     return TrainableSum(), (torch.randn(2, 8),)
+
+
+def probe_calibrated():
+    return Calibrated(), (torch.randn(2, 8),)

@@ -1,0 +1,243 @@
+"""Installed libraries the linted code calls: where their source is, and which of their
+modules compiled code reaches.
+
+Dynamo inlines the code of an installed library as it inlines the linted code (measured on
+2.13: a function of a package on `sys.path` is "inlined by default" by
+`torch._dynamo.trace_rules.check_file`), so a break inside the library breaks the graph at the
+linted call that reaches it. The packages Dynamo skips instead (`SKIPPED_LIBRARIES`, numpy)
+are not followed: a call into one is a break at the call, which BL503 reports.
+
+A library is found without importing it: the folder of its top-level package (or its module
+file) on the running interpreter's `sys.path`, the first that holds it, as Python's import
+would find it. torch is never followed (its API is knowledge data), nor the standard library,
+nor a top-level package that holds a linted file (the user chose which of its files to lint).
+Where the libraries are not installed (pre-commit's isolated environment) nothing is found and
+nothing is followed.
+
+`follow` adds a library's modules to the project only as the compiled code reaches them, round
+by round: the modules the linted files that reach libraries import from them, then, for each
+module added, the modules its classes' bases come from and a name it re-exports is defined in,
+and the modules that what the project's scope reaches in it calls (its functions in scope, and
+every method of a class one of whose methods is in scope: an attribute that `__init__` builds
+is called from `forward`). Each file is read, parsed and indexed at most once per run; its
+module is never a compile root of its own (`Project.followed`).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+import sysconfig
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from breaklint.index import STAR, FunctionInfo, ModuleIndex, build_index, code_words
+from breaklint.knowledge.curated import SKIPPED_LIBRARIES
+from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
+from breaklint.source import read_regular
+
+# Never followed: torch's API is knowledge data, numpy is traced through Dynamo's own numpy
+# support, and the packages Dynamo skips break at the call.
+_NOT_FOLLOWED = frozenset({"torch", "numpy", *(prefix.rstrip(".") for prefix in SKIPPED_LIBRARIES)})
+# Rounds of `follow` at most: each adds the modules the last one's scope reaches.
+_MAX_ROUNDS = 64
+
+
+def installed_packages(
+    own: Collection[str], search_path: Sequence[str] | None = None
+) -> dict[str, str]:
+    """The top-level packages and modules on `search_path` (the running interpreter's
+    `sys.path` by default) that may be followed, each with the folder that holds it: the first
+    folder that does, outside the standard library's, for names that are neither the standard
+    library's nor in `own` (the linted tree's) nor never followed."""
+    stdlib = {
+        os.path.realpath(path)
+        for key in ("stdlib", "platstdlib")
+        if (path := sysconfig.get_paths().get(key))
+    }
+    skipped = _NOT_FOLLOWED | set(own) | set(sys.stdlib_module_names)
+    found: dict[str, str] = {}
+    for folder in sys.path if search_path is None else search_path:
+        if not folder or not os.path.isdir(folder) or os.path.realpath(folder) in stdlib:
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            top, extension = os.path.splitext(name)
+            if extension not in ("", ".py") or not top.isidentifier() or top in found:
+                continue
+            if top in skipped or top.startswith("_"):
+                continue
+            place = os.path.join(folder, name)
+            if extension == ".py" or os.path.isfile(os.path.join(place, "__init__.py")):
+                found[top] = folder
+    return found
+
+
+def library_path(path: str, module: str) -> str:
+    """A library file's path as shown to users: from its top-level package
+    (`gpytorch/kernels/kernel.py`), not the folder it is installed in."""
+    parts = module.count(".") + (2 if os.path.basename(path) == "__init__.py" else 1)
+    return "/".join(os.path.normpath(path).split(os.sep)[-parts:])
+
+
+def imported_libraries(index: ModuleIndex, packages: Mapping[str, str]) -> list[str]:
+    """The dotted names a linted file imports from the `packages` (module level and in its
+    functions)."""
+    targets = [*index.imports.values()]
+    for info in index.functions.values():
+        targets.extend(alias.target for alias in info.imports)
+    return [target for target in targets if target.partition(".")[0] in packages]
+
+
+@dataclass
+class Followed:
+    """The library modules a run follows: path -> (dotted module name, package parts, index)."""
+
+    packages: Mapping[str, str]  # top-level name -> the folder on sys.path that holds it
+    modules: dict[str, tuple[str, list[str], ModuleIndex]] = field(default_factory=dict)
+    _by_name: dict[str, str | None] = field(default_factory=dict)  # module name -> path
+    _asked: set[str] = field(default_factory=set)  # dotted names already followed
+
+    def want(self, dotted: str) -> bool:
+        """Add the module that defines `dotted` (`gpytorch.kernels.ScaleKernel`): the longest
+        module its name starts with, and where that module only re-exports the name, the module
+        it imports it from, and the modules its classes' bases are defined in. Whether a module
+        was added."""
+        pending = [dotted]
+        added = False
+        while pending:
+            name = pending.pop()
+            if name in self._asked or name.partition(".")[0] not in self.packages:
+                continue
+            self._asked.add(name)
+            found = self._module_of(name)
+            if found is None:
+                continue
+            module, path, new = found
+            added |= new
+            index = self.modules[path][2]
+            if new:
+                pending.extend(base for cls in index.classes.values() for base in cls.bases)
+            rest = name[len(module) + 1 :]
+            if rest:
+                head = rest.partition(".")[0]
+                tail = rest[len(head) :]
+                if head in index.imports:  # re-exported: `from .kernel import Kernel`
+                    pending.append(index.imports[head] + tail)
+                elif head not in index.classes and head not in index.functions:
+                    pending.extend(
+                        target + "." + rest
+                        for key, target in index.imports.items()
+                        if key.startswith(STAR)
+                    )
+        return added
+
+    def _module_of(self, dotted: str) -> tuple[str, str, bool] | None:
+        """The longest module `dotted` starts with, its path, and whether it is new here."""
+        parts = dotted.split(".")
+        for size in range(len(parts), 0, -1):
+            module = ".".join(parts[:size])
+            new = module not in self._by_name
+            if new:
+                self._by_name[module] = self._load(module)
+            path = self._by_name[module]
+            if path is not None:
+                return module, path, new
+        return None
+
+    def _load(self, module: str) -> str | None:
+        parts = module.split(".")
+        base = os.path.join(self.packages[parts[0]], *parts)
+        for path, package in (
+            (os.path.join(base, "__init__.py"), parts),
+            (base + ".py", parts[:-1]),
+        ):
+            if not os.path.isfile(path):
+                continue
+            try:
+                text = read_regular(path)
+                tree = ast.parse(text, filename=path)
+            except (OSError, SyntaxError, ValueError, RecursionError):
+                return None
+            index = build_index(path, tree, package)
+            index.words = code_words(text.decode("utf-8", "replace"))
+            self.modules[path] = (module, package, index)
+            return path
+        return None
+
+    def indexes(self) -> dict[str, ModuleIndex]:
+        return {path: index for path, (_, _, index) in self.modules.items()}
+
+    def names(self) -> dict[str, str]:
+        return {path: module for path, (module, _, _) in self.modules.items()}
+
+
+def follow(
+    indexes: dict[str, ModuleIndex],
+    module_names: dict[str, str],
+    options: ScopeOptions,
+    followed: Followed,
+    reaching: Collection[str],
+) -> tuple[Project, dict[str, list[ScopedFunction]]]:
+    """The project of the linted `indexes` with the library modules compiled code reaches
+    (added to `followed`), and its scope. `reaching`: the linted files that import from the
+    libraries."""
+    for _ in range(_MAX_ROUNDS):
+        project = Project(
+            {**indexes, **followed.indexes()},
+            {**module_names, **followed.names()},
+            options.search_folders,
+            frozenset(followed.modules),
+        )
+        scoped = compile_scope(project, options)
+        if not _reached_more(project, scoped, followed, reaching):
+            break
+    return project, scoped
+
+
+def _reached_more(
+    project: Project,
+    scoped: Mapping[str, list[ScopedFunction]],
+    followed: Followed,
+    reaching: Collection[str],
+) -> bool:
+    """Add the library modules that what the scope reaches in the linted files that import
+    from libraries and in the followed modules calls or derives from: its functions in scope,
+    and every method of a class one of whose methods is in scope (`__init__` builds what
+    `forward` calls); whether one was added."""
+    added = False
+    for path, functions in scoped.items():
+        if path not in followed.modules and path not in reaching:
+            continue
+        module = project.modules.key_of[path]
+        index = project.by_module[module]
+        classes = {f.qualname.rpartition(".")[0] for f in functions if "." in f.qualname}
+        names = {f.qualname for f in functions}
+        names.update(q for q in index.functions if q.rpartition(".")[0] in classes)
+        for cls in classes & index.classes.keys():
+            for base in index.classes[cls].bases:
+                added |= followed.want(base)
+        for qualname in names:
+            info = project.function(DefinitionRef(module, qualname))
+            if info is not None:
+                added |= _want_callees(followed, index, info)
+    return added
+
+
+def _want_callees(followed: Followed, index: ModuleIndex, info: FunctionInfo) -> bool:
+    """Add the library modules that define what the function calls by an imported name
+    (`gplib.ScaleKernel()`, `cholesky(a)` after `from gplib.linalg import safe_cholesky as
+    cholesky`); whether one was added."""
+    local = {alias.name: alias.target for alias in info.imports}
+    added = False
+    for callee in info.callees:
+        written = callee.partition("(")[0]
+        head = written.partition(".")[0]
+        target = local.get(head) or index.imports.get(head)
+        if target is not None:
+            added |= followed.want(target + written[len(head) :])
+    return added

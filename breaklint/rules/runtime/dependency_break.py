@@ -1,0 +1,79 @@
+import ast
+from collections.abc import Mapping
+from typing import ClassVar
+
+from breaklint.findings import Severity
+from breaklint.rule import Outline, Rule
+from breaklint.syntax import dotted
+
+
+class DependencyBreak(Rule):
+    code = "BL516"
+    name = "dependency-break"
+    severity = Severity.WARNING
+    message = "`{target}` breaks the graph at {where} ({code}): {why}"
+    hint = (
+        "call the library outside the compiled code and pass its result in, or wrap the "
+        "call in `torch.compiler.disable` to keep the rest in one graph; a break inside the "
+        "library is fixed in the library"
+    )
+    fix_safety = """
+No automatic fix: the break is in an installed library's code, which breaklint never writes,
+and moving the call out of the compiled function changes what the function computes.
+"""
+    what = """
+Flags calls, in compiled code, that reach a function of an installed library (a package on the
+interpreter's `sys.path`, outside the linted tree, not torch) whose code breaks the graph. The
+library's source is read (never imported) and checked with the same rules as the linted code,
+following only what the compiled code reaches; a break found there is reported at the linted
+call, naming the library's function and the break. Off by default: `--dependencies` (or
+`dependencies = true` in `[tool.breaklint]`) turns it on.
+"""
+    why = """
+Dynamo inlines an installed library's Python code as it inlines yours: a break inside it breaks
+the graph at your call, and Dynamo's report points into the library. The finding is a warning:
+whether the library takes the path that breaks depends on the values it is given.
+"""
+    example_library: ClassVar[Mapping[str, str]] = {
+        "scaling/__init__.py": "from .ops import rescale\n",
+        "scaling/ops.py": """
+def rescale(x):
+    peak = float(x.abs().max())
+    return x / peak
+""",
+    }
+    example = """
+import torch
+from scaling import rescale
+
+
+class Normalised(torch.nn.Module):
+    def forward(self, x):
+        return rescale(x) * 2
+"""
+    use_instead = """
+import torch
+
+
+class Normalised(torch.nn.Module):
+    def forward(self, x):
+        return x / x.abs().max() * 2
+"""
+    probe = "(Normalised(), (torch.randn(8),))"
+
+    @classmethod
+    def may_report(cls, outline: Outline) -> bool:
+        return bool(outline.function.dependency_breaks)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        breaks = self.context.dependency_breaks
+        written = dotted(node.func)
+        if written is None:
+            return
+        prefix = f"{written}="
+        for entry in breaks:
+            if entry.startswith(prefix):
+                _, target, where, code, why = entry[len(prefix) :].split(" ", 4)
+                message = self.message.format(target=target, where=where, code=code, why=why)
+                self.report(node, message)
+                return

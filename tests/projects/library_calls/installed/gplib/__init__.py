@@ -1,0 +1,2 @@
+from .kernels import ScaleKernel
+from .utils.linalg import jitter, safe_cholesky

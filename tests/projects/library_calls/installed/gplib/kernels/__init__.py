@@ -1,0 +1,1 @@
+from .scale import ScaleKernel

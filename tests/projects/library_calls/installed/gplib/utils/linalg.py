@@ -1,0 +1,12 @@
+import torch
+
+
+def jitter(a):
+    return a + 1e-4 * torch.eye(a.shape[-1])
+
+
+def safe_cholesky(a):
+    factor, info = torch.linalg.cholesky_ex(a)
+    if info.any():
+        factor, info = torch.linalg.cholesky_ex(jitter(a))
+    return factor

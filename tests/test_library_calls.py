@@ -1,0 +1,118 @@
+"""Calls into installed libraries (issue 20), on tests/projects/library_calls: `app/model.py`
+calls `gplib`, a library of several files installed in `installed/` (put on the subprocess's
+`PYTHONPATH`, as site-packages is on a user's `sys.path`): a kernel class held on
+`self.covar` whose inherited `__call__` breaks (BL102 in `gplib/kernels/base.py`), a function
+imported under an alias whose `if` reads a tensor (BL201 in `gplib/utils/linalg.py`), and a
+function that does not break (`jitter`). The breaks are reported at the linted calls, never in
+the library, and Dynamo breaks at exactly those calls."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, run_breaklint
+
+PROJECT = REPO / "tests" / "projects" / "library_calls"
+
+EXPECTED = [
+    (
+        "app/model.py",
+        14,
+        "BL516",
+        "warning",
+        "`gplib.kernels.base.Kernel.__call__` breaks the graph at gplib/kernels/base.py:7 "
+        "(BL102): `float(...)` of a tensor reads its value into a Python float; Dynamo traces "
+        "without values, so it breaks the graph here",
+    ),
+    (
+        "app/model.py",
+        16,
+        "BL516",
+        "warning",
+        "`gplib.utils.linalg.safe_cholesky` breaks the graph at gplib/utils/linalg.py:10 "
+        "(BL201): `if` decides on a tensor's value; Dynamo cannot know which way it goes while "
+        "tracing, so it breaks the graph here",
+    ),
+]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    shutil.copytree(PROJECT, tmp_path, dirs_exist_ok=True)
+    return tmp_path
+
+
+def lint(
+    project: Path, *args: str, installed: bool = True, follow: bool = True
+) -> list[tuple[object, ...]]:
+    paths = [os.environ.get("PYTHONPATH", ""), str(project / "installed") if installed else ""]
+    done = run_breaklint(
+        "app/model.py",
+        *("--output-format", "json", *(["--dependencies"] if follow else []), *args),
+        cwd=project,
+        env={"PYTHONPATH": os.pathsep.join(p for p in paths if p)},
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return [
+        (f["path"], f["line"], f["code"], f["severity"], f["message"])
+        for f in json.loads(done.stdout)["findings"]
+    ]
+
+
+def test_breaks_inside_the_library_are_reported_at_the_linted_calls(project: Path) -> None:
+    assert lint(project, "--no-cache") == EXPECTED
+
+
+def test_nothing_is_followed_with_the_knob_off_or_without_the_library(project: Path) -> None:
+    assert lint(project, "--no-cache", "--no-dependencies") == []
+    # pre-commit's isolated environment: the library is not installed, nothing is followed.
+    assert lint(project, "--no-cache", installed=False) == []
+
+
+def test_off_by_default_and_set_by_the_configuration(project: Path) -> None:
+    assert lint(project, "--no-cache", follow=False) == []
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text("[tool.breaklint]\ndependencies = true\n", encoding="utf-8")
+    assert lint(project, "--no-cache", follow=False) == EXPECTED
+    pyproject.write_text(
+        '[tool.breaklint]\ndependencies = true\ndependencies-exclude = ["gplib"]\n',
+        encoding="utf-8",
+    )
+    assert lint(project, "--no-cache", follow=False) == []
+    pyproject.write_text('[tool.breaklint]\ndependencies = "no"\n', encoding="utf-8")
+    done = run_breaklint("app/model.py", cwd=project)
+    assert done.returncode == 2
+    assert "'dependencies' must be true or false" in done.stderr
+
+
+def test_a_changed_library_file_is_linted_again(project: Path) -> None:
+    assert lint(project) == EXPECTED
+    linalg = project / "installed" / "gplib" / "utils" / "linalg.py"
+    linalg.write_text(
+        linalg.read_text(encoding="utf-8").replace("    if info.any():\n", "    if True:\n"),
+        encoding="utf-8",
+    )
+    assert lint(project) == EXPECTED[:1]
+
+
+def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
+    pytest.importorskip("torch", reason="the probes run Dynamo")
+    paths = [os.environ.get("PYTHONPATH", ""), str(project / "installed")]
+    done = run_breaklint(
+        "app/model.py",
+        *("--probes", "app/probes.py", "--output-format", "json", "--no-cache"),
+        "--dependencies",
+        cwd=project,
+        env={"PYTHONPATH": os.pathsep.join(p for p in paths if p)},
+    )
+    assert done.returncode == 1, done.stderr
+    found = json.loads(done.stdout)["findings"]
+    assert [(f["line"], f["code"], f["status"]) for f in found] == [
+        (14, "BL516", "confirmed"),
+        (16, "BL516", "confirmed"),
+    ]
