@@ -147,6 +147,13 @@ class FixExample:
     # Frames Dynamo still skips after the fix: a fix of a frame of its own inside a frame
     # another rule's break skips (BL205) leaves that skip.
     frames_skipped: int = 0
+    # The fix's own applicability, where it differs from the rule's (`fix_applicability`):
+    # an unsafe form beside a rule's safe ones (its page says why).
+    applicability: Applicability | None = None
+
+    def applies_as(self, rule: type[Rule]) -> Applicability | None:
+        """Whether `--fix` alone makes this fix (safe) or only `--unsafe-fixes`."""
+        return self.applicability or rule.fix_applicability
 
 
 class Phase(StrEnum):
@@ -395,8 +402,10 @@ def rule_page(rule: type[Rule]) -> str:
         for title, snippet in (("Example", rule.example), ("Use instead", rule.use_instead))
         if snippet.strip()  # rules about files breaklint could not check have no snippets
     ]
-    safe = rule.fix_applicability is Applicability.SAFE
-    fix_options = "--fix" if safe else "--fix --unsafe-fixes"
+
+    def fix_options(fix: FixExample) -> str:
+        return "--fix" if fix.applies_as(rule) is Applicability.SAFE else "--fix --unsafe-fixes"
+
     sections = [
         f"# {rule.code} {rule.name} ({rule.severity})",
         f"## What it does\n{rule.what.strip()}",
@@ -405,7 +414,7 @@ def rule_page(rule: type[Rule]) -> str:
         f"## Fix safety\n{rule.fix_safety.strip()}",
         *(
             f"## Fix{f' {n}' if len(rule.fix_examples) > 1 else ''}\nBefore:\n```python\n"
-            f"{fix.before.strip()}\n```\nAfter `breaklint {fix_options}`:\n```python\n"
+            f"{fix.before.strip()}\n```\nAfter `breaklint {fix_options(fix)}`:\n```python\n"
             f"{fix.after.strip()}\n```"
             for n, fix in enumerate(rule.fix_examples, 1)
         ),
