@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.class_attributes import made_by
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import guard_fix, nullcontext_fix, offer, tensor_valued
+from breaklint.fixes import GUARD, guard_fix, nullcontext_fix, offer, owns_its_lines, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import (
@@ -117,6 +117,22 @@ def denoise(x):
 
 
 compiled = torch.compile(denoise)
+"""
+
+_WRAPPED = """
+import torch
+from tqdm import tqdm
+
+
+def sample(x, steps, progress=True):
+    if progress:
+        steps = tqdm(steps)  # a bar over the steps
+    for t in steps:
+        x = x * 0.5 + t
+    return x
+
+
+compiled = torch.compile(sample)
 """
 
 _TAGGED = """
@@ -334,6 +350,14 @@ compiled = torch.compile(quiet)
             probe="(denoise, (torch.randn(8),))",
         ),
         FixExample(
+            before=_WRAPPED,
+            after=_WRAPPED.replace(
+                "        steps = tqdm(steps)",
+                "        if not torch.compiler.is_compiling():\n            steps = tqdm(steps)",
+            ),
+            probe="(sample, (torch.ones(4), [1.0, 2.0, 3.0]))",
+        ),
+        FixExample(
             before=_GUARDED,
             after=_GUARDED.replace("import torch\n", "import torch\nimport contextlib\n").replace(
                 "lock = Lock()",
@@ -369,38 +393,55 @@ A tqdm progress bar that a `for` statement iterates (`for t in tqdm(steps, desc=
 inside `enumerate(...)` or `zip(...)`), given its steps, becomes `steps if
 torch.compiler.is_compiling() else tqdm(steps, desc=...)` (`trange(a, b)`: `range(a, b)`): a
 bar yields exactly its steps, so the loop runs over the same values; eager runs show the bar
-as before, compiled code shows none. A bar the code keeps in a name (`bar = tqdm(...)`,
-`bar.set_postfix(...)`) is not rewritten: compiled code would call its methods on the steps.
+as before, compiled code shows none. `steps = tqdm(steps, ...)`, where the function reads
+`steps` only as the iterable of `for` statements, runs only when not compiling (`if not
+torch.compiler.is_compiling():`). A bar the code keeps in a name of its own (`bar =
+tqdm(...)`, `bar.set_postfix(...)`) is not rewritten: compiled code would call its methods on
+the steps.
 The other calls this rule flags (clocks, Python's RNG, serialization) have no automatic fix:
 their results must come from outside the compiled code.
 """
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
-        # ids of the calls a `for` statement iterates (`for ... in c`; not a comprehension's,
+        # ids of what a `for` statement iterates (`for ... in c`; not a comprehension's,
         # where the conditional expression a fix writes would need parentheses)
         self._iterated: set[int] = set()
+        # `steps = tqdm(steps)`: the statement, by the id of its call
+        self._rewrapped: dict[int, ast.Assign] = {}
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         if isinstance(node, ast.For):
-            self._iterated.update(map(id, self._iterated_calls(node.iter)))
+            self._iterated.update(map(id, self._loop_values(node.iter)))
         super().visit_For(node)
 
     visit_AsyncFor = visit_For
 
-    def _iterated_calls(self, iterable: ast.expr) -> list[ast.Call]:
-        """The calls whose results a loop over `iterable` only iterates: `iterable` itself,
-        or an argument of `enumerate(...)` or `zip(...)` there."""
-        if not isinstance(iterable, ast.Call):
-            return []
-        function = iterable.func
+    def visit_Assign(self, node: ast.Assign) -> None:
+        """`steps = tqdm(steps, ...)`: the bar replaces the steps it wraps, for loops later on."""
+        value = node.value
+        if len(node.targets) == 1 and isinstance(value, ast.Call) and value.args:
+            target, wrapped = node.targets[0], value.args[0]
+            same = (
+                isinstance(target, ast.Name)
+                and isinstance(wrapped, ast.Name)
+                and target.id == wrapped.id
+            )
+            if same:
+                self._rewrapped[id(value)] = node
+
+    def _loop_values(self, iterable: ast.expr) -> list[ast.expr]:
+        """What a loop over `iterable` only iterates: `iterable` itself, or an argument of
+        `enumerate(...)` or `zip(...)` there."""
         inner: list[ast.expr] = []
-        if isinstance(function, ast.Name) and function.id not in self.context.facts.names:
-            if function.id == "enumerate":
-                inner = iterable.args[:1]
-            elif function.id == "zip":
-                inner = iterable.args
-        return [iterable, *(a for a in inner if isinstance(a, ast.Call))]
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name):
+            function = iterable.func.id
+            if function not in self.context.facts.names:
+                if function == "enumerate":
+                    inner = iterable.args[:1]
+                elif function == "zip":
+                    inner = iterable.args
+        return [iterable, *inner]
 
     def visit_Call(self, node: ast.Call) -> None:
         self._check_call(node)
@@ -458,6 +499,8 @@ their results must come from outside the compiled code.
         """A progress bar that a loop only iterates (`for i in tqdm(range(n)):`), given its
         steps: iterate the steps themselves while compiling."""
         given = PROGRESS_BARS.get(name)
+        if given == "iterable" and id(node) in self._rewrapped:
+            return self._unwrapped_fix(self._rewrapped[id(node)])
         if given is None or id(node) not in self._iterated:
             return None
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -476,6 +519,28 @@ their results must come from outside the compiled code.
             f"plain-{given}",
             self.fix_applicability,
             needs_torch=True,
+        )
+
+    def _unwrapped_fix(self, statement: ast.Assign) -> Fix | None:
+        """`steps = tqdm(steps, ...)` whose name only `for` statements read afterwards (as
+        their iterable, or in `enumerate`/`zip` there): the statement runs only when not
+        compiling, so compiled code loops over the steps themselves."""
+        name = statement.value.args[0]  # type: ignore[attr-defined]
+        function = self.context.definition
+        iterated: set[int] = set()
+        for loop in ast.walk(function):
+            if isinstance(loop, ast.For):
+                iterated.update(map(id, self._loop_values(loop.iter)))
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Name) or node.id != name.id or node is name:
+                continue
+            if isinstance(node.ctx, ast.Load) and id(node) not in iterated:
+                return None  # read otherwise: compiled code would not give it the bar
+        if not owns_its_lines(self.context, statement):
+            return None
+        message = f"wrap the steps only when not compiling: `{GUARD}`"
+        return offer(
+            self.context, statement, message, "guard", self.fix_applicability, needs_torch=True
         )
 
     def _lock_fix(self, node: ast.Call) -> Fix | None:
