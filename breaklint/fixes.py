@@ -181,12 +181,31 @@ def guard_fix(
 ) -> Fix | None:
     """Run a side-effect statement only when Dynamo is not tracing: eager runs keep it,
     compiled runs lose it (hence unsafe). Offered for a call that is a whole statement on
-    its own lines."""
-    statement = context.facts.statement_of(call)
-    if statement is None or not owns_its_lines(context, statement):
+    its own lines, or the whole body of a one-line `if` (`if verbose: print(...)`), which
+    is guarded whole."""
+    statement: ast.stmt | None = context.facts.statement_of(call)
+    if statement is not None and not owns_its_lines(context, statement):
+        statement = _one_line_if(context, statement)
+    if statement is None:
         return None
     message = f"run it only when not compiling: `{GUARD}`"
     return offer(context, statement, message, "guard", applicability, needs_torch=True)
+
+
+def _one_line_if(context: RuleContext, statement: ast.stmt) -> ast.If | None:
+    """The `if test: statement` that `statement` is the whole body of, written on one line
+    of its own, without `else`, whose test calls nothing (so compiled code, which skips the
+    whole `if`, skips no effect of the test either)."""
+    for node in ast.walk(context.definition):
+        if isinstance(node, ast.If) and len(node.body) == 1 and node.body[0] is statement:
+            calls = (ast.Call, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom)
+            plain = not any(isinstance(n, calls) for n in ast.walk(node.test))
+            one_line = node.lineno == statement.lineno == node.end_lineno
+            if not node.orelse and plain and one_line and owns_its_lines(context, node):
+                line = context.source.lines[node.lineno - 1].lstrip()
+                return node if line.startswith("if") else None  # not an `elif`
+            return None
+    return None
 
 
 def removal_fix(

@@ -149,6 +149,13 @@ class FixExample:
     # Frames Dynamo still skips after the fix: a fix of a frame of its own inside a frame
     # another rule's break skips (BL205) leaves that skip.
     frames_skipped: int = 0
+    # The fix's own applicability, where it differs from the rule's (`fix_applicability`):
+    # an unsafe form beside a rule's safe ones (its page says why).
+    applicability: Applicability | None = None
+
+    def applies_as(self, rule: type[Rule]) -> Applicability | None:
+        """Whether `--fix` alone makes this fix (safe) or only `--unsafe-fixes`."""
+        return self.applicability or rule.fix_applicability
 
 
 class Phase(StrEnum):
@@ -409,8 +416,10 @@ def rule_page(rule: type[Rule]) -> str:
             for path, text in rule.example_library.items()
         )
         code_sections.insert(0, f"## The installed library the example calls\n{installed}")
-    safe = rule.fix_applicability is Applicability.SAFE
-    fix_options = "--fix" if safe else "--fix --unsafe-fixes"
+
+    def fix_options(fix: FixExample) -> str:
+        return "--fix" if fix.applies_as(rule) is Applicability.SAFE else "--fix --unsafe-fixes"
+
     sections = [
         f"# {rule.code} {rule.name} ({rule.severity})",
         f"## What it does\n{rule.what.strip()}",
@@ -419,7 +428,7 @@ def rule_page(rule: type[Rule]) -> str:
         f"## Fix safety\n{rule.fix_safety.strip()}",
         *(
             f"## Fix{f' {n}' if len(rule.fix_examples) > 1 else ''}\nBefore:\n```python\n"
-            f"{fix.before.strip()}\n```\nAfter `breaklint {fix_options}`:\n```python\n"
+            f"{fix.before.strip()}\n```\nAfter `breaklint {fix_options(fix)}`:\n```python\n"
             f"{fix.after.strip()}\n```"
             for n, fix in enumerate(rule.fix_examples, 1)
         ),

@@ -74,6 +74,9 @@ def test_fix_is_announced_with_the_safety_its_page_states(
     fixes = [f.fix for f in _lint(tmp_path, example.before) if f.code == rule.code and f.fix]
     safe = rule.fix_safety.lstrip().startswith("Safe fix:")
     expected = Applicability.SAFE if safe else Applicability.UNSAFE
+    if example.applicability is not None:  # a form of its own, which the page names
+        expected = example.applicability
+        assert f"{expected.value.capitalize()} fix" in rule.fix_safety
     assert fixes
     assert all(fix.applicability is expected for fix in fixes)
 

@@ -83,6 +83,17 @@ SKIPPED_LIBRARIES = {
     "tvm.": _OUTSIDE,
 }
 
+# tqdm's progress bars, each by how it is given the steps it yields: `iterable`, its first
+# argument (or `iterable=`); `range`, its positional arguments are `range`'s (`trange`).
+# Iterated by a `for`, a bar yields exactly its steps, so compiled code can iterate the steps
+# themselves (`for i in range(n) if torch.compiler.is_compiling() else tqdm(range(n)):`, one
+# graph on Dynamo 2.13, measured) while eager runs keep the bar.
+_TQDM_MODULES = ("tqdm", "tqdm.auto", "tqdm.autonotebook", "tqdm.notebook", "tqdm.std")
+PROGRESS_BARS = {
+    **{f"{module}.tqdm": "iterable" for module in _TQDM_MODULES},
+    **{f"{module}.trange": "range" for module in _TQDM_MODULES},
+}
+
 # Standard-library classes whose methods Dynamo 2.13 cannot trace: a call of one of these
 # methods on an instance breaks the graph at the call ("Unsupported method call", GB0156).
 # Each is checked under Dynamo by tests/projects/stdlib_objects (`self.var = ContextVar(...)`,

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.class_attributes import made_by, made_object
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer
+from breaklint.fixes import nullcontext_fix, offer
 from breaklint.knowledge.curated import (
     CONTEXT_MANAGER_ALIASES,
     HELD_CONTEXT_MANAGERS_ENTERED,
@@ -24,6 +24,29 @@ if TYPE_CHECKING:
     from breaklint.rewrites import Rewrite, Rewritten
 
 DEPRECATED_SDP = "torch.backends.cuda.sdp_kernel"
+# A project subclass of it only hides warnings: compiled code can enter a `nullcontext()`.
+WARNINGS_CATCHER = "warnings.catch_warnings"
+_QUIET = """
+import warnings
+
+import torch
+
+
+class quiet_tracer(warnings.catch_warnings):
+    def __enter__(self):
+        super().__enter__()
+        warnings.simplefilter("ignore", category=torch.jit.TracerWarning)
+        return self
+
+
+def flatten(x, w):
+    with quiet_tracer():  # the sizes are constants
+        shape = [int(size) for size in w.shape]
+    return x.reshape(shape[0], -1) * 2
+
+
+compiled = torch.compile(flatten)
+"""
 # What `torch.backends.cuda.sdp_kernel(...)` does in torch 2.13, written out: the same
 # parameters, and `torch.nn.attention.sdpa_kernel` of the backends they enable, in its order.
 _SDPA_KERNEL = (
@@ -95,9 +118,16 @@ Safe fix: `torch.backends.cuda.sdp_kernel(...)` becomes `torch.nn.attention.sdpa
 backends its arguments enable, picked by a lambda with `sdp_kernel`'s own parameters and
 defaults, so any arguments (`**config` included) keep their meaning. In torch 2.13
 `sdp_kernel` is that same `sdpa_kernel` call, which Dynamo traces (one graph); eager runs lose
-only its deprecation warning. The other context managers this rule flags have no automatic
-fix: they set global state Dynamo cannot record, so the `with` has to move around the call of
-the compiled function, outside the function flagged.
+only its deprecation warning.
+
+Unsafe fix: `with Quiet():`, where `Quiet` is a project class deriving from
+`warnings.catch_warnings`, becomes `with contextlib.nullcontext() if
+torch.compiler.is_compiling() else Quiet():` (importing `contextlib`): eager runs enter it as
+before; compiled code enters a context that does nothing (one graph on Dynamo 2.13, where the
+whole frame was skipped), so the warnings its filters hid are shown there, and whatever else
+its `__enter__` and `__exit__` do is skipped while compiling. The other context managers this
+rule flags have no automatic fix: they set global state Dynamo cannot record, so the `with`
+has to move around the call of the compiled function, outside the function flagged.
 """
     what = """
 Flags `with` on the torch context managers that Dynamo does not support:
@@ -192,6 +222,16 @@ compiled = torch.compile(attend)
                 "{'enable_flash': False, 'enable_math': True}))"
             ),
         ),
+        FixExample(
+            before=_QUIET,
+            after=_QUIET.replace("import torch\n", "import torch\nimport contextlib\n", 1).replace(
+                "with quiet_tracer():",
+                "with contextlib.nullcontext() if torch.compiler.is_compiling() else "
+                "quiet_tracer():",
+            ),
+            probe="(flatten, (torch.randn(4, 6), torch.randn(4, 3)))",
+            applicability=Applicability.UNSAFE,
+        ),
     )
     fix_applicability = Applicability.SAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"sdpa-kernel": _sdpa_kernel}
@@ -246,10 +286,14 @@ compiled = torch.compile(attend)
             return
         base = self.context.facts.unenterable_calls.get(dotted(manager.func) or "")
         if base is not None:
+            fix = None
+            if base == WARNINGS_CATCHER:
+                fix = nullcontext_fix(self.context, manager, Applicability.UNSAFE)
             self.report(
                 manager,
                 self.subclass_message.format(manager=dotted(manager.func), base=base),
                 hint=self.subclass_hint.format(base=base),
+                fix=fix,
             )
             return
         name = self.context.facts.resolve(manager.func)

@@ -6,18 +6,19 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.class_attributes import made_by
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import guard_fix, nullcontext_fix, offer, tensor_valued
+from breaklint.fixes import GUARD, guard_fix, nullcontext_fix, offer, owns_its_lines, tensor_valued
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import (
     GENERATOR_REFUSING_CALLS,
+    PROGRESS_BARS,
     SKIPPED_LIBRARIES,
     TRACED_DRAW_METHODS,
     UNTRACEABLE_METHOD_NAMES,
     UNTRACEABLE_OBJECT_METHODS,
     UNTRACEABLE_STDLIB,
 )
-from breaklint.rule import FixExample, within
+from breaklint.rule import FixExample, RuleContext, within
 from breaklint.rules._traced_values import TracedValue, TracedValueUses
 from breaklint.syntax import dotted, method_call
 
@@ -34,6 +35,33 @@ def _dict_call(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     if not isinstance(node, cst.Call) or len(node.args) != 1:
         return None
     return node.with_changes(func=cst.Name("dict"))
+
+
+def _plain_steps(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `plain-iterable` fix: a progress bar a loop iterates, `tqdm(steps, ...)`, becomes
+    `steps if torch.compiler.is_compiling() else tqdm(steps, ...)`; `plain-range`:
+    `trange(a, b, ...)` gives `range(a, b)` while compiling."""
+    import libcst as cst
+
+    if not isinstance(node, cst.Call):
+        return None
+    positional = [argument.value for argument in node.args if argument.keyword is None]
+    if fix.rewrite == "plain-range":
+        steps: cst.BaseExpression = cst.Call(
+            cst.Name("range"), [cst.Arg(value) for value in positional]
+        )
+    else:
+        given = [a.value for a in node.args if a.keyword and a.keyword.value == "iterable"]
+        steps = (positional[:1] or given)[0].deep_clone()  # the bar keeps the original
+        if isinstance(steps, cst.IfExp | cst.Lambda | cst.NamedExpr) and not steps.lpar:
+            steps = steps.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.IfExp(
+        test=cst.parse_expression(f"{fix.torch}.compiler.is_compiling()"),
+        body=steps,
+        orelse=node.with_changes(lpar=[], rpar=[]),
+        lpar=node.lpar,
+        rpar=node.rpar,
+    )
 
 
 # Calls that only change which warnings are shown.
@@ -76,6 +104,36 @@ def guarded(x, callback=None, lock=None):
 
 
 compiled = torch.compile(guarded)
+"""
+
+_SAMPLED = """
+import torch
+from tqdm import tqdm
+
+
+def denoise(x):
+    for t in tqdm(range(4), desc="sampling", leave=False):  # progress on the terminal
+        x = x - 0.1 * x * (t + 1)
+    return x
+
+
+compiled = torch.compile(denoise)
+"""
+
+_WRAPPED = """
+import torch
+from tqdm import tqdm
+
+
+def sample(x, steps, progress=True):
+    if progress:
+        steps = tqdm(steps)  # a bar over the steps
+    for t in steps:
+        x = x * 0.5 + t
+    return x
+
+
+compiled = torch.compile(sample)
 """
 
 _TAGGED = """
@@ -294,6 +352,22 @@ compiled = torch.compile(quiet)
             probe='(tagged, (torch.randn(4), {"shift": 1}))',
         ),
         FixExample(
+            before=_SAMPLED,
+            after=_SAMPLED.replace(
+                "in tqdm(range(4), ",
+                "in range(4) if torch.compiler.is_compiling() else tqdm(range(4), ",
+            ),
+            probe="(denoise, (torch.randn(8),))",
+        ),
+        FixExample(
+            before=_WRAPPED,
+            after=_WRAPPED.replace(
+                "        steps = tqdm(steps)",
+                "        if not torch.compiler.is_compiling():\n            steps = tqdm(steps)",
+            ),
+            probe="(sample, (torch.ones(4), [1.0, 2.0, 3.0]))",
+        ),
+        FixExample(
             before=_GUARDED,
             after=_GUARDED.replace("import torch\n", "import torch\nimport contextlib\n").replace(
                 "lock = Lock()",
@@ -306,6 +380,8 @@ compiled = torch.compile(quiet)
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
         "clone": _clone,
         "dict": _dict_call,
+        "plain-iterable": _plain_steps,
+        "plain-range": _plain_steps,
     }
     fix_safety = """
 Unsafe fix: `copy.deepcopy(t)` of a tensor becomes `t.clone()`: the same values in new memory,
@@ -323,9 +399,59 @@ made in the function (`lock = threading.Lock()`, or `RLock()`) that the function
 torch.compiler.is_compiling() else Lock()` (importing `contextlib`): eager runs lock as before;
 compiled code enters a context that does nothing, so threads that share the lock the compiled
 call made (a thread pool it hands the lock to) are no longer kept out of each other's blocks.
+A tqdm progress bar that a `for` statement iterates (`for t in tqdm(steps, desc=...)`, also
+inside `enumerate(...)` or `zip(...)`), given its steps, becomes `steps if
+torch.compiler.is_compiling() else tqdm(steps, desc=...)` (`trange(a, b)`: `range(a, b)`): a
+bar yields exactly its steps, so the loop runs over the same values; eager runs show the bar
+as before, compiled code shows none. `steps = tqdm(steps, ...)`, where the function reads
+`steps` only as the iterable of `for` statements, runs only when not compiling (`if not
+torch.compiler.is_compiling():`). A bar the code keeps in a name of its own (`bar =
+tqdm(...)`, `bar.set_postfix(...)`) is not rewritten: compiled code would call its methods on
+the steps.
 The other calls this rule flags (clocks, Python's RNG, serialization) have no automatic fix:
 their results must come from outside the compiled code.
 """
+
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        # ids of what a `for` statement iterates (`for ... in c`; not a comprehension's,
+        # where the conditional expression a fix writes would need parentheses)
+        self._iterated: set[int] = set()
+        # `steps = tqdm(steps)`: the statement, by the id of its call
+        self._rewrapped: dict[int, ast.Assign] = {}
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        if isinstance(node, ast.For):
+            self._iterated.update(map(id, self._loop_values(node.iter)))
+        super().visit_For(node)
+
+    visit_AsyncFor = visit_For
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        """`steps = tqdm(steps, ...)`: the bar replaces the steps it wraps, for loops later on."""
+        value = node.value
+        if len(node.targets) == 1 and isinstance(value, ast.Call) and value.args:
+            target, wrapped = node.targets[0], value.args[0]
+            same = (
+                isinstance(target, ast.Name)
+                and isinstance(wrapped, ast.Name)
+                and target.id == wrapped.id
+            )
+            if same:
+                self._rewrapped[id(value)] = node
+
+    def _loop_values(self, iterable: ast.expr) -> list[ast.expr]:
+        """What a loop over `iterable` only iterates: `iterable` itself, or an argument of
+        `enumerate(...)` or `zip(...)` there."""
+        inner: list[ast.expr] = []
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name):
+            function = iterable.func.id
+            if function not in self.context.facts.names:
+                if function == "enumerate":
+                    inner = iterable.args[:1]
+                elif function == "zip":
+                    inner = iterable.args
+        return [iterable, *inner]
 
     def visit_Call(self, node: ast.Call) -> None:
         self._check_call(node)
@@ -381,8 +507,56 @@ their results must come from outside the compiled code.
         for prefix, alternative in SKIPPED_LIBRARIES.items():
             if name.startswith(prefix):
                 message = self.library_message.format(call=name, library=prefix[:-1])
-                self.report(node, message, hint=alternative)
+                self.report(node, message, hint=alternative, fix=self._plain_steps_fix(node, name))
                 return
+
+    def _plain_steps_fix(self, node: ast.Call, name: str) -> Fix | None:
+        """A progress bar that a loop only iterates (`for i in tqdm(range(n)):`), given its
+        steps: iterate the steps themselves while compiling."""
+        given = PROGRESS_BARS.get(name)
+        if given == "iterable" and id(node) in self._rewrapped:
+            return self._unwrapped_fix(self._rewrapped[id(node)])
+        if given is None or id(node) not in self._iterated:
+            return None
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        if any(keyword.arg is None for keyword in node.keywords):
+            return None
+        if given == "range":
+            if not 1 <= len(node.args) <= 3 or "range" in self.context.facts.names:
+                return None
+        elif not node.args and all(keyword.arg != "iterable" for keyword in node.keywords):
+            return None
+        return offer(
+            self.context,
+            node,
+            "iterate the plain steps while compiling: `{torch}.compiler.is_compiling()`",
+            f"plain-{given}",
+            self.fix_applicability,
+            needs_torch=True,
+        )
+
+    def _unwrapped_fix(self, statement: ast.Assign) -> Fix | None:
+        """`steps = tqdm(steps, ...)` whose name only `for` statements read afterwards (as
+        their iterable, or in `enumerate`/`zip` there): the statement runs only when not
+        compiling, so compiled code loops over the steps themselves."""
+        name = statement.value.args[0]  # type: ignore[attr-defined]
+        function = self.context.definition
+        iterated: set[int] = set()
+        for loop in ast.walk(function):
+            if isinstance(loop, ast.For):
+                iterated.update(map(id, self._loop_values(loop.iter)))
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Name) or node.id != name.id or node is name:
+                continue
+            if isinstance(node.ctx, ast.Load) and id(node) not in iterated:
+                return None  # read otherwise: compiled code would not give it the bar
+        if not owns_its_lines(self.context, statement):
+            return None
+        message = f"wrap the steps only when not compiling: `{GUARD}`"
+        return offer(
+            self.context, statement, message, "guard", self.fix_applicability, needs_torch=True
+        )
 
     def _lock_fix(self, node: ast.Call) -> Fix | None:
         """`name = Lock()` whose lock the function only enters, tests against None or passes

@@ -4,6 +4,19 @@ from breaklint.findings import Applicability, Severity
 from breaklint.fixes import guard_fix
 from breaklint.rule import FixExample, Rule
 
+_VERBOSE = """
+import torch
+
+
+def scaled(x, verbose=False):
+    y = x * 2
+    if verbose: print("scaled", y.shape)  # on request
+    return y + 1
+
+
+compiled = torch.compile(scaled)
+"""
+
 
 class PrintCall(Rule):
     code = "BL401"
@@ -55,11 +68,23 @@ compiled = torch.compile(scaled)
     fix_safety = """
 Unsafe fix: the statement is guarded with `if not torch.compiler.is_compiling():`, so eager runs
 keep the output and compiled runs skip it. Offered when the call is a whole statement on its own
-lines (a comment may follow it); the file's name for torch is used, and `import torch` is
-added when the file has none.
+lines (a comment may follow it), or the whole body of a one-line `if` whose test calls nothing
+(`if verbose: print(...)`), which is guarded whole; the file's name for torch is used, and
+`import torch` is added when the file has none. The same holds for the logging (BL402),
+warning (BL403) and other telling statements other rules guard.
 """
     gb_ids = ("GB0059",)
-    fix_examples = (FixExample(example, use_instead, probe),)
+    fix_examples = (
+        FixExample(example, use_instead, probe),
+        FixExample(
+            before=_VERBOSE,
+            after=_VERBOSE.replace(
+                "    if verbose:",
+                "    if not torch.compiler.is_compiling():\n        if verbose:",
+            ),
+            probe="(scaled, (torch.randn(8), True))",
+        ),
+    )
 
     def visit_Call(self, node: ast.Call) -> None:
         if (
