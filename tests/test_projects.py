@@ -343,7 +343,7 @@ EXPECTED = {
         ("blocks/flagged.py", 29, "BL507", "info"),  # ...skips what follows it there
         ("blocks/guarded.py", 10, "BL207", "error"),  # `warnings.simplefilter` in the block...
         ("blocks/guarded.py", 10, "BL501", "error"),
-        ("blocks/guarded.py", 12, "BL203", "error"),  # ...skips the frame and its comprehension
+        ("blocks/guarded.py", 12, "BL205", "error"),  # ...skips the frame and its comprehension
         ("blocks/guarded.py", 18, "BL101", "error"),  # `with ignoring(...)`: contextlib.suppress
         ("blocks/guarded.py", 18, "BL207", "error"),
         ("blocks/guarded.py", 24, "BL101", "error"),  # under `torch.no_grad()`: it resumes
