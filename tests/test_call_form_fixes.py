@@ -193,3 +193,30 @@ def test_an_out_tensor_made_empty_is_replaced_by_the_result_only_where_nothing_e
     )
     fixed = _fixed(tmp_path, source, "BL305")
     assert fixed == (source.replace(OUT_CALL, TAKEN) if taken else None)
+
+
+# `clamp` given a number bound and a tensor bound: the bounds one at a time, `min` first.
+BOUNDS = [
+    ("torch.clamp(x, 0, t)", "torch.clamp(x, min=0).clamp(max=t)"),
+    ("torch.clamp(x, t, 1.0)", "torch.clamp(x, min=t).clamp(max=1.0)"),
+    ("x.clamp(max=t, min=-1)", "x.clamp(min=-1).clamp(max=t)"),
+    ("x.clip(0, max=t)", "x.clip(min=0).clip(max=t)"),
+    ("(x.clamp_(0, t))", "(x.clamp_(min=0).clamp_(max=t))"),
+    ("torch.clip_(x, -1, t)", "torch.clip_(x, min=-1).clip_(max=t)"),
+    ("torch.clamp(x, 0, t, out=x)", None),  # written into `out`
+    ("clamp(x, 0, t)", None),  # no method to append the second bound by
+    ("torch.clamp(input=x, min=0, max=t)", None),  # the tensor given by its keyword
+]
+
+
+@pytest.mark.parametrize(("call", "written"), BOUNDS)
+def test_a_number_bound_beside_a_tensor_bound_is_given_apart(
+    tmp_path: Path, call: str, written: str | None
+) -> None:
+    source = (
+        "import torch\nfrom torch import clamp\n\n\ndef f(x):\n    t = x.mean()\n"
+        f"    return {call}\n\n\ncompiled = torch.compile(f)\n"
+    )
+    assert any(f.code == "BL304" for f in _lint(tmp_path, source))
+    fixed = _fixed(tmp_path, source, "BL304")
+    assert fixed == (None if written is None else source.replace(call, written))

@@ -121,6 +121,47 @@ def _index_pairs(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.parse_expression(f"[({', '.join(names)}) {' '.join(ranges)}]")
 
 
+def _split_bounds(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `split-bounds` fix of a method call: `x.clamp(0, t)` as `x.clamp(min=0).clamp(max=t)`."""
+    return _bounds_apart(node, 0)
+
+
+def _split_bounds_of(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `split-bounds` fix of a torch function: `torch.clamp(x, 0, t)` as
+    `torch.clamp(x, min=0).clamp(max=t)`."""
+    return _bounds_apart(node, 1)
+
+
+def _bounds_apart(node: cst.CSTNode, offset: int) -> Rewritten | None:
+    """A `clamp` or `clip` call given both bounds, as a call given `min` alone and then the
+    same method (`clamp_` keeps its update in place) given `max`: the order `clamp` applies
+    them in (`min` first, so `max` wins where `min > max`)."""
+    import libcst as cst
+
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+        return None
+    kept, bounds = list(node.args[:offset]), {}
+    for position, argument in enumerate(node.args[offset:]):
+        if argument.star or position > 1:
+            return None
+        keyword = argument.keyword.value if argument.keyword else ("min", "max")[position]
+        if keyword not in ("min", "max") or keyword in bounds:
+            return None
+        bounds[keyword] = argument.value
+    if len(kept) != offset or any(a.keyword or a.star for a in kept) or len(bounds) != 2:
+        return None
+
+    def given(keyword: str) -> cst.Arg:
+        equal = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+        return cst.Arg(bounds[keyword], keyword=cst.Name(keyword), equal=equal)
+
+    if kept:
+        kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    first = node.with_changes(args=[*kept, given("min")], lpar=[], rpar=[])
+    second = cst.Attribute(first, cst.Name(node.func.attr.value))
+    return cst.Call(second, [given("max")], lpar=node.lpar, rpar=node.rpar)
+
+
 def _is_module(receiver: ast.expr, facts: FunctionFacts) -> bool:
     """`np.split(a, n)`: a module's function, not a tensor's method."""
     return (
@@ -191,7 +232,17 @@ torch.arange(b), ...)` (written in the `for` or bound once to a name the `for` a
 the bounds are Python numbers and every use of the loop variable is an element of a row
 (`pair[0]`) used as an index, the product becomes `[(i0, i1) for i0 in range(a) for i1 in
 range(b)]`: the same index pairs in the same order, as Python ints, which index exactly as
-the 0-dim tensors did. An `arange` of a float bound would make `range` raise. Elsewhere no fix
+the 0-dim tensors did. An `arange` of a float bound would make `range` raise. A `clamp` or
+`clip` (or `clamp_`, `clip_`) given both bounds, one a number and the other a tensor
+(`torch.clamp(x, 0, t)`, `x.clip(min=t, max=1.0)`), gives them one at a time, `min` first as
+`clamp` applies them: `torch.clamp(x, min=0).clamp(max=t)` (an in-place `clamp_` stays in
+place: `x.clamp_(min=0).clamp_(max=t)`). A tensor bound alone compiles (measured on 2.13). For
+a floating `x` the result is the same, values and dtype, `max` winning where `min > max` as in
+`clamp` (measured on 2.13 over the dtypes of `x`, bound and number). For an integer or bool
+`x` and a floating 0-dim bound of a dtype other than the default, the dtype differs: `clamp`
+read the bound as a number (the default float dtype), the split calls promote to the bound's
+dtype (`float64`, `float16`), and a bool `x` given `True` as a bound now raises. A bound of
+more than one element, which made `clamp` raise, now clamps element by element. Elsewhere no fix
 is offered: a size, count or bound must be a Python number, and this one is a tensor's value,
 so the shape of what follows depends on the data; computing it from shapes, or keeping a mask
 instead, changes the code around it in ways that depend on what it computes.
@@ -291,9 +342,38 @@ compiled = torch.compile(covariance)
 """,
             probe="(covariance, (torch.randn(5, 3),))",
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def clipped(x):
+    limit = x.abs().mean()
+    return torch.clamp(x, 0, limit) - x.clip(-limit, 1.0)  # both ways
+
+
+compiled = torch.compile(clipped)
+""",
+            after="""
+import torch
+
+
+def clipped(x):
+    limit = x.abs().mean()
+    return torch.clamp(x, min=0).clamp(max=limit) - x.clip(min=-limit).clip(max=1.0)  # both ways
+
+
+compiled = torch.compile(clipped)
+""",
+            probe="(clipped, (torch.randn(16),))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
-    rewrites: ClassVar[Mapping[str, Rewrite]] = {"index-pairs": _index_pairs}
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {
+        "index-pairs": _index_pairs,
+        "split-bounds": _split_bounds,
+        "split-bounds-of": _split_bounds_of,
+    }
 
     # the functions and methods that take sizes; subscripts (slices, indices) besides
     words = called(*FUNCTIONS, *NUMBER_PARAMETERS, *LINKED_NUMBER_PARAMETERS) | frozenset(METHODS)
@@ -563,9 +643,30 @@ compiled = torch.compile(covariance)
         bounds = [_given(node, parameter, at, offset) for parameter, at in linked.items()]
         present = [value for value in bounds if value is not None]
         if any(_python_number(value) for value in present):
-            self._check([value for value in present if not _python_number(value)], needs)
+            fix = self._split_bounds_fix(node, offset, len(present))
+            self._check([value for value in present if not _python_number(value)], needs, fix)
 
-    def _check(self, values: list[ast.expr], needs: str) -> None:
+    def _split_bounds_fix(self, node: ast.Call, offset: int, bounds: int) -> Fix | None:
+        """`x.clamp(0, t)` given both bounds, one a number: each bound in a call of its own
+        (`x.clamp(min=0).clamp(max=t)`), where `clamp` takes a tensor bound alone (measured on
+        2.13: one graph). Only the bounds and the tensor as arguments (no `out=`); `offset` 1
+        for a method, whose tensor is its receiver, 0 for a torch function given it first."""
+        tensors = 1 - offset  # the tensor among the arguments: a torch function's first
+        arguments = [*node.args, *node.keywords]
+        plain = all(not isinstance(a, ast.Starred) for a in node.args) and all(
+            k.arg in ("min", "max") for k in node.keywords
+        )
+        if bounds != 2 or len(arguments) != tensors + 2 or len(node.args) < tensors or not plain:
+            return None
+        name = method_call(node)  # `torch.clamp` or `x.clamp`: the method appended is its name
+        if name is None:
+            return None
+        method = name[1]
+        message = f"give the bounds one at a time: `.{method}(min=...).{method}(max=...)`"
+        rewrite = "split-bounds-of" if tensors else "split-bounds"
+        return offer(self.context, node, message, rewrite, self.fix_applicability)
+
+    def _check(self, values: list[ast.expr], needs: str, fix: Fix | None = None) -> None:
         """Report the first tensor among values that must be Python numbers."""
         facts = self.context.facts
         for value in values:
@@ -576,7 +677,8 @@ compiled = torch.compile(covariance)
             certain = not facts.rests_on_guess(value)
             if certain or facts.tensor_on_one_way(value):
                 message = self.message.format(argument=ast.unparse(value), call=needs)
-                self.report(value, message, severity=None if certain else Severity.WARNING)
+                severity = None if certain else Severity.WARNING
+                self.report(value, message, severity=severity, fix=fix)
                 return
 
     def _check_index(self, part: ast.expr) -> None:
