@@ -232,3 +232,46 @@ def _clean_run(source: str) -> tuple[Any, int]:
     x = torch.tensor([0.5, float("nan"), 3.0])
     captured = torch_shim.capture(lambda run: run(x, x), namespace["clean"])
     return namespace["clean"](x, x), len(captured.breaks)
+
+
+# A function ending in `if cond: return a` and `return b`: `return torch.where(cond, a, b)`, only
+# where those two statements end an undecorated function, each `return` alone on its lines.
+EARLY = (
+    "import torch\n\n\n{decorator}def f(x):\n    y = x * 2\n{ending}\n\n\n"
+    "compiled = torch.compile(f)\n"
+)
+ENDINGS = [
+    (
+        "    if (y > 0).all():\n        return y\n    return -y",
+        "    return torch.where((y > 0).all(), y, -y)",
+    ),
+    (
+        "    if y.sum() > 0 and y.max() < 9:  # both\n        return y\n"
+        "    # else\n    return y + 1",
+        "    # both\n    # else\n"
+        "    return torch.where(torch.logical_and(y.sum() > 0, y.max() < 9), y, y + 1)",
+    ),
+    ("    if (y > 0).all():\n        return y\n    y = y + 1\n    return y", None),  # more after
+    ("    if (y > 0).all():\n        return y\n    return", None),  # nothing returned
+    ("    if (y > 0).all(): return y\n    return -y", None),  # not alone on its lines
+]
+
+
+@pytest.mark.parametrize(("ending", "written"), ENDINGS)
+@pytest.mark.parametrize("decorator", ["", "@torch.no_grad()\n"])
+def test_an_early_return_on_a_tensor_test_becomes_a_returned_where(
+    tmp_path: Path, ending: str, written: str | None, decorator: str
+) -> None:
+    source = EARLY.format(decorator=decorator, ending=ending)
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    branch = [f for f in findings if f.code == "BL201"]
+    assert len(branch) == 1
+    fixable = [f for f in branch if f.fix is not None]
+    if written is None or decorator:
+        assert fixable == []
+        return
+    plan = plan_fixes(fixable, unsafe=True)
+    assert plan.problems == {}
+    assert plan.files[0].fixed == source.replace(ending, written)

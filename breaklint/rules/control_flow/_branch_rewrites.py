@@ -96,6 +96,52 @@ def where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.SimpleStatementLine([cst.Return(value)], leading_lines=above)
 
 
+def where_return_early(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-return-early` fix: a function ending in `if cond: return a` and `return b`
+    ends in `return torch.where(cond, a, b)`."""
+    import libcst as cst
+
+    from breaklint.rewrites import (
+        branch_comments,
+        call,
+        graph_condition,
+        torch_function,
+        without_guards,
+    )
+
+    if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    *kept, branch, last = node.body.body
+    if not isinstance(branch, cst.If) or branch.orelse is not None:
+        return None
+    branch = without_guards(branch, fix.torch)
+    returns = [_only_return(branch.body), _only_return(last)]
+    if returns[0] is None or returns[1] is None:
+        return None
+    value = call(
+        torch_function(fix.torch, "where"),
+        graph_condition(branch.test, fix.torch),
+        returns[0],
+        returns[1],
+    )
+    assert isinstance(last, cst.SimpleStatementLine)
+    above = [*branch.leading_lines, *branch_comments(branch), *last.leading_lines]
+    written = last.with_changes(body=[cst.Return(value)], leading_lines=above)
+    return node.with_changes(body=node.body.with_changes(body=[*kept, written]))
+
+
+def _only_return(node: cst.CSTNode) -> cst.BaseExpression | None:
+    """The value of `return value`, the one statement of a line or of a block."""
+    import libcst as cst
+
+    if isinstance(node, cst.IndentedBlock) and len(node.body) == 1:
+        node = node.body[0]
+    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+        return None
+    statement = node.body[0]
+    return statement.value if isinstance(statement, cst.Return) else None
+
+
 def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `where` fix: an `if`/`else` assigning the same names becomes
     `name = torch.where(cond, a, b)`."""

@@ -20,6 +20,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     where_expression,
     where_in_place,
     where_return,
+    where_return_early,
     where_statement,
     where_told,
     while_loop,
@@ -408,6 +409,34 @@ compiled = torch.compile(interpolate)
 import torch
 
 
+def hit_rate(hits, seen):
+    total = seen.sum()
+    if total == 0:
+        return torch.zeros_like(total)  # nothing seen yet
+    return hits.sum() / total
+
+
+compiled = torch.compile(hit_rate)
+""",
+            after="""
+import torch
+
+
+def hit_rate(hits, seen):
+    total = seen.sum()
+    # nothing seen yet
+    return torch.where(total == 0, torch.zeros_like(total), hits.sum() / total)
+
+
+compiled = torch.compile(hit_rate)
+""",
+            probe="(hit_rate, (torch.rand(8), torch.rand(8)))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
 def span(t0, t1, y):
     if t0 > t1:
         raise ValueError(f"start {t0} after end {t1}")
@@ -651,6 +680,7 @@ compiled = torch.compile(checked)
         "where-expression-flagged": flagged_where_expression,
         "assert": assert_in_graph,
         "where-return": where_return,
+        "where-return-early": where_return_early,
         "logical": logical_value,
         "while-loop": while_loop,
         "where-told": where_told,
@@ -667,7 +697,9 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   `else` assigning a name already bound to a tensor, or a parameter the test reads as one,
   `if torch.isnan(x).any(): x = torch.nan_to_num(x)`) becomes `name = torch.where(cond, a, b)`;
   an `if`/`else` whose branches each only return a value becomes `return torch.where(cond,
-  a, b)`; a conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
+  a, b)`, and so does a function that ends in `if cond: return a` (no `else`) and `return b`
+  (undecorated, each `return` alone on its lines; the function is what the fix rewrites); a
+  conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
   sides are now computed, which costs time and can raise where the untaken side used to be
   skipped, and Python numbers become tensors (broadcasting and type promotion are
   `torch.where`'s). `a if flag and cond else b`, whose operands before the tensor test are
@@ -894,6 +926,9 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return offer(
                 context, node, message, "where-return", self.fix_applicability, needs_torch=True
             )
+        early = self._early_return_fix(node)
+        if early is not None:
+            return early
         chosen = _assignments(node.body)
         if chosen is None:
             return self._in_place_fix(node)
@@ -910,6 +945,33 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None  # the condition would be computed once per name
         message = "choose in the graph: `{torch}.where(...)`"
         return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
+
+    def _early_return_fix(self, node: ast.If) -> Fix | None:
+        """`where-return-early`: the function ends in `if cond: return a` (no `else`) and
+        `return b`, each alone on its lines; `return torch.where(cond, a, b)` ends it instead.
+        The fix rewrites the function (its last two statements)."""
+        function = self.context.definition
+        body = function.body
+        if len(body) < 2 or body[-2] is not node or node.orelse or len(node.body) != 1:
+            return None
+        first, last = node.body[0], body[-1]
+        if not (isinstance(first, ast.Return) and isinstance(last, ast.Return)):
+            return None
+        if first.value is None or last.value is None or function.decorator_list:
+            return None
+        if not owns_its_lines(self.context, last) or not owns_its_lines(self.context, first):
+            return None
+        if not self._values_fit([first.value, last.value]):
+            return None
+        message = "return the choice made in the graph: `return {torch}.where(...)`"
+        return offer(
+            self.context,
+            function,
+            message,
+            "where-return-early",
+            self.fix_applicability,
+            needs_torch=True,
+        )
 
     def _in_place_fix(self, node: ast.If) -> Fix | None:
         """`where-in-place`: an `if` (and its `else`) whose statements only update tensors in
