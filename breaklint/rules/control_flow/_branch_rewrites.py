@@ -125,7 +125,10 @@ def where_return_early(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         returns[1],
     )
     assert isinstance(last, cst.SimpleStatementLine)
-    above = [*branch.leading_lines, *branch_comments(branch), *last.leading_lines]
+    # The lines above the `if`, its comments, and the comments above the last `return` (the
+    # empty lines between the two statements go with them).
+    comments = [line for line in last.leading_lines if line.comment is not None]
+    above = [*branch.leading_lines, *branch_comments(branch), *comments]
     written = last.with_changes(body=[cst.Return(value)], leading_lines=above)
     return node.with_changes(body=node.body.with_changes(body=[*kept, written]))
 
