@@ -698,7 +698,7 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   `if torch.isnan(x).any(): x = torch.nan_to_num(x)`) becomes `name = torch.where(cond, a, b)`;
   an `if`/`else` whose branches each only return a value becomes `return torch.where(cond,
   a, b)`, and so does a function that ends in `if cond: return a` (no `else`) and `return b`
-  (undecorated, each `return` alone on its lines; the function is what the fix rewrites); a
+  (each `return` alone on its lines; the function is what the fix rewrites); a
   conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
   sides are now computed, which costs time and can raise where the untaken side used to be
   skipped, and Python numbers become tensors (broadcasting and type promotion are
@@ -957,7 +957,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         first, last = node.body[0], body[-1]
         if not (isinstance(first, ast.Return) and isinstance(last, ast.Return)):
             return None
-        if first.value is None or last.value is None or function.decorator_list:
+        if first.value is None or last.value is None:
             return None
         if not owns_its_lines(self.context, last) or not owns_its_lines(self.context, first):
             return None
