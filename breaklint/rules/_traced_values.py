@@ -23,7 +23,7 @@ from breaklint.rule import Rule, RuleContext
 from breaklint.syntax import dotted
 
 # Builtins that need the number itself; each name is also the use `knowledge.generate` measures.
-CONVERSIONS = frozenset({"int", "float", "bool", "range"})
+CONVERSIONS = frozenset({"int", "float", "bool", "range", "str", "repr"})
 USE_WORDS = {
     "test": "a branch on it",
     "int": "`int()`",
@@ -35,6 +35,9 @@ USE_WORDS = {
     "index": "an index",
     "slice": "a slice bound",
     "size": "the integer argument of `{call}` (a size, a dimension, a count)",
+    "str": "`str()`",
+    "repr": "`repr()`",
+    "format": "an f-string of it",
 }
 _ARITHMETIC = (ast.UAdd, ast.USub, ast.Invert)
 
@@ -290,6 +293,12 @@ class TracedValueUses(Rule):
                     continue  # a tensor or a number: cannot tell
             self._use(operand, node, use)
             return
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
+        if self.active:
+            for part in node.values:
+                if isinstance(part, ast.FormattedValue) and self._use(part.value, node, "format"):
+                    return
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
         if self.active and isinstance(node.op, _ARITHMETIC):

@@ -163,7 +163,11 @@ Flags numpy in compiled code where Dynamo's numpy tracing breaks the graph:
   after `b, *rest = x.shape`: Dynamo folds a sequence of one item into a number). As a tensor
   operand
   (`x * np.sum(a)`) a result costs nothing, and Dynamo folds floats computed from Python
-  numbers (`int(np.sqrt(n))` is traced).
+  numbers (`int(np.sqrt(n))` is traced);
+- text made of any traced numpy result, even one computed from Python numbers: `str()` and
+  `repr()` of it break the graph, and an f-string that formats it (`self.blocks[f"{n}"]`
+  after `n = np.log2(x.shape[-1])`) makes a string Dynamo cannot use, so the frame is skipped
+  and runs eagerly where that string is used (an f-string never used costs nothing).
 
 What numpy Dynamo traces, what breaks inside, and which uses of which results break are read
 from the installed torch once per version (in a subprocess, cached under the user cache
@@ -177,7 +181,11 @@ GB0294). A traced call becomes torch ops on fake tensors, which have no values: 
 that reads one inside (`np.random.choice` checks its probabilities, a size-less draw calls
 `.item()`) breaks ("Data dependent operator", GB0033), and so does user code that turns a
 traced result into a Python number ("Data-dependent branching", GB0170; "torch.* op returned
-non-Tensor", GB0208).
+non-Tensor", GB0208). It has no text for a traced result either: `str()` of one is
+a builtin it cannot trace ("Failed to trace builtin operator", GB0059), `repr()` needs the
+tensor's values, and an f-string's formatting gives a value that raises where the string is
+used (`len()`, a dict key, `+`), so Dynamo skips the frame ("Observed exception", GB0088;
+measured with torch 2.13).
 """
     example = """
 import numpy as np
@@ -204,7 +212,7 @@ def resample(x):
 compiled = torch.compile(resample)
 """
     probe = "(resample, (torch.randn(8),))"
-    gb_ids = ("GB0294", "GB0033", "GB0170", "GB0208")
+    gb_ids = ("GB0294", "GB0033", "GB0170", "GB0208", "GB0059", "GB0088")
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)

@@ -220,8 +220,8 @@ in place, and a warning elsewhere: Dynamo traces the shallow copy of some object
 classes, but not of dicts, lists, tensors or modules. The `random` functions Dynamo traces
 (`random.uniform`, `random.randint`, `random.randrange` and `random.Random` with torch 2.13) are
 flagged only where they break: called with a tensor argument, or where their result is used as a
-Python number (a branch, `int()`, Python arithmetic, an index, a size) rather than as a tensor
-operand (`x * random.uniform(0, 1)` compiles to one graph). So are the draws of a
+Python number (a branch, `int()`, Python arithmetic, an index, a size, an f-string) rather than
+as a tensor operand (`x * random.uniform(0, 1)` compiles to one graph). So are the draws of a
 `random.Random` instance (`rng.random()`, `rng.uniform(a, b)`, `rng.randint(a, b)`,
 `rng.randrange(n)`), known from where the instance is made: `self.rng = random.Random(...)` in
 a method of the class, or `rng = random.Random(...)` at the top of the module or of the module

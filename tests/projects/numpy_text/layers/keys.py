@@ -1,0 +1,22 @@
+import numpy as np
+
+
+def by_depth(blocks, x):
+    depth = np.log2(x.shape[-1])
+    return blocks[f"{depth:.0f}"](x)
+
+
+def by_size(blocks, x):
+    size = np.prod(x.shape[:1]) + 1
+    return blocks[str(size)](x)
+
+
+def by_width(blocks, x):
+    width = int(np.log2(x.shape[-1]))  # a Python int: its text is traced
+    return blocks[f"{width}"](x)
+
+
+def named(x):
+    scale = np.sqrt(x.shape[0])
+    tag = "scaled by " + repr(scale)
+    return x * len(tag)
