@@ -209,7 +209,9 @@ class UntraceableStdlibCall(TracedValueUses):
 Flags calls into `time`, Python's `random`, `json`, `pickle`, `zlib`, `datetime`, `uuid`,
 `threading` (`threading.Lock()`, `threading.Event()`...), the warning filters
 (`warnings.simplefilter`, `warnings.filterwarnings`), `copy.deepcopy` and `copy.copy`,
-`sys._getframe` and `importlib.import_module` in compiled code, and the methods Dynamo cannot
+`sys._getframe` and what reads the stack through it (`inspect.currentframe`, `inspect.stack`,
+`traceback.format_stack`, `extract_stack`, `print_stack`), `os.getpid`, `gc.collect` and
+`importlib.import_module` in compiled code, and the methods Dynamo cannot
 trace of standard-library objects: a `contextvars.ContextVar`'s `get`, `set` and `reset`, a
 `threading.Lock`'s or `RLock`'s `acquire` and `release`, an `io.StringIO`'s `write`. The
 object is known from where it is made: `self.var = ContextVar(...)` in a method of the class,
