@@ -142,8 +142,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   sequence of one item is folded), of a written list of several ints certainly (mechanism 4);
 - numpy_text: text made of a traced numpy result, even one computed from a shape's sizes
   (`np.log2(x.shape[-1])`): `str()` and `repr()` of it break, and an f-string of it used as a
-  module dict's key skips the frame; `int()` of it first gives text Dynamo traces
-  (mechanism 4);
+  module dict's key, `%` and `str.format` skip the frame; `int()` of it first gives text
+  Dynamo traces (mechanism 4);
 - optional_bounds: a size that an `if` computes from a tensor where a caller passes None,
   and another caller passes a Python int, is a tensor where that way runs (a warning)
   (mechanism 2);
@@ -531,10 +531,14 @@ EXPECTED = {
         # (not `np.sqrt(x.shape[1])`: a float numpy folds)
     ],
     "numpy_text": [
-        ("layers/keys.py", 6, "BL601", "error"),  # `blocks[f"{depth:.0f}"]`: the frame skipped
+        # `blocks[f"{depth:.0f}"]`: the frame skipped (a warning: a plain dict's `.get()` of
+        # such a string traces)
+        ("layers/keys.py", 6, "BL601", "warning"),
         ("layers/keys.py", 11, "BL601", "error"),  # `str(size)`
         # (not `f"{width}"` after `width = int(np.log2(...))`: a Python int)
         ("layers/keys.py", 21, "BL601", "error"),  # `repr(scale)`
+        ("layers/keys.py", 27, "BL601", "warning"),  # `"count=%d" % count`
+        ("layers/keys.py", 33, "BL601", "warning"),  # `"{} items".format(count)`
     ],
     "sparse_tensors": [
         # `sparse`, which `ctx.sparse` passes on, used as sparse: `sparse._nnz()`

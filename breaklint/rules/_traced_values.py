@@ -37,7 +37,7 @@ USE_WORDS = {
     "size": "the integer argument of `{call}` (a size, a dimension, a count)",
     "str": "`str()`",
     "repr": "`repr()`",
-    "format": "an f-string of it",
+    "format": "text formatted from it (an f-string, `%`, `str.format`)",
 }
 _ARITHMETIC = (ast.UAdd, ast.USub, ast.Invert)
 
@@ -76,6 +76,13 @@ def python_number(node: ast.expr) -> str | None:
     if isinstance(node, ast.Attribute) and node.attr == "ndim":
         return "int"
     return None
+
+
+def _text(node: ast.expr) -> bool:
+    """Whether `node` is written text: a string literal or an f-string."""
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
 
 
 class TracedValueUses(Rule):
@@ -187,7 +194,19 @@ class TracedValueUses(Rule):
                 for argument in node.args:
                     self._use(argument, node, func.id)
             return
+        if isinstance(func, ast.Attribute) and func.attr == "format" and _text(func.value):
+            # `"{}".format(v)`: text made of the value, as an f-string makes it
+            self._text_uses(node, [*node.args, *(k.value for k in node.keywords)])
+            return
         self._integer_arguments(node)
+
+    def _text_uses(self, node: ast.expr, values: list[ast.expr]) -> None:
+        """Report the first traced value formatted into text: the string Dynamo makes of it
+        fails where it is used (`len()`, `+`, a module dict's key; a plain dict's `.get()`
+        traces), so a warning."""
+        for value in values:
+            if self._use(value, node, "format", severity=Severity.WARNING):
+                return
 
     def _integer_arguments(self, node: ast.Call) -> None:
         facts = self.context.facts
@@ -270,8 +289,13 @@ class TracedValueUses(Rule):
                     break
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
-        if self.active:
-            self._operation(node, node.left, node.right)
+        if not self.active:
+            return
+        if isinstance(node.op, ast.Mod) and _text(node.left):  # `"%d" % v`, `"%s-%s" % (a, b)`
+            right = node.right
+            self._text_uses(node, right.elts if isinstance(right, ast.Tuple) else [right])
+            return
+        self._operation(node, node.left, node.right)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         if self.active:
@@ -296,9 +320,8 @@ class TracedValueUses(Rule):
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
         if self.active:
-            for part in node.values:
-                if isinstance(part, ast.FormattedValue) and self._use(part.value, node, "format"):
-                    return
+            parts = [part.value for part in node.values if isinstance(part, ast.FormattedValue)]
+            self._text_uses(node, parts)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
         if self.active and isinstance(node.op, _ARITHMETIC):

@@ -165,9 +165,11 @@ Flags numpy in compiled code where Dynamo's numpy tracing breaks the graph:
   (`x * np.sum(a)`) a result costs nothing, and Dynamo folds floats computed from Python
   numbers (`int(np.sqrt(n))` is traced);
 - text made of any traced numpy result, even one computed from Python numbers: `str()` and
-  `repr()` of it break the graph, and an f-string that formats it (`self.blocks[f"{n}"]`
-  after `n = np.log2(x.shape[-1])`) makes a string Dynamo cannot use, so the frame is skipped
-  and runs eagerly where that string is used (an f-string never used costs nothing).
+  `repr()` of it break the graph (errors); an f-string, `%` or `str.format` that formats it
+  (`self.blocks[f"{n}"]` after `n = np.log2(x.shape[-1])`) makes a string Dynamo cannot use:
+  the frame is skipped and runs eagerly where the string is used as text (`len()`, `+`, a
+  module dict's key), a warning, as a plain dict's `.get()` of it traces and an unused one
+  costs nothing.
 
 What numpy Dynamo traces, what breaks inside, and which uses of which results break are read
 from the installed torch once per version (in a subprocess, cached under the user cache

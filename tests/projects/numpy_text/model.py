@@ -2,7 +2,7 @@
 
 from torch import nn
 
-from layers.keys import by_depth, by_size, by_width, named
+from layers.keys import by_depth, by_size, by_width, labelled, named, titled
 
 
 class Model(nn.Module):
@@ -11,4 +11,5 @@ class Model(nn.Module):
         self.blocks = nn.ModuleDict({str(n): nn.Linear(8, 8) for n in (1, 2, 3)})
 
     def forward(self, x):
-        return by_depth(self.blocks, x) + by_size(self.blocks, x) + by_width(self.blocks, x) + named(x)
+        h = by_depth(self.blocks, x) + by_size(self.blocks, x) + by_width(self.blocks, x)
+        return h + named(x) + labelled(x) + titled(x)

@@ -20,3 +20,14 @@ def named(x):
     scale = np.sqrt(x.shape[0])
     tag = "scaled by " + repr(scale)
     return x * len(tag)
+
+
+def labelled(x):
+    count = np.prod(x.shape)
+    label = "count=%d" % count
+    return x * len(label)
+
+
+def titled(x):
+    count = np.prod(x.shape)
+    return x * len("{} items".format(count))
