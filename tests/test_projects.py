@@ -143,7 +143,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - numpy_text: text made of a traced numpy result, even one computed from a shape's sizes
   (`np.log2(x.shape[-1])`): `str()` and `repr()` of it break, and an f-string of it used as a
   module dict's key, `%` and `str.format` skip the frame; `int()` of it first gives text
-  Dynamo traces (mechanism 4);
+  Dynamo traces; and the array a numpy draw Dynamo cannot trace gives the frame that resumes
+  after it, whose `max()` bounds a `range` (mechanism 4);
 - optional_bounds: a size that an `if` computes from a tensor where a caller passes None,
   and another caller passes a Python int, is a tensor where that way runs (a warning)
   (mechanism 2);
@@ -539,6 +540,9 @@ EXPECTED = {
         ("layers/keys.py", 21, "BL601", "error"),  # `repr(scale)`
         ("layers/keys.py", 27, "BL601", "warning"),  # `"count=%d" % count`
         ("layers/keys.py", 33, "BL601", "warning"),  # `"{} items".format(count)`
+        ("layers/keys.py", 37, "BL601", "error"),  # `np.random.geometric`: no torch._numpy
+        # ...which the resumed frame gets as an array it traces: `range(1, max(draws) + 2)`
+        ("layers/keys.py", 39, "BL601", "error"),
     ],
     "sparse_tensors": [
         # `sparse`, which `ctx.sparse` passes on, used as sparse: `sparse._nnz()`

@@ -169,7 +169,11 @@ Flags numpy in compiled code where Dynamo's numpy tracing breaks the graph:
   (`self.blocks[f"{n}"]` after `n = np.log2(x.shape[-1])`) makes a string Dynamo cannot use:
   the frame is skipped and runs eagerly where the string is used as text (`len()`, `+`, a
   module dict's key), a warning, as a plain dict's `.get()` of it traces and an unused one
-  costs nothing.
+  costs nothing;
+- uses as Python numbers of what a `np.random` draw Dynamo cannot trace returns
+  (`range(max(np.random.geometric(p, n)) + 1)`): the draw breaks and runs eagerly, and the
+  frame resumes with the array as an input it traces as a tensor. `max()`, `min()` and
+  `sum()` of a traced array are traced values too.
 
 What numpy Dynamo traces, what breaks inside, and which uses of which results break are read
 from the installed torch once per version (in a subprocess, cached under the user cache
@@ -279,6 +283,11 @@ compiled = torch.compile(resample)
     def value_of_call(self, node: ast.Call) -> TracedValue | None:
         name = self.context.facts.resolve(node.func)
         known = knowledge()
+        if name is not None and name.startswith("numpy.random.") and name not in known.numpy_traced:
+            # A draw Dynamo cannot trace breaks at the call (reported there) and runs eagerly:
+            # the frame resumes with the array it drew as an input, which it traces as a
+            # tensor (`range(max(draws))` breaks again, measured on 2.13).
+            return TracedValue(name, frozenset({"numpy-data"}))
         if name is None or name not in known.numpy_traced:
             return None
         if name in known.numpy_draws:

@@ -2,7 +2,7 @@
 
 from torch import nn
 
-from layers.keys import by_depth, by_size, by_width, labelled, named, titled
+from layers.keys import by_depth, by_size, by_width, labelled, named, titled, unrolled
 
 
 class Model(nn.Module):
@@ -12,4 +12,4 @@ class Model(nn.Module):
 
     def forward(self, x):
         h = by_depth(self.blocks, x) + by_size(self.blocks, x) + by_width(self.blocks, x)
-        return h + named(x) + labelled(x) + titled(x)
+        return h + named(x) + labelled(x) + titled(x) + unrolled(x)

@@ -31,3 +31,11 @@ def labelled(x):
 def titled(x):
     count = np.prod(x.shape)
     return x * len("{} items".format(count))
+
+
+def unrolled(x):
+    draws = np.random.geometric(0.5, 4)
+    steps = max(draws) + 1
+    for k in range(1, steps + 1):
+        x = x * k
+    return x
