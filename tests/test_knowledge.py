@@ -48,6 +48,8 @@ RANDOM_FORMS = {
     "shuffle": "items = [1, 2]\nrandom.shuffle(items)  # BREAK\nreturn x + items[0]",
     "time": "return x + time.time()  # BREAK",
     "deepcopy-of-tensor": "return copy.deepcopy(x) * 2  # BREAK",
+    "str-of-randint": "n = random.randint(1, 2)\ntag = str(n)  # BREAK\nreturn x * len(tag)",
+    "f-string-of-randint": "n = random.randint(1, 2)\nreturn x * len(f'{n}')  # BREAK",
 }
 NUMPY_FORMS = {
     "choice-without-replacement": (
@@ -89,6 +91,13 @@ NUMPY_FORMS = {
     "int-of-round-of-ratio": "return x * int(np.round(x.shape[0] / 4))",
     "int-of-ceil-of-integer": "return x * int(np.ceil(7))  # BREAK",
     "int-of-prod-of-list": "return x * int(np.prod([2, 3]))  # BREAK",
+    "str-of-prod-of-shape": "return x * len(str(np.prod(x.shape)))  # BREAK",
+    "repr-of-sqrt-of-shape": "return x * len(repr(np.sqrt(x.shape[0])))  # BREAK",
+    "f-string-of-log2-of-shape": "n = np.log2(x.shape[0])\nreturn x * len(f'{n:.1f}')  # BREAK",
+    "percent-of-lcm": "return x * len('%d' % np.lcm(2, 3))  # BREAK",
+    "format-of-lcm": "return x * len('{}'.format(np.lcm(2, 3)))  # BREAK",
+    "f-string-of-int-of-log2": "n = int(np.log2(x.shape[0]))\nreturn x * len(f'{n}')",
+    "f-string-of-shape": "return x * len(f'{x.shape[0]}')",
     "interp": "return x * torch.from_numpy(np.interp(x.numpy(), [0.0, 5.0], [0.0, 1.0]))  # BREAK",
 }
 FORMS = {**RANDOM_FORMS, **NUMPY_FORMS}

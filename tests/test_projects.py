@@ -140,6 +140,11 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - numpy_sizes: `np.prod` of a shape, a slice of one or a list a starred target collects is
   an array numpy makes of the sequence, which Dynamo must read as a size (a warning: a
   sequence of one item is folded), of a written list of several ints certainly (mechanism 4);
+- numpy_text: text made of a traced numpy result, even one computed from a shape's sizes
+  (`np.log2(x.shape[-1])`): `str()` and `repr()` of it break, and an f-string of it used as a
+  module dict's key, `%` and `str.format` skip the frame; `int()` of it first gives text
+  Dynamo traces; and the array a numpy draw Dynamo cannot trace gives the frame that resumes
+  after it, whose `max()` bounds a `range` (mechanism 4);
 - optional_bounds: a size that an `if` computes from a tensor where a caller passes None,
   and another caller passes a Python int, is a tensor where that way runs (a warning)
   (mechanism 2);
@@ -526,6 +531,19 @@ EXPECTED = {
         ("ops/flat.py", 17, "BL601", "error"),  # `np.prod([height, width])`
         # (not `np.sqrt(x.shape[1])`: a float numpy folds)
     ],
+    "numpy_text": [
+        # `blocks[f"{depth:.0f}"]`: the frame skipped (a warning: a plain dict's `.get()` of
+        # such a string traces)
+        ("layers/keys.py", 6, "BL601", "warning"),
+        ("layers/keys.py", 11, "BL601", "error"),  # `str(size)`
+        # (not `f"{width}"` after `width = int(np.log2(...))`: a Python int)
+        ("layers/keys.py", 21, "BL601", "error"),  # `repr(scale)`
+        ("layers/keys.py", 27, "BL601", "warning"),  # `"count=%d" % count`
+        ("layers/keys.py", 33, "BL601", "warning"),  # `"{} items".format(count)`
+        ("layers/keys.py", 37, "BL601", "error"),  # `np.random.geometric`: no torch._numpy
+        # ...which the resumed frame gets as an array it traces: `range(1, max(draws) + 2)`
+        ("layers/keys.py", 39, "BL601", "error"),
+    ],
     "sparse_tensors": [
         # `sparse`, which `ctx.sparse` passes on, used as sparse: `sparse._nnz()`
         ("ops/blocks.py", 6, "BL512", "warning"),
@@ -861,6 +879,12 @@ def test_dynamo_breaks_where_an_annotated_tensor_holds_a_roots_input(tmp_path: P
 def test_dynamo_breaks_where_numpy_multiplies_a_shape_into_a_size(tmp_path: Path) -> None:
     assert probed_findings("numpy_sizes", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["numpy_sizes"]
+    ]
+
+
+def test_dynamo_breaks_where_text_is_made_of_a_numpy_result(tmp_path: Path) -> None:
+    assert probed_findings("numpy_text", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["numpy_text"]
     ]
 
 

@@ -59,6 +59,15 @@ UNTRACEABLE_STDLIB = {
     # importing by name (a setting that names its module) are skipped too (GB0007, measured).
     "sys._getframe": "read the frame outside the compiled code, or leave it to a traceback",
     "importlib.import_module": "import the module at module level and pass or read it there",
+    # What reads the stack through `sys._getframe` (Dynamo traces their Python code and breaks
+    # there, GB0007), and the process-level builtins it does not know (measured on 2.13).
+    "inspect.currentframe": "read the frame outside the compiled code, or leave it to a traceback",
+    "inspect.stack": "read the stack outside the compiled code, or leave it to a traceback",
+    "traceback.format_stack": "format the stack outside the compiled code",
+    "traceback.extract_stack": "read the stack outside the compiled code",
+    "traceback.print_stack": "print the stack outside the compiled code",
+    "os.getpid": "read the process id outside the compiled code and pass it in",
+    "gc.collect": "collect garbage outside the compiled code",
 }
 
 # Third-party libraries Dynamo 2.13 always skips (`THIRDPARTY_SKIPLIST` in

@@ -24,7 +24,7 @@ from typing import Any
 from breaklint.knowledge.versions import data_file
 
 # Format of the answer; `answers.py` keys its cache on it.
-VERSION = 3
+VERSION = 4
 
 # How each kind of traced value is written in a probe, and the uses whose probes decide which
 # uses break. `V` stands for the value, `x` for the compiled function's tensor argument.
@@ -48,6 +48,10 @@ USES = {
     "index": "return x[V] * 2",
     "slice": "return x[:V] * 2",
     "size": "return x.sum() + torch.zeros(V).sum()",
+    # Text made of the value, then used (an unused f-string costs nothing).
+    "str": "return x * len(str(V))",
+    "repr": "return x * len(repr(V))",
+    "format": "return x * len(f'{V}')",
 }
 INTEGER_USES = ("range", "index", "slice", "size")  # a float there fails without Dynamo too
 # Overloads whose parameter at some position a Python number cannot bind (a dtype, a dimension

@@ -23,7 +23,7 @@ from breaklint.rule import Rule, RuleContext
 from breaklint.syntax import dotted
 
 # Builtins that need the number itself; each name is also the use `knowledge.generate` measures.
-CONVERSIONS = frozenset({"int", "float", "bool", "range"})
+CONVERSIONS = frozenset({"int", "float", "bool", "range", "str", "repr"})
 USE_WORDS = {
     "test": "a branch on it",
     "int": "`int()`",
@@ -35,8 +35,14 @@ USE_WORDS = {
     "index": "an index",
     "slice": "a slice bound",
     "size": "the integer argument of `{call}` (a size, a dimension, a count)",
+    "str": "`str()`",
+    "repr": "`repr()`",
+    "format": "text formatted from it (an f-string, `%`, `str.format`)",
 }
 _ARITHMETIC = (ast.UAdd, ast.USub, ast.Invert)
+# Builtins that pick an element of (or reduce) what they are given: of a traced array, a
+# traced value too (`max(np.random.geometric(p, 4))`, measured on 2.13).
+_REDUCTIONS = frozenset({"max", "min", "sum"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +81,13 @@ def python_number(node: ast.expr) -> str | None:
     return None
 
 
+def _text(node: ast.expr) -> bool:
+    """Whether `node` is written text: a string literal or an f-string."""
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
 class TracedValueUses(Rule):
     """Base of the rules whose calls make traced values: reports each use that breaks."""
 
@@ -103,6 +116,15 @@ class TracedValueUses(Rule):
         if isinstance(node, ast.Name):
             return self.values.get(node.id)
         if isinstance(node, ast.Call):
+            func = node.func
+            if (
+                isinstance(func, ast.Name)
+                and func.id in _REDUCTIONS
+                and func.id not in self.context.facts.names
+                and len(node.args) == 1
+                and not node.keywords
+            ):
+                return self.value(node.args[0])  # `max(draws)`: an element, traced too
             return self.value_of_call(node)
         if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
             return self.value(node.value)  # an element of a traced array is traced too
@@ -184,7 +206,19 @@ class TracedValueUses(Rule):
                 for argument in node.args:
                     self._use(argument, node, func.id)
             return
+        if isinstance(func, ast.Attribute) and func.attr == "format" and _text(func.value):
+            # `"{}".format(v)`: text made of the value, as an f-string makes it
+            self._text_uses(node, [*node.args, *(k.value for k in node.keywords)])
+            return
         self._integer_arguments(node)
+
+    def _text_uses(self, node: ast.expr, values: list[ast.expr]) -> None:
+        """Report the first traced value formatted into text: the string Dynamo makes of it
+        fails where it is used (`len()`, `+`, a module dict's key; a plain dict's `.get()`
+        traces), so a warning."""
+        for value in values:
+            if self._use(value, node, "format", severity=Severity.WARNING):
+                return
 
     def _integer_arguments(self, node: ast.Call) -> None:
         facts = self.context.facts
@@ -267,8 +301,13 @@ class TracedValueUses(Rule):
                     break
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
-        if self.active:
-            self._operation(node, node.left, node.right)
+        if not self.active:
+            return
+        if isinstance(node.op, ast.Mod) and _text(node.left):  # `"%d" % v`, `"%s-%s" % (a, b)`
+            right = node.right
+            self._text_uses(node, right.elts if isinstance(right, ast.Tuple) else [right])
+            return
+        self._operation(node, node.left, node.right)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         if self.active:
@@ -290,6 +329,11 @@ class TracedValueUses(Rule):
                     continue  # a tensor or a number: cannot tell
             self._use(operand, node, use)
             return
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
+        if self.active:
+            parts = [part.value for part in node.values if isinstance(part, ast.FormattedValue)]
+            self._text_uses(node, parts)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
         if self.active and isinstance(node.op, _ARITHMETIC):

@@ -1,10 +1,14 @@
 """Calls Dynamo does not put in a graph: autograd's `grad` inside the forward, a backward pass
 in a compiled training step, warning filters, TorchScript's `isinstance`, the caller's frame,
-an import by name.
+an import by name, the stack read through it, the process id, a garbage collection.
 `warnings.catch_warnings()` alone traces."""
 
+import gc
 import importlib
+import inspect
+import os
 import sys
+import traceback
 import warnings
 
 import torch
@@ -110,3 +114,59 @@ def probe_caller_frame():
 
 def probe_import_by_name():
     return configured, (torch.randn(4),)
+
+
+def introspected(x):
+    here = inspect.currentframe()  # BREAK BL501
+    return x * here.f_lineno
+
+
+def stacked(x):
+    y = x * 2
+    depth = len(inspect.stack())  # BREAK BL501
+    return y * depth
+
+
+def formatted_stack(x):
+    y = x + 1
+    lines = traceback.format_stack()  # BREAK BL501
+    return y * len(lines)
+
+
+def process_tagged(x):
+    y = x - 1
+    pid = os.getpid()  # BREAK BL501
+    return y * (pid > 0)
+
+
+def collected(x):
+    y = x * 3
+    gc.collect()  # BREAK BL501
+    return y + 1
+
+
+compiled_introspected = torch.compile(introspected)
+compiled_stacked = torch.compile(stacked)
+compiled_formatted_stack = torch.compile(formatted_stack)
+compiled_process_tagged = torch.compile(process_tagged)
+compiled_collected = torch.compile(collected)
+
+
+def probe_current_frame():
+    return introspected, (torch.randn(4),)
+
+
+def probe_stack():
+    return stacked, (torch.randn(4),)
+
+
+def probe_formatted_stack():
+    return formatted_stack, (torch.randn(4),)
+
+
+def probe_process_id():
+    return process_tagged, (torch.randn(4),)
+
+
+def probe_garbage_collection():
+    return collected, (torch.randn(4),)

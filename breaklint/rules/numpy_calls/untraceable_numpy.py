@@ -163,7 +163,17 @@ Flags numpy in compiled code where Dynamo's numpy tracing breaks the graph:
   after `b, *rest = x.shape`: Dynamo folds a sequence of one item into a number). As a tensor
   operand
   (`x * np.sum(a)`) a result costs nothing, and Dynamo folds floats computed from Python
-  numbers (`int(np.sqrt(n))` is traced).
+  numbers (`int(np.sqrt(n))` is traced);
+- text made of any traced numpy result, even one computed from Python numbers: `str()` and
+  `repr()` of it break the graph (errors); an f-string, `%` or `str.format` that formats it
+  (`self.blocks[f"{n}"]` after `n = np.log2(x.shape[-1])`) makes a string Dynamo cannot use:
+  the frame is skipped and runs eagerly where the string is used as text (`len()`, `+`, a
+  module dict's key), a warning, as a plain dict's `.get()` of it traces and an unused one
+  costs nothing;
+- uses as Python numbers of what a `np.random` draw Dynamo cannot trace returns
+  (`range(max(np.random.geometric(p, n)) + 1)`): the draw breaks and runs eagerly, and the
+  frame resumes with the array as an input it traces as a tensor. `max()`, `min()` and
+  `sum()` of a traced array are traced values too.
 
 What numpy Dynamo traces, what breaks inside, and which uses of which results break are read
 from the installed torch once per version (in a subprocess, cached under the user cache
@@ -177,7 +187,11 @@ GB0294). A traced call becomes torch ops on fake tensors, which have no values: 
 that reads one inside (`np.random.choice` checks its probabilities, a size-less draw calls
 `.item()`) breaks ("Data dependent operator", GB0033), and so does user code that turns a
 traced result into a Python number ("Data-dependent branching", GB0170; "torch.* op returned
-non-Tensor", GB0208).
+non-Tensor", GB0208). It has no text for a traced result either: `str()` of one is
+a builtin it cannot trace ("Failed to trace builtin operator", GB0059), `repr()` needs the
+tensor's values, and an f-string's formatting gives a value that raises where the string is
+used (`len()`, a dict key, `+`), so Dynamo skips the frame ("Observed exception", GB0088;
+measured with torch 2.13).
 """
     example = """
 import numpy as np
@@ -204,7 +218,7 @@ def resample(x):
 compiled = torch.compile(resample)
 """
     probe = "(resample, (torch.randn(8),))"
-    gb_ids = ("GB0294", "GB0033", "GB0170", "GB0208")
+    gb_ids = ("GB0294", "GB0033", "GB0170", "GB0208", "GB0059", "GB0088")
 
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
@@ -269,6 +283,11 @@ compiled = torch.compile(resample)
     def value_of_call(self, node: ast.Call) -> TracedValue | None:
         name = self.context.facts.resolve(node.func)
         known = knowledge()
+        if name is not None and name.startswith("numpy.random.") and name not in known.numpy_traced:
+            # A draw Dynamo cannot trace breaks at the call (reported there) and runs eagerly:
+            # the frame resumes with the array it drew as an input, which it traces as a
+            # tensor (`range(max(draws))` breaks again, measured on 2.13).
+            return TracedValue(name, frozenset({"numpy-data"}))
         if name is None or name not in known.numpy_traced:
             return None
         if name in known.numpy_draws:

@@ -209,7 +209,9 @@ class UntraceableStdlibCall(TracedValueUses):
 Flags calls into `time`, Python's `random`, `json`, `pickle`, `zlib`, `datetime`, `uuid`,
 `threading` (`threading.Lock()`, `threading.Event()`...), the warning filters
 (`warnings.simplefilter`, `warnings.filterwarnings`), `copy.deepcopy` and `copy.copy`,
-`sys._getframe` and `importlib.import_module` in compiled code, and the methods Dynamo cannot
+`sys._getframe` and what reads the stack through it (`inspect.currentframe`, `inspect.stack`,
+`traceback.format_stack`, `extract_stack`, `print_stack`), `os.getpid`, `gc.collect` and
+`importlib.import_module` in compiled code, and the methods Dynamo cannot
 trace of standard-library objects: a `contextvars.ContextVar`'s `get`, `set` and `reset`, a
 `threading.Lock`'s or `RLock`'s `acquire` and `release`, an `io.StringIO`'s `write`. The
 object is known from where it is made: `self.var = ContextVar(...)` in a method of the class,
@@ -220,8 +222,8 @@ in place, and a warning elsewhere: Dynamo traces the shallow copy of some object
 classes, but not of dicts, lists, tensors or modules. The `random` functions Dynamo traces
 (`random.uniform`, `random.randint`, `random.randrange` and `random.Random` with torch 2.13) are
 flagged only where they break: called with a tensor argument, or where their result is used as a
-Python number (a branch, `int()`, Python arithmetic, an index, a size) rather than as a tensor
-operand (`x * random.uniform(0, 1)` compiles to one graph). So are the draws of a
+Python number (a branch, `int()`, Python arithmetic, an index, a size, an f-string) rather than
+as a tensor operand (`x * random.uniform(0, 1)` compiles to one graph). So are the draws of a
 `random.Random` instance (`rng.random()`, `rng.uniform(a, b)`, `rng.randint(a, b)`,
 `rng.randrange(n)`), known from where the instance is made: `self.rng = random.Random(...)` in
 a method of the class, or `rng = random.Random(...)` at the top of the module or of the module
