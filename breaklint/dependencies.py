@@ -29,7 +29,7 @@ import ast
 import os
 import sys
 import sysconfig
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from breaklint.index import STAR, FunctionInfo, ModuleIndex, build_index, code_words
@@ -101,11 +101,26 @@ def imported_libraries(index: ModuleIndex, packages: Mapping[str, str]) -> list[
     return [target for target in targets if target.partition(".")[0] in packages]
 
 
+def read_index(path: str, package: list[str]) -> ModuleIndex | None:
+    """A library module's index, with its words; None where it cannot be read or parsed."""
+    try:
+        text = read_regular(path)
+        tree = ast.parse(text, filename=path)
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return None
+    index = build_index(path, tree, package)
+    index.words = code_words(text.decode("utf-8", "replace"))
+    return index
+
+
 @dataclass
 class Followed:
     """The library modules a run follows: path -> (dotted module name, package parts, index)."""
 
     packages: Mapping[str, str]  # top-level name -> the folder on sys.path that holds it
+    # How a module's file is read into its index, (path, package parts) -> index or None:
+    # `read_index`, or the engine's, which keeps each by the file's digest in its cache.
+    reader: Callable[[str, list[str]], ModuleIndex | None] = read_index
     modules: dict[str, tuple[str, list[str], ModuleIndex]] = field(default_factory=dict)
     _by_name: dict[str, str | None] = field(default_factory=dict)  # module name -> path
     _asked: set[str] = field(default_factory=set)  # dotted names already followed
@@ -166,13 +181,9 @@ class Followed:
         ):
             if not os.path.isfile(path):
                 continue
-            try:
-                text = read_regular(path)
-                tree = ast.parse(text, filename=path)
-            except (OSError, SyntaxError, ValueError, RecursionError):
+            index = self.reader(path, package)
+            if index is None:
                 return None
-            index = build_index(path, tree, package)
-            index.words = code_words(text.decode("utf-8", "replace"))
             self.modules[path] = (module, package, index)
             return path
         return None

@@ -100,6 +100,15 @@ def test_a_changed_library_file_is_linted_again(project: Path) -> None:
     assert lint(project) == EXPECTED[:1]
 
 
+def test_a_run_after_a_linted_file_changed_reads_the_library_from_the_cache(
+    project: Path,
+) -> None:
+    assert lint(project) == EXPECTED
+    model = project / "app" / "model.py"
+    model.write_text(model.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
+    assert lint(project) == EXPECTED  # the library's indexes come from the cache
+
+
 def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
     pytest.importorskip("torch", reason="the probes run Dynamo")
     paths = [os.environ.get("PYTHONPATH", ""), str(project / "installed")]
