@@ -152,10 +152,13 @@ class Followed:
                 if head in index.imports:  # re-exported: `from .kernel import Kernel`
                     pending.append(index.imports[head] + tail)
                 elif head not in index.classes and head not in index.functions:
+                    # Only a star import of a module with source: of one without (a compiled
+                    # extension) the name would fall back to this module, one part longer
+                    # each time, without end.
                     pending.extend(
                         target + "." + rest
                         for key, target in index.imports.items()
-                        if key.startswith(STAR)
+                        if key.startswith(STAR) and self._has_source(target)
                     )
         return added
 
@@ -171,6 +174,16 @@ class Followed:
             if path is not None:
                 return module, path, new
         return None
+
+    def _has_source(self, module: str) -> bool:
+        """Whether `module` is a package or module file of its library (without reading it)."""
+        if module in self._by_name:
+            return self._by_name[module] is not None
+        parts = module.split(".")
+        if parts[0] not in self.packages:
+            return False
+        base = os.path.join(self.packages[parts[0]], *parts)
+        return os.path.isfile(os.path.join(base, "__init__.py")) or os.path.isfile(base + ".py")
 
     def _load(self, module: str) -> str | None:
         parts = module.split(".")
