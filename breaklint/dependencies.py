@@ -29,12 +29,20 @@ import ast
 import os
 import sys
 import sysconfig
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from breaklint.index import STAR, FunctionInfo, ModuleIndex, build_index, code_words
 from breaklint.knowledge.curated import SKIPPED_LIBRARIES
-from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
+from breaklint.scope import (
+    DefinitionRef,
+    Project,
+    ScopedFunction,
+    ScopeOptions,
+    compile_scope,
+    reached_from,
+    reached_from_roots,
+)
 from breaklint.source import read_regular
 
 # Never followed: torch's API is knowledge data, numpy is traced through Dynamo's own numpy
@@ -93,11 +101,26 @@ def imported_libraries(index: ModuleIndex, packages: Mapping[str, str]) -> list[
     return [target for target in targets if target.partition(".")[0] in packages]
 
 
+def read_index(path: str, package: list[str]) -> ModuleIndex | None:
+    """A library module's index, with its words; None where it cannot be read or parsed."""
+    try:
+        text = read_regular(path)
+        tree = ast.parse(text, filename=path)
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return None
+    index = build_index(path, tree, package)
+    index.words = code_words(text.decode("utf-8", "replace"))
+    return index
+
+
 @dataclass
 class Followed:
     """The library modules a run follows: path -> (dotted module name, package parts, index)."""
 
     packages: Mapping[str, str]  # top-level name -> the folder on sys.path that holds it
+    # How a module's file is read into its index, (path, package parts) -> index or None:
+    # `read_index`, or the engine's, which keeps each by the file's digest in its cache.
+    reader: Callable[[str, list[str]], ModuleIndex | None] = read_index
     modules: dict[str, tuple[str, list[str], ModuleIndex]] = field(default_factory=dict)
     _by_name: dict[str, str | None] = field(default_factory=dict)  # module name -> path
     _asked: set[str] = field(default_factory=set)  # dotted names already followed
@@ -129,10 +152,13 @@ class Followed:
                 if head in index.imports:  # re-exported: `from .kernel import Kernel`
                     pending.append(index.imports[head] + tail)
                 elif head not in index.classes and head not in index.functions:
+                    # Only a star import of a module with source: of one without (a compiled
+                    # extension) the name would fall back to this module, one part longer
+                    # each time, without end.
                     pending.extend(
                         target + "." + rest
                         for key, target in index.imports.items()
-                        if key.startswith(STAR)
+                        if key.startswith(STAR) and self._has_source(target)
                     )
         return added
 
@@ -149,6 +175,16 @@ class Followed:
                 return module, path, new
         return None
 
+    def _has_source(self, module: str) -> bool:
+        """Whether `module` is a package or module file of its library (without reading it)."""
+        if module in self._by_name:
+            return self._by_name[module] is not None
+        parts = module.split(".")
+        if parts[0] not in self.packages:
+            return False
+        base = os.path.join(self.packages[parts[0]], *parts)
+        return os.path.isfile(os.path.join(base, "__init__.py")) or os.path.isfile(base + ".py")
+
     def _load(self, module: str) -> str | None:
         parts = module.split(".")
         base = os.path.join(self.packages[parts[0]], *parts)
@@ -158,13 +194,9 @@ class Followed:
         ):
             if not os.path.isfile(path):
                 continue
-            try:
-                text = read_regular(path)
-                tree = ast.parse(text, filename=path)
-            except (OSError, SyntaxError, ValueError, RecursionError):
+            index = self.reader(path, package)
+            if index is None:
                 return None
-            index = build_index(path, tree, package)
-            index.words = code_words(text.decode("utf-8", "replace"))
             self.modules[path] = (module, package, index)
             return path
         return None
@@ -185,38 +217,79 @@ def follow(
 ) -> tuple[Project, dict[str, list[ScopedFunction]]]:
     """The project of the linted `indexes` with the library modules compiled code reaches
     (added to `followed`), and its scope. `reaching`: the linted files that import from the
-    libraries."""
-    for _ in range(_MAX_ROUNDS):
-        project = Project(
-            {**indexes, **followed.indexes()},
-            {**module_names, **followed.names()},
-            options.search_folders,
-            frozenset(followed.modules),
-        )
+    libraries.
+
+    The first round walks what the compile roots reach (`scope.reached_from_roots`: the
+    functions `compile_scope` takes in, without building their scopes); each later one walks
+    only from the functions it found in the files in `reaching` into the modules followed:
+    the calls of the other linted functions name no library. The project the rounds end with
+    gets its scope once, and is checked as the first round was: should its scope reach a
+    library module not followed yet (a library's method that calls back into the linted code,
+    a library function passed to a linted one), the rounds go on."""
+    project = _project(indexes, module_names, options, followed)
+    rounds = 0
+    while True:
+        # By path: a module's key may change as modules of the same name join.
+        seeds = {
+            (path, qualname)
+            for path, qualnames in _by_path(project, reached_from_roots(project, options)).items()
+            if path in reaching
+            for qualname in qualnames
+        }
+        while rounds < _MAX_ROUNDS:
+            starts = {DefinitionRef(project.modules.key_of[p], q) for p, q in seeds}
+            reached = reached_from(project, starts, project.followed)
+            if not _reached_more(project, _by_path(project, reached), followed, reaching):
+                break
+            rounds += 1
+            project = _project(indexes, module_names, options, followed)
         scoped = compile_scope(project, options)
-        if not _reached_more(project, scoped, followed, reaching):
-            break
-    return project, scoped
+        in_scope = {path: {f.qualname for f in functions} for path, functions in scoped.items()}
+        if rounds >= _MAX_ROUNDS or not _reached_more(project, in_scope, followed, reaching):
+            return project, scoped
+        rounds += 1
+        project = _project(indexes, module_names, options, followed)
+
+
+def _project(
+    indexes: dict[str, ModuleIndex],
+    module_names: dict[str, str],
+    options: ScopeOptions,
+    followed: Followed,
+) -> Project:
+    return Project(
+        {**indexes, **followed.indexes()},
+        {**module_names, **followed.names()},
+        options.search_folders,
+        frozenset(followed.modules),
+    )
+
+
+def _by_path(project: Project, refs: Collection[DefinitionRef]) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for ref in refs:
+        found.setdefault(project.by_module[ref.module].path, set()).add(ref.qualname)
+    return found
 
 
 def _reached_more(
     project: Project,
-    scoped: Mapping[str, list[ScopedFunction]],
+    reached: Mapping[str, Collection[str]],
     followed: Followed,
     reaching: Collection[str],
 ) -> bool:
-    """Add the library modules that what the scope reaches in the linted files that import
-    from libraries and in the followed modules calls or derives from: its functions in scope,
-    and every method of a class one of whose methods is in scope (`__init__` builds what
-    `forward` calls); whether one was added."""
+    """Add the library modules that what the walk reached (qualnames by path) in the linted
+    files that import from libraries and in the followed modules calls or derives from: its
+    functions, and every method of a class one of whose methods it reached (`__init__` builds
+    what `forward` calls); whether one was added."""
     added = False
-    for path, functions in scoped.items():
+    for path, functions in reached.items():
         if path not in followed.modules and path not in reaching:
             continue
         module = project.modules.key_of[path]
         index = project.by_module[module]
-        classes = {f.qualname.rpartition(".")[0] for f in functions if "." in f.qualname}
-        names = {f.qualname for f in functions}
+        classes = {q.rpartition(".")[0] for q in functions if "." in q}
+        names = set(functions)
         names.update(q for q in index.functions if q.rpartition(".")[0] in classes)
         for cls in classes & index.classes.keys():
             for base in index.classes[cls].bases:

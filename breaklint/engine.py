@@ -113,7 +113,7 @@ import bisect
 import dataclasses
 import gc
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -124,12 +124,20 @@ from breaklint.cache import (
     file_digest,
     findings_from_json,
     findings_to_json,
+    index_from_json,
+    index_to_json,
     text_digest,
 )
 from breaklint.call_breaks import breaking_calls
 from breaklint.codes import known_codes
 from breaklint.config import Selection, Settings
-from breaklint.dependencies import Followed, follow, imported_libraries, installed_packages
+from breaklint.dependencies import (
+    Followed,
+    follow,
+    imported_libraries,
+    installed_packages,
+    read_index,
+)
 from breaklint.discovery import package_parts
 from breaklint.findings import Finding
 from breaklint.index import ModuleIndex, build_index, code_words
@@ -378,7 +386,7 @@ def _lint(
     ]
     jobs = _JobInputs(package_of, module_of, codes_of, digests, unsaved)
     callers = _caller_indexes(scope, module_of)
-    libraries = Followed(_libraries(scope, package_of, module_of))
+    libraries = Followed(_libraries(scope, package_of, module_of), _library_reader(cache))
     # A file that no other reaches and that reaches no other is its own project: the scope
     # it was checked against is the project's. The others are checked against the project
     # they form, with the installed libraries they call.
@@ -404,6 +412,29 @@ def _libraries(
         return {}
     own = {package[0] if package else module_of[path] for path, package in package_of.items()}
     return installed_packages(own | set(scope.dependencies_exclude))
+
+
+def _library_reader(
+    cache: ResultCache | None,
+) -> Callable[[str, list[str]], ModuleIndex | None]:
+    """How `Followed` reads a library module: its index kept in the cache by the file's
+    digest, as a library changes seldom and each run that reaches it reads the same modules."""
+    if cache is None:
+        return read_index
+
+    def read(path: str, package: list[str]) -> ModuleIndex | None:
+        digest = file_digest(path)
+        if digest is None:
+            return read_index(path, package)
+        key = cache.key(["library-index", path, package, digest])
+        index = cache.load_result(key, index_from_json)
+        if index is None:
+            index = read_index(path, package)
+            if index is not None:
+                cache.store(key, index_to_json(index))
+        return index
+
+    return read
 
 
 def _reaching(checked_files: list[FileResult], libraries: Followed) -> set[str]:

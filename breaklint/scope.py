@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -1541,11 +1541,7 @@ def compile_scope(
         inner[ref] = only
         queue.append((ref, callees))
 
-    roots = [
-        root
-        for root in project.roots(options.compiled)
-        if matches_root(root, options.roots, project.modules.names[root.ref.module])
-    ]
+    roots = kept_roots(project, options)
     for compiled in roots:
         reach(
             compiled.ref,
@@ -1557,20 +1553,11 @@ def compile_scope(
     registrations = project.hook_registrations()
     while queue:
         ref, reached = queue.popleft()
-        info = project.function(ref)
-        assert info is not None
-        for decorator in project.decorator_functions(ref):
-            reach(decorator, reached, reached, ())
-        for callee in info.callees:
-            for target in project.call_targets(ref.module, info, callee):
-                reach(target.ref, reached, reached)
-            for override in project.overrides(ref.module, info, callee):
-                reach(override, reached, reached)
+        for target, only in _called(project, ref):
+            reach(target, reached, reached, only)
     if options.everything:
-        for module, index in project.by_module.items():
-            if index.imports_torch and module not in project.followed:
-                for name in index.functions:
-                    scopes.setdefault(DefinitionRef(module, name), EVERYTHING)
+        for ref in _every_function(project):
+            scopes.setdefault(ref, EVERYTHING)
     path_of = {module: index.path for module, index in project.by_module.items()}
     scoped: dict[str, list[ScopedFunction]] = {}
     for ref, scope in scopes.items():
@@ -1600,3 +1587,73 @@ def compile_scope(
     for functions in scoped.values():
         functions.sort(key=lambda f: f.start_line)
     return scoped
+
+
+def kept_roots(project: Project, options: ScopeOptions) -> list[Root]:
+    """The project's compile roots that the `options.roots` patterns keep."""
+    return [
+        root
+        for root in project.roots(options.compiled)
+        if matches_root(root, options.roots, project.modules.names[root.ref.module])
+    ]
+
+
+def _called(
+    project: Project, ref: DefinitionRef
+) -> Iterator[tuple[DefinitionRef, tuple[str, ...] | None]]:
+    """What calling the function `ref` runs: its decorators' functions (the wrappers they
+    return: `()`) and what its calls reach (whole: None)."""
+    info = project.function(ref)
+    assert info is not None
+    for decorator in project.decorator_functions(ref):
+        yield decorator, ()
+    for callee in info.callees:
+        for target in project.call_targets(ref.module, info, callee):
+            yield target.ref, None
+        for override in project.overrides(ref.module, info, callee):
+            yield override, None
+
+
+def _every_function(project: Project) -> Iterator[DefinitionRef]:
+    """What `--scope all` takes in: every function of the linted modules that import torch."""
+    for module, index in project.by_module.items():
+        if index.imports_torch and module not in project.followed:
+            for name in index.functions:
+                yield DefinitionRef(module, name)
+
+
+def reached_from(
+    project: Project,
+    starts: Collection[DefinitionRef],
+    walked: Collection[str] | None = None,
+) -> set[DefinitionRef]:
+    """The functions `compile_scope` would take in from the functions `starts` (these
+    included), without their scopes: `breaklint.dependencies` asks only which. With `walked`
+    (module keys), the calls walked are only those of `starts` and of those modules'
+    functions."""
+    seen: set[DefinitionRef] = set()
+    queue: deque[DefinitionRef] = deque()
+
+    def reach(ref: DefinitionRef) -> None:
+        for definition in project.definitions(ref):
+            if definition not in seen and not project.is_disabled(definition):
+                seen.add(definition)
+                queue.append(definition)
+
+    for ref in starts:
+        reach(ref)
+    while queue:
+        ref = queue.popleft()
+        if walked is None or ref.module in walked or ref in starts:
+            for target, _ in _called(project, ref):
+                reach(target)
+    return seen
+
+
+def reached_from_roots(project: Project, options: ScopeOptions) -> set[DefinitionRef]:
+    """The functions `compile_scope(project, options)` scopes: what its roots reach, and with
+    `--scope all` every function of the linted modules that import torch."""
+    found = reached_from(project, {root.ref for root in kept_roots(project, options)})
+    if options.everything:
+        found.update(_every_function(project))
+    return found

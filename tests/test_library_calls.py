@@ -100,6 +100,15 @@ def test_a_changed_library_file_is_linted_again(project: Path) -> None:
     assert lint(project) == EXPECTED[:1]
 
 
+def test_a_run_after_a_linted_file_changed_reads_the_library_from_the_cache(
+    project: Path,
+) -> None:
+    assert lint(project) == EXPECTED
+    model = project / "app" / "model.py"
+    model.write_text(model.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
+    assert lint(project) == EXPECTED  # the library's indexes come from the cache
+
+
 def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
     pytest.importorskip("torch", reason="the probes run Dynamo")
     paths = [os.environ.get("PYTHONPATH", ""), str(project / "installed")]
@@ -116,3 +125,24 @@ def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
         (14, "BL516", "confirmed"),
         (16, "BL516", "confirmed"),
     ]
+
+
+def test_a_star_import_of_a_compiled_extension_ends(tmp_path: Path) -> None:
+    """`from ._native import *` of a module without source (a compiled extension): a name the
+    package does not define is not looked up in it, one part longer each time, without end."""
+    package = tmp_path / "installed" / "extlib"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "from ._native import *\nfrom .ops import *\n", encoding="utf-8"
+    )
+    (package / "_native.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    (package / "ops.py").write_text("def double(x):\n    return x * 2\n", encoding="utf-8")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "model.py").write_text(
+        "import torch\n\nimport extlib\n\n\n"
+        "class Model(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        return extlib.native_op(extlib.double(x))\n",
+        encoding="utf-8",
+    )
+    assert lint(tmp_path, "--no-cache") == []
