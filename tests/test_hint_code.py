@@ -73,7 +73,9 @@ def test_every_hinted_tensor_choice_compiles_to_one_graph(tmp_path: Path) -> Non
     # `not t` is proposed as `torch.logical_not(t)` (a parameter's one-armed update of its own
     # is fixed instead of hinted, so the `not` is read from the joined condition's hint).
     assert any("torch.logical_not(torch.isfinite(" in code for code in hinted), hinted
-    assert len(hinted) >= 8, hinted
+    # Seven distinct pieces: the rule examples' own conditions are no longer hinted where a fix
+    # writes the choice (BL201's example takes its `where-return-early` fix, proven on its page).
+    assert len(hinted) >= 7, hinted
     for code in sorted(hinted):
         source, names = _probe_source(code)
         namespace: dict = {"torch": torch}
