@@ -465,7 +465,9 @@ def only_probes(probes: str, names: set[str]) -> str:
     return "".join(lines)
 
 
-def markdown(results: list[Result]) -> str:
+def markdown(results: list[Result], held_out_details: bool = True) -> str:
+    """The table of `results`, then each target's breaks left and why (for the held-out half
+    only with `held_out_details`: its lines are not read while tuning)."""
     rows = [
         "| target | half | break statements | flagged by a fixing rule | fix announced "
         "| fixable in source | removed | fix rate | a config traces | fix rate without them "
@@ -483,6 +485,8 @@ def markdown(results: list[Result]) -> str:
         rows.append(_total(half, [r for r in results if r.half == half]))
     sections = ["\n".join(rows)]
     for r in results:
+        if r.half == "heldout" and not held_out_details:
+            continue
         for title, items in (
             ("not fixable in source", r.not_fixable),
             ("fixable but left, why", [f"{n}: {why}" for why, n in r.why_left.items()]),
@@ -558,7 +562,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         results.append(result)
         if options.out:  # after each target: a long run keeps what it measured
             write(options.out, results)
-    print(markdown(results))
+    # The terminal shows the held-out half's rows only; their details go to --out's files.
+    print(markdown(results, held_out_details=False))
     return 0
 
 
