@@ -179,19 +179,19 @@ class Followed:
         """Whether `module` is a package or module file of its library (without reading it)."""
         if module in self._by_name:
             return self._by_name[module] is not None
-        parts = module.split(".")
-        if parts[0] not in self.packages:
+        if module.partition(".")[0] not in self.packages:
             return False
+        return any(os.path.isfile(path) for path, _ in self._source_files(module))
+
+    def _source_files(self, module: str) -> tuple[tuple[str, list[str]], ...]:
+        """Where `module`'s source would be, each with its package parts: a package's
+        `__init__.py`, then a module file."""
+        parts = module.split(".")
         base = os.path.join(self.packages[parts[0]], *parts)
-        return os.path.isfile(os.path.join(base, "__init__.py")) or os.path.isfile(base + ".py")
+        return ((os.path.join(base, "__init__.py"), parts), (base + ".py", parts[:-1]))
 
     def _load(self, module: str) -> str | None:
-        parts = module.split(".")
-        base = os.path.join(self.packages[parts[0]], *parts)
-        for path, package in (
-            (os.path.join(base, "__init__.py"), parts),
-            (base + ".py", parts[:-1]),
-        ):
+        for path, package in self._source_files(module):
             if not os.path.isfile(path):
                 continue
             index = self.reader(path, package)
