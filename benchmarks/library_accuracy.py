@@ -68,6 +68,7 @@ import argparse
 import ast
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -385,6 +386,7 @@ def run_breaklint(
     command += ["--output-format", "json", "--probes", str(probe_file), "--jobs", str(options.jobs)]
     command += ["--probe-timeout", str(options.probe_timeout), "--no-cache", "--quiet"]
     command += _unfollowed(library)
+    command += shlex.split(options.breaklint_args or "")
     command += list(library.packages)
     print(f"{library.name}: {len(targets)} probes over {', '.join(library.packages)}", flush=True)
     started = time.perf_counter()
@@ -698,6 +700,11 @@ def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--checkout", default=str(REPO), help="the breaklint source tree to score (PYTHONPATH)"
     )
     parser.add_argument("--jobs", type=int, default=2, help="breaklint's worker processes")
+    parser.add_argument(
+        "--breaklint-args",
+        help="more options for breaklint's command line, as one shell-quoted string "
+        "(e.g. '--no-dependencies')",
+    )
     parser.add_argument("--probe-timeout", type=float, default=300, help="seconds per probe")
     parser.add_argument(
         "--rescore",

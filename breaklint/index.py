@@ -74,6 +74,9 @@ class FunctionInfo:
     # torch.compiler.is_compiling() or is_jit_tracing()`): it is true whenever one of them is.
     true_when: tuple[str, ...] = ()
     returns_tensor: bool = False  # by its return annotation
+    # The class its return annotation names, as written (`-> Backend`, `-> "Backend"`), where
+    # that is a plain name or attribute chain and no tensor: what a call of it returns.
+    returns_class: str = ""
     # A method only subclasses implement: `@abstractmethod`, or a body that only raises
     # `NotImplementedError` (or is `pass`, `...`): a call of it runs an override.
     abstract: bool = False
@@ -453,6 +456,7 @@ class _Indexer:
             blocked_callees=tuple(dict.fromkeys(scan.blocked_callees)),
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
+            returns_class=_annotated_class(node.returns),
             abstract=_abstract(node, decorators),
             imports=tuple(ImportAlias(name, target) for name, target in scan.imports.items()),
             parameters=_parameters(node.args, self.index.type_aliases, self.index.imports),
@@ -1270,6 +1274,21 @@ def _abstract(node: ast.FunctionDef | ast.AsyncFunctionDef, decorators: tuple[st
         and isinstance(statement.value, ast.Constant)
         and statement.value.value is Ellipsis
     )
+
+
+def _annotated_class(annotation: ast.expr | None) -> str:
+    """The name a return annotation gives as a plain name or attribute chain, or as a string
+    of one (`-> Backend`, `-> "Backend"`, `-> backends.Backend`); "" for anything else (a
+    union, a generic, a tensor)."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value.strip(), mode="eval").body
+        except SyntaxError:
+            return ""
+    name = dotted(annotation) if isinstance(annotation, ast.Name | ast.Attribute) else None
+    if name is None or name.rpartition(".")[2] in ("Tensor", "None", "Any"):
+        return ""
+    return name
 
 
 def _annotated_tensor(annotation: ast.expr | None) -> bool:

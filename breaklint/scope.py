@@ -843,6 +843,16 @@ class Project:
                                 called.ref.module, info, info.returns, method, depth + 1
                             )
                             found += held
+                        if info is not None and info.returns_class:
+                            # `-> Backend`: an instance of the class its annotation names
+                            annotated = self.resolve_local(
+                                called.ref.module, info.returns_class, info
+                            )
+                            if (
+                                annotated is not None
+                                and annotated.qualname in self.by_module[annotated.module].classes
+                            ):
+                                found += self._instance_targets(annotated, method, depth + 1)
             elif self._is_parameter(owner, name):  # what the callers pass, or its annotation
                 found += self._parameter_targets(module, owner, name, method, depth)
                 # and what the function binds the parameter to (`if bm is None: bm = ...`)

@@ -144,3 +144,25 @@ def test_a_star_import_of_a_compiled_extension_ends(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert lint(tmp_path, "--no-cache") == []
+
+
+def test_a_library_objects_method_named_like_a_tensors_is_no_break(tmp_path: Path) -> None:
+    """`backend.reshape(tensor, shape)` in a library, on the object a function annotated
+    `-> "Backend"` returns, on a module-level instance and on a parameter annotated with the
+    class (tests/projects/receiver_kinds/ops): the library's own method, not `Tensor.reshape`
+    given a tensor as a size, so the calls reaching it break nothing."""
+    shutil.copytree(
+        REPO / "tests" / "projects" / "receiver_kinds" / "ops", tmp_path / "installed" / "packlib"
+    )
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "model.py").write_text(
+        "import torch\n\nfrom packlib.backends import Backend\n"
+        "from packlib.packing import flat, halves, pack\n\n\n"
+        "class Model(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        (packed,) = pack([x])\n"
+        "        first, second = halves(x, Backend())\n"
+        "        return flat(packed) + first.sum()\n",
+        encoding="utf-8",
+    )
+    assert lint(tmp_path, "--no-cache") == []

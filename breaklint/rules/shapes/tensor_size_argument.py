@@ -602,6 +602,7 @@ compiled = torch.compile(clipped)
         spec, offset = FUNCTIONS.get(name or ""), 0
         if spec is None and name is not None and name.startswith("torch."):
             spec, offset = METHODS.get(name.removeprefix("torch.")), 1
+        maybe = False
         if spec is None:
             call = facts.tensor_method(node)
             # The method's name first: most calls name no method that takes sizes.
@@ -609,6 +610,9 @@ compiled = torch.compile(clipped)
                 return
             if facts.kind(call[0]) is Kind.PYTHON or _is_module(call[0], facts):
                 return
+            # A receiver not known for a tensor may be an object with a method of the same
+            # name (`backend.reshape(x, shape)`): a warning at most.
+            maybe = not facts.kind(call[0]).is_tensor
         if spec is None or (name == "range" and "range" in facts.names):
             return
         values = [
@@ -617,7 +621,7 @@ compiled = torch.compile(clipped)
             for value in _elements(a)
             if not self._number_tensor(value)
         ]
-        self._check(values, f"`{_call_name(node, name)}`")
+        self._check(values, f"`{_call_name(node, name)}`", maybe=maybe)
 
     def _check_number_parameters(self, node: ast.Call, name: str | None) -> None:
         """A tensor given where torch reads a Python number (`x.add(y, alpha=t)`,
@@ -666,8 +670,11 @@ compiled = torch.compile(clipped)
         rewrite = "split-bounds-of" if tensors else "split-bounds"
         return offer(self.context, node, message, rewrite, self.fix_applicability)
 
-    def _check(self, values: list[ast.expr], needs: str, fix: Fix | None = None) -> None:
-        """Report the first tensor among values that must be Python numbers."""
+    def _check(
+        self, values: list[ast.expr], needs: str, fix: Fix | None = None, maybe: bool = False
+    ) -> None:
+        """Report the first tensor among values that must be Python numbers (a warning at most
+        where the call `maybe` takes no numbers)."""
         facts = self.context.facts
         for value in values:
             # A parameter taken for a tensor only because it is one (`height`, `width`) is
@@ -677,7 +684,7 @@ compiled = torch.compile(clipped)
             certain = not facts.rests_on_guess(value)
             if certain or facts.tensor_on_one_way(value):
                 message = self.message.format(argument=ast.unparse(value), call=needs)
-                severity = None if certain else Severity.WARNING
+                severity = None if certain and not maybe else Severity.WARNING
                 self.report(value, message, severity=severity, fix=fix)
                 return
 
