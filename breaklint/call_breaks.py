@@ -111,13 +111,15 @@ def breaking_calls(
         for ref, callee, reached in breaking:
             add(ref, callee, reached)
         summary = _summaries(own, callers)
+    # A break in a library's file is named from its top-level package, as BL516 names it.
+    shown = {ref: _shown(project, found) for ref, found in summary.items()}
     result: dict[str, list[ScopedFunction]] = {}
     for path, functions in scoped.items():
         module = module_of[path]
         result[path] = []
         for function in functions:
             ref = DefinitionRef(module, function.qualname)
-            function = _with_breaks(function, targets.get(ref, {}), made.get(ref, {}), summary)
+            function = _with_breaks(function, targets.get(ref, {}), made.get(ref, {}), shown)
             result[path].append(
                 _with_library_breaks(project, function, into_libraries.get(ref, {}), summary)
             )
@@ -138,7 +140,8 @@ def _with_library_breaks(
         breaking = [(target, summary[target]) for target in reached if target in summary]
         if not breaking:
             continue
-        target, found = breaking[0]
+        # The same one whatever order the targets came in (sets: PYTHONHASHSEED): certain first
+        target, found = min(breaking, key=lambda pair: (not pair[1].certain, pair[1].where))
         certain = len(breaking) == len(reached) and all(b.certain for _, b in breaking)
         code, _, place = found.where.partition(" ")
         path, _, line = place.rpartition(":")
@@ -151,6 +154,18 @@ def _with_library_breaks(
     if not entries:
         return function
     return dataclasses.replace(function, dependency_breaks=tuple(entries))
+
+
+def _shown(project: Project, found: Break) -> Break:
+    """`found` with the path of its place from the library's top-level package, where the
+    place is in a followed library's file."""
+    code, _, place = found.where.partition(" ")
+    path, _, line = place.rpartition(":")
+    module = project.modules.key_of.get(path)
+    if module is None or module not in project.followed:
+        return found
+    shown = library_path(path, _module_of_path(project, path))
+    return dataclasses.replace(found, where=f"{code} {shown}:{line}")
 
 
 def _module_of_path(project: Project, path: str) -> str:
@@ -187,7 +202,9 @@ def _with_breaks(
             continue
         # A call that may reach several functions breaks certainly only if each of them does.
         certain = len(breaks) == len(reached) and all(b.certain for b in breaks)
-        entries.append(f"{callee}={'certain' if certain else 'maybe'} {breaks[0].where}")
+        # The same one whatever order the targets came in (sets: PYTHONHASHSEED): certain first
+        named = min(breaks, key=lambda b: (not b.certain, b.where))
+        entries.append(f"{callee}={'certain' if certain else 'maybe'} {named.where}")
         # Where making the object certainly breaks, Dynamo resumes after it: the resumed
         # frame holds an object made before it, whose bound method it can rebuild.
         made_breaking = any(

@@ -283,7 +283,9 @@ def _reached_more(
     functions, and every method of a class one of whose methods it reached (`__init__` builds
     what `forward` calls); whether one was added."""
     added = False
-    for path, functions in reached.items():
+    # In a fixed order (not a set's, which PYTHONHASHSEED changes): the order modules join
+    # decides the keys of modules of the same name, and so what calls resolve to.
+    for path, functions in sorted(reached.items()):
         if path not in followed.modules and path not in reaching:
             continue
         module = project.modules.key_of[path]
@@ -291,10 +293,10 @@ def _reached_more(
         classes = {q.rpartition(".")[0] for q in functions if "." in q}
         names = set(functions)
         names.update(q for q in index.functions if q.rpartition(".")[0] in classes)
-        for cls in classes & index.classes.keys():
+        for cls in sorted(classes & index.classes.keys()):
             for base in index.classes[cls].bases:
                 added |= followed.want(base)
-        for qualname in names:
+        for qualname in sorted(names):
             info = project.function(DefinitionRef(module, qualname))
             if info is not None:
                 added |= _want_callees(followed, index, info)

@@ -555,7 +555,7 @@ def _in_project_scope(
     if libraries.modules:
         linked = {**linked, **libraries.indexes()}
         jobs = _with_libraries(jobs, libraries)
-        for path in libraries.modules.keys() & in_project.keys():
+        for path in sorted(libraries.modules.keys() & in_project.keys()):
             scoped[path] = in_project[path]
             rechecks.append(_recheck(jobs, path, in_project[path], linked[path]))
     for result in checked_files:
