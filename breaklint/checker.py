@@ -437,7 +437,7 @@ def check_functions(
                 assignments[owner] = SelfAssignments(methods.get(owner, []), index.imports)
             # The names its own imports bind (`import numpy as np` in its body) are its alone.
             imports = index.functions[function.qualname].import_table(index.imports)
-            module = _Module(imports, definitions, index.type_aliases)
+            module = _Module(imports, definitions, index.type_aliases, index.flags)
             findings = _check_function(
                 path, function, node, module, source, rules, assignments[owner]
             )
@@ -468,6 +468,7 @@ class _Module:
     imports: dict[str, str]  # the function's own imports included
     definitions: frozenset[str]  # top-level classes and functions
     type_aliases: dict[str, str]
+    flags: dict[str, bool] = field(default_factory=dict)  # `ModuleIndex.flags`
 
 
 def _check_function(
@@ -514,6 +515,7 @@ def _check_function(
             optional_key_dicts=frozenset(function.optional_key_dicts),
             module_method=function.module_method,
             eager_init=function.eager_init,
+            module_flags=module.flags,
         )
         context = RuleContext(
             path,

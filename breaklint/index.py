@@ -144,6 +144,9 @@ class ModuleIndex:
     # `SOLVERS = {"euler": Euler}` at module level: the summary of a literal container, so
     # that `SOLVERS[name](...)` in any function reaches what it holds.
     containers: dict[str, str] = field(default_factory=dict)
+    # `_debug = False` at module level, the module's only binding of the name, which no
+    # `global` statement rebinds: its truth, which Dynamo reads as a constant while tracing.
+    flags: dict[str, bool] = field(default_factory=dict)
     # The words of its code (`code_words`): a module it can name, import or reach is one whose
     # name's last part is among them.
     words: str = ""
@@ -1398,7 +1401,70 @@ def build_index(
     index = ModuleIndex(path)
     stage = CompileStage(tree, "") if stage is None else stage
     _Indexer(index, package_parts, {} if nodes is None else nodes, stage).scan(tree)
+    index.flags = constant_flags(tree)
     return index
+
+
+def constant_flags(tree: ast.Module) -> dict[str, bool]:
+    """The module-level names bound once, in the module's body (its `if`s and `try`s
+    included, not its functions' or classes'), to a constant (`_debug = False`, `VERBOSE:
+    bool = 0`), that no `global` statement names: each with its truth."""
+    bindings: dict[str, list[ast.expr | None]] = {}
+    pending: list[ast.stmt] = list(tree.body)
+    declared_global: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            declared_global.update(node.names)
+    while pending:
+        statement = pending.pop()
+        value: ast.expr | None = None
+        targets: list[ast.expr] = []
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets, value = [statement.target], statement.value
+        elif isinstance(statement, ast.If | ast.Try | ast.With | ast.For | ast.While):
+            for part in ("body", "orelse", "finalbody", "handlers"):
+                pending.extend(getattr(statement, part, []))
+        if isinstance(statement, ast.ExceptHandler):
+            pending.extend(statement.body)
+        for target in targets if len(targets) == 1 else []:
+            if isinstance(target, ast.Name):
+                bindings.setdefault(target.id, []).append(value)
+        # Any other binding of a name at module level: not a constant flag.
+        for bound in _other_module_bindings(statement, targets if len(targets) == 1 else []):
+            bindings.setdefault(bound, []).append(None)
+    return {
+        name: bool(values[0].value)
+        for name, values in bindings.items()
+        if len(values) == 1
+        and isinstance(values[0], ast.Constant)
+        and (values[0].value is None or type(values[0].value) in (bool, int, str))
+        and name not in declared_global
+    }
+
+
+def _other_module_bindings(statement: ast.AST, counted: list[ast.expr]) -> list[str]:
+    """The names a module-level statement binds beyond the one assignment target counted."""
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [statement.name]
+    if isinstance(statement, ast.Import | ast.ImportFrom):
+        return [(a.asname or a.name).partition(".")[0] for a in statement.names]
+    names = []
+    own = [n for target in counted for n in ast.walk(target)]
+    if isinstance(statement, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.For | ast.With):
+        parts: list[ast.AST] = []
+        if isinstance(statement, ast.Assign):
+            parts = list(statement.targets)
+        elif isinstance(statement, ast.AugAssign | ast.AnnAssign | ast.For):
+            parts = [statement.target]
+        else:
+            parts = [item.optional_vars for item in statement.items if item.optional_vars]
+        for part in parts:
+            for node in ast.walk(part):
+                if isinstance(node, ast.Name) and not any(node is n for n in own):
+                    names.append(node.id)
+    return names
 
 
 def _given_a_generator(node: ast.Call) -> bool:

@@ -78,8 +78,10 @@ class FunctionFacts(Visitor):
         optional_key_dicts: frozenset[str] = frozenset(),
         module_method: bool = False,
         eager_init: str = "",
+        module_flags: dict[str, bool] | None = None,
     ) -> None:
         self.imports = imports
+        self.module_flags = module_flags or {}  # `ModuleIndex.flags`
         # From the project-wide analysis: what callers pass, what project calls return, the
         # class's tensor attributes, and the calls that reach project code, not torch.
         self.parameter_kinds = parameter_kinds or {}
@@ -353,7 +355,11 @@ class FunctionFacts(Visitor):
         if isinstance(test, ast.Compare):
             return self._none_test(test)
         if isinstance(test, ast.Name):
-            return self._constant_parameters.get(test.id)
+            known = self._constant_parameters.get(test.id)
+            if known is None and test.id not in self.names:
+                # `if _debug:` of a module-level constant: Dynamo reads the global's value
+                known = self.module_flags.get(test.id)
+            return known
         if not isinstance(test, ast.Call):
             return None
         if dotted(test.func) in self.guard_calls:

@@ -252,3 +252,32 @@ def test_after_a_frame_skip_the_rest_of_the_frame_runs_eagerly(breaklint, write)
         (7, "BL401", "error", "confirmed"),
         (9, "BL101", "info", "not-reproduced"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("module_level", "expected"),
+    [
+        # Bound once and never rebound: Dynamo reads the global's value, the branch is dead.
+        ("_debug = False\n", []),
+        ("_debug: bool = 0\n", []),
+        # Rebound by a function's `global` statement, or bound twice: its value is not known.
+        (
+            "_debug = False\n\n\ndef enable():\n    global _debug\n    _debug = True\n",
+            ["BL401"],
+        ),
+        ("_debug = False\n_debug = True\n", ["BL401"]),
+    ],
+)
+def test_a_module_level_constant_flag_decides_its_branch(
+    tmp_path: Path, module_level: str, expected: list
+) -> None:
+    source = (
+        f"import torch\n{module_level}"
+        "\n\n@torch.compile\ndef step(x):\n"
+        "    if _debug:\n        print(x.shape)\n    return x * 2\n"
+    )
+    path = tmp_path / "model.py"
+    path.write_text(source, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1).findings
+    line = source.splitlines().index("        print(x.shape)") + 1
+    assert [(f.code, f.line) for f in findings] == [(code, line) for code in expected]

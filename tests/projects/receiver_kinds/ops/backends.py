@@ -1,6 +1,7 @@
 """Objects whose methods are named like a tensor's and take the tensor first."""
 
 _chosen: dict = {}
+_verbose = False  # bound once, never rebound: `if _verbose:` is dead while compiling
 
 
 def get_backend(tensor) -> "Backend":
@@ -8,6 +9,8 @@ def get_backend(tensor) -> "Backend":
     if found is not None:
         return found
     for candidate in Backend.__subclasses__():
+        if _verbose:
+            print("trying", candidate)
         made = candidate()
         _chosen[type(tensor)] = made
         return made
