@@ -83,7 +83,9 @@ def breaking_calls(
         targets[ref] = {}
         for callee in info.callees:
             overrides = project.replacing_overrides(ref.module, info, callee)
-            runs = overrides or [t.ref for t in project.call_targets(ref.module, info, callee)]
+            runs = overrides or [
+                t.ref for t in project.call_targets(ref.module, info, callee) if not t.declared
+            ]
             reached = tuple(target for target in runs if target in refs)
             makers = project.new_object_makers(ref.module, info, callee) if reached else []
             if makers:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
@@ -852,7 +852,12 @@ class Project:
                                 annotated is not None
                                 and annotated.qualname in self.by_module[annotated.module].classes
                             ):
-                                found += self._instance_targets(annotated, method, depth + 1)
+                                found += [
+                                    replace(target, declared=True)
+                                    for target in self._instance_targets(
+                                        annotated, method, depth + 1
+                                    )
+                                ]
             elif self._is_parameter(owner, name):  # what the callers pass, or its annotation
                 found += self._parameter_targets(module, owner, name, method, depth)
                 # and what the function binds the parameter to (`if bm is None: bm = ...`)
@@ -1421,6 +1426,10 @@ class Target:
 
     ref: DefinitionRef
     bound: bool
+    # Reached only as a method of the class a return annotation names (`-> Backend`): the
+    # call is that class's method, not a tensor's, but a subclass's override may run instead,
+    # so no break is taken from it.
+    declared: bool = False
 
 
 # The readings of a parameter's annotation that admit a tensor (`index.READING_MARKS`).
