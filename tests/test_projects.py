@@ -565,6 +565,12 @@ EXPECTED = {
         ("model.py", 12, "BL515", "error"),  # `kinds.Tagged(...)`: its own keys are optional
         ("model.py", 19, "BL515", "error"),  # `Note(...)`: a `NotRequired` key
     ],
+    "validated_distributions": [
+        ("policy/heads.py", 7, "BL517", "error"),  # `Normal(..., validate_args=True)`
+        # not line 21: `Independent` checks no parameter of its own
+        ("policy/heads.py", 25, "BL517", "error"),  # `D.categorical.Categorical(...)`
+        ("policy/heads.py", 33, "BL517", "error"),  # `set_default_validate_args(False)`
+    ],
     "optional_bounds": [
         # `if max_length is None: max_length = length.max()`: a tensor where a caller passes
         # None, a Python int where another passes `x.size(1)`
@@ -908,6 +914,21 @@ def test_dynamo_breaks_where_a_typed_dict_with_optional_keys_is_made(tmp_path: P
     assert probed_findings("typed_dicts", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["typed_dicts"]
     ]
+
+
+def test_dynamo_breaks_where_a_distribution_validates_and_nowhere_else(tmp_path: Path) -> None:
+    root = PROJECTS / "validated_distributions"
+    report = probed_report(root, root / "probes" / "probes.py", tmp_path)
+    assert [
+        (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["status"])
+        for f in report["findings"]
+    ] == [
+        (path, line, code, "confirmed")
+        for path, line, code, _ in EXPECTED["validated_distributions"]
+    ]
+    # Without `validate_args=True` (or with `Independent`'s), `log_prob` and all: one graph.
+    unchecked = [p for p in report["probes"] if p["name"] == "probe_unchecked"]
+    assert [(p["graphs"], p["breaks"], p["frames_skipped"]) for p in unchecked] == [(1, 0, 0)]
 
 
 def test_dynamo_breaks_where_an_if_makes_a_size_a_tensor(tmp_path: Path) -> None:
