@@ -32,7 +32,14 @@ from breaklint.rule import (
     collect_reports,
     rules_for,
 )
-from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
+from breaklint.scope import (
+    DefinitionRef,
+    Project,
+    Scope,
+    ScopedFunction,
+    ScopeOptions,
+    compile_scope,
+)
 from breaklint.source import (
     LazyLines,
     Unreadable,
@@ -204,6 +211,9 @@ def eager_inits(
     module_of = {index.path: module for module, index in project.by_module.items()}
     own = own_breaks(scoped, by_function, project)
     found: dict[DefinitionRef, tuple[bool, str]] = {}
+    # The metaclass `__call__`s such an instance runs (`Project.metaclass_call`): Dynamo
+    # compiles each as a frame of its own too, and breaks at its `super().__call__(...)`.
+    calls: dict[DefinitionRef, tuple[bool, str, Scope]] = {}
     for path, functions in scoped.items():
         for function in functions:
             ref = DefinitionRef(module_of[path], function.qualname)
@@ -229,7 +239,11 @@ def eager_inits(
             skipped_certainly = any(f.severity is Severity.ERROR for f in skips)
             for callee in dict.fromkeys(info.callees):
                 made = project.constructed(ref.module, info, callee)
-                if made is None or not project.is_module_class(made):
+                if made is None:
+                    continue
+                module_class = project.is_module_class(made)
+                meta_call = project.metaclass_call(made)
+                if not module_class and meta_call is None:
                     continue
                 chain = _module_inits(project, made)
                 breaks = [own[init] for init in chain if init in own]
@@ -247,6 +261,12 @@ def eager_inits(
                     why = f"its `__init__` breaks: {code} at {place}"
                 else:
                     continue
+                if meta_call is not None and _passes_values(info.calls, callee):
+                    known_call = calls.get(meta_call)
+                    if known_call is None or (certain and not known_call[0]):
+                        calls[meta_call] = (certain, f"{made.qualname} {why}", function.scope)
+                if not module_class:
+                    continue
                 for init in chain:
                     known = found.get(init)
                     if known is None or (certain and not known[0]):
@@ -260,7 +280,35 @@ def eager_inits(
                 eager.setdefault(path, []).append(
                     replace(function, eager_init=f"{certainty} {entry[1]}")
                 )
+    for call, (_, why, scope) in calls.items():
+        info = project.function(call)
+        if info is None:
+            continue
+        # Whether its arguments hold a tensor, which decides whether Dynamo compiles the frame,
+        # is not known here: a warning.
+        certainty = "maybe"
+        frame = ScopedFunction(
+            call.qualname,
+            info.start_line,
+            Scope(scope.root, reached=scope.root is not None),
+            eager_call=f"{certainty} {why}",
+        )
+        eager.setdefault(project.by_module[call.module].path, []).append(frame)
     return eager
+
+
+def _passes_values(calls: Sequence[str], callee: str) -> bool:
+    """Whether a call of `callee` (by the summaries of its calls, `FunctionInfo.calls`) passes
+    something other than constants: Dynamo compiles a frame only where its arguments may hold
+    a tensor, and runs one that gets only constants (`Scale(2.0)`) as it is."""
+    constants = {"N", "0", "1"}
+    for call in calls:
+        head, _, arguments = call.partition(" ")
+        if head == callee and any(
+            part.rpartition("=")[2] not in constants for part in arguments.split()
+        ):
+            return True
+    return False
 
 
 def _module_inits(project: Project, cls: DefinitionRef) -> list[DefinitionRef]:
@@ -514,6 +562,7 @@ def _check_function(
             optional_key_dicts=frozenset(function.optional_key_dicts),
             module_method=function.module_method,
             eager_init=function.eager_init,
+            eager_call=function.eager_call,
         )
         context = RuleContext(
             path,

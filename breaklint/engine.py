@@ -532,6 +532,9 @@ def _in_project_scope(
             for done in result.checked:
                 done = settled.get(done.function.qualname, done)
                 by_function[result.path, done.function.qualname] = done.findings
+            # And the metaclass `__call__`s it made eagerly (`checker.eager_inits`), out of scope.
+            for done in result.settled:
+                by_function.setdefault((result.path, done.function.qualname), done.findings)
     # Only these files' indexes are read (unpickled, when workers sent them).
     linked = {r.path: r.index for r in checked_files if r.path not in alone and r.index is not None}
     if not linked:
@@ -590,6 +593,7 @@ def _in_project_scope(
     rechecks = [
         _recheck(jobs, path, inits, linked[path])
         for path, inits in eager_inits(summarised, by_function, project).items()
+        if path in linked
     ]
     _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
     return [f for f in _unique(by_function) if f.path not in libraries.modules]

@@ -123,6 +123,7 @@ class ClassInfo:
     )
     # Its body declares a key a TypedDict makes optional (`total=False`, `NotRequired[...]`).
     optional_keys: bool = False
+    metaclass: str | None = None  # `metaclass=` in its header: dotted, aliases resolved
 
 
 @dataclass(slots=True)
@@ -388,8 +389,15 @@ class _Indexer:
             self.index.resolve(dotted(d) or "") == "dataclasses.dataclass" for d in decorators
         )
         postponed = self.index.imports.get("annotations") == "__future__.annotations"
+        metaclass = next((dotted(k.value) for k in node.keywords if k.arg == "metaclass"), None)
         self.index.classes[name] = ClassInfo(
-            name, bases, methods, alias, is_dataclass, declares_optional_keys(node, postponed)
+            name,
+            bases,
+            methods,
+            alias,
+            is_dataclass,
+            declares_optional_keys(node, postponed),
+            self.index.resolve(metaclass) if metaclass else None,
         )
         self.class_stack.append(name.rpartition(".")[2])
         self.scan_scope(node, _CLASS_HEADER, Scope.CLASS)

@@ -130,6 +130,10 @@ class ScopedFunction:
     # compiled code makes an instance that runs it eagerly, as a frame of its own
     # (`checker.eager_inits`): WHY, the caller's frame skip or the break while making it.
     eager_init: str = ""
+    # For a metaclass's `__call__` that calls `super().__call__`: "certain CLASS WHY" (or
+    # "maybe ...") where compiled code makes an instance of CLASS that runs eagerly, so that
+    # Dynamo compiles this `__call__` as a frame of its own (`checker.eager_inits`).
+    eager_call: str = ""
 
 
 class DefinitionRef(NamedTuple):
@@ -382,6 +386,25 @@ class Project:
 
     def function(self, ref: DefinitionRef) -> FunctionInfo | None:
         return self.by_module[ref.module].functions.get(ref.qualname)
+
+    def metaclass_call(self, cls: DefinitionRef) -> DefinitionRef | None:
+        """The project metaclass `__call__` that making an instance of `cls` runs (the
+        metaclass of the nearest class on the way that names one, its nearest `__call__`),
+        where it calls `super().__call__(...)` (or `super(Meta, cls).__call__`)."""
+        for owner in self.base_classes(cls):
+            written = self.by_module[owner.module].classes[owner.qualname].metaclass
+            if written is None:
+                continue
+            meta = self.resolve_local(owner.module, _strip_call(written))
+            if meta is None or meta.qualname not in self.by_module[meta.module].classes:
+                return None
+            for holder in self.base_classes(meta):
+                call = DefinitionRef(holder.module, f"{holder.qualname}.__call__")
+                info = self.function(call)
+                if info is not None:
+                    return call if "super().__call__" in info.callees else None
+            return None
+        return None
 
     def unenterable_base(self, cls: DefinitionRef) -> str | None:
         """The torch or standard-library context manager a project class derives from whose

@@ -78,6 +78,7 @@ class FunctionFacts(Visitor):
         optional_key_dicts: frozenset[str] = frozenset(),
         module_method: bool = False,
         eager_init: str = "",
+        eager_call: str = "",
     ) -> None:
         self.imports = imports
         # From the project-wide analysis: what callers pass, what project calls return, the
@@ -104,6 +105,7 @@ class FunctionFacts(Visitor):
         self.optional_key_dicts = optional_key_dicts
         self.module_method = module_method  # a method of an `nn.Module` class
         self.eager_init = eager_init  # `ScopedFunction.eager_init`
+        self.eager_call = eager_call  # `ScopedFunction.eager_call`
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written

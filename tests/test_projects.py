@@ -565,6 +565,16 @@ EXPECTED = {
         ("model.py", 12, "BL515", "error"),  # `kinds.Tagged(...)`: its own keys are optional
         ("model.py", 19, "BL515", "error"),  # `Note(...)`: a `NotRequired` key
     ],
+    "eager_metaclasses": [
+        ("model.py", 26, "BL202", "error"),  # `print` in the loop: `Looped.forward` is skipped
+        ("model.py", 26, "BL401", "error"),
+        # `NoisyStep(x.mean())`: its `__init__` breaks, so the call runs eagerly and Dynamo
+        # compiles `Registered.__call__` as a frame (not for `NoisyStep(2.0)`: constants only)
+        ("registry/meta.py", 6, "BL518", "warning"),
+        # `steps.Shift(x.mean())` in the skipped frame: `Labelled` inherits `Counted.__call__`
+        ("registry/meta.py", 12, "BL518", "warning"),
+        ("registry/steps.py", 14, "BL401", "error"),
+    ],
     "validated_distributions": [
         ("policy/heads.py", 7, "BL517", "error"),  # `Normal(..., validate_args=True)`
         # not line 21: `Independent` checks no parameter of its own
@@ -914,6 +924,24 @@ def test_dynamo_breaks_where_a_typed_dict_with_optional_keys_is_made(tmp_path: P
     assert probed_findings("typed_dicts", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["typed_dicts"]
     ]
+
+
+def test_dynamo_breaks_in_a_metaclass_call_where_the_object_is_made_eagerly(
+    tmp_path: Path,
+) -> None:
+    root = PROJECTS / "eager_metaclasses"
+    report = probed_report(root, root / "probes" / "probes.py", tmp_path)
+    assert [
+        (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["status"])
+        for f in report["findings"]
+    ] == [(path, line, code, "confirmed") for path, line, code, _ in EXPECTED["eager_metaclasses"]]
+    # Made where Dynamo traces it, or from constants only: no break in the metaclass.
+    breaks = {
+        p["name"]: sorted(Path(b["path"]).name for b in p["breaks_by_cost"])
+        for p in report["probes"]
+    }
+    assert breaks["probe_clean"] == []
+    assert breaks["probe_constant"] == ["steps.py"]
 
 
 def test_dynamo_breaks_where_a_distribution_validates_and_nowhere_else(tmp_path: Path) -> None:
