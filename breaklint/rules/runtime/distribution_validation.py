@@ -43,6 +43,12 @@ class DistributionValidation(Rule):
     )
     set_default_hint = "set the default validation once, outside the compiled code"
     gb_ids = ("GB0007",)
+    fix_safety = """
+No automatic fix: `validate_args=False` (or leaving it out) removes the checks that raise on a
+parameter or value outside its distribution's support, which the code asked for; where to check
+instead, outside the compiled code, is the code's choice. Moving `set_default_validate_args` out
+of the compiled function changes when the default changes for every distribution made after it.
+"""
     what = """
 Flags, in compiled code, a `torch.distributions` distribution made with `validate_args=True`
 whose class checks parameters (its `arg_constraints` is not empty: `Normal`, `Categorical`,

@@ -30,6 +30,11 @@ class EagerMetaclassCall(Rule):
         "compiled code"
     )
     gb_ids = ("GB0006",)
+    fix_safety = """
+No automatic fix: the break comes from where the object is made eagerly (another break, in its
+`__init__` or in the frame that makes it), which is what to fix; rewriting the metaclass's
+`__call__` changes what every instance of its classes runs through.
+"""
     what = """
 Flags `super().__call__(...)` in a metaclass's `__call__` (`class Meta(type)`, an
 `abc.ABCMeta` subclass) where compiled code makes an instance of a class with that metaclass
