@@ -7,20 +7,23 @@ Cost model (session 19, `benchmarks/static_phases.py`: a CPU clock around each p
 point, no profiler; transformers' 538 modeling files, `--jobs 1 --no-cache`, 15.8 s of CPU on a
 loaded two-core machine, against 2.2 s for reading and `ast.parse` of every file): the rules'
 walk 22%, the index 17%, the parse 16.5%, the file's own scope 11% (nine tenths of it
-`Project.call_targets`) and analysis 8.5%, the rest of `check_file` 6.4% (mostly freeing each
-file's tree and its project's answers: nodes cold by then; the floor frees each tree hot), the
-rest of each function's check 5% (its facts, its visitors, its findings), the prefilter 3.3%,
-the rules' `finish` and `restate` 1.6%, the words 2%, the engine's own work 2.3%, and the whole
-project pass (its scope, analysis, call summaries and rechecks) 2.4%. So the structural cuts
-the shape of this engine suggests are small on this corpus: 550 parses for 538 files (the 12
-more are the rechecks), and the project pass re-checks 12 files, where checking each function
-once against the final scope would save at most that 2.4% (on a tree whose files are mostly
-linked, `--scope all` over a package, the rechecks and their parses are a larger share).
-Findings cannot be kept by a function's text across files: the rules read the whole file's
-lines (`data_dependent_branch`, `fixes`), and only 27% of the functions' nodes are in a
-function whose text another repeats. What is left is the per-node work of the two walks (the
-index's; the facts visitor's and the rules' together) and of the scope and analysis over the
-index, each already one pass.
+`Project.call_targets`) and analysis 8.5%, the rest of `check_file` 6.4% (half of it freeing
+each file's tree and its project's answers: keeping them instead, on a quarter of the corpus,
+halved that part and cost more CPU in all), the rest of each function's check 5% (its facts,
+its visitors, its findings), the prefilter 3.3%, the rules' `finish` and `restate` 1.6%, the
+words 2%, the engine's own work 2.3%, and the whole project pass (its scope, analysis, call
+summaries and rechecks) 2.4%; a cold run that fills a cache adds 4% (`--cache`: the entries'
+JSON and their files). So the structural cuts the shape of this engine suggests are small on
+this corpus: 550 parses for 538 files (the 12 more are the rechecks), and the project pass
+re-checks 12 files, where checking each function once against the final scope would save at
+most that 2.4% (on a tree whose files are mostly linked, `--scope all` over a package, the
+rechecks and their parses are a larger share). Findings cannot be kept by a function's text
+across files: the rules read the whole file's lines (`data_dependent_branch`, `fixes`), and
+only 27% of the nodes of the corpus's function definitions are in a copy of a definition's
+text seen before. What is left is the per-node work of the two walks (the index's; the facts
+visitor's and the rules' together) and of the scope and analysis over the index, each
+already one pass. With `--jobs 2` the workers spent 0.9 s more CPU than one process (pickling
+the results: 0.4 s) and the engine's process 1.0 s (its imports, the project pass, unpickling).
 
 Cost, for a cold run over F files of L lines (a warm run is one cache read, whatever F):
 - Per file, in a worker: one read, one `ast` parse, one indexing walk, which also notes what
