@@ -1,5 +1,6 @@
-"""The static engine: files -> parse + index + own-scope check (ast, in workers) -> project
-scope -> re-check of what it changes -> findings.
+"""The static engine: files -> parse + index + own-scope check (ast, in workers; parse + index
+only for a file linked to others by its path, `_index_only`) -> project scope -> re-check of
+what it changes -> findings.
 
 Workers receive jobs (`breaklint.jobs`) and return plain data; no syntax tree leaves a worker.
 
@@ -13,17 +14,25 @@ halved that part and cost more CPU in all), the rest of each function's check 5%
 its visitors, its findings), the prefilter 3.3%, the rules' `finish` and `restate` 1.6%, the
 words 2%, the engine's own work 2.3%, and the whole project pass (its scope, analysis, call
 summaries and rechecks) 2.4%; a cold run that fills a cache adds 4% (`--cache`: the entries'
-JSON and their files). So the structural cuts the shape of this engine suggests are small on
-this corpus: 550 parses for 538 files (the 12 more are the rechecks), and the project pass
-re-checks 12 files, where checking each function once against the final scope would save at
-most that 2.4% (on a tree whose files are mostly linked, `--scope all` over a package, the
-rechecks and their parses are a larger share). Findings cannot be kept by a function's text
+JSON and their files). On this corpus the work done twice is small: 550 parses for 538 files
+(the 12 more are the rechecks), and 54 files linked, whose functions checked once against the
+project's scope would save at most that 2.4%. Findings cannot be kept by a function's text
 across files: the rules read the whole file's lines (`data_dependent_branch`, `fixes`), and
-only 27% of the nodes of the corpus's function definitions are in a copy of a definition's
-text seen before. What is left is the per-node work of the two walks (the index's; the facts
-visitor's and the rules' together) and of the scope and analysis over the index, each
-already one pass. With `--jobs 2` the workers spent 0.9 s more CPU than one process (pickling
-the results: 0.4 s) and the engine's process 1.0 s (its imports, the project pass, unpickling).
+only 27% of the nodes of the corpus's function definitions are in a copy of a definition's text
+seen before. What is left is the per-node work of the two walks (the index's; the facts
+visitor's and the rules' together) and of the scope and analysis over the index, each already
+one pass.
+
+On transformers' whole `models` folder (2,597 files, every one linked to the others through the
+packages' `__init__` files) the same clock gave, before `_index_only`, 28.0 s: the project pass
+16% (its scope 8.2%, analysis 6.9%) on top of each file's own scope (7.7%) and analysis (5.9%),
+which it made provisional, and 3,010 parses (413 rechecks); with `_index_only`, 23.5 s (-16%):
+no own scope or analysis, one parse more for each file with a function in scope (the parse 26%,
+the rechecks' included), the project pass 24%. Findings identical (`--output-format json` on
+that tree, tests/corpus, tests/accuracy and each of tests/projects). With `--jobs 2` on the
+modeling files, the workers spent about 0.9 s more CPU than one process (pickling the results
+about 0.25 s) and the engine's process 1.0 s (its imports, the project pass, unpickling about
+0.3 s).
 
 Cost, for a cold run over F files of L lines (a warm run is one cache read, whatever F):
 - Per file, in a worker: one read, one `ast` parse, one indexing walk, which also notes what
