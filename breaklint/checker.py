@@ -112,11 +112,14 @@ def check_file(
     codes: frozenset[str],
     scope: ScopeOptions,
     text: str | None = None,
+    index_only: bool = False,
 ) -> FileResult:
     """Read, parse and index one file, then check it against its own scope. `text`, when
-    given, is the file's text instead of what is on disk (an editor's unsaved buffer)."""
+    given, is the file's text instead of what is on disk (an editor's unsaved buffer). With
+    `index_only` the file is not checked (`checked` is empty): the engine knows it is linked
+    to others, and checks its functions against the project's scope (`engine._index_only`)."""
     with collector_paused():
-        return _check_file(path, package, module, codes, scope, text)
+        return _check_file(path, package, module, codes, scope, text, index_only)
 
 
 def _check_file(
@@ -126,12 +129,15 @@ def _check_file(
     codes: frozenset[str],
     scope: ScopeOptions,
     unsaved: str | None,
+    index_only: bool,
 ) -> FileResult:
     parsed = _parse(path, package, unsaved)
     if isinstance(parsed, FileResult):
         return parsed
     text, tree, index, nodes = parsed
     index.words = code_words(text)
+    if index_only:
+        return FileResult(path, index, [], [], words=index.words)
     source = LazyLines(text)
     project = Project({path: index}, {path: module})
     with deep_recursion():
