@@ -39,6 +39,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   made: an attribute `__init__` sets, a module-level instance, one imported from another
   module; and the `else` of `if token is None` dead where every caller passes None while
   compiling (mechanism 1);
+- stdlib_queues: `bisect` and `heapq` on plain lists, the methods of a queue or an `Event`
+  `__init__` makes or the compiled code makes in a local, and `with` on a `Condition`
+  (mechanism 4);
 - callee_breaks: calls of project functions that break inside them, from summaries of what
   the rules find in each function: in a loop the caller's frame is skipped (told as info at
   the call, certain when the callee's own break is, a maybe through another call), and in a
@@ -395,6 +398,16 @@ EXPECTED = {
         # Not `Switch.reset`'s `self.var.reset(token)`: its only caller, the wrapper `captured`
         # returns, passes what `set` returns while compiling, None (a local of the wrapper,
         # through `_collector`, an instance made in its module), so its `else` never runs.
+    ],
+    "stdlib_queues": [
+        ("model.py", 28, "BL501", "error"),  # `bisect.bisect_left(EDGES, 2.0)`
+        ("model.py", 30, "BL501", "error"),  # `heapq.heapify(sizes)`
+        ("model.py", 32, "BL501", "error"),  # `self.pending.put(2)`: a `queue.Queue`...
+        ("model.py", 33, "BL501", "error"),  # ...and its `get()`
+        ("model.py", 34, "BL501", "error"),  # `self.done.set()`: a `threading.Event`
+        ("model.py", 39, "BL507", "error"),  # `with self.cond:`: a `threading.Condition`
+        ("steps/handoff.py", 5, "BL501", "error"),  # `handed = LifoQueue()`...
+        ("steps/handoff.py", 7, "BL501", "error"),  # ...and `handed.empty()`
     ],
     "forwarded_keywords": [
         # `float(ta)`, a tensor time that `Solver.advance` passes to `self.step`, which
@@ -1108,6 +1121,15 @@ def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
     # Each method breaks under Dynamo where it is flagged, and no other statement breaks.
     assert probed_findings("stdlib_objects", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stdlib_objects"]
+    ]
+
+
+def test_dynamo_breaks_on_sorted_list_helpers_queues_and_conditions(tmp_path: Path) -> None:
+    # Each call breaks under Dynamo 2.13 where it is flagged (a queue's methods enter its
+    # `threading.Condition`: "Unsupported context manager"), `guarded` is skipped at its
+    # `with`, and no other statement breaks.
+    assert probed_findings("stdlib_queues", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stdlib_queues"]
     ]
 
 

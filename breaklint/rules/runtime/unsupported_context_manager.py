@@ -4,7 +4,7 @@ import ast
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from breaklint.class_attributes import made_by, made_object
+from breaklint.class_attributes import bind_made, made_by, made_object
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import nullcontext_fix, offer
 from breaklint.knowledge.curated import (
@@ -135,8 +135,9 @@ Flags `with` on the torch context managers that Dynamo does not support:
 `torch.random.fork_rng`, `torch.autograd.detect_anomaly`, `torch.autograd.set_detect_anomaly`,
 `torch.autograd.graph.save_on_cpu`, `torch.autograd.graph.saved_tensors_hooks` and
 `torch.device` (`with torch.device("cpu"):`, the default device for new tensors), and `with`
-on a `threading.Lock` or `RLock` known from where it is made: `lock = Lock()` earlier in the
-function, or `self.lock = threading.Lock()` in a method of the class. The grad modes,
+on a `threading.Lock`, `RLock`, `Condition` or `Semaphore` known from where it is made:
+`lock = Lock()` earlier in the function, or `self.lock = threading.Lock()` in a method of the
+class. The grad modes,
 autocast, `torch.nn.attention.sdpa_kernel` and profiler ranges are supported and not flagged.
 
 It flags `with Quiet():` where `Quiet` is a class of the project deriving from
@@ -249,12 +250,7 @@ compiled = torch.compile(attend)
     def visit_Assign(self, node: ast.Assign) -> None:
         value = node.value
         made = self.context.facts.resolve(value.func) if isinstance(value, ast.Call) else None
-        for target in node.targets:
-            if isinstance(target, ast.Name):
-                if made in UNSUPPORTED_CONTEXT_OBJECTS:
-                    self._made[target.id] = made
-                else:
-                    self._made.pop(target.id, None)
+        bind_made(self._made, node.targets, made, UNSUPPORTED_CONTEXT_OBJECTS)
 
     def restate(self, reports: list[Report]) -> list[Report]:
         """Dynamo skips the frame at the first such `with`: it traces nothing after it in this
