@@ -42,6 +42,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - stdlib_queues: `bisect` and `heapq` on plain lists, the methods of a queue or an `Event`
   `__init__` makes or the compiled code makes in a local, and `with` on a `Condition`
   (mechanism 4);
+- sorted_dicts: `sorted(d.items())` of a dict of tensors made in the function, and passed to
+  a helper in another module; not a dict of numbers, nor the pairs sorted by name
+  (mechanism 3);
 - callee_breaks: calls of project functions that break inside them, from summaries of what
   the rules find in each function: in a loop the caller's frame is skipped (told as info at
   the call, certain when the callee's own break is, a maybe through another call), and in a
@@ -408,6 +411,11 @@ EXPECTED = {
         ("model.py", 39, "BL507", "error"),  # `with self.cond:`: a `threading.Condition`
         ("steps/handoff.py", 5, "BL501", "error"),  # `handed = LifoQueue()`...
         ("steps/handoff.py", 7, "BL501", "error"),  # ...and `handed.empty()`
+    ],
+    "sorted_dicts": [
+        ("model.py", 18, "BL106", "warning"),  # `sorted(parts.items())`, tensors made here
+        ("parts/merge.py", 3, "BL106", "warning"),  # the same dict, passed to `merged`
+        # (not `sorted(SCALES.items())`: numbers; nor the pairs sorted by `key=`)
     ],
     "forwarded_keywords": [
         # `float(ta)`, a tensor time that `Solver.advance` passes to `self.step`, which
@@ -1121,6 +1129,14 @@ def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
     # Each method breaks under Dynamo where it is flagged, and no other statement breaks.
     assert probed_findings("stdlib_objects", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stdlib_objects"]
+    ]
+
+
+def test_dynamo_cannot_sort_the_items_of_a_dict_of_tensors(tmp_path: Path) -> None:
+    # "sort with non-constant keys" at each flagged `sorted`, and the dict of numbers and the
+    # pairs sorted by their names compile.
+    assert probed_findings("sorted_dicts", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["sorted_dicts"]
     ]
 
 
