@@ -45,6 +45,11 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - sorted_dicts: `sorted(d.items())` of a dict of tensors made in the function, and passed to
   a helper in another module; not a dict of numbers, nor the pairs sorted by name
   (mechanism 3);
+- element_indices: a 0-dim tensor as an index, known from its making (an element of
+  `torch.unique`'s values or counts, of what keeps their shape, of `torch.randperm`), and a
+  store through a mask into a 0-dim tensor (mechanism 4);
+- generator_breaks: a generator function the compiled code iterates: its first break gives
+  up on the iterating frame, and a later break in it runs eagerly (info) (mechanism 4);
 - callee_breaks: calls of project functions that break inside them, from summaries of what
   the rules find in each function: in a loop the caller's frame is skipped (told as info at
   the call, certain when the callee's own break is, a maybe through another call), and in a
@@ -411,6 +416,17 @@ EXPECTED = {
         ("model.py", 39, "BL507", "error"),  # `with self.cond:`: a `threading.Condition`
         ("steps/handoff.py", 5, "BL501", "error"),  # `handed = LifoQueue()`...
         ("steps/handoff.py", 7, "BL501", "error"),  # ...and `handed.empty()`
+    ],
+    "element_indices": [
+        ("metrics/ranking.py", 5, "BL301", "error"),  # `torch.unique(...)`
+        ("metrics/ranking.py", 8, "BL304", "error"),  # `table[groups[0]]`: counts, cumsum - 1
+        ("metrics/ranking.py", 11, "BL304", "error"),  # `table[order[-1]]`: `torch.randperm`
+        # (not `table[inverse]`: the inverse has the shape of `preds`)
+        ("metrics/scores.py", 6, "BL304", "error"),  # `total[total == 0] = 1.0`, `total` 0-dim
+    ],
+    "generator_breaks": [
+        ("streams/chunks.py", 5, "BL501", "error"),  # `time.time()`: the frame is given up...
+        ("streams/chunks.py", 7, "BL401", "info"),  # ...so the `print` after it runs eagerly
     ],
     "sorted_dicts": [
         ("model.py", 18, "BL106", "warning"),  # `sorted(parts.items())`, tensors made here
@@ -1132,6 +1148,21 @@ def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
     ]
 
 
+def test_dynamo_reads_the_value_of_a_0_dim_index(tmp_path: Path) -> None:
+    assert probed_findings("element_indices", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["element_indices"]
+    ]
+
+
+def test_a_generator_runs_eagerly_after_its_first_break(tmp_path: Path) -> None:
+    # Dynamo gives up on `forward` at `time.time()` in the generator it iterates (a frame
+    # skipped there), and never sees the `print` after the first `yield`.
+    assert probed_findings("generator_breaks", tmp_path) == [
+        ("streams/chunks.py", 5, "BL501", "confirmed"),
+        ("streams/chunks.py", 7, "BL401", "not-reproduced"),
+    ]
+
+
 def test_dynamo_cannot_sort_the_items_of_a_dict_of_tensors(tmp_path: Path) -> None:
     # "sort with non-constant keys" at each flagged `sorted`, and the dict of numbers and the
     # pairs sorted by their names compile.
@@ -1348,6 +1379,22 @@ print(json.dumps(sorted(lines)))
 """
     breaks = {(path, line) for path, line in _explained(code, "nested_roots")}
     assert breaks == {(path, line) for path, line, _, _ in EXPECTED["nested_roots"]}
+
+
+def test_neither_capture_knob_removes_the_breaks_of_0_dim_indices() -> None:
+    # With `capture_scalar_outputs` and `capture_dynamic_output_shape_ops` both set, only
+    # `torch.unique` (BL301) compiles: each 0-dim index and the store into a 0-dim tensor still
+    # break (BL304 offers no knob).
+    pytest.importorskip("torch", reason="Dynamo confirms the findings: needs torch")
+    code = _EXPLAIN.format(
+        build="from probes.probes import probe_model; m, args = probe_model(); "
+        "torch._dynamo.config.capture_scalar_outputs = True; "
+        "torch._dynamo.config.capture_dynamic_output_shape_ops = True"
+    )
+    breaks = {(path, line) for path, line in _explained(code, "element_indices")}
+    assert breaks == {
+        (path, line) for path, line, code, _ in EXPECTED["element_indices"] if code == "BL304"
+    }
 
 
 def _explained(code: str, project: str) -> list[list[object]]:

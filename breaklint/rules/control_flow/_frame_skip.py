@@ -273,10 +273,13 @@ def after_skip(
     ]
 
 
-def _about_a_break(report: Report) -> bool:
+def restates_a_break(report: Report) -> bool:
     """A break, or a finding that a break skips the frame (BL202, BL204)."""
     rule = all_rules()[report.code]
     return rule.breaks_graph or issubclass(rule, FrameSkip)
+
+
+_about_a_break = restates_a_break
 
 
 def is_info(report: Report) -> bool:
