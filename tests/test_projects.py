@@ -50,6 +50,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   store through a mask into a 0-dim tensor (mechanism 4);
 - generator_breaks: a generator function the compiled code iterates: its first break gives
   up on the iterating frame, and a later break in it runs eagerly (info) (mechanism 4);
+- partial_subclasses: making an instance of a project subclass of `functools.partial`, and
+  of a subclass of that subclass in another module; not `functools.partial` itself
+  (mechanism 4);
 - callee_breaks: calls of project functions that break inside them, from summaries of what
   the rules find in each function: in a loop the caller's frame is skipped (told as info at
   the call, certain when the callee's own break is, a maybe through another call), and in a
@@ -427,6 +430,11 @@ EXPECTED = {
     "generator_breaks": [
         ("streams/chunks.py", 5, "BL501", "error"),  # `time.time()`: the frame is given up...
         ("streams/chunks.py", 7, "BL401", "info"),  # ...so the `print` after it runs eagerly
+    ],
+    "partial_subclasses": [
+        ("model.py", 16, "BL519", "error"),  # `bound(scaled, factor=2.0)`
+        ("ops/layers.py", 9, "BL519", "error"),  # `tagged(...)`, a subclass of `bound`
+        # (not `partial(scaled, factor=0.5)`, nor the calls of the instances made)
     ],
     "sorted_dicts": [
         ("model.py", 18, "BL106", "warning"),  # `sorted(parts.items())`, tensors made here
@@ -1160,6 +1168,12 @@ def test_a_generator_runs_eagerly_after_its_first_break(tmp_path: Path) -> None:
     assert probed_findings("generator_breaks", tmp_path) == [
         ("streams/chunks.py", 5, "BL501", "confirmed"),
         ("streams/chunks.py", 7, "BL401", "not-reproduced"),
+    ]
+
+
+def test_dynamo_cannot_make_a_subclass_of_functools_partial(tmp_path: Path) -> None:
+    assert probed_findings("partial_subclasses", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["partial_subclasses"]
     ]
 
 

@@ -204,6 +204,10 @@ DYNAMIC_SHAPE_MODULES = frozenset({"torch.nn.CTCLoss", "torch.nn.AdaptiveLogSoft
 # ("TypedDict with optional keys", GB0257); one whose keys are all required is traced as the
 # dict it makes (measured; tests/projects/typed_dicts).
 TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
+# Classes whose project subclasses Dynamo 2.13 cannot call: making an instance of a subclass of
+# `functools.partial` breaks the graph ("Unsupported function call", GB0147), where
+# `functools.partial` itself is traced (measured; tests/projects/partial_subclasses).
+UNCALLABLE_SUBCLASSED = frozenset({"functools.partial"})
 # Methods of standard-library objects that Dynamo 2.13 traces as draws: it keeps the number
 # in the graph as a 0-d tensor, so a use that needs the number itself (a branch, `int()`)
 # breaks, and a tensor operand (`x * rng.random()`) does not (measured on a module-level
