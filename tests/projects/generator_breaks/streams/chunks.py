@@ -6,3 +6,13 @@ def stamped(h):
     yield h * 2
     print("halfway", started)
     yield h * 3
+
+
+def clocked():
+    return time.time()
+
+
+def timed(h):
+    started = clocked()
+    yield h * 2
+    print("took", started)
