@@ -54,6 +54,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - partial_subclasses: making an instance of a project subclass of `functools.partial`, and
   of a subclass of that subclass in another module; not `functools.partial` itself
   (mechanism 4);
+- wrapped_contexts: a decorator's wrapper that enters an attribute of its `self` parameter,
+  an object made before the compiled call (mechanism 4);
 - callee_breaks: calls of project functions that break inside them, from summaries of what
   the rules find in each function: in a loop the caller's frame is skipped (told as info at
   the call, certain when the callee's own break is, a maybe through another call), and in a
@@ -438,6 +440,9 @@ EXPECTED = {
         ("model.py", 16, "BL519", "error"),  # `bound(scaled, factor=2.0)`
         ("ops/layers.py", 9, "BL519", "error"),  # `tagged(...)`, a subclass of `bound`
         # (not `partial(scaled, factor=0.5)`, nor the calls of the instances made)
+    ],
+    "wrapped_contexts": [
+        ("tools/caching.py", 7, "BL507", "warning"),  # `with self.context:` in `wrapper`
     ],
     "sorted_dicts": [
         ("model.py", 18, "BL106", "warning"),  # `sorted(parts.items())`, tensors made here
@@ -1178,6 +1183,13 @@ def test_a_generator_runs_eagerly_after_its_first_break(tmp_path: Path) -> None:
 def test_dynamo_cannot_make_a_subclass_of_functools_partial(tmp_path: Path) -> None:
     assert probed_findings("partial_subclasses", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["partial_subclasses"]
+    ]
+
+
+def test_dynamo_cannot_enter_an_attribute_of_a_wrappers_parameter(tmp_path: Path) -> None:
+    # "Unsupported context manager": Dynamo gives up on the wrapper's frame at the `with`.
+    assert probed_findings("wrapped_contexts", tmp_path) == [
+        ("tools/caching.py", 7, "BL507", "confirmed")
     ]
 
 
