@@ -566,6 +566,7 @@ def _check_function(
             new_object_calls=frozenset(function.new_object_calls),
             method_holders=frozenset(function.method_holders),
             optional_key_dicts=frozenset(function.optional_key_dicts),
+            uncallable_calls=_pairs(function.uncallable_calls),
             module_method=function.module_method,
             eager_init=function.eager_init,
             eager_call=function.eager_call,

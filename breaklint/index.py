@@ -458,7 +458,11 @@ class _Indexer:
             nested=tuple(scan.nested),
             installs_forward=tuple(scan.installs_forward),
             compiles_nested=tuple(scan.compiles_nested),
-            blocked_callees=tuple(dict.fromkeys(scan.blocked_callees)),
+            # In a generator function every call is: Dynamo runs it inlined in the frame that
+            # iterates it, and a break inside gives up on that frame (BL801's restatement).
+            blocked_callees=tuple(
+                dict.fromkeys(scan.callees if _yields(node) else scan.blocked_callees)
+            ),
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
             abstract=_abstract(node, decorators),
@@ -1388,6 +1392,19 @@ def build_index(
     stage = CompileStage(tree, "") if stage is None else stage
     _Indexer(index, package_parts, {} if nodes is None else nodes, stage).scan(tree)
     return index
+
+
+def _yields(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the function is a generator: a `yield` of its own, not of a function, class
+    or lambda it defines."""
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Yield | ast.YieldFrom):
+            return True
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _given_a_generator(node: ast.Call) -> bool:

@@ -34,6 +34,7 @@ from breaklint.knowledge.curated import (
     COMPILING_CHECKS,
     SUBCLASSED_CONTEXT_MANAGERS_SKIPPED,
     TYPED_DICTS,
+    UNCALLABLE_SUBCLASSED,
 )
 from breaklint.modules import ModuleTable
 from breaklint.syntax import expand_import
@@ -125,6 +126,9 @@ class ScopedFunction:
     # The constructor calls as written of project TypedDicts with optional keys
     # (`Project.makes_optional_keys`).
     optional_key_dicts: tuple[str, ...] = ()
+    # The constructor calls as written of project subclasses of a class Dynamo cannot call
+    # subclassed (`Project.uncallable_base`), each with that base: "CALL=BASE".
+    uncallable_calls: tuple[str, ...] = ()
     module_method: bool = False  # a method of an `nn.Module` class: its `self` is a module
     # For an `__init__` of an `nn.Module` class: "certain CLASS WHY" (or "maybe ...") where
     # compiled code makes an instance that runs it eagerly, as a frame of its own
@@ -419,6 +423,15 @@ class Project:
             for base in self.by_module[current.module].classes[current.qualname].bases:
                 needs_enter = SUBCLASSED_CONTEXT_MANAGERS_SKIPPED.get(_strip_call(base))
                 if needs_enter is not None and (base_enter_runs or not needs_enter):
+                    return _strip_call(base)
+        return None
+
+    def uncallable_base(self, cls: DefinitionRef) -> str | None:
+        """The class `cls` derives from (itself or through project bases) whose subclasses
+        Dynamo cannot make (`knowledge.curated.UNCALLABLE_SUBCLASSED`), if any."""
+        for current in self.base_classes(cls):
+            for base in self.by_module[current.module].classes[current.qualname].bases:
+                if _strip_call(base) in UNCALLABLE_SUBCLASSED:
                     return _strip_call(base)
         return None
 

@@ -76,6 +76,7 @@ class FunctionFacts(Visitor):
         new_object_calls: frozenset[str] = frozenset(),
         method_holders: frozenset[str] = frozenset(),
         optional_key_dicts: frozenset[str] = frozenset(),
+        uncallable_calls: dict[str, str] | None = None,
         module_method: bool = False,
         eager_init: str = "",
         eager_call: str = "",
@@ -103,6 +104,8 @@ class FunctionFacts(Visitor):
         self.method_holders = method_holders
         # Constructor calls as written of TypedDicts Dynamo cannot make (BL515).
         self.optional_key_dicts = optional_key_dicts
+        # Constructor calls as written of subclasses Dynamo cannot make, with the base (BL519).
+        self.uncallable_calls = uncallable_calls or {}
         self.module_method = module_method  # a method of an `nn.Module` class
         self.eager_init = eager_init  # `ScopedFunction.eager_init`
         self.eager_call = eager_call  # `ScopedFunction.eager_call`
