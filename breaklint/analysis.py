@@ -839,6 +839,7 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
     unenterable_calls = []
     method_holders = []
     optional_key_dicts = []
+    uncallable_calls = []
     for callee in function.info.callees:
         made_class = analysis.project.constructed(function.ref.module, function.info, callee)
         if made_class is None:
@@ -850,6 +851,9 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
             method_holders.append(callee)
         if analysis.project.makes_optional_keys(made_class):
             optional_key_dicts.append(callee)
+        uncallable = analysis.project.uncallable_base(made_class)
+        if uncallable is not None:
+            uncallable_calls.append(f"{callee}={uncallable}")
     attributes = []
     class_name = function.info.class_name
     classes = analysis.project.by_module[function.ref.module].classes
@@ -872,5 +876,6 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
         unenterable_calls=tuple(dict.fromkeys(unenterable_calls)),
         method_holders=tuple(method_holders),
         optional_key_dicts=tuple(optional_key_dicts),
+        uncallable_calls=tuple(dict.fromkeys(uncallable_calls)),
         module_method=module_method,
     )

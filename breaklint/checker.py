@@ -32,7 +32,14 @@ from breaklint.rule import (
     collect_reports,
     rules_for,
 )
-from breaklint.scope import DefinitionRef, Project, ScopedFunction, ScopeOptions, compile_scope
+from breaklint.scope import (
+    DefinitionRef,
+    Project,
+    Scope,
+    ScopedFunction,
+    ScopeOptions,
+    compile_scope,
+)
 from breaklint.source import (
     LazyLines,
     Unreadable,
@@ -105,11 +112,14 @@ def check_file(
     codes: frozenset[str],
     scope: ScopeOptions,
     text: str | None = None,
+    index_only: bool = False,
 ) -> FileResult:
     """Read, parse and index one file, then check it against its own scope. `text`, when
-    given, is the file's text instead of what is on disk (an editor's unsaved buffer)."""
+    given, is the file's text instead of what is on disk (an editor's unsaved buffer). With
+    `index_only` the file is not checked (`checked` is empty): the engine knows it is linked
+    to others, and checks its functions against the project's scope (`engine._index_only`)."""
     with collector_paused():
-        return _check_file(path, package, module, codes, scope, text)
+        return _check_file(path, package, module, codes, scope, text, index_only)
 
 
 def _check_file(
@@ -119,12 +129,15 @@ def _check_file(
     codes: frozenset[str],
     scope: ScopeOptions,
     unsaved: str | None,
+    index_only: bool,
 ) -> FileResult:
     parsed = _parse(path, package, unsaved)
     if isinstance(parsed, FileResult):
         return parsed
     text, tree, index, nodes = parsed
     index.words = code_words(text)
+    if index_only:
+        return FileResult(path, index, [], [], words=index.words)
     source = LazyLines(text)
     project = Project({path: index}, {path: module})
     with deep_recursion():
@@ -204,6 +217,9 @@ def eager_inits(
     module_of = {index.path: module for module, index in project.by_module.items()}
     own = own_breaks(scoped, by_function, project)
     found: dict[DefinitionRef, tuple[bool, str]] = {}
+    # The metaclass `__call__`s such an instance runs (`Project.metaclass_call`): Dynamo
+    # compiles each as a frame of its own too, and breaks at its `super().__call__(...)`.
+    calls: dict[DefinitionRef, tuple[bool, str, Scope]] = {}
     for path, functions in scoped.items():
         for function in functions:
             ref = DefinitionRef(module_of[path], function.qualname)
@@ -229,7 +245,11 @@ def eager_inits(
             skipped_certainly = any(f.severity is Severity.ERROR for f in skips)
             for callee in dict.fromkeys(info.callees):
                 made = project.constructed(ref.module, info, callee)
-                if made is None or not project.is_module_class(made):
+                if made is None:
+                    continue
+                module_class = project.is_module_class(made)
+                meta_call = project.metaclass_call(made)
+                if not module_class and meta_call is None:
                     continue
                 chain = _module_inits(project, made)
                 breaks = [own[init] for init in chain if init in own]
@@ -247,6 +267,12 @@ def eager_inits(
                     why = f"its `__init__` breaks: {code} at {place}"
                 else:
                     continue
+                if meta_call is not None and _passes_values(info.calls, callee):
+                    known_call = calls.get(meta_call)
+                    if known_call is None or (certain and not known_call[0]):
+                        calls[meta_call] = (certain, f"{made.qualname} {why}", function.scope)
+                if not module_class:
+                    continue
                 for init in chain:
                     known = found.get(init)
                     if known is None or (certain and not known[0]):
@@ -260,7 +286,35 @@ def eager_inits(
                 eager.setdefault(path, []).append(
                     replace(function, eager_init=f"{certainty} {entry[1]}")
                 )
+    for call, (_, why, scope) in calls.items():
+        info = project.function(call)
+        if info is None:
+            continue
+        # Whether its arguments hold a tensor, which decides whether Dynamo compiles the frame,
+        # is not known here: a warning.
+        certainty = "maybe"
+        frame = ScopedFunction(
+            call.qualname,
+            info.start_line,
+            Scope(scope.root, reached=scope.root is not None),
+            eager_call=f"{certainty} {why}",
+        )
+        eager.setdefault(project.by_module[call.module].path, []).append(frame)
     return eager
+
+
+def _passes_values(calls: Sequence[str], callee: str) -> bool:
+    """Whether a call of `callee` (by the summaries of its calls, `FunctionInfo.calls`) passes
+    something other than constants: Dynamo compiles a frame only where its arguments may hold
+    a tensor, and runs one that gets only constants (`Scale(2.0)`) as it is."""
+    constants = {"N", "0", "1"}
+    for call in calls:
+        head, _, arguments = call.partition(" ")
+        if head == callee and any(
+            part.rpartition("=")[2] not in constants for part in arguments.split()
+        ):
+            return True
+    return False
 
 
 def _module_inits(project: Project, cls: DefinitionRef) -> list[DefinitionRef]:
@@ -513,8 +567,10 @@ def _check_function(
             new_object_calls=frozenset(function.new_object_calls),
             method_holders=frozenset(function.method_holders),
             optional_key_dicts=frozenset(function.optional_key_dicts),
+            uncallable_calls=_pairs(function.uncallable_calls),
             module_method=function.module_method,
             eager_init=function.eager_init,
+            eager_call=function.eager_call,
             module_flags=module.flags,
         )
         context = RuleContext(

@@ -159,6 +159,24 @@ def made_by(
     return ()
 
 
+def bind_made(
+    made_here: dict[str, str],
+    targets: Sequence[ast.expr],
+    made: str | None,
+    makers: Collection[str],
+) -> None:
+    """Record in `made_here` the locals an assignment binds (`lock = Lock()`) to the class
+    among `makers` it makes (`made`, what the call resolves to), and forget those it rebinds
+    to anything else."""
+    for target in targets:
+        if isinstance(target, ast.Name):
+            if made in makers:
+                assert made is not None
+                made_here[target.id] = made
+            else:
+                made_here.pop(target.id, None)
+
+
 def made_object(
     receiver: ast.expr,
     made_here: Mapping[str, str],

@@ -1,7 +1,38 @@
-"""The static engine: files -> parse + index + own-scope check (ast, in workers) -> project
-scope -> re-check of what it changes -> findings.
+"""The static engine: files -> parse + index + own-scope check (ast, in workers; parse + index
+only for a file linked to others by its path, `_index_only`) -> project scope -> re-check of
+what it changes -> findings.
 
 Workers receive jobs (`breaklint.jobs`) and return plain data; no syntax tree leaves a worker.
+
+Cost model (session 19, `benchmarks/static_phases.py`: a CPU clock around each phase's entry
+point, no profiler; transformers' 538 modeling files, `--jobs 1 --no-cache`, 15.8 s of CPU on a
+loaded two-core machine, against 2.2 s for reading and `ast.parse` of every file): the rules'
+walk 22%, the index 17%, the parse 16.5%, the file's own scope 11% (nine tenths of it
+`Project.call_targets`) and analysis 8.5%, the rest of `check_file` 6.4% (half of it freeing
+each file's tree and its project's answers: keeping them instead, on a quarter of the corpus,
+halved that part and cost more CPU in all), the rest of each function's check 5% (its facts,
+its visitors, its findings), the prefilter 3.3%, the rules' `finish` and `restate` 1.6%, the
+words 2%, the engine's own work 2.3%, and the whole project pass (its scope, analysis, call
+summaries and rechecks) 2.4%; a cold run that fills a cache adds 4% (`--cache`: the entries'
+JSON and their files). On this corpus the work done twice is small: 550 parses for 538 files
+(the 12 more are the rechecks), and 54 files linked, whose functions checked once against the
+project's scope would save at most that 2.4%. Findings cannot be kept by a function's text
+across files: the rules read the whole file's lines (`data_dependent_branch`, `fixes`), and
+only 27% of the nodes of the corpus's function definitions are in a copy of a definition's text
+seen before. What is left is the per-node work of the two walks (the index's; the facts
+visitor's and the rules' together) and of the scope and analysis over the index, each already
+one pass.
+
+On transformers' whole `models` folder (2,597 files, every one linked to the others through the
+packages' `__init__` files) the same clock gave, before `_index_only`, 28.0 s: the project pass
+16% (its scope 8.2%, analysis 6.9%) on top of each file's own scope (7.7%) and analysis (5.9%),
+which it made provisional, and 3,010 parses (413 rechecks); with `_index_only`, 23.5 s (-16%):
+no own scope or analysis, one parse more for each file with a function in scope (the parse 26%,
+the rechecks' included), the project pass 24%. Findings identical (`--output-format json` on
+that tree, tests/corpus, tests/accuracy and each of tests/projects). With `--jobs 2` on the
+modeling files, the workers spent about 0.9 s more CPU than one process (pickling the results
+about 0.25 s) and the engine's process 1.0 s (its imports, the project pass, unpickling about
+0.3 s).
 
 Cost, for a cold run over F files of L lines (a warm run is one cache read, whatever F):
 - Per file, in a worker: one read, one `ast` parse, one indexing walk, which also notes what
@@ -365,6 +396,7 @@ def _lint(
     """Both phases, each file answered from the cache when its entry is there (a file that
     could not be read has no digest and is not cached)."""
     module_of = {path: _module_name(path, package_of[path]) for path in files}
+    index_only = _index_only(files, package_of, module_of)
     checks = [
         CheckJob(
             path,
@@ -374,6 +406,7 @@ def _lint(
             scope,
             digests.get(path),
             text=unsaved.get(path),
+            index_only=path in index_only,
         )
         for path in files
     ]
@@ -391,7 +424,7 @@ def _lint(
     # it was checked against is the project's. The others are checked against the project
     # they form, with the installed libraries they call.
     reaching = _reaching(checked_files, libraries)
-    alone = _isolated(checked_files, module_of, package_of, scope, callers) - reaching
+    alone = _isolated(checked_files, module_of, package_of, scope, callers) - reaching - index_only
     findings.extend(
         _in_project_scope(
             checked_files, alone, callers, jobs, scope, workers, cache, libraries, reaching
@@ -451,6 +484,35 @@ def _reaching(checked_files: list[FileResult], libraries: Followed) -> set[str]:
     }
 
 
+def _module_parts(path: str, module: str) -> set[str]:
+    """The last parts a module is found by (`_isolated`): its module name's, its file's."""
+    parts = os.path.normpath(os.path.splitext(path)[0]).split(os.sep)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return {module.rpartition(".")[2], *parts[-1:]}
+
+
+def _index_only(
+    files: list[str], package_of: dict[str, list[str]], module_of: dict[str, str]
+) -> set[str]:
+    """The files linked to others by their paths alone, known before any is read: a part of
+    the file's package is another linted module's last part (`pkg/__init__.py` for
+    `pkg/bert/modeling_bert.py`), which `_isolated` links it to. Such a file is only parsed
+    and indexed by its worker: its functions are checked once, against the project's scope,
+    where checking them against its own scope first was work done twice (in a package's
+    tree every file is linked so: on transformers' `models` folder, 2,597 files, the own
+    scope and analysis were an eighth of the run). A file named here that `_isolated` leaves
+    alone (what it is linked to does not parse) is in the project too: nothing reaches it
+    there, so its scope is its own."""
+    owners: dict[str, set[str]] = {}
+    for path in files:
+        for part in _module_parts(path, module_of[path]):
+            owners.setdefault(part, set()).add(path)
+    return {
+        path for path in files if any(owners.get(part, set()) - {path} for part in package_of[path])
+    }
+
+
 def _isolated(
     checked_files: list[FileResult],
     module_of: dict[str, str],
@@ -472,11 +534,7 @@ def _isolated(
     for result in checked_files:
         if not result.parsed:
             continue  # not in the project: nothing reaches it
-        module = module_of[result.path]
-        parts = os.path.normpath(os.path.splitext(result.path)[0]).split(os.sep)
-        if parts[-1] == "__init__":
-            parts.pop()
-        for part in {module.rpartition(".")[2], *parts[-1:]}:
+        for part in _module_parts(result.path, module_of[result.path]):
             owners.setdefault(part, []).append(result.path)
     linked: set[str] = set()
     for probed in scope.compiled:
@@ -532,6 +590,9 @@ def _in_project_scope(
             for done in result.checked:
                 done = settled.get(done.function.qualname, done)
                 by_function[result.path, done.function.qualname] = done.findings
+            # And the metaclass `__call__`s it made eagerly (`checker.eager_inits`), out of scope.
+            for done in result.settled:
+                by_function.setdefault((result.path, done.function.qualname), done.findings)
     # Only these files' indexes are read (unpickled, when workers sent them).
     linked = {r.path: r.index for r in checked_files if r.path not in alone and r.index is not None}
     if not linked:
@@ -590,6 +651,7 @@ def _in_project_scope(
     rechecks = [
         _recheck(jobs, path, inits, linked[path])
         for path, inits in eager_inits(summarised, by_function, project).items()
+        if path in linked
     ]
     _attribute(by_function, rechecks, _cached_map(rechecks, workers, cache))
     return [f for f in _unique(by_function) if f.path not in libraries.modules]

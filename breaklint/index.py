@@ -126,6 +126,7 @@ class ClassInfo:
     )
     # Its body declares a key a TypedDict makes optional (`total=False`, `NotRequired[...]`).
     optional_keys: bool = False
+    metaclass: str | None = None  # `metaclass=` in its header: dotted, aliases resolved
 
 
 @dataclass(slots=True)
@@ -394,8 +395,15 @@ class _Indexer:
             self.index.resolve(dotted(d) or "") == "dataclasses.dataclass" for d in decorators
         )
         postponed = self.index.imports.get("annotations") == "__future__.annotations"
+        metaclass = next((dotted(k.value) for k in node.keywords if k.arg == "metaclass"), None)
         self.index.classes[name] = ClassInfo(
-            name, bases, methods, alias, is_dataclass, declares_optional_keys(node, postponed)
+            name,
+            bases,
+            methods,
+            alias,
+            is_dataclass,
+            declares_optional_keys(node, postponed),
+            self.index.resolve(metaclass) if metaclass else None,
         )
         self.class_stack.append(name.rpartition(".")[2])
         self.scan_scope(node, _CLASS_HEADER, Scope.CLASS)
@@ -456,7 +464,11 @@ class _Indexer:
             nested=tuple(scan.nested),
             installs_forward=tuple(scan.installs_forward),
             compiles_nested=tuple(scan.compiles_nested),
-            blocked_callees=tuple(dict.fromkeys(scan.blocked_callees)),
+            # In a generator function every call is: Dynamo runs it inlined in the frame that
+            # iterates it, and a break inside gives up on that frame (BL801's restatement).
+            blocked_callees=tuple(
+                dict.fromkeys(scan.callees if _yields(node) else scan.blocked_callees)
+            ),
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
             returns_class=_annotated_class(node.returns),
@@ -1403,6 +1415,19 @@ def build_index(
     _Indexer(index, package_parts, {} if nodes is None else nodes, stage).scan(tree)
     index.flags = constant_flags(tree)
     return index
+
+
+def _yields(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the function is a generator: a `yield` of its own, not of a function, class
+    or lambda it defines."""
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Yield | ast.YieldFrom):
+            return True
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def constant_flags(tree: ast.Module) -> dict[str, bool]:

@@ -62,11 +62,16 @@ class CheckJob:
     scope: ScopeOptions
     digest: str | None  # of the file's bytes (or unsaved text); None when it cannot be read
     text: str | None = None  # an editor's unsaved text, read instead of the file
+    # Parse and index only: the file is linked to others (`engine._index_only`), and its
+    # functions are checked against the project's scope.
+    index_only: bool = False
 
     def run(self) -> FileResult:
         from breaklint.checker import check_file
 
-        return check_file(self.path, self.package, self.module, self.codes, self.scope, self.text)
+        return check_file(
+            self.path, self.package, self.module, self.codes, self.scope, self.text, self.index_only
+        )
 
     def cache_key(self) -> list[Any] | None:
         # A file is checked against its own scope, which depends on nothing else.
@@ -75,6 +80,7 @@ class CheckJob:
         return [
             *("file", self.path, self.package, self.module, self.digest),
             *(sorted(self.codes), dataclasses.asdict(self.scope)),
+            *(["index-only"] if self.index_only else []),
         ]
 
     def result_to_json(self, result: FileResult) -> Any:

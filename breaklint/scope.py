@@ -34,6 +34,7 @@ from breaklint.knowledge.curated import (
     COMPILING_CHECKS,
     SUBCLASSED_CONTEXT_MANAGERS_SKIPPED,
     TYPED_DICTS,
+    UNCALLABLE_SUBCLASSED,
 )
 from breaklint.modules import ModuleTable
 from breaklint.syntax import expand_import
@@ -125,11 +126,18 @@ class ScopedFunction:
     # The constructor calls as written of project TypedDicts with optional keys
     # (`Project.makes_optional_keys`).
     optional_key_dicts: tuple[str, ...] = ()
+    # The constructor calls as written of project subclasses of a class Dynamo cannot call
+    # subclassed (`Project.uncallable_base`), each with that base: "CALL=BASE".
+    uncallable_calls: tuple[str, ...] = ()
     module_method: bool = False  # a method of an `nn.Module` class: its `self` is a module
     # For an `__init__` of an `nn.Module` class: "certain CLASS WHY" (or "maybe ...") where
     # compiled code makes an instance that runs it eagerly, as a frame of its own
     # (`checker.eager_inits`): WHY, the caller's frame skip or the break while making it.
     eager_init: str = ""
+    # For a metaclass's `__call__` that calls `super().__call__`: "certain CLASS WHY" (or
+    # "maybe ...") where compiled code makes an instance of CLASS that runs eagerly, so that
+    # Dynamo compiles this `__call__` as a frame of its own (`checker.eager_inits`).
+    eager_call: str = ""
 
 
 class DefinitionRef(NamedTuple):
@@ -383,6 +391,25 @@ class Project:
     def function(self, ref: DefinitionRef) -> FunctionInfo | None:
         return self.by_module[ref.module].functions.get(ref.qualname)
 
+    def metaclass_call(self, cls: DefinitionRef) -> DefinitionRef | None:
+        """The project metaclass `__call__` that making an instance of `cls` runs (the
+        metaclass of the nearest class on the way that names one, its nearest `__call__`),
+        where it calls `super().__call__(...)` (or `super(Meta, cls).__call__`)."""
+        for owner in self.base_classes(cls):
+            written = self.by_module[owner.module].classes[owner.qualname].metaclass
+            if written is None:
+                continue
+            meta = self.resolve_local(owner.module, _strip_call(written))
+            if meta is None or meta.qualname not in self.by_module[meta.module].classes:
+                return None
+            for holder in self.base_classes(meta):
+                call = DefinitionRef(holder.module, f"{holder.qualname}.__call__")
+                info = self.function(call)
+                if info is not None:
+                    return call if "super().__call__" in info.callees else None
+            return None
+        return None
+
     def unenterable_base(self, cls: DefinitionRef) -> str | None:
         """The torch or standard-library context manager a project class derives from whose
         subclasses Dynamo cannot enter in a `with` (`SUBCLASSED_CONTEXT_MANAGERS_SKIPPED`), if
@@ -396,6 +423,15 @@ class Project:
             for base in self.by_module[current.module].classes[current.qualname].bases:
                 needs_enter = SUBCLASSED_CONTEXT_MANAGERS_SKIPPED.get(_strip_call(base))
                 if needs_enter is not None and (base_enter_runs or not needs_enter):
+                    return _strip_call(base)
+        return None
+
+    def uncallable_base(self, cls: DefinitionRef) -> str | None:
+        """The class `cls` derives from (itself or through project bases) whose subclasses
+        Dynamo cannot make (`knowledge.curated.UNCALLABLE_SUBCLASSED`), if any."""
+        for current in self.base_classes(cls):
+            for base in self.by_module[current.module].classes[current.qualname].bases:
+                if _strip_call(base) in UNCALLABLE_SUBCLASSED:
                     return _strip_call(base)
         return None
 

@@ -76,8 +76,10 @@ class FunctionFacts(Visitor):
         new_object_calls: frozenset[str] = frozenset(),
         method_holders: frozenset[str] = frozenset(),
         optional_key_dicts: frozenset[str] = frozenset(),
+        uncallable_calls: dict[str, str] | None = None,
         module_method: bool = False,
         eager_init: str = "",
+        eager_call: str = "",
         module_flags: dict[str, bool] | None = None,
     ) -> None:
         self.imports = imports
@@ -104,8 +106,11 @@ class FunctionFacts(Visitor):
         self.method_holders = method_holders
         # Constructor calls as written of TypedDicts Dynamo cannot make (BL515).
         self.optional_key_dicts = optional_key_dicts
+        # Constructor calls as written of subclasses Dynamo cannot make, with the base (BL519).
+        self.uncallable_calls = uncallable_calls or {}
         self.module_method = module_method  # a method of an `nn.Module` class
         self.eager_init = eager_init  # `ScopedFunction.eager_init`
+        self.eager_call = eager_call  # `ScopedFunction.eager_call`
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written

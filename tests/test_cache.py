@@ -326,3 +326,26 @@ def test_a_dangling_gitignore_symlink_is_never_written_through(breaklint, write,
     assert f"'{CACHE}/.gitignore' is a symlink" in result.stderr
     assert not target.exists()
     assert _entries(tmp_path) == []
+
+
+def test_a_package_and_one_of_its_files_alone_each_keep_their_findings(breaklint, write):
+    # In its package, a module is linked to the package's `__init__` by its path: its worker
+    # only indexes it, and its functions are checked against the project's scope. Alone, it
+    # is checked in full. Neither run takes the other's entry for that file.
+    write("models/__init__.py", "")
+    for n in range(3):
+        write(f"models/model{n}.py", MODEL.format(n=n))
+
+    def concise(*args: str) -> list[str]:
+        result = breaklint("--output-format", "concise", *args)
+        assert result.returncode in (0, 1), result.stderr
+        return result.stdout.splitlines()
+
+    package = concise("--no-cache", "models")
+    alone = concise("--no-cache", "models/model1.py")
+    assert len(package) == 9
+    assert alone == [line for line in package if line.startswith("models/model1.py:")]
+    assert len(alone) == 3
+    assert concise("models") == package  # cold, with the cache
+    assert concise("models/model1.py") == alone  # the package's entries do not answer it
+    assert concise("models") == package  # warm

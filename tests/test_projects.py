@@ -39,6 +39,23 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   made: an attribute `__init__` sets, a module-level instance, one imported from another
   module; and the `else` of `if token is None` dead where every caller passes None while
   compiling (mechanism 1);
+- stdlib_queues: `bisect` and `heapq` on plain lists, the methods of a queue or an `Event`
+  `__init__` makes or the compiled code makes in a local, and `with` on a `Condition`
+  (mechanism 4);
+- sorted_dicts: `sorted(d.items())` of a dict of tensors made in the function, and passed to
+  a helper in another module; not a dict of numbers, nor the pairs sorted by name
+  (mechanism 3);
+- element_indices: a 0-dim tensor as an index, known from its making (an element of
+  `torch.unique`'s values or counts, of what keeps their shape, of `torch.randperm`), and a
+  store through a mask into a 0-dim tensor (mechanism 4);
+- generator_breaks: generator functions the compiled code iterates: the first break in one,
+  its own or a call's that breaks inside, gives up on the iterating frame, and a later break
+  in it runs eagerly (info) (mechanism 4);
+- partial_subclasses: making an instance of a project subclass of `functools.partial`, and
+  of a subclass of that subclass in another module; not `functools.partial` itself
+  (mechanism 4);
+- wrapped_contexts: a decorator's wrapper that enters an attribute of its `self` parameter,
+  an object made before the compiled call (mechanism 4);
 - callee_breaks: calls of project functions that break inside them, from summaries of what
   the rules find in each function: in a loop the caller's frame is skipped (told as info at
   the call, certain when the callee's own break is, a maybe through another call), and in a
@@ -396,6 +413,42 @@ EXPECTED = {
         # returns, passes what `set` returns while compiling, None (a local of the wrapper,
         # through `_collector`, an instance made in its module), so its `else` never runs.
     ],
+    "stdlib_queues": [
+        ("model.py", 28, "BL501", "error"),  # `bisect.bisect_left(EDGES, 2.0)`
+        ("model.py", 30, "BL501", "error"),  # `heapq.heapify(sizes)`
+        ("model.py", 32, "BL501", "error"),  # `self.pending.put(2)`: a `queue.Queue`...
+        ("model.py", 33, "BL501", "error"),  # ...and its `get()`
+        ("model.py", 34, "BL501", "error"),  # `self.done.set()`: a `threading.Event`
+        ("model.py", 39, "BL507", "error"),  # `with self.cond:`: a `threading.Condition`
+        ("steps/handoff.py", 5, "BL501", "error"),  # `handed = LifoQueue()`...
+        ("steps/handoff.py", 7, "BL501", "error"),  # ...and `handed.empty()`
+    ],
+    "element_indices": [
+        ("metrics/ranking.py", 5, "BL301", "error"),  # `torch.unique(...)`
+        ("metrics/ranking.py", 8, "BL304", "error"),  # `table[groups[0]]`: counts, cumsum - 1
+        ("metrics/ranking.py", 11, "BL304", "error"),  # `table[order[-1]]`: `torch.randperm`
+        # (not `table[inverse]`: the inverse has the shape of `preds`)
+        ("metrics/scores.py", 6, "BL304", "error"),  # `total[total == 0] = 1.0`, `total` 0-dim
+    ],
+    "generator_breaks": [
+        ("streams/chunks.py", 5, "BL501", "error"),  # `time.time()`: the frame is given up...
+        ("streams/chunks.py", 7, "BL401", "info"),  # ...so the `print` after it runs eagerly
+        ("streams/chunks.py", 12, "BL501", "error"),  # in `clocked`, which `timed` calls...
+        ("streams/chunks.py", 18, "BL401", "info"),  # ...before this `print`
+    ],
+    "partial_subclasses": [
+        ("model.py", 16, "BL519", "error"),  # `bound(scaled, factor=2.0)`
+        ("ops/layers.py", 9, "BL519", "error"),  # `tagged(...)`, a subclass of `bound`
+        # (not `partial(scaled, factor=0.5)`, nor the calls of the instances made)
+    ],
+    "wrapped_contexts": [
+        ("tools/caching.py", 7, "BL507", "warning"),  # `with self.context:` in `wrapper`
+    ],
+    "sorted_dicts": [
+        ("model.py", 18, "BL106", "warning"),  # `sorted(parts.items())`, tensors made here
+        ("parts/merge.py", 3, "BL106", "warning"),  # the same dict, passed to `merged`
+        # (not `sorted(SCALES.items())`: numbers; nor the pairs sorted by `key=`)
+    ],
     "forwarded_keywords": [
         # `float(ta)`, a tensor time that `Solver.advance` passes to `self.step`, which
         # `Euler` overrides
@@ -564,6 +617,22 @@ EXPECTED = {
         ("model.py", 11, "BL515", "error"),  # `Message(...)`: `total=False`
         ("model.py", 12, "BL515", "error"),  # `kinds.Tagged(...)`: its own keys are optional
         ("model.py", 19, "BL515", "error"),  # `Note(...)`: a `NotRequired` key
+    ],
+    "eager_metaclasses": [
+        ("model.py", 26, "BL202", "error"),  # `print` in the loop: `Looped.forward` is skipped
+        ("model.py", 26, "BL401", "error"),
+        # `NoisyStep(x.mean())`: its `__init__` breaks, so the call runs eagerly and Dynamo
+        # compiles `Registered.__call__` as a frame (not for `NoisyStep(2.0)`: constants only)
+        ("registry/meta.py", 6, "BL518", "warning"),
+        # `steps.Shift(x.mean())` in the skipped frame: `Labelled` inherits `Counted.__call__`
+        ("registry/meta.py", 12, "BL518", "warning"),
+        ("registry/steps.py", 14, "BL401", "error"),
+    ],
+    "validated_distributions": [
+        ("policy/heads.py", 7, "BL517", "error"),  # `Normal(..., validate_args=True)`
+        # not line 21: `Independent` checks no parameter of its own
+        ("policy/heads.py", 25, "BL517", "error"),  # `D.categorical.Categorical(...)`
+        ("policy/heads.py", 33, "BL517", "error"),  # `set_default_validate_args(False)`
     ],
     "optional_bounds": [
         # `if max_length is None: max_length = length.max()`: a tensor where a caller passes
@@ -918,6 +987,39 @@ def test_dynamo_breaks_where_a_typed_dict_with_optional_keys_is_made(tmp_path: P
     ]
 
 
+def test_dynamo_breaks_in_a_metaclass_call_where_the_object_is_made_eagerly(
+    tmp_path: Path,
+) -> None:
+    root = PROJECTS / "eager_metaclasses"
+    report = probed_report(root, root / "probes" / "probes.py", tmp_path)
+    assert [
+        (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["status"])
+        for f in report["findings"]
+    ] == [(path, line, code, "confirmed") for path, line, code, _ in EXPECTED["eager_metaclasses"]]
+    # Made where Dynamo traces it, or from constants only: no break in the metaclass.
+    breaks = {
+        p["name"]: sorted(Path(b["path"]).name for b in p["breaks_by_cost"])
+        for p in report["probes"]
+    }
+    assert breaks["probe_clean"] == []
+    assert breaks["probe_constant"] == ["steps.py"]
+
+
+def test_dynamo_breaks_where_a_distribution_validates_and_nowhere_else(tmp_path: Path) -> None:
+    root = PROJECTS / "validated_distributions"
+    report = probed_report(root, root / "probes" / "probes.py", tmp_path)
+    assert [
+        (Path(f["path"]).relative_to(root).as_posix(), f["line"], f["code"], f["status"])
+        for f in report["findings"]
+    ] == [
+        (path, line, code, "confirmed")
+        for path, line, code, _ in EXPECTED["validated_distributions"]
+    ]
+    # Without `validate_args=True` (or with `Independent`'s), `log_prob` and all: one graph.
+    unchecked = [p for p in report["probes"] if p["name"] == "probe_unchecked"]
+    assert [(p["graphs"], p["breaks"], p["frames_skipped"]) for p in unchecked] == [(1, 0, 0)]
+
+
 def test_dynamo_breaks_where_an_if_makes_a_size_a_tensor(tmp_path: Path) -> None:
     assert probed_findings("optional_bounds", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["optional_bounds"]
@@ -1127,6 +1229,52 @@ def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
     ]
 
 
+def test_dynamo_reads_the_value_of_a_0_dim_index(tmp_path: Path) -> None:
+    assert probed_findings("element_indices", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["element_indices"]
+    ]
+
+
+def test_a_generator_runs_eagerly_after_its_first_break(tmp_path: Path) -> None:
+    # Dynamo gives up on `forward` at `time.time()` in the generator it iterates (a frame
+    # skipped there), and on `tally` in `clocked()`, which `timed` calls: it never sees the
+    # `print` of either generator.
+    assert probed_findings("generator_breaks", tmp_path) == [
+        (path, line, code, "confirmed" if severity == "error" else "not-reproduced")
+        for path, line, code, severity in EXPECTED["generator_breaks"]
+    ]
+
+
+def test_dynamo_cannot_make_a_subclass_of_functools_partial(tmp_path: Path) -> None:
+    assert probed_findings("partial_subclasses", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["partial_subclasses"]
+    ]
+
+
+def test_dynamo_cannot_enter_an_attribute_of_a_wrappers_parameter(tmp_path: Path) -> None:
+    # "Unsupported context manager": Dynamo gives up on the wrapper's frame at the `with`.
+    assert probed_findings("wrapped_contexts", tmp_path) == [
+        ("tools/caching.py", 7, "BL507", "confirmed")
+    ]
+
+
+def test_dynamo_cannot_sort_the_items_of_a_dict_of_tensors(tmp_path: Path) -> None:
+    # "sort with non-constant keys" at each flagged `sorted`, and the dict of numbers and the
+    # pairs sorted by their names compile.
+    assert probed_findings("sorted_dicts", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["sorted_dicts"]
+    ]
+
+
+def test_dynamo_breaks_on_sorted_list_helpers_queues_and_conditions(tmp_path: Path) -> None:
+    # Each call breaks under Dynamo 2.13 where it is flagged (a queue's methods enter its
+    # `threading.Condition`: "Unsupported context manager"), `guarded` is skipped at its
+    # `with`, and no other statement breaks.
+    assert probed_findings("stdlib_queues", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["stdlib_queues"]
+    ]
+
+
 def test_dynamo_breaks_where_keywords_passed_on_through_kwargs_arrive(tmp_path: Path) -> None:
     # Each break is where it is flagged, `solve` is skipped (GB0092), and the branch
     # on the number passed the same way does not break (no BL900).
@@ -1326,6 +1474,22 @@ print(json.dumps(sorted(lines)))
 """
     breaks = {(path, line) for path, line in _explained(code, "nested_roots")}
     assert breaks == {(path, line) for path, line, _, _ in EXPECTED["nested_roots"]}
+
+
+def test_neither_capture_knob_removes_the_breaks_of_0_dim_indices() -> None:
+    # With `capture_scalar_outputs` and `capture_dynamic_output_shape_ops` both set, only
+    # `torch.unique` (BL301) compiles: each 0-dim index and the store into a 0-dim tensor still
+    # break (BL304 offers no knob).
+    pytest.importorskip("torch", reason="Dynamo confirms the findings: needs torch")
+    code = _EXPLAIN.format(
+        build="from probes.probes import probe_model; m, args = probe_model(); "
+        "torch._dynamo.config.capture_scalar_outputs = True; "
+        "torch._dynamo.config.capture_dynamic_output_shape_ops = True"
+    )
+    breaks = {(path, line) for path, line in _explained(code, "element_indices")}
+    assert breaks == {
+        (path, line) for path, line, code, _ in EXPECTED["element_indices"] if code == "BL304"
+    }
 
 
 def _explained(code: str, project: str) -> list[list[object]]:

@@ -124,6 +124,10 @@ DYNAMIC_OUTPUT_SHAPE = frozenset(shipped()["dynamic_output_shape"])
 # bounds: a number for one makes a tensor for another a number).
 NUMBER_PARAMETERS: dict[str, dict[str, int]] = shipped()["number_parameters"]["single"]
 LINKED_NUMBER_PARAMETERS: dict[str, dict[str, int]] = shipped()["number_parameters"]["linked"]
+# What validating a `torch.distributions` distribution breaks in compiled code
+# (`generate.distribution_validation`), as shipped: the constructors that break with
+# `validate_args=True`, and whether `set_default_validate_args` breaks.
+DISTRIBUTION_VALIDATION: dict[str, Any] = shipped()["distribution_validation"]
 
 # In-place methods that update a tensor's values as their out-of-place twin computes them
 # (`t.add_(u)` writes `t.add(u)`), and `copy_`, which writes its argument.

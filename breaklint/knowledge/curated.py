@@ -68,6 +68,12 @@ UNTRACEABLE_STDLIB = {
     "traceback.print_stack": "print the stack outside the compiled code",
     "os.getpid": "read the process id outside the compiled code and pass it in",
     "gc.collect": "collect garbage outside the compiled code",
+    # Order-keeping helpers of plain lists (GB0007, measured on 2.13: `bisect_left`, `bisect`,
+    # `insort`; `heappush`, `heappop`, `heapify`; `nsmallest` fails on a builtin operator), and
+    # the queues, which lock a `threading.Condition` (tests/projects/stdlib_queues).
+    "bisect.": "search the sorted values with `torch.searchsorted`, or before the compiled code",
+    "heapq.": "order the values with `sorted` or `torch.topk`, or outside the compiled code",
+    "queue.": "hand values over outside the compiled code (a queue locks a `threading.Condition`)",
 }
 
 # Third-party libraries Dynamo 2.13 always skips (`THIRDPARTY_SKIPLIST` in
@@ -112,10 +118,24 @@ UNTRACEABLE_OBJECT_METHODS = {
     "threading.Lock": frozenset({"acquire", "release"}),
     "threading.RLock": frozenset({"acquire", "release"}),
     "io.StringIO": frozenset({"write"}),
+    # Each method of a queue enters its `threading.Condition` ("Unsupported context manager");
+    # a `SimpleQueue`'s are C methods ("Unsupported method call"). A `Condition`'s and
+    # `Event`'s too (measured on 2.13, tests/projects/stdlib_queues).
+    **dict.fromkeys(
+        ("queue.Queue", "queue.LifoQueue", "queue.PriorityQueue", "queue.SimpleQueue"),
+        frozenset({"put", "get", "put_nowait", "get_nowait", "empty", "qsize", "full"}),
+    ),
+    "threading.Condition": frozenset({"acquire", "release", "wait", "notify", "notify_all"}),
+    "threading.Event": frozenset({"set", "clear", "wait", "is_set"}),
 }
 # Standard-library objects Dynamo 2.13 cannot enter as context managers (`with lock:`: it
 # skips the frame, "Unsupported context manager"), checked by tests/projects/stdlib_objects.
-UNSUPPORTED_CONTEXT_OBJECTS = frozenset({"threading.Lock", "threading.RLock"})
+UNSUPPORTED_CONTEXT_OBJECTS = frozenset(
+    {
+        "threading.Lock", "threading.RLock", "threading.Condition", "threading.Semaphore",
+        "threading.BoundedSemaphore",
+    }
+)  # fmt: skip
 # Context managers Dynamo 2.13 enters when an object made before the compiled frame holds one
 # (`with self.ctx:`, `self.ctx = torch.autocast(...)` in `__init__`). It cannot enter any other
 # object it did not see made: the frame is skipped ("Unsupported context manager", GB0142), for
@@ -184,6 +204,10 @@ DYNAMIC_SHAPE_MODULES = frozenset({"torch.nn.CTCLoss", "torch.nn.AdaptiveLogSoft
 # ("TypedDict with optional keys", GB0257); one whose keys are all required is traced as the
 # dict it makes (measured; tests/projects/typed_dicts).
 TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
+# Classes whose project subclasses Dynamo 2.13 cannot call: making an instance of a subclass of
+# `functools.partial` breaks the graph ("Unsupported function call", GB0147), where
+# `functools.partial` itself is traced (measured; tests/projects/partial_subclasses).
+UNCALLABLE_SUBCLASSED = frozenset({"functools.partial"})
 # Methods of standard-library objects that Dynamo 2.13 traces as draws: it keeps the number
 # in the graph as a 0-d tensor, so a use that needs the number itself (a branch, `int()`)
 # breaks, and a tensor operand (`x * rng.random()`) does not (measured on a module-level

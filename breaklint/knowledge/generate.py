@@ -24,7 +24,7 @@ from typing import Any
 from breaklint.knowledge.versions import data_file
 
 # Format of the answer; `answers.py` keys its cache on it.
-VERSION = 4
+VERSION = 5
 
 # How each kind of traced value is written in a probe, and the uses whose probes decide which
 # uses break. `V` stands for the value, `x` for the compiled function's tensor argument.
@@ -506,6 +506,82 @@ def dynamic_output_shape() -> list[str]:
     return sorted(public)
 
 
+def _breaks(function: Callable[..., Any], *arguments: Any) -> bool | None:
+    """Whether compiling `function` (one tensor operation before what it tests, one after)
+    leaves more than one graph or a counted break; None when it raised."""
+    import torch
+    from torch._dynamo.utils import counters
+
+    graphs: list[Any] = []
+
+    def record(graph_module: torch.fx.GraphModule, example_inputs: Any) -> Callable[..., Any]:
+        graphs.append(graph_module)
+        return graph_module.forward
+
+    def probe(*values: Any) -> Any:
+        return function(*(value * 2 for value in values)) * 2
+
+    torch._dynamo.reset()
+    counters.clear()
+    try:
+        torch.compile(probe, backend=record)(*arguments)
+    except Exception:
+        return None
+    finally:
+        torch._dynamo.reset()
+    return len(graphs) != 1 or bool(counters["graph_break"])
+
+
+def distribution_validation() -> dict[str, Any]:
+    """What validating a `torch.distributions` distribution costs in compiled code.
+
+    Dynamo turns the default validation off when it first compiles
+    (`Distribution.set_default_validate_args(False)`), so only `validate_args=True` validates.
+    A constructor then checks each parameter of `arg_constraints` and calls
+    `constraints.is_dependent`, a function Dynamo skips ("Attempted to call function marked as
+    skipped", GB0007): `constructors` are the public classes whose `arg_constraints` (torch's
+    table) is not empty, when `Normal(..., validate_args=True)` measures the break; a class
+    whose `arg_constraints` is a property is left out. `set_default_validate_args`: whether
+    calling it in compiled code breaks (it sets a class attribute: "setattr() on unsupported
+    type")."""
+    import inspect
+
+    import torch
+    from torch import distributions
+
+    location, scale = torch.zeros(3), torch.ones(3)
+    validated = _breaks(
+        lambda m, s: distributions.Normal(m, s, validate_args=True).loc, location, scale
+    )
+    unvalidated = _breaks(lambda m, s: distributions.Normal(m, s).loc, location, scale)
+    constructors: list[str] = []
+    if validated and unvalidated is False:
+        for name in dir(distributions):
+            value = getattr(distributions, name)
+            table = inspect.getattr_static(value, "arg_constraints", None)
+            if (
+                not name.startswith("_")
+                and inspect.isclass(value)
+                and issubclass(value, distributions.Distribution)
+                and isinstance(table, dict)
+                and table
+            ):
+                constructors.append(f"torch.distributions.{name}")
+                module = value.__module__
+                if module.startswith("torch.distributions."):
+                    constructors.append(f"{module}.{value.__name__}")
+    Distribution = distributions.Distribution
+
+    def set_default(value: torch.Tensor) -> torch.Tensor:
+        Distribution.set_default_validate_args(False)
+        return value + 1
+
+    return {
+        "constructors": sorted(set(constructors)),
+        "set_default_validate_args": bool(_breaks(set_default, location)),
+    }
+
+
 def answer() -> dict[str, Any]:
     import torch
 
@@ -523,6 +599,7 @@ def answer() -> dict[str, Any]:
         "tensor_methods": tensor_methods(),
         "dynamic_output_shape": dynamic_output_shape(),
         "number_parameters": number_parameters(),
+        "distribution_validation": distribution_validation(),
     }
 
 

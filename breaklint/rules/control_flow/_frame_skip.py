@@ -266,14 +266,14 @@ def after_skip(
         and (
             all_rules()[report.code].breaks_graph or report.code == skips
             if certain
-            else _about_a_break(report) and severity_of(report) is Severity.ERROR
+            else restates_a_break(report) and severity_of(report) is Severity.ERROR
         )
         else report
         for report in reports
     ]
 
 
-def _about_a_break(report: Report) -> bool:
+def restates_a_break(report: Report) -> bool:
     """A break, or a finding that a break skips the frame (BL202, BL204)."""
     rule = all_rules()[report.code]
     return rule.breaks_graph or issubclass(rule, FrameSkip)

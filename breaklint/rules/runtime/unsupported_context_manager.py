@@ -4,7 +4,7 @@ import ast
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from breaklint.class_attributes import made_by, made_object
+from breaklint.class_attributes import bind_made, made_by, made_object
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import nullcontext_fix, offer
 from breaklint.knowledge.curated import (
@@ -135,8 +135,9 @@ Flags `with` on the torch context managers that Dynamo does not support:
 `torch.random.fork_rng`, `torch.autograd.detect_anomaly`, `torch.autograd.set_detect_anomaly`,
 `torch.autograd.graph.save_on_cpu`, `torch.autograd.graph.saved_tensors_hooks` and
 `torch.device` (`with torch.device("cpu"):`, the default device for new tensors), and `with`
-on a `threading.Lock` or `RLock` known from where it is made: `lock = Lock()` earlier in the
-function, or `self.lock = threading.Lock()` in a method of the class. The grad modes,
+on a `threading.Lock`, `RLock`, `Condition` or `Semaphore` known from where it is made:
+`lock = Lock()` earlier in the function, or `self.lock = threading.Lock()` in a method of the
+class. The grad modes,
 autocast, `torch.nn.attention.sdpa_kernel` and profiler ranges are supported and not flagged.
 
 It flags `with Quiet():` where `Quiet` is a class of the project deriving from
@@ -150,8 +151,9 @@ enters only the context managers it sees made in the frame, or a held autocast,
 `contextlib.nullcontext` or profiler range. A held grad mode is an error; another maker (the
 project's own class, or a function whose return it does not know) is a warning. So is `with`
 on an object passed in: a parameter of the function that it never rebinds (`with context:`),
-or `self.<attribute>` that the class's methods set only to one of their parameters
-(`self.handler = handler`).
+an attribute of one (`with options.context:`; in a function defined inside another, a
+decorator's wrapper, `with self.context:` too), or `self.<attribute>` that the class's methods
+set only to one of their parameters (`self.handler = handler`).
 """
     why = """
 Dynamo knows how to record a few context managers in a graph. The others change global state
@@ -249,12 +251,7 @@ compiled = torch.compile(attend)
     def visit_Assign(self, node: ast.Assign) -> None:
         value = node.value
         made = self.context.facts.resolve(value.func) if isinstance(value, ast.Call) else None
-        for target in node.targets:
-            if isinstance(target, ast.Name):
-                if made in UNSUPPORTED_CONTEXT_OBJECTS:
-                    self._made[target.id] = made
-                else:
-                    self._made.pop(target.id, None)
+        bind_made(self._made, node.targets, made, UNSUPPORTED_CONTEXT_OBJECTS)
 
     def restate(self, reports: list[Report]) -> list[Report]:
         """Dynamo skips the frame at the first such `with`: it traces nothing after it in this
@@ -329,6 +326,15 @@ compiled = torch.compile(attend)
             and self.context.self_assignments.passed_in(manager.attr)
         ):
             how = f"a method sets `self.{manager.attr}` to one of its parameters"
+        elif (
+            isinstance(manager, ast.Attribute)
+            and isinstance(manager.value, ast.Name)
+            and manager.value.id in _parameters(self.context.definition, keep_self=self._nested())
+            and not _rebinds(self.context.definition, manager.value.id)
+        ):
+            # What an attribute of a parameter holds was made before the call; in a function
+            # defined inside another (a decorator's wrapper) `self` is a parameter like any other.
+            how = f"an attribute of the parameter `{manager.value.id}`"
         else:
             return False
         self.report(
@@ -338,6 +344,11 @@ compiled = torch.compile(attend)
             severity=Severity.WARNING,
         )
         return True
+
+    def _nested(self) -> bool:
+        """Whether the function walked is defined inside another (a decorator's wrapper):
+        its walk is its own, under the enclosing function's name."""
+        return self.context.function.rpartition(".")[2] != self.context.definition.name
 
     def _report_held(self, manager: ast.expr) -> bool:
         """`with self.ctx:` on what the class's methods made before the call: whether it was
@@ -361,10 +372,12 @@ compiled = torch.compile(attend)
         return True
 
 
-def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+def _parameters(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, keep_self: bool = False
+) -> set[str]:
     arguments = function.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    return {argument.arg for argument in every if argument.arg not in ("self", "cls")}
+    return {argument.arg for argument in every if keep_self or argument.arg not in ("self", "cls")}
 
 
 def _rebinds(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:

@@ -4,7 +4,7 @@ import ast
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from breaklint.class_attributes import made_by
+from breaklint.class_attributes import bind_made, made_by
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import GUARD, guard_fix, nullcontext_fix, offer, owns_its_lines, tensor_valued
 from breaklint.kinds import Kind
@@ -211,11 +211,15 @@ Flags calls into `time`, Python's `random`, `json`, `pickle`, `zlib`, `datetime`
 (`warnings.simplefilter`, `warnings.filterwarnings`), `copy.deepcopy` and `copy.copy`,
 `sys._getframe` and what reads the stack through it (`inspect.currentframe`, `inspect.stack`,
 `traceback.format_stack`, `extract_stack`, `print_stack`), `os.getpid`, `gc.collect` and
-`importlib.import_module` in compiled code, and the methods Dynamo cannot
+`importlib.import_module`, `bisect` and `heapq` (`bisect_left`, `heappush`...) and `queue`
+(`queue.Queue()`) in compiled code, and the methods Dynamo cannot
 trace of standard-library objects: a `contextvars.ContextVar`'s `get`, `set` and `reset`, a
-`threading.Lock`'s or `RLock`'s `acquire` and `release`, an `io.StringIO`'s `write`. The
-object is known from where it is made: `self.var = ContextVar(...)` in a method of the class,
-or `VAR = ContextVar(...)` at the top of the module or of the module it is imported from.
+`threading.Lock`'s or `RLock`'s `acquire` and `release`, an `io.StringIO`'s `write`, a
+queue's `put`, `get`, `empty`, `qsize`... (`Queue`, `LifoQueue`, `PriorityQueue`,
+`SimpleQueue`), a `threading.Event`'s `set`, `clear`, `wait`, `is_set` and a `Condition`'s.
+The object is known from where it is made: `self.var = ContextVar(...)` in a method of the
+class, `VAR = ContextVar(...)` at the top of the module or of the module it is imported from,
+or `q = LifoQueue()` earlier in the function.
 
 `copy.copy` is an error where it copies a tensor, a container of tensors or a dict or list made
 in place, and a warning elsewhere: Dynamo traces the shallow copy of some objects of plain
@@ -421,6 +425,9 @@ their results must come from outside the compiled code.
         self._iterated: set[int] = set()
         # `steps = tqdm(steps)`: the statement, by the id of its call
         self._rewrapped: dict[int, ast.Assign] = {}
+        # Locals bound to an object made here whose methods Dynamo cannot trace (`q =
+        # LifoQueue()`): its class, until rebound.
+        self._made_here: dict[str, str] = {}
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         if isinstance(node, ast.For):
@@ -430,8 +437,11 @@ their results must come from outside the compiled code.
     visit_AsyncFor = visit_For
 
     def visit_Assign(self, node: ast.Assign) -> None:
-        """`steps = tqdm(steps, ...)`: the bar replaces the steps it wraps, for loops later on."""
+        """`steps = tqdm(steps, ...)`: the bar replaces the steps it wraps, for loops later on.
+        `q = LifoQueue()`: the class of the object the local holds, for its methods."""
         value = node.value
+        made = self.context.facts.resolve(value.func) if isinstance(value, ast.Call) else None
+        bind_made(self._made_here, node.targets, made, UNTRACEABLE_OBJECT_METHODS)
         if len(node.targets) == 1 and isinstance(value, ast.Call) and value.args:
             target, wrapped = node.targets[0], value.args[0]
             same = (
@@ -592,6 +602,8 @@ their results must come from outside the compiled code.
 
     def _made_by(self, receiver: ast.expr) -> tuple[str, ...]:
         context = self.context
+        if isinstance(receiver, ast.Name) and receiver.id in self._made_here:
+            return (self._made_here[receiver.id],)
         return made_by(receiver, context.facts.held_objects, context.self_assignments)
 
     def _object_draw(self, node: ast.Call) -> str | None:

@@ -192,6 +192,11 @@ FULL_REDUCTIONS = frozenset(
 # torch functions whose result has one dimension, whatever their arguments: a loop over it
 # binds 0-dim tensors.
 VECTOR_FUNCTIONS = frozenset({"torch.arange", "torch.randperm", "torch.linspace"})
+# Tensor methods whose result has the shape of their tensor (given no dimension to reduce):
+# applied to a tensor of one dimension, one dimension still.
+SHAPE_KEEPING_METHODS = frozenset(
+    {"cumsum", "cumprod", "clone", "detach", "long", "int", "float", "abs", "neg", "flip"}
+)
 # torch functions that make a tensor of the Python numbers passed (`torch.as_tensor(n)`), and
 # those that keep such tensors so (`torch.min(torch.as_tensor(g), torch.as_tensor(n))`): Dynamo's
 # fake tensor keeps their value, so a size read from one is a number it knows (measured on 2.13;
@@ -222,6 +227,11 @@ class TensorSizeArgument(Rule):
         "dimension left (a 0-dim tensor), Dynamo must read its value and breaks the graph "
         "here (a tensor of indices with a dimension is fine)"
     )
+    zero_dim_store_message = (
+        "`{target}` is a 0-dim tensor: a store through a mask (`{written} = ...`) must read "
+        "the mask's one value, a data-dependent operator, and Dynamo breaks the graph here"
+    )
+    zero_dim_store_hint = "select instead: `s = torch.where(mask, value, s)`"
     index_hint = (
         "index with a tensor of indices that keeps a dimension (`x[:, idx[i : i + 1]]`, "
         "`torch.index_select`), or loop over Python ints"
@@ -259,9 +269,16 @@ and for what a loop over a tensor of one dimension binds (`rows, cols = torch.wh
 `for a, p in zip(rows, cols): d[a, p]`, or `for i in torch.arange(n): x[i]`), a warning for
 an element of a loop variable that iterates over a tensor (`for pair in pairs:
 out[pair[0], pair[1]] = v`), which is a 0-dim tensor when the tensor has two dimensions and a
-tensor of indices otherwise. Other elements of tensors (`x[:, idx[i]]`, `x[order[0]]`) are not
-flagged: a tuple or list of index tensors reads the same, and an element of a tensor with two
-dimensions (`x[edge_index[0]]`) is a tensor of indices.
+tensor of indices otherwise. An element at an index written in the code of a tensor known to
+have one dimension is an error too (`order = torch.randperm(n); x[order[0]]`; `values, counts =
+torch.unique(t, return_counts=True)` then `x[(counts.cumsum(0) - 1)[0]]`: the values and
+counts of a `unique` without `dim`, and what keeps their shape, element by element arithmetic
+with numbers, `cumsum`, `flip`...). Other elements of tensors (`x[:, idx[i]]`, `x[order[0]]`
+where `order` is a parameter) are not flagged: a tuple or list of index tensors reads the
+same, and an element of a tensor with two dimensions (`x[edge_index[0]]`) is a tensor of
+indices. So is a store through a mask into a 0-dim tensor (`s = x.sum(); s[s == 0] = 1.0`):
+the mask has no dimension either, and Dynamo reads its value (an augmented store, `s[m] *=
+2`, is BL302's: it reads `s[m]` first). Neither capture knob removes these breaks.
 
 It also flags a tensor given where torch reads a Python number, as measured for the installed
 torch's operators (the knowledge's `number_parameters`): an `alpha` (`x.add(y, alpha=t)`), a
@@ -397,6 +414,8 @@ compiled = torch.compile(clipped)
         # Locals bound to a tensor made of Python numbers (`g = torch.as_tensor(n)`), until
         # rebound.
         self._number_tensors: set[str] = set()
+        # The targets of augmented assignments (`s[m] *= 0`: BL302 flags the masked read).
+        self._augmented: set[int] = set()
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
@@ -419,9 +438,18 @@ compiled = torch.compile(clipped)
         ):
             # `rows, cols = torch.where(mask)`: one index tensor per dimension
             self._vectors.update(e.id for e in target.elts if isinstance(e, ast.Name))
+        elif len(node.targets) == 1 and isinstance(target, ast.Tuple):
+            # `values, counts = torch.unique(x, return_counts=True)`
+            vectors = self._unique_vectors(node.value, len(target.elts))
+            self._vectors.update(
+                e.id
+                for at, e in enumerate(target.elts)
+                if at in vectors and isinstance(e, ast.Name)
+            )
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self._forget(node.target)
+        self._augmented.add(id(node.target))
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         self._forget(node.target)
@@ -429,7 +457,8 @@ compiled = torch.compile(clipped)
     def _forget(self, target: ast.expr) -> None:
         # Most targets are a name: no walk of a tree of one node for every assignment.
         for bound in (target,) if type(target) is ast.Name else ast.walk(target):
-            if isinstance(bound, ast.Name):
+            # Not the names a store reads: `s[m] = 0` leaves `s` what it was.
+            if isinstance(bound, ast.Name) and isinstance(bound.ctx, ast.Store):
                 self._reductions.discard(bound.id)
                 self._vectors.discard(bound.id)
                 self._number_tensors.discard(bound.id)
@@ -439,6 +468,19 @@ compiled = torch.compile(clipped)
         tensor of `torch.where(mask)` (`torch.where(mask)[0]`)."""
         if isinstance(value, ast.Name):
             return value.id in self._vectors and self.context.facts.kind(value).is_tensor
+        facts = self.context.facts
+        if isinstance(value, ast.BinOp):
+            # `counts - 1`: a vector and a number, element by element
+            parts = (value.left, value.right)
+            return any(self._vector(p) for p in parts) and all(
+                self._vector(p) or facts.kind(p) is Kind.PYTHON for p in parts
+            )
+        if isinstance(value, ast.Call) and self._unique_vectors(value, 1):
+            return True  # `torch.unique(x)`: its distinct values, flattened
+        call = facts.tensor_method(value) if isinstance(value, ast.Call) else None
+        if call is not None and call[1] in SHAPE_KEEPING_METHODS:
+            # `counts.cumsum(0)`: the shape kept (a `dim` other than 0 would raise)
+            return self._vector(call[0])
         if isinstance(value, ast.Subscript):
             index = value.slice
             return (
@@ -451,6 +493,36 @@ compiled = torch.compile(clipped)
             isinstance(value, ast.Call)
             and self.context.facts.resolve(value.func) in VECTOR_FUNCTIONS
         )
+
+    def _unique_vectors(self, value: ast.expr, results: int) -> set[int]:
+        """`torch.unique(x, ...)` (or `x.unique(...)`) with no `dim`, whose results are
+        unpacked into `results` names: the positions of those of one dimension, the distinct
+        values and their counts (the inverse has the shape of `x`)."""
+        if not isinstance(value, ast.Call):
+            return set()
+        facts = self.context.facts
+        call = facts.tensor_method(value)
+        if facts.resolve(value.func) == "torch.unique":
+            given = len(value.args) - 1
+        elif call is not None and call[1] == "unique" and facts.kind(call[0]).is_tensor:
+            given = len(value.args)
+        else:
+            return set()
+        flags = {k.arg: k.value for k in value.keywords}
+        if given > 0 or "dim" in flags or None in flags:
+            return set()  # `sorted`, `return_inverse` given by position, or a `dim`
+        returned = {}
+        for flag in ("return_inverse", "return_counts"):
+            given_value = flags.get(flag)
+            if given_value is None:
+                returned[flag] = False
+            elif isinstance(given_value, ast.Constant) and isinstance(given_value.value, bool):
+                returned[flag] = given_value.value
+            else:
+                return set()  # decided by a value this rule does not know
+        if 1 + sum(returned.values()) != results:
+            return set()
+        return {0, results - 1} if returned["return_counts"] else {0}
 
     def _number_tensor(self, value: ast.expr) -> bool:
         """A tensor made of Python numbers: `torch.as_tensor(n)` or `torch.tensor(n)` of a value
@@ -591,6 +663,7 @@ compiled = torch.compile(clipped)
             if bound is not None
         ]
         self._check(bounds, "slicing")
+        self._check_zero_dim_store(node)
         for part in slices:
             if not isinstance(part, ast.Slice):
                 self._check_index(part)
@@ -688,12 +761,38 @@ compiled = torch.compile(clipped)
                 self.report(value, message, severity=severity, fix=fix)
                 return
 
+    def _check_zero_dim_store(self, node: ast.Subscript) -> None:
+        """`s[mask] = 0` where `s` is a 0-dim tensor (`s = x.sum()`): the mask has no
+        dimension either, and Dynamo reads its value (GB0033, whatever the capture knobs)."""
+        facts = self.context.facts
+        target = node.value
+        if (
+            isinstance(node.ctx, ast.Store)
+            and id(node) not in self._augmented
+            and isinstance(target, ast.Name)
+            and target.id in self._reductions
+            and facts.kind(target).is_tensor
+            and facts.kind(node.slice).is_tensor
+        ):
+            message = self.zero_dim_store_message.format(
+                target=target.id, written=ast.unparse(node)
+            )
+            self.report(node, message, hint=self.zero_dim_store_hint)
+
     def _check_index(self, part: ast.expr) -> None:
         """A 0-dim tensor as an integer index: Dynamo reads its value (GB0033)."""
         facts = self.context.facts
         # A local is checked again: a form not followed here may have rebound it to a number.
         reduced = isinstance(part, ast.Name) and part.id in self._reductions
         if (reduced and facts.kind(part).is_tensor) or self._full_reduction(part):
+            self.report(part, self.index_message.format(argument=ast.unparse(part)))
+            return
+        if (
+            isinstance(part, ast.Subscript)
+            and _int_constant(part.slice)
+            and self._vector(part.value)
+        ):
+            # `x[order[0]]`: an element of a tensor of one dimension, a 0-dim tensor
             self.report(part, self.index_message.format(argument=ast.unparse(part)))
             return
         element = (
@@ -709,6 +808,13 @@ compiled = torch.compile(clipped)
             message = self.maybe_index_message.format(argument=ast.unparse(part))
             hint = None if fix else self.index_hint
             self.report(part, message, hint=hint, fix=fix, severity=Severity.WARNING)
+
+
+def _int_constant(node: ast.expr) -> bool:
+    """`0` or `-1`: an int written in the code."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int
 
 
 def _bound_once_for(nodes: list[ast.AST], name: ast.Name, loop: ast.For) -> ast.expr | None:

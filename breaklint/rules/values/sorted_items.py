@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import offer
+from breaklint.kinds import Kind
 from breaklint.rule import FixExample, Rule
 
 if TYPE_CHECKING:
@@ -62,7 +63,8 @@ class SortedItems(Rule):
     what = """
 Flags `sorted(kwargs.items())` without a `key`, where `kwargs` is the function's `**`
 parameter: the keyword arguments of the call, which in compiled code are often tensors or
-modules.
+modules; and `sorted(d.items())` without a `key` where `d` is known to be a dict of tensors
+(made in the function, or passed by its callers).
 """
     why = """
 Without a `key`, `sorted` orders the pairs themselves, so Dynamo has to compare tuples that
@@ -85,7 +87,8 @@ by name alone they come out in the same order, and Dynamo sorts the names.
 Safe fix: `sorted(kwargs.items())` becomes `sorted(kwargs.items(), key=lambda item: item[0])`.
 `kwargs` is a dict (the `**` parameter always is), whose names are unique: two pairs never tie
 on their names, so comparing the names alone gives the order comparing the pairs gave, and no
-value is ever compared. A `reverse=` argument is kept.
+value is ever compared. A `reverse=` argument is kept. The same for `sorted(d.items())` of a
+dict of tensors: a mapping's names are unique too.
 """
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -107,9 +110,11 @@ value is ever compared. A `reverse=` argument is kept.
         ):
             return
         keywords = self.context.definition.args.kwarg
-        if keywords is None or keywords.arg != items.func.value.id:
+        named = items.func.value.id
+        held = facts.kind(items.func.value) is Kind.TENSORS  # a dict of tensors
+        if not held and (keywords is None or keywords.arg != named):
             return
-        written = f"{keywords.arg}.items()"
+        written = f"{named}.items()"
         fix = offer(
             self.context,
             node,
