@@ -275,3 +275,100 @@ def test_an_early_return_on_a_tensor_test_becomes_a_returned_where(
     plan = plan_fixes(fixable, unsafe=True)
     assert plan.problems == {}
     assert plan.files[0].fixed == source.replace(ending, written)
+
+
+HOISTED = """import torch
+
+
+def step(x):
+    y = x * 2
+    s = y.sum()
+    {branch}
+    return {returned}
+
+
+compiled = torch.compile(step)
+"""
+
+HOISTED_CASES = [
+    # intermediates of one branch, then the name both branches assign
+    (
+        "if y.sum() > 0:\n        s = y.abs().amax()\n        z = y / s\n    else:\n        z = y",
+        "z",
+        True,
+    ),
+    # intermediates in both branches, each its own
+    (
+        "if y.sum() > 0:\n        s = y.amax()\n        z = y / s\n    else:\n"
+        "        t = y.amin()\n        z = y - t",
+        "z",
+        True,
+    ),
+    # no `else`: the last statement's name keeps its value otherwise
+    ("if y.mean() > 0:\n        s = y.std()\n        y = y / s", "y", True),
+    # an intermediate read after the `if` (it would now be bound on both ways)
+    (
+        "if y.sum() > 0:\n        s = y.amax()\n        z = y / s\n    else:\n        z = y",
+        "z + s",
+        False,
+    ),
+    # a chosen value reads an intermediate its branch binds after it (the old value)
+    (
+        "if y.sum() > 0:\n        z = y / 2\n        s = y.amax()\n    else:\n        z = y",
+        "z",
+        True,
+    ),
+    (
+        "if y.sum() > 0:\n        z = y / s\n        s = y.amax()\n    else:\n        z = y",
+        "z",
+        False,
+    ),
+    # (`s` is bound before the `if`: the fix rebinds it only where nothing else reads it)
+    # the other branch reads a name this branch's intermediate binds
+    (
+        "if y.sum() > 0:\n        s = y.amax()\n        z = y / s\n    else:\n        z = y + s",
+        "z",
+        False,
+    ),
+    # the test reads the intermediate
+    (
+        "if y.sum() > s:\n        s = y.amax()\n        z = y / s\n    else:\n        z = y",
+        "z",
+        False,
+    ),
+    # a chosen value reads another chosen name
+    (
+        "if y.sum() > 0:\n        s = y.amax()\n        a = y / s\n        b = a + 1\n    else:\n"
+        "        a = y\n        b = y - 1",
+        "a + b",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("branch", "returned", "offered"), HOISTED_CASES)
+def test_intermediate_values_of_a_branch_are_computed_before_the_choice(
+    tmp_path: Path, branch: str, returned: str, offered: bool
+) -> None:
+    source = HOISTED.format(branch=branch, returned=returned)
+    fixed = _checked_fix(tmp_path, source, offered)
+    if fixed is None:
+        return
+    assert "if " not in fixed.split("def step")[1]
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    from breaklint.dynamic import torch_shim
+
+    for sign in (1.0, -1.0):  # both ways of the branch
+        x = sign * (torch.rand(6) + 0.1)
+        results = []
+        for text in (source, fixed):
+            namespace: dict[str, Any] = {}
+            exec(compile(text, "example.py", "exec", dont_inherit=True), namespace)
+            captured = torch_shim.capture(lambda run, x=x: run(x), namespace["step"])
+            results.append(
+                (namespace["step"](x), len(captured.ops_per_graph), len(captured.breaks))
+            )
+        (before, _, breaks_before), (after, graphs, breaks) = results
+        assert breaks_before > 0
+        assert (graphs, breaks) == (1, 0)
+        torch.testing.assert_close(after, before)

@@ -179,6 +179,52 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.SimpleStatementLine([assign], leading_lines=above)
 
 
+def where_hoisted(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-hoisted` fix: an `if`/`else` whose branches assign intermediate names
+    besides those they choose (with an `else`, the names both assign; without, the last
+    statement's) becomes the intermediate assignments, each branch's in order, then `name =
+    torch.where(cond, a, b)` per chosen name (`name` itself as `b` without `else`), after
+    `condition_holds = cond` where there are several."""
+    import libcst as cst
+
+    from breaklint.rewrites import branch_comments, call, graph_condition, torch_function
+
+    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    blocks: list[Any] = [node.body.body]  # assignment lines only, as the rule checked
+    if isinstance(node.orelse, cst.Else):
+        blocks.append(node.orelse.body.body)
+    assigned = [cst_assignments(cst.IndentedBlock(list(block))) for block in blocks]
+    names = [[name for name, _ in pairs] for pairs in assigned]
+    chosen = [n for n in names[0] if n in names[1]] if len(names) == 2 else names[0][-1:]
+    values = [dict(pairs) for pairs in assigned]
+    statements: list[cst.SimpleStatementLine] = []
+    test = graph_condition(node.test, fix.torch)
+    if len(chosen) > 1:
+        bound = cst.Assign([cst.AssignTarget(cst.Name(CONDITION_NAME))], test)
+        statements.append(cst.SimpleStatementLine([bound]))
+        test = cst.Name(CONDITION_NAME)
+    for block, block_names in zip(blocks, names, strict=True):
+        for line, name in zip(block, block_names, strict=True):
+            if name not in chosen:
+                assert isinstance(line, cst.SimpleStatementLine)
+                statements.append(
+                    line.with_changes(
+                        leading_lines=[], trailing_whitespace=cst.TrailingWhitespace()
+                    )
+                )
+    where = torch_function(fix.torch, "where")
+    for name in chosen:
+        kept = values[1][name] if len(values) == 2 else cst.Name(name)
+        assign = cst.Assign(
+            [cst.AssignTarget(cst.Name(name))], call(where, test, values[0][name], kept)
+        )
+        statements.append(cst.SimpleStatementLine([assign]))
+    above = [*node.leading_lines, *branch_comments(node)]
+    statements[0] = statements[0].with_changes(leading_lines=above)
+    return cst.FlattenSentinel(statements)
+
+
 def where_told(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `where-told` fix: an `if`/`else` whose branches tell and assign (one branch may
     only tell) becomes `if torch.compiler.is_compiling():` with `name = torch.where(cond, ...)`

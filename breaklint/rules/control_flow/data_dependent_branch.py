@@ -18,6 +18,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     logical_value,
     stacked_truths,
     where_expression,
+    where_hoisted,
     where_in_place,
     where_return,
     where_return_early,
@@ -672,6 +673,76 @@ compiled = torch.compile(checked)
 """,
             probe="(checked, (torch.randn(8),))",
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def rotary(positions, inv_freq, base_len):
+    longest = positions.max() + 1
+    # longer sequences than trained on: slower frequencies
+    if longest > base_len:
+        scale = longest / base_len
+        freq = inv_freq / scale
+    else:
+        freq = inv_freq
+    return positions.float().unsqueeze(-1) * freq
+
+
+compiled = torch.compile(rotary)
+""",
+            after="""
+import torch
+
+
+def rotary(positions, inv_freq, base_len):
+    longest = positions.max() + 1
+    # longer sequences than trained on: slower frequencies
+    scale = longest / base_len
+    freq = torch.where(longest > base_len, inv_freq / scale, inv_freq)
+    return positions.float().unsqueeze(-1) * freq
+
+
+compiled = torch.compile(rotary)
+""",
+            probe="(rotary, (torch.randint(0, 16, (2, 8)), torch.rand(4), 4))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def split_gain(x):
+    y = x * 2
+    if y.sum() > 0:
+        s = y.abs().amax()
+        low = y / s
+        high = y * s
+    else:
+        low = y
+        high = y + 1
+    return low - high
+
+
+compiled = torch.compile(split_gain)
+""",
+            after="""
+import torch
+
+
+def split_gain(x):
+    y = x * 2
+    condition_holds = y.sum() > 0
+    s = y.abs().amax()
+    low = torch.where(condition_holds, y / s, y)
+    high = torch.where(condition_holds, y * s, y + 1)
+    return low - high
+
+
+compiled = torch.compile(split_gain)
+""",
+            probe="(split_gain, (torch.randn(8),))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
@@ -685,6 +756,7 @@ compiled = torch.compile(checked)
         "while-loop": while_loop,
         "where-told": where_told,
         "where-in-place": where_in_place,
+        "where-hoisted": where_hoisted,
         "stacked": stacked_truths,
     }
     fix_safety = """
@@ -708,6 +780,18 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   `torch.nn` submodule of the class) or a number, or of no known kind (a project submodule's call)
   beside a certain tensor for the same name. The comments inside the `if` and its `else`
   are kept, each on a line of its own, above the statement the fix writes.
+- an `if`/`else` (or an `if` alone) whose branches only assign plain names, some of them
+  intermediate values one branch computes on the way (`scale = n / base` then `freq = f /
+  scale`), becomes those intermediate assignments, each branch's in order, then `name =
+  torch.where(cond, a, b)` for each name both branches assign (without `else`: the last
+  statement's name, which keeps its value otherwise; after `condition_holds = cond` where
+  there are several). Offered where no intermediate name is read anywhere else in the
+  function or in the test, each is bound to a tensor or a number, the chosen values read
+  no other chosen name, and no statement reads what the other branch's intermediates bind
+  or what its own branch chose before it: the order of the reads is kept. Both branches'
+  intermediates are now computed on every call (time, and an error where the untaken branch
+  used to be skipped: a division by zero gives `inf` in the untaken side, which `where`
+  then drops).
 - an `if`/`else` whose branches only update the same tensors in place, in the same order
   (`self.low.copy_(x.min())` / `self.low.lerp_(x.min(), 0.1)`: each statement a chain of
   in-place methods that update values, on a name or an attribute bound to a tensor; an `if`
@@ -929,6 +1013,9 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         early = self._early_return_fix(node)
         if early is not None:
             return early
+        hoisted = self._hoisted_fix(node)
+        if hoisted is not None:
+            return hoisted
         chosen = _assignments(node.body)
         if chosen is None:
             return self._in_place_fix(node)
@@ -945,6 +1032,44 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None  # the condition would be computed once per name
         message = "choose in the graph: `{torch}.where(...)`"
         return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
+
+    def _hoisted_fix(self, node: ast.If) -> Fix | None:
+        """`where-hoisted`: an `if` (and its `else`) that only assigns plain names, some of
+        them only intermediate values of one branch (`scale = m / n` then `f = f0 / scale`):
+        those statements run before, whatever the test, and each name the branches choose
+        (`_hoisting`) is `torch.where(cond, a, b)`. An intermediate name must be read nowhere
+        else in the function (nor in the test), and bound to a tensor or a number."""
+        split = _hoisting(node)
+        line = self.context.source.lines[node.lineno - 1].lstrip()
+        if split is None or not line.startswith("if"):
+            return None
+        outputs, temporaries = split
+        function = self.context.definition
+        inside = {id(n) for n in ast.walk(node)}
+        read_elsewhere = {
+            n.id
+            for n in ast.walk(function)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in inside
+        } | _names_read(node.test)
+        if any(t.targets[0].id in read_elsewhere for t in temporaries):  # type: ignore[attr-defined]
+            return None
+        if not all(self._is_value(t.value) for t in temporaries):
+            return None
+        body = _assignments(node.body) or []
+        other = dict(_assignments(node.orelse) or [])
+        chosen = dict(body)
+        for name in outputs:
+            if node.orelse:
+                if not self._values_fit([chosen[name], other[name]]):
+                    return None
+            elif not self._updates_a_tensor(name, chosen[name], node.test):
+                return None
+        if len(outputs) > 1 and self._names_the_condition():
+            return None
+        message = "choose in the graph: `{torch}.where(...)`, intermediate values computed before"
+        return offer(
+            self.context, node, message, "where-hoisted", self.fix_applicability, needs_torch=True
+        )
 
     def _early_return_fix(self, node: ast.If) -> Fix | None:
         """`where-return-early`: the function ends in `if cond: return a` (no `else`) and
@@ -988,13 +1113,17 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
                 return None
         if not all(self._certain_tensor_value(target) for target, _ in chosen):
             return None
-        condition_used = re.compile(rf"\b{CONDITION_NAME}\b")
-        if len(chosen) > 1 and any(map(condition_used.search, self.context.source.lines)):
+        if len(chosen) > 1 and self._names_the_condition():
             return None
         message = "update in the graph: `t.copy_({torch}.where(...))`"
         return offer(
             self.context, node, message, "where-in-place", self.fix_applicability, needs_torch=True
         )
+
+    def _names_the_condition(self) -> bool:
+        """Whether the file uses the name a fix would bind the condition to."""
+        condition_used = re.compile(rf"\b{CONDITION_NAME}\b")
+        return any(map(condition_used.search, self.context.source.lines))
 
     def _any_check_fix(self, node: ast.If) -> Fix | None:
         """The `check-any` fix of a raising `if` whose test `torch.where` could not take (an
@@ -1447,6 +1576,55 @@ def _told_apart(context: RuleContext, block: list[ast.stmt]) -> tuple[int, list[
     """How many statements of `block` only tell (`tells`), and the others."""
     telling = [only_notices(context, [statement]) for statement in block]
     return sum(telling), [s for s, tells in zip(block, telling, strict=True) if not tells]
+
+
+def _names_read(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _hoisting(node: ast.If) -> tuple[list[str], list[ast.Assign]] | None:
+    """The names an `if` (and its `else`), which only assign plain names, chooses, and its
+    intermediate assignments, where it has some: with an `else`, the names both branches
+    assign are chosen; without, the name the last statement assigns. Each chosen name is
+    assigned once per branch, its value reading no other chosen name (they are assigned one
+    after the other); an intermediate assignment reads no chosen name its branch assigned
+    before it, nor a name the other branch's intermediates assign, and binds a name of its
+    own branch only. None where there is nothing to hoist or the order could not be kept."""
+    if _elif_of(node) is not None:
+        return None
+    blocks = [node.body, node.orelse] if node.orelse else [node.body]
+    assigned = [_assignments(block) for block in blocks]
+    if any(a is None or not a for a in assigned):
+        return None
+    names = [[name for name, _ in a or []] for a in assigned]
+    both = [name for name in names[0] if name in names[-1]]
+    outputs = both if node.orelse else names[0][-1:]
+    if not outputs or all(len(n) == len(outputs) for n in names):
+        return None  # nothing to hoist: the `where` fix's
+    chosen = set(outputs)
+    temporaries: list[ast.Assign] = []
+    bound_by = [{n for n in block_names if n not in chosen} for block_names in names]
+    if len(bound_by) == 2 and bound_by[0] & bound_by[1]:
+        return None
+    for index, block in enumerate(blocks):
+        others = set().union(*bound_by[:index], *bound_by[index + 1 :])
+        seen: set[str] = set()
+        for statement in block:
+            assert isinstance(statement, ast.Assign)
+            name = statement.targets[0].id  # type: ignore[attr-defined]
+            read = _names_read(statement.value)
+            if read & others:
+                return None  # the other branch's intermediates now run before
+            if name in chosen:
+                # Chosen names are assigned one after the other, after every intermediate.
+                if read & (chosen - {name}) or read & (bound_by[index] - seen):
+                    return None
+            else:
+                if read & seen & chosen:
+                    return None  # it read the value its branch chose before it
+                temporaries.append(statement)
+            seen.add(name)
+    return outputs, temporaries
 
 
 def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
