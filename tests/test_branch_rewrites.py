@@ -235,7 +235,8 @@ def _clean_run(source: str) -> tuple[Any, int]:
 
 
 # A function ending in `if cond: return a` and `return b`: `return torch.where(cond, a, b)`, only
-# where those two statements end the function (decorated or not), each `return` alone on its lines.
+# where those two statements end the function (decorated or not), each `return` alone on its lines,
+# with only plain assignments between them.
 EARLY = (
     "import torch\n\n\n{decorator}def f(x):\n    y = x * 2\n{ending}\n\n\n"
     "compiled = torch.compile(f)\n"
@@ -251,7 +252,14 @@ ENDINGS = [
         "    # both\n    # else\n"
         "    return torch.where(torch.logical_and(y.sum() > 0, y.max() < 9), y, y + 1)",
     ),
-    ("    if (y > 0).all():\n        return y\n    y = y + 1\n    return y", None),  # more after
+    # assignments between, run first now: only where they bind nothing the test or `a` reads
+    ("    if (y > 0).all():\n        return y\n    y = y + 1\n    return y", None),
+    (
+        "    if (y > 0).all():  # positive\n        return y\n    z = y + 1\n    w = z * 2\n"
+        "    return w",
+        "    # positive\n    z = y + 1\n    w = z * 2\n    return torch.where((y > 0).all(), y, w)",
+    ),
+    ("    if (y > 0).all():\n        return y\n    print(y)\n    return y", None),  # not assigned
     ("    if (y > 0).all():\n        return y\n    return", None),  # nothing returned
     ("    if (y > 0).all(): return y\n    return -y", None),  # not alone on its lines
 ]

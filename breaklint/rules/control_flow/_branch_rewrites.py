@@ -111,7 +111,16 @@ def where_return_early(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
     if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
         return None
-    *kept, branch, last = node.body.body
+    statements = list(node.body.body)
+    # The last `if`: plain assignments (which the rule checked) may stand between it and
+    # the last `return`; they move above the `return` the fix writes.
+    at = max(i for i, statement in enumerate(statements) if isinstance(statement, cst.If))
+    kept, branch, between, last = (
+        statements[:at],
+        statements[at],
+        statements[at + 1 : -1],
+        statements[-1],
+    )
     if not isinstance(branch, cst.If) or branch.orelse is not None:
         return None
     branch = without_guards(branch, fix.torch)
@@ -128,9 +137,13 @@ def where_return_early(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     # The lines above the `if`, its comments, and the comments above the last `return` (the
     # empty lines between the two statements go with them).
     comments = [line for line in last.leading_lines if line.comment is not None]
-    above = [*branch.leading_lines, *branch_comments(branch), *comments]
-    written = last.with_changes(body=[cst.Return(value)], leading_lines=above)
-    return node.with_changes(body=node.body.with_changes(body=[*kept, written]))
+    above = [*branch.leading_lines, *branch_comments(branch)]
+    if between:
+        first: Any = between[0]  # an assignment line, as the rule checked
+        between[0] = first.with_changes(leading_lines=[*above, *first.leading_lines])
+        above = []
+    written = last.with_changes(body=[cst.Return(value)], leading_lines=[*above, *comments])
+    return node.with_changes(body=node.body.with_changes(body=[*kept, *between, written]))
 
 
 def _only_return(node: cst.CSTNode) -> cst.BaseExpression | None:

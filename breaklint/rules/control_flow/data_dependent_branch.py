@@ -712,6 +712,37 @@ compiled = torch.compile(rotary)
 import torch
 
 
+def rescaled(x):
+    y = x * 2
+    if y.abs().amax() < 1e-3:
+        return y
+    # to unit range
+    scale = y.abs().amax()
+    return y / scale
+
+
+compiled = torch.compile(rescaled)
+""",
+            after="""
+import torch
+
+
+def rescaled(x):
+    y = x * 2
+    # to unit range
+    scale = y.abs().amax()
+    return torch.where(y.abs().amax() < 1e-3, y, y / scale)
+
+
+compiled = torch.compile(rescaled)
+""",
+            probe="(rescaled, (torch.randn(8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
 def split_gain(x):
     y = x * 2
     if y.sum() > 0:
@@ -770,7 +801,10 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   `if torch.isnan(x).any(): x = torch.nan_to_num(x)`) becomes `name = torch.where(cond, a, b)`;
   an `if`/`else` whose branches each only return a value becomes `return torch.where(cond,
   a, b)`, and so does a function that ends in `if cond: return a` (no `else`) and `return b`
-  (each `return` alone on its lines; the function is what the fix rewrites); a
+  (each `return` alone on its lines; the function is what the fix rewrites), also with plain
+  assignments of tensors or numbers to names between them (`scale = y.abs().max()`), which
+  then run on both ways, before the `return`: offered where they bind no name the test or
+  `a` reads; a
   conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
   sides are now computed, which costs time and can raise where the untaken side used to be
   skipped, and Python numbers become tensors (broadcasting and type promotion are
@@ -1053,7 +1087,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         } | _names_read(node.test)
         if any(t.targets[0].id in read_elsewhere for t in temporaries):  # type: ignore[attr-defined]
             return None
-        if not all(self._is_value(t.value) for t in temporaries):
+        if not self._computed_values([(t.targets[0].id, t.value) for t in temporaries]):  # type: ignore[attr-defined]
             return None
         body = _assignments(node.body) or []
         other = dict(_assignments(node.orelse) or [])
@@ -1077,7 +1111,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         The fix rewrites the function (its last two statements)."""
         function = self.context.definition
         body = function.body
-        if len(body) < 2 or body[-2] is not node or node.orelse or len(node.body) != 1:
+        at = next((i for i, statement in enumerate(body) if statement is node), None)
+        if at is None or at == len(body) - 1 or node.orelse or len(node.body) != 1:
             return None
         first, last = node.body[0], body[-1]
         if not (isinstance(first, ast.Return) and isinstance(last, ast.Return)):
@@ -1085,6 +1120,19 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         if first.value is None or last.value is None:
             return None
         if not owns_its_lines(self.context, last) or not owns_its_lines(self.context, first):
+            return None
+        # Plain assignments between the `if` and the last `return` now run first, on both
+        # ways: they must not bind what the test or the early value reads.
+        between = body[at + 1 : -1]
+        assigned = _assignments(between)
+        if assigned is None or any(isinstance(s, ast.If) for s in between):
+            return None
+        read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        if read & {name for name, _ in assigned}:
+            return None
+        if not all(owns_its_lines(self.context, s) for s in between):
+            return None
+        if not self._computed_values(assigned):
             return None
         if not self._values_fit([first.value, last.value]):
             return None
@@ -1119,6 +1167,25 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         return offer(
             self.context, node, message, "where-in-place", self.fix_applicability, needs_torch=True
         )
+
+    def _computed_values(self, assigned: list[tuple[str, ast.expr]]) -> bool:
+        """Whether each value assigned in turn is a tensor or a number: known as one, or
+        arithmetic or a method call on a name an earlier one of them bound (the names these
+        statements bind are not known yet where the branch is judged)."""
+        bound: set[str] = set()
+        for name, value in assigned:
+            operands: list[ast.expr] = []
+            if isinstance(value, ast.BinOp):
+                operands = [value.left, value.right]
+            elif isinstance(value, ast.UnaryOp):
+                operands = [value.operand]
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+                operands = [value.func.value]
+            follows = any(isinstance(o, ast.Name) and o.id in bound for o in operands)
+            if not (follows or self._is_value(value)):
+                return False
+            bound.add(name)
+        return True
 
     def _names_the_condition(self) -> bool:
         """Whether the file uses the name a fix would bind the condition to."""
