@@ -380,3 +380,71 @@ def test_intermediate_values_of_a_branch_are_computed_before_the_choice(
         assert breaks_before > 0
         assert (graphs, breaks) == (1, 0)
         torch.testing.assert_close(after, before)
+
+
+MASKED = """import torch
+
+
+def patch(x, w):
+    y = x * 2
+    m = y < 0
+    {branch}
+    return y
+
+
+compiled = torch.compile(patch)
+"""
+
+MASKED_CASES = [
+    ("if m.any():\n        y[m] = 0.0", True),
+    ("if torch.any(m):\n        y[m] = w[m]\n        y[m] += 1", True),
+    ("if m.sum() > 0:\n        y[m] = -w[m].abs()", True),
+    # a store through another mask, a value not read through the mask, a statement besides
+    ("if m.any():\n        y[w > 0] = 0.0", False),
+    ("if m.any():\n        y[m] = w", False),
+    ("if m.any():\n        y[m] = 0.0\n        y = y * 2", False),
+    # another test of the mask: all of it, or more than one
+    ("if m.all():\n        y[m] = 0.0", False),
+    ("if m.sum() > 1:\n        y[m] = 0.0", False),
+]
+
+
+@pytest.mark.parametrize(("branch", "offered"), MASKED_CASES)
+def test_a_test_of_a_mask_around_stores_through_it_is_dropped(
+    tmp_path: Path, branch: str, offered: bool
+) -> None:
+    source = MASKED.format(branch=branch)
+    (finding,) = _branch_findings(tmp_path, source)
+    assert (finding.fix is not None) is offered
+    if finding.fix is None:
+        return
+    fixed = _fixed_fully(tmp_path, source)
+    assert "if " not in fixed.split("def patch")[1]
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    from breaklint.dynamic import torch_shim
+
+    w = torch.randn(6)
+    for x in (torch.rand(6) + 0.1, torch.randn(6)):  # an empty mask, and one that holds
+        results = []
+        for text in (source, fixed):
+            namespace: dict[str, Any] = {}
+            exec(compile(text, "example.py", "exec", dont_inherit=True), namespace)
+            captured = torch_shim.capture(lambda run, x=x: run(x, w), namespace["patch"])
+            results.append((namespace["patch"](x, w), len(captured.breaks)))
+        (before, breaks_before), (after, breaks) = results
+        assert breaks_before > 0 and breaks == 0  # the stores through the mask: BL302 fixes them
+        torch.testing.assert_close(after, before)
+
+
+def _fixed_fully(tmp_path: Path, source: str) -> str:
+    """`source` after every fix of every rule, round after round as `--fix` makes them."""
+    path = tmp_path / "example.py"
+    for _ in range(3):
+        path.write_text(source, encoding="utf-8")
+        settings = Settings(root=tmp_path)
+        findings = lint_paths([str(path)], settings, jobs=1, use_cache=False).findings
+        plan = plan_fixes([f for f in findings if f.fix is not None], unsafe=True)
+        if not plan.files:
+            break
+        source = plan.files[0].fixed
+    return source

@@ -238,6 +238,20 @@ def where_hoisted(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.FlattenSentinel(statements)
 
 
+def unguarded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `unguarded` fix: `if m.any():` whose body only stores through `m` becomes its
+    body; a comment after the `if` goes above it."""
+    import libcst as cst
+
+    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    statements: list[Any] = list(node.body.body)
+    header = node.body.header.comment
+    above = [*node.leading_lines] + ([cst.EmptyLine(comment=header)] if header else [])
+    statements[0] = statements[0].with_changes(leading_lines=[*above, *statements[0].leading_lines])
+    return cst.FlattenSentinel(statements)
+
+
 def where_told(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `where-told` fix: an `if`/`else` whose branches tell and assign (one branch may
     only tell) becomes `if torch.compiler.is_compiling():` with `name = torch.where(cond, ...)`

@@ -17,6 +17,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     flagged_where_expression,
     logical_value,
     stacked_truths,
+    unguarded,
     where_expression,
     where_hoisted,
     where_in_place,
@@ -712,6 +713,37 @@ compiled = torch.compile(rotary)
 import torch
 
 
+def log_or_zero(x):
+    y = x.log()
+    gaps = torch.isnan(y)
+    if gaps.any():  # log of a negative
+        y[gaps] = 0.0
+    return y * 2
+
+
+compiled = torch.compile(log_or_zero)
+""",
+            after="""
+import torch
+
+
+def log_or_zero(x):
+    y = x.log()
+    gaps = torch.isnan(y)
+    # log of a negative
+    y[gaps] = 0.0
+    return y * 2
+
+
+compiled = torch.compile(log_or_zero)
+""",
+            probe="(log_or_zero, (torch.randn(8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
 def rescaled(x):
     y = x * 2
     if y.abs().amax() < 1e-3:
@@ -788,6 +820,7 @@ compiled = torch.compile(split_gain)
         "where-told": where_told,
         "where-in-place": where_in_place,
         "where-hoisted": where_hoisted,
+        "unguarded": unguarded,
         "stacked": stacked_truths,
     }
     fix_safety = """
@@ -826,6 +859,12 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   intermediates are now computed on every call (time, and an error where the untaken branch
   used to be skipped: a division by zero gives `inf` in the untaken side, which `where`
   then drops).
+- an `if` without `else` whose test is whether a mask holds anywhere (`m.any()`,
+  `torch.any(m)`, `m.sum() > 0`, `m` a name bound to a tensor) and whose body only stores
+  through that mask (`t[m] = v`, `t[m] += v`, each value a number or read through the same
+  mask, `w[m]`) becomes its body: with an empty mask each store changes nothing. A value
+  computed from the empty selection now runs where it was skipped (a reduction of it, as
+  `w[m].max()`, raises); the stores themselves are BL302's to fix.
 - an `if`/`else` whose branches only update the same tensors in place, in the same order
   (`self.low.copy_(x.min())` / `self.low.lerp_(x.min(), 0.1)`: each statement a chain of
   in-place methods that update values, on a name or an attribute bound to a tensor; an `if`
@@ -1047,7 +1086,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         early = self._early_return_fix(node)
         if early is not None:
             return early
-        hoisted = self._hoisted_fix(node)
+        hoisted = self._hoisted_fix(node) or self._masked_stores_fix(node)
         if hoisted is not None:
             return hoisted
         chosen = _assignments(node.body)
@@ -1167,6 +1206,38 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         return offer(
             self.context, node, message, "where-in-place", self.fix_applicability, needs_torch=True
         )
+
+    def _masked_stores_fix(self, node: ast.If) -> Fix | None:
+        """`unguarded`: an `if` without `else` whose test is whether a mask holds anywhere
+        (`m.any()`, `torch.any(m)`, `m.sum() > 0`, `m` a name) and whose body only stores
+        through that mask (`t[m] = v`, `t[m] += v`): with an empty mask each store changes
+        nothing, so the body runs without the `if`. Each value is a number, or reads through
+        the same mask (`w[m]`, `t[m].sqrt()`): its shape follows the mask, empty too."""
+        line = self.context.source.lines[node.lineno - 1].lstrip()
+        if node.orelse or not line.startswith("if"):
+            return None
+        mask = _mask_tested(node.test)
+        if mask is None or not self._certain_tensor_value(ast.Name(mask)):
+            return None
+        for statement in node.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                target = statement.targets[0]
+            elif isinstance(statement, ast.AugAssign):
+                target = statement.target
+            else:
+                return None
+            if not isinstance(target, ast.Subscript) or not _is_name(target.slice, mask):
+                return None
+            if not owns_its_lines(self.context, statement):
+                return None
+            value = statement.value
+            number = isinstance(_without_sign(value), ast.Constant)
+            if not number and not _reads_through(value, mask):
+                return None
+            if mask in {n.id for n in ast.walk(target.value) if isinstance(n, ast.Name)}:
+                return None
+        message = "store through the mask whatever it holds (an empty mask stores nothing)"
+        return offer(self.context, node, message, "unguarded", self.fix_applicability)
 
     def _computed_values(self, assigned: list[tuple[str, ast.expr]]) -> bool:
         """Whether each value assigned in turn is a tensor or a number: known as one, or
@@ -1643,6 +1714,44 @@ def _told_apart(context: RuleContext, block: list[ast.stmt]) -> tuple[int, list[
     """How many statements of `block` only tell (`tells`), and the others."""
     telling = [only_notices(context, [statement]) for statement in block]
     return sum(telling), [s for s, tells in zip(block, telling, strict=True) if not tells]
+
+
+def _mask_tested(test: ast.expr) -> str | None:
+    """The name `m` of a test whether a mask holds anywhere: `m.any()`, `torch.any(m)`,
+    `m.sum() > 0`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        zero = test.comparators[0]
+        if not (isinstance(test.ops[0], ast.Gt) and isinstance(zero, ast.Constant)):
+            return None
+        if zero.value != 0:
+            return None
+        test, method = test.left, "sum"
+    else:
+        method = "any"
+    if not isinstance(test, ast.Call) or test.keywords:
+        return None
+    function = test.func
+    if not isinstance(function, ast.Attribute) or function.attr != method:
+        return None
+    if not test.args and isinstance(function.value, ast.Name):
+        return function.value.id
+    torch_any = isinstance(function.value, ast.Name) and function.value.id == "torch"
+    if torch_any and len(test.args) == 1 and isinstance(test.args[0], ast.Name):
+        return test.args[0].id
+    return None
+
+
+def _is_name(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _reads_through(value: ast.expr, mask: str) -> bool:
+    """Whether `value` reads a tensor through `mask` (`w[mask]`)."""
+    return any(isinstance(n, ast.Subscript) and _is_name(n.slice, mask) for n in ast.walk(value))
+
+
+def _without_sign(node: ast.expr) -> ast.expr:
+    return node.operand if isinstance(node, ast.UnaryOp) else node
 
 
 def _names_read(node: ast.AST) -> set[str]:
