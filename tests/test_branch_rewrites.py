@@ -448,3 +448,86 @@ def _fixed_fully(tmp_path: Path, source: str) -> str:
             break
         source = plan.files[0].fixed
     return source
+
+
+CHAIN = """import torch
+
+
+def grade(x):
+    y = x * 2
+    z = y + 1
+    {chain}
+    return z
+
+
+compiled = torch.compile(grade)
+"""
+
+CHAIN_CASES = [
+    (
+        "if y.sum() > 1:\n        z = y * 2\n    elif y.sum() < -1:\n        z = y * 3\n"
+        "    else:\n        z = y",
+        "z = torch.where(y.sum() > 1, y * 2, torch.where(y.sum() < -1, y * 3, y))",
+    ),
+    # no `else`: `z` keeps its value
+    (
+        "if y.sum() > 1:\n        z = y * 2\n    elif y.sum() < -1:\n        z = y * 3",
+        "z = torch.where(y.sum() > 1, y * 2, torch.where(y.sum() < -1, y * 3, z))",
+    ),
+    # returns
+    (
+        "if y.sum() > 1:\n        return y\n    elif y.mean() < 0:\n        return -y\n"
+        "    else:\n        return z",
+        "return torch.where(y.sum() > 1, y, torch.where(y.mean() < 0, -y, z))",
+    ),
+    # several names: computed one after the other, the tests read none of them
+    (
+        "if y.sum() > 1:\n        z = y * 2\n        w = y\n    elif y.sum() < -1:\n"
+        "        z = y * 3\n        w = -y\n    else:\n        z = y\n        w = y + 1",
+        "z = torch.where(y.sum() > 1, y * 2, torch.where(y.sum() < -1, y * 3, y))\n"
+        "    w = torch.where(y.sum() > 1, y, torch.where(y.sum() < -1, -y, y + 1))",
+    ),
+    (
+        "if z.sum() > 1:\n        z = y * 2\n        y = y\n    elif y.sum() < -1:\n"
+        "        z = y * 3\n        y = -y\n    else:\n        z = y\n        y = y + 1",
+        None,
+    ),
+    # other names, a branch that does more, a Python test
+    (
+        "if y.sum() > 1:\n        z = y * 2\n    elif y.sum() < -1:\n        w = y\n"
+        "    else:\n        z = y",
+        None,
+    ),
+    (
+        "if y.sum() > 1:\n        z = y * 2\n    elif y.sum() < -1:\n        print(y)\n"
+        "    else:\n        z = y",
+        None,
+    ),
+    ("if y.sum() > 1:\n        z = y * 2\n    elif y.dim() > 1:\n        z = y", None),
+]
+
+
+@pytest.mark.parametrize(("chain", "written"), CHAIN_CASES)
+def test_an_elif_chain_becomes_nested_wheres(
+    tmp_path: Path, chain: str, written: str | None
+) -> None:
+    source = CHAIN.format(chain=chain)
+    first = _branch_findings(tmp_path, source)[0]
+    if written is None:
+        assert first.fix is None
+        return
+    fixed = _fixed_fully(tmp_path, source)
+    assert fixed == source.replace(chain, written)
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    from breaklint.dynamic import torch_shim
+
+    for x in (torch.rand(6) + 1, -torch.rand(6) - 1, torch.rand(6) * 0.01):  # each way
+        results = []
+        for text in (source, fixed):
+            namespace: dict[str, Any] = {}
+            exec(compile(text, "example.py", "exec", dont_inherit=True), namespace)
+            captured = torch_shim.capture(lambda run, x=x: run(x), namespace["grade"])
+            results.append((namespace["grade"](x), len(captured.breaks)))
+        (before, breaks_before), (after, breaks) = results
+        assert breaks_before > 0 and breaks == 0
+        torch.testing.assert_close(after, before)

@@ -238,6 +238,50 @@ def where_hoisted(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.FlattenSentinel(statements)
 
 
+def where_chain(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-chain` fix: an `if`/`elif`/`else` chain whose branches each return a value,
+    or assign the same names, becomes `return torch.where(c1, a, torch.where(c2, b, c))` or
+    one `name = torch.where(...)` per name (`name` itself innermost without `else`)."""
+    import libcst as cst
+
+    from breaklint.rewrites import branch_comments, call, graph_condition, torch_function
+
+    if not isinstance(node, cst.If):
+        return None
+    links: list[cst.If] = [node]
+    while isinstance(links[-1].orelse, cst.If):
+        links.append(links[-1].orelse)
+    final = links[-1].orelse
+    blocks: list[Any] = [link.body for link in links]  # as the rule checked
+    if isinstance(final, cst.Else):
+        blocks.append(final.body)
+    tests = [graph_condition(link.test, fix.torch) for link in links]
+    where = torch_function(fix.torch, "where")
+
+    def nested(values: list[cst.BaseExpression]) -> cst.BaseExpression:
+        chosen = values[-1]
+        for test, value in zip(reversed(tests), reversed(values[: len(tests)]), strict=True):
+            chosen = call(where, test, value, chosen)
+        return chosen
+
+    first = blocks[0].body[0].body[0]
+    statements: list[cst.SimpleStatementLine] = []
+    if isinstance(first, cst.Return):
+        returned = [block.body[0].body[0].value for block in blocks]
+        statements.append(cst.SimpleStatementLine([cst.Return(nested(returned))]))
+    else:
+        assigned = [cst_assignments(block) for block in blocks]
+        for index, (name, _) in enumerate(assigned[0]):
+            values = [pairs[index][1] for pairs in assigned]
+            if not isinstance(final, cst.Else):
+                values.append(cst.Name(name))
+            assign = cst.Assign([cst.AssignTarget(cst.Name(name))], nested(values))
+            statements.append(cst.SimpleStatementLine([assign]))
+    above = [*node.leading_lines, *branch_comments(node)]
+    statements[0] = statements[0].with_changes(leading_lines=above)
+    return cst.FlattenSentinel(statements)
+
+
 def unguarded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `unguarded` fix: `if m.any():` whose body only stores through `m` becomes its
     body; a comment after the `if` goes above it."""

@@ -18,6 +18,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     logical_value,
     stacked_truths,
     unguarded,
+    where_chain,
     where_expression,
     where_hoisted,
     where_in_place,
@@ -713,6 +714,39 @@ compiled = torch.compile(rotary)
 import torch
 
 
+def soft_sign(x):
+    total = x.sum()
+    if total > 1:
+        y = x / total
+    elif total < -1:  # negative
+        y = -x / total
+    else:
+        y = x
+    return y
+
+
+compiled = torch.compile(soft_sign)
+""",
+            after="""
+import torch
+
+
+def soft_sign(x):
+    total = x.sum()
+    # negative
+    y = torch.where(total > 1, x / total, torch.where(total < -1, -x / total, x))
+    return y
+
+
+compiled = torch.compile(soft_sign)
+""",
+            probe="(soft_sign, (torch.randn(8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
 def log_or_zero(x):
     y = x.log()
     gaps = torch.isnan(y)
@@ -820,6 +854,7 @@ compiled = torch.compile(split_gain)
         "where-told": where_told,
         "where-in-place": where_in_place,
         "where-hoisted": where_hoisted,
+        "where-chain": where_chain,
         "unguarded": unguarded,
         "stacked": stacked_truths,
     }
@@ -859,6 +894,12 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   intermediates are now computed on every call (time, and an error where the untaken branch
   used to be skipped: a division by zero gives `inf` in the untaken side, which `where`
   then drops).
+- an `if`/`elif`/`else` chain whose branches each only return a value, or each only assign
+  the same names in the same order (the `else` may be missing where each name is bound to a
+  tensor already, which then keeps its value), becomes one statement of nested `torch.where`s,
+  the first test outermost: `y = torch.where(c1, a, torch.where(c2, b, c))`, or `return`
+  of it. Every test is now computed, as is every branch's value; where several names are
+  assigned, offered only where no test reads one of them.
 - an `if` without `else` whose test is whether a mask holds anywhere (`m.any()`,
   `torch.any(m)`, `m.sum() > 0`, `m` a name bound to a tensor) and whose body only stores
   through that mask (`t[m] = v`, `t[m] += v`, each value a number or read through the same
@@ -1086,6 +1127,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         early = self._early_return_fix(node)
         if early is not None:
             return early
+        if _elif_of(node) is not None:
+            return self._chain_fix(node)
         hoisted = self._hoisted_fix(node) or self._masked_stores_fix(node)
         if hoisted is not None:
             return hoisted
@@ -1205,6 +1248,49 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         message = "update in the graph: `t.copy_({torch}.where(...))`"
         return offer(
             self.context, node, message, "where-in-place", self.fix_applicability, needs_torch=True
+        )
+
+    def _chain_fix(self, node: ast.If) -> Fix | None:
+        """`where-chain`: an `if`/`elif`.../`else` chain whose branches each only return a
+        value, or each only assign the same names in the same order (the `else` may be left
+        out where each name is bound to a tensor already), becomes one statement of nested
+        `torch.where`s, the first test outermost."""
+        links = [node]
+        while (link := _elif_of(links[-1])) is not None:
+            links.append(link)
+        facts = self.context.facts
+        tests = [link.test for link in links[1:]]
+        if not all(facts.reads_tensor_value(t) and self._graph_test(t) for t in tests):
+            return None  # a test `torch.where` cannot take (a Python flag, a shape)
+        final = links[-1].orelse
+        blocks = [link.body for link in links] + ([final] if final else [])
+        returned = [_only_returned(block) for block in blocks]
+        if all(value is not None for value in returned):
+            if not final or not self._values_fit(returned):  # type: ignore[arg-type]
+                return None
+            message = "return the choice made in the graph: `return {torch}.where(...)`"
+            return offer(
+                self.context, node, message, "where-chain", self.fix_applicability, needs_torch=True
+            )
+        assigned = [_assignments(block) for block in blocks]
+        if any(a is None for a in assigned):
+            return None
+        names = [[name for name, _ in a or []] for a in assigned]
+        if any(n != names[0] for n in names) or not names[0]:
+            return None
+        for index, name in enumerate(names[0]):
+            values = [(a or [])[index][1] for a in assigned]
+            if final and not self._values_fit(values):
+                return None
+            if not final and not all(self._updates_a_tensor(name, v, node.test) for v in values):
+                return None
+        if len(names[0]) > 1:
+            read = set().union(*(_names_read(link.test) for link in links))
+            if read & set(names[0]):
+                return None  # a test would read a name the chain assigned before it
+        message = "choose in the graph: nested `{torch}.where(...)`"
+        return offer(
+            self.context, node, message, "where-chain", self.fix_applicability, needs_torch=True
         )
 
     def _masked_stores_fix(self, node: ast.If) -> Fix | None:
@@ -1752,6 +1838,13 @@ def _reads_through(value: ast.expr, mask: str) -> bool:
 
 def _without_sign(node: ast.expr) -> ast.expr:
     return node.operand if isinstance(node, ast.UnaryOp) else node
+
+
+def _only_returned(block: list[ast.stmt]) -> ast.expr | None:
+    """`value` of a block that is `return value` alone."""
+    if len(block) != 1 or not isinstance(block[0], ast.Return):
+        return None
+    return block[0].value
 
 
 def _names_read(node: ast.AST) -> set[str]:
