@@ -260,6 +260,12 @@ ENDINGS = [
         "    # positive\n    z = y + 1\n    w = z * 2\n    return torch.where((y > 0).all(), y, w)",
     ),
     ("    if (y > 0).all():\n        return y\n    print(y)\n    return y", None),  # not assigned
+    # an `elif` chain of returns
+    (
+        "    if (y > 0).all():\n        return y\n    elif (y < 0).all():\n        return -y\n"
+        "    return y + 1",
+        "    return torch.where((y > 0).all(), y, torch.where((y < 0).all(), -y, y + 1))",
+    ),
     ("    if (y > 0).all():\n        return y\n    return", None),  # nothing returned
     ("    if (y > 0).all(): return y\n    return -y", None),  # not alone on its lines
 ]
@@ -275,7 +281,7 @@ def test_an_early_return_on_a_tensor_test_becomes_a_returned_where(
     path.write_text(source, encoding="utf-8")
     findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
     branch = [f for f in findings if f.code == "BL201"]
-    assert len(branch) == 1
+    assert len(branch) == 1 + ending.count("elif")  # an `elif`'s test is a finding of its own
     fixable = [f for f in branch if f.fix is not None]
     if written is None:
         assert fixable == []

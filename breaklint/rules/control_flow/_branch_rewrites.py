@@ -121,18 +121,22 @@ def where_return_early(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         statements[at + 1 : -1],
         statements[-1],
     )
-    if not isinstance(branch, cst.If) or branch.orelse is not None:
+    if not isinstance(branch, cst.If):
         return None
     branch = without_guards(branch, fix.torch)
-    returns = [_only_return(branch.body), _only_return(last)]
-    if returns[0] is None or returns[1] is None:
+    links = [branch]  # an `elif` chain, each branch a `return` (the rule checked)
+    while isinstance(links[-1].orelse, cst.If):
+        links.append(without_guards(links[-1].orelse, fix.torch))
+    if links[-1].orelse is not None:
         return None
-    value = call(
-        torch_function(fix.torch, "where"),
-        graph_condition(branch.test, fix.torch),
-        returns[0],
-        returns[1],
-    )
+    maybe = [_only_return(link.body) for link in links] + [_only_return(last)]
+    returns = [value for value in maybe if value is not None]
+    if len(returns) != len(maybe):
+        return None
+    value: Any = returns[-1]
+    for link, returned in zip(reversed(links), reversed(returns[:-1]), strict=True):
+        test = graph_condition(link.test, fix.torch)
+        value = call(torch_function(fix.torch, "where"), test, returned, value)
     assert isinstance(last, cst.SimpleStatementLine)
     # The lines above the `if`, its comments, and the comments above the last `return` (the
     # empty lines between the two statements go with them).

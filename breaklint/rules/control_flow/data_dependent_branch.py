@@ -868,7 +868,8 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   `else` assigning a name already bound to a tensor, or a parameter the test reads as one,
   `if torch.isnan(x).any(): x = torch.nan_to_num(x)`) becomes `name = torch.where(cond, a, b)`;
   an `if`/`else` whose branches each only return a value becomes `return torch.where(cond,
-  a, b)`, and so does a function that ends in `if cond: return a` (no `else`) and `return b`
+  a, b)`, and so does a function that ends in `if cond: return a` (no `else`; also an `elif` chain
+  of returns, nested) and `return b`
   (each `return` alone on its lines; the function is what the fix rewrites), also with plain
   assignments of tensors or numbers to names between them (`scale = y.abs().max()`), which
   then run on both ways, before the `return`: offered where they bind no name the test or
@@ -1218,6 +1219,10 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None
         if not self._values_fit([first.value, last.value]):
             return None
+        return self._returned_where(function)
+
+    def _returned_where(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> Fix | None:
+        """`where-return-early`, which rewrites the function's last statements."""
         message = "return the choice made in the graph: `return {torch}.where(...)`"
         return offer(
             self.context,
@@ -1266,7 +1271,9 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         blocks = [link.body for link in links] + ([final] if final else [])
         returned = [_only_returned(block) for block in blocks]
         if all(value is not None for value in returned):
-            if not final or not self._values_fit(returned):  # type: ignore[arg-type]
+            if not final:
+                return self._early_chain_fix(links, returned)  # type: ignore[arg-type]
+            if not self._values_fit(returned):  # type: ignore[arg-type]
                 return None
             message = "return the choice made in the graph: `return {torch}.where(...)`"
             return offer(
@@ -1292,6 +1299,21 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         return offer(
             self.context, node, message, "where-chain", self.fix_applicability, needs_torch=True
         )
+
+    def _early_chain_fix(self, links: list[ast.If], returned: list[ast.expr]) -> Fix | None:
+        """`where-return-early` of a chain: the function ends in `if c1: return a` / `elif
+        c2: return b` (no `else`) and `return d`: `return torch.where(c1, a, torch.where(c2,
+        b, d))` ends it instead."""
+        function = self.context.definition
+        body = function.body
+        last = body[-1]
+        if len(body) < 2 or body[-2] is not links[0] or not isinstance(last, ast.Return):
+            return None
+        if last.value is None or not owns_its_lines(self.context, last):
+            return None
+        if not self._values_fit([*returned, last.value]):
+            return None
+        return self._returned_where(function)
 
     def _masked_stores_fix(self, node: ast.If) -> Fix | None:
         """`unguarded`: an `if` without `else` whose test is whether a mask holds anywhere
