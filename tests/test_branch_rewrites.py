@@ -370,22 +370,8 @@ def test_intermediate_values_of_a_branch_are_computed_before_the_choice(
         return
     assert "if " not in fixed.split("def step")[1]
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
-    from breaklint.dynamic import torch_shim
-
     for sign in (1.0, -1.0):  # both ways of the branch
-        x = sign * (torch.rand(6) + 0.1)
-        results = []
-        for text in (source, fixed):
-            namespace: dict[str, Any] = {}
-            exec(compile(text, "example.py", "exec", dont_inherit=True), namespace)
-            captured = torch_shim.capture(lambda run, x=x: run(x), namespace["step"])
-            results.append(
-                (namespace["step"](x), len(captured.ops_per_graph), len(captured.breaks))
-            )
-        (before, _, breaks_before), (after, graphs, breaks) = results
-        assert breaks_before > 0
-        assert (graphs, breaks) == (1, 0)
-        torch.testing.assert_close(after, before)
+        _same_without_breaks(source, fixed, "step", sign * (torch.rand(6) + 0.1))
 
 
 MASKED = """import torch
@@ -427,19 +413,9 @@ def test_a_test_of_a_mask_around_stores_through_it_is_dropped(
     fixed = _fixed_fully(tmp_path, source)
     assert "if " not in fixed.split("def patch")[1]
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
-    from breaklint.dynamic import torch_shim
-
     w = torch.randn(6)
     for x in (torch.rand(6) + 0.1, torch.randn(6)):  # an empty mask, and one that holds
-        results = []
-        for text in (source, fixed):
-            namespace: dict[str, Any] = {}
-            exec(compile(text, "example.py", "exec", dont_inherit=True), namespace)
-            captured = torch_shim.capture(lambda run, x=x: run(x, w), namespace["patch"])
-            results.append((namespace["patch"](x, w), len(captured.breaks)))
-        (before, breaks_before), (after, breaks) = results
-        assert breaks_before > 0 and breaks == 0  # the stores through the mask: BL302 fixes them
-        torch.testing.assert_close(after, before)
+        _same_without_breaks(source, fixed, "patch", x, w)  # the stores: BL302 fixes them
 
 
 def _fixed_fully(tmp_path: Path, source: str) -> str:
@@ -518,22 +494,73 @@ def test_an_elif_chain_becomes_nested_wheres(
     tmp_path: Path, chain: str, written: str | None
 ) -> None:
     source = CHAIN.format(chain=chain)
-    first = _branch_findings(tmp_path, source)[0]
-    if written is None:
-        assert first.fix is None
+    fixed = _written(tmp_path, source, chain, written)
+    if fixed is None:
         return
-    fixed = _fixed_fully(tmp_path, source)
-    assert fixed == source.replace(chain, written)
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    for x in (torch.rand(6) + 1, -torch.rand(6) - 1, torch.rand(6) * 0.01):  # each way
+        _same_without_breaks(source, fixed, "grade", x)
+
+
+FLAGGED_CASES = [
+    (
+        "if flag and y.sum() > 0:\n        y = y * 2",
+        "if flag:\n        y = torch.where(y.sum() > 0, y * 2, y)",
+    ),
+    (
+        "if flag and y.sum() > 0:\n        s = y.amax()\n        y = y / s",
+        "if flag:\n        s = y.amax()\n        y = torch.where(y.sum() > 0, y / s, y)",
+    ),
+    ("if flag and y.sum() > 0:\n        y = y * 2\n    else:\n        y = y - 1", None),
+    ("if flag and y.sum() > 0:\n        print(y)\n        y = y * 2", None),
+    ("if y.sum() > 0 and flag:\n        y = y * 2", None),  # the flag after the test
+]
+
+
+@pytest.mark.parametrize(("branch", "written"), FLAGGED_CASES)
+def test_flags_before_a_tensor_test_stay_a_python_choice(
+    tmp_path: Path, branch: str, written: str | None
+) -> None:
+    source = (
+        "import torch\n\n\ndef scaled(x, flag):\n    y = x * 2\n    "
+        + branch
+        + "\n    return y\n\n\ncompiled = torch.compile(scaled)\n"
+    )
+    fixed = _written(tmp_path, source, branch, written)
+    if fixed is None:
+        return
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    for x in (torch.rand(6), -torch.rand(6)):
+        _same_without_breaks(source, fixed, "scaled", x, True)
+
+
+def _same_without_breaks(source: str, fixed: str, name: str, *args: Any) -> None:
+    """`fixed` gives the eager outputs `source` gives for `name(*args)`, and Dynamo breaks
+    in `source` and not in `fixed`."""
+    import torch
+
     from breaklint.dynamic import torch_shim
 
-    for x in (torch.rand(6) + 1, -torch.rand(6) - 1, torch.rand(6) * 0.01):  # each way
-        results = []
-        for text in (source, fixed):
-            namespace: dict[str, Any] = {}
-            exec(compile(text, "example.py", "exec", dont_inherit=True), namespace)
-            captured = torch_shim.capture(lambda run, x=x: run(x), namespace["grade"])
-            results.append((namespace["grade"](x), len(captured.breaks)))
-        (before, breaks_before), (after, breaks) = results
-        assert breaks_before > 0 and breaks == 0
-        torch.testing.assert_close(after, before)
+    results = []
+    for text in (source, fixed):
+        namespace: dict[str, Any] = {}
+        exec(compile(text, "example.py", "exec", dont_inherit=True), namespace)
+        function = namespace[name]
+        captured = torch_shim.capture(lambda run: run(*args), function)
+        results.append((function(*args), len(captured.ops_per_graph), len(captured.breaks)))
+    (before, _, breaks_before), (after, graphs, breaks) = results
+    assert breaks_before > 0
+    assert (graphs, breaks) == (1, 0)
+    torch.testing.assert_close(after, before)
+
+
+def _written(tmp_path: Path, source: str, part: str, written: str | None) -> str | None:
+    """`source` fixed, which writes `written` for `part`, or None where the first BL201
+    finding has no fix, as `written` None says."""
+    first = _branch_findings(tmp_path, source)[0]
+    assert (first.fix is None) is (written is None)
+    if written is None:
+        return None
+    fixed = _fixed_fully(tmp_path, source)
+    assert fixed == source.replace(part, written)
+    return fixed

@@ -3,6 +3,7 @@ choice in the graph. Imported only when fixes are made."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -284,6 +285,36 @@ def where_chain(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     above = [*node.leading_lines, *branch_comments(node)]
     statements[0] = statements[0].with_changes(leading_lines=above)
     return cst.FlattenSentinel(statements)
+
+
+# The fixes of `if cond:` that `if flag and cond:` gets inside `if flag:`.
+FLAGGED = ("where", "where-hoisted", "unguarded")
+
+
+def flagged(rewrite: Callable[[cst.CSTNode, Fix], Rewritten | None]) -> Callable[..., Any]:
+    """The `flagged-<fix>` rewrite: `if flag and cond:` becomes `if flag:` around what
+    `rewrite` writes of `if cond:` (libcst nests `f and g and cond` to the left: the right
+    operand is the tensor test)."""
+
+    def flagged_rewrite(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+        import libcst as cst
+
+        if not isinstance(node, cst.If) or not isinstance(node.test, cst.BooleanOperation):
+            return None
+        test = node.test
+        inner = node.with_changes(test=test.right, leading_lines=[])
+        written: Any = rewrite(inner, fix)
+        if written is None:
+            return None
+        statements = list(written.nodes) if isinstance(written, cst.FlattenSentinel) else [written]
+        flags = test.left.with_changes(lpar=[], rpar=[]) if not test.left.lpar else test.left
+        return cst.If(
+            test=flags,
+            body=cst.IndentedBlock(statements),
+            leading_lines=node.leading_lines,
+        )
+
+    return flagged_rewrite
 
 
 def unguarded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:

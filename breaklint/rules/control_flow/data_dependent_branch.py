@@ -12,8 +12,10 @@ from breaklint.knowledge.answers import TENSOR_METHOD_NAMES, VALUE_UPDATE_METHOD
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.control_flow._branch_rewrites import (
     CONDITION_NAME,
+    FLAGGED,
     WHILE_FUNCTIONS,
     assert_in_graph,
+    flagged,
     flagged_where_expression,
     logical_value,
     stacked_truths,
@@ -714,6 +716,38 @@ compiled = torch.compile(rotary)
 import torch
 
 
+def clipped(x, clip):
+    y = x * 2
+    if clip and y.abs().amax() > 1:  # only when asked
+        peak = y.abs().amax()
+        y = y / peak
+    return y
+
+
+compiled = torch.compile(clipped)
+""",
+            after="""
+import torch
+
+
+def clipped(x, clip):
+    y = x * 2
+    if clip:
+        # only when asked
+        peak = y.abs().amax()
+        y = torch.where(y.abs().amax() > 1, y / peak, y)
+    return y
+
+
+compiled = torch.compile(clipped)
+""",
+            probe="(clipped, (torch.randn(8), True))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
 def soft_sign(x):
     total = x.sum()
     if total > 1:
@@ -857,6 +891,10 @@ compiled = torch.compile(split_gain)
         "where-chain": where_chain,
         "unguarded": unguarded,
         "stacked": stacked_truths,
+        # `if flag and cond:` (FLAGGED): `if flag:` around the fix of `if cond:`
+        "flagged-where": flagged(where_statement),
+        "flagged-where-hoisted": flagged(where_hoisted),
+        "flagged-unguarded": flagged(unguarded),
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
@@ -895,6 +933,10 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   intermediates are now computed on every call (time, and an error where the untaken branch
   used to be skipped: a division by zero gives `inf` in the untaken side, which `where`
   then drops).
+- an `if flag and cond:` without `else`, whose operands before the last are known while
+  tracing (`self.training`, a Python flag) and whose `if cond:` alone would get the `where`
+  fix (an assignment, intermediate values too) or the masked stores' one, becomes `if flag:`
+  around that fix: the flags stay a Python choice.
 - an `if`/`elif`/`else` chain whose branches each only return a value, or each only assign
   the same names in the same order (the `else` may be missing where each name is bound to a
   tensor already, which then keeps its value), becomes one statement of nested `torch.where`s,
@@ -1099,7 +1141,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
     def _if_fix(self, node: ast.If) -> Fix | None:
         context = self.context
         if not self._graph_test(node.test):
-            return self._any_check_fix(node) or self._guard_fix(node)
+            return self._any_check_fix(node) or self._guard_fix(node) or self._flagged_fix(node)
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
         # A comment the assertion would not keep in place (the other rewrites of the whole
         # `if` keep its comments above the statement they write).
@@ -1133,6 +1175,11 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         hoisted = self._hoisted_fix(node) or self._masked_stores_fix(node)
         if hoisted is not None:
             return hoisted
+        return self._where_fix(node)
+
+    def _where_fix(self, node: ast.If) -> Fix | None:
+        """`where`: an `if`/`else` assigning the same names, or an `if` updating a tensor."""
+        context = self.context
         chosen = _assignments(node.body)
         if chosen is None:
             return self._in_place_fix(node)
@@ -1299,6 +1346,32 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         return offer(
             self.context, node, message, "where-chain", self.fix_applicability, needs_torch=True
         )
+
+    def _flagged_fix(self, node: ast.If) -> Fix | None:
+        """`flagged-<fix>`: an `if flag and cond:` without `else`, whose operands before the
+        last are known while tracing (`self.training`, `mask is not None`), becomes `if
+        flag:` around the fix of `if cond:` (`where`, `where-hoisted`, `unguarded`): the
+        flags stay a Python choice."""
+        test = node.test
+        if node.orelse or not isinstance(test, ast.BoolOp) or not isinstance(test.op, ast.And):
+            return None
+        *flags, last = test.values
+        facts = self.context.facts
+        if any(facts.reads_tensor_value(f) or facts.compiling(f) for f in flags):
+            return None
+        if not facts.reads_tensor_value(last) or not self._graph_test(last):
+            return None
+        line = self.context.source.lines[node.lineno - 1].lstrip()
+        if not line.startswith("if") or not owns_its_lines(self.context, node):
+            return None
+        inner = ast.copy_location(ast.If(test=last, body=node.body, orelse=[]), node)
+        inner.end_lineno, inner.end_col_offset = node.end_lineno, node.end_col_offset
+        made = self._hoisted_fix(inner) or self._masked_stores_fix(inner) or self._where_fix(inner)
+        if made is None or made.rewrite not in FLAGGED:
+            return None
+        message = "keep the flags a Python choice, " + made.message
+        rewrite = f"flagged-{made.rewrite}"
+        return offer(self.context, node, message, rewrite, self.fix_applicability, needs_torch=True)
 
     def _early_chain_fix(self, links: list[ast.If], returned: list[ast.expr]) -> Fix | None:
         """`where-return-early` of a chain: the function ends in `if c1: return a` / `elif
