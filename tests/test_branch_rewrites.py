@@ -67,6 +67,15 @@ CASES = [
         "        else:\n            self.peak.add_(x)\n            self.total.add_(x)",
         False,
     ),
+    # augmented assignments, in place on the tensor
+    ("if self.count == 0:\n            self.total += x", True),
+    (
+        "if self.count > 2:\n            self.total *= 0.5\n            self.peak -= x + 1\n"
+        "        else:\n            self.total /= 2\n            self.peak += x",
+        True,
+    ),
+    ("if self.count == 0:\n            self.total += x.add_(1)", False),
+    ("if self.count == 0:\n            self.total @= x", False),
     # a random draw, a shape change, an argument that updates in place, a statement besides
     ("if self.count == 0:\n            self.total.bernoulli_(0.5)", False),
     ("if self.count == 0:\n            self.total.unsqueeze_(0)", False),

@@ -382,6 +382,8 @@ def where_in_place(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
     if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
         return None
+    if not _BINARY:
+        _binary_operators()
     chosen = _updated_values(node.body)
     other = _updated_values(node.orelse.body) if isinstance(node.orelse, cst.Else) else None
     test = graph_condition(node.test, fix.torch)
@@ -408,10 +410,17 @@ def _updated_values(block: cst.BaseSuite) -> list[tuple[cst.BaseExpression, cst.
     from breaklint.rewrites import parenthesized
 
     lines: list[Any] = list(block.body)  # one call statement each, as the rule checked
-    updates = []
+    updates: list[tuple[Any, Any]] = []
     for line in lines:
+        statement = line.body[0]
+        if isinstance(statement, cst.AugAssign):  # `t += v`: the value is `t + v`
+            operator = _BINARY[type(statement.operator).__name__]()
+            operand = parenthesized_operand(statement.value)
+            combined = cst.BinaryOperation(statement.target, operator, operand)
+            updates.append((statement.target, combined))
+            continue
         chain = []
-        node = line.body[0].value
+        node = statement.value
         while isinstance(node, cst.Call):
             chain.append(node)
             node = node.func.value  # type: ignore[attr-defined]
@@ -425,6 +434,28 @@ def _updated_values(block: cst.BaseSuite) -> list[tuple[cst.BaseExpression, cst.
             value = update.with_changes(func=twin)
         updates.append((tensor, value))
     return updates
+
+
+# The binary operator of each augmented assignment `where-in-place` takes (`+=`: `+`).
+_BINARY: dict[str, Any] = {}
+
+
+def _binary_operators() -> None:
+    import libcst as cst
+
+    for name in ("Add", "Subtract", "Multiply", "Divide", "FloorDivide", "Power"):
+        _BINARY[f"{name}Assign"] = getattr(cst, name)
+
+
+def parenthesized_operand(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`value` as the right operand of a binary operation: in parentheses where it is itself
+    an operation (`t *= a + b` is `t * (a + b)`)."""
+    import libcst as cst
+
+    operation = cst.BinaryOperation | cst.BooleanOperation | cst.Comparison | cst.IfExp
+    if isinstance(value, operation | cst.Lambda) and not value.lpar:
+        return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return value
 
 
 # The functions the `while-loop` fix defines before the loop it replaces: its condition and

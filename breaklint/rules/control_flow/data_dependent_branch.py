@@ -954,7 +954,9 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   in-place methods that update values, on a name or an attribute bound to a tensor; an `if`
   without `else` too), becomes one `t.copy_(torch.where(cond, a, b))` per tensor, `a` and `b`
   each branch's chain with its methods' out-of-place twins (`self.low.lerp(x.min(), 0.1)`;
-  `copy_(v)` gives `v`; `t` itself where there is no `else`). Where several tensors are
+  `copy_(v)` gives `v`; `t` itself where there is no `else`); an augmented assignment to a
+  tensor (`t += v`, `-=`, `*=`, `/=`, `//=`, `**=`), which updates it in place, counts as
+  one such update, its value `t + v`. Where several tensors are
   updated, the condition is computed once before them, as `condition_holds = cond` (offered
   where the file does not use that name), since an update may change what it reads. Both
   branches are computed on every call; the twins compute in the promoted dtype and cast once
@@ -1840,12 +1842,23 @@ def _reads_as_tensor(test: ast.expr, name: str, resolve: Callable[[ast.expr], st
     return False
 
 
-def _in_place_updates(body: list[ast.stmt]) -> list[tuple[ast.expr, ast.Call]] | None:
+# Augmented assignments `where-in-place` takes, in place on a tensor: `t += v` is `t.add_(v)`.
+_AUGMENTED = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
+
+
+def _in_place_updates(body: list[ast.stmt]) -> list[tuple[ast.expr, ast.expr]] | None:
     """(tensor, call) of a block whose every statement updates one tensor in place through a
     chain of value updates (`self.low.mul_(m).add_(x.min())`), each tensor once. The tensor
     is a name or an attribute of one; no argument updates anything in place itself."""
-    updates = []
+    updates: list[tuple[ast.expr, ast.expr]] = []
     for statement in body:
+        if isinstance(statement, ast.AugAssign):  # `t += v`, `t *= v`: in place on a tensor
+            if not isinstance(statement.op, _AUGMENTED) or not _dotted(statement.target):
+                return None
+            if any(_updates_in_place(node) for node in ast.walk(statement.value)):
+                return None
+            updates.append((statement.target, statement.value))
+            continue
         if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
             return None
         target = _updated_tensor(statement.value)
