@@ -180,6 +180,12 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         else [(name, cst.Name(name)) for name, _ in chosen]
     )
     test = graph_condition(node.test, fix.torch)
+    bound: list[cst.SimpleStatementLine] = []
+    if len(chosen) > 1 and not isinstance(node.test, cst.Name | cst.Attribute):
+        # The condition computed once, before the names are assigned.
+        assign_test = cst.Assign([cst.AssignTarget(cst.Name(CONDITION_NAME))], test)
+        bound.append(cst.SimpleStatementLine([assign_test]))
+        test = cst.Name(CONDITION_NAME)
     values = [call(where, test, a, b) for (_, a), (_, b) in zip(chosen, other, strict=True)]
     names = [cst.Name(name) for name, _ in chosen]
     target: cst.BaseAssignTargetExpression = (
@@ -194,7 +200,9 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     )
     assign = cst.Assign(targets=[cst.AssignTarget(target)], value=value)
     above = [*node.leading_lines, *branch_comments(node)]
-    return cst.SimpleStatementLine([assign], leading_lines=above)
+    statements = [*bound, cst.SimpleStatementLine([assign])]
+    statements[0] = statements[0].with_changes(leading_lines=above)
+    return cst.FlattenSentinel(statements) if bound else statements[0]
 
 
 def where_hoisted(node: cst.CSTNode, fix: Fix) -> Rewritten | None:

@@ -904,7 +904,10 @@ by the fix, since `not t` still calls `bool()`; a test that mixes in a trace-tim
 parameter no tensor operation touched, which may be a Python bool at run time):
 - an `if`/`else` whose two branches only assign a value to the same names (and an `if` without
   `else` assigning a name already bound to a tensor, or a parameter the test reads as one,
-  `if torch.isnan(x).any(): x = torch.nan_to_num(x)`) becomes `name = torch.where(cond, a, b)`;
+  `if torch.isnan(x).any(): x = torch.nan_to_num(x)`) becomes `name = torch.where(cond, a, b)`
+  (several names: `a, b = torch.where(...), torch.where(...)` after `condition_holds = cond`
+  where the test is more than a name, offered where no value reads a name its branch
+  assigned before it, since every value is now computed before any name is assigned);
   an `if`/`else` whose branches each only return a value becomes `return torch.where(cond,
   a, b)`, and so does a function that ends in `if cond: return a` (no `else`; also an `elif` chain
   of returns, nested) and `return b`
@@ -1192,10 +1195,19 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             pairs = [[a, b] for (_, a), (_, b) in zip(chosen, other, strict=True)]
             if not all(self._values_fit(pair) for pair in pairs):
                 return None
-        elif len(chosen) != 1 or not self._updates_a_tensor(*chosen[0], node.test):
-            return None  # the name keeps its value otherwise: `None` would not do
-        if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
-            return None  # the condition would be computed once per name
+        elif not all(self._updates_a_tensor(*pair, node.test) for pair in chosen):
+            return None  # a name keeps its value otherwise: `None` would not do
+        if len(chosen) > 1:
+            # All values are computed before any name is assigned (`a, b = ...`): none may
+            # read a name its branch assigned before it.
+            for block in (node.body, node.orelse):
+                names = [name for name, _ in _assignments(block) or []]
+                for index, (_, value) in enumerate(_assignments(block) or []):
+                    if _names_read(value) & set(names[:index]):
+                        return None
+            named = isinstance(node.test, ast.Name | ast.Attribute)
+            if not named and self._names_the_condition():
+                return None  # the condition is computed once, into `condition_holds`
         message = "choose in the graph: `{torch}.where(...)`"
         return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
 
