@@ -448,7 +448,7 @@ def grade(x):
     y = x * 2
     z = y + 1
     {chain}
-    return z
+    return z * y
 
 
 compiled = torch.compile(grade)
@@ -498,8 +498,31 @@ CHAIN_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("chain", "written"), CHAIN_CASES)
-def test_an_elif_chain_becomes_nested_wheres(
+# several names: chosen at once, after the condition
+SEVERAL_CASES = [
+    # no `else`: each keeps its value otherwise; the test computed once
+    (
+        "if y.mean() > 0:\n        z = z - y\n        y = y * 2",
+        "condition_holds = y.mean() > 0\n"
+        "    z, y = torch.where(condition_holds, z - y, z), torch.where(condition_holds, y * 2, y)",
+    ),
+    (
+        "if y.mean() > 0:\n        y = z\n        z = y + 1\n    else:\n        y = -z\n"
+        "        z = z - 1",
+        None,  # `z = y + 1` reads the `y` its branch assigned: not the tuple's old `y`
+    ),
+    (
+        "if y.mean() > 0:\n        z = z * 3\n        y = -y\n    else:\n        z = y\n"
+        "        y = y + 1",
+        "condition_holds = y.mean() > 0\n"
+        "    z, y = torch.where(condition_holds, z * 3, y), "
+        "torch.where(condition_holds, -y, y + 1)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("chain", "written"), CHAIN_CASES + SEVERAL_CASES)
+def test_an_elif_chain_or_several_names_become_wheres(
     tmp_path: Path, chain: str, written: str | None
 ) -> None:
     source = CHAIN.format(chain=chain)
@@ -573,51 +596,3 @@ def _written(tmp_path: Path, source: str, part: str, written: str | None) -> str
     fixed = _fixed_fully(tmp_path, source)
     assert fixed == source.replace(part, written)
     return fixed
-
-
-SEVERAL = """import torch
-
-
-def pair(x):
-    y = x * 2
-    z = x + 1
-    {branch}
-    return y * z
-
-
-compiled = torch.compile(pair)
-"""
-
-SEVERAL_CASES = [
-    # several names, no `else`: each keeps its value otherwise; the test computed once
-    (
-        "if y.mean() > 0:\n        z = z - y\n        y = y * 2",
-        "condition_holds = y.mean() > 0\n"
-        "    z, y = torch.where(condition_holds, z - y, z), torch.where(condition_holds, y * 2, y)",
-    ),
-    (
-        "if y.mean() > 0:\n        y = z\n        z = y + 1\n    else:\n        y = -z\n"
-        "        z = z - 1",
-        None,  # `z = y + 1` reads the `y` its branch assigned: not the tuple's old `y`
-    ),
-    (
-        "if y.mean() > 0:\n        z = z * 3\n        y = -y\n    else:\n        z = y\n"
-        "        y = y + 1",
-        "condition_holds = y.mean() > 0\n"
-        "    z, y = torch.where(condition_holds, z * 3, y), "
-        "torch.where(condition_holds, -y, y + 1)",
-    ),
-]
-
-
-@pytest.mark.parametrize(("branch", "written"), SEVERAL_CASES)
-def test_several_names_are_chosen_at_once_after_the_condition(
-    tmp_path: Path, branch: str, written: str | None
-) -> None:
-    source = SEVERAL.format(branch=branch)
-    fixed = _written(tmp_path, source, branch, written)
-    if fixed is None:
-        return
-    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
-    for x in (torch.rand(6), -torch.rand(6)):
-        _same_without_breaks(source, fixed, "pair", x)
