@@ -543,6 +543,10 @@ FLAGGED_CASES = [
         "if flag and y.sum() > 0:\n        s = y.amax()\n        y = y / s",
         "if flag:\n        s = y.amax()\n        y = torch.where(y.sum() > 0, y / s, y)",
     ),
+    (
+        "if flag and y.sum() > 0:\n        y *= 2",
+        "if flag:\n        y.copy_(torch.where(y.sum() > 0, y * 2, y))",
+    ),
     ("if flag and y.sum() > 0:\n        y = y * 2\n    else:\n        y = y - 1", None),
     ("if flag and y.sum() > 0:\n        print(y)\n        y = y * 2", None),
     ("if y.sum() > 0 and flag:\n        y = y * 2", None),  # the flag after the test

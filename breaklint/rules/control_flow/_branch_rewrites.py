@@ -296,7 +296,7 @@ def where_chain(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
 
 # The fixes of `if cond:` that `if flag and cond:` gets inside `if flag:`.
-FLAGGED = ("where", "where-hoisted", "unguarded")
+FLAGGED = ("where", "where-hoisted", "unguarded", "where-in-place")
 
 
 def flagged(rewrite: Callable[[cst.CSTNode, Fix], Rewritten | None]) -> Callable[..., Any]:

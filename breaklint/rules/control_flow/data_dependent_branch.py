@@ -895,6 +895,7 @@ compiled = torch.compile(split_gain)
         "flagged-where": flagged(where_statement),
         "flagged-where-hoisted": flagged(where_hoisted),
         "flagged-unguarded": flagged(unguarded),
+        "flagged-where-in-place": flagged(where_in_place),
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
@@ -938,7 +939,8 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   then drops).
 - an `if flag and cond:` without `else`, whose operands before the last are known while
   tracing (`self.training`, a Python flag) and whose `if cond:` alone would get the `where`
-  fix (an assignment, intermediate values too) or the masked stores' one, becomes `if flag:`
+  fix (an assignment, intermediate values too, or updates in place) or the masked stores'
+  one, becomes `if flag:`
   around that fix: the flags stay a Python choice.
 - an `if`/`elif`/`else` chain whose branches each only return a value, or each only assign
   the same names in the same order (the `else` may be missing where each name is bound to a
