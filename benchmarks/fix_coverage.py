@@ -7,8 +7,11 @@ flags, those whose finding carries a fix, read from breaklint JSON reports alrea
 `--accuracy DIR` is a `library_accuracy.py --out` folder (each DIR/<library>/breaklint.json, its
 run.json naming the root its paths are relative to; with `--static-only --truth` the run takes
 seconds). `--repositories DIR` is a `repository_breaks.py --out` folder (DIR/<name>.json), its
-paths relative to CHECKOUTS/<name>. Only the tuning half is read: the held-out libraries and
-repositories are skipped by name.
+paths relative to CHECKOUTS/<name>: its break statements are that run's, and whether a fix is
+offered is read from it too, unless `--relint`: then this checkout's breaklint lints each
+checkout again (`--scope all`, no probes, no Dynamo: minutes) and a statement's fix is that of
+a finding on its line. Only the tuning half is read: the held-out libraries and repositories
+are skipped by name.
 
 A break statement is as `fix_rate.py` counts one: a line with a confirmed static finding or a
 dynamic one (BL900/BL901), recompiles and BL902 left out. For each rule that offers a fix the
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import subprocess
 import sys
 from collections import defaultdict
@@ -51,7 +55,10 @@ def fixing_rules(python: str) -> frozenset[str]:
         "from breaklint.rule import all_rules; "
         "print(' '.join(c for c, r in all_rules().items() if r.fix_applicability))"
     )
-    out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
+    environment = dict(os.environ, PYTHONPATH=str(REPO))
+    out = subprocess.run(
+        [python, "-c", code], env=environment, capture_output=True, text=True, check=True
+    )
     return frozenset(out.stdout.split())
 
 
@@ -106,6 +113,22 @@ def breaks(report: dict, root: Path, target: str, fixers: frozenset[str]) -> lis
     return out
 
 
+def relinted(python: str, checkout: Path) -> dict[tuple[str, int], list[str]]:
+    """The codes of the findings with a fix on each line of `checkout`, linted by this
+    checkout's breaklint with every function in scope (no probes)."""
+    command = [python, "-m", "breaklint", ".", "--scope", "all", "--isolated", "--no-cache"]
+    command += ["--output-format", "json", "--exit-zero", "--jobs", "1"]
+    environment = dict(os.environ, PYTHONPATH=str(REPO))
+    done = subprocess.run(
+        command, cwd=checkout, env=environment, capture_output=True, text=True, check=False
+    )
+    fixed: dict[tuple[str, int], list[str]] = defaultdict(list)
+    for finding in json.loads(done.stdout)["findings"]:
+        if finding.get("fix") is not None:
+            fixed[(finding["path"], finding["line"])].append(finding["code"])
+    return fixed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--accuracy", type=Path)
@@ -113,6 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repositories", type=Path)
     parser.add_argument("--checkouts", type=Path)
     parser.add_argument("--names", nargs="*")
+    parser.add_argument("--relint", action="store_true", help="lint the checkouts again")
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--out", type=Path)
     options = parser.parse_args(argv)
@@ -135,7 +159,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             if name in HELD_OUT_REPOSITORIES or not report_file.is_file():
                 continue
             report = json.loads(report_file.read_text())
-            flagged += breaks(report, options.checkouts / name, name, fixers)
+            found = breaks(report, options.checkouts / name, name, fixers)
+            if options.relint and found:
+                fixed = relinted(options.python, options.checkouts / name)
+                for entry in found:
+                    on_line = fixed.get((entry["path"], entry["line"]), [])
+                    entry["fixed"] = sorted(set(on_line) & set(entry["codes"]))
+            flagged += found
     by_rule: dict[str, list[dict]] = defaultdict(list)
     for entry in flagged:
         for code in sorted(fixers & set(entry["codes"])):
