@@ -67,6 +67,15 @@ CASES = [
         "        else:\n            self.peak.add_(x)\n            self.total.add_(x)",
         False,
     ),
+    # augmented assignments, in place on the tensor
+    ("if self.count == 0:\n            self.total += x", True),
+    (
+        "if self.count > 2:\n            self.total *= 0.5\n            self.peak -= x + 1\n"
+        "        else:\n            self.total /= 2\n            self.peak += x",
+        True,
+    ),
+    ("if self.count == 0:\n            self.total += x.add_(1)", False),
+    ("if self.count == 0:\n            self.total @= x", False),
     # a random draw, a shape change, an argument that updates in place, a statement besides
     ("if self.count == 0:\n            self.total.bernoulli_(0.5)", False),
     ("if self.count == 0:\n            self.total.unsqueeze_(0)", False),
@@ -235,7 +244,8 @@ def _clean_run(source: str) -> tuple[Any, int]:
 
 
 # A function ending in `if cond: return a` and `return b`: `return torch.where(cond, a, b)`, only
-# where those two statements end the function (decorated or not), each `return` alone on its lines.
+# where those two statements end the function (decorated or not), each `return` alone on its lines,
+# with only plain assignments between them.
 EARLY = (
     "import torch\n\n\n{decorator}def f(x):\n    y = x * 2\n{ending}\n\n\n"
     "compiled = torch.compile(f)\n"
@@ -251,7 +261,20 @@ ENDINGS = [
         "    # both\n    # else\n"
         "    return torch.where(torch.logical_and(y.sum() > 0, y.max() < 9), y, y + 1)",
     ),
-    ("    if (y > 0).all():\n        return y\n    y = y + 1\n    return y", None),  # more after
+    # assignments between, run first now: only where they bind nothing the test or `a` reads
+    ("    if (y > 0).all():\n        return y\n    y = y + 1\n    return y", None),
+    (
+        "    if (y > 0).all():  # positive\n        return y\n    z = y + 1\n    w = z * 2\n"
+        "    return w",
+        "    # positive\n    z = y + 1\n    w = z * 2\n    return torch.where((y > 0).all(), y, w)",
+    ),
+    ("    if (y > 0).all():\n        return y\n    print(y)\n    return y", None),  # not assigned
+    # an `elif` chain of returns
+    (
+        "    if (y > 0).all():\n        return y\n    elif (y < 0).all():\n        return -y\n"
+        "    return y + 1",
+        "    return torch.where((y > 0).all(), y, torch.where((y < 0).all(), -y, y + 1))",
+    ),
     ("    if (y > 0).all():\n        return y\n    return", None),  # nothing returned
     ("    if (y > 0).all(): return y\n    return -y", None),  # not alone on its lines
 ]
@@ -267,7 +290,7 @@ def test_an_early_return_on_a_tensor_test_becomes_a_returned_where(
     path.write_text(source, encoding="utf-8")
     findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
     branch = [f for f in findings if f.code == "BL201"]
-    assert len(branch) == 1
+    assert len(branch) == 1 + ending.count("elif")  # an `elif`'s test is a finding of its own
     fixable = [f for f in branch if f.fix is not None]
     if written is None:
         assert fixable == []
@@ -275,3 +298,305 @@ def test_an_early_return_on_a_tensor_test_becomes_a_returned_where(
     plan = plan_fixes(fixable, unsafe=True)
     assert plan.problems == {}
     assert plan.files[0].fixed == source.replace(ending, written)
+
+
+HOISTED = """import torch
+
+
+def step(x):
+    y = x * 2
+    s = y.sum()
+    {branch}
+    return {returned}
+
+
+compiled = torch.compile(step)
+"""
+
+HOISTED_CASES = [
+    # intermediates of one branch, then the name both branches assign
+    (
+        "if y.sum() > 0:\n        s = y.abs().amax()\n        z = y / s\n    else:\n        z = y",
+        "z",
+        True,
+    ),
+    # intermediates in both branches, each its own
+    (
+        "if y.sum() > 0:\n        s = y.amax()\n        z = y / s\n    else:\n"
+        "        t = y.amin()\n        z = y - t",
+        "z",
+        True,
+    ),
+    # no `else`: the last statement's name keeps its value otherwise
+    ("if y.mean() > 0:\n        s = y.std()\n        y = y / s", "y", True),
+    # an intermediate read after the `if` (it would now be bound on both ways)
+    (
+        "if y.sum() > 0:\n        s = y.amax()\n        z = y / s\n    else:\n        z = y",
+        "z + s",
+        False,
+    ),
+    # a chosen value reads an intermediate its branch binds after it (the old value)
+    (
+        "if y.sum() > 0:\n        z = y / 2\n        s = y.amax()\n    else:\n        z = y",
+        "z",
+        True,
+    ),
+    (
+        "if y.sum() > 0:\n        z = y / s\n        s = y.amax()\n    else:\n        z = y",
+        "z",
+        False,
+    ),
+    # (`s` is bound before the `if`: the fix rebinds it only where nothing else reads it)
+    # the other branch reads a name this branch's intermediate binds
+    (
+        "if y.sum() > 0:\n        s = y.amax()\n        z = y / s\n    else:\n        z = y + s",
+        "z",
+        False,
+    ),
+    # the test reads the intermediate
+    (
+        "if y.sum() > s:\n        s = y.amax()\n        z = y / s\n    else:\n        z = y",
+        "z",
+        False,
+    ),
+    # a chosen value reads another chosen name
+    (
+        "if y.sum() > 0:\n        s = y.amax()\n        a = y / s\n        b = a + 1\n    else:\n"
+        "        a = y\n        b = y - 1",
+        "a + b",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("branch", "returned", "offered"), HOISTED_CASES)
+def test_intermediate_values_of_a_branch_are_computed_before_the_choice(
+    tmp_path: Path, branch: str, returned: str, offered: bool
+) -> None:
+    source = HOISTED.format(branch=branch, returned=returned)
+    fixed = _checked_fix(tmp_path, source, offered)
+    if fixed is None:
+        return
+    assert "if " not in fixed.split("def step")[1]
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    for sign in (1.0, -1.0):  # both ways of the branch
+        _same_without_breaks(source, fixed, "step", sign * (torch.rand(6) + 0.1))
+
+
+MASKED = """import torch
+
+
+def patch(x, w):
+    y = x * 2
+    m = y < 0
+    {branch}
+    return y
+
+
+compiled = torch.compile(patch)
+"""
+
+MASKED_CASES = [
+    ("if m.any():\n        y[m] = 0.0", True),
+    ("if torch.any(m):\n        y[m] = w[m]\n        y[m] += 1", True),
+    ("if m.sum() > 0:\n        y[m] = -w[m].abs()", True),
+    # a store through another mask, a value not read through the mask, a statement besides
+    ("if m.any():\n        y[w > 0] = 0.0", False),
+    ("if m.any():\n        y[m] = w", False),
+    ("if m.any():\n        y[m] = 0.0\n        y = y * 2", False),
+    # another test of the mask: all of it, or more than one
+    ("if m.all():\n        y[m] = 0.0", False),
+    ("if m.sum() > 1:\n        y[m] = 0.0", False),
+]
+
+
+@pytest.mark.parametrize(("branch", "offered"), MASKED_CASES)
+def test_a_test_of_a_mask_around_stores_through_it_is_dropped(
+    tmp_path: Path, branch: str, offered: bool
+) -> None:
+    source = MASKED.format(branch=branch)
+    (finding,) = _branch_findings(tmp_path, source)
+    assert (finding.fix is not None) is offered
+    if finding.fix is None:
+        return
+    fixed = _fixed_fully(tmp_path, source)
+    assert "if " not in fixed.split("def patch")[1]
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    w = torch.randn(6)
+    for x in (torch.rand(6) + 0.1, torch.randn(6)):  # an empty mask, and one that holds
+        _same_without_breaks(source, fixed, "patch", x, w)  # the stores: BL302 fixes them
+
+
+def _fixed_fully(tmp_path: Path, source: str) -> str:
+    """`source` after every fix of every rule, round after round as `--fix` makes them."""
+    path = tmp_path / "example.py"
+    for _ in range(3):
+        path.write_text(source, encoding="utf-8")
+        settings = Settings(root=tmp_path)
+        findings = lint_paths([str(path)], settings, jobs=1, use_cache=False).findings
+        plan = plan_fixes([f for f in findings if f.fix is not None], unsafe=True)
+        if not plan.files:
+            break
+        source = plan.files[0].fixed
+    return source
+
+
+CHAIN = """import torch
+
+
+def grade(x):
+    y = x * 2
+    z = y + 1
+    {chain}
+    return z * y
+
+
+compiled = torch.compile(grade)
+"""
+
+CHAIN_CASES = [
+    (
+        "if y.sum() > 1:\n        z = y * 2\n    elif y.sum() < -1:\n        z = y * 3\n"
+        "    else:\n        z = y",
+        "z = torch.where(y.sum() > 1, y * 2, torch.where(y.sum() < -1, y * 3, y))",
+    ),
+    # no `else`: `z` keeps its value
+    (
+        "if y.sum() > 1:\n        z = y * 2\n    elif y.sum() < -1:\n        z = y * 3",
+        "z = torch.where(y.sum() > 1, y * 2, torch.where(y.sum() < -1, y * 3, z))",
+    ),
+    # returns
+    (
+        "if y.sum() > 1:\n        return y\n    elif y.mean() < 0:\n        return -y\n"
+        "    else:\n        return z",
+        "return torch.where(y.sum() > 1, y, torch.where(y.mean() < 0, -y, z))",
+    ),
+    # several names: computed one after the other, the tests read none of them
+    (
+        "if y.sum() > 1:\n        z = y * 2\n        w = y\n    elif y.sum() < -1:\n"
+        "        z = y * 3\n        w = -y\n    else:\n        z = y\n        w = y + 1",
+        "z = torch.where(y.sum() > 1, y * 2, torch.where(y.sum() < -1, y * 3, y))\n"
+        "    w = torch.where(y.sum() > 1, y, torch.where(y.sum() < -1, -y, y + 1))",
+    ),
+    (
+        "if z.sum() > 1:\n        z = y * 2\n        y = y\n    elif y.sum() < -1:\n"
+        "        z = y * 3\n        y = -y\n    else:\n        z = y\n        y = y + 1",
+        None,
+    ),
+    # other names, a branch that does more, a Python test
+    (
+        "if y.sum() > 1:\n        z = y * 2\n    elif y.sum() < -1:\n        w = y\n"
+        "    else:\n        z = y",
+        None,
+    ),
+    (
+        "if y.sum() > 1:\n        z = y * 2\n    elif y.sum() < -1:\n        print(y)\n"
+        "    else:\n        z = y",
+        None,
+    ),
+    ("if y.sum() > 1:\n        z = y * 2\n    elif y.dim() > 1:\n        z = y", None),
+]
+
+
+# several names: chosen at once, after the condition
+SEVERAL_CASES = [
+    # no `else`: each keeps its value otherwise; the test computed once
+    (
+        "if y.mean() > 0:\n        z = z - y\n        y = y * 2",
+        "condition_holds = y.mean() > 0\n"
+        "    z, y = torch.where(condition_holds, z - y, z), torch.where(condition_holds, y * 2, y)",
+    ),
+    (
+        "if y.mean() > 0:\n        y = z\n        z = y + 1\n    else:\n        y = -z\n"
+        "        z = z - 1",
+        None,  # `z = y + 1` reads the `y` its branch assigned: not the tuple's old `y`
+    ),
+    (
+        "if y.mean() > 0:\n        z = z * 3\n        y = -y\n    else:\n        z = y\n"
+        "        y = y + 1",
+        "condition_holds = y.mean() > 0\n"
+        "    z, y = torch.where(condition_holds, z * 3, y), "
+        "torch.where(condition_holds, -y, y + 1)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("chain", "written"), CHAIN_CASES + SEVERAL_CASES)
+def test_an_elif_chain_or_several_names_become_wheres(
+    tmp_path: Path, chain: str, written: str | None
+) -> None:
+    source = CHAIN.format(chain=chain)
+    fixed = _written(tmp_path, source, chain, written)
+    if fixed is None:
+        return
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    for x in (torch.rand(6) + 1, -torch.rand(6) - 1, torch.rand(6) * 0.01):  # each way
+        _same_without_breaks(source, fixed, "grade", x)
+
+
+FLAGGED_CASES = [
+    (
+        "if flag and y.sum() > 0:\n        y = y * 2",
+        "if flag:\n        y = torch.where(y.sum() > 0, y * 2, y)",
+    ),
+    (
+        "if flag and y.sum() > 0:\n        s = y.amax()\n        y = y / s",
+        "if flag:\n        s = y.amax()\n        y = torch.where(y.sum() > 0, y / s, y)",
+    ),
+    (
+        "if flag and y.sum() > 0:\n        y *= 2",
+        "if flag:\n        y.copy_(torch.where(y.sum() > 0, y * 2, y))",
+    ),
+    ("if flag and y.sum() > 0:\n        y = y * 2\n    else:\n        y = y - 1", None),
+    ("if flag and y.sum() > 0:\n        print(y)\n        y = y * 2", None),
+    ("if y.sum() > 0 and flag:\n        y = y * 2", None),  # the flag after the test
+]
+
+
+@pytest.mark.parametrize(("branch", "written"), FLAGGED_CASES)
+def test_flags_before_a_tensor_test_stay_a_python_choice(
+    tmp_path: Path, branch: str, written: str | None
+) -> None:
+    source = (
+        "import torch\n\n\ndef scaled(x, flag):\n    y = x * 2\n    "
+        + branch
+        + "\n    return y\n\n\ncompiled = torch.compile(scaled)\n"
+    )
+    fixed = _written(tmp_path, source, branch, written)
+    if fixed is None:
+        return
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    for x in (torch.rand(6), -torch.rand(6)):
+        _same_without_breaks(source, fixed, "scaled", x, True)
+
+
+def _same_without_breaks(source: str, fixed: str, name: str, *args: Any) -> None:
+    """`fixed` gives the eager outputs `source` gives for `name(*args)`, and Dynamo breaks
+    in `source` and not in `fixed`."""
+    import torch
+
+    from breaklint.dynamic import torch_shim
+
+    results = []
+    for text in (source, fixed):
+        namespace: dict[str, Any] = {}
+        exec(compile(text, "example.py", "exec", dont_inherit=True), namespace)
+        function = namespace[name]
+        captured = torch_shim.capture(lambda run: run(*args), function)
+        results.append((function(*args), len(captured.ops_per_graph), len(captured.breaks)))
+    (before, _, breaks_before), (after, graphs, breaks) = results
+    assert breaks_before > 0
+    assert (graphs, breaks) == (1, 0)
+    torch.testing.assert_close(after, before)
+
+
+def _written(tmp_path: Path, source: str, part: str, written: str | None) -> str | None:
+    """`source` fixed, which writes `written` for `part`, or None where the first BL201
+    finding has no fix, as `written` None says."""
+    first = _branch_findings(tmp_path, source)[0]
+    assert (first.fix is None) is (written is None)
+    if written is None:
+        return None
+    fixed = _fixed_fully(tmp_path, source)
+    assert fixed == source.replace(part, written)
+    return fixed

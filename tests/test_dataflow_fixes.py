@@ -85,10 +85,22 @@ BRANCHES = [
         "        y = x[1:2]\n    return y",
         False,
     ),
-    # a trace-time test joined by `and`: `torch.logical_and` cannot take a Python bool
+    # a trace-time test joined by `and` (`torch.logical_and` cannot take a Python bool): it
+    # stays a Python choice, `if y.dtype == torch.float16:` around the `where`
     (
         "def f(x):\n    y = x * 2\n    if y.dtype == torch.float16 and (y > 0).all():\n"
         "        y = y + 1\n    return y",
+        True,
+    ),
+    # ... but not after the tensor test, nor with an `else` (it runs when either fails)
+    (
+        "def f(x):\n    y = x * 2\n    if (y > 0).all() and y.dtype == torch.float16:\n"
+        "        y = y + 1\n    return y",
+        False,
+    ),
+    (
+        "def f(x):\n    y = x * 2\n    if y.dtype == torch.float16 and (y > 0).all():\n"
+        "        y = y + 1\n    else:\n        y = y - 1\n    return y",
         False,
     ),
 ]

@@ -3,6 +3,7 @@ choice in the graph. Imported only when fixes are made."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -111,26 +112,43 @@ def where_return_early(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
     if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
         return None
-    *kept, branch, last = node.body.body
-    if not isinstance(branch, cst.If) or branch.orelse is not None:
+    statements = list(node.body.body)
+    # The last `if`: plain assignments (which the rule checked) may stand between it and
+    # the last `return`; they move above the `return` the fix writes.
+    at = max(i for i, statement in enumerate(statements) if isinstance(statement, cst.If))
+    kept, branch, between, last = (
+        statements[:at],
+        statements[at],
+        statements[at + 1 : -1],
+        statements[-1],
+    )
+    if not isinstance(branch, cst.If):
         return None
     branch = without_guards(branch, fix.torch)
-    returns = [_only_return(branch.body), _only_return(last)]
-    if returns[0] is None or returns[1] is None:
+    links = [branch]  # an `elif` chain, each branch a `return` (the rule checked)
+    while isinstance(links[-1].orelse, cst.If):
+        links.append(without_guards(links[-1].orelse, fix.torch))
+    if links[-1].orelse is not None:
         return None
-    value = call(
-        torch_function(fix.torch, "where"),
-        graph_condition(branch.test, fix.torch),
-        returns[0],
-        returns[1],
-    )
+    maybe = [_only_return(link.body) for link in links] + [_only_return(last)]
+    returns = [value for value in maybe if value is not None]
+    if len(returns) != len(maybe):
+        return None
+    value: Any = returns[-1]
+    for link, returned in zip(reversed(links), reversed(returns[:-1]), strict=True):
+        test = graph_condition(link.test, fix.torch)
+        value = call(torch_function(fix.torch, "where"), test, returned, value)
     assert isinstance(last, cst.SimpleStatementLine)
     # The lines above the `if`, its comments, and the comments above the last `return` (the
     # empty lines between the two statements go with them).
     comments = [line for line in last.leading_lines if line.comment is not None]
-    above = [*branch.leading_lines, *branch_comments(branch), *comments]
-    written = last.with_changes(body=[cst.Return(value)], leading_lines=above)
-    return node.with_changes(body=node.body.with_changes(body=[*kept, written]))
+    above = [*branch.leading_lines, *branch_comments(branch)]
+    if between:
+        first: Any = between[0]  # an assignment line, as the rule checked
+        between[0] = first.with_changes(leading_lines=[*above, *first.leading_lines])
+        above = []
+    written = last.with_changes(body=[cst.Return(value)], leading_lines=[*above, *comments])
+    return node.with_changes(body=node.body.with_changes(body=[*kept, *between, written]))
 
 
 def _only_return(node: cst.CSTNode) -> cst.BaseExpression | None:
@@ -162,6 +180,12 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
         else [(name, cst.Name(name)) for name, _ in chosen]
     )
     test = graph_condition(node.test, fix.torch)
+    bound: list[cst.SimpleStatementLine] = []
+    if len(chosen) > 1 and not isinstance(node.test, cst.Name | cst.Attribute):
+        # The condition computed once, before the names are assigned.
+        assign_test = cst.Assign([cst.AssignTarget(cst.Name(CONDITION_NAME))], test)
+        bound.append(cst.SimpleStatementLine([assign_test]))
+        test = cst.Name(CONDITION_NAME)
     values = [call(where, test, a, b) for (_, a), (_, b) in zip(chosen, other, strict=True)]
     names = [cst.Name(name) for name, _ in chosen]
     target: cst.BaseAssignTargetExpression = (
@@ -176,7 +200,143 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     )
     assign = cst.Assign(targets=[cst.AssignTarget(target)], value=value)
     above = [*node.leading_lines, *branch_comments(node)]
-    return cst.SimpleStatementLine([assign], leading_lines=above)
+    statements = [*bound, cst.SimpleStatementLine([assign])]
+    statements[0] = statements[0].with_changes(leading_lines=above)
+    return cst.FlattenSentinel(statements) if bound else statements[0]
+
+
+def where_hoisted(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-hoisted` fix: an `if`/`else` whose branches assign intermediate names
+    besides those they choose (with an `else`, the names both assign; without, the last
+    statement's) becomes the intermediate assignments, each branch's in order, then `name =
+    torch.where(cond, a, b)` per chosen name (`name` itself as `b` without `else`), after
+    `condition_holds = cond` where there are several."""
+    import libcst as cst
+
+    from breaklint.rewrites import branch_comments, call, graph_condition, torch_function
+
+    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    blocks: list[Any] = [node.body.body]  # assignment lines only, as the rule checked
+    if isinstance(node.orelse, cst.Else):
+        blocks.append(node.orelse.body.body)
+    assigned = [cst_assignments(cst.IndentedBlock(list(block))) for block in blocks]
+    names = [[name for name, _ in pairs] for pairs in assigned]
+    chosen = [n for n in names[0] if n in names[1]] if len(names) == 2 else names[0][-1:]
+    values = [dict(pairs) for pairs in assigned]
+    statements: list[cst.SimpleStatementLine] = []
+    test = graph_condition(node.test, fix.torch)
+    if len(chosen) > 1:
+        bound = cst.Assign([cst.AssignTarget(cst.Name(CONDITION_NAME))], test)
+        statements.append(cst.SimpleStatementLine([bound]))
+        test = cst.Name(CONDITION_NAME)
+    for block, block_names in zip(blocks, names, strict=True):
+        for line, name in zip(block, block_names, strict=True):
+            if name not in chosen:
+                assert isinstance(line, cst.SimpleStatementLine)
+                statements.append(
+                    line.with_changes(
+                        leading_lines=[], trailing_whitespace=cst.TrailingWhitespace()
+                    )
+                )
+    where = torch_function(fix.torch, "where")
+    for name in chosen:
+        kept = values[1][name] if len(values) == 2 else cst.Name(name)
+        assign = cst.Assign(
+            [cst.AssignTarget(cst.Name(name))], call(where, test, values[0][name], kept)
+        )
+        statements.append(cst.SimpleStatementLine([assign]))
+    above = [*node.leading_lines, *branch_comments(node)]
+    statements[0] = statements[0].with_changes(leading_lines=above)
+    return cst.FlattenSentinel(statements)
+
+
+def where_chain(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-chain` fix: an `if`/`elif`/`else` chain whose branches each return a value,
+    or assign the same names, becomes `return torch.where(c1, a, torch.where(c2, b, c))` or
+    one `name = torch.where(...)` per name (`name` itself innermost without `else`)."""
+    import libcst as cst
+
+    from breaklint.rewrites import branch_comments, call, graph_condition, torch_function
+
+    if not isinstance(node, cst.If):
+        return None
+    links: list[cst.If] = [node]
+    while isinstance(links[-1].orelse, cst.If):
+        links.append(links[-1].orelse)
+    final = links[-1].orelse
+    blocks: list[Any] = [link.body for link in links]  # as the rule checked
+    if isinstance(final, cst.Else):
+        blocks.append(final.body)
+    tests = [graph_condition(link.test, fix.torch) for link in links]
+    where = torch_function(fix.torch, "where")
+
+    def nested(values: list[cst.BaseExpression]) -> cst.BaseExpression:
+        chosen = values[-1]
+        for test, value in zip(reversed(tests), reversed(values[: len(tests)]), strict=True):
+            chosen = call(where, test, value, chosen)
+        return chosen
+
+    first = blocks[0].body[0].body[0]
+    statements: list[cst.SimpleStatementLine] = []
+    if isinstance(first, cst.Return):
+        returned = [block.body[0].body[0].value for block in blocks]
+        statements.append(cst.SimpleStatementLine([cst.Return(nested(returned))]))
+    else:
+        assigned = [cst_assignments(block) for block in blocks]
+        for index, (name, _) in enumerate(assigned[0]):
+            values = [pairs[index][1] for pairs in assigned]
+            if not isinstance(final, cst.Else):
+                values.append(cst.Name(name))
+            assign = cst.Assign([cst.AssignTarget(cst.Name(name))], nested(values))
+            statements.append(cst.SimpleStatementLine([assign]))
+    above = [*node.leading_lines, *branch_comments(node)]
+    statements[0] = statements[0].with_changes(leading_lines=above)
+    return cst.FlattenSentinel(statements)
+
+
+# The fixes of `if cond:` that `if flag and cond:` gets inside `if flag:`.
+FLAGGED = ("where", "where-hoisted", "unguarded", "where-in-place")
+
+
+def flagged(rewrite: Callable[[cst.CSTNode, Fix], Rewritten | None]) -> Callable[..., Any]:
+    """The `flagged-<fix>` rewrite: `if flag and cond:` becomes `if flag:` around what
+    `rewrite` writes of `if cond:` (libcst nests `f and g and cond` to the left: the right
+    operand is the tensor test)."""
+
+    def flagged_rewrite(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+        import libcst as cst
+
+        if not isinstance(node, cst.If) or not isinstance(node.test, cst.BooleanOperation):
+            return None
+        test = node.test
+        inner = node.with_changes(test=test.right, leading_lines=[])
+        written: Any = rewrite(inner, fix)
+        if written is None:
+            return None
+        statements = list(written.nodes) if isinstance(written, cst.FlattenSentinel) else [written]
+        flags = test.left.with_changes(lpar=[], rpar=[]) if not test.left.lpar else test.left
+        return cst.If(
+            test=flags,
+            body=cst.IndentedBlock(statements),
+            leading_lines=node.leading_lines,
+        )
+
+    return flagged_rewrite
+
+
+def unguarded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `unguarded` fix: `if m.any():` whose body only stores through `m` becomes its
+    body; a comment after the `if` goes above it."""
+    import libcst as cst
+
+    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    statements: list[Any] = list(node.body.body)
+    header = node.body.header.comment
+    above = [*node.leading_lines] + ([cst.EmptyLine(comment=header)] if header else [])
+    statements[0] = statements[0].with_changes(leading_lines=[*above, *statements[0].leading_lines])
+    return cst.FlattenSentinel(statements)
 
 
 def where_told(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -230,6 +390,8 @@ def where_in_place(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
     if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
         return None
+    if not _BINARY:
+        _binary_operators()
     chosen = _updated_values(node.body)
     other = _updated_values(node.orelse.body) if isinstance(node.orelse, cst.Else) else None
     test = graph_condition(node.test, fix.torch)
@@ -256,10 +418,17 @@ def _updated_values(block: cst.BaseSuite) -> list[tuple[cst.BaseExpression, cst.
     from breaklint.rewrites import parenthesized
 
     lines: list[Any] = list(block.body)  # one call statement each, as the rule checked
-    updates = []
+    updates: list[tuple[Any, Any]] = []
     for line in lines:
+        statement = line.body[0]
+        if isinstance(statement, cst.AugAssign):  # `t += v`: the value is `t + v`
+            operator = _BINARY[type(statement.operator).__name__]()
+            operand = parenthesized_operand(statement.value)
+            combined = cst.BinaryOperation(statement.target, operator, operand)
+            updates.append((statement.target, combined))
+            continue
         chain = []
-        node = line.body[0].value
+        node = statement.value
         while isinstance(node, cst.Call):
             chain.append(node)
             node = node.func.value  # type: ignore[attr-defined]
@@ -273,6 +442,28 @@ def _updated_values(block: cst.BaseSuite) -> list[tuple[cst.BaseExpression, cst.
             value = update.with_changes(func=twin)
         updates.append((tensor, value))
     return updates
+
+
+# The binary operator of each augmented assignment `where-in-place` takes (`+=`: `+`).
+_BINARY: dict[str, Any] = {}
+
+
+def _binary_operators() -> None:
+    import libcst as cst
+
+    for name in ("Add", "Subtract", "Multiply", "Divide", "FloorDivide", "Power"):
+        _BINARY[f"{name}Assign"] = getattr(cst, name)
+
+
+def parenthesized_operand(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`value` as the right operand of a binary operation: in parentheses where it is itself
+    an operation (`t *= a + b` is `t * (a + b)`)."""
+    import libcst as cst
+
+    operation = cst.BinaryOperation | cst.BooleanOperation | cst.Comparison | cst.IfExp
+    if isinstance(value, operation | cst.Lambda) and not value.lpar:
+        return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return value
 
 
 # The functions the `while-loop` fix defines before the loop it replaces: its condition and

@@ -12,12 +12,17 @@ from breaklint.knowledge.answers import TENSOR_METHOD_NAMES, VALUE_UPDATE_METHOD
 from breaklint.rule import FixExample, Rule, RuleContext
 from breaklint.rules.control_flow._branch_rewrites import (
     CONDITION_NAME,
+    FLAGGED,
     WHILE_FUNCTIONS,
     assert_in_graph,
+    flagged,
     flagged_where_expression,
     logical_value,
     stacked_truths,
+    unguarded,
+    where_chain,
     where_expression,
+    where_hoisted,
     where_in_place,
     where_return,
     where_return_early,
@@ -672,6 +677,203 @@ compiled = torch.compile(checked)
 """,
             probe="(checked, (torch.randn(8),))",
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def rotary(positions, inv_freq, base_len):
+    longest = positions.max() + 1
+    # longer sequences than trained on: slower frequencies
+    if longest > base_len:
+        scale = longest / base_len
+        freq = inv_freq / scale
+    else:
+        freq = inv_freq
+    return positions.float().unsqueeze(-1) * freq
+
+
+compiled = torch.compile(rotary)
+""",
+            after="""
+import torch
+
+
+def rotary(positions, inv_freq, base_len):
+    longest = positions.max() + 1
+    # longer sequences than trained on: slower frequencies
+    scale = longest / base_len
+    freq = torch.where(longest > base_len, inv_freq / scale, inv_freq)
+    return positions.float().unsqueeze(-1) * freq
+
+
+compiled = torch.compile(rotary)
+""",
+            probe="(rotary, (torch.randint(0, 16, (2, 8)), torch.rand(4), 4))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def clipped(x, clip):
+    y = x * 2
+    if clip and y.abs().amax() > 1:  # only when asked
+        peak = y.abs().amax()
+        y = y / peak
+    return y
+
+
+compiled = torch.compile(clipped)
+""",
+            after="""
+import torch
+
+
+def clipped(x, clip):
+    y = x * 2
+    if clip:
+        # only when asked
+        peak = y.abs().amax()
+        y = torch.where(y.abs().amax() > 1, y / peak, y)
+    return y
+
+
+compiled = torch.compile(clipped)
+""",
+            probe="(clipped, (torch.randn(8), True))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def soft_sign(x):
+    total = x.sum()
+    if total > 1:
+        y = x / total
+    elif total < -1:  # negative
+        y = -x / total
+    else:
+        y = x
+    return y
+
+
+compiled = torch.compile(soft_sign)
+""",
+            after="""
+import torch
+
+
+def soft_sign(x):
+    total = x.sum()
+    # negative
+    y = torch.where(total > 1, x / total, torch.where(total < -1, -x / total, x))
+    return y
+
+
+compiled = torch.compile(soft_sign)
+""",
+            probe="(soft_sign, (torch.randn(8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def log_or_zero(x):
+    y = x.log()
+    gaps = torch.isnan(y)
+    if gaps.any():  # log of a negative
+        y[gaps] = 0.0
+    return y * 2
+
+
+compiled = torch.compile(log_or_zero)
+""",
+            after="""
+import torch
+
+
+def log_or_zero(x):
+    y = x.log()
+    gaps = torch.isnan(y)
+    # log of a negative
+    y[gaps] = 0.0
+    return y * 2
+
+
+compiled = torch.compile(log_or_zero)
+""",
+            probe="(log_or_zero, (torch.randn(8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def rescaled(x):
+    y = x * 2
+    if y.abs().amax() < 1e-3:
+        return y
+    # to unit range
+    scale = y.abs().amax()
+    return y / scale
+
+
+compiled = torch.compile(rescaled)
+""",
+            after="""
+import torch
+
+
+def rescaled(x):
+    y = x * 2
+    # to unit range
+    scale = y.abs().amax()
+    return torch.where(y.abs().amax() < 1e-3, y, y / scale)
+
+
+compiled = torch.compile(rescaled)
+""",
+            probe="(rescaled, (torch.randn(8),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def split_gain(x):
+    y = x * 2
+    if y.sum() > 0:
+        s = y.abs().amax()
+        low = y / s
+        high = y * s
+    else:
+        low = y
+        high = y + 1
+    return low - high
+
+
+compiled = torch.compile(split_gain)
+""",
+            after="""
+import torch
+
+
+def split_gain(x):
+    y = x * 2
+    condition_holds = y.sum() > 0
+    s = y.abs().amax()
+    low = torch.where(condition_holds, y / s, y)
+    high = torch.where(condition_holds, y * s, y + 1)
+    return low - high
+
+
+compiled = torch.compile(split_gain)
+""",
+            probe="(split_gain, (torch.randn(8),))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
@@ -685,7 +887,15 @@ compiled = torch.compile(checked)
         "while-loop": while_loop,
         "where-told": where_told,
         "where-in-place": where_in_place,
+        "where-hoisted": where_hoisted,
+        "where-chain": where_chain,
+        "unguarded": unguarded,
         "stacked": stacked_truths,
+        # `if flag and cond:` (FLAGGED): `if flag:` around the fix of `if cond:`
+        "flagged-where": flagged(where_statement),
+        "flagged-where-hoisted": flagged(where_hoisted),
+        "flagged-unguarded": flagged(unguarded),
+        "flagged-where-in-place": flagged(where_in_place),
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
@@ -695,10 +905,17 @@ by the fix, since `not t` still calls `bool()`; a test that mixes in a trace-tim
 parameter no tensor operation touched, which may be a Python bool at run time):
 - an `if`/`else` whose two branches only assign a value to the same names (and an `if` without
   `else` assigning a name already bound to a tensor, or a parameter the test reads as one,
-  `if torch.isnan(x).any(): x = torch.nan_to_num(x)`) becomes `name = torch.where(cond, a, b)`;
+  `if torch.isnan(x).any(): x = torch.nan_to_num(x)`) becomes `name = torch.where(cond, a, b)`
+  (several names: `a, b = torch.where(...), torch.where(...)` after `condition_holds = cond`
+  where the test is more than a name, offered where no value reads a name its branch
+  assigned before it, since every value is now computed before any name is assigned);
   an `if`/`else` whose branches each only return a value becomes `return torch.where(cond,
-  a, b)`, and so does a function that ends in `if cond: return a` (no `else`) and `return b`
-  (each `return` alone on its lines; the function is what the fix rewrites); a
+  a, b)`, and so does a function that ends in `if cond: return a` (no `else`; also an `elif` chain
+  of returns, nested) and `return b`
+  (each `return` alone on its lines; the function is what the fix rewrites), also with plain
+  assignments of tensors or numbers to names between them (`scale = y.abs().max()`), which
+  then run on both ways, before the `return`: offered where they bind no name the test or
+  `a` reads; a
   conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
   sides are now computed, which costs time and can raise where the untaken side used to be
   skipped, and Python numbers become tensors (broadcasting and type promotion are
@@ -708,12 +925,43 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   `torch.nn` submodule of the class) or a number, or of no known kind (a project submodule's call)
   beside a certain tensor for the same name. The comments inside the `if` and its `else`
   are kept, each on a line of its own, above the statement the fix writes.
+- an `if`/`else` (or an `if` alone) whose branches only assign plain names, some of them
+  intermediate values one branch computes on the way (`scale = n / base` then `freq = f /
+  scale`), becomes those intermediate assignments, each branch's in order, then `name =
+  torch.where(cond, a, b)` for each name both branches assign (without `else`: the last
+  statement's name, which keeps its value otherwise; after `condition_holds = cond` where
+  there are several). Offered where no intermediate name is read anywhere else in the
+  function or in the test, each is bound to a tensor or a number, the chosen values read
+  no other chosen name, and no statement reads what the other branch's intermediates bind
+  or what its own branch chose before it: the order of the reads is kept. Both branches'
+  intermediates are now computed on every call (time, and an error where the untaken branch
+  used to be skipped: a division by zero gives `inf` in the untaken side, which `where`
+  then drops).
+- an `if flag and cond:` without `else`, whose operands before the last are known while
+  tracing (`self.training`, a Python flag) and whose `if cond:` alone would get the `where`
+  fix (an assignment, intermediate values too, or updates in place) or the masked stores'
+  one, becomes `if flag:`
+  around that fix: the flags stay a Python choice.
+- an `if`/`elif`/`else` chain whose branches each only return a value, or each only assign
+  the same names in the same order (the `else` may be missing where each name is bound to a
+  tensor already, which then keeps its value), becomes one statement of nested `torch.where`s,
+  the first test outermost: `y = torch.where(c1, a, torch.where(c2, b, c))`, or `return`
+  of it. Every test is now computed, as is every branch's value; where several names are
+  assigned, offered only where no test reads one of them.
+- an `if` without `else` whose test is whether a mask holds anywhere (`m.any()`,
+  `torch.any(m)`, `m.sum() > 0`, `m` a name bound to a tensor) and whose body only stores
+  through that mask (`t[m] = v`, `t[m] += v`, each value a number or read through the same
+  mask, `w[m]`) becomes its body: with an empty mask each store changes nothing. A value
+  computed from the empty selection now runs where it was skipped (a reduction of it, as
+  `w[m].max()`, raises); the stores themselves are BL302's to fix.
 - an `if`/`else` whose branches only update the same tensors in place, in the same order
   (`self.low.copy_(x.min())` / `self.low.lerp_(x.min(), 0.1)`: each statement a chain of
   in-place methods that update values, on a name or an attribute bound to a tensor; an `if`
   without `else` too), becomes one `t.copy_(torch.where(cond, a, b))` per tensor, `a` and `b`
   each branch's chain with its methods' out-of-place twins (`self.low.lerp(x.min(), 0.1)`;
-  `copy_(v)` gives `v`; `t` itself where there is no `else`). Where several tensors are
+  `copy_(v)` gives `v`; `t` itself where there is no `else`); an augmented assignment to a
+  tensor (`t += v`, `-=`, `*=`, `/=`, `//=`, `**=`), which updates it in place, counts as
+  one such update, its value `t + v`. Where several tensors are
   updated, the condition is computed once before them, as `condition_holds = cond` (offered
   where the file does not use that name), since an update may change what it reads. Both
   branches are computed on every call; the twins compute in the promoted dtype and cast once
@@ -900,7 +1148,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
     def _if_fix(self, node: ast.If) -> Fix | None:
         context = self.context
         if not self._graph_test(node.test):
-            return self._any_check_fix(node) or self._guard_fix(node)
+            return self._any_check_fix(node) or self._guard_fix(node) or self._flagged_fix(node)
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
         # A comment the assertion would not keep in place (the other rewrites of the whole
         # `if` keep its comments above the statement they write).
@@ -929,6 +1177,16 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         early = self._early_return_fix(node)
         if early is not None:
             return early
+        if _elif_of(node) is not None:
+            return self._chain_fix(node)
+        hoisted = self._hoisted_fix(node) or self._masked_stores_fix(node)
+        if hoisted is not None:
+            return hoisted
+        return self._where_fix(node)
+
+    def _where_fix(self, node: ast.If) -> Fix | None:
+        """`where`: an `if`/`else` assigning the same names, or an `if` updating a tensor."""
+        context = self.context
         chosen = _assignments(node.body)
         if chosen is None:
             return self._in_place_fix(node)
@@ -939,12 +1197,59 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             pairs = [[a, b] for (_, a), (_, b) in zip(chosen, other, strict=True)]
             if not all(self._values_fit(pair) for pair in pairs):
                 return None
-        elif len(chosen) != 1 or not self._updates_a_tensor(*chosen[0], node.test):
-            return None  # the name keeps its value otherwise: `None` would not do
-        if len(chosen) > 1 and not isinstance(node.test, ast.Name | ast.Attribute):
-            return None  # the condition would be computed once per name
+        elif not all(self._updates_a_tensor(*pair, node.test) for pair in chosen):
+            return None  # a name keeps its value otherwise: `None` would not do
+        if len(chosen) > 1:
+            # All values are computed before any name is assigned (`a, b = ...`): none may
+            # read a name its branch assigned before it.
+            for block in (node.body, node.orelse):
+                names = [name for name, _ in _assignments(block) or []]
+                for index, (_, value) in enumerate(_assignments(block) or []):
+                    if _names_read(value) & set(names[:index]):
+                        return None
+            named = isinstance(node.test, ast.Name | ast.Attribute)
+            if not named and self._names_the_condition():
+                return None  # the condition is computed once, into `condition_holds`
         message = "choose in the graph: `{torch}.where(...)`"
         return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
+
+    def _hoisted_fix(self, node: ast.If) -> Fix | None:
+        """`where-hoisted`: an `if` (and its `else`) that only assigns plain names, some of
+        them only intermediate values of one branch (`scale = m / n` then `f = f0 / scale`):
+        those statements run before, whatever the test, and each name the branches choose
+        (`_hoisting`) is `torch.where(cond, a, b)`. An intermediate name must be read nowhere
+        else in the function (nor in the test), and bound to a tensor or a number."""
+        split = _hoisting(node)
+        line = self.context.source.lines[node.lineno - 1].lstrip()
+        if split is None or not line.startswith("if"):
+            return None
+        outputs, temporaries = split
+        function = self.context.definition
+        inside = {id(n) for n in ast.walk(node)}
+        read_elsewhere = {
+            n.id
+            for n in ast.walk(function)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in inside
+        } | _names_read(node.test)
+        if any(t.targets[0].id in read_elsewhere for t in temporaries):  # type: ignore[attr-defined]
+            return None
+        if not self._computed_values([(t.targets[0].id, t.value) for t in temporaries]):  # type: ignore[attr-defined]
+            return None
+        body = _assignments(node.body) or []
+        other = dict(_assignments(node.orelse) or [])
+        chosen = dict(body)
+        for name in outputs:
+            if node.orelse:
+                if not self._values_fit([chosen[name], other[name]]):
+                    return None
+            elif not self._updates_a_tensor(name, chosen[name], node.test):
+                return None
+        if len(outputs) > 1 and self._names_the_condition():
+            return None
+        message = "choose in the graph: `{torch}.where(...)`, intermediate values computed before"
+        return offer(
+            self.context, node, message, "where-hoisted", self.fix_applicability, needs_torch=True
+        )
 
     def _early_return_fix(self, node: ast.If) -> Fix | None:
         """`where-return-early`: the function ends in `if cond: return a` (no `else`) and
@@ -952,7 +1257,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         The fix rewrites the function (its last two statements)."""
         function = self.context.definition
         body = function.body
-        if len(body) < 2 or body[-2] is not node or node.orelse or len(node.body) != 1:
+        at = next((i for i, statement in enumerate(body) if statement is node), None)
+        if at is None or at == len(body) - 1 or node.orelse or len(node.body) != 1:
             return None
         first, last = node.body[0], body[-1]
         if not (isinstance(first, ast.Return) and isinstance(last, ast.Return)):
@@ -961,8 +1267,25 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None
         if not owns_its_lines(self.context, last) or not owns_its_lines(self.context, first):
             return None
+        # Plain assignments between the `if` and the last `return` now run first, on both
+        # ways: they must not bind what the test or the early value reads.
+        between = body[at + 1 : -1]
+        assigned = _assignments(between)
+        if assigned is None or any(isinstance(s, ast.If) for s in between):
+            return None
+        read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        if read & {name for name, _ in assigned}:
+            return None
+        if not all(owns_its_lines(self.context, s) for s in between):
+            return None
+        if not self._computed_values(assigned):
+            return None
         if not self._values_fit([first.value, last.value]):
             return None
+        return self._returned_where(function)
+
+    def _returned_where(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> Fix | None:
+        """`where-return-early`, which rewrites the function's last statements."""
         message = "return the choice made in the graph: `return {torch}.where(...)`"
         return offer(
             self.context,
@@ -988,13 +1311,154 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
                 return None
         if not all(self._certain_tensor_value(target) for target, _ in chosen):
             return None
-        condition_used = re.compile(rf"\b{CONDITION_NAME}\b")
-        if len(chosen) > 1 and any(map(condition_used.search, self.context.source.lines)):
+        if len(chosen) > 1 and self._names_the_condition():
             return None
         message = "update in the graph: `t.copy_({torch}.where(...))`"
         return offer(
             self.context, node, message, "where-in-place", self.fix_applicability, needs_torch=True
         )
+
+    def _chain_fix(self, node: ast.If) -> Fix | None:
+        """`where-chain`: an `if`/`elif`.../`else` chain whose branches each only return a
+        value, or each only assign the same names in the same order (the `else` may be left
+        out where each name is bound to a tensor already), becomes one statement of nested
+        `torch.where`s, the first test outermost."""
+        links = [node]
+        while (link := _elif_of(links[-1])) is not None:
+            links.append(link)
+        facts = self.context.facts
+        tests = [link.test for link in links[1:]]
+        if not all(facts.reads_tensor_value(t) and self._graph_test(t) for t in tests):
+            return None  # a test `torch.where` cannot take (a Python flag, a shape)
+        final = links[-1].orelse
+        blocks = [link.body for link in links] + ([final] if final else [])
+        returned = [_only_returned(block) for block in blocks]
+        if all(value is not None for value in returned):
+            if not final:
+                return self._early_chain_fix(links, returned)  # type: ignore[arg-type]
+            if not self._values_fit(returned):  # type: ignore[arg-type]
+                return None
+            message = "return the choice made in the graph: `return {torch}.where(...)`"
+            return offer(
+                self.context, node, message, "where-chain", self.fix_applicability, needs_torch=True
+            )
+        assigned = [_assignments(block) for block in blocks]
+        if any(a is None for a in assigned):
+            return None
+        names = [[name for name, _ in a or []] for a in assigned]
+        if any(n != names[0] for n in names) or not names[0]:
+            return None
+        for index, name in enumerate(names[0]):
+            values = [(a or [])[index][1] for a in assigned]
+            if final and not self._values_fit(values):
+                return None
+            if not final and not all(self._updates_a_tensor(name, v, node.test) for v in values):
+                return None
+        if len(names[0]) > 1:
+            read = set().union(*(_names_read(link.test) for link in links))
+            if read & set(names[0]):
+                return None  # a test would read a name the chain assigned before it
+        message = "choose in the graph: nested `{torch}.where(...)`"
+        return offer(
+            self.context, node, message, "where-chain", self.fix_applicability, needs_torch=True
+        )
+
+    def _flagged_fix(self, node: ast.If) -> Fix | None:
+        """`flagged-<fix>`: an `if flag and cond:` without `else`, whose operands before the
+        last are known while tracing (`self.training`, `mask is not None`), becomes `if
+        flag:` around the fix of `if cond:` (`where`, `where-hoisted`, `unguarded`): the
+        flags stay a Python choice."""
+        test = node.test
+        if node.orelse or not isinstance(test, ast.BoolOp) or not isinstance(test.op, ast.And):
+            return None
+        *flags, last = test.values
+        facts = self.context.facts
+        if any(facts.reads_tensor_value(f) or facts.compiling(f) for f in flags):
+            return None
+        if not facts.reads_tensor_value(last) or not self._graph_test(last):
+            return None
+        line = self.context.source.lines[node.lineno - 1].lstrip()
+        if not line.startswith("if") or not owns_its_lines(self.context, node):
+            return None
+        inner = ast.copy_location(ast.If(test=last, body=node.body, orelse=[]), node)
+        inner.end_lineno, inner.end_col_offset = node.end_lineno, node.end_col_offset
+        made = self._hoisted_fix(inner) or self._masked_stores_fix(inner) or self._where_fix(inner)
+        if made is None or made.rewrite not in FLAGGED:
+            return None
+        message = "keep the flags a Python choice, " + made.message
+        rewrite = f"flagged-{made.rewrite}"
+        return offer(self.context, node, message, rewrite, self.fix_applicability, needs_torch=True)
+
+    def _early_chain_fix(self, links: list[ast.If], returned: list[ast.expr]) -> Fix | None:
+        """`where-return-early` of a chain: the function ends in `if c1: return a` / `elif
+        c2: return b` (no `else`) and `return d`: `return torch.where(c1, a, torch.where(c2,
+        b, d))` ends it instead."""
+        function = self.context.definition
+        body = function.body
+        last = body[-1]
+        if len(body) < 2 or body[-2] is not links[0] or not isinstance(last, ast.Return):
+            return None
+        if last.value is None or not owns_its_lines(self.context, last):
+            return None
+        if not self._values_fit([*returned, last.value]):
+            return None
+        return self._returned_where(function)
+
+    def _masked_stores_fix(self, node: ast.If) -> Fix | None:
+        """`unguarded`: an `if` without `else` whose test is whether a mask holds anywhere
+        (`m.any()`, `torch.any(m)`, `m.sum() > 0`, `m` a name) and whose body only stores
+        through that mask (`t[m] = v`, `t[m] += v`): with an empty mask each store changes
+        nothing, so the body runs without the `if`. Each value is a number, or reads through
+        the same mask (`w[m]`, `t[m].sqrt()`): its shape follows the mask, empty too."""
+        line = self.context.source.lines[node.lineno - 1].lstrip()
+        if node.orelse or not line.startswith("if"):
+            return None
+        mask = _mask_tested(node.test)
+        if mask is None or not self._certain_tensor_value(ast.Name(mask)):
+            return None
+        for statement in node.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                target = statement.targets[0]
+            elif isinstance(statement, ast.AugAssign):
+                target = statement.target
+            else:
+                return None
+            if not isinstance(target, ast.Subscript) or not _is_name(target.slice, mask):
+                return None
+            if not owns_its_lines(self.context, statement):
+                return None
+            value = statement.value
+            number = isinstance(_without_sign(value), ast.Constant)
+            if not number and not _reads_through(value, mask):
+                return None
+            if mask in {n.id for n in ast.walk(target.value) if isinstance(n, ast.Name)}:
+                return None
+        message = "store through the mask whatever it holds (an empty mask stores nothing)"
+        return offer(self.context, node, message, "unguarded", self.fix_applicability)
+
+    def _computed_values(self, assigned: list[tuple[str, ast.expr]]) -> bool:
+        """Whether each value assigned in turn is a tensor or a number: known as one, or
+        arithmetic or a method call on a name an earlier one of them bound (the names these
+        statements bind are not known yet where the branch is judged)."""
+        bound: set[str] = set()
+        for name, value in assigned:
+            operands: list[ast.expr] = []
+            if isinstance(value, ast.BinOp):
+                operands = [value.left, value.right]
+            elif isinstance(value, ast.UnaryOp):
+                operands = [value.operand]
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+                operands = [value.func.value]
+            follows = any(isinstance(o, ast.Name) and o.id in bound for o in operands)
+            if not (follows or self._is_value(value)):
+                return False
+            bound.add(name)
+        return True
+
+    def _names_the_condition(self) -> bool:
+        """Whether the file uses the name a fix would bind the condition to."""
+        condition_used = re.compile(rf"\b{CONDITION_NAME}\b")
+        return any(map(condition_used.search, self.context.source.lines))
 
     def _any_check_fix(self, node: ast.If) -> Fix | None:
         """The `check-any` fix of a raising `if` whose test `torch.where` could not take (an
@@ -1392,12 +1856,23 @@ def _reads_as_tensor(test: ast.expr, name: str, resolve: Callable[[ast.expr], st
     return False
 
 
-def _in_place_updates(body: list[ast.stmt]) -> list[tuple[ast.expr, ast.Call]] | None:
+# Augmented assignments `where-in-place` takes, in place on a tensor: `t += v` is `t.add_(v)`.
+_AUGMENTED = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
+
+
+def _in_place_updates(body: list[ast.stmt]) -> list[tuple[ast.expr, ast.expr]] | None:
     """(tensor, call) of a block whose every statement updates one tensor in place through a
     chain of value updates (`self.low.mul_(m).add_(x.min())`), each tensor once. The tensor
     is a name or an attribute of one; no argument updates anything in place itself."""
-    updates = []
+    updates: list[tuple[ast.expr, ast.expr]] = []
     for statement in body:
+        if isinstance(statement, ast.AugAssign):  # `t += v`, `t *= v`: in place on a tensor
+            if not isinstance(statement.op, _AUGMENTED) or not _dotted(statement.target):
+                return None
+            if any(_updates_in_place(node) for node in ast.walk(statement.value)):
+                return None
+            updates.append((statement.target, statement.value))
+            continue
         if not isinstance(statement, ast.Expr) or not isinstance(statement.value, ast.Call):
             return None
         target = _updated_tensor(statement.value)
@@ -1447,6 +1922,100 @@ def _told_apart(context: RuleContext, block: list[ast.stmt]) -> tuple[int, list[
     """How many statements of `block` only tell (`tells`), and the others."""
     telling = [only_notices(context, [statement]) for statement in block]
     return sum(telling), [s for s, tells in zip(block, telling, strict=True) if not tells]
+
+
+def _mask_tested(test: ast.expr) -> str | None:
+    """The name `m` of a test whether a mask holds anywhere: `m.any()`, `torch.any(m)`,
+    `m.sum() > 0`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        zero = test.comparators[0]
+        if not (isinstance(test.ops[0], ast.Gt) and isinstance(zero, ast.Constant)):
+            return None
+        if zero.value != 0:
+            return None
+        test, method = test.left, "sum"
+    else:
+        method = "any"
+    if not isinstance(test, ast.Call) or test.keywords:
+        return None
+    function = test.func
+    if not isinstance(function, ast.Attribute) or function.attr != method:
+        return None
+    if not test.args and isinstance(function.value, ast.Name):
+        return function.value.id
+    torch_any = isinstance(function.value, ast.Name) and function.value.id == "torch"
+    if torch_any and len(test.args) == 1 and isinstance(test.args[0], ast.Name):
+        return test.args[0].id
+    return None
+
+
+def _is_name(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _reads_through(value: ast.expr, mask: str) -> bool:
+    """Whether `value` reads a tensor through `mask` (`w[mask]`)."""
+    return any(isinstance(n, ast.Subscript) and _is_name(n.slice, mask) for n in ast.walk(value))
+
+
+def _without_sign(node: ast.expr) -> ast.expr:
+    return node.operand if isinstance(node, ast.UnaryOp) else node
+
+
+def _only_returned(block: list[ast.stmt]) -> ast.expr | None:
+    """`value` of a block that is `return value` alone."""
+    if len(block) != 1 or not isinstance(block[0], ast.Return):
+        return None
+    return block[0].value
+
+
+def _names_read(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _hoisting(node: ast.If) -> tuple[list[str], list[ast.Assign]] | None:
+    """The names an `if` (and its `else`), which only assign plain names, chooses, and its
+    intermediate assignments, where it has some: with an `else`, the names both branches
+    assign are chosen; without, the name the last statement assigns. Each chosen name is
+    assigned once per branch, its value reading no other chosen name (they are assigned one
+    after the other); an intermediate assignment reads no chosen name its branch assigned
+    before it, nor a name the other branch's intermediates assign, and binds a name of its
+    own branch only. None where there is nothing to hoist or the order could not be kept."""
+    if _elif_of(node) is not None:
+        return None
+    blocks = [node.body, node.orelse] if node.orelse else [node.body]
+    assigned = [_assignments(block) for block in blocks]
+    if any(a is None or not a for a in assigned):
+        return None
+    names = [[name for name, _ in a or []] for a in assigned]
+    both = [name for name in names[0] if name in names[-1]]
+    outputs = both if node.orelse else names[0][-1:]
+    if not outputs or all(len(n) == len(outputs) for n in names):
+        return None  # nothing to hoist: the `where` fix's
+    chosen = set(outputs)
+    temporaries: list[ast.Assign] = []
+    bound_by = [{n for n in block_names if n not in chosen} for block_names in names]
+    if len(bound_by) == 2 and bound_by[0] & bound_by[1]:
+        return None
+    for index, block in enumerate(blocks):
+        others = set().union(*bound_by[:index], *bound_by[index + 1 :])
+        seen: set[str] = set()
+        for statement in block:
+            assert isinstance(statement, ast.Assign)
+            name = statement.targets[0].id  # type: ignore[attr-defined]
+            read = _names_read(statement.value)
+            if read & others:
+                return None  # the other branch's intermediates now run before
+            if name in chosen:
+                # Chosen names are assigned one after the other, after every intermediate.
+                if read & (chosen - {name}) or read & (bound_by[index] - seen):
+                    return None
+            else:
+                if read & seen & chosen:
+                    return None  # it read the value its branch chose before it
+                temporaries.append(statement)
+            seen.add(name)
+    return outputs, temporaries
 
 
 def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
