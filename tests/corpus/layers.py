@@ -601,3 +601,46 @@ class Calibrated(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         scaled = peak_scaled(x)  # LIBRARY BL516
         return centred(scaled) * 2
+
+
+class GaussianHead(nn.Module):
+    """A policy head that asks torch.distributions to check its parameters: the constructor
+    calls `constraints.is_dependent`, which Dynamo skips."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        policy = torch.distributions.Normal(x, x.exp(), validate_args=True)  # BREAK BL517
+        return policy.rsample() * 2
+
+
+class _Registered(type):
+    def __call__(cls, *args, **kwargs):
+        return super().__call__(*args, **kwargs)  # BREAK BL518
+
+
+class _NoisyScale(metaclass=_Registered):
+    def __init__(self, scale: torch.Tensor) -> None:
+        print("noisy scale")  # BREAK BL401
+        self.scale = scale
+
+
+class NoisyScaled(nn.Module):
+    """A scale object made in `forward` whose `__init__` prints: the making runs eagerly, and
+    Dynamo compiles its metaclass's `__call__` as a frame of its own, where `super().__call__`
+    is no function Dynamo can call."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * _NoisyScale(x.mean()).scale + 1
+
+
+def _times(h: torch.Tensor, factor: float) -> torch.Tensor:
+    return h * factor
+
+
+class _bound(functools.partial):
+    """A partial of the project's own: Dynamo traces `functools.partial`, not a subclass."""
+
+
+class BoundScale(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        doubled = _bound(_times, factor=2.0)  # BREAK BL519
+        return doubled(x) + 1

@@ -5,6 +5,7 @@ from layers import (
     MLP,
     AllPositive,
     Attention,
+    BoundScale,
     BucketedCache,
     CachedDistance,
     Calibrated,
@@ -15,6 +16,7 @@ from layers import (
     FreshNormaliser,
     FreshShift,
     GatheredRows,
+    GaussianHead,
     GuardedScale,
     HeldStep,
     HookedStack,
@@ -24,6 +26,7 @@ from layers import (
     LocalOffset,
     MoERouter,
     NoisyProjection,
+    NoisyScaled,
     NoisyTraining,
     OrderedParts,
     PerHead,
@@ -209,3 +212,15 @@ def probe_trainable_sum():
 
 def probe_calibrated():
     return Calibrated(), (torch.randn(2, 8),)
+
+
+def probe_gaussian_head():
+    return GaussianHead(), (torch.randn(2, 8),)
+
+
+def probe_noisy_scaled():
+    return NoisyScaled(), (torch.randn(2, 8),)
+
+
+def probe_bound_scale():
+    return BoundScale(), (torch.randn(2, 8),)
