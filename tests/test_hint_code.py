@@ -15,18 +15,20 @@ from breaklint.config import Settings
 from breaklint.engine import lint_paths
 from breaklint.rule import all_rules
 
-# Conditions as users write them, each flagged with a hint that names it.
+# Conditions as users write them, each flagged with a hint that names it: their bodies append
+# to a list the caller passes, which no fix rewrites (a body that only assigns tensors takes
+# BL201's `where` fixes, and a finding with a fix shows the generic hint).
 CONDITIONS = """
 import torch
 
 
-def choose(x, y):
+def choose(x, y, seen):
     if not torch.isfinite(x).all():
-        x = x.relu()
+        seen.append(x)
     if x.dtype == torch.float32 and not torch.isfinite(y).all():
-        y = y.relu()
+        seen.append(y)
     if (x > 0).any() and y.sum() < 3 or not (y < 9).all():
-        x = x + y
+        seen.append(x + y)
     while x.norm() > 1 and not (x < 0).all():
         x = x / 2
     return x, y
@@ -70,8 +72,7 @@ def test_every_hinted_tensor_choice_compiles_to_one_graph(tmp_path: Path) -> Non
     from breaklint.dynamic import torch_shim
 
     hinted = _hinted_code(tmp_path)
-    # `not t` is proposed as `torch.logical_not(t)` (a parameter's one-armed update of its own
-    # is fixed instead of hinted, so the `not` is read from the joined condition's hint).
+    # `not t` is proposed as `torch.logical_not(t)`.
     assert any("torch.logical_not(torch.isfinite(" in code for code in hinted), hinted
     # Seven distinct pieces: the rule examples' own conditions are no longer hinted where a fix
     # writes the choice (BL201's example takes its `where-return-early` fix, proven on its page).
@@ -81,12 +82,15 @@ def test_every_hinted_tensor_choice_compiles_to_one_graph(tmp_path: Path) -> Non
         namespace: dict = {"torch": torch}
         exec(compile(source, "<hint>", "exec", dont_inherit=True), namespace)
         torch.manual_seed(0)
+        # `torch.cond` takes one truth value: the `if` its hint names decided on one value
+        # (`elif total < -1:`), so its names are numbers there, vectors elsewhere.
+        shape = () if code.startswith("torch.cond(") else (8,)
         arguments = [
             torch.randn(8) > 0
             if name in MASKS
             else torch.tensor(True)
             if name == "pred"
-            else torch.randn(8).abs() + 0.5
+            else torch.randn(shape).abs() + 0.5
             for name in names
         ]
         captured = torch_shim.capture(
