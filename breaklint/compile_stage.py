@@ -91,6 +91,11 @@ class CompileStage:
     def needs_compile(self) -> bool:
         return self.reason is not None
 
+    @property
+    def scope(self) -> Scope:
+        """The scope the walk is in."""
+        return self._units[-1].scope
+
     def _note(self, reason: str) -> None:
         if self.reason is None:
             self.reason = reason

@@ -220,6 +220,10 @@ def _relative_module(package_parts: list[str], level: int, module: str | None) -
     return ".".join([*base, module] if module else base)
 
 
+# The scopes whose `yield` is the function's own (not a lambda's, a class's or a header's).
+_OWN_SCOPES = frozenset((Scope.FUNCTION, Scope.ASYNC_FUNCTION))
+
+
 @dataclass(slots=True)
 class _FunctionScan:
     """What the scan of one top-level or method function gathers while it passes."""
@@ -253,6 +257,7 @@ class _FunctionScan:
     # caller's frame.
     blocked: int = 0
     blocked_callees: list[str] = field(default_factory=list)
+    yields: bool = False  # a `yield` of its own: a generator function
     # Inside code Dynamo never runs while tracing (`if torch.jit.is_tracing():`, `if not
     # torch.compiler.is_compiling():`): its calls pass nothing and reach nothing, its
     # assignments bind nothing.
@@ -299,6 +304,7 @@ class _Indexer:
         # those elements as compile targets (`_iterated_targets`): `torch.compile(f)` there
         # compiles each of them.
         self.iterated: dict[str, list[str]] = {}
+        self.declared_global: set[str] = set()  # names of the module's `global` statements
 
     def scan(self, node: ast.AST) -> None:
         """Index the children of `node`."""
@@ -467,7 +473,7 @@ class _Indexer:
             # In a generator function every call is: Dynamo runs it inlined in the frame that
             # iterates it, and a break inside gives up on that frame (BL801's restatement).
             blocked_callees=tuple(
-                dict.fromkeys(scan.callees if _yields(node) else scan.blocked_callees)
+                dict.fromkeys(scan.callees if scan.yields else scan.blocked_callees)
             ),
             true_when=_true_when(scan),
             returns_tensor=_annotated_tensor(node.returns),
@@ -748,7 +754,16 @@ class _Indexer:
             scan.blocked -= 1
 
     def visit_noted(self, node: ast.AST) -> None:
-        """A node only the compile stage looks at."""
+        """A node the compile stage looks at; a `yield` also makes its function a generator
+        (not one in a function, class or lambda it defines), and a `global` statement's names
+        are no module constants (`constant_flags`)."""
+        kind = type(node)
+        if kind is ast.Yield or kind is ast.YieldFrom:
+            scan = self.function
+            if scan is not None and scan.nesting == 0 and self.stage.scope in _OWN_SCOPES:
+                scan.yields = True
+        elif kind is ast.Global:
+            self.declared_global.update(node.names)  # type: ignore[attr-defined]
         self.stage.note(node)
         self.scan(node)
 
@@ -1412,34 +1427,19 @@ def build_index(
     what the compiler may reject in it."""
     index = ModuleIndex(path)
     stage = CompileStage(tree, "") if stage is None else stage
-    _Indexer(index, package_parts, {} if nodes is None else nodes, stage).scan(tree)
-    index.flags = constant_flags(tree)
+    indexer = _Indexer(index, package_parts, {} if nodes is None else nodes, stage)
+    indexer.scan(tree)
+    index.flags = constant_flags(tree, indexer.declared_global)
     return index
 
 
-def _yields(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Whether the function is a generator: a `yield` of its own, not of a function, class
-    or lambda it defines."""
-    pending: list[ast.AST] = list(function.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Yield | ast.YieldFrom):
-            return True
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            pending.extend(ast.iter_child_nodes(node))
-    return False
-
-
-def constant_flags(tree: ast.Module) -> dict[str, bool]:
+def constant_flags(tree: ast.Module, declared_global: set[str]) -> dict[str, bool]:
     """The module-level names bound once, in the module's body (its `if`s and `try`s
     included, not its functions' or classes'), to a constant (`_debug = False`, `VERBOSE:
-    bool = 0`), that no `global` statement names: each with its truth."""
+    bool = 0`), that no `global` statement names (`declared_global`, which the index's walk
+    collects): each with its truth."""
     bindings: dict[str, list[ast.expr | None]] = {}
     pending: list[ast.stmt] = list(tree.body)
-    declared_global: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Global):
-            declared_global.update(node.names)
     while pending:
         statement = pending.pop()
         value: ast.expr | None = None
