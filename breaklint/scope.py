@@ -140,6 +140,14 @@ class ScopedFunction:
     eager_call: str = ""
 
 
+def eager_making(text: str) -> tuple[bool, str, str]:
+    """`ScopedFunction.eager_init` or `eager_call` read back: whether the eager making is
+    certain, the class made, and why it runs eagerly."""
+    certainty, _, rest = text.partition(" ")
+    cls, _, why = rest.partition(" ")
+    return certainty == "certain", cls, why
+
+
 class DefinitionRef(NamedTuple):
     """A function or class defined in the linted tree, by module and qualified name. A named
     tuple, not a dataclass: the analysis hashes hundreds of thousands of them, and a tuple's

@@ -2,6 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Outline, Report, Rule
+from breaklint.scope import eager_making
 
 _BODIES = ("body", "orelse", "finalbody")
 
@@ -98,12 +99,11 @@ compiled = torch.compile(solve)
         at = _first_self_read(self.context.definition.body) if eager_init else None
         if at is None:
             return
-        certainty, _, rest = eager_init.partition(" ")
-        cls, _, why = rest.partition(" ")
+        certain, cls, why = eager_making(eager_init)
         self.report(
             at,
             self.message.format(cls=cls, why=why),
-            severity=Severity.ERROR if certainty == "certain" else Severity.WARNING,
+            severity=Severity.ERROR if certain else Severity.WARNING,
         )
 
 

@@ -2,6 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.rule import Outline, Rule
+from breaklint.scope import eager_making
 
 
 def _calls_super_call(node: ast.Call) -> bool:
@@ -109,10 +110,9 @@ compiled = torch.compile(scaled)
         eager_call = self.context.facts.eager_call
         if not eager_call or not _calls_super_call(node):
             return
-        certainty, _, rest = eager_call.partition(" ")
-        made, _, why = rest.partition(" ")
+        certain, made, why = eager_making(eager_call)
         self.report(
             node,
             self.message.format(cls=made, why=why),
-            severity=Severity.ERROR if certainty == "certain" else Severity.WARNING,
+            severity=Severity.ERROR if certain else Severity.WARNING,
         )
