@@ -261,7 +261,13 @@ class FunctionFacts(Visitor):
             left, right = self.kind(node.left), self.kind(node.right)
             if isinstance(node.op, _MASK_OPERATORS) and Kind.MASK in (left, right):
                 return Kind.MASK
-            return join(left, right)
+            joined = join(left, right)
+            if not joined.is_tensor and _slice_arithmetic(node):
+                # `splits[1:] - splits[:-1]`: slices that subtract (or multiply, divide) are
+                # arrays, not lists, tuples or strings, which have no such operator (also where
+                # what they slice is taken for a Python value: an entry of a dict made empty)
+                return Kind.TENSOR
+            return joined
         if isinstance(node, ast.UnaryOp):
             return Kind.PYTHON if isinstance(node.op, ast.Not) else self.kind(node.operand)
         if isinstance(node, ast.Compare):
@@ -1032,3 +1038,16 @@ def _unconditional_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
         yield statement
         if isinstance(statement, ast.With | ast.AsyncWith | ast.Try):
             yield from _unconditional_statements(statement.body)
+
+
+# The operators lists, tuples and strings do not have between two of them (`+` concatenates,
+# `%` formats): two slices joined by one of these are arrays.
+_ARRAY_OPERATORS = (ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)
+
+
+def _slice_arithmetic(node: ast.BinOp) -> bool:
+    """`a[1:] - a[:-1]`: an array operator between two slices."""
+    return isinstance(node.op, _ARRAY_OPERATORS) and all(
+        isinstance(side, ast.Subscript) and isinstance(side.slice, ast.Slice)
+        for side in (node.left, node.right)
+    )

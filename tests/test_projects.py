@@ -240,6 +240,16 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   own `**options`; a Python value packed so (`name="block"`) decides nothing (mechanism 2).
 
 Each asserts the exact findings; where Dynamo can run the project, it confirms them.
+- branched_properties: a property's getter reading the base's property through `super()`
+  whose first use is in a branch that returns: the use past the `if` is a first one on the
+  other path, and Dynamo skips the getter there too (mechanism 4);
+- returned_holders: a function that breaks (inside a project function it calls) and then
+  returns an object it made whose constructor stores a bound method of its own: it runs as a
+  frame of its own, and Dynamo skips that frame at the `return`; not an object holding only
+  values, nor where the function does not break (Dynamo inlines it) (mechanism 4);
+- sliced_repeats: `found["splits"][1:] - found["splits"][:-1]` is an array (lists have no
+  `-`), also where the dict was made empty and filled under an `if`: its
+  `repeat_interleave` repeats are a tensor (mechanism 2);
 """
 
 from __future__ import annotations
@@ -806,6 +816,21 @@ EXPECTED = {
         ("sampling/predictors.py", 27, "BL101", "error"),
         ("sampling/steps.py", 8, "BL208", "error"),  # `stepper.update(x)`, `stepper` made here
         ("sampling/steps.py", 17, "BL208", "error"),  # `self.corrector_class(...).update(x)`
+    ],
+    "branched_properties": [
+        # `mean = super().mean`: its first use in the `if` that returns, and the one past it
+        ("dists/tasks.py", 13, "BL514", "warning"),
+        ("dists/tasks.py", 14, "BL514", "warning"),
+    ],
+    "returned_holders": [
+        ("solvers/checks.py", 5, "BL201", "error"),  # in `is_positive`: `prepare` breaks there
+        # `return stepper, x * 2` after that break, `Stepper` storing `self.step = self.euler`;
+        # not `prepare_plain` (`Plain` holds values), nor `prepare_unchecked` (no break)
+        ("solvers/checks.py", 14, "BL209", "error"),
+    ],
+    "sliced_repeats": [
+        # `counts = found["splits"][1:] - found["splits"][:-1]`, `found` made as `{}`
+        ("graphs/transform.py", 6, "BL303", "error"),
     ],
 }
 
@@ -1738,4 +1763,35 @@ def test_dynamo_does_not_skip_the_frame_whose_object_breaks_while_made(tmp_path:
     assert probed_findings("breaking_constructors", tmp_path) == [
         (path, line, code, statuses.get(line, "confirmed"))
         for path, line, code, _ in EXPECTED["breaking_constructors"]
+    ]
+
+
+def test_dynamo_skips_a_getter_at_the_first_use_on_each_path(tmp_path: Path) -> None:
+    # `probe_stacked` takes the `if` (line 13), `probe_interleaved` goes past it (line 14).
+    # Dynamo also fails to rebuild the bound method `Tasks(...).centred` in the callers after
+    # the skip inside it (model.py 8 and 13): a skip no static rule reports (see
+    # super_properties).
+    assert probed_findings("branched_properties", tmp_path) == sorted(
+        [
+            *(
+                (path, line, code, "confirmed")
+                for path, line, code, _ in EXPECTED["branched_properties"]
+            ),
+            ("model.py", 8, "BL901", "confirmed"),
+            ("model.py", 13, "BL901", "confirmed"),
+        ]
+    )
+
+
+def test_dynamo_skips_a_frame_that_returns_an_object_holding_its_own_methods(
+    tmp_path: Path,
+) -> None:
+    assert probed_findings("returned_holders", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["returned_holders"]
+    ]
+
+
+def test_dynamo_breaks_where_sliced_arithmetic_gives_the_repeats(tmp_path: Path) -> None:
+    assert probed_findings("sliced_repeats", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["sliced_repeats"]
     ]

@@ -3,8 +3,13 @@ from __future__ import annotations
 import ast
 
 from breaklint.findings import Severity
-from breaklint.rule import Report, RuleContext
-from breaklint.rules.control_flow._frame_skip import ObservedSkip, line, written_callee
+from breaklint.rule import Report, RuleContext, all_rules
+from breaklint.rules.control_flow._frame_skip import (
+    ObservedSkip,
+    line,
+    severity_of,
+    written_callee,
+)
 from breaklint.syntax import iter_nodes
 
 
@@ -21,6 +26,15 @@ class BreakHoldingOwnMethods(ObservedSkip):
         "let a method choose the step when it is called (`def step(self, x): return "
         "self.euler(x)`) instead of storing a bound method in `__init__`, make the object "
         "outside the compiled code, or remove the break ({codes})"
+    )
+    return_message = (
+        "`{function}` returns an object it made whose attributes hold bound methods of its "
+        "own, after a graph break ({codes}): it runs as a frame of its own, which Dynamo "
+        "cannot end without rebuilding the object, so it skips the frame here"
+    )
+    return_hint = (
+        "let a method choose the step when it is called instead of storing a bound method in "
+        "`__init__`, make the object in the caller, or remove the break ({codes})"
     )
     fix_safety = """
 No automatic fix: the frame is skipped because an object holding a bound method of its own is
@@ -47,9 +61,13 @@ the rest of the function still uses. An object made while tracing is rebuilt fro
 attributes, and a bound method of that object has no source Dynamo can load it from
 ("Reconstruction failure", GB0092): Dynamo gives up on the whole frame, which runs eagerly
 from its start (measured with torch 2.13 and Python 3.11; the same object without the stored
-method, or not used after the break, resumes after it). In a frame Dynamo runs eagerly, an
-`nn.Module`'s `__init__` is a frame of its own that Dynamo then fails on as well
-("Uninitialized nn.Module", BL211).
+method, or not used after the break, resumes after it). Returning it from a frame Dynamo
+compiles is the same rebuild: a function that breaks runs as a frame of its own (its caller
+breaks at the call, and the rest of the function is compiled as a frame after its own break),
+so its `return` of the object fails and Dynamo skips that frame there; where the function does
+not break, Dynamo inlines it and hands the object to the caller as it is. In a frame Dynamo
+runs eagerly, an `nn.Module`'s `__init__` is a frame of its own that Dynamo then fails on as
+well ("Uninitialized nn.Module", BL211).
 """
     example = """
 import torch
@@ -105,6 +123,8 @@ compiled = torch.compile(solve)
         self._made: list[tuple[str, int]] = []  # locals bound to such objects, and the line
         self._elsewhere: set[int] = set()  # reports in a loop or a nested function
         self._last_read: dict[str, int] | None = None  # by local: the last line it is read
+        # `return`s of such objects, with the line where the latest one returned was made
+        self._returns: list[tuple[ast.Return, int]] = []
 
     def visit_Assign(self, node: ast.Assign) -> None:
         facts = self.context.facts
@@ -115,6 +135,51 @@ compiled = torch.compile(solve)
             written = written_callee(value.func)
             if written is not None and written in facts.method_holders:
                 self._made.append((target.id, node.end_lineno or node.lineno))
+
+    def visit_Return(self, node: ast.Return) -> None:
+        facts = self.context.facts
+        if node.value is None or not self._made or facts.loops or not facts.in_outer_function:
+            return
+        names = {
+            n.id for n in iter_nodes(node.value) if isinstance(n, ast.Name)
+        }  # the returned expression only: `return stepper, y`
+        made = [at for name, at in self._made if name in names and at < node.lineno]
+        if made:
+            self._returns.append((node, max(made)))
+
+    def finish(self, reports: list[Report]) -> None:
+        super().finish(reports)
+        if not self._returns:
+            return
+        callee_breaks = {id(report) for report in self.callee_breaks}
+        breaks = [
+            report
+            for report in [*reports, *self.callee_breaks]
+            if (id(report) in callee_breaks or all_rules()[report.code].breaks_graph)
+            and id(report) not in self._elsewhere
+        ]
+        for node, made in self._returns:
+            if self.skipped_from is not None and line(self.skipped_from) < node.lineno:
+                return  # the frame is skipped before: the rest runs eagerly
+            before = [report for report in breaks if line(report) < made]
+            if not before:
+                continue  # Dynamo inlines the function: the caller gets the object as it is
+            # Certain where a certain break comes before, and no break while it is held may
+            # skip the frame first (reported above, as a warning: a certain one sets
+            # `skipped_from`).
+            certain = any(
+                severity_of(r) is Severity.ERROR and not self.conditional.get(id(r), True)
+                for r in before
+            ) and not any(made < line(r) < node.lineno for r in self.reports)
+            codes = ", ".join(
+                sorted({r.message if id(r) in callee_breaks else r.code for r in before})
+            )
+            self.report(
+                node,
+                self.return_message.format(codes=codes, function=self.context.function),
+                hint=self.return_hint,
+                severity=None if certain else Severity.WARNING,
+            )
 
     def observe(self, report: Report) -> None:
         super().observe(report)

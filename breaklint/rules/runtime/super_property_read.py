@@ -109,6 +109,10 @@ compiled = torch.compile(centre)
         self._property: str | None = None  # the name of the property whose getter this is
         self._held: set[str] = set()  # locals bound to the base's property object
         self._reported = False  # Dynamo gives up at the first use: later ones never run
+        # ...on its path: a use in a branch that returns leaves the path past its `if`, where
+        # the next use is a first one (`if not flag: return mean.view(...)` then `mean.view`).
+        self._ending: list[ast.If | None] = []  # the `if` whose branch being visited ends it
+        self._past: int | None = None  # uses after this line are first ones on another path
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if self.context.facts.in_outer_function and any(
@@ -118,10 +122,27 @@ compiled = torch.compile(centre)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
+    def visit_If_body(self, node: ast.If) -> None:
+        self._ending.append(node if _ends(node.body) else self._enclosing(node))
+
+    def visit_If_orelse(self, node: ast.If) -> None:
+        self._ending.append(node if node.orelse and _ends(node.orelse) else self._enclosing(node))
+
+    def leave_If_body(self, node: ast.If) -> None:
+        self._ending.pop()
+
+    leave_If_orelse = leave_If_body
+
+    def _enclosing(self, node: ast.If) -> ast.If | None:
+        """The `if` around this one whose branch ends the getter, if any."""
+        return self._ending[-1] if self._ending else None
+
     def _statement(self, node: ast.stmt) -> None:
         """The first use of the base's property object in the statement's own expressions."""
         if self._property is None or self._reported or not self.context.facts.in_outer_function:
             return
+        if self._past is not None and node.lineno <= self._past:
+            return  # on the path of a use reported already
         if isinstance(node, ast.Assign | ast.Return) and self._read_through_super(node.value):
             if isinstance(node, ast.Return):
                 return  # returned as it is: it fails where the caller uses it
@@ -136,7 +157,11 @@ compiled = torch.compile(centre)
             ):
                 function = self.context.function
                 self.report(child, self.message.format(name=self._property, function=function))
-                self._reported = True
+                ending = self._ending[-1] if self._ending else None
+                if ending is None:
+                    self._reported = True
+                else:  # the path past the `if` did not go through this use
+                    self._past = ending.end_lineno or ending.lineno
                 return
 
     visit_Expr = visit_Assign = visit_AugAssign = visit_AnnAssign = _statement
@@ -153,3 +178,8 @@ compiled = torch.compile(centre)
             and isinstance(node.value.func, ast.Name)
             and node.value.func.id == "super"
         )
+
+
+def _ends(block: list[ast.stmt]) -> bool:
+    """Whether a block leaves the function at its end (`return`, `raise`)."""
+    return bool(block) and isinstance(block[-1], ast.Return | ast.Raise)
