@@ -26,7 +26,10 @@ depends on the base class, which may be another library's.
     what = """
 Flags the first use, in the getter of a property, of the base class's property of the same name
 read through `super()` (`mean = super().mean` then `mean.view(...)`, or `super().mean * 2`): a
-property overriding one of its base's and extending its value. A warning: the base's attribute
+property overriding one of its base's and extending its value. The first use on each path: a
+use in an `if` branch that returns leaves the path past the `if` without one, so the next use
+there is flagged too (`if not flag: return mean.view(...)` then `return mean.view(...)`).
+A warning: the base's attribute
 is taken for a property (it is one where the getter reads it without calling it). Not flagged:
 a getter that returns `super().mean` as it is (it fails where its caller uses the value), and a
 read of the base's property in another method (`super().mean - self.loc` in `centre`), which
