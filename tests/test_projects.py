@@ -457,6 +457,11 @@ EXPECTED = {
         ("parts/merge.py", 3, "BL106", "warning"),  # the same dict, passed to `merged`
         # (not `sorted(SCALES.items())`: numbers; nor the pairs sorted by `key=`)
     ],
+    "called_wrappers": [
+        # `Message(...)` in `effectful`'s `_fn`, which `_scale(x, name="w")` runs (not the
+        # print in `logged`'s `inner`: only `main` calls `_shown`)
+        ("effects/runtime.py", 24, "BL515", "error"),
+    ],
     "skipped_torch_objects": [
         ("model.py", 24, "BL520", "error"),  # `SobolEngine(...)` made in `forward`
         ("model.py", 26, "BL520", "error"),  # `engine.draw(...)`, the local holding it
@@ -1290,6 +1295,13 @@ def test_dynamo_cannot_sort_the_items_of_a_dict_comprehension_of_tensors(tmp_pat
     # and of the pairs passed in sort.
     assert probed_findings("comprehended_dicts", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["comprehended_dicts"]
+    ]
+
+
+def test_dynamo_runs_the_wrapper_a_module_level_name_holds(tmp_path: Path) -> None:
+    # "TypedDict with optional keys" inside the wrapper `_scale` holds, and nowhere else.
+    assert probed_findings("called_wrappers", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["called_wrappers"]
     ]
 
 
