@@ -632,7 +632,8 @@ class Project:
             # `fn(x)` with `fn` a parameter: what the callers pass (`apply(per_row, x)`)
             return self._parameter_targets(module, caller, head, "", depth)
         if binding is None and not rest:  # `SOLVERS[name](...)`, a module-level container's
-            return self._container_targets(module, caller, head)
+            held = self._container_targets(module, caller, head)
+            return held or self._module_call_targets(module, caller, head, depth)
         if binding is None and rest and not holds and "." not in rest:
             # `collector.get()` with `collector = Collector(...)` at module level, here or
             # imported, unless a parameter of the same name hides it; the method of what the
@@ -669,6 +670,26 @@ class Project:
                     found.append(Target(ref, True))
             elif ref is not None:
                 found.append(Target(ref, False))
+        return found
+
+    def _module_call_targets(
+        self, module: str, caller: FunctionInfo, name: str, depth: int
+    ) -> list[Target]:
+        """`_param(x)` with `_param = effectful(fn, type="param")` at the top level of the
+        caller's module: what calling the value the project function returns reaches (the
+        wrapper a decorator written as a call returns); not an instance of a project class."""
+        made = self._module_level(module, caller, name, "instances")
+        if made is None or made[0] != module or depth >= _MAX_DEPTH:
+            return []
+        if self._module_instance(module, caller, name) is not None:
+            return []
+        found = []
+        for called in self._call_targets(module, caller, made[1], depth + 1):
+            # Every definition of it: typing's `@overload` stubs come before the one that runs.
+            for ref in self.definitions(called.ref):
+                info = self.function(ref)
+                if info is not None and info.returns:
+                    found += self._held_targets(ref.module, info, info.returns, "", depth + 1)
         return found
 
     def _autograd_methods(

@@ -243,6 +243,9 @@ class FunctionFacts(Visitor):
             if not any(tensors):
                 return Kind.PYTHON
             return Kind.TENSORS if all(tensors) else Kind.UNKNOWN
+        if isinstance(node, ast.DictComp) and self.kind(node.value).is_tensor:
+            # `{f"k{i}": torch.tensor(...) for i in ...}`: a dict of tensors, as a literal's.
+            return Kind.TENSORS
         if isinstance(node, _PYTHON_NODES):
             return Kind.PYTHON
         if isinstance(node, ast.Attribute):

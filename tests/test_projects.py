@@ -45,6 +45,14 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - sorted_dicts: `sorted(d.items())` of a dict of tensors made in the function, and passed to
   a helper in another module; not a dict of numbers, nor the pairs sorted by name
   (mechanism 3);
+- comprehended_dicts: `sorted(d.items())` of a dict comprehension whose value is a tensor,
+  made in the function, and passed to a class of another module whose `__init__` hands it
+  to a method; not a comprehension of numbers, nor one of what its own `for` binds
+  (mechanism 3);
+- skipped_torch_objects: making a torch object whose code Dynamo skips (a `SobolEngine`) in
+  compiled code, and calling a method of one held in a local or in an attribute `__init__`
+  sets, in a class of another module too; not a method of the same name on another object
+  (mechanism 4);
 - element_indices: a 0-dim tensor as an index, known from its making (an element of
   `torch.unique`'s values or counts, of what keeps their shape, of `torch.randperm`), and a
   store through a mask into a 0-dim tensor (mechanism 4);
@@ -458,6 +466,22 @@ EXPECTED = {
         ("model.py", 18, "BL106", "warning"),  # `sorted(parts.items())`, tensors made here
         ("parts/merge.py", 3, "BL106", "warning"),  # the same dict, passed to `merged`
         # (not `sorted(SCALES.items())`: numbers; nor the pairs sorted by `key=`)
+    ],
+    "called_wrappers": [
+        # `Message(...)` in `effectful`'s `_fn`, which `_scale(x, name="w")` runs (not the
+        # print in `logged`'s `inner`: only `main` calls `_shown`)
+        ("effects/runtime.py", 24, "BL515", "error"),
+    ],
+    "skipped_torch_objects": [
+        ("model.py", 24, "BL520", "error"),  # `SobolEngine(...)` made in `forward`
+        ("model.py", 26, "BL520", "error"),  # `engine.draw(...)`, the local holding it
+        ("noise/engines.py", 13, "BL520", "error"),  # `self._engine.draw(n)`, set in `__init__`
+        # (not `Steady.draw`'s `self._engine.expand`: a tensor)
+    ],
+    "comprehended_dicts": [
+        ("model.py", 17, "BL106", "warning"),  # `{f"p{i}": x * i for i in ...}`, tensors
+        ("store/bank.py", 8, "BL106", "warning"),  # `Bank({...: torch.full(...) ...})`
+        # (not `scales`: numbers; nor `named`, of what `pairs` holds)
     ],
     "forwarded_keywords": [
         # `float(ta)`, a tensor time that `Solver.advance` passes to `self.step`, which
@@ -1288,6 +1312,28 @@ def test_dynamo_cannot_sort_the_items_of_a_dict_of_tensors(tmp_path: Path) -> No
     # pairs sorted by their names compile.
     assert probed_findings("sorted_dicts", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["sorted_dicts"]
+    ]
+
+
+def test_dynamo_cannot_sort_the_items_of_a_dict_comprehension_of_tensors(tmp_path: Path) -> None:
+    # "sort with non-constant keys" at each flagged `sorted`; the comprehensions of numbers
+    # and of the pairs passed in sort.
+    assert probed_findings("comprehended_dicts", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["comprehended_dicts"]
+    ]
+
+
+def test_dynamo_runs_the_wrapper_a_module_level_name_holds(tmp_path: Path) -> None:
+    # "TypedDict with optional keys" inside the wrapper `_scale` holds, and nowhere else.
+    assert probed_findings("called_wrappers", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["called_wrappers"]
+    ]
+
+
+def test_dynamo_refuses_the_code_of_torch_objects_it_skips(tmp_path: Path) -> None:
+    # "Attempted to inline function marked as skipped" at each flagged call, and nowhere else.
+    assert probed_findings("skipped_torch_objects", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["skipped_torch_objects"]
     ]
 
 

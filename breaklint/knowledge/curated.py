@@ -294,6 +294,22 @@ UNTRACEABLE_TORCH_FUNCTIONS = {
         "use_reentrant=False)`, which Dynamo traces"
     ),
 }
+# torch classes in modules Dynamo 2.13 does not inline (not in its inline lists): it refuses
+# to trace their `__init__` and their methods ("Attempted to inline function marked as
+# skipped", GB0008) and breaks the graph at each call (measured: `SobolEngine.__init__`,
+# `draw`, `fast_forward`, `reset`; `GradScaler.__init__`, `scale`; `TensorDataset.__init__`).
+# Each with the way out.
+SKIPPED_TORCH_CLASSES = {
+    "torch.quasirandom.SobolEngine": (
+        "make the engine and draw its points outside the compiled code, and pass them in"
+    ),
+    "torch.amp.GradScaler": "scale the loss and step the scaler outside the compiled code",
+    "torch.amp.grad_scaler.GradScaler": (
+        "scale the loss and step the scaler outside the compiled code"
+    ),
+    "torch.utils.data.TensorDataset": "make the dataset outside the compiled code",
+    "torch.utils.data.dataset.TensorDataset": "make the dataset outside the compiled code",
+}
 # The `math` functions of real numbers: a tensor given to one is read through `__float__`
 # (or `__floor__`, `__ceil__`, `__trunc__`), which needs its value: Dynamo breaks there
 # (GB0033, measured on 2.13 for sqrt, exp, log, isnan, floor).

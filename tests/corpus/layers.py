@@ -21,6 +21,7 @@ import torch
 import torch.nn.functional as F
 from calibration import centred, peak_scaled
 from torch import nn
+from torch.quasirandom import SobolEngine
 
 logger = logging.getLogger("corpus.layers")
 
@@ -644,3 +645,17 @@ class BoundScale(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         doubled = _bound(_times, factor=2.0)  # BREAK BL519
         return doubled(x) + 1
+
+
+class QuasiNoise(nn.Module):
+    """A quasi-random engine `__init__` makes: Dynamo skips torch's `quasirandom` module, so
+    its `draw` is a call it refuses to trace."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.engine = SobolEngine(dimension=8, scramble=True, seed=0)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = x * 2
+        points = self.engine.draw(x.shape[0])  # BREAK BL520
+        return h + points

@@ -30,6 +30,7 @@ from layers import (
     NoisyTraining,
     OrderedParts,
     PerHead,
+    QuasiNoise,
     QuietScale,
     Recentred,
     RecurrentEncoder,
@@ -224,3 +225,7 @@ def probe_noisy_scaled():
 
 def probe_bound_scale():
     return BoundScale(), (torch.randn(2, 8),)
+
+
+def probe_quasi_noise():
+    return QuasiNoise(), (torch.randn(2, 8),)
