@@ -31,10 +31,20 @@ EXPECTED = [
     ),
     (
         "app/model.py",
+        15,
+        "BL516",
+        "info",
+        "`gplib.utils.linalg.jitter` breaks the graph at gplib/utils/linalg.py:9 (BL403): "
+        "`warnings.warn()` is a side effect (it inspects the stack and the warning registry); "
+        "Dynamo breaks the graph here to run it eagerly (only where the values passed take the "
+        "library's branch)",
+    ),
+    (
+        "app/model.py",
         16,
         "BL516",
         "warning",
-        "`gplib.utils.linalg.safe_cholesky` breaks the graph at gplib/utils/linalg.py:10 "
+        "`gplib.utils.linalg.safe_cholesky` breaks the graph at gplib/utils/linalg.py:15 "
         "(BL201): `if` decides on a tensor's value; Dynamo cannot know which way it goes while "
         "tracing, so it breaks the graph here",
     ),
@@ -101,7 +111,9 @@ def test_a_changed_library_file_is_linted_again(project: Path) -> None:
         linalg.read_text(encoding="utf-8").replace("    if info.any():\n", "    if True:\n"),
         encoding="utf-8",
     )
-    assert lint(project) == EXPECTED[:1]
+    # `safe_cholesky` breaks now only through `jitter`, under its `if` on a name's value.
+    guarded = EXPECTED[1][4].replace("linalg.jitter", "linalg.safe_cholesky")
+    assert lint(project) == [*EXPECTED[:2], (*EXPECTED[2][:3], "info", guarded)]
 
 
 def test_the_library_indexes_kept_in_the_cache_give_the_same_findings(project: Path) -> None:
@@ -125,6 +137,7 @@ def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
     found = json.loads(done.stdout)["findings"]
     assert [(f["line"], f["code"], f["status"]) for f in found] == [
         (14, "BL516", "confirmed"),
+        (15, "BL516", "not-reproduced"),  # `jitter` is passed no keyword: no break
         (16, "BL516", "confirmed"),
     ]
 
