@@ -190,3 +190,81 @@ def test_the_findings_do_not_depend_on_the_hash_seed(project: Path) -> None:
     rechecked and the break a call is named by come out the same under any seed."""
     runs = [lint(project, "--no-cache", env={"PYTHONHASHSEED": seed}) for seed in ("1", "2", "3")]
     assert runs == [EXPECTED] * 3
+
+
+RESAMPLE_LIBRARY = """
+import torch
+
+
+class Resample(torch.nn.Module):
+    def __init__(self, factor):
+        super().__init__()
+        self.factor = factor
+
+    def forward(self, x):
+        length = torch.as_tensor(x.shape[-1] / self.factor).long()
+        return x[..., :length]
+
+
+def resample(x, factor):
+    return Resample(factor).to(x)(x)
+"""
+
+RESAMPLE_MODEL = """import torch
+
+from resamplib import resample
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return resample(x * 2, 2) + 1
+"""
+
+
+def _resample_project(root: Path) -> Path:
+    package = root / "installed" / "resamplib"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(RESAMPLE_LIBRARY, encoding="utf-8")
+    (root / "app").mkdir()
+    (root / "app" / "model.py").write_text(RESAMPLE_MODEL, encoding="utf-8")
+    (root / "app" / "probes.py").write_text(
+        "import torch\nfrom model import Model\n\n\n"
+        "def probe_model():\n    return Model(), (torch.randn(2, 8),)\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def test_a_module_made_then_called_in_the_library_is_followed(tmp_path: Path) -> None:
+    """`Resample(factor).to(x)(x)` in a library (julius' `resample_frac`): the module made,
+    passed through `.to()` (which returns it), is called, so its `forward` runs, and the
+    slice bound it reads from a tensor breaks there (BL304)."""
+    project = _resample_project(tmp_path)
+    assert lint(project, "--no-cache") == [
+        (
+            "app/model.py",
+            8,
+            "BL516",
+            "warning",
+            "`resamplib.resample` breaks the graph at resamplib/__init__.py:12 (BL304): "
+            "`length` is a tensor where slicing needs a Python number (a size, a count, a "
+            "bound); Dynamo must read its value, a data-dependent operator, and breaks the "
+            "graph here",
+        )
+    ]
+
+
+def test_dynamo_breaks_in_the_forward_of_a_module_made_then_called(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="the probes run Dynamo")
+    project = _resample_project(tmp_path)
+    paths = [os.environ.get("PYTHONPATH", ""), str(project / "installed")]
+    done = run_breaklint(
+        "app/model.py",
+        *("--probes", "app/probes.py", "--output-format", "json", "--no-cache"),
+        "--dependencies",
+        cwd=project,
+        env={"PYTHONPATH": os.pathsep.join(p for p in paths if p)},
+    )
+    assert done.returncode == 1, done.stderr
+    found = json.loads(done.stdout)["findings"]
+    assert [(f["line"], f["code"], f["status"]) for f in found] == [(8, "BL516", "confirmed")]
