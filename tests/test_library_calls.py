@@ -123,7 +123,8 @@ def test_the_library_indexes_kept_in_the_cache_give_the_same_findings(project: P
     assert lint(project) == EXPECTED  # the library's indexes come from the cache
 
 
-def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
+def probed(project: Path) -> list[tuple[object, ...]]:
+    """Each finding's line, code and what Dynamo did there, running `app/probes.py`."""
     pytest.importorskip("torch", reason="the probes run Dynamo")
     paths = [os.environ.get("PYTHONPATH", ""), str(project / "installed")]
     done = run_breaklint(
@@ -134,8 +135,11 @@ def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
         env={"PYTHONPATH": os.pathsep.join(p for p in paths if p)},
     )
     assert done.returncode == 1, done.stderr
-    found = json.loads(done.stdout)["findings"]
-    assert [(f["line"], f["code"], f["status"]) for f in found] == [
+    return [(f["line"], f["code"], f["status"]) for f in json.loads(done.stdout)["findings"]]
+
+
+def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
+    assert probed(project) == [
         (14, "BL516", "confirmed"),
         (15, "BL516", "not-reproduced"),  # `jitter` is passed no keyword: no break
         (16, "BL516", "confirmed"),
@@ -255,16 +259,4 @@ def test_a_module_made_then_called_in_the_library_is_followed(tmp_path: Path) ->
 
 
 def test_dynamo_breaks_in_the_forward_of_a_module_made_then_called(tmp_path: Path) -> None:
-    pytest.importorskip("torch", reason="the probes run Dynamo")
-    project = _resample_project(tmp_path)
-    paths = [os.environ.get("PYTHONPATH", ""), str(project / "installed")]
-    done = run_breaklint(
-        "app/model.py",
-        *("--probes", "app/probes.py", "--output-format", "json", "--no-cache"),
-        "--dependencies",
-        cwd=project,
-        env={"PYTHONPATH": os.pathsep.join(p for p in paths if p)},
-    )
-    assert done.returncode == 1, done.stderr
-    found = json.loads(done.stdout)["findings"]
-    assert [(f["line"], f["code"], f["status"]) for f in found] == [(8, "BL516", "confirmed")]
+    assert probed(_resample_project(tmp_path)) == [(8, "BL516", "confirmed")]
