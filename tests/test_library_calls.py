@@ -260,3 +260,53 @@ def test_a_module_made_then_called_in_the_library_is_followed(tmp_path: Path) ->
 
 def test_dynamo_breaks_in_the_forward_of_a_module_made_then_called(tmp_path: Path) -> None:
     assert probed(_resample_project(tmp_path)) == [(8, "BL516", "confirmed")]
+
+
+SHARING_LIBRARY = """
+import contextlib
+import threading
+from collections import defaultdict
+
+_STACK = defaultdict(list)
+
+
+@contextlib.contextmanager
+def shared(cache=None):
+    if cache is None:
+        cache = {}
+    _STACK[threading.get_ident()].append(cache)
+    try:
+        yield cache
+    finally:
+        _STACK[threading.get_ident()].pop()
+"""
+
+SHARING_MODEL = """import torch
+
+from sharelib import shared
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        with shared() as cache:
+            return x * 2 + len(cache)
+"""
+
+
+def test_dynamo_breaks_at_a_library_context_manager_entered(tmp_path: Path) -> None:
+    """`with shared():` of a library's generator context manager that reads
+    `threading.get_ident()` (opt_einsum's `shared_intermediates`, entered by pyro): Dynamo
+    cannot trace the builtin ("Attempted to call function marked as skipped") while it enters
+    the context manager, and breaks at the `with`."""
+    package = tmp_path / "installed" / "sharelib"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(SHARING_LIBRARY, encoding="utf-8")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "model.py").write_text(SHARING_MODEL, encoding="utf-8")
+    (tmp_path / "app" / "probes.py").write_text(
+        "import torch\nfrom model import Model\n\n\n"
+        "def probe_model():\n    return Model(), (torch.randn(2, 8),)\n",
+        encoding="utf-8",
+    )
+    assert [finding[1:4] for finding in lint(tmp_path, "--no-cache")] == [(8, "BL516", "warning")]
+    assert probed(tmp_path) == [(8, "BL516", "confirmed")]
