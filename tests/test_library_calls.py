@@ -226,11 +226,17 @@ class Model(torch.nn.Module):
 
 
 def _resample_project(root: Path) -> Path:
-    package = root / "installed" / "resamplib"
+    return _library_project(root, "resamplib", RESAMPLE_LIBRARY, RESAMPLE_MODEL)
+
+
+def _library_project(root: Path, name: str, library: str, model: str) -> Path:
+    """A library package `name` installed under `root`, a linted `app/model.py` calling it,
+    and a probe of its `Model` on a (2, 8) tensor."""
+    package = root / "installed" / name
     package.mkdir(parents=True)
-    (package / "__init__.py").write_text(RESAMPLE_LIBRARY, encoding="utf-8")
+    (package / "__init__.py").write_text(library, encoding="utf-8")
     (root / "app").mkdir()
-    (root / "app" / "model.py").write_text(RESAMPLE_MODEL, encoding="utf-8")
+    (root / "app" / "model.py").write_text(model, encoding="utf-8")
     (root / "app" / "probes.py").write_text(
         "import torch\nfrom model import Model\n\n\n"
         "def probe_model():\n    return Model(), (torch.randn(2, 8),)\n",
@@ -298,15 +304,6 @@ def test_dynamo_breaks_at_a_library_context_manager_entered(tmp_path: Path) -> N
     `threading.get_ident()` (opt_einsum's `shared_intermediates`, entered by pyro): Dynamo
     cannot trace the builtin ("Attempted to call function marked as skipped") while it enters
     the context manager, and breaks at the `with`."""
-    package = tmp_path / "installed" / "sharelib"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text(SHARING_LIBRARY, encoding="utf-8")
-    (tmp_path / "app").mkdir()
-    (tmp_path / "app" / "model.py").write_text(SHARING_MODEL, encoding="utf-8")
-    (tmp_path / "app" / "probes.py").write_text(
-        "import torch\nfrom model import Model\n\n\n"
-        "def probe_model():\n    return Model(), (torch.randn(2, 8),)\n",
-        encoding="utf-8",
-    )
-    assert [finding[1:4] for finding in lint(tmp_path, "--no-cache")] == [(8, "BL516", "warning")]
-    assert probed(tmp_path) == [(8, "BL516", "confirmed")]
+    project = _library_project(tmp_path, "sharelib", SHARING_LIBRARY, SHARING_MODEL)
+    assert [finding[1:4] for finding in lint(project, "--no-cache")] == [(8, "BL516", "warning")]
+    assert probed(project) == [(8, "BL516", "confirmed")]
