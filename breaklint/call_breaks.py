@@ -33,6 +33,9 @@ class Break:
     certain: bool
     where: str
     message: str = ""  # the finding's, told at the linted calls into a library that reach it
+    # Under an `if` Dynamo decides while tracing (`Finding.guarded`): in a library, whether
+    # it happens depends on the values the linted call passes.
+    guarded: bool = False
 
 
 def breaking_calls(
@@ -142,20 +145,31 @@ def _with_library_breaks(
         breaking = [(target, summary[target]) for target in reached if target in summary]
         if not breaking:
             continue
-        # The same one whatever order the targets came in (sets: PYTHONHASHSEED): certain first
-        target, found = min(breaking, key=lambda pair: (not pair[1].certain, pair[1].where))
+        # The same one whatever order the targets came in (sets: PYTHONHASHSEED): one that
+        # happens whatever the values first, then certain first
+        target, found = min(
+            breaking, key=lambda pair: (pair[1].guarded, not pair[1].certain, pair[1].where)
+        )
         certain = len(breaking) == len(reached) and all(b.certain for _, b in breaking)
         code, _, place = found.where.partition(" ")
         path, _, line = place.rpartition(":")
         shown = library_path(path, _module_of_path(project, path))
         name = f"{project.modules.names[target.module]}.{target.qualname}"
         entries.append(
-            f"{callee}={'certain' if certain else 'maybe'} {name} {shown}:{line} {code} "
+            f"{callee}={_certainty(certain, found.guarded)} {name} {shown}:{line} {code} "
             f"{found.message}"
         )
     if not entries:
         return function
     return dataclasses.replace(function, dependency_breaks=tuple(entries))
+
+
+def _certainty(certain: bool, guarded: bool) -> str:
+    """How sure a call into a library is to break: `guarded` where the break is under an `if`
+    the values passed decide (BL516 then only informs), else `certain` or `maybe`."""
+    if guarded:
+        return "guarded"
+    return "certain" if certain else "maybe"
 
 
 def _shown(project: Project, found: Break) -> Break:
@@ -178,15 +192,19 @@ def _summaries(
     own: Mapping[DefinitionRef, Break], callers: Mapping[DefinitionRef, list[DefinitionRef]]
 ) -> dict[DefinitionRef, Break]:
     """The fixed point: a function's own break, else (a maybe) the first break found through
-    the functions it calls."""
+    the functions it calls: one that happens whatever the values (not `guarded`) before one
+    under a traced `if`, each reached from the breaks of its kind first."""
     summary = dict(own)
-    pending = deque(own)
-    while pending:
-        ref = pending.popleft()
-        for caller in callers.get(ref, ()):
-            if caller not in summary:
-                summary[caller] = dataclasses.replace(summary[ref], certain=False)
-                pending.append(caller)
+    for guarded in (False, True):
+        pending = deque(ref for ref, found in own.items() if found.guarded is guarded)
+        while pending:
+            ref = pending.popleft()
+            for caller in callers.get(ref, ()):
+                # A library function's own break under a traced `if` gives way to one its
+                # callees make whatever the values.
+                if caller not in summary or (not guarded and summary[caller].guarded):
+                    summary[caller] = dataclasses.replace(summary[ref], certain=False)
+                    pending.append(caller)
     return summary
 
 

@@ -192,10 +192,26 @@ def own_breaks(
                 and f.severity in (Severity.ERROR, Severity.WARNING)
             ]
             if breaks:
-                first = min(breaks, key=lambda f: (f.severity is not Severity.ERROR, f.range.line))
-                where = f"{first.code} {path}:{first.range.line}"
                 ref = DefinitionRef(module_of[path], function.qualname)
-                own[ref] = Break(first.severity is Severity.ERROR, where, first.message)
+                # In a followed library, whether a break under a traced `if` happens depends
+                # on the values the linted call passes: one that happens whatever they are
+                # first.
+                library = ref.module in project.followed
+                first = min(
+                    breaks,
+                    key=lambda f: (
+                        library and f.guarded,
+                        f.severity is not Severity.ERROR,
+                        f.range.line,
+                    ),
+                )
+                where = f"{first.code} {path}:{first.range.line}"
+                own[ref] = Break(
+                    first.severity is Severity.ERROR,
+                    where,
+                    first.message,
+                    library and first.guarded,
+                )
     return own
 
 
@@ -613,6 +629,7 @@ def _check_function(
                 hint=report.hint,
                 scope=function.scope,
                 fix=report.fix,
+                guarded=report.guarded,
             )
         )
     for rule in rules:

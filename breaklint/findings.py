@@ -190,6 +190,9 @@ class Finding:
     status: Status = Status.UNVERIFIED
     fix: Fix | None = None
     evidence: Evidence | ProbeFailure | None = None  # only the dynamic phase gives one
+    # Under an `if` that Dynamo decides while tracing (on values, not on tensors): in a
+    # followed library's code, whether the break happens depends on what the caller passes.
+    guarded: bool = False
 
     @property
     def line(self) -> int:

@@ -25,7 +25,11 @@ from breaklint.annotations import (
 )
 from breaklint.compile_stage import CompileStage, Scope
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
-from breaklint.knowledge.curated import COMPILING_CHECKS, FALSE_WHILE_COMPILING
+from breaklint.knowledge.curated import (
+    COMPILING_CHECKS,
+    FALSE_WHILE_COMPILING,
+    MODULE_RETURNS_SELF,
+)
 from breaklint.knowledge.tensor_facts import TENSOR_FACTORIES
 from breaklint.syntax import SCALARS, child_fields, dotted, expand_import, makes_generator
 
@@ -501,6 +505,8 @@ class _Indexer:
             elif type(func.value) is ast.Subscript:  # `self.flows[i].inverse(z)`
                 held = dotted(func.value.value)
                 callee = None if held is None else f"{held}[].{func.attr}"
+        elif callee is None and type(func) is ast.Call:
+            callee = self._module_returned(func)
         if scan is not None and scan.dead:
             scan = None  # nothing it passes or reaches runs under Dynamo
         if scan is not None and (node.args or node.keywords):
@@ -545,6 +551,22 @@ class _Indexer:
         ):
             return None
         return f"{maker}().{method}"
+
+    def _module_returned(self, made: ast.Call) -> str | None:
+        """`Resample()` for `Resample(1, 2).to(x)(x)`: a module made by a call that may reach
+        the project, passed through methods that return it (`MODULE_RETURNS_SELF`), then
+        called."""
+        through = 0
+        while (
+            type(made.func) is ast.Attribute
+            and made.func.attr in MODULE_RETURNS_SELF
+            and type(made.func.value) is ast.Call
+        ):
+            made, through = made.func.value, through + 1
+        maker = dotted(made.func)
+        if not through or maker is None or not self._may_be_project(maker):
+            return None
+        return f"{maker}()"
 
     def _may_be_project(self, callee: str) -> bool:
         """Whether a call may reach a function of the linted tree, whose arguments then

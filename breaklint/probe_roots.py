@@ -18,14 +18,12 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from breaklint.knowledge.curated import MODULE_RETURNS_SELF
 from breaklint.source import read_regular
 
 PREFIX = "probe_"  # a probe is a module-level function named so, in a probe file
 
-# nn.Module methods that return the module itself: `Model().eval()` is still that model.
-RETURNS_SELF = frozenset(
-    {"eval", "train", "to", "cpu", "cuda", "float", "double", "half", "bfloat16", "requires_grad_"}
-)
+RETURNS_SELF = MODULE_RETURNS_SELF
 PARTIAL = "functools.partial"
 INSTANCE = "()"  # in a dotted name: what calling the name before it returned
 _MAX_DEPTH = 12  # calls and names followed; deeper is unknown

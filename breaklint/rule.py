@@ -130,6 +130,8 @@ class Report:
     # Whether it is an error in the configurations that take the `if` branches it is under:
     # a warning only because a configuration decides the branch.
     error_when_taken: bool = False
+    # Under an `if` decided while tracing (`FunctionFacts.conditional`): `Finding.guarded`.
+    guarded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +273,7 @@ class Rule(Visitor):
             fix,
             severity,
             error_when_taken,
+            facts.conditional,
         )
         self.reports.append(report)
         for observer in self.context.observers:
@@ -334,6 +337,7 @@ class Rule(Visitor):
         status: Status = Status.UNVERIFIED,
         fix: Fix | None = None,
         evidence: Evidence | ProbeFailure | None = None,
+        guarded: bool = False,
     ) -> Finding:
         """The one way a finding is made: what is left out comes from the rule."""
         return Finding(
@@ -355,6 +359,7 @@ class Rule(Visitor):
             status=status,
             fix=fix,
             evidence=evidence,
+            guarded=guarded,
         )
 
 

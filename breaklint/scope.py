@@ -595,6 +595,10 @@ class Project:
     def _call_targets(
         self, module: str, caller: FunctionInfo, callee: str, depth: int
     ) -> list[Target]:
+        if callee.endswith("()") and depth <= _MAX_DEPTH:
+            # `Resample(1, 2)(x)`, `Resample(1, 2).to(x)(x)`: a call of what a call returns
+            # (the module made: its `forward`, an object's `__call__`)
+            return self._held_targets(module, caller, f"c{callee[:-2]};", "", depth)
         callee = _strip_call(callee)
         # `self.flows[i].inverse(z)`: a method of an element, which the container's summary
         # reaches as it reaches the container's own (`l` and `i` hold what they combine).

@@ -31,10 +31,20 @@ EXPECTED = [
     ),
     (
         "app/model.py",
+        15,
+        "BL516",
+        "info",
+        "`gplib.utils.linalg.jitter` breaks the graph at gplib/utils/linalg.py:9 (BL403): "
+        "`warnings.warn()` is a side effect (it inspects the stack and the warning registry); "
+        "Dynamo breaks the graph here to run it eagerly (only where the values passed take the "
+        "library's branch)",
+    ),
+    (
+        "app/model.py",
         16,
         "BL516",
         "warning",
-        "`gplib.utils.linalg.safe_cholesky` breaks the graph at gplib/utils/linalg.py:10 "
+        "`gplib.utils.linalg.safe_cholesky` breaks the graph at gplib/utils/linalg.py:15 "
         "(BL201): `if` decides on a tensor's value; Dynamo cannot know which way it goes while "
         "tracing, so it breaks the graph here",
     ),
@@ -101,7 +111,9 @@ def test_a_changed_library_file_is_linted_again(project: Path) -> None:
         linalg.read_text(encoding="utf-8").replace("    if info.any():\n", "    if True:\n"),
         encoding="utf-8",
     )
-    assert lint(project) == EXPECTED[:1]
+    # `safe_cholesky` breaks now only through `jitter`, under its `if` on a name's value.
+    guarded = EXPECTED[1][4].replace("linalg.jitter", "linalg.safe_cholesky")
+    assert lint(project) == [*EXPECTED[:2], (*EXPECTED[2][:3], "info", guarded)]
 
 
 def test_the_library_indexes_kept_in_the_cache_give_the_same_findings(project: Path) -> None:
@@ -111,7 +123,8 @@ def test_the_library_indexes_kept_in_the_cache_give_the_same_findings(project: P
     assert lint(project) == EXPECTED  # the library's indexes come from the cache
 
 
-def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
+def probed(project: Path) -> list[tuple[object, ...]]:
+    """Each finding's line, code and what Dynamo did there, running `app/probes.py`."""
     pytest.importorskip("torch", reason="the probes run Dynamo")
     paths = [os.environ.get("PYTHONPATH", ""), str(project / "installed")]
     done = run_breaklint(
@@ -122,9 +135,13 @@ def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
         env={"PYTHONPATH": os.pathsep.join(p for p in paths if p)},
     )
     assert done.returncode == 1, done.stderr
-    found = json.loads(done.stdout)["findings"]
-    assert [(f["line"], f["code"], f["status"]) for f in found] == [
+    return [(f["line"], f["code"], f["status"]) for f in json.loads(done.stdout)["findings"]]
+
+
+def test_dynamo_breaks_at_the_linted_calls(project: Path) -> None:
+    assert probed(project) == [
         (14, "BL516", "confirmed"),
+        (15, "BL516", "not-reproduced"),  # `jitter` is passed no keyword: no break
         (16, "BL516", "confirmed"),
     ]
 
@@ -177,3 +194,116 @@ def test_the_findings_do_not_depend_on_the_hash_seed(project: Path) -> None:
     rechecked and the break a call is named by come out the same under any seed."""
     runs = [lint(project, "--no-cache", env={"PYTHONHASHSEED": seed}) for seed in ("1", "2", "3")]
     assert runs == [EXPECTED] * 3
+
+
+RESAMPLE_LIBRARY = """
+import torch
+
+
+class Resample(torch.nn.Module):
+    def __init__(self, factor):
+        super().__init__()
+        self.factor = factor
+
+    def forward(self, x):
+        length = torch.as_tensor(x.shape[-1] / self.factor).long()
+        return x[..., :length]
+
+
+def resample(x, factor):
+    return Resample(factor).to(x)(x)
+"""
+
+RESAMPLE_MODEL = """import torch
+
+from resamplib import resample
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return resample(x * 2, 2) + 1
+"""
+
+
+def _resample_project(root: Path) -> Path:
+    return _library_project(root, "resamplib", RESAMPLE_LIBRARY, RESAMPLE_MODEL)
+
+
+def _library_project(root: Path, name: str, library: str, model: str) -> Path:
+    """A library package `name` installed under `root`, a linted `app/model.py` calling it,
+    and a probe of its `Model` on a (2, 8) tensor."""
+    package = root / "installed" / name
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(library, encoding="utf-8")
+    (root / "app").mkdir()
+    (root / "app" / "model.py").write_text(model, encoding="utf-8")
+    (root / "app" / "probes.py").write_text(
+        "import torch\nfrom model import Model\n\n\n"
+        "def probe_model():\n    return Model(), (torch.randn(2, 8),)\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def test_a_module_made_then_called_in_the_library_is_followed(tmp_path: Path) -> None:
+    """`Resample(factor).to(x)(x)` in a library (julius' `resample_frac`): the module made,
+    passed through `.to()` (which returns it), is called, so its `forward` runs, and the
+    slice bound it reads from a tensor breaks there (BL304)."""
+    project = _resample_project(tmp_path)
+    assert lint(project, "--no-cache") == [
+        (
+            "app/model.py",
+            8,
+            "BL516",
+            "warning",
+            "`resamplib.resample` breaks the graph at resamplib/__init__.py:12 (BL304): "
+            "`length` is a tensor where slicing needs a Python number (a size, a count, a "
+            "bound); Dynamo must read its value, a data-dependent operator, and breaks the "
+            "graph here",
+        )
+    ]
+
+
+def test_dynamo_breaks_in_the_forward_of_a_module_made_then_called(tmp_path: Path) -> None:
+    assert probed(_resample_project(tmp_path)) == [(8, "BL516", "confirmed")]
+
+
+SHARING_LIBRARY = """
+import contextlib
+import threading
+from collections import defaultdict
+
+_STACK = defaultdict(list)
+
+
+@contextlib.contextmanager
+def shared(cache=None):
+    if cache is None:
+        cache = {}
+    _STACK[threading.get_ident()].append(cache)
+    try:
+        yield cache
+    finally:
+        _STACK[threading.get_ident()].pop()
+"""
+
+SHARING_MODEL = """import torch
+
+from sharelib import shared
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        with shared() as cache:
+            return x * 2 + len(cache)
+"""
+
+
+def test_dynamo_breaks_at_a_library_context_manager_entered(tmp_path: Path) -> None:
+    """`with shared():` of a library's generator context manager that reads
+    `threading.get_ident()` (opt_einsum's `shared_intermediates`, entered by pyro): Dynamo
+    cannot trace the builtin ("Attempted to call function marked as skipped") while it enters
+    the context manager, and breaks at the `with`."""
+    project = _library_project(tmp_path, "sharelib", SHARING_LIBRARY, SHARING_MODEL)
+    assert [finding[1:4] for finding in lint(project, "--no-cache")] == [(8, "BL516", "warning")]
+    assert probed(project) == [(8, "BL516", "confirmed")]

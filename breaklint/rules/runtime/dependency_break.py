@@ -32,7 +32,11 @@ call, naming the library's function and the break. Off by default: `--dependenci
     why = """
 Dynamo inlines an installed library's Python code as it inlines yours: a break inside it breaks
 the graph at your call, and Dynamo's report points into the library. The finding is a warning:
-whether the library takes the path that breaks depends on the values it is given.
+whether the library takes the path that breaks depends on the values it is given. Where the
+break is under an `if` the library decides while tracing from values (not tensors: an axis name
+that is a Python keyword, an option left at its default), the finding is only information: the
+values your call passes most often do not take that branch, and Dynamo then does not break
+(measured on 2.13).
 """
     example_library: ClassVar[Mapping[str, str]] = {
         "scaling/__init__.py": "from .ops import rescale\n",
@@ -73,7 +77,14 @@ class Normalised(torch.nn.Module):
         prefix = f"{written}="
         for entry in breaks:
             if entry.startswith(prefix):
-                _, target, where, code, why = entry[len(prefix) :].split(" ", 4)
+                certainty, target, where, code, why = entry[len(prefix) :].split(" ", 4)
                 message = self.message.format(target=target, where=where, code=code, why=why)
-                self.report(node, message)
+                if certainty == "guarded":
+                    # Under an `if` the library decides from the values it is given (an axis
+                    # name that is a keyword, an option): whether the call takes that way is
+                    # not known here.
+                    message += " (only where the values passed take the library's branch)"
+                    self.report(node, message, severity=Severity.INFO)
+                else:
+                    self.report(node, message)
                 return

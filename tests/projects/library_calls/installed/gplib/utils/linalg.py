@@ -1,7 +1,12 @@
+import keyword
+import warnings
+
 import torch
 
 
-def jitter(a):
+def jitter(a, name="jitter"):
+    if keyword.iskeyword(name):
+        warnings.warn(f"a name that is a keyword: {name}")
     return a + 1e-4 * torch.eye(a.shape[-1])
 
 
