@@ -249,12 +249,14 @@ class _Combination:
         return self.hooks(f"visit_{name}"), names, around, self.hooks(f"leave_{name}")
 
 
-def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
+def walk(root: ast.AST, visitors: Sequence[Visitor], annotations: bool = True) -> None:
     """Call every visitor's hooks over `root`'s tree, depth first, in source order.
 
     Unlike `ast.NodeVisitor`, hooks never decide whether children are visited: each visitor
     sees every node, so many rules share one pass. Operators and load/store markers are not
-    visited.
+    visited. Without `annotations`, a function `root`'s own parameter and return annotations
+    are not walked (its parameters are): Python evaluates them where the function is defined,
+    not in the frame that runs it (those of the functions it defines are walked).
     """
     classes = tuple(type(visitor) for visitor in visitors)
     combination, plans, skip = _PLANS.get(classes) or _PLANS.setdefault(
@@ -292,6 +294,39 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
             method(active[position], node)
 
     try:
-        visit(root)
+        if annotations or type(root) not in _DEFINITIONS:
+            visit(root)
+            return
+        # The root by hand, as `visit` would, without its `returns` and with its parameters
+        # planned without their `annotation`; the plans are shared: restored after.
+        plan = plans.get(type(root)) or plans.setdefault(type(root), combination.plan(type(root)))
+        parameter = plans.get(ast.arg) or plans.setdefault(ast.arg, combination.plan(ast.arg))
+        before, names, around, after = plan
+        for position, method in before:
+            method(active[position], root)
+        for field in names:
+            if field == "returns":
+                continue
+            if around is not None:
+                for position, method in around[field][0]:
+                    method(active[position], root)
+            if field == "args":
+                plans[ast.arg] = (parameter[0], (), parameter[2], parameter[3])
+                try:
+                    visit(getattr(root, field))
+                finally:
+                    plans[ast.arg] = parameter
+            else:
+                for child in getattr(root, field):  # `decorator_list`, `body`
+                    if type(child) not in skip:
+                        visit(child)
+            if around is not None:
+                for position, method in around[field][1]:
+                    method(active[position], root)
+        for position, method in after:
+            method(active[position], root)
     finally:
         active.clear()
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
