@@ -294,7 +294,7 @@ def walk(root: ast.AST, visitors: Sequence[Visitor], annotations: bool = True) -
             method(active[position], node)
 
     try:
-        if annotations or type(root) not in _DEFINITIONS:
+        if annotations or not isinstance(root, ast.FunctionDef | ast.AsyncFunctionDef):
             visit(root)
             return
         # The root by hand, as `visit` would, without its `returns` and with its parameters
@@ -302,31 +302,25 @@ def walk(root: ast.AST, visitors: Sequence[Visitor], annotations: bool = True) -
         plan = plans.get(type(root)) or plans.setdefault(type(root), combination.plan(type(root)))
         parameter = plans.get(ast.arg) or plans.setdefault(ast.arg, combination.plan(ast.arg))
         before, names, around, after = plan
-        for position, method in before:
-            method(active[position], root)
-        for field in names:
-            if field == "returns":
-                continue
-            if around is not None:
-                for position, method in around[field][0]:
-                    method(active[position], root)
+
+        def call(hooks: _Hooks) -> None:
+            for position, method in hooks:
+                method(active[position], root)
+
+        call(before)
+        for field in (name for name in names if name != "returns"):
+            call(() if around is None else around[field][0])
             if field == "args":
                 plans[ast.arg] = (parameter[0], (), parameter[2], parameter[3])
                 try:
-                    visit(getattr(root, field))
+                    visit(root.args)
                 finally:
                     plans[ast.arg] = parameter
             else:
                 for child in getattr(root, field):  # `decorator_list`, `body`
                     if type(child) not in skip:
                         visit(child)
-            if around is not None:
-                for position, method in around[field][1]:
-                    method(active[position], root)
-        for position, method in after:
-            method(active[position], root)
+            call(() if around is None else around[field][1])
+        call(after)
     finally:
         active.clear()
-
-
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
