@@ -26,9 +26,9 @@ are 2% together. A checked function's own parameter and return annotations are n
 not in its frame): 10% fewer nodes visited (584,250 to 526,629 on this corpus), 18% fewer
 kinds computed (`torch.Tensor | None` is a `BinOp`: a third of the `BinOp` hooks' calls), 2%
 fewer calls in all, findings identical. Making the index's dispatch one call per node instead
-of two measured no faster (0.87 s either way for a third of the corpus: calls between Python functions are
-cheap since 3.11; the time is in the hooks' work, not in the passes). On this corpus the work
-done twice is small: 550 parses for 538 files (the 12 more are the rechecks), and 54 files
+of two measured no faster (0.87 s either way for a third of the corpus: calls between Python
+functions are cheap since 3.11; the time is in the hooks' work, not in the passes). On this
+corpus the work done twice is small: 550 parses for 538 files (the 12 more are the rechecks), and 54 files
 linked, whose functions checked once against the project's scope would save at most that
 2.6%. Findings cannot be kept by a function's text across files: the rules read the whole
 file's lines (`data_dependent_branch`, `fixes`), and only 27% of the nodes of the corpus's
