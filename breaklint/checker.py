@@ -604,7 +604,8 @@ def _check_function(
         )
         visitors = [rule(context) for rule in rules]
         # The facts visitor goes first so that rules see names bound before the node they visit.
-        walk(target, [facts, *visitors])
+        # Not its own annotations, which run where it is defined, not in its frame.
+        walk(target, [facts, *visitors], annotations=False)
         reports.extend(collect_reports(visitors))
         # The rules observing reports and their context form a cycle: broken here, the
         # function's nodes they hold are freed now, not by a pass of the cyclic collector.

@@ -249,12 +249,14 @@ class _Combination:
         return self.hooks(f"visit_{name}"), names, around, self.hooks(f"leave_{name}")
 
 
-def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
+def walk(root: ast.AST, visitors: Sequence[Visitor], annotations: bool = True) -> None:
     """Call every visitor's hooks over `root`'s tree, depth first, in source order.
 
     Unlike `ast.NodeVisitor`, hooks never decide whether children are visited: each visitor
     sees every node, so many rules share one pass. Operators and load/store markers are not
-    visited.
+    visited. Without `annotations`, a function `root`'s own parameter and return annotations
+    are not walked (its parameters are): Python evaluates them where the function is defined,
+    not in the frame that runs it (those of the functions it defines are walked).
     """
     classes = tuple(type(visitor) for visitor in visitors)
     combination, plans, skip = _PLANS.get(classes) or _PLANS.setdefault(
@@ -292,6 +294,33 @@ def walk(root: ast.AST, visitors: Sequence[Visitor]) -> None:
             method(active[position], node)
 
     try:
-        visit(root)
+        if annotations or not isinstance(root, ast.FunctionDef | ast.AsyncFunctionDef):
+            visit(root)
+            return
+        # The root by hand, as `visit` would, without its `returns` and with its parameters
+        # planned without their `annotation`; the plans are shared: restored after.
+        plan = plans.get(type(root)) or plans.setdefault(type(root), combination.plan(type(root)))
+        parameter = plans.get(ast.arg) or plans.setdefault(ast.arg, combination.plan(ast.arg))
+        before, names, around, after = plan
+
+        def call(hooks: _Hooks) -> None:
+            for position, method in hooks:
+                method(active[position], root)
+
+        call(before)
+        for field in (name for name in names if name != "returns"):
+            call(() if around is None else around[field][0])
+            if field == "args":
+                plans[ast.arg] = (parameter[0], (), parameter[2], parameter[3])
+                try:
+                    visit(root.args)
+                finally:
+                    plans[ast.arg] = parameter
+            else:
+                for child in getattr(root, field):  # `decorator_list`, `body`
+                    if type(child) not in skip:
+                        visit(child)
+            call(() if around is None else around[field][1])
+        call(after)
     finally:
         active.clear()

@@ -85,7 +85,9 @@ def test_a_function_nothing_looks_for_is_not_walked(
     walked: list[object] = []
     walk = checker.walk
     monkeypatch.setattr(
-        checker, "walk", lambda root, visitors: walked.append(root) or walk(root, visitors)
+        checker,
+        "walk",
+        lambda root, visitors, **options: walked.append(root) or walk(root, visitors, **options),
     )
     assert lint(tmp_path, PLAIN) == []
     assert walked == []
