@@ -165,6 +165,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - optional_bounds: a size that an `if` computes from a tensor where a caller passes None,
   and another caller passes a Python int, is a tensor where that way runs (a warning)
   (mechanism 2);
+- sparse_skips: after a sparse tensor's first read, where Dynamo gives up on the frame, the
+  breaks are none (info) where it is sparse for certain, and none certain (a warning) where
+  it only may be (mechanism 4);
 - skip_both_ways: breaks that skip the frame on both ways of an `if` on a trace-time value
   (the body and the `else`, every way of an `elif` chain): what follows the `if` is never
   traced (info), and it is a break where one way does not skip (mechanism 4);
@@ -641,6 +644,13 @@ EXPECTED = {
         # `if max_length is None: max_length = length.max()`: a tensor where a caller passes
         # None, a Python int where another passes `x.size(1)`
         ("audio/commons.py", 7, "BL304", "warning"),
+    ],
+    "sparse_skips": [
+        ("ops/spread.py", 5, "BL509", "error"),
+        ("ops/spread.py", 6, "BL512", "error"),  # the first read of the sparse `weights`...
+        ("ops/spread.py", 7, "BL401", "info"),  # ...so the `print` after runs eagerly
+        ("ops/spread.py", 12, "BL512", "warning"),  # `sparse`, used as only sparse ones are...
+        ("ops/spread.py", 14, "BL401", "warning"),  # ...so the `print` breaks only where not
     ],
     "skip_both_ways": [
         # `gathered`: the `else` of the `elif` chain does not break, so the tensor test after
@@ -1158,6 +1168,22 @@ def test_dynamo_skips_at_a_certain_break_after_one_that_may_not_happen(tmp_path:
         ("decoding/greedy.py", 8, "BL401", "not-reached"),
         ("decoding/greedy.py", 9, "BL401", "not-reached"),
         ("decoding/greedy.py", 11, "BL201", "confirmed"),
+    ]
+
+
+def test_dynamo_never_traces_what_follows_the_first_read_of_a_sparse_tensor(
+    tmp_path: Path,
+) -> None:
+    # Both `print`s run eagerly: each frame is skipped at its sparse tensor's first read. The
+    # forward's own read of the sparse input it passes on (model.py:15) is no static finding:
+    # a compile root's input is taken for a dense tensor.
+    assert probed_findings("sparse_skips", tmp_path) == [
+        ("model.py", 15, "BL901", "confirmed"),
+        ("ops/spread.py", 5, "BL509", "confirmed"),
+        ("ops/spread.py", 6, "BL512", "confirmed"),
+        ("ops/spread.py", 7, "BL401", "not-reproduced"),
+        ("ops/spread.py", 12, "BL512", "confirmed"),
+        ("ops/spread.py", 14, "BL401", "not-reproduced"),
     ]
 
 
