@@ -173,6 +173,12 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - optional_bounds: a size that an `if` computes from a tensor where a caller passes None,
   and another caller passes a Python int, is a tensor where that way runs (a warning)
   (mechanism 2);
+- sparse_skips: after a sparse tensor's first read, where Dynamo gives up on the frame, the
+  breaks are none (info) where it is sparse for certain, and none certain (a warning) where
+  it only may be (mechanism 4);
+- skip_both_ways: breaks that skip the frame on both ways of an `if` on a trace-time value
+  (the body and the `else`, every way of an `elif` chain): what follows the `if` is never
+  traced (info), and it is a break where one way does not skip (mechanism 4);
 - conditional_skips: a loop's first break under a configuration's `if` may not happen:
   the certain break after it still breaks where it does not (a warning), not info, and
   what follows the first in its branch is none (mechanism 4);
@@ -672,6 +678,32 @@ EXPECTED = {
         # `if max_length is None: max_length = length.max()`: a tensor where a caller passes
         # None, a Python int where another passes `x.size(1)`
         ("audio/commons.py", 7, "BL304", "warning"),
+    ],
+    "sparse_skips": [
+        ("ops/spread.py", 5, "BL509", "error"),
+        ("ops/spread.py", 6, "BL512", "error"),  # the first read of the sparse `weights`...
+        ("ops/spread.py", 7, "BL401", "info"),  # ...so the `print` after runs eagerly
+        ("ops/spread.py", 12, "BL512", "warning"),  # `sparse`, used as only sparse ones are...
+        ("ops/spread.py", 14, "BL401", "warning"),  # ...so the `print` breaks only where not
+    ],
+    "skip_both_ways": [
+        # `gathered`: the `else` of the `elif` chain does not break, so the tensor test after
+        # it is a break where that way runs (a warning)
+        ("ops/gather.py", 5, "BL101", "warning"),
+        ("ops/gather.py", 5, "BL202", "error"),
+        ("ops/gather.py", 7, "BL101", "warning"),
+        ("ops/gather.py", 10, "BL201", "warning"),
+        # `pooled`: the `.item()` in the body or the one in the `else` skips the frame...
+        ("ops/pooling.py", 10, "BL101", "warning"),
+        ("ops/pooling.py", 10, "BL202", "error"),
+        ("ops/pooling.py", 12, "BL101", "warning"),
+        ("ops/pooling.py", 13, "BL201", "info"),  # ...so the tensor test after is none
+        # `spans`: every way of the `elif` chain breaks...
+        ("ops/pooling.py", 22, "BL101", "warning"),
+        ("ops/pooling.py", 22, "BL202", "error"),
+        ("ops/pooling.py", 24, "BL101", "warning"),
+        ("ops/pooling.py", 26, "BL103", "warning"),
+        ("ops/pooling.py", 27, "BL401", "info"),  # ...so the `print` after runs eagerly
     ],
     "conditional_skips": [
         # The loop skips the frame for certain: at the `print` if `early_stop` is set...
@@ -1185,6 +1217,43 @@ def test_dynamo_skips_at_a_certain_break_after_one_that_may_not_happen(tmp_path:
         ("decoding/greedy.py", 8, "BL401", "not-reached"),
         ("decoding/greedy.py", 9, "BL401", "not-reached"),
         ("decoding/greedy.py", 11, "BL201", "confirmed"),
+    ]
+
+
+def test_dynamo_never_traces_what_follows_the_first_read_of_a_sparse_tensor(
+    tmp_path: Path,
+) -> None:
+    # Both `print`s run eagerly: each frame is skipped at its sparse tensor's first read. The
+    # forward's own read of the sparse input it passes on (model.py:15) is no static finding:
+    # a compile root's input is taken for a dense tensor.
+    assert probed_findings("sparse_skips", tmp_path) == [
+        ("model.py", 15, "BL901", "confirmed"),
+        ("ops/spread.py", 5, "BL509", "confirmed"),
+        ("ops/spread.py", 6, "BL512", "confirmed"),
+        ("ops/spread.py", 7, "BL401", "not-reproduced"),
+        ("ops/spread.py", 12, "BL512", "confirmed"),
+        ("ops/spread.py", 14, "BL401", "not-reproduced"),
+    ]
+
+
+def test_dynamo_never_traces_what_follows_an_if_whose_ways_all_skip(tmp_path: Path) -> None:
+    # 2-D values: the `elif`'s `.item()` skips `gathered` and `spans`, the `else`'s skips
+    # `pooled`, at the first iteration: the tensor tests and the `print` after the `if` are
+    # never traced (in `gathered` too, where only 1-D values would reach its test traced).
+    assert probed_findings("skip_both_ways", tmp_path) == [
+        ("ops/gather.py", 5, "BL101", "not-reached"),
+        ("ops/gather.py", 5, "BL202", "not-reached"),
+        ("ops/gather.py", 7, "BL101", "confirmed"),
+        ("ops/gather.py", 10, "BL201", "not-reproduced"),
+        ("ops/pooling.py", 10, "BL101", "not-reached"),
+        ("ops/pooling.py", 10, "BL202", "not-reached"),
+        ("ops/pooling.py", 12, "BL101", "confirmed"),
+        ("ops/pooling.py", 13, "BL201", "not-reproduced"),
+        ("ops/pooling.py", 22, "BL101", "not-reached"),
+        ("ops/pooling.py", 22, "BL202", "not-reached"),
+        ("ops/pooling.py", 24, "BL101", "confirmed"),
+        ("ops/pooling.py", 26, "BL103", "not-reached"),
+        ("ops/pooling.py", 27, "BL401", "not-reproduced"),
     ]
 
 

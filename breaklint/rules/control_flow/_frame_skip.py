@@ -147,6 +147,10 @@ class FrameSkip(Rule):
             for first in self.skipped_in_branch:
                 if (accepts := under(first, paths)) is not None:
                     reports = after_skip(reports, first, True, within=accepts)
+            for first, end, accepts in skipped_both_ways(
+                self.context.definition, self.skipped_in_branch, paths
+            ):
+                reports = after_skip(reports, first, True, within=accepts, after=end)
         return after_skip(reports, self.maybe_skipped_from, False)
 
 
@@ -178,6 +182,61 @@ def branch_paths(function: ast.AST) -> dict[int, Branches]:
         else:
             pending += [(child, path) for child in ast.iter_child_nodes(node)]
     return paths
+
+
+def skipped_both_ways(
+    function: ast.AST, skips: Sequence[Report], paths: dict[int, Branches]
+) -> list[tuple[Report, int, Callable[[ast.AST], bool]]]:
+    """The `if` statements both of whose ways skip the frame where the branches around them
+    are taken (a break that skips it in the body and one in the `else`, or an inner `if` that
+    skips both ways): past such an `if`, under those branches, Dynamo traces nothing. For each,
+    its first skipping break, its last line, and which nodes run under those branches
+    (measured on 2.13: tests/projects/skip_both_ways). `skips`: the breaks that skip the frame
+    where their branches are taken (`FrameSkip.skipped_in_branch`)."""
+    by_path: dict[Branches, list[Report]] = {}
+    for report in skips:
+        by_path.setdefault(paths.get(id(report.node), ()), []).append(report)
+    ifs = {id(node): node for node in iter_nodes(function) if isinstance(node, ast.If)}
+    found: list[tuple[Report, int, Callable[[ast.AST], bool]]] = []
+    firsts: dict[Branches, Report | None] = {}
+
+    def inner(prefix: Branches) -> set[int]:
+        """The `if` statements (ids) right under the branch `prefix` that hold skips."""
+        depth = len(prefix)
+        return {path[depth][0] for path in by_path if len(path) > depth and path[:depth] == prefix}
+
+    def first_skip(branch: Branches) -> Report | None:
+        """The first break that skips the frame on every way through `branch` (an `if`'s
+        body or `else`): one right under it, or an `if` in it that skips both ways."""
+        if branch not in firsts:
+            candidates = list(by_path.get(branch, ()))
+            candidates += [first for key in inner(branch) if (first := both_ways(branch, key))]
+            firsts[branch] = min(candidates, key=line, default=None)
+        return firsts[branch]
+
+    def both_ways(prefix: Branches, key: int) -> Report | None:
+        statement = ifs.get(key)
+        if statement is None or not statement.orelse:
+            return None
+        body, orelse = first_skip((*prefix, (key, 0))), first_skip((*prefix, (key, 1)))
+        if body is None or orelse is None:
+            return None
+        first = min(body, orelse, key=line)
+        depth = len(prefix)
+        found.append(
+            (
+                first,
+                statement.end_lineno or statement.lineno,
+                lambda node: paths.get(id(node), ())[:depth] == prefix,
+            )
+        )
+        return first
+
+    first_skip(())
+    for path in by_path:
+        for depth in range(1, len(path)):
+            first_skip(path[:depth])
+    return found
 
 
 def under(first: Report, paths: dict[int, Branches]) -> Callable[[ast.AST], bool] | None:
@@ -241,18 +300,20 @@ def after_skip(
     certain: bool,
     skips: str | None = None,
     within: Callable[[ast.AST], bool] | None = None,
+    after: int | None = None,
 ) -> list[Report]:
     """The reports as a frame skip at `first` changes them: when the skip is certain (an error),
     the breaks on later lines are none, only what runs eagerly (info); when it may happen, they
     happen only if it does not, so none of them is certain (a warning at most). `skips` names a
     rule whose later reports are restated too: skips of the frame, which is skipped already.
     `within`: the skip is certain only where the `if` branches around it are taken, so only
-    the reports whose node `within` accepts, under them, are restated (those not yet info)."""
+    the reports whose node `within` accepts, under them, are restated (those not yet info).
+    `after`: the last line of what skips (an `if` whose ways all do), where not `first`'s."""
     if first is None:
         return list(reports)
     start = line(first)
     # Lines below it: on its own line, an argument runs before the call that holds it.
-    last = getattr(first.node, "end_lineno", None) or start
+    last = after or getattr(first.node, "end_lineno", None) or start
     if certain:
         severity = Severity.INFO
         note = f" (no break of its own: the frame is skipped at line {start} and runs eagerly)"

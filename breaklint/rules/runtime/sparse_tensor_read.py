@@ -3,7 +3,8 @@ import ast
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
 from breaklint.knowledge.tensor_facts import SPARSE_ONLY_METHODS
-from breaklint.rule import Outline, Rule, RuleContext
+from breaklint.rule import Outline, Report, Rule, RuleContext
+from breaklint.rules.control_flow._frame_skip import after_skip, severity_of
 from breaklint.syntax import method_call, own_expressions
 
 # Calls that only keep a reference to what they are given: Dynamo wraps a value where it is
@@ -34,7 +35,9 @@ Flags the first statement of a compiled function that reads a sparse tensor: a l
 a break of its own, BL509), or a parameter that its callers pass one in (a project function
 given a sparse tensor, however many calls down: a warning where only some callers do), or one
 the function calls a method on that only sparse tensors have (`sparse._indices()`, a warning).
-Only the first read of each function is flagged: Dynamo gives up on the frame there. Storing a
+Only the first read of each function is flagged: Dynamo gives up on the frame there, so the
+breaks other rules find after it in the function are info (none certain, a warning at most,
+where the tensor only may be sparse). Storing a
 reference is no read (an element of a list or tuple the function builds, `parts.append(a)`,
 `ctx.save_for_backward(a, b)`); returning one is.
 """
@@ -86,6 +89,16 @@ compiled = torch.compile(spread)
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._reported = False  # Dynamo gives up at the first read: later ones never run
+        self._first: Report | None = None  # the first read's report
+
+    def restate(self, reports: list[Report]) -> list[Report]:
+        """Dynamo gives up on the frame at the first read: the breaks after it are none (info)
+        where the tensor is sparse for certain, and none certain (a warning at most) where it
+        only may be (measured on 2.13: tests/projects/sparse_skips)."""
+        first = self._first
+        if first is None:
+            return reports
+        return after_skip(reports, first, severity_of(first) is Severity.ERROR)
 
     def _statement(self, node: ast.stmt) -> None:
         """The first read of a sparse tensor in the statement's own expressions (not in the
@@ -104,8 +117,11 @@ compiled = torch.compile(spread)
                 # A parameter some callers only pass one in: where they call.
                 guess = Severity.WARNING if facts.rests_on_guess(child) else None
                 message = self.message.format(name=child.id, function=self.context.function)
+                before = len(self.reports)
                 self.report(child, message, severity=guess)
                 self._reported = True
+                if len(self.reports) > before:
+                    self._first = self.reports[-1]
                 return
 
     visit_Expr = visit_Assign = visit_AugAssign = visit_AnnAssign = _statement
