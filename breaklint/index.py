@@ -78,8 +78,9 @@ class FunctionInfo:
     # torch.compiler.is_compiling() or is_jit_tracing()`): it is true whenever one of them is.
     true_when: tuple[str, ...] = ()
     returns_tensor: bool = False  # by its return annotation
-    # The class its return annotation names, as written (`-> Backend`, `-> "Backend"`), where
-    # that is a plain name or attribute chain and no tensor: what a call of it returns.
+    # The classes its return annotation names, as written (`-> Backend`, `-> "Backend"`, a
+    # generic's `-> Handler[P, T]`, each of a union's), joined by `|`, where each is a plain
+    # name or attribute chain and no tensor: what a call of it returns.
     returns_class: str = ""
     # A method only subclasses implement: `@abstractmethod`, or a body that only raises
     # `NotImplementedError` (or is `pass`, `...`): a call of it runs an override.
@@ -1340,18 +1341,34 @@ def _abstract(node: ast.FunctionDef | ast.AsyncFunctionDef, decorators: tuple[st
 
 
 def _annotated_class(annotation: ast.expr | None) -> str:
-    """The name a return annotation gives as a plain name or attribute chain, or as a string
-    of one (`-> Backend`, `-> "Backend"`, `-> backends.Backend`); "" for anything else (a
-    union, a generic, a tensor)."""
+    """The names a return annotation gives as plain names or attribute chains, or as a string
+    of one (`-> Backend`, `-> "Backend"`, `-> backends.Backend`), a generic class's
+    (`-> Handler[P, T]`: `Handler`), and each member of a union (`-> Optional[A]`,
+    `-> Union[A, Handler[P, T]]`, `-> A | None`), joined by `|`; "" for anything else (a
+    tensor, a callable)."""
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
         try:
             annotation = ast.parse(annotation.value.strip(), mode="eval").body
         except SyntaxError:
             return ""
-    name = dotted(annotation) if isinstance(annotation, ast.Name | ast.Attribute) else None
-    if name is None or name.rpartition(".")[2] in ("Tensor", "None", "Any"):
-        return ""
-    return name
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        members = [annotation.left, annotation.right]
+    elif isinstance(annotation, ast.Subscript):
+        head = dotted(annotation.value) or ""
+        inner = annotation.slice
+        if head.rpartition(".")[2] not in ("Union", "Optional"):
+            members = [annotation.value]  # a generic class's own name
+        elif isinstance(inner, ast.Tuple):
+            members = list(inner.elts)
+        else:
+            members = [inner]
+    else:
+        name = dotted(annotation) if isinstance(annotation, ast.Name | ast.Attribute) else None
+        if name is None or name.rpartition(".")[2] in ("Tensor", "None", "Any"):
+            return ""
+        return name
+    names = (_annotated_class(member) for member in members)
+    return "|".join(dict.fromkeys(name for name in names if name))
 
 
 def _annotated_tensor(annotation: ast.expr | None) -> bool:

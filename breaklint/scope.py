@@ -906,27 +906,10 @@ class Project:
                     for made in self._value_classes(module, owner, _strip_call(name), depth + 1):
                         found += self._instance_targets(made, method, depth + 1)
                     for called in self._call_targets(module, owner, name, depth + 1):
-                        info = self.function(called.ref)
-                        if info is not None and info.returns:
-                            held = self._held_targets(
-                                called.ref.module, info, info.returns, method, depth + 1
-                            )
-                            found += held
-                        if info is not None and info.returns_class:
-                            # `-> Backend`: an instance of the class its annotation names
-                            annotated = self.resolve_local(
-                                called.ref.module, info.returns_class, info
-                            )
-                            if (
-                                annotated is not None
-                                and annotated.qualname in self.by_module[annotated.module].classes
-                            ):
-                                found += [
-                                    replace(target, declared=True)
-                                    for target in self._instance_targets(
-                                        annotated, method, depth + 1
-                                    )
-                                ]
+                        # Every definition of it: typing's `@overload` stubs, each annotated
+                        # with what it returns, come before the one that runs.
+                        for ref in self.definitions(called.ref):
+                            found += self._returned_targets(ref, method, depth)
             elif self._is_parameter(owner, name):  # what the callers pass, or its annotation
                 found += self._parameter_targets(module, owner, name, method, depth)
                 # and what the function binds the parameter to (`if bm is None: bm = ...`)
@@ -938,6 +921,28 @@ class Project:
             else:  # the callable itself, or an object whose method is called
                 written = f"{name}.{method}" if method else name
                 found += self._call_targets(module, owner, written, depth + 1)
+        return found
+
+    def _returned_targets(self, ref: DefinitionRef, method: str, depth: int) -> list[Target]:
+        """What calling (the `method` of) what the project function `ref` returns reaches:
+        what its `return`s hold, and an instance of each class its annotation names
+        (`-> Backend`, `-> Handler[P, T]`, `-> Union[Messenger, Handler[P, T]]`)."""
+        info = self.function(ref)
+        if info is None:
+            return []
+        found = []
+        if info.returns:
+            found += self._held_targets(ref.module, info, info.returns, method, depth + 1)
+        for written in info.returns_class.split("|") if info.returns_class else ():
+            annotated = self.resolve_local(ref.module, written, info)
+            if (
+                annotated is not None
+                and annotated.qualname in self.by_module[annotated.module].classes
+            ):
+                found += [
+                    replace(target, declared=True)
+                    for target in self._instance_targets(annotated, method, depth + 1)
+                ]
         return found
 
     def _element_classes(

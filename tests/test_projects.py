@@ -246,6 +246,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   stored on an attribute from a constructor's argument
   (`self.corrector_class(self.sde).update(x)`): the methods of its instances are traced, and
   calling one that breaks on an object made in the frame skips it (mechanism 3);
+- overloaded_returns: a method of what a function returns, known only from its return
+  annotations: every `@overload` stub's (`-> Recorder`, `-> RecordedCall[torch.Tensor]`, a
+  generic class named without its parameters) of a function a decorator written as a call
+  replaces, and each member of a union (`-> Optional[Sampler]`) (mechanism 3);
 - compiled_elements: `torch.compile(f)` in a comprehension compiles each function `f` takes:
   the elements of a literal, the values of a module-level dict another module defines
   (`for name, step in STEPS.items()`); not a function only called eagerly (mechanism 3);
@@ -878,6 +882,13 @@ EXPECTED = {
         ("dists/tasks.py", 13, "BL514", "warning"),
         ("dists/tasks.py", 14, "BL514", "warning"),
     ],
+    "overloaded_returns": [
+        # `record(double, scale=0.5).run(x)`: `RecordedCall.run`, by the second `@overload`
+        # stub's `-> RecordedCall[torch.Tensor]`
+        ("effects/messengers.py", 28, "BL201", "error"),
+        # `sampler(3).draw(x)`: `Sampler.draw`, by `-> Optional[Sampler]`
+        ("effects/messengers.py", 38, "BL101", "error"),
+    ],
     "returned_holders": [
         ("solvers/checks.py", 5, "BL201", "error"),  # in `is_positive`: `prepare` breaks there
         # `return stepper, x * 2` after that break, `Stepper` storing `self.step = self.euler`;
@@ -1130,6 +1141,19 @@ def test_dynamo_breaks_at_the_optimizer_and_scheduler_calls(tmp_path: Path) -> N
 def test_dynamo_breaks_where_a_0_dim_tensor_bound_to_a_local_indexes(tmp_path: Path) -> None:
     assert probed_findings("scalar_indices", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["scalar_indices"]
+    ]
+
+
+def test_dynamo_breaks_in_the_methods_of_what_annotated_functions_return(tmp_path: Path) -> None:
+    # `RecordedCall` is made where Dynamo traces (the handler the decorator returns), so the
+    # break in its `run` skips `recorded`'s frame; BL208 leaves out objects a function returns
+    # (one may be made before the compiled code runs), so only the probe reports it.
+    assert probed_findings("overloaded_returns", tmp_path) == [
+        *(
+            (path, line, code, "confirmed")
+            for path, line, code, _ in EXPECTED["overloaded_returns"]
+        ),
+        ("run.py", 12, "BL901", "confirmed"),
     ]
 
 
