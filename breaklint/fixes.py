@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import ast
 import builtins
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from breaklint.findings import Applicability, Fix, Range, Severity
 from breaklint.knowledge.curated import NON_TENSOR_MODULES
@@ -368,18 +369,91 @@ def _check_call_fixes(
     return dict.fromkeys(map(id, reads), fix) if fix else {}
 
 
+def tensor_test(test: ast.expr) -> ast.expr | None:
+    """`test`, made of reads of numbers from tensors (as `number_reads` found them), as the
+    same test on the tensors: a read compared with a number is its tensor (`t.item() > 0.5`
+    -> `t > 0.5`), a read taken for its truth is its tensor compared with 0 (`bool(t)` -> `t
+    != 0`, a boolean tensor whatever its dtype); None for a form it does not take (a read
+    inside arithmetic). New nodes around the original operands: the caller keeps them alive
+    while the rules read them (their ids key the facts' answers)."""
+    if isinstance(test, ast.BoolOp):
+        values = [tensor_test(value) for value in test.values]
+        if any(value is None for value in values):
+            return None
+        return ast.copy_location(ast.BoolOp(test.op, values), test)  # type: ignore[arg-type]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        operand = tensor_test(test.operand)
+        return None if operand is None else ast.copy_location(ast.UnaryOp(test.op, operand), test)
+    if isinstance(test, ast.Compare):
+        sides = [_read_tensor(side) for side in (test.left, *test.comparators)]
+        if any(side is None for side in sides):
+            return None
+        left, *others = sides
+        return ast.copy_location(ast.Compare(left, test.ops, others), test)  # type: ignore[arg-type]
+    tensor = _read_tensor(test)
+    if tensor is None or tensor is test:
+        return None
+    zero = ast.copy_location(ast.Constant(0), test)
+    return ast.copy_location(ast.Compare(tensor, [ast.NotEq()], [zero]), test)
+
+
+def _read_tensor(node: ast.expr) -> ast.expr | None:
+    """The tensor a read of a number gives (`t.item()`, `float(t)`, `bool(t)` -> `t`), a
+    number constant itself, or None."""
+    if isinstance(node, ast.Constant):
+        return node
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "item" and not node.args:
+        return node.func.value
+    if isinstance(node.func, ast.Name) and node.func.id in _DROPPED_READS and len(node.args) == 1:
+        return node.args[0]
+    return None
+
+
+# Makes the fix of a branch on a test made of reads of numbers (`if t.item() > 0:`), given
+# the branch and the same test on the tensors (`tensor_test`); from the rule of branches.
+BranchFix: TypeAlias = Callable[[ast.If | ast.IfExp, ast.expr], Fix | None]
+
+
 class CheckReads:
     """The reads of numbers from tensors that checks are made of, each with its check's fix:
     the test of a raising `if` (`check`) or a truth passed to a function whose answer
-    nothing reads (`guard`). A rule passes its `If` and `Call` nodes on, before their reads."""
+    nothing reads (`guard`). A rule passes its `If`, `IfExp` and `Call` nodes on, before their
+    reads. With `branch_fix`, the test of any other `if` or conditional expression made of
+    such reads gets the fix `branch_fix` gives it (`torch.where` on the tensors)."""
 
-    def __init__(self, context: RuleContext, applicability: Applicability | None) -> None:
+    def __init__(
+        self,
+        context: RuleContext,
+        applicability: Applicability | None,
+        branch_fix: BranchFix | None = None,
+    ) -> None:
         self.context = context
         self.applicability = applicability
+        self.branch_fix = branch_fix
         self.fixes: dict[int, Fix] = {}  # by the read's id
+        self._tests: list[ast.expr] = []  # the tensor tests made: alive while the rules run
 
     def visit_If(self, node: ast.If) -> None:
-        self.fixes.update(_check_fixes(self.context, node, self.applicability))
+        fixes = _check_fixes(self.context, node, self.applicability)
+        if not fixes and not raising_check(self.context, node):
+            fixes = self._branch_fixes(node)
+        self.fixes.update(fixes)
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self.fixes.update(self._branch_fixes(node))
+
+    def _branch_fixes(self, node: ast.If | ast.IfExp) -> dict[int, Fix]:
+        if self.branch_fix is None:
+            return {}
+        reads = number_reads(self.context, node.test)
+        test = tensor_test(node.test) if reads else None
+        if not reads or test is None:
+            return {}
+        self._tests.append(test)
+        fix = self.branch_fix(node, test)
+        return {id(reads[0]): fix} if fix is not None else {}
 
     def visit_Call(self, node: ast.Call) -> None:
         self.fixes.update(_check_call_fixes(self.context, node, self.applicability))

@@ -53,6 +53,22 @@ class _TensorReads(cst.CSTTransformer):
         return updated
 
 
+def tensor_test(test: cst.BaseExpression) -> cst.BaseExpression:
+    """A branch's test made of reads of numbers from tensors as the same test on the tensors,
+    as `fixes.tensor_test` decided it: each read compared with a number is its tensor, each
+    read taken for its truth its tensor compared with 0 (`bool(t)` -> `t != 0`)."""
+    if isinstance(test, cst.UnaryOperation):
+        return test.with_changes(expression=tensor_test(test.expression))
+    if isinstance(test, cst.BooleanOperation):
+        return test.with_changes(left=tensor_test(test.left), right=tensor_test(test.right))
+    read = test.visit(_TensorReads())
+    assert isinstance(read, cst.BaseExpression)
+    if isinstance(test, cst.Comparison):
+        return read
+    zero = cst.ComparisonTarget(cst.NotEqual(), cst.Integer("0"))
+    return cst.Comparison(parenthesized(read), [zero], lpar=test.lpar, rpar=test.rpar)
+
+
 class _FirstText(cst.CSTVisitor):
     """The first string a raised exception is made with: a literal's value, or an f-string
     with its fields as written."""

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
@@ -18,6 +19,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     flagged,
     flagged_where_expression,
     logical_value,
+    number_test,
     stacked_truths,
     unguarded,
     where_chain,
@@ -2030,3 +2032,50 @@ def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
         chosen.append((target.id, statement.value))
     names = [name for name, _ in chosen]
     return chosen if len(set(names)) == len(names) else None
+
+
+# BL201's fixes of a whole branch that the rules reading a number from a tensor offer where
+# the branch's test is made of such reads (`if t.item() > 0:`, `a if bool(t) else b`): the
+# reads dropped from the test (`fixes.tensor_test`), then BL201's rewrite. Each is named
+# `number-<BL201's name>`.
+_NUMBER_TEST_FIXES = (
+    "where",
+    "where-return",
+    "where-hoisted",
+    "where-in-place",
+    "where-expression",
+)
+NUMBER_TEST_REWRITES: Mapping[str, Rewrite] = {
+    f"number-{name}": number_test(DataDependentBranch.rewrites[name]) for name in _NUMBER_TEST_FIXES
+}
+
+
+def number_test_fix(
+    context: RuleContext,
+    node: ast.If | ast.IfExp,
+    test: ast.expr,
+    applicability: Applicability | None,
+) -> Fix | None:
+    """The fix BL201 would offer for `node` were its test `test`, the same test on tensors
+    (`t > 0` for `t.item() > 0`), where it is one of `_NUMBER_TEST_FIXES`, renamed for the
+    rule that reads the number: a choice in the graph, `torch.where` on the tensors. Only an
+    `if` (not an `elif`: its chain is one decision) or a conditional expression."""
+    rule = DataDependentBranch(context)
+    rule._parameters.update(a.arg for a in _arguments(context.definition))
+    if isinstance(node, ast.IfExp):
+        fix = rule._if_exp_fix(ast.copy_location(ast.IfExp(test, node.body, node.orelse), node))
+    else:
+        line = context.source.lines[node.lineno - 1].lstrip()
+        if _elif_of(node) is not None or not line.startswith("if"):
+            return None
+        shadow = ast.copy_location(ast.If(test, node.body, node.orelse), node)
+        fix = rule._if_fix(shadow)
+    if fix is None or fix.rewrite not in _NUMBER_TEST_FIXES or applicability is None:
+        return None
+    return dataclasses.replace(fix, rewrite=f"number-{fix.rewrite}", applicability=applicability)
+
+
+def _arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    arguments = function.args
+    extra = [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    return [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, *extra]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import CheckReads, NumberUses, NumberUsesHooks, offer, tensor_operands
 from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.rules.control_flow.data_dependent_branch import NUMBER_TEST_REWRITES, number_test_fix
 from breaklint.syntax import excerpt
 
 if TYPE_CHECKING:
@@ -42,6 +43,24 @@ class Normalize(torch.nn.Module):
 
 
 compiled = torch.compile(Normalize())
+"""
+
+
+# A page example: a number read for the test of a branch that chooses a value.
+_SOFT_CLIP = """
+import torch
+
+
+def soft_clip(x):
+    peak = x.abs().amax()
+    if peak.item() > 1.0:
+        y = x / peak
+    else:
+        y = x
+    return y
+
+
+compiled = torch.compile(soft_clip)
 """
 
 
@@ -191,9 +210,17 @@ compiled = torch.compile(from_grid)
 """,
             probe="(from_grid, (torch.rand(8) + 1, torch.tensor(0.5)))",
         ),
+        FixExample(
+            before=_SOFT_CLIP,
+            after=_SOFT_CLIP.replace(
+                "if peak.item() > 1.0:\n        y = x / peak\n    else:\n        y = x",
+                "y = torch.where(peak > 1.0, x / peak, x)",
+            ),
+            probe="(soft_clip, (torch.randn(8) * 2,))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
-    rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach}
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach, **NUMBER_TEST_REWRITES}
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor (also
 through nested arithmetic, `x / (t.item() + eps)`), or computes a name (`scale = t.item()`,
@@ -211,7 +238,15 @@ the graph and raises a `RuntimeError` with the message unformatted. Where the nu
 truth passed to a function whose answer nothing reads (`check(t.all().item(), msg)`: a
 statement of its own, calling a function by its name or from a module, not a method of an
 object), the statement runs only `if not torch.compiler.is_compiling():`: eager runs check as
-written, compiled runs skip the check. Elsewhere (stored,
+written, compiled runs skip the check. Where the numbers make the test of any other `if` (not
+an `elif`) or conditional expression, compared with numbers or taken for their truth, joined by
+`not`, `and`, `or` (`if t.item() > 0.5:`), the test is made on the tensors (`t > 0.5`; a read
+taken for its truth becomes `t != 0`) and the branch gets the fix BL201 gives a branch on that
+tensor test where it is a choice of values: `torch.where` for names both ways assign (or a
+tensor one way keeps), values returned both ways, intermediate values computed first, or
+tensors updated in place (BL201's page says when each applies). Unsafe as BL201's: both sides
+are computed, the names become tensors, and a one-element tensor that is not 0-d broadcasts
+the chosen values to its dimensions. Elsewhere (stored,
 returned, passed to Python) no fix is offered: the hint says what to change.
 """
     gb_ids = ("GB0124",)
@@ -220,10 +255,16 @@ returned, passed to Python) no fix is offered: the hint says what to change.
         super().__init__(context)
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self.numbers = NumberUses(context)
-        self.checks = CheckReads(context, self.fix_applicability)
+        self.checks = CheckReads(context, self.fix_applicability, self._branch_fix)
 
     def visit_If(self, node: ast.If) -> None:
         self.checks.visit_If(node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self.checks.visit_IfExp(node)
+
+    def _branch_fix(self, node: ast.If | ast.IfExp, test: ast.expr) -> Fix | None:
+        return number_test_fix(self.context, node, test, self.fix_applicability)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         operands = tensor_operands(self.context, node)

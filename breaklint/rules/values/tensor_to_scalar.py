@@ -9,6 +9,7 @@ from breaklint.fixes import CheckReads, NumberUses, NumberUsesHooks, offer, tens
 from breaklint.kinds import Kind
 from breaklint.knowledge.curated import MATH_OF_NUMBERS
 from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.rules.control_flow.data_dependent_branch import NUMBER_TEST_REWRITES, number_test_fix
 from breaklint.syntax import excerpt, iter_nodes
 
 if TYPE_CHECKING:
@@ -159,6 +160,22 @@ def chunked_sum(x, size: int):
 
 
 compiled = torch.compile(chunked_sum)
+"""
+
+
+# A page example: a truth read for a conditional expression.
+_GATED = """
+import torch
+
+
+def gated(x, gate):
+    h = torch.tanh(x)
+    gate = gate.to(x.dtype).mean()
+    out = h if bool(gate) else x
+    return out * 2
+
+
+compiled = torch.compile(gated)
 """
 
 
@@ -342,11 +359,19 @@ compiled = torch.compile(stable)
             after=_CHUNKED.replace("int(t[-1])", "int(pos + len(t) - 1)"),
             probe="(chunked_sum, (torch.randn(10, 3), 4))",
         ),
+        FixExample(
+            before=_GATED,
+            after=_GATED.replace(
+                "out = h if bool(gate) else x", "out = torch.where(gate != 0, h, x)"
+            ),
+            probe="(gated, (torch.randn(8), torch.tensor(True)))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
         "keep-tensor": _keep_tensor,
         "range-last": _range_last,
+        **NUMBER_TEST_REWRITES,
     }
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor, or
@@ -365,6 +390,12 @@ number is a truth passed to a function whose answer nothing reads (`check(bool(t
 msg)`: a statement of its own, calling a function by its name or from a module, not a method
 of an object), the statement runs only `if not torch.compiler.is_compiling():`: eager runs
 check as written, compiled runs skip the check.
+Where `float(t)` or `bool(t)` make the test of any other `if` (not an `elif`) or conditional
+expression, compared with numbers or taken for their truth, joined by `not`, `and`, `or`
+(`out = h if bool(gate) else x`), the test is made on the tensors (a read taken for its truth
+becomes `t != 0`) and the branch gets the fix BL201 gives a branch on that tensor test where it
+is a choice of values (`torch.where`: see BL101 and BL201), with their caveats: both sides are
+computed, the names become tensors, a one-element tensor that is not 0-d broadcasts.
 `int(t[-1])` where `t = torch.arange(start, end)` of Python numbers is `t`'s last binding,
 earlier in the same block of a loop, a `with` or the function, becomes `int(start + len(t) -
 1)`: the range's last value, known without reading the tensor (exactly for integer bounds;
@@ -378,10 +409,16 @@ fix.
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self._index_depth = 0
         self.numbers = NumberUses(context)
-        self.checks = CheckReads(context, self.fix_applicability)
+        self.checks = CheckReads(context, self.fix_applicability, self._branch_fix)
 
     def visit_If(self, node: ast.If) -> None:
         self.checks.visit_If(node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self.checks.visit_IfExp(node)
+
+    def _branch_fix(self, node: ast.If | ast.IfExp, test: ast.expr) -> Fix | None:
+        return number_test_fix(self.context, node, test, self.fix_applicability)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         operands = tensor_operands(self.context, node)
