@@ -275,6 +275,9 @@ def _constant_or_category(node: ast.expr) -> bool:
 CHECK_MESSAGE = (
     "check in the graph when compiling: `{torch}._assert_async(...)`, and as written otherwise"
 )
+ASSERT_MESSAGE = (
+    "assert in the graph when compiling: `{torch}._assert_async(...)`, as written otherwise"
+)
 # Calls that read a number or a truth from a tensor and that a check can drop, keeping the
 # tensor: the test's truth stays the same (not `int()`, which truncates first).
 _DROPPED_READS = frozenset({"float", "bool"})
@@ -305,8 +308,8 @@ def number_reads(context: RuleContext, test: ast.expr) -> list[ast.Call] | None:
         return number_reads(context, test.operand)
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         sides = [test.left, test.comparators[0]]
-        numbers = [s for s in sides if isinstance(s, ast.Constant)]
-        if not all(type(n.value) in (int, float) for n in numbers):
+        numbers = [s for s in sides if isinstance(s, ast.Constant) or _signed_number(s)]
+        if not all(_signed_number(n) for n in numbers):
             return None
         reads = [number_reads(context, s) for s in sides if s not in numbers]
         return None if None in reads or not reads else [r for part in reads for r in part or ()]
@@ -321,6 +324,13 @@ def number_reads(context: RuleContext, test: ast.expr) -> list[ast.Call] | None:
     if len(test.args) != 1 or function.id in facts.names:
         return None
     return [test] if facts.kind(test.args[0]).is_tensor else None
+
+
+def _signed_number(node: ast.expr) -> bool:
+    """A number constant, signed or not (`0.5`, `-1`)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
 
 
 def check_fix(
@@ -400,7 +410,7 @@ def tensor_test(test: ast.expr) -> ast.expr | None:
 def _read_tensor(node: ast.expr) -> ast.expr | None:
     """The tensor a read of a number gives (`t.item()`, `float(t)`, `bool(t)` -> `t`), a
     number constant itself, or None."""
-    if isinstance(node, ast.Constant):
+    if _signed_number(node):
         return node
     if not isinstance(node, ast.Call) or node.keywords:
         return None
@@ -443,6 +453,21 @@ class CheckReads:
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self.fixes.update(self._branch_fixes(node))
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        """`assert t.item() > 0, msg`: the `assert-reads` fix, as `check` for a raising `if`."""
+        context = self.context
+        reads = number_reads(context, node.test)
+        if not reads or tensor_test(node.test) is None or not owns_its_lines(context, node):
+            return
+        lines = context.source.lines[node.lineno - 1 : node.end_lineno]
+        if any("#" in line for line in lines[1:]):
+            return  # a comment the rewritten statement would not keep in place
+        fix = offer(
+            self.context, node, ASSERT_MESSAGE, "assert-reads", self.applicability, needs_torch=True
+        )
+        if fix is not None:
+            self.fixes[id(reads[0])] = fix
 
     def _branch_fixes(self, node: ast.If | ast.IfExp) -> dict[int, Fix]:
         if self.branch_fix is None:

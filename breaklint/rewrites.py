@@ -158,6 +158,20 @@ def _asserted(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return _compiled_check(any_truth(asserted.test, fix.torch), message, statement, fix.torch)
 
 
+def _asserted_reads(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `assert-reads` fix: `assert test, message` whose test reads numbers from tensors
+    (`assert t.item() > 0`) becomes `if torch.compiler.is_compiling():
+    torch._assert_async(<the test on the tensors>, "<message>")` and, under `else:`, the
+    `assert` as it was."""
+    statement = _whole_statement(node)
+    if statement is None or not isinstance(statement.body[0], cst.Assert):
+        return None
+    asserted = statement.body[0]
+    message = "assertion failed" if asserted.msg is None else _message_text(asserted.msg)
+    condition = graph_condition(tensor_test(asserted.test), fix.torch)
+    return _compiled_check(condition, message, statement, fix.torch)
+
+
 def _removed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return None if _whole_statement(node) is None else cst.RemovalSentinel.REMOVE
 
@@ -380,6 +394,7 @@ SHARED: dict[str, Rewrite] = {
     "check": _checked,
     "check-any": _checked,
     "assert-check": _asserted,
+    "assert-reads": _asserted_reads,
     "listed": _listed,
     "nullcontext": _nullcontext,
 }

@@ -140,3 +140,56 @@ def test_returns_on_a_number_read_become_a_returned_where(tmp_path: Path) -> Non
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
     for x in (torch.rand(6) + 1, -torch.rand(6) - 1):
         _same_without_breaks(RETURNS, fixed, x)
+
+
+ASSERTED = """import torch
+
+
+def scaled(x):
+    s = x.mean()
+    {statement}
+    return x * 2
+
+
+compiled = torch.compile(scaled)
+"""
+
+ASSERTS = [
+    (
+        'assert s.item() > -1, "too small"',
+        'if torch.compiler.is_compiling():\n        torch._assert_async(s > -1, "too small")\n'
+        '    else:\n        assert s.item() > -1, "too small"',
+    ),
+    (
+        "assert not bool(s < -1) and float(s) < 1",
+        "if torch.compiler.is_compiling():\n"
+        "        torch._assert_async(torch.logical_and(torch.logical_not((s < -1) != 0), s < 1), "
+        '"assertion failed")\n'
+        "    else:\n        assert not bool(s < -1) and float(s) < 1",
+    ),
+    ("assert int(s) > -1", None),  # `int()` truncates: the test on the tensor is another
+]
+
+
+@pytest.mark.parametrize(("statement", "written"), ASSERTS)
+def test_an_assert_on_numbers_read_from_tensors_asserts_in_the_graph_when_compiling(
+    tmp_path: Path, statement: str, written: str | None
+) -> None:
+    source = ASSERTED.format(statement=statement)
+    fixed = _fixed(tmp_path, source)
+    if written is None:
+        assert fixed is None
+        return
+    assert fixed == source.replace(statement, written)
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    _same_without_breaks(source, fixed, torch.rand(6) - 0.5)
+    # failing: eager runs raise the AssertionError they raised; compiled runs the check in
+    # the graph, which raises a RuntimeError
+    namespace: dict[str, Any] = {}
+    exec(compile(fixed, "example.py", "exec", dont_inherit=True), namespace)
+    x = torch.full((6,), -3.0)
+    with pytest.raises(AssertionError):
+        namespace["scaled"](x)
+    torch._dynamo.reset()
+    with pytest.raises(RuntimeError):
+        torch.compile(namespace["scaled"], backend="eager")(x)

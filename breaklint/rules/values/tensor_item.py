@@ -46,6 +46,20 @@ compiled = torch.compile(Normalize())
 """
 
 
+# A page example: a number read for an assertion.
+_BOUNDED = """
+import torch
+
+
+def bounded_ratio(x, y):
+    ratio = (x / y).amax()
+    assert ratio.item() < 1e4, "ratio overflowed"
+    return x / y
+
+
+compiled = torch.compile(bounded_ratio)
+"""
+
 # A page example: a number read for the test of a branch that chooses a value.
 _SOFT_CLIP = """
 import torch
@@ -218,6 +232,17 @@ compiled = torch.compile(from_grid)
             ),
             probe="(soft_clip, (torch.randn(8) * 2,))",
         ),
+        FixExample(
+            before=_BOUNDED,
+            after=_BOUNDED.replace(
+                '    assert ratio.item() < 1e4, "ratio overflowed"',
+                "    if torch.compiler.is_compiling():\n"
+                '        torch._assert_async(ratio < 1e4, "ratio overflowed")\n'
+                "    else:\n"
+                '        assert ratio.item() < 1e4, "ratio overflowed"',
+            ),
+            probe="(bounded_ratio, (torch.rand(8) + 1, torch.rand(8) + 1))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach, **NUMBER_TEST_REWRITES}
@@ -246,7 +271,10 @@ tensor test where it is a choice of values: `torch.where` for names both ways as
 tensor one way keeps), values returned both ways, intermediate values computed first, or
 tensors updated in place (BL201's page says when each applies). Unsafe as BL201's: both sides
 are computed, the names become tensors, and a one-element tensor that is not 0-d broadcasts
-the chosen values to its dimensions. Elsewhere (stored,
+the chosen values to its dimensions. An `assert` whose test is made of such reads (`assert
+t.item() < 1e4, msg`) is kept for eager runs after `if torch.compiler.is_compiling():
+torch._assert_async(<test on the tensors>, "<msg as written>")`, as a raising `if` is: compiled
+code checks in the graph and raises a `RuntimeError`, not an `AssertionError`. Elsewhere (stored,
 returned, passed to Python) no fix is offered: the hint says what to change.
 """
     gb_ids = ("GB0124",)
@@ -262,6 +290,9 @@ returned, passed to Python) no fix is offered: the hint says what to change.
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self.checks.visit_IfExp(node)
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        self.checks.visit_Assert(node)
 
     def _branch_fix(self, node: ast.If | ast.IfExp, test: ast.expr) -> Fix | None:
         return number_test_fix(self.context, node, test, self.fix_applicability)

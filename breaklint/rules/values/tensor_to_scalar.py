@@ -396,6 +396,9 @@ expression, compared with numbers or taken for their truth, joined by `not`, `an
 becomes `t != 0`) and the branch gets the fix BL201 gives a branch on that tensor test where it
 is a choice of values (`torch.where`: see BL101 and BL201), with their caveats: both sides are
 computed, the names become tensors, a one-element tensor that is not 0-d broadcasts.
+An `assert` whose test is made of such reads (`assert float(t) < 1e4, msg`) is kept for eager
+runs after `if torch.compiler.is_compiling(): torch._assert_async(<test on the tensors>,
+"<msg as written>")`: compiled code raises a `RuntimeError`, not an `AssertionError`.
 `int(t[-1])` where `t = torch.arange(start, end)` of Python numbers is `t`'s last binding,
 earlier in the same block of a loop, a `with` or the function, becomes `int(start + len(t) -
 1)`: the range's last value, known without reading the tensor (exactly for integer bounds;
@@ -416,6 +419,9 @@ fix.
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
         self.checks.visit_IfExp(node)
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        self.checks.visit_Assert(node)
 
     def _branch_fix(self, node: ast.If | ast.IfExp, test: ast.expr) -> Fix | None:
         return number_test_fix(self.context, node, test, self.fix_applicability)
