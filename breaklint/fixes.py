@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from breaklint.findings import Applicability, Fix, Range, Severity
+from breaklint.kinds import Kind
 from breaklint.knowledge.curated import NON_TENSOR_MODULES
 from breaklint.rule import RuleContext
 from breaklint.source import char_offset
@@ -311,7 +312,10 @@ def number_reads(context: RuleContext, test: ast.expr) -> list[ast.Call] | None:
         numbers = [s for s in sides if isinstance(s, ast.Constant) or _signed_number(s)]
         if not all(_signed_number(n) for n in numbers):
             return None
-        reads = [number_reads(context, s) for s in sides if s not in numbers]
+        # A name or attribute compared (`t.item() > self.limit`) compares with the tensor
+        # as with the number: a Python number, or a one-element tensor.
+        others = [s for s in sides if s not in numbers and not _plain_value(context, s)]
+        reads = [number_reads(context, s) for s in others]
         return None if None in reads or not reads else [r for part in reads for r in part or ()]
     if not isinstance(test, ast.Call) or test.keywords:
         return None
@@ -324,6 +328,19 @@ def number_reads(context: RuleContext, test: ast.expr) -> list[ast.Call] | None:
     if len(test.args) != 1 or function.id in facts.names:
         return None
     return [test] if facts.kind(test.args[0]).is_tensor else None
+
+
+def _plain_value(context: RuleContext, node: ast.expr) -> bool:
+    """A value read by name (`limit`, `self.limit`, `cfg.eps * 2`): names, attributes and
+    numbers through arithmetic, none a collection of tensors."""
+    leaves = _arithmetic_leaves(node)
+    if not any(isinstance(leaf, ast.Name | ast.Attribute) for leaf in leaves):
+        return False
+    return all(
+        _signed_number(leaf)
+        or (dotted(leaf) is not None and context.facts.kind(leaf) is not Kind.TENSORS)
+        for leaf in leaves
+    )
 
 
 def _signed_number(node: ast.expr) -> bool:
@@ -400,25 +417,31 @@ def tensor_test(test: ast.expr) -> ast.expr | None:
             return None
         left, *others = sides
         return ast.copy_location(ast.Compare(left, test.ops, others), test)  # type: ignore[arg-type]
-    tensor = _read_tensor(test)
-    if tensor is None or tensor is test:
+    if not isinstance(test, ast.Call):
         return None
-    zero = ast.copy_location(ast.Constant(0), test)
-    return ast.copy_location(ast.Compare(tensor, [ast.NotEq()], [zero]), test)
+    return _read_tensor(test, truth=True)
 
 
-def _read_tensor(node: ast.expr) -> ast.expr | None:
-    """The tensor a read of a number gives (`t.item()`, `float(t)`, `bool(t)` -> `t`), a
-    number constant itself, or None."""
-    if _signed_number(node):
-        return node
-    if not isinstance(node, ast.Call) or node.keywords:
+def _read_tensor(node: ast.expr, truth: bool = False) -> ast.expr | None:
+    """The tensor a read of a number gives (`t.item()`, `float(t)` -> `t`; a truth, `bool(t)`
+    or a read whose truth is taken (`truth`), -> `t != 0`); a number constant or a value read
+    by name itself (`number_reads` decided which); None for any other call."""
+    if not isinstance(node, ast.Call):
+        plain = not any(isinstance(n, ast.Call | ast.Compare) for n in ast.walk(node))
+        return node if plain else None
+    if node.keywords:
         return None
-    if isinstance(node.func, ast.Attribute) and node.func.attr == "item" and not node.args:
-        return node.func.value
-    if isinstance(node.func, ast.Name) and node.func.id in _DROPPED_READS and len(node.args) == 1:
-        return node.args[0]
-    return None
+    function = node.func
+    if isinstance(function, ast.Attribute) and function.attr == "item" and not node.args:
+        tensor = function.value
+    elif isinstance(function, ast.Name) and function.id in _DROPPED_READS and len(node.args) == 1:
+        tensor, truth = node.args[0], truth or function.id == "bool"
+    else:
+        return None
+    if not truth:
+        return tensor
+    zero = ast.copy_location(ast.Constant(0), node)
+    return ast.copy_location(ast.Compare(tensor, [ast.NotEq()], [zero]), node)
 
 
 # Makes the fix of a branch on a test made of reads of numbers (`if t.item() > 0:`), given

@@ -61,12 +61,35 @@ def tensor_test(test: cst.BaseExpression) -> cst.BaseExpression:
         return test.with_changes(expression=tensor_test(test.expression))
     if isinstance(test, cst.BooleanOperation):
         return test.with_changes(left=tensor_test(test.left), right=tensor_test(test.right))
+    if isinstance(test, cst.Comparison):
+        (target,) = test.comparisons
+        return test.with_changes(
+            left=_compared(test.left),
+            comparisons=[target.with_changes(comparator=_compared(target.comparator))],
+        )
+    return _truth(test)
+
+
+def _compared(side: cst.BaseExpression) -> cst.BaseExpression:
+    """A side of a comparison in a test on tensors: a truth read (`bool(t)`) as a truth of the
+    tensor, a number read as the tensor, anything else as it is."""
+    if isinstance(side, cst.Call) and isinstance(side.func, cst.Name) and side.func.value == "bool":
+        return _truth(side, compared=True)
+    read = side.visit(_TensorReads())
+    assert isinstance(read, cst.BaseExpression)
+    return read
+
+
+def _truth(test: cst.BaseExpression, compared: bool = False) -> cst.BaseExpression:
+    """A read taken for its truth, as the tensor compared with 0 (a boolean tensor whatever
+    the dtype): `bool(t)` -> `t != 0`, in parentheses inside a comparison."""
     read = test.visit(_TensorReads())
     assert isinstance(read, cst.BaseExpression)
-    if isinstance(test, cst.Comparison):
-        return read
     zero = cst.ComparisonTarget(cst.NotEqual(), cst.Integer("0"))
-    return cst.Comparison(parenthesized(read), [zero], lpar=test.lpar, rpar=test.rpar)
+    lpar, rpar = list(test.lpar), list(test.rpar)
+    if compared and not lpar:
+        lpar, rpar = [cst.LeftParen()], [cst.RightParen()]
+    return cst.Comparison(parenthesized(read), [zero], lpar=lpar, rpar=rpar)
 
 
 class _FirstText(cst.CSTVisitor):

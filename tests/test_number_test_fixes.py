@@ -21,7 +21,7 @@ from breaklint.fixer import plan_fixes
 SOURCE = """import torch
 
 
-def scaled(x):
+def scaled(x, limit=0.1):
     y = x * 2
     s = x.mean()
     {branch}
@@ -51,6 +51,9 @@ CASES = [
         "m = y.amax()\n    y = torch.where(s > 0, y / m, y)",
     ),
     ("if s.item() > 0:\n        y *= 2", "y.copy_(torch.where(s > 0, y * 2, y))"),
+    # compared with a value read by name; a truth read compared (`bool` is 0 or 1)
+    ("if s.item() > limit:\n        y = y * 2", "y = torch.where(s > limit, y * 2, y)"),
+    ("if bool(s) == 0:\n        y = y + 1", "y = torch.where((s != 0) == 0, y + 1, y)"),
     # no fix: a statement that is not an assignment, `int()` (it truncates), an elif chain
     ("if s.item() > 0:\n        print(y)\n        y = y * 2", None),
     ("if int(s) > 0:\n        y = y * 2", None),
