@@ -196,3 +196,27 @@ def test_an_assert_on_numbers_read_from_tensors_asserts_in_the_graph_when_compil
     torch._dynamo.reset()
     with pytest.raises(RuntimeError):
         torch.compile(namespace["scaled"], backend="eager")(x)
+
+
+EARLY = """import torch
+
+
+def scaled(x):
+    s = x.sum()
+    if s.item() == 0:
+        return torch.zeros_like(x)
+    return x / s
+
+
+compiled = torch.compile(scaled)
+"""
+
+
+def test_an_early_return_on_a_number_read_becomes_a_returned_where(tmp_path: Path) -> None:
+    fixed = _fixed(tmp_path, EARLY)
+    branch = "    if s.item() == 0:\n        return torch.zeros_like(x)\n    return x / s\n"
+    written = "    return torch.where(s == 0, torch.zeros_like(x), x / s)\n"
+    assert fixed == EARLY.replace(branch, written)
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    for x in (torch.rand(6) + 1, torch.zeros(6)):
+        _same_without_breaks(EARLY, fixed, x)

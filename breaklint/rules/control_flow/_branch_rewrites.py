@@ -572,6 +572,16 @@ def number_test(rewrite: Callable[[cst.CSTNode, Fix], Rewritten | None]) -> Call
 
         from breaklint.rewrites import tensor_test
 
+        if isinstance(node, cst.FunctionDef) and isinstance(node.body, cst.IndentedBlock):
+            # `where-return-early`: the function's last `if` is the branch
+            statements = list(node.body.body)
+            ifs = [i for i, statement in enumerate(statements) if isinstance(statement, cst.If)]
+            if not ifs:
+                return None
+            branch = statements[ifs[-1]]
+            assert isinstance(branch, cst.If)
+            statements[ifs[-1]] = branch.with_changes(test=tensor_test(branch.test))
+            return rewrite(node.with_changes(body=node.body.with_changes(body=statements)), fix)
         if not isinstance(node, cst.If | cst.IfExp):
             return None
         return rewrite(node.with_changes(test=tensor_test(node.test)), fix)

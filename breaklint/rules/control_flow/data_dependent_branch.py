@@ -2041,6 +2041,7 @@ def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
 _NUMBER_TEST_FIXES = (
     "where",
     "where-return",
+    "where-return-early",
     "where-hoisted",
     "where-in-place",
     "where-expression",
@@ -2059,17 +2060,21 @@ def number_test_fix(
     """The fix BL201 would offer for `node` were its test `test`, the same test on tensors
     (`t > 0` for `t.item() > 0`), where it is one of `_NUMBER_TEST_FIXES`, renamed for the
     rule that reads the number: a choice in the graph, `torch.where` on the tensors. Only an
-    `if` (not an `elif`: its chain is one decision) or a conditional expression."""
+    `if` (not an `elif` chain: one decision) or a conditional expression."""
     rule = DataDependentBranch(context)
     rule._parameters.update(a.arg for a in _arguments(context.definition))
-    if isinstance(node, ast.IfExp):
-        fix = rule._if_exp_fix(ast.copy_location(ast.IfExp(test, node.body, node.orelse), node))
-    else:
+    if isinstance(node, ast.If):
         line = context.source.lines[node.lineno - 1].lstrip()
         if _elif_of(node) is not None or not line.startswith("if"):
             return None
-        shadow = ast.copy_location(ast.If(test, node.body, node.orelse), node)
-        fix = rule._if_fix(shadow)
+    # The branch judged with the test on tensors in its place, put back at once: BL201's
+    # checks find the `if` among its function's statements.
+    written = node.test
+    node.test = test
+    try:
+        fix = rule._if_exp_fix(node) if isinstance(node, ast.IfExp) else rule._if_fix(node)
+    finally:
+        node.test = written
     if fix is None or fix.rewrite not in _NUMBER_TEST_FIXES or applicability is None:
         return None
     return dataclasses.replace(fix, rewrite=f"number-{fix.rewrite}", applicability=applicability)

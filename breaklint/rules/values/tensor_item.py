@@ -268,7 +268,8 @@ an `elif`) or conditional expression, compared with numbers or taken for their t
 `not`, `and`, `or` (`if t.item() > 0.5:`), the test is made on the tensors (`t > 0.5`; a read
 taken for its truth becomes `t != 0`) and the branch gets the fix BL201 gives a branch on that
 tensor test where it is a choice of values: `torch.where` for names both ways assign (or a
-tensor one way keeps), values returned both ways, intermediate values computed first, or
+tensor one way keeps), values returned both ways (also an early `return` and the function's
+last), intermediate values computed first, or
 tensors updated in place (BL201's page says when each applies). Unsafe as BL201's: both sides
 are computed, the names become tensors, and a one-element tensor that is not 0-d broadcasts
 the chosen values to its dimensions. An `assert` whose test is made of such reads (`assert
