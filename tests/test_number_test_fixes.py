@@ -120,31 +120,6 @@ def test_a_branch_on_numbers_read_from_tensors_chooses_in_the_graph(
         _same_without_breaks(source, fixed, x)
 
 
-RETURNS = """import torch
-
-
-def scaled(x):
-    s = x.mean()
-    if s.item() > 0:
-        return x * 2
-    else:
-        return x - 1
-
-
-compiled = torch.compile(scaled)
-"""
-
-
-def test_returns_on_a_number_read_become_a_returned_where(tmp_path: Path) -> None:
-    fixed = _fixed(tmp_path, RETURNS)
-    written = "    return torch.where(s > 0, x * 2, x - 1)\n"
-    branch = "    if s.item() > 0:\n        return x * 2\n    else:\n        return x - 1\n"
-    assert fixed == RETURNS.replace(branch, written)
-    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
-    for x in (torch.rand(6) + 1, -torch.rand(6) - 1):
-        _same_without_breaks(RETURNS, fixed, x)
-
-
 ASSERTED = """import torch
 
 
@@ -198,25 +173,37 @@ def test_an_assert_on_numbers_read_from_tensors_asserts_in_the_graph_when_compil
         torch.compile(namespace["scaled"], backend="eager")(x)
 
 
-EARLY = """import torch
+RETURNS = """import torch
 
 
 def scaled(x):
     s = x.sum()
-    if s.item() == 0:
-        return torch.zeros_like(x)
-    return x / s
+    {branch}
 
 
 compiled = torch.compile(scaled)
 """
 
+RETURN_CASES = [
+    (
+        "if s.item() > 0:\n        return x * 2\n    else:\n        return x - 1",
+        "return torch.where(s > 0, x * 2, x - 1)",
+    ),
+    # an early return and the function's last
+    (
+        "if s.item() == 0:\n        return torch.zeros_like(x)\n    return x / s",
+        "return torch.where(s == 0, torch.zeros_like(x), x / s)",
+    ),
+]
 
-def test_an_early_return_on_a_number_read_becomes_a_returned_where(tmp_path: Path) -> None:
-    fixed = _fixed(tmp_path, EARLY)
-    branch = "    if s.item() == 0:\n        return torch.zeros_like(x)\n    return x / s\n"
-    written = "    return torch.where(s == 0, torch.zeros_like(x), x / s)\n"
-    assert fixed == EARLY.replace(branch, written)
+
+@pytest.mark.parametrize(("branch", "written"), RETURN_CASES)
+def test_returns_on_a_number_read_become_a_returned_where(
+    tmp_path: Path, branch: str, written: str
+) -> None:
+    source = RETURNS.format(branch=branch)
+    fixed = _fixed(tmp_path, source)
+    assert fixed == source.replace(branch, written)
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
-    for x in (torch.rand(6) + 1, torch.zeros(6)):
-        _same_without_breaks(EARLY, fixed, x)
+    for x in (torch.rand(6) + 1, -torch.rand(6) - 1, torch.zeros(6)):
+        _same_without_breaks(source, fixed, x)

@@ -7,7 +7,14 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import check_fix, offer, only_notices, owns_its_lines, tensor_valued
+from breaklint.fixes import (
+    CheckReads,
+    check_fix,
+    offer,
+    only_notices,
+    owns_its_lines,
+    tensor_valued,
+)
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES, VALUE_UPDATE_METHODS
 from breaklint.rule import FixExample, Rule, RuleContext
@@ -2084,3 +2091,25 @@ def _arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg
     arguments = function.args
     extra = [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
     return [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, *extra]
+
+
+class NumberTestHooks:
+    """The traversal hooks of a rule that reads numbers from tensors (BL101, BL102) and keeps
+    `checks`: the branches, conditional expressions and assertions whose tests are made of such
+    reads, passed on before their reads, with BL201's fix of the branch on the tensors."""
+
+    checks: CheckReads
+    context: RuleContext
+    fix_applicability: ClassVar[Applicability | None]
+
+    def visit_If(self, node: ast.If) -> None:
+        self.checks.visit_If(node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self.checks.visit_IfExp(node)
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        self.checks.visit_Assert(node)
+
+    def _branch_fix(self, node: ast.If | ast.IfExp, test: ast.expr) -> Fix | None:
+        return number_test_fix(self.context, node, test, self.fix_applicability)

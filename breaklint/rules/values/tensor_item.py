@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import CheckReads, NumberUses, NumberUsesHooks, offer, tensor_operands
 from breaklint.rule import FixExample, Rule, RuleContext
-from breaklint.rules.control_flow.data_dependent_branch import NUMBER_TEST_REWRITES, number_test_fix
+from breaklint.rules.control_flow.data_dependent_branch import NUMBER_TEST_REWRITES, NumberTestHooks
 from breaklint.syntax import excerpt
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ compiled = torch.compile(soft_clip)
 """
 
 
-class TensorItem(NumberUsesHooks, Rule):
+class TensorItem(NumberTestHooks, NumberUsesHooks, Rule):
     code = "BL101"
     name = "tensor-item"
     words = frozenset({"item"})
@@ -285,18 +285,6 @@ returned, passed to Python) no fix is offered: the hint says what to change.
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self.numbers = NumberUses(context)
         self.checks = CheckReads(context, self.fix_applicability, self._branch_fix)
-
-    def visit_If(self, node: ast.If) -> None:
-        self.checks.visit_If(node)
-
-    def visit_IfExp(self, node: ast.IfExp) -> None:
-        self.checks.visit_IfExp(node)
-
-    def visit_Assert(self, node: ast.Assert) -> None:
-        self.checks.visit_Assert(node)
-
-    def _branch_fix(self, node: ast.If | ast.IfExp, test: ast.expr) -> Fix | None:
-        return number_test_fix(self.context, node, test, self.fix_applicability)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         operands = tensor_operands(self.context, node)

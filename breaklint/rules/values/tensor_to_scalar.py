@@ -9,7 +9,7 @@ from breaklint.fixes import CheckReads, NumberUses, NumberUsesHooks, offer, tens
 from breaklint.kinds import Kind
 from breaklint.knowledge.curated import MATH_OF_NUMBERS
 from breaklint.rule import FixExample, Rule, RuleContext
-from breaklint.rules.control_flow.data_dependent_branch import NUMBER_TEST_REWRITES, number_test_fix
+from breaklint.rules.control_flow.data_dependent_branch import NUMBER_TEST_REWRITES, NumberTestHooks
 from breaklint.syntax import excerpt, iter_nodes
 
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ compiled = torch.compile(gated)
 """
 
 
-class TensorToScalar(NumberUsesHooks, Rule):
+class TensorToScalar(NumberTestHooks, NumberUsesHooks, Rule):
     code = "BL102"
     name = "tensor-to-scalar"
     words = CONVERSIONS | {"math"}  # `math.sqrt`, and `from math import sqrt`
@@ -413,18 +413,6 @@ fix.
         self._index_depth = 0
         self.numbers = NumberUses(context)
         self.checks = CheckReads(context, self.fix_applicability, self._branch_fix)
-
-    def visit_If(self, node: ast.If) -> None:
-        self.checks.visit_If(node)
-
-    def visit_IfExp(self, node: ast.IfExp) -> None:
-        self.checks.visit_IfExp(node)
-
-    def visit_Assert(self, node: ast.Assert) -> None:
-        self.checks.visit_Assert(node)
-
-    def _branch_fix(self, node: ast.If | ast.IfExp, test: ast.expr) -> Fix | None:
-        return number_test_fix(self.context, node, test, self.fix_applicability)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         operands = tensor_operands(self.context, node)
