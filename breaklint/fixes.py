@@ -280,8 +280,9 @@ ASSERT_MESSAGE = (
     "assert in the graph when compiling: `{torch}._assert_async(...)`, as written otherwise"
 )
 # Calls that read a number or a truth from a tensor and that a check can drop, keeping the
-# tensor: the test's truth stays the same (not `int()`, which truncates first).
-_DROPPED_READS = frozenset({"float", "bool"})
+# tensor: the test's truth stays the same. `int()` truncates first: its tensor is `t.long()`,
+# which truncates as it does.
+_DROPPED_READS = frozenset({"float", "bool", "int"})
 
 
 def raising_check(context: RuleContext, node: ast.If) -> bool:
@@ -423,7 +424,8 @@ def tensor_test(test: ast.expr) -> ast.expr | None:
 
 
 def _read_tensor(node: ast.expr, truth: bool = False) -> ast.expr | None:
-    """The tensor a read of a number gives (`t.item()`, `float(t)` -> `t`; a truth, `bool(t)`
+    """The tensor a read of a number gives (`t.item()`, `float(t)` -> `t`, `int(t)` ->
+    `t.long()`; a truth, `bool(t)`
     or a read whose truth is taken (`truth`), -> `t != 0`); a number constant or a value read
     by name itself (`number_reads` decided which); None for any other call."""
     if not isinstance(node, ast.Call):
@@ -436,6 +438,9 @@ def _read_tensor(node: ast.expr, truth: bool = False) -> ast.expr | None:
         tensor = function.value
     elif isinstance(function, ast.Name) and function.id in _DROPPED_READS and len(node.args) == 1:
         tensor, truth = node.args[0], truth or function.id == "bool"
+        if function.id == "int":  # it truncates, as `.long()` does
+            long = ast.copy_location(ast.Attribute(tensor, "long", ast.Load()), node)
+            tensor = ast.copy_location(ast.Call(long, [], []), node)
     else:
         return None
     if not truth:

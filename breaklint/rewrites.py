@@ -42,7 +42,8 @@ def _guarded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
 class _TensorReads(cst.CSTTransformer):
     """A check's test with its reads of a number from a tensor (`t.item()`, `float(t)`,
-    `bool(t)`, as `fixes.number_reads` found them) replaced by the tensor."""
+    `bool(t)`, as `fixes.number_reads` found them) replaced by the tensor; `int(t)` by
+    `t.long()`, which truncates as `int()` does."""
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         function = updated.func
@@ -50,6 +51,8 @@ class _TensorReads(cst.CSTTransformer):
             return function.value
         if isinstance(function, cst.Name) and function.value in ("float", "bool"):
             return updated.args[0].value
+        if isinstance(function, cst.Name) and function.value == "int":  # truncated as before
+            return method(updated.args[0].value, "long")
         return updated
 
 

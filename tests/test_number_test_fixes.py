@@ -51,12 +51,13 @@ CASES = [
         "m = y.amax()\n    y = torch.where(s > 0, y / m, y)",
     ),
     ("if s.item() > 0:\n        y *= 2", "y.copy_(torch.where(s > 0, y * 2, y))"),
+    # `int()` truncates, as `.long()` does: s in (0, 1) is 0
+    ("if int(s) > 0:\n        y = y * 2", "y = torch.where(s.long() > 0, y * 2, y)"),
     # compared with a value read by name; a truth read compared (`bool` is 0 or 1)
     ("if s.item() > limit:\n        y = y * 2", "y = torch.where(s > limit, y * 2, y)"),
     ("if bool(s) == 0:\n        y = y + 1", "y = torch.where((s != 0) == 0, y + 1, y)"),
-    # no fix: a statement that is not an assignment, `int()` (it truncates), an elif chain
+    # no fix: a statement that is not an assignment, an elif chain
     ("if s.item() > 0:\n        print(y)\n        y = y * 2", None),
-    ("if int(s) > 0:\n        y = y * 2", None),
     ("if s.item() > 1:\n        y = y * 2\n    elif s.item() > 0:\n        y = y - 1", None),
 ]
 
@@ -145,7 +146,12 @@ ASSERTS = [
         '"assertion failed")\n'
         "    else:\n        assert not bool(s < -1) and float(s) < 1",
     ),
-    ("assert int(s) > -1", None),  # `int()` truncates: the test on the tensor is another
+    (
+        "assert int(s) > -2",  # `int()` truncates, as `.long()` does
+        "if torch.compiler.is_compiling():\n"
+        '        torch._assert_async(s.long() > -2, "assertion failed")\n'
+        "    else:\n        assert int(s) > -2",
+    ),
 ]
 
 

@@ -256,7 +256,7 @@ the value stays a tensor without gradient, as the number had none, and the graph
 dtype category than the other operand (an integer tensor times a `float64` value gives
 `float64`, not the default float), and a one-element tensor that is not 0-d broadcasts (a 0-d
 operand then gives a 1-element result). Where the number is the test of an `if` that raises (`if
-t.sum().item(): ... raise E(msg)`, numbers compared with constants, joined by `not`, `and`,
+t.sum().item(): ... raise E(msg)`, numbers compared with numbers or names, joined by `not`, `and`,
 `or`), the `if` is kept for eager runs after `if torch.compiler.is_compiling():
 torch._assert_async(<not test on the tensors>, "<msg as written>")`: compiled code checks in
 the graph and raises a `RuntimeError` with the message unformatted. Where the number is a

@@ -381,21 +381,22 @@ test against a number, or an argument of a `print`, `float(t)` becomes `t.detach
 tensor without gradient and the graph goes on. Eager results can differ when the other operand
 is an integer tensor and the value a float (`float32` is used where Python would promote to the
 default float dtype) and when `t` is a one-element tensor that is not 0-d (it broadcasts).
-Where the number (`float(t)`, `bool(t)`) is the test of an `if` that raises, compared with
-constants and joined by `not`, `and`, `or`, the `if` is kept for eager runs after `if
-torch.compiler.is_compiling(): torch._assert_async(<not test on the tensors>, "<msg as
-written>")`: compiled code checks in the graph and raises a `RuntimeError` with the message
-unformatted (`int(t)` truncates, so its test is not the tensor's and gets no such fix). Where the
+Where the number (`float(t)`, `int(t)`, `bool(t)`) is the test of an `if` that raises,
+compared with numbers or names and joined by `not`, `and`, `or`, the `if` is kept for eager
+runs after `if torch.compiler.is_compiling(): torch._assert_async(<not test on the tensors>,
+"<msg as written>")`: compiled code checks in the graph and raises a `RuntimeError` with the message
+unformatted (`int(t)` becomes `t.long()`, which truncates as `int()` does). Where the
 number is a truth passed to a function whose answer nothing reads (`check(bool(t.all()),
 msg)`: a statement of its own, calling a function by its name or from a module, not a method
 of an object), the statement runs only `if not torch.compiler.is_compiling():`: eager runs
 check as written, compiled runs skip the check.
-Where `float(t)` or `bool(t)` make the test of any other `if` (not an `elif`) or conditional
-expression, compared with numbers or taken for their truth, joined by `not`, `and`, `or`
-(`out = h if bool(gate) else x`), the test is made on the tensors (a read taken for its truth
-becomes `t != 0`) and the branch gets the fix BL201 gives a branch on that tensor test where it
-is a choice of values (`torch.where`: see BL101 and BL201), with their caveats: both sides are
-computed, the names become tensors, a one-element tensor that is not 0-d broadcasts.
+Where `float(t)`, `int(t)` (`t.long()`) or `bool(t)` make the test of any other `if` (not an
+`elif`) or conditional expression, compared with numbers or taken for their truth, joined by
+`not`, `and`, `or` (`out = h if bool(gate) else x`), the test is made on the tensors (a read
+taken for its truth becomes `t != 0`) and the branch gets the fix BL201 gives a branch on that
+tensor test where it is a choice of values (`torch.where`: see BL101 and BL201), with their
+caveats: both sides are computed, the names become tensors, a one-element tensor that is not
+0-d broadcasts.
 An `assert` whose test is made of such reads (`assert float(t) < 1e4, msg`) is kept for eager
 runs after `if torch.compiler.is_compiling(): torch._assert_async(<test on the tensors>,
 "<msg as written>")`: compiled code raises a `RuntimeError`, not an `AssertionError`.
