@@ -213,3 +213,25 @@ def test_returns_on_a_number_read_become_a_returned_where(
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
     for x in (torch.rand(6) + 1, -torch.rand(6) - 1, torch.zeros(6)):
         _same_without_breaks(source, fixed, x)
+
+
+def test_a_raising_check_on_a_truncated_number_checks_the_long_tensor(tmp_path: Path) -> None:
+    statement = 'if int(s) < -2:\n        raise ValueError("too small")'
+    source = ASSERTED.format(statement=statement)
+    fixed = _fixed(tmp_path, source)
+    written = (
+        "if torch.compiler.is_compiling():\n"
+        '        torch._assert_async(torch.logical_not(s.long() < -2), "too small")\n'
+        "    elif int(s) < -2:"
+    )
+    assert fixed == source.replace("if int(s) < -2:", written)
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    _same_without_breaks(source, fixed, torch.full((6,), -2.5))  # int(-2.5) is -2: no raise
+    namespace: dict[str, Any] = {}
+    exec(compile(fixed, "example.py", "exec", dont_inherit=True), namespace)
+    x = torch.full((6,), -3.5)
+    with pytest.raises(ValueError):
+        namespace["scaled"](x)
+    torch._dynamo.reset()
+    with pytest.raises(RuntimeError):
+        torch.compile(namespace["scaled"], backend="eager")(x)
