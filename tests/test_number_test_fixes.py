@@ -56,7 +56,8 @@ CASES = [
     # compared with a value read by name; a truth read compared (`bool` is 0 or 1)
     ("if s.item() > limit:\n        y = y * 2", "y = torch.where(s > limit, y * 2, y)"),
     ("if bool(s) == 0:\n        y = y + 1", "y = torch.where((s != 0) == 0, y + 1, y)"),
-    # no fix: a statement that is not an assignment, an elif chain
+    # no fix: a statement that is not an assignment, an elif chain, a value of another shape
+    ("if s.item() > 0:\n        y = torch.cat([y, y])", None),
     ("if s.item() > 0:\n        print(y)\n        y = y * 2", None),
     ("if s.item() > 1:\n        y = y * 2\n    elif s.item() > 0:\n        y = y - 1", None),
 ]

@@ -1036,6 +1036,9 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   function given only a message is taken to only tell: one that changes state its text does
   not name (a global counter) would do so only eagerly now.
 
+A value joined along a dimension (`torch.cat`, `torch.stack`, `torch.hstack`, ...) has another
+shape than the tensors it joins, so `torch.where` cannot choose between them: a branch that
+assigns or returns one gets no `torch.where` fix.
 Branches that do more than assign or return get no fix: `torch.cond` traces them in 2.13 only
 when both branches return tensors of the same shape and dtype, neither returns an input
 unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwise it raises
@@ -1125,12 +1128,22 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
 
     def _values_fit(self, values: list[ast.expr]) -> bool:
         """Values `torch.where` can choose between: tensors and numbers, or values of no
-        known kind beside a certain tensor (a name holds a tensor on every way or none)."""
+        known kind beside a certain tensor (a name holds a tensor on every way or none); none
+        joined along a dimension (`torch.cat`), which has another shape than what it joins."""
+        if any(self._joined(value) for value in values):
+            return False
         if all(self._is_value(value) for value in values):
             return True
         return any(self._certain_tensor_value(v) for v in values) and all(
             self._may_be_tensor(value) for value in values
         )
+
+    def _joined(self, value: ast.expr) -> bool:
+        """`torch.cat([...])`, `torch.stack(...)` and the like: a tensor of another shape
+        than the tensors it joins, which `torch.where` cannot choose against them."""
+        if not isinstance(value, ast.Call):
+            return False
+        return self.context.facts.resolve(value.func) in _JOINS
 
     def _certain_tensor(self, name: str) -> bool:
         """A name bound to a tensor, not a parameter that may hold None or a number."""
@@ -1144,6 +1157,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         of no known kind that the branch replaces with a certain tensor. A parameter the `if`
         test reads as a tensor (`if torch.isnan(x).any(): x = torch.nan_to_num(x)`) holds one
         wherever the test runs, and may be kept as well."""
+        if self._joined(value):
+            return False
         if self._certain_tensor(name):
             return self._may_be_tensor(value)
         facts = self.context.facts
@@ -2039,6 +2054,13 @@ def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
         chosen.append((target.id, statement.value))
     names = [name for name, _ in chosen]
     return chosen if len(set(names)) == len(names) else None
+
+
+# Functions that join tensors along a dimension: their result has another shape.
+_JOINS = frozenset(
+    f"torch.{name}"
+    for name in ("cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack")
+)
 
 
 # BL201's fixes of a whole branch that the rules reading a number from a tensor offer where
