@@ -168,16 +168,7 @@ def test_an_assert_on_numbers_read_from_tensors_asserts_in_the_graph_when_compil
     assert fixed == source.replace(statement, written)
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
     _same_without_breaks(source, fixed, torch.rand(6) - 0.5)
-    # failing: eager runs raise the AssertionError they raised; compiled runs the check in
-    # the graph, which raises a RuntimeError
-    namespace: dict[str, Any] = {}
-    exec(compile(fixed, "example.py", "exec", dont_inherit=True), namespace)
-    x = torch.full((6,), -3.0)
-    with pytest.raises(AssertionError):
-        namespace["scaled"](x)
-    torch._dynamo.reset()
-    with pytest.raises(RuntimeError):
-        torch.compile(namespace["scaled"], backend="eager")(x)
+    _fails_both_ways(fixed, torch.full((6,), -3.0), AssertionError)
 
 
 RETURNS = """import torch
@@ -228,10 +219,17 @@ def test_a_raising_check_on_a_truncated_number_checks_the_long_tensor(tmp_path: 
     assert fixed == source.replace("if int(s) < -2:", written)
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
     _same_without_breaks(source, fixed, torch.full((6,), -2.5))  # int(-2.5) is -2: no raise
+    _fails_both_ways(fixed, torch.full((6,), -3.5), ValueError)
+
+
+def _fails_both_ways(fixed: str, x: Any, raised: type[Exception]) -> None:
+    """Where the check fails, eager runs of `fixed` raise what the original raised (`raised`);
+    compiled runs check in the graph, which raises a RuntimeError."""
+    import torch
+
     namespace: dict[str, Any] = {}
     exec(compile(fixed, "example.py", "exec", dont_inherit=True), namespace)
-    x = torch.full((6,), -3.5)
-    with pytest.raises(ValueError):
+    with pytest.raises(raised):
         namespace["scaled"](x)
     torch._dynamo.reset()
     with pytest.raises(RuntimeError):
