@@ -16,8 +16,10 @@ are skipped by name.
 A break statement is as `fix_rate.py` counts one: a line with a confirmed static finding or a
 dynamic one (BL900/BL901), recompiles and BL902 left out. For each rule that offers a fix the
 table gives the break statements it flags and those where a finding carried a fix ("announced");
-then each statement flagged without a fix, by rule, with the statement's source, to read what
-made the fixer decline.
+then the statements flagged without a fix counted by rule and form (an assignment, a `return`,
+an `assert`, a call statement, `if: assigns` / `returns` / `raises` / `stops a loop` / `other
+statements`, `inside ...` for a line within a statement: the forms the fixers decline); then
+each of them, by rule, with its form and source, to read what made the fixer decline.
 """
 
 from __future__ import annotations
@@ -62,26 +64,61 @@ def fixing_rules(python: str) -> frozenset[str]:
     return frozenset(out.stdout.split())
 
 
-def statement(path: Path, line: int) -> str:
+def statement(path: Path, line: int) -> tuple[str, str]:
     """The source of the innermost statement starting on `line` of `path` (its first 6 lines),
-    or the line itself."""
+    or the line itself; and the statement's form (`form`)."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
-        return "?"
+        return "?", "?"
     lines = text.splitlines()
     try:
         tree = ast.parse(text)
     except SyntaxError:
         tree = None
-    best = None
+    best = around = None
     for node in ast.walk(tree) if tree is not None else ():
         if isinstance(node, ast.stmt) and node.lineno == line:
             best = node
+        elif isinstance(node, ast.stmt) and node.lineno < line <= (node.end_lineno or 0):
+            around = node  # the innermost statement the line is inside of, walked last
     if best is None:
-        return lines[line - 1].strip() if line <= len(lines) else "?"
+        source = lines[line - 1].strip() if line <= len(lines) else "?"
+        return source, "?" if around is None else "inside " + form(around)
     end = min(best.end_lineno or line, line + 5)
-    return "\n".join(lines[line - 1 : end])
+    return "\n".join(lines[line - 1 : end]), form(best)
+
+
+def form(node: ast.stmt) -> str:
+    """What a statement is, in the words a fixer decides by: an assignment, a `return`, an
+    `assert`, a call statement, a loop, or a branch and what its blocks do (`if: assigns`,
+    `if: returns`, `if: raises`, `if: stops a loop`, `if: other statements`)."""
+    if isinstance(node, ast.If):
+        blocks = [node.body] + ([node.orelse] if node.orelse else [])
+        last = [block[-1] for block in blocks]
+        if all(isinstance(s, ast.Raise) for s in last):
+            return "if: raises"
+        if all(isinstance(s, ast.Return) for s in last):
+            return "if: returns"
+        if all(isinstance(s, ast.Break | ast.Continue) for s in last):
+            return "if: stops a loop"
+        plain = (ast.Assign, ast.AugAssign, ast.AnnAssign)
+        if all(isinstance(s, plain) for block in blocks for s in block):
+            return "if: assigns"
+        return "if: other statements"
+    names = {
+        ast.Assign: "assignment",
+        ast.AugAssign: "assignment",
+        ast.AnnAssign: "assignment",
+        ast.Return: "return",
+        ast.Assert: "assert",
+        ast.For: "loop",
+        ast.While: "loop",
+        ast.With: "with",
+    }
+    if isinstance(node, ast.Expr):
+        return "call statement" if isinstance(node.value, ast.Call) else "expression"
+    return names.get(type(node), type(node).__name__)
 
 
 def breaks(report: dict, root: Path, target: str, fixers: frozenset[str]) -> list[dict]:
@@ -108,7 +145,7 @@ def breaks(report: dict, root: Path, target: str, fixers: frozenset[str]) -> lis
     out = []
     for entry in found.values():
         if fixers & set(entry["codes"]):
-            entry["source"] = statement(root / entry["path"], entry["line"])
+            entry["source"], entry["form"] = statement(root / entry["path"], entry["line"])
             out.append(entry)
     return out
 
@@ -177,6 +214,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     total = sum(bool(e["fixed"]) for e in flagged)
     lines.append(f"| all statements | {len(flagged)} | {total} |")
     lines.append("")
+    # The statements flagged without a fix, by rule and form: where the fixers decline.
+    forms: dict[tuple[str, str], int] = defaultdict(int)
+    for code in sorted(by_rule):
+        for e in by_rule[code]:
+            if not e["fixed"]:
+                forms[(code, e["form"])] += 1
+    lines += ["| rule | form of a statement flagged without a fix | statements |"]
+    lines += ["| --- | --- | --- |"]
+    for (code, shape), count in sorted(forms.items(), key=lambda item: (item[0][0], -item[1])):
+        lines.append(f"| {code} | {shape} | {count} |")
+    lines.append("")
     for code in sorted(by_rule):
         missing = [e for e in by_rule[code] if not e["fixed"]]
         if not missing:
@@ -184,7 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines.append(f"## {code}: flagged without a fix ({len(missing)})")
         for e in missing:
             codes = "/".join(e["codes"])
-            lines.append(f"- {e['target']} {e['path']}:{e['line']} {codes} ({e['reason']})")
+            where = f"{e['target']} {e['path']}:{e['line']}"
+            lines.append(f"- {where} {codes} [{e['form']}] ({e['reason']})")
             lines += [f"      {s}" for s in e["source"].splitlines()]
         lines.append("")
     text = "\n".join(lines) + "\n"

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from breaklint.findings import Applicability, Fix, Range, Severity
+from breaklint.kinds import Kind
 from breaklint.knowledge.curated import NON_TENSOR_MODULES
 from breaklint.rule import RuleContext
 from breaklint.source import char_offset
@@ -274,9 +276,13 @@ def _constant_or_category(node: ast.expr) -> bool:
 CHECK_MESSAGE = (
     "check in the graph when compiling: `{torch}._assert_async(...)`, and as written otherwise"
 )
+ASSERT_MESSAGE = (
+    "assert in the graph when compiling: `{torch}._assert_async(...)`, as written otherwise"
+)
 # Calls that read a number or a truth from a tensor and that a check can drop, keeping the
-# tensor: the test's truth stays the same (not `int()`, which truncates first).
-_DROPPED_READS = frozenset({"float", "bool"})
+# tensor: the test's truth stays the same. `int()` truncates first: its tensor is `t.long()`,
+# which truncates as it does.
+_DROPPED_READS = frozenset({"float", "bool", "int"})
 
 
 def raising_check(context: RuleContext, node: ast.If) -> bool:
@@ -304,10 +310,13 @@ def number_reads(context: RuleContext, test: ast.expr) -> list[ast.Call] | None:
         return number_reads(context, test.operand)
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         sides = [test.left, test.comparators[0]]
-        numbers = [s for s in sides if isinstance(s, ast.Constant)]
-        if not all(type(n.value) in (int, float) for n in numbers):
+        numbers = [s for s in sides if isinstance(s, ast.Constant) or _signed_number(s)]
+        if not all(_signed_number(n) for n in numbers):
             return None
-        reads = [number_reads(context, s) for s in sides if s not in numbers]
+        # A name or attribute compared (`t.item() > self.limit`) compares with the tensor
+        # as with the number: a Python number, or a one-element tensor.
+        others = [s for s in sides if s not in numbers and not _plain_value(context, s)]
+        reads = [number_reads(context, s) for s in others]
         return None if None in reads or not reads else [r for part in reads for r in part or ()]
     if not isinstance(test, ast.Call) or test.keywords:
         return None
@@ -320,6 +329,26 @@ def number_reads(context: RuleContext, test: ast.expr) -> list[ast.Call] | None:
     if len(test.args) != 1 or function.id in facts.names:
         return None
     return [test] if facts.kind(test.args[0]).is_tensor else None
+
+
+def _plain_value(context: RuleContext, node: ast.expr) -> bool:
+    """A value read by name (`limit`, `self.limit`, `cfg.eps * 2`): names, attributes and
+    numbers through arithmetic, none a collection of tensors."""
+    leaves = _arithmetic_leaves(node)
+    if not any(isinstance(leaf, ast.Name | ast.Attribute) for leaf in leaves):
+        return False
+    return all(
+        _signed_number(leaf)
+        or (dotted(leaf) is not None and context.facts.kind(leaf) is not Kind.TENSORS)
+        for leaf in leaves
+    )
+
+
+def _signed_number(node: ast.expr) -> bool:
+    """A number constant, signed or not (`0.5`, `-1`)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
 
 
 def check_fix(
@@ -368,18 +397,116 @@ def _check_call_fixes(
     return dict.fromkeys(map(id, reads), fix) if fix else {}
 
 
+def tensor_test(test: ast.expr) -> ast.expr | None:
+    """`test`, made of reads of numbers from tensors (as `number_reads` found them), as the
+    same test on the tensors: a read compared with a number is its tensor (`t.item() > 0.5`
+    -> `t > 0.5`), a read taken for its truth is its tensor compared with 0 (`bool(t)` -> `t
+    != 0`, a boolean tensor whatever its dtype); None for a form it does not take (a read
+    inside arithmetic). New nodes around the original operands: the caller keeps them alive
+    while the rules read them (their ids key the facts' answers)."""
+    if isinstance(test, ast.BoolOp):
+        values = [tensor_test(value) for value in test.values]
+        if any(value is None for value in values):
+            return None
+        return ast.copy_location(ast.BoolOp(test.op, values), test)  # type: ignore[arg-type]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        operand = tensor_test(test.operand)
+        return None if operand is None else ast.copy_location(ast.UnaryOp(test.op, operand), test)
+    if isinstance(test, ast.Compare):
+        sides = [_read_tensor(side) for side in (test.left, *test.comparators)]
+        if any(side is None for side in sides):
+            return None
+        left, *others = sides
+        return ast.copy_location(ast.Compare(left, test.ops, others), test)  # type: ignore[arg-type]
+    if not isinstance(test, ast.Call):
+        return None
+    return _read_tensor(test, truth=True)
+
+
+def _read_tensor(node: ast.expr, truth: bool = False) -> ast.expr | None:
+    """The tensor a read of a number gives (`t.item()`, `float(t)` -> `t`, `int(t)` ->
+    `t.long()`; a truth, `bool(t)`
+    or a read whose truth is taken (`truth`), -> `t != 0`); a number constant or a value read
+    by name itself (`number_reads` decided which); None for any other call."""
+    if not isinstance(node, ast.Call):
+        plain = not any(isinstance(n, ast.Call | ast.Compare) for n in ast.walk(node))
+        return node if plain else None
+    if node.keywords:
+        return None
+    function = node.func
+    if isinstance(function, ast.Attribute) and function.attr == "item" and not node.args:
+        tensor = function.value
+    elif isinstance(function, ast.Name) and function.id in _DROPPED_READS and len(node.args) == 1:
+        tensor, truth = node.args[0], truth or function.id == "bool"
+        if function.id == "int":  # it truncates, as `.long()` does
+            long = ast.copy_location(ast.Attribute(tensor, "long", ast.Load()), node)
+            tensor = ast.copy_location(ast.Call(long, [], []), node)
+    else:
+        return None
+    if not truth:
+        return tensor
+    zero = ast.copy_location(ast.Constant(0), node)
+    return ast.copy_location(ast.Compare(tensor, [ast.NotEq()], [zero]), node)
+
+
+# Makes the fix of a branch on a test made of reads of numbers (`if t.item() > 0:`), given
+# the branch and the same test on the tensors (`tensor_test`); from the rule of branches.
+BranchFix: TypeAlias = Callable[[ast.If | ast.IfExp, ast.expr], Fix | None]
+
+
 class CheckReads:
     """The reads of numbers from tensors that checks are made of, each with its check's fix:
     the test of a raising `if` (`check`) or a truth passed to a function whose answer
-    nothing reads (`guard`). A rule passes its `If` and `Call` nodes on, before their reads."""
+    nothing reads (`guard`). A rule passes its `If`, `IfExp` and `Call` nodes on, before their
+    reads. With `branch_fix`, the test of any other `if` or conditional expression made of
+    such reads gets the fix `branch_fix` gives it (`torch.where` on the tensors)."""
 
-    def __init__(self, context: RuleContext, applicability: Applicability | None) -> None:
+    def __init__(
+        self,
+        context: RuleContext,
+        applicability: Applicability | None,
+        branch_fix: BranchFix | None = None,
+    ) -> None:
         self.context = context
         self.applicability = applicability
+        self.branch_fix = branch_fix
         self.fixes: dict[int, Fix] = {}  # by the read's id
+        self._tests: list[ast.expr] = []  # the tensor tests made: alive while the rules run
 
     def visit_If(self, node: ast.If) -> None:
-        self.fixes.update(_check_fixes(self.context, node, self.applicability))
+        fixes = _check_fixes(self.context, node, self.applicability)
+        if not fixes and not raising_check(self.context, node):
+            fixes = self._branch_fixes(node)
+        self.fixes.update(fixes)
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self.fixes.update(self._branch_fixes(node))
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        """`assert t.item() > 0, msg`: the `assert-reads` fix, as `check` for a raising `if`."""
+        context = self.context
+        reads = number_reads(context, node.test)
+        if not reads or tensor_test(node.test) is None or not owns_its_lines(context, node):
+            return
+        lines = context.source.lines[node.lineno - 1 : node.end_lineno]
+        if any("#" in line for line in lines[1:]):
+            return  # a comment the rewritten statement would not keep in place
+        fix = offer(
+            self.context, node, ASSERT_MESSAGE, "assert-reads", self.applicability, needs_torch=True
+        )
+        if fix is not None:
+            self.fixes[id(reads[0])] = fix
+
+    def _branch_fixes(self, node: ast.If | ast.IfExp) -> dict[int, Fix]:
+        if self.branch_fix is None:
+            return {}
+        reads = number_reads(self.context, node.test)
+        test = tensor_test(node.test) if reads else None
+        if not reads or test is None:
+            return {}
+        self._tests.append(test)
+        fix = self.branch_fix(node, test)
+        return {id(reads[0]): fix} if fix is not None else {}
 
     def visit_Call(self, node: ast.Call) -> None:
         self.fixes.update(_check_call_fixes(self.context, node, self.applicability))

@@ -42,7 +42,8 @@ def _guarded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
 class _TensorReads(cst.CSTTransformer):
     """A check's test with its reads of a number from a tensor (`t.item()`, `float(t)`,
-    `bool(t)`, as `fixes.number_reads` found them) replaced by the tensor."""
+    `bool(t)`, as `fixes.number_reads` found them) replaced by the tensor; `int(t)` by
+    `t.long()`, which truncates as `int()` does."""
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         function = updated.func
@@ -50,7 +51,48 @@ class _TensorReads(cst.CSTTransformer):
             return function.value
         if isinstance(function, cst.Name) and function.value in ("float", "bool"):
             return updated.args[0].value
+        if isinstance(function, cst.Name) and function.value == "int":  # truncated as before
+            return method(updated.args[0].value, "long")
         return updated
+
+
+def tensor_test(test: cst.BaseExpression) -> cst.BaseExpression:
+    """A branch's test made of reads of numbers from tensors as the same test on the tensors,
+    as `fixes.tensor_test` decided it: each read compared with a number is its tensor, each
+    read taken for its truth its tensor compared with 0 (`bool(t)` -> `t != 0`)."""
+    if isinstance(test, cst.UnaryOperation):
+        return test.with_changes(expression=tensor_test(test.expression))
+    if isinstance(test, cst.BooleanOperation):
+        return test.with_changes(left=tensor_test(test.left), right=tensor_test(test.right))
+    if isinstance(test, cst.Comparison):
+        (target,) = test.comparisons
+        return test.with_changes(
+            left=_compared(test.left),
+            comparisons=[target.with_changes(comparator=_compared(target.comparator))],
+        )
+    return _truth(test)
+
+
+def _compared(side: cst.BaseExpression) -> cst.BaseExpression:
+    """A side of a comparison in a test on tensors: a truth read (`bool(t)`) as a truth of the
+    tensor, a number read as the tensor, anything else as it is."""
+    if isinstance(side, cst.Call) and isinstance(side.func, cst.Name) and side.func.value == "bool":
+        return _truth(side, compared=True)
+    read = side.visit(_TensorReads())
+    assert isinstance(read, cst.BaseExpression)
+    return read
+
+
+def _truth(test: cst.BaseExpression, compared: bool = False) -> cst.BaseExpression:
+    """A read taken for its truth, as the tensor compared with 0 (a boolean tensor whatever
+    the dtype): `bool(t)` -> `t != 0`, in parentheses inside a comparison."""
+    read = test.visit(_TensorReads())
+    assert isinstance(read, cst.BaseExpression)
+    zero = cst.ComparisonTarget(cst.NotEqual(), cst.Integer("0"))
+    lpar, rpar = list(test.lpar), list(test.rpar)
+    if compared and not lpar:
+        lpar, rpar = [cst.LeftParen()], [cst.RightParen()]
+    return cst.Comparison(parenthesized(read), [zero], lpar=lpar, rpar=rpar)
 
 
 class _FirstText(cst.CSTVisitor):
@@ -140,6 +182,20 @@ def _asserted(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     asserted = statement.body[0]
     message = "assertion failed" if asserted.msg is None else _message_text(asserted.msg)
     return _compiled_check(any_truth(asserted.test, fix.torch), message, statement, fix.torch)
+
+
+def _asserted_reads(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `assert-reads` fix: `assert test, message` whose test reads numbers from tensors
+    (`assert t.item() > 0`) becomes `if torch.compiler.is_compiling():
+    torch._assert_async(<the test on the tensors>, "<message>")` and, under `else:`, the
+    `assert` as it was."""
+    statement = _whole_statement(node)
+    if statement is None or not isinstance(statement.body[0], cst.Assert):
+        return None
+    asserted = statement.body[0]
+    message = "assertion failed" if asserted.msg is None else _message_text(asserted.msg)
+    condition = graph_condition(tensor_test(asserted.test), fix.torch)
+    return _compiled_check(condition, message, statement, fix.torch)
 
 
 def _removed(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -364,6 +420,7 @@ SHARED: dict[str, Rewrite] = {
     "check": _checked,
     "check-any": _checked,
     "assert-check": _asserted,
+    "assert-reads": _asserted_reads,
     "listed": _listed,
     "nullcontext": _nullcontext,
 }

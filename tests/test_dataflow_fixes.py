@@ -128,8 +128,8 @@ CHECKS = [
     # a raising check on numbers read from tensors, compared with constants, joined
     ("y = t * 2\n    if y.item() > 0.5 and not t.item():\n        raise ValueError('no')", True),
     ("if t.sum().item():\n        n = t.argmax().item()\n        raise ValueError(n)", True),
-    # `int()` truncates: the tensor's truth is not the number's
-    ("y = t * 2\n    if int(y.sum()) > 0:\n        raise ValueError('no')", False),
+    # `int()` truncates: the check reads `y.sum().long()`, which truncates as it does
+    ("y = t * 2\n    if int(y.sum()) > 0:\n        raise ValueError('no')", True),
     # the body can end without raising
     ("if t.sum().item():\n        return x\n        raise ValueError('no')", False),
     ("if t.sum().item():\n        print('no')", False),  # nothing raised

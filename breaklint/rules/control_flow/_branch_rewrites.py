@@ -560,3 +560,30 @@ def stacked_truths(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     either = cst.BooleanOperation(left=truths, operator=cst.Or(), right=fallback)
     stacked = call(torch_function(fix.torch, "stack"), either)
     return method(stacked, builtin).with_changes(lpar=node.lpar, rpar=node.rpar)
+
+
+def number_test(rewrite: Callable[[cst.CSTNode, Fix], Rewritten | None]) -> Callable[..., Any]:
+    """The fixes BL101 and BL102 offer for a branch on a test made of reads of numbers from
+    tensors (`if t.item() > 0:`): the reads dropped from the test (`rewrites.tensor_test`),
+    then `rewrite`, BL201's, of the branch on the tensors."""
+
+    def rewritten(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+        import libcst as cst
+
+        from breaklint.rewrites import tensor_test
+
+        if isinstance(node, cst.FunctionDef) and isinstance(node.body, cst.IndentedBlock):
+            # `where-return-early`: the function's last `if` is the branch
+            statements = list(node.body.body)
+            ifs = [i for i, statement in enumerate(statements) if isinstance(statement, cst.If)]
+            if not ifs:
+                return None
+            branch = statements[ifs[-1]]
+            assert isinstance(branch, cst.If)
+            statements[ifs[-1]] = branch.with_changes(test=tensor_test(branch.test))
+            return rewrite(node.with_changes(body=node.body.with_changes(body=statements)), fix)
+        if not isinstance(node, cst.If | cst.IfExp):
+            return None
+        return rewrite(node.with_changes(test=tensor_test(node.test)), fix)
+
+    return rewritten

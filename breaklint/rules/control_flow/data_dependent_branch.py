@@ -1,12 +1,20 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import check_fix, offer, only_notices, owns_its_lines, tensor_valued
+from breaklint.fixes import (
+    CheckReads,
+    check_fix,
+    offer,
+    only_notices,
+    owns_its_lines,
+    tensor_valued,
+)
 from breaklint.kinds import Kind
 from breaklint.knowledge.answers import TENSOR_METHOD_NAMES, VALUE_UPDATE_METHODS
 from breaklint.rule import FixExample, Rule, RuleContext
@@ -18,6 +26,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     flagged,
     flagged_where_expression,
     logical_value,
+    number_test,
     stacked_truths,
     unguarded,
     where_chain,
@@ -1027,6 +1036,9 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   function given only a message is taken to only tell: one that changes state its text does
   not name (a global counter) would do so only eagerly now.
 
+A value joined along a dimension (`torch.cat`, `torch.stack`, `torch.hstack`, ...) has another
+shape than the tensors it joins, so `torch.where` cannot choose between them: a branch that
+assigns or returns one gets no `torch.where` fix.
 Branches that do more than assign or return get no fix: `torch.cond` traces them in 2.13 only
 when both branches return tensors of the same shape and dtype, neither returns an input
 unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwise it raises
@@ -1116,12 +1128,22 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
 
     def _values_fit(self, values: list[ast.expr]) -> bool:
         """Values `torch.where` can choose between: tensors and numbers, or values of no
-        known kind beside a certain tensor (a name holds a tensor on every way or none)."""
+        known kind beside a certain tensor (a name holds a tensor on every way or none); none
+        joined along a dimension (`torch.cat`), which has another shape than what it joins."""
+        if any(self._joined(value) for value in values):
+            return False
         if all(self._is_value(value) for value in values):
             return True
         return any(self._certain_tensor_value(v) for v in values) and all(
             self._may_be_tensor(value) for value in values
         )
+
+    def _joined(self, value: ast.expr) -> bool:
+        """`torch.cat([...])`, `torch.stack(...)` and the like: a tensor of another shape
+        than the tensors it joins, which `torch.where` cannot choose against them."""
+        if not isinstance(value, ast.Call):
+            return False
+        return self.context.facts.resolve(value.func) in _JOINS
 
     def _certain_tensor(self, name: str) -> bool:
         """A name bound to a tensor, not a parameter that may hold None or a number."""
@@ -1135,6 +1157,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         of no known kind that the branch replaces with a certain tensor. A parameter the `if`
         test reads as a tensor (`if torch.isnan(x).any(): x = torch.nan_to_num(x)`) holds one
         wherever the test runs, and may be kept as well."""
+        if self._joined(value):
+            return False
         if self._certain_tensor(name):
             return self._may_be_tensor(value)
         facts = self.context.facts
@@ -2030,3 +2054,84 @@ def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
         chosen.append((target.id, statement.value))
     names = [name for name, _ in chosen]
     return chosen if len(set(names)) == len(names) else None
+
+
+# Functions that join tensors along a dimension: their result has another shape.
+_JOINS = frozenset(
+    f"torch.{name}"
+    for name in ("cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack")
+)
+
+
+# BL201's fixes of a whole branch that the rules reading a number from a tensor offer where
+# the branch's test is made of such reads (`if t.item() > 0:`, `a if bool(t) else b`): the
+# reads dropped from the test (`fixes.tensor_test`), then BL201's rewrite. Each is named
+# `number-<BL201's name>`.
+_NUMBER_TEST_FIXES = (
+    "where",
+    "where-return",
+    "where-return-early",
+    "where-hoisted",
+    "where-in-place",
+    "where-expression",
+)
+NUMBER_TEST_REWRITES: Mapping[str, Rewrite] = {
+    f"number-{name}": number_test(DataDependentBranch.rewrites[name]) for name in _NUMBER_TEST_FIXES
+}
+
+
+def number_test_fix(
+    context: RuleContext,
+    node: ast.If | ast.IfExp,
+    test: ast.expr,
+    applicability: Applicability | None,
+) -> Fix | None:
+    """The fix BL201 would offer for `node` were its test `test`, the same test on tensors
+    (`t > 0` for `t.item() > 0`), where it is one of `_NUMBER_TEST_FIXES`, renamed for the
+    rule that reads the number: a choice in the graph, `torch.where` on the tensors. Only an
+    `if` (not an `elif` chain: one decision) or a conditional expression."""
+    rule = DataDependentBranch(context)
+    rule._parameters.update(a.arg for a in _arguments(context.definition))
+    if isinstance(node, ast.If):
+        line = context.source.lines[node.lineno - 1].lstrip()
+        if _elif_of(node) is not None or not line.startswith("if"):
+            return None
+    # The branch judged with the test on tensors in its place, put back at once: BL201's
+    # checks find the `if` among its function's statements.
+    written = node.test
+    node.test = test
+    try:
+        fix = rule._if_exp_fix(node) if isinstance(node, ast.IfExp) else rule._if_fix(node)
+    finally:
+        node.test = written
+    if fix is None or fix.rewrite not in _NUMBER_TEST_FIXES or applicability is None:
+        return None
+    return dataclasses.replace(fix, rewrite=f"number-{fix.rewrite}", applicability=applicability)
+
+
+def _arguments(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    arguments = function.args
+    extra = [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    return [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, *extra]
+
+
+class NumberTestHooks:
+    """The traversal hooks of a rule that reads numbers from tensors (BL101, BL102) and keeps
+    `checks`: the branches, conditional expressions and assertions whose tests are made of such
+    reads, passed on before their reads, with BL201's fix of the branch on the tensors."""
+
+    checks: CheckReads
+    context: RuleContext
+    fix_applicability: ClassVar[Applicability | None]
+
+    def visit_If(self, node: ast.If) -> None:
+        self.checks.visit_If(node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self.checks.visit_IfExp(node)
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        self.checks.visit_Assert(node)
+
+    def _branch_fix(self, node: ast.If | ast.IfExp, test: ast.expr) -> Fix | None:
+        return number_test_fix(self.context, node, test, self.fix_applicability)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from breaklint.findings import Applicability, Fix, Severity
 from breaklint.fixes import CheckReads, NumberUses, NumberUsesHooks, offer, tensor_operands
 from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.rules.control_flow.data_dependent_branch import NUMBER_TEST_REWRITES, NumberTestHooks
 from breaklint.syntax import excerpt
 
 if TYPE_CHECKING:
@@ -45,7 +46,39 @@ compiled = torch.compile(Normalize())
 """
 
 
-class TensorItem(NumberUsesHooks, Rule):
+# A page example: a number read for an assertion.
+_BOUNDED = """
+import torch
+
+
+def bounded_ratio(x, y):
+    ratio = (x / y).amax()
+    assert ratio.item() < 1e4, "ratio overflowed"
+    return x / y
+
+
+compiled = torch.compile(bounded_ratio)
+"""
+
+# A page example: a number read for the test of a branch that chooses a value.
+_SOFT_CLIP = """
+import torch
+
+
+def soft_clip(x):
+    peak = x.abs().amax()
+    if peak.item() > 1.0:
+        y = x / peak
+    else:
+        y = x
+    return y
+
+
+compiled = torch.compile(soft_clip)
+"""
+
+
+class TensorItem(NumberTestHooks, NumberUsesHooks, Rule):
     code = "BL101"
     name = "tensor-item"
     words = frozenset({"item"})
@@ -191,9 +224,28 @@ compiled = torch.compile(from_grid)
 """,
             probe="(from_grid, (torch.rand(8) + 1, torch.tensor(0.5)))",
         ),
+        FixExample(
+            before=_SOFT_CLIP,
+            after=_SOFT_CLIP.replace(
+                "if peak.item() > 1.0:\n        y = x / peak\n    else:\n        y = x",
+                "y = torch.where(peak > 1.0, x / peak, x)",
+            ),
+            probe="(soft_clip, (torch.randn(8) * 2,))",
+        ),
+        FixExample(
+            before=_BOUNDED,
+            after=_BOUNDED.replace(
+                '    assert ratio.item() < 1e4, "ratio overflowed"',
+                "    if torch.compiler.is_compiling():\n"
+                '        torch._assert_async(ratio < 1e4, "ratio overflowed")\n'
+                "    else:\n"
+                '        assert ratio.item() < 1e4, "ratio overflowed"',
+            ),
+            probe="(bounded_ratio, (torch.rand(8) + 1, torch.rand(8) + 1))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
-    rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach}
+    rewrites: ClassVar[Mapping[str, Rewrite]] = {"detach": _detach, **NUMBER_TEST_REWRITES}
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor (also
 through nested arithmetic, `x / (t.item() + eps)`), or computes a name (`scale = t.item()`,
@@ -204,14 +256,26 @@ the value stays a tensor without gradient, as the number had none, and the graph
 dtype category than the other operand (an integer tensor times a `float64` value gives
 `float64`, not the default float), and a one-element tensor that is not 0-d broadcasts (a 0-d
 operand then gives a 1-element result). Where the number is the test of an `if` that raises (`if
-t.sum().item(): ... raise E(msg)`, numbers compared with constants, joined by `not`, `and`,
+t.sum().item(): ... raise E(msg)`, numbers compared with numbers or names, joined by `not`, `and`,
 `or`), the `if` is kept for eager runs after `if torch.compiler.is_compiling():
 torch._assert_async(<not test on the tensors>, "<msg as written>")`: compiled code checks in
 the graph and raises a `RuntimeError` with the message unformatted. Where the number is a
 truth passed to a function whose answer nothing reads (`check(t.all().item(), msg)`: a
 statement of its own, calling a function by its name or from a module, not a method of an
 object), the statement runs only `if not torch.compiler.is_compiling():`: eager runs check as
-written, compiled runs skip the check. Elsewhere (stored,
+written, compiled runs skip the check. Where the numbers make the test of any other `if` (not
+an `elif`) or conditional expression, compared with numbers or taken for their truth, joined by
+`not`, `and`, `or` (`if t.item() > 0.5:`), the test is made on the tensors (`t > 0.5`; a read
+taken for its truth becomes `t != 0`) and the branch gets the fix BL201 gives a branch on that
+tensor test where it is a choice of values: `torch.where` for names both ways assign (or a
+tensor one way keeps), values returned both ways (also an early `return` and the function's
+last), intermediate values computed first, or
+tensors updated in place (BL201's page says when each applies). Unsafe as BL201's: both sides
+are computed, the names become tensors, and a one-element tensor that is not 0-d broadcasts
+the chosen values to its dimensions. An `assert` whose test is made of such reads (`assert
+t.item() < 1e4, msg`) is kept for eager runs after `if torch.compiler.is_compiling():
+torch._assert_async(<test on the tensors>, "<msg as written>")`, as a raising `if` is: compiled
+code checks in the graph and raises a `RuntimeError`, not an `AssertionError`. Elsewhere (stored,
 returned, passed to Python) no fix is offered: the hint says what to change.
 """
     gb_ids = ("GB0124",)
@@ -220,10 +284,7 @@ returned, passed to Python) no fix is offered: the hint says what to change.
         super().__init__(context)
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self.numbers = NumberUses(context)
-        self.checks = CheckReads(context, self.fix_applicability)
-
-    def visit_If(self, node: ast.If) -> None:
-        self.checks.visit_If(node)
+        self.checks = CheckReads(context, self.fix_applicability, self._branch_fix)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         operands = tensor_operands(self.context, node)

@@ -9,6 +9,7 @@ from breaklint.fixes import CheckReads, NumberUses, NumberUsesHooks, offer, tens
 from breaklint.kinds import Kind
 from breaklint.knowledge.curated import MATH_OF_NUMBERS
 from breaklint.rule import FixExample, Rule, RuleContext
+from breaklint.rules.control_flow.data_dependent_branch import NUMBER_TEST_REWRITES, NumberTestHooks
 from breaklint.syntax import excerpt, iter_nodes
 
 if TYPE_CHECKING:
@@ -162,7 +163,23 @@ compiled = torch.compile(chunked_sum)
 """
 
 
-class TensorToScalar(NumberUsesHooks, Rule):
+# A page example: a truth read for a conditional expression.
+_GATED = """
+import torch
+
+
+def gated(x, gate):
+    h = torch.tanh(x)
+    gate = gate.to(x.dtype).mean()
+    out = h if bool(gate) else x
+    return out * 2
+
+
+compiled = torch.compile(gated)
+"""
+
+
+class TensorToScalar(NumberTestHooks, NumberUsesHooks, Rule):
     code = "BL102"
     name = "tensor-to-scalar"
     words = CONVERSIONS | {"math"}  # `math.sqrt`, and `from math import sqrt`
@@ -342,11 +359,19 @@ compiled = torch.compile(stable)
             after=_CHUNKED.replace("int(t[-1])", "int(pos + len(t) - 1)"),
             probe="(chunked_sum, (torch.randn(10, 3), 4))",
         ),
+        FixExample(
+            before=_GATED,
+            after=_GATED.replace(
+                "out = h if bool(gate) else x", "out = torch.where(gate != 0, h, x)"
+            ),
+            probe="(gated, (torch.randn(8), torch.tensor(True)))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
         "keep-tensor": _keep_tensor,
         "range-last": _range_last,
+        **NUMBER_TEST_REWRITES,
     }
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor, or
@@ -356,15 +381,25 @@ test against a number, or an argument of a `print`, `float(t)` becomes `t.detach
 tensor without gradient and the graph goes on. Eager results can differ when the other operand
 is an integer tensor and the value a float (`float32` is used where Python would promote to the
 default float dtype) and when `t` is a one-element tensor that is not 0-d (it broadcasts).
-Where the number (`float(t)`, `bool(t)`) is the test of an `if` that raises, compared with
-constants and joined by `not`, `and`, `or`, the `if` is kept for eager runs after `if
-torch.compiler.is_compiling(): torch._assert_async(<not test on the tensors>, "<msg as
-written>")`: compiled code checks in the graph and raises a `RuntimeError` with the message
-unformatted (`int(t)` truncates, so its test is not the tensor's and gets no such fix). Where the
+Where the number (`float(t)`, `int(t)`, `bool(t)`) is the test of an `if` that raises,
+compared with numbers or names and joined by `not`, `and`, `or`, the `if` is kept for eager
+runs after `if torch.compiler.is_compiling(): torch._assert_async(<not test on the tensors>,
+"<msg as written>")`: compiled code checks in the graph and raises a `RuntimeError` with the message
+unformatted (`int(t)` becomes `t.long()`, which truncates as `int()` does). Where the
 number is a truth passed to a function whose answer nothing reads (`check(bool(t.all()),
 msg)`: a statement of its own, calling a function by its name or from a module, not a method
 of an object), the statement runs only `if not torch.compiler.is_compiling():`: eager runs
 check as written, compiled runs skip the check.
+Where `float(t)`, `int(t)` (`t.long()`) or `bool(t)` make the test of any other `if` (not an
+`elif`) or conditional expression, compared with numbers or taken for their truth, joined by
+`not`, `and`, `or` (`out = h if bool(gate) else x`), the test is made on the tensors (a read
+taken for its truth becomes `t != 0`) and the branch gets the fix BL201 gives a branch on that
+tensor test where it is a choice of values (`torch.where`: see BL101 and BL201), with their
+caveats: both sides are computed, the names become tensors, a one-element tensor that is not
+0-d broadcasts.
+An `assert` whose test is made of such reads (`assert float(t) < 1e4, msg`) is kept for eager
+runs after `if torch.compiler.is_compiling(): torch._assert_async(<test on the tensors>,
+"<msg as written>")`: compiled code raises a `RuntimeError`, not an `AssertionError`.
 `int(t[-1])` where `t = torch.arange(start, end)` of Python numbers is `t`'s last binding,
 earlier in the same block of a loop, a `with` or the function, becomes `int(start + len(t) -
 1)`: the range's last value, known without reading the tensor (exactly for integer bounds;
@@ -378,10 +413,7 @@ fix.
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self._index_depth = 0
         self.numbers = NumberUses(context)
-        self.checks = CheckReads(context, self.fix_applicability)
-
-    def visit_If(self, node: ast.If) -> None:
-        self.checks.visit_If(node)
+        self.checks = CheckReads(context, self.fix_applicability, self._branch_fix)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         operands = tensor_operands(self.context, node)
