@@ -5,7 +5,7 @@ running eagerly once a skip is certain, and as uncertain once one may happen."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from breaklint.findings import Fix, Severity
@@ -167,9 +167,18 @@ def written_callee(func: ast.expr) -> str | None:
 Branches = tuple[tuple[int, int], ...]  # (an `if`'s id, 0 for its body or 1 for its `else`)
 
 
-def branch_paths(function: ast.AST) -> dict[int, Branches]:
+# The last function's paths: the rules that ask (a frame skip's restatement, BL205) ask for the
+# same function one after the other. It holds the function, so the ids stay its nodes'.
+_last_paths: tuple[ast.AST, dict[int, Branches]] | None = None
+
+
+def branch_paths(function: ast.AST) -> Mapping[int, Branches]:
     """The `if` branches each node of a function runs under, outer first, by the node's id:
     a node whose path starts with another's runs only where that one's branches are taken."""
+    global _last_paths
+    last = _last_paths  # read once: one tuple, replaced whole
+    if last is not None and last[0] is function:
+        return last[1]
     paths: dict[int, Branches] = {}
     pending: list[tuple[ast.AST, Branches]] = [(function, ())]
     while pending:
@@ -181,11 +190,12 @@ def branch_paths(function: ast.AST) -> dict[int, Branches]:
             pending += [(child, (*path, (id(node), 1))) for child in node.orelse]
         else:
             pending += [(child, path) for child in ast.iter_child_nodes(node)]
+    _last_paths = (function, paths)
     return paths
 
 
 def skipped_both_ways(
-    function: ast.AST, skips: Sequence[Report], paths: dict[int, Branches]
+    function: ast.AST, skips: Sequence[Report], paths: Mapping[int, Branches]
 ) -> list[tuple[Report, int, Callable[[ast.AST], bool]]]:
     """The `if` statements both of whose ways skip the frame where the branches around them
     are taken (a break that skips it in the body and one in the `else`, or an inner `if` that
@@ -239,7 +249,7 @@ def skipped_both_ways(
     return found
 
 
-def under(first: Report, paths: dict[int, Branches]) -> Callable[[ast.AST], bool] | None:
+def under(first: Report, paths: Mapping[int, Branches]) -> Callable[[ast.AST], bool] | None:
     """Which nodes run only where the `if` branches around `first` are taken (None when it is
     under none: a skip there is no more certain in any branch)."""
     branches = paths.get(id(first.node), ())

@@ -455,6 +455,8 @@ compiled = torch.compile(clipped)
         self._forget(node.target)
 
     def _forget(self, target: ast.expr) -> None:
+        if not (self._reductions or self._vectors or self._number_tensors):
+            return  # most functions bind none of them: nothing to forget
         # Most targets are a name: no walk of a tree of one node for every assignment.
         for bound in (target,) if type(target) is ast.Name else ast.walk(target):
             # Not the names a store reads: `s[m] = 0` leaves `s` what it was.
