@@ -4,37 +4,38 @@ what it changes -> findings.
 
 Workers receive jobs (`breaklint.jobs`) and return plain data; no syntax tree leaves a worker.
 
-Cost model (session 20, `benchmarks/static_phases.py`: a CPU clock around each phase's entry
-point, no profiler; transformers' 538 modeling files, `--jobs 1 --no-cache`, 13.7 s of CPU on a
-loaded two-core machine, against 2.1 s for `ast.parse` of every file): the rules' walk 24% (its
-hooks' work: the dispatch itself, `syntax.walk`'s `visit`, is an eighth of it in a profile), the
-index 17% (as much as the parse: 2.8 s against 2.6 s for the same files in one loop), the parse
-15%, the file's own scope 12% (nine tenths of it `Project.call_targets`) and analysis 9%, the
-rest of each function's check 5% (its facts, its visitors, its findings), the rest of
-`check_file` 5% (most of it freeing each file's tree: 0.45 s for the corpus's trees after
-indexing, 0.27 s right after parsing), the prefilter 2.7%, the engine's own work 2.1%, the words
-1.9%, the rules' `finish` and `restate` 1.7%, and the whole project pass (its scope, analysis,
-call summaries and rechecks) 2.6%; a cold run that fills a cache adds 4% (`--cache`: the
-entries' JSON and their files). The work is linear in the lines (25.7 us of CPU a line; the
-costliest file, 70 us a line) and spread: in a profile no rule hook takes more than an eighth of
-the walk (the largest: a rule asking `facts.kind` of every call and operator, which computes
-most kinds; the facts visitor's `leave_Assign` and `visit_FunctionDef`; the shape rules'
-`visit_Assign`), and the rules' own walks of a function or a subtree
-(`_frame_skip.branch_paths`, `_masked_subsets.subset_plan`, `TensorSizeArgument._forget`) are 2%
-together. A checked function's own parameter and return annotations are not walked
-(`syntax.walk(..., annotations=False)`: Python evaluates them where the function is defined, not
-in its frame): 10% fewer nodes visited (584,250 to 526,629 on this corpus), 18% fewer kinds
-computed (`torch.Tensor | None` is a `BinOp`: a third of the `BinOp` hooks' calls), 2% fewer
+Cost model (session 20, `benchmarks/static_phases.py`: a CPU clock around each phase's entry point,
+no profiler; transformers' 538 modeling files, `--jobs 1 --no-cache`, 13.7 s of CPU on a loaded
+two-core machine, against 2.1 s for `ast.parse` of every file): the rules' walk 24% (its hooks'
+work: the dispatch itself, `syntax.walk`'s `visit`, is an eighth of it in a profile), the index 17%
+(as much as the parse: 2.8 s against 2.6 s for the same files in one loop), the parse 15%, the
+file's own scope 12% (nine tenths of it `Project.call_targets`) and analysis 9%, the rest of each
+function's check 5% (its facts, its visitors, its findings), the rest of `check_file` 5% (most of it
+freeing each file's tree: 0.45 s for the corpus's trees after indexing, 0.27 s right after parsing),
+the prefilter 2.7%, the engine's own work 2.1%, the words 1.9%, the rules' `finish` and `restate`
+1.7%, and the whole project pass (its scope, analysis, call summaries and rechecks) 2.6%; a cold run
+that fills a cache adds 4% (`--cache`: the entries' JSON and their files). The work is linear in the
+lines (25.7 us of CPU a line; the costliest file, 70 us a line) and spread: in a profile no rule
+hook takes more than an eighth of the walk (the largest: BL203 asking `facts.kind` of every call and
+operator, now walked only in functions written with `for`: half its hook's calls, 3% fewer kinds
+computed, the other rules ask most of the same; the facts visitor's `leave_Assign` and
+`visit_FunctionDef`; the shape rules' `visit_Assign`), and the rules' own walks of a function or a
+subtree (`_frame_skip.branch_paths`, now once per function for all the rules that ask,
+`_masked_subsets.subset_plan`, once per mask; `TensorSizeArgument._forget`, now nothing where the
+rule holds no name) are about 1% together. A checked function's own parameter and return annotations
+are not walked (`syntax.walk(..., annotations=False)`: Python evaluates them where the function is
+defined, not in its frame): 10% fewer nodes visited (584,250 to 526,629 on this corpus), 18% fewer
+kinds computed (`torch.Tensor | None` is a `BinOp`: a third of the `BinOp` hooks' calls), 2% fewer
 calls in all, findings identical. Making the index's dispatch one call per node instead of two
-measured no faster (0.87 s either way for a third of the corpus: calls between Python functions
-are cheap since 3.11; the time is in the hooks' work, not in the passes). On this corpus the
-work done twice is small: 550 parses for 538 files (the 12 more are the rechecks), and 54 files
-linked, whose functions checked once against the project's scope would save at most that 2.6%.
-Findings cannot be kept by a function's text across files: the rules read the whole file's lines
-(`data_dependent_branch`, `fixes`), and only 27% of the nodes of the corpus's function
-definitions are in a copy of a definition's text seen before. What is left is the per-node work
-of the two walks (the index's; the facts visitor's and the rules' together) and of the scope and
-analysis over the index, each already one pass.
+measured no faster (0.87 s either way for a third of the corpus: calls between Python functions are
+cheap since 3.11; the time is in the hooks' work, not in the passes). On this corpus the work done
+twice is small: 550 parses for 538 files (the 12 more are the rechecks), and 54 files linked, whose
+functions checked once against the project's scope would save at most that 2.6%. Findings cannot be
+kept by a function's text across files: the rules read the whole file's lines
+(`data_dependent_branch`, `fixes`), and only 27% of the nodes of the corpus's function definitions
+are in a copy of a definition's text seen before. What is left is the per-node work of the two walks
+(the index's; the facts visitor's and the rules' together) and of the scope and analysis over the
+index, each already one pass.
 
 On transformers' whole `models` folder (2,597 files, every one linked to the others through the
 packages' `__init__` files) the same clock gave, before `_index_only`, 28.0 s: the project pass
