@@ -209,6 +209,7 @@ class Analysis:
         self._names: dict[tuple[DefinitionRef, str], Value | None] = {}
         self._attributes: dict[tuple[str, str, str], Value | None] = {}
         self._truths: dict[tuple[DefinitionRef, str], bool | None] = {}
+        self._sparse: dict[tuple[DefinitionRef, str], bool] = {}
         # The values being computed, by table and key, with how many were open when each
         # started (its depth); the shallowest of them the current computation has read; the
         # values computed while some value they read was still open, with their tables (see
@@ -393,8 +394,16 @@ class Analysis:
         """Whether some call of a function passes a sparse tensor to its parameter `name`: one
         it makes, or a parameter of its own some call passes one to (`dsmm(sparse_mat, d)`
         passing on what one caller of `dsmm` makes). Joined over every caller the parameter is
-        at most a maybe; Dynamo skips the frame wherever the sparse one arrives."""
-        pending, seen = [(ref, name)], {(ref, name)}
+        at most a maybe; Dynamo skips the frame wherever the sparse one arrives.
+
+        Memoised: a parameter answered False has no sparse tensor anywhere up its callers, so
+        neither has any parameter met on the way there, and the walk stops at one (linear in
+        a chain of calls that pass the tensor on, not quadratic)."""
+        start = (ref, name)
+        known = self._sparse.get(start)
+        if known is not None:
+            return known
+        pending, seen = [start], {start}
         while pending:
             ref, name = pending.pop()
             function = self.function(ref)
@@ -405,11 +414,22 @@ class Analysis:
                     if parameter != name or argument is None:
                         continue
                     if self.evaluate(site.caller, decode(argument)) == "S":
+                        self._sparse[start] = True
                         return True
                     passed = _passed_on(site.caller, argument)
-                    if passed is not None and (site.caller.ref, passed) not in seen:
-                        seen.add((site.caller.ref, passed))
-                        pending.append((site.caller.ref, passed))
+                    if passed is None:
+                        continue
+                    key = (site.caller.ref, passed)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    answer = self._sparse.get(key)
+                    if answer:
+                        self._sparse[start] = True
+                        return True
+                    if answer is None:
+                        pending.append(key)
+        self._sparse.update(dict.fromkeys(seen, False))
         return False
 
     def truth(self, ref: DefinitionRef, name: str) -> bool | None:

@@ -31,7 +31,8 @@ _CONTAINERS = frozenset(
     }
 )  # fmt: skip
 _UNIONS = frozenset({"Union", "Optional"})
-_NOT_VALUES = frozenset({"Callable", "Type", "type", "Literal"})  # no tensor is one of these
+# No tensor is one of these (`TypeIs[Tensor]`, `TypeGuard[Tensor]`: a bool about one).
+_NOT_VALUES = frozenset({"Callable", "Type", "type", "Literal", "TypeGuard", "TypeIs"})
 
 
 def read_annotation(

@@ -692,11 +692,19 @@ def replace_file(
 
 
 def unified_diff(file: FileFix) -> str:
+    """A diff `patch` and `git apply` take: no line for the empty text after the last line
+    ending (`source_lines` numbers it), and a last line without an ending marked as such."""
     return "".join(
-        difflib.unified_diff(
-            source_lines(file.original),
-            source_lines(file.fixed),
+        line if line.endswith(("\n", "\r")) else f"{line}\n\\ No newline at end of file\n"
+        for line in difflib.unified_diff(
+            _diff_lines(file.original),
+            _diff_lines(file.fixed),
             fromfile=f"a/{file.path}",
             tofile=f"b/{file.path}",
         )
     )
+
+
+def _diff_lines(text: str) -> list[str]:
+    lines = source_lines(text)
+    return lines[:-1] if lines and not lines[-1] else lines

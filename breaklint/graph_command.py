@@ -80,7 +80,7 @@ def _graph_probes(request: GraphCommand) -> list[Probe]:
 
     from breaklint.dynamic.probes import find_probes
 
-    if request.probe_timeout <= 0:
+    if not request.probe_timeout > 0:  # NaN too
         raise ConfigError("--probe-timeout must be positive")
     if request.emit_backend is not None and not request.wraps:
         raise ConfigError("--emit-backend needs at least one --wrap NODE")

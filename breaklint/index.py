@@ -1380,6 +1380,8 @@ def _annotated_tensor(annotation: ast.expr | None) -> bool:
     name = dotted(container) if container is not None else None
     if name is not None and name.rpartition(".")[2].lower() in _CONTAINERS:
         return False
+    if name is not None and name.rpartition(".")[2] in ("TypeGuard", "TypeIs"):
+        return False  # a bool that narrows its argument to a tensor
     text = ast.unparse(annotation)
     return "Tensor" in text and "Callable" not in text
 

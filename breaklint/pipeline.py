@@ -128,9 +128,9 @@ def dynamic(
     from breaklint.dynamic.phase import run_dynamic
     from breaklint.dynamic.pool import DynamicError
 
-    if request.probe_timeout <= 0:
+    if not request.probe_timeout > 0:  # NaN too
         raise ConfigError("--probe-timeout must be positive")
-    if request.variant_budget < 0:
+    if not request.variant_budget >= 0:  # NaN too
         raise ConfigError("--variant-budget must be a number of seconds, or 0 for no limit")
     if request.probe_memory is not None and request.probe_memory < 0:
         raise ConfigError("--probe-memory must be a number of megabytes, or 0 for no limit")

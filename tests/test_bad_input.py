@@ -235,3 +235,45 @@ def test_the_compilers_warnings_about_user_code_are_not_printed(breaklint, write
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     strict = breaklint("warns.py", "--no-cache", "-q", env={"PYTHONWARNINGS": "error"})
     assert (strict.returncode, strict.stdout, strict.stderr) == (0, "", "")
+
+
+PROBES = """
+import torch
+
+
+def probe_scale():
+    return (lambda x: x * x.max().item(), (torch.ones(2),))
+"""
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("--probe-timeout", "--probe-timeout must be positive"),
+        ("--variant-budget", "--variant-budget must be a number of seconds, or 0 for no limit"),
+    ],
+)
+def test_nan_limit_is_refused(breaklint, write, option, message):
+    write("model.py", MODEL)
+    write("probes.py", PROBES)
+    result = breaklint("model.py", "--probes", "probes.py", option, "nan")
+    assert result.returncode == 2
+    assert result.stderr == f"breaklint: error: {message}\n"
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("seconds", ["inf", "1e300"])
+def test_unbounded_probe_timeout_runs_the_probes(breaklint, write, seconds):
+    """A limit past what select() takes (a time_t) waits in bounded steps, no OverflowError."""
+    pytest.importorskip("torch", reason="the probes run under Dynamo")
+    write("model.py", MODEL)
+    write("probes.py", PROBES)
+    result = concise(breaklint, "model.py", "--probes", "probes.py", "--probe-timeout", seconds)
+    assert "internal error" not in result.stderr
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "model.py:6:20: BL101 [error] `.item()` turns a tensor into a Python number: "
+        "Dynamo breaks the graph here",
+        "probes.py:5:27: BL900 [error] Dynamo broke the graph here (GB0124: Unsupported "
+        "Tensor.item() call with capture_scalar_outputs=False)",
+    ]

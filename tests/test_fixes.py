@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
+import subprocess
 
 import pytest
 
@@ -102,7 +104,7 @@ def test_diff_prints_the_fixes_and_writes_nothing(breaklint, write):
     assert result.stdout.splitlines()[:3] == [
         "--- a/model.py",
         "+++ b/model.py",
-        "@@ -8,14 +8,17 @@",
+        "@@ -8,13 +8,16 @@",
     ]
     added = [line for line in result.stdout.splitlines() if line.startswith("+ ")]
     assert added == [
@@ -123,6 +125,47 @@ def test_diff_prints_the_fixes_and_writes_nothing(breaklint, write):
         "Would fix 0 findings in 0 files.",
         "3 more unsafe fixes with `--unsafe-fixes` (`--diff --unsafe-fixes` shows them).",
     ]
+
+
+@pytest.mark.parametrize("end", ["\n", ""])
+def test_diff_of_a_fix_on_the_last_line_is_one_patch_applies(breaklint, tmp_path, end):
+    """No phantom line after the last one (it glued ` ` to the next file's `---`), and a
+    last line without an ending is marked so that `patch` rebuilds the fixed text exactly."""
+    source = (
+        "import torch\n\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
+        "        print(x)"
+    )
+    (tmp_path / "a.py").write_text(source + end, encoding="utf-8")
+    (tmp_path / "b.py").write_text(source + end, encoding="utf-8")
+    result = breaklint("a.py", "b.py", "--diff", "--unsafe-fixes")
+    marker = [] if end else ["\\ No newline at end of file"]
+    hunk = [
+        "@@ -3,4 +3,5 @@",
+        " ",
+        " class Model(torch.nn.Module):",
+        "     def forward(self, x):",
+        "-        print(x)",
+        *marker,
+        "+        if not torch.compiler.is_compiling():",
+        "+            print(x)",
+        *marker,
+    ]
+    assert result.stdout.splitlines() == [
+        *["--- a/a.py", "+++ b/a.py", *hunk],
+        *["--- a/b.py", "+++ b/b.py", *hunk],
+    ]
+    if shutil.which("patch") is None:
+        pytest.skip("needs GNU patch to apply the diff")
+    applied = subprocess.run(
+        ["patch", "-p1", "-s"], input=result.stdout, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    fixed = source.replace("        print(x)", PRINT_GUARDED) + end
+    assert (tmp_path / "a.py").read_text(encoding="utf-8") == fixed
+    assert (tmp_path / "b.py").read_text(encoding="utf-8") == fixed
+
+
+PRINT_GUARDED = "        if not torch.compiler.is_compiling():\n            print(x)"
 
 
 def test_fixes_keep_encoding_line_endings_tabs_mode_and_symlinks(breaklint, tmp_path):

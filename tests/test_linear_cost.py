@@ -105,3 +105,24 @@ def test_four_times_as_deep_an_expression_is_four_times_the_work(tmp_path):
     small, large = module("small.py", 100), module("large.py", 400)
     work = [_lines_executed(lambda path=path: _checked(path, every)) for path in (small, large)]
     assert work[1] / work[0] < 4.4
+
+
+def _chain(path: Path, calls: int) -> str:
+    """A compiled function that hands its tensor down `calls` functions, the last reading it."""
+    text = "import torch\n\n\n" + "".join(
+        f"def step_{n}(x):\n    return step_{n + 1}(x)\n\n\n" for n in range(calls)
+    )
+    text += f"def step_{calls}(x):\n    return x.item()\n\n\ncompiled = torch.compile(step_0)\n"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_four_times_as_long_a_chain_of_calls_is_four_times_the_work(tmp_path):
+    """Each function's parameters are looked up its callers (a sparse tensor passed on from
+    afar, `Analysis.sparse_somewhere`): once per parameter, not once per function below it."""
+    every = frozenset(all_rules())
+    _checked(_chain(tmp_path / "warm.py", 5), every)
+    small, large = _chain(tmp_path / "small.py", 100), _chain(tmp_path / "large.py", 400)
+    work = [_lines_executed(lambda path=path: _checked(path, every)) for path in (small, large)]
+    assert work[1] / work[0] < 4.4
+    assert [(f.code, f.line) for f in _checked(large, every)] == [("BL101", 1605)]

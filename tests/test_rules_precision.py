@@ -281,3 +281,73 @@ def test_a_module_level_constant_flag_decides_its_branch(
     findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1).findings
     line = source.splitlines().index("        print(x.shape)") + 1
     assert [(f.code, f.line) for f in findings] == [(code, line) for code in expected]
+
+
+TYPE_NARROWING = """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeGuard
+
+import torch
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
+
+
+def is_tensor(x: object) -> TypeIs[torch.Tensor]:
+    return isinstance(x, torch.Tensor)
+
+
+def is_tensor_guard(x: object) -> TypeGuard[torch.Tensor]:
+    return isinstance(x, torch.Tensor)
+
+
+def double(x):
+    if is_tensor(x):
+        x = x * 2
+    if is_tensor_guard(x):
+        x = x + 1
+    return x
+
+
+compiled = torch.compile(double)
+"""
+
+
+def test_a_type_narrowing_function_returns_a_bool_not_a_tensor(tmp_path: Path) -> None:
+    """`-> TypeIs[Tensor]` / `-> TypeGuard[Tensor]` return a bool about a tensor: a branch on
+    one is decided at trace time (Dynamo 2.13: one graph, no break)."""
+    path = tmp_path / "narrow.py"
+    path.write_text(TYPE_NARROWING, encoding="utf-8")
+    assert lint_paths([str(path)], Settings(root=tmp_path), jobs=1).findings == []
+    pytest.importorskip("torch", reason="Dynamo decides what breaks: needs torch")
+    from conftest import compile_and_count
+
+    assert compile_and_count(TYPE_NARROWING, "(double, (torch.ones(2),))") == (1, 0)
+
+
+LAMBDA_GENERATOR = """
+import torch
+
+
+def double(x):
+    values = lambda: (yield x)
+    return x * 2
+
+
+compiled = torch.compile(double)
+"""
+
+
+def test_a_yield_in_a_lambda_makes_the_lambda_a_generator_not_the_function(
+    tmp_path: Path,
+) -> None:
+    """BL801 is about the compiled function's own `yield`; a lambda's is the lambda's (Dynamo
+    2.13 makes the generator function and traces on: one graph, no break)."""
+    path = tmp_path / "lam.py"
+    path.write_text(LAMBDA_GENERATOR, encoding="utf-8")
+    assert lint_paths([str(path)], Settings(root=tmp_path), jobs=1).findings == []
+    pytest.importorskip("torch", reason="Dynamo decides what breaks: needs torch")
+    from conftest import compile_and_count
+
+    assert compile_and_count(LAMBDA_GENERATOR, "(double, (torch.ones(2),))") == (1, 0)

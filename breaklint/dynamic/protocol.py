@@ -67,14 +67,23 @@ def receive(descriptor: int, key: bytes, timeout_s: float | None = None) -> Mess
     return message
 
 
+_LONGEST_WAIT_S = 86400.0
+
+
 def read_exactly(descriptor: int, size: int, deadline: float | None = None) -> bytes:
     """`size` bytes; EOFError at the end of the stream, TimeoutError past `deadline`
     (time.monotonic)."""
     chunks, left = [], size
     while left:
-        if deadline is not None:
-            ready, _, _ = select.select([descriptor], [], [], max(0.0, deadline - time.monotonic()))
-            if not ready:
+        while deadline is not None:
+            # One wait is at most a day: select() rejects a longer one (`--probe-timeout inf`).
+            left_s = deadline - time.monotonic()
+            ready, _, _ = select.select(
+                [descriptor], [], [], min(max(0.0, left_s), _LONGEST_WAIT_S)
+            )
+            if ready:
+                break
+            if left_s <= _LONGEST_WAIT_S:
                 raise TimeoutError
         chunk = os.read(descriptor, min(left, 2**20))
         if not chunk:

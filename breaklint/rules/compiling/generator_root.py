@@ -67,12 +67,19 @@ compiled = torch.compile(halves)
     def __init__(self, context: RuleContext) -> None:
         super().__init__(context)
         self._generator = False  # whether the function itself yields
+        self._lambdas = 0  # lambdas around the node visited: a `yield` there is the lambda's
         # Calls in its body of project functions that certainly break inside (as `FrameSkip`
         # reads `FunctionFacts.breaking_calls`): Dynamo breaks at the call too.
         self._breaking_calls: list[ast.Call] = []
 
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self._lambdas += 1
+
+    def leave_Lambda(self, node: ast.Lambda) -> None:
+        self._lambdas -= 1
+
     def visit_Yield(self, node: ast.Yield | ast.YieldFrom) -> None:
-        if not self.context.facts.in_outer_function:
+        if self._lambdas or not self.context.facts.in_outer_function:
             return
         self._generator = True
         if self.context.root:
