@@ -6,13 +6,14 @@ test suite (the accuracy corpus, the knowledge tests and the rules' page example
 # checks, by the last part of their name (libraries name their helpers after them). False:
 # TorchScript's checks, which Dynamo folds to a constant, so `a if torch.jit.is_tracing() else b`
 # traces `b` only (tests/projects/false_findings runs both under Dynamo).
+COMPILING_CHECKS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling"})
+FALSE_WHILE_COMPILING = frozenset({"torch.jit.is_tracing", "torch.jit.is_scripting"})
+
 # nn.Module methods that return the module itself: `Model().eval()` is still that model, and
 # `Resample(1, 2).to(x)(x)` calls it (`torch.nn.Module.to` and the others `return self`).
 MODULE_RETURNS_SELF = frozenset(
     {"eval", "train", "to", "cpu", "cuda", "float", "double", "half", "bfloat16", "requires_grad_"}
 )
-COMPILING_CHECKS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling"})
-FALSE_WHILE_COMPILING = frozenset({"torch.jit.is_tracing", "torch.jit.is_scripting"})
 
 # torch context managers Dynamo 2.13 cannot enter while tracing, each checked under Dynamo by
 # tests/accuracy/contexts.py. Those it supports (no_grad, enable_grad, set_grad_enabled,
