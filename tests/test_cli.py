@@ -224,6 +224,8 @@ def test_rule_page_and_rule_list(breaklint):
         "## Fix 3",
         "## Fix 4",
         "## Fix 5",
+        "## Fix 6",
+        "## Fix 7",
         "## References",
     ]
     listing = breaklint("rules").stdout.splitlines()
