@@ -4,6 +4,7 @@ import ast
 import dataclasses
 import re
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
@@ -2133,5 +2134,10 @@ class NumberTestHooks:
     def visit_Assert(self, node: ast.Assert) -> None:
         self.checks.visit_Assert(node)
 
-    def _branch_fix(self, node: ast.If | ast.IfExp, test: ast.expr) -> Fix | None:
-        return number_test_fix(self.context, node, test, self.fix_applicability)
+
+def number_test_checks(context: RuleContext, applicability: Applicability | None) -> CheckReads:
+    """The `checks` of a rule with `NumberTestHooks`: its branch fix holds the context, not the
+    rule, so no reference cycle keeps each function's tree alive while the collector is off."""
+    return CheckReads(
+        context, applicability, partial(number_test_fix, context, applicability=applicability)
+    )

@@ -5,9 +5,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import CheckReads, NumberUses, NumberUsesHooks, offer, tensor_operands
+from breaklint.fixes import NumberUses, NumberUsesHooks, offer, tensor_operands
 from breaklint.rule import FixExample, Rule, RuleContext
-from breaklint.rules.control_flow.data_dependent_branch import NUMBER_TEST_REWRITES, NumberTestHooks
+from breaklint.rules.control_flow.data_dependent_branch import (
+    NUMBER_TEST_REWRITES,
+    NumberTestHooks,
+    number_test_checks,
+)
 from breaklint.syntax import excerpt
 
 if TYPE_CHECKING:
@@ -284,7 +288,7 @@ returned, passed to Python) no fix is offered: the hint says what to change.
         super().__init__(context)
         self._in_tensor_arithmetic: set[int] = set()  # calls whose number a tensor can be
         self.numbers = NumberUses(context)
-        self.checks = CheckReads(context, self.fix_applicability, self._branch_fix)
+        self.checks = number_test_checks(context, self.fix_applicability)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         operands = tensor_operands(self.context, node)
