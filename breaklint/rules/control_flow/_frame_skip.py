@@ -203,50 +203,67 @@ def skipped_both_ways(
     its first skipping break, its last line, and which nodes run under those branches
     (measured on 2.13: tests/projects/skip_both_ways). `skips`: the breaks that skip the frame
     where their branches are taken (`FrameSkip.skipped_in_branch`)."""
-    by_path: dict[Branches, list[Report]] = {}
-    for report in skips:
-        by_path.setdefault(paths.get(id(report.node), ()), []).append(report)
-    ifs = {id(node): node for node in iter_nodes(function) if isinstance(node, ast.If)}
-    found: list[tuple[Report, int, Callable[[ast.AST], bool]]] = []
-    firsts: dict[Branches, Report | None] = {}
+    search = _BothWays(function, skips, paths)
+    search.first_skip(())
+    for path in search.by_path:
+        for depth in range(1, len(path)):
+            search.first_skip(path[:depth])
+    return search.found
 
-    def inner(prefix: Branches) -> set[int]:
+
+class _BothWays:
+    """`skipped_both_ways`'s search, memoised by branch. A class rather than closures that
+    call each other: those would form a cycle holding the function's tree, which nothing
+    frees while the collector is paused (tests/test_memory.py)."""
+
+    def __init__(
+        self, function: ast.AST, skips: Sequence[Report], paths: Mapping[int, Branches]
+    ) -> None:
+        self.paths = paths
+        self.by_path: dict[Branches, list[Report]] = {}
+        for report in skips:
+            self.by_path.setdefault(paths.get(id(report.node), ()), []).append(report)
+        self.ifs = {id(node): node for node in iter_nodes(function) if isinstance(node, ast.If)}
+        self.found: list[tuple[Report, int, Callable[[ast.AST], bool]]] = []
+        self.firsts: dict[Branches, Report | None] = {}
+
+    def inner(self, prefix: Branches) -> set[int]:
         """The `if` statements (ids) right under the branch `prefix` that hold skips."""
         depth = len(prefix)
-        return {path[depth][0] for path in by_path if len(path) > depth and path[:depth] == prefix}
+        return {
+            path[depth][0] for path in self.by_path if len(path) > depth and path[:depth] == prefix
+        }
 
-    def first_skip(branch: Branches) -> Report | None:
+    def first_skip(self, branch: Branches) -> Report | None:
         """The first break that skips the frame on every way through `branch` (an `if`'s
         body or `else`): one right under it, or an `if` in it that skips both ways."""
-        if branch not in firsts:
-            candidates = list(by_path.get(branch, ()))
-            candidates += [first for key in inner(branch) if (first := both_ways(branch, key))]
-            firsts[branch] = min(candidates, key=line, default=None)
-        return firsts[branch]
+        if branch not in self.firsts:
+            candidates = list(self.by_path.get(branch, ()))
+            candidates += [
+                first for key in self.inner(branch) if (first := self.both_ways(branch, key))
+            ]
+            self.firsts[branch] = min(candidates, key=line, default=None)
+        return self.firsts[branch]
 
-    def both_ways(prefix: Branches, key: int) -> Report | None:
-        statement = ifs.get(key)
+    def both_ways(self, prefix: Branches, key: int) -> Report | None:
+        statement = self.ifs.get(key)
         if statement is None or not statement.orelse:
             return None
-        body, orelse = first_skip((*prefix, (key, 0))), first_skip((*prefix, (key, 1)))
+        body = self.first_skip((*prefix, (key, 0)))
+        orelse = self.first_skip((*prefix, (key, 1)))
         if body is None or orelse is None:
             return None
         first = min(body, orelse, key=line)
-        depth = len(prefix)
-        found.append(
-            (
-                first,
-                statement.end_lineno or statement.lineno,
-                lambda node: paths.get(id(node), ())[:depth] == prefix,
-            )
+        self.found.append(
+            (first, statement.end_lineno or statement.lineno, _under_prefix(self.paths, prefix))
         )
         return first
 
-    first_skip(())
-    for path in by_path:
-        for depth in range(1, len(path)):
-            first_skip(path[:depth])
-    return found
+
+def _under_prefix(paths: Mapping[int, Branches], prefix: Branches) -> Callable[[ast.AST], bool]:
+    """Which nodes run under the branches `prefix`."""
+    depth = len(prefix)
+    return lambda node: paths.get(id(node), ())[:depth] == prefix
 
 
 def under(first: Report, paths: Mapping[int, Branches]) -> Callable[[ast.AST], bool] | None:
