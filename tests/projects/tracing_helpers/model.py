@@ -1,6 +1,6 @@
 import torch
 from utils import tracing
-from utils.tracing import eager_mode, exporting, is_tracing
+from utils.tracing import eager_mode, exporting, is_tracing, on_host
 
 
 class Model(torch.nn.Module):
@@ -18,6 +18,8 @@ class Model(torch.nn.Module):
                 x = x + len(tracing.onnx_sizes(x))
             x = x + 1
         y = x.nonzero() if tracing.is_tracing() else x - 1
+        if on_host(x):
+            y = y + x.nonzero().sum()
         if y.sum() > 0:
             y = y + 1
         return y
