@@ -77,8 +77,8 @@ class FunctionInfo:
     # Calls as written whose truth makes every value it returns true (`return
     # torch.compiler.is_compiling() or is_jit_tracing()`): it is true whenever one of them is.
     true_when: tuple[str, ...] = ()
-    # What each value it returns is, as a test of calls (`_test_formula`): `return
-    # torch._C._get_tracing_state()` is "ctorch._C._get_tracing_state;", `return not
+    # What each value it returns is, as a test of calls with no arguments (`_test_formula`):
+    # `return torch._C._get_tracing_state()` is "ctorch._C._get_tracing_state;", `return not
     # is_tracing()` "!cis_tracing;"; () when a value is anything else. The project decides
     # from them what a call of it answers while Dynamo traces (`Project.compiling_answer`).
     returns_tests: tuple[str, ...] = ()
@@ -851,7 +851,7 @@ class _Indexer:
         formula = None
         if constant is None and not scan.nesting:
             formula = _test_formula(node.test, scan, set())
-            if formula is not None and "c" not in formula:
+            if "c" not in formula:
                 formula = None
         for field_name, dead_when in parts:
             dead = constant is not None and constant is dead_when
@@ -1441,43 +1441,42 @@ def _true_when(scan: _FunctionScan) -> tuple[str, ...]:
 
 
 def _returns_tests(scan: _FunctionScan) -> tuple[str, ...]:
-    """`FunctionInfo.returns_tests`."""
-    formulas = []
-    for value in scan.returns:
-        formula = _test_formula(value, scan, set())
-        if formula is None:
-            return ()
-        formulas.append(formula)
-    return tuple(dict.fromkeys(formulas))
+    """`FunctionInfo.returns_tests`: () unless every value is a test of checks, one a call."""
+    formulas = tuple(dict.fromkeys(_test_formula(value, scan, set()) for value in scan.returns))
+    if not formulas or "u" in formulas or not any("c" in formula for formula in formulas):
+        return ()
+    return formulas
 
 
-def _test_formula(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) -> str | None:
-    """A returned value as a test of calls, in prefix form: `c<callee>;` a call as written,
-    `!` not, `&<n>`/`|<n>` and/or of n operands, `k0`/`k1` a false/true constant; None for
-    any other value (a name follows its one assignment)."""
+def _test_formula(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) -> str:
+    """A value as a test of checks, in prefix form: `c<callee>;` a call as written with no
+    arguments (`is_tracing()`), `!` not, `&<n>`/`|<n>` and/or of n operands, `k0`/`k1` a
+    false/true constant, `u` anything else (a name follows its one assignment)."""
     kind = type(value)
     if kind is ast.Call:
         callee = dotted(value.func)  # type: ignore[union-attr]
-        return None if callee is None or ";" in callee else f"c{callee};"
+        if callee is None or value.args or value.keywords:  # type: ignore[union-attr]
+            return "u"
+        return f"c{callee};"
     if kind is ast.UnaryOp and type(value.op) is ast.Not:  # type: ignore[union-attr]
         inner = _test_formula(value.operand, scan, seen)  # type: ignore[union-attr]
-        return None if inner is None else f"!{inner}"
+        return "u" if inner == "u" else f"!{inner}"
     if kind is ast.BoolOp and len(value.values) <= 9:  # type: ignore[union-attr]
         operands = [_test_formula(v, scan, seen) for v in value.values]  # type: ignore[union-attr]
-        if None in operands:
-            return None
+        if all(operand == "u" for operand in operands):
+            return "u"
         mark = "|" if type(value.op) is ast.Or else "&"  # type: ignore[union-attr]
-        return f"{mark}{len(operands)}" + "".join(operands)  # type: ignore[arg-type]
+        return f"{mark}{len(operands)}" + "".join(operands)
     if kind is ast.Constant and type(value.value) is bool:  # type: ignore[union-attr]
         return f"k{int(value.value)}"  # type: ignore[union-attr]
     if kind is ast.Name and value.id not in seen:  # type: ignore[union-attr]
         name = value.id  # type: ignore[union-attr]
         bound = scan.assigned.get(name, [])
         if len(bound) != 1 or name in scan.may_turn_false or name in scan.parameters:
-            return None
+            return "u"
         seen.add(name)
         return _test_formula(bound[0], scan, seen)
-    return None
+    return "u"
 
 
 def _truth_terms(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) -> list[str]:

@@ -1485,6 +1485,8 @@ class Project:
             return self.compiling_answer(module, info, formula[at + 1 : end]), end + 1
         if mark == "k":
             return formula[at + 1] == "1", at + 2
+        if mark == "u":
+            return None, at + 1
         if mark == "!":
             inner, end = self._formula_answer(module, info, formula, at + 1)
             return (None if inner is None else not inner), end
