@@ -568,6 +568,7 @@ def _check_function(
             imports,
             root=function.root,
             guard_calls=frozenset(function.guard_calls),
+            false_calls=frozenset(function.false_calls),
             tensor_calls=frozenset(function.tensor_calls),
             used_as_tensors=used_as_tensors,
             used_as_sparse=used_as_sparse,

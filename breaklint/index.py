@@ -77,6 +77,15 @@ class FunctionInfo:
     # Calls as written whose truth makes every value it returns true (`return
     # torch.compiler.is_compiling() or is_jit_tracing()`): it is true whenever one of them is.
     true_when: tuple[str, ...] = ()
+    # What each value it returns is, as a test of calls with no arguments (`_test_formula`):
+    # `return torch._C._get_tracing_state()` is "ctorch._C._get_tracing_state;", `return not
+    # is_tracing()` "!cis_tracing;"; () when a value is anything else. The project decides
+    # from them what a call of it answers while Dynamo traces (`Project.compiling_answer`).
+    returns_tests: tuple[str, ...] = ()
+    # "callee\tguard\t..." for each call of a callee it makes only in branches whose tests
+    # only the project decides, with the guards of the branches around it (`_FunctionScan.
+    # guards`): the project drops a callee every call of which is dead (`Project.__init__`).
+    guarded_callees: tuple[str, ...] = ()
     returns_tensor: bool = False  # by its return annotation
     # The classes its return annotation names, as written (`-> Backend`, `-> "Backend"`, a
     # generic's `-> Handler[P, T]`, each of a union's), joined by `|`, where each is a plain
@@ -267,6 +276,19 @@ class _FunctionScan:
     # torch.compiler.is_compiling():`): its calls pass nothing and reach nothing, its
     # assignments bind nothing.
     dead: int = 0
+    # The tests of the enclosing branches only the project can decide (`if is_tracing():`,
+    # a project function), each "<answer that makes the branch dead><formula>" (see
+    # `_test_formula`); and, by callee, the guards of each of its calls under such tests (None
+    # once it is called under none).
+    guards: list[str] = field(default_factory=list)
+    guarded: dict[str, list[str] | None] = field(default_factory=dict)
+
+    def add_callee(self, callee: str) -> None:
+        self.callees.append(callee)
+        if not self.guards:
+            self.guarded[callee] = None
+        elif (known := self.guarded.setdefault(callee, [])) is not None:
+            known.append("\t".join(self.guards))
 
     def bind(self, name: str, summary: str, joins: bool = False) -> None:
         """`name` bound to what `summary` describes, here. In straight-line code the binding
@@ -481,6 +503,13 @@ class _Indexer:
                 dict.fromkeys(scan.callees if scan.yields else scan.blocked_callees)
             ),
             true_when=_true_when(scan),
+            returns_tests=_returns_tests(scan),
+            guarded_callees=tuple(
+                f"{callee}\t{guards}"
+                for callee, occurrences in scan.guarded.items()
+                if occurrences is not None
+                for guards in dict.fromkeys(occurrences)
+            ),
             returns_tensor=_annotated_tensor(node.returns),
             returns_class=_annotated_class(node.returns),
             abstract=_abstract(node, decorators),
@@ -515,7 +544,7 @@ class _Indexer:
                 # `self.ops[name](x)`: one of the callables the container holds
                 held = dotted(func.value)
                 if held is not None:
-                    scan.callees.append(f"{held}[]")
+                    scan.add_callee(f"{held}[]")
                     scan.calls.append(_call_summary(f"{held}[]", node, scan.reaching))
             elif callee is not None and _passes_to_project(callee, self._may_be_project):
                 scan.calls.append(_call_summary(callee, node, scan.reaching))
@@ -532,7 +561,7 @@ class _Indexer:
         if callee is not None:
             if scan is not None:
                 _note_growth(scan, callee, node)
-                scan.callees.append(callee)
+                scan.add_callee(callee)
                 if scan.blocked or on_object_made_here(callee) or _given_a_generator(node):
                     scan.blocked_callees.append(callee)
                 if callee == "setattr" and len(node.args) == 3:
@@ -612,7 +641,7 @@ class _Indexer:
             and type(value) is ast.Name
             and value.id == "self"
         ):
-            scan.callees.append(f"self.{node.attr}")  # a property's getter runs on a read
+            scan.add_callee(f"self.{node.attr}")  # a property's getter runs on a read
         self.scan(node)
 
     def visit_flow(self, node: ast.Return | ast.Assign | ast.AugAssign | ast.AnnAssign) -> None:
@@ -759,7 +788,7 @@ class _Indexer:
             if type(manager) is ast.Call:
                 callee = self._method_of_result(manager, "__enter__")
                 if callee is not None:
-                    scan.callees.append(callee)
+                    scan.add_callee(callee)
 
     def visit_lambda(self, node: ast.Lambda) -> None:
         self.scan_scope(node, ("args",), Scope.LAMBDA)
@@ -819,11 +848,21 @@ class _Indexer:
         scan = self.function
         assert scan is not None
         constant = tested_while_compiling(node.test)
+        formula = None
+        if constant is None and not scan.nesting:
+            formula = _test_formula(node.test, scan, set())
+            if "c" not in formula:
+                formula = None
         for field_name, dead_when in parts:
             dead = constant is not None and constant is dead_when
+            guarded = formula is not None and dead_when is not None
+            if guarded:
+                scan.guards.append(f"{int(bool(dead_when))}{formula}")
             scan.dead += dead
             self.scan_fields(node, (field_name,))
             scan.dead -= dead
+            if guarded:
+                scan.guards.pop()
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         """`torch.jit.is_tracing() and f(x)`: what follows an operand that decides the
@@ -1399,6 +1438,45 @@ def _true_when(scan: _FunctionScan) -> tuple[str, ...]:
             return ()
         terms.extend(found)
     return tuple(dict.fromkeys(terms))
+
+
+def _returns_tests(scan: _FunctionScan) -> tuple[str, ...]:
+    """`FunctionInfo.returns_tests`: () unless every value is a test of checks, one a call."""
+    formulas = tuple(dict.fromkeys(_test_formula(value, scan, set()) for value in scan.returns))
+    if not formulas or "u" in formulas or not any("c" in formula for formula in formulas):
+        return ()
+    return formulas
+
+
+def _test_formula(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) -> str:
+    """A value as a test of checks, in prefix form: `c<callee>;` a call as written with no
+    arguments (`is_tracing()`), `!` not, `&<n>`/`|<n>` and/or of n operands, `k0`/`k1` a
+    false/true constant, `u` anything else (a name follows its one assignment)."""
+    kind = type(value)
+    if kind is ast.Call:
+        callee = dotted(value.func)  # type: ignore[union-attr]
+        if callee is None or value.args or value.keywords:  # type: ignore[union-attr]
+            return "u"
+        return f"c{callee};"
+    if kind is ast.UnaryOp and type(value.op) is ast.Not:  # type: ignore[union-attr]
+        inner = _test_formula(value.operand, scan, seen)  # type: ignore[union-attr]
+        return "u" if inner == "u" else f"!{inner}"
+    if kind is ast.BoolOp and len(value.values) <= 9:  # type: ignore[union-attr]
+        operands = [_test_formula(v, scan, seen) for v in value.values]  # type: ignore[union-attr]
+        if all(operand == "u" for operand in operands):
+            return "u"
+        mark = "|" if type(value.op) is ast.Or else "&"  # type: ignore[union-attr]
+        return f"{mark}{len(operands)}" + "".join(operands)
+    if kind is ast.Constant and type(value.value) is bool:  # type: ignore[union-attr]
+        return f"k{int(value.value)}"  # type: ignore[union-attr]
+    if kind is ast.Name and value.id not in seen:  # type: ignore[union-attr]
+        name = value.id  # type: ignore[union-attr]
+        bound = scan.assigned.get(name, [])
+        if len(bound) != 1 or name in scan.may_turn_false or name in scan.parameters:
+            return "u"
+        seen.add(name)
+        return _test_formula(bound[0], scan, seen)
+    return "u"
 
 
 def _truth_terms(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) -> list[str]:

@@ -32,6 +32,7 @@ from breaklint.knowledge.curated import (
     AUTOGRAD_FUNCTION_TRACED,
     CACHED_PROPERTY,
     COMPILING_CHECKS,
+    FALSE_WHILE_COMPILING,
     SUBCLASSED_CONTEXT_MANAGERS_SKIPPED,
     TYPED_DICTS,
     UNCALLABLE_SUBCLASSED,
@@ -89,6 +90,7 @@ class ScopedFunction:
     # the outer body runs once, when the class is made. None: the whole function.
     inner_only: tuple[str, ...] | None = None
     guard_calls: tuple[str, ...] = ()  # callees as written that are true while compiling
+    false_calls: tuple[str, ...] = ()  # and those that are false (`Project.compiling_answer`)
     tensor_calls: tuple[str, ...] = ()  # callees as written that return tensors
     # `self.<name>` reads as written that run a `functools.cached_property` getter of a class
     # whose instances compiled code makes: each new instance computes it while compiling.
@@ -198,6 +200,7 @@ class Project:
         self._methods: dict[tuple[str, str, str], DefinitionRef | None] = {}
         self._is_module_class: dict[DefinitionRef, bool] = {}
         self._is_guard: dict[DefinitionRef, bool] = {}
+        self._answers: dict[DefinitionRef, bool | None] = {}
         self._redefinitions: dict[str, dict[str, list[str]]] = {}  # per module, by first key
         self._lookups: dict[tuple[str | None, str], DefinitionRef | None] = {}
         # Per module, the modules its `from other import *` imports name, in order: a star
@@ -225,6 +228,40 @@ class Project:
         self._finding: dict[tuple[object, ...], int] = {}
         self._cycle_to = _NO_CYCLE
         self._provisional: list[tuple[dict[tuple[object, ...], Any], tuple[object, ...]]] = []
+        self._drop_dead_callees()
+
+    def _drop_dead_callees(self) -> None:
+        """Forget the calls a function makes only in branches Dynamo never takes, which only
+        the project decides (`if is_tracing():` of a helper returning
+        `torch._C._get_tracing_state()`): they reach nothing and pass nothing. The indexes are
+        copied, not changed: the cache keeps what each file says alone."""
+        for module, index in list(self.by_module.items()):
+            dropped = {}
+            for qualname, info in index.functions.items():
+                if not info.guarded_callees:
+                    continue
+                live: set[str] = set()
+                guarded: set[str] = set()
+                for entry in info.guarded_callees:
+                    callee, *guards = entry.split("\t")
+                    guarded.add(callee)
+                    if not any(self._dead_guard(module, info, guard) for guard in guards):
+                        live.add(callee)
+                dead = guarded - live
+                if dead:
+                    dropped[qualname] = replace(
+                        info,
+                        callees=tuple(c for c in info.callees if c not in dead),
+                        blocked_callees=tuple(c for c in info.blocked_callees if c not in dead),
+                        calls=tuple(c for c in info.calls if c.partition(" ")[0] not in dead),
+                    )
+            if dropped:
+                self.by_module[module] = replace(index, functions={**index.functions, **dropped})
+
+    def _dead_guard(self, module: str, info: FunctionInfo, guard: str) -> bool:
+        """Whether a guard of `FunctionInfo.guarded_callees` rules its branch out."""
+        answer = self._formula_answer(module, info, guard[1:], 0)[0]
+        return answer is not None and answer is (guard[0] == "1")
 
     def lookup(
         self, dotted: str, importer: str | None, searched_from: str | None = None
@@ -1409,6 +1446,59 @@ class Project:
             self._is_guard[ref] = known
         return known
 
+    def compiling_answer(self, module: str, caller: FunctionInfo, callee: str) -> bool | None:
+        """What calling `callee` (as written in `caller`) returns while Dynamo traces, as a
+        truth: True for torch's compiling checks, False for the checks Dynamo folds to a false
+        constant (`torch._C._get_tracing_state()`), and for a project function whose every
+        return is one of them, through `not`, `and`, `or` and other such functions; None when
+        values decide it."""
+        callee = _strip_call(callee)
+        resolved = expand_import(callee, caller.import_table(self.by_module[module].imports))
+        if resolved in FALSE_WHILE_COMPILING:
+            return False
+        if resolved.startswith("torch.") and resolved.rpartition(".")[2] in COMPILING_CHECKS:
+            return True
+        ref = self.resolve_callee(module, caller, callee)
+        if ref is None:
+            return None
+        if ref in self._answers:
+            return self._answers[ref]
+        self._answers[ref] = None  # cycle guard
+        info = self.function(ref)
+        assert info is not None
+        formulas = info.returns_tests
+        answers = {self._formula_answer(ref.module, info, f, 0)[0] for f in formulas}
+        # Only constants (`return False`): a stub, or a default that subclasses override.
+        checks = any("c" in formula for formula in formulas)
+        known = answers.pop() if len(answers) == 1 and checks else None
+        self._answers[ref] = known
+        return known
+
+    def _formula_answer(
+        self, module: str, info: FunctionInfo, formula: str, at: int
+    ) -> tuple[bool | None, int]:
+        """The truth of the test `formula` (`FunctionInfo.returns_tests`) starting at `at`
+        while Dynamo traces, and where it ends."""
+        mark = formula[at]
+        if mark == "c":
+            end = formula.index(";", at)
+            return self.compiling_answer(module, info, formula[at + 1 : end]), end + 1
+        if mark == "k":
+            return formula[at + 1] == "1", at + 2
+        if mark == "u":
+            return None, at + 1
+        if mark == "!":
+            inner, end = self._formula_answer(module, info, formula, at + 1)
+            return (None if inner is None else not inner), end
+        deciding = mark == "|"  # the operand value that decides `or`; `and` stops at False
+        values, end = [], at + 2
+        for _ in range(int(formula[at + 1])):
+            value, end = self._formula_answer(module, info, formula, end)
+            values.append(value)
+        if deciding in values:
+            return deciding, end
+        return (not deciding if all(v is not None for v in values) else None), end
+
     def returns_tensor(self, module: str, caller: FunctionInfo, callee: str) -> bool:
         ref = self.resolve_callee(module, caller, callee)
         info = None if ref is None else self.function(ref)
@@ -1540,9 +1630,19 @@ def held_values(summary: str) -> list[tuple[str, str]]:
 
 
 def _calls_that(
-    test: Callable[[str, FunctionInfo, str], bool], module: str, info: FunctionInfo
+    test: Callable[..., bool], module: str, info: FunctionInfo, *before: object
 ) -> tuple[str, ...]:
-    return tuple(callee for callee in info.callees if test(module, info, callee))
+    return tuple(callee for callee in info.callees if test(*before, module, info, callee))
+
+
+def _true_while_compiling(project: Project, module: str, info: FunctionInfo, callee: str) -> bool:
+    return project.is_guard(module, info, callee) or bool(
+        project.compiling_answer(module, info, callee)
+    )
+
+
+def _false_while_compiling(project: Project, module: str, info: FunctionInfo, callee: str) -> bool:
+    return project.compiling_answer(module, info, callee) is False
 
 
 def _cached_reads(
@@ -1671,7 +1771,8 @@ def compile_scope(
                 root=ref in root_refs,
                 disabled_calls=disabled,
                 inner_only=inner.get(ref),
-                guard_calls=_calls_that(project.is_guard, module, info),
+                guard_calls=_calls_that(_true_while_compiling, module, info, project),
+                false_calls=_calls_that(_false_while_compiling, module, info, project),
                 tensor_calls=_calls_that(project.returns_tensor, module, info),
                 cached_reads=_cached_reads(project, scopes, ref, info),
                 registrations=tuple(registrations.get(ref, ())),

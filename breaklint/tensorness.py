@@ -61,6 +61,7 @@ class FunctionFacts(Visitor):
         *,
         root: bool,
         guard_calls: frozenset[str] = frozenset(),
+        false_calls: frozenset[str] = frozenset(),
         tensor_calls: frozenset[str] = frozenset(),
         used_as_tensors: frozenset[str] = frozenset(),
         used_as_sparse: frozenset[str] = frozenset(),
@@ -113,6 +114,7 @@ class FunctionFacts(Visitor):
         self.eager_call = eager_call  # `ScopedFunction.eager_call`
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
+        self.false_calls = false_calls  # and those false while compiling
         self.tensor_calls = tensor_calls  # project functions that return tensors, as written
         self.used_as_tensors = used_as_tensors  # see `names_used_as_tensors`
         self.used_as_sparse = used_as_sparse  # see `names_used_as_sparse`
@@ -376,8 +378,11 @@ class FunctionFacts(Visitor):
             return known
         if not isinstance(test, ast.Call):
             return None
-        if dotted(test.func) in self.guard_calls:
+        written = dotted(test.func)
+        if written in self.guard_calls:
             return True
+        if written in self.false_calls:
+            return False
         name = self.resolve(test.func)
         if name is None:
             return None

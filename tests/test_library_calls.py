@@ -307,3 +307,40 @@ def test_dynamo_breaks_at_a_library_context_manager_entered(tmp_path: Path) -> N
     project = _library_project(tmp_path, "sharelib", SHARING_LIBRARY, SHARING_MODEL)
     assert [finding[1:4] for finding in lint(project, "--no-cache")] == [(8, "BL516", "warning")]
     assert probed(project) == [(8, "BL516", "confirmed")]
+
+
+TRACING_LIBRARY = """
+import torch
+
+
+def _is_tracing():
+    return torch._C._get_tracing_state()
+
+
+def exporting():
+    return torch.jit.is_scripting() or _is_tracing()
+"""
+
+TRACING_MODEL = """import torch
+
+import tracelib
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        if tracelib.exporting():
+            x = x.nonzero()
+        return x * 2
+"""
+
+
+def test_a_library_helper_false_while_compiling_rules_its_branch_out(tmp_path: Path) -> None:
+    """`if tracelib.exporting():` of a library helper whose every return is false while Dynamo
+    traces (`torch.jit.is_scripting() or _is_tracing()`, torchvision's `_is_tracing`): followed,
+    the branch is dead (tests/projects/tracing_helpers has Dynamo agree); not followed, the
+    helper may answer anything."""
+    project = _library_project(tmp_path, "tracelib", TRACING_LIBRARY, TRACING_MODEL)
+    assert lint(project, "--no-cache") == []
+    assert [finding[1:4] for finding in lint(project, "--no-cache", follow=False)] == [
+        (9, "BL301", "warning")
+    ]

@@ -159,6 +159,11 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   own parameter passed on) decides `if strict and ...`, `if not exact:` and the `and` after
   a flag that is true, as Dynamo does; a flag the callers disagree on decides nothing, nor
   does a return under another `if` end the function (mechanism 1);
+- tracing_helpers: project helpers whose every return is False while Dynamo traces
+  (`torch._C._get_tracing_state()`, a wrapper of it, `not` of one, `or` with
+  `torch.jit.is_scripting()`) decide their callers' `if`s, `not`, `and` and `or`, as torch's
+  own checks do: no finding in the dead branches, nor in a function only they call; not one
+  that returns something else on another path (mechanism 1);
 - annotated_inputs: a helper's parameter annotated as a tensor holds one for certain where
   a compile root passes it an unannotated input (only guessed to be a tensor), and hands a
   tensor on to the helpers it calls (mechanism 2);
@@ -604,6 +609,14 @@ EXPECTED = {
         ("timing/spans.py", 9, "BL201", "error"),
         ("timing/spans.py", 11, "BL102", "error"),
         # (not `elif clip > 0.0`, past `if isinstance(clip, torch.Tensor)`: a Python number)
+    ],
+    "tracing_helpers": [
+        # (none under `if is_tracing():`, `not eager_mode()`, `exporting() and ...`,
+        # `eager_mode() or ...`, nor in `onnx_sizes`, called only there: helpers returning
+        # `torch._C._get_tracing_state()`, two levels deep, are False while Dynamo traces)
+        # `on_host` returns the tracer's state on one path only: values decide its `if`
+        ("model.py", 22, "BL301", "warning"),
+        ("model.py", 23, "BL201", "error"),
     ],
     "constant_flags": [
         # (not `if strict and channels:`, nor `print` under `if strict:` in the helper it
@@ -1594,6 +1607,7 @@ _DYNAMO_RUNS = {
     "false_findings": "from model import Decoder as M; m, args = M(), "
     "(torch.randn(2, 4), torch.randn(2, 8))",
     "held_objects": "from run import build; m, args = build(), (torch.randn(4),)",
+    "tracing_helpers": "from model import Model as M; m, args = M(), (torch.randn(2, 3),)",
     "tensor_flow": "from model import Encoder as M; m, args = M(), "
     "(torch.randn(4, 3), torch.ones(4) > 0, torch.randn(4, 2))",
 }

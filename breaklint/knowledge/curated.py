@@ -7,7 +7,12 @@ test suite (the accuracy corpus, the knowledge tests and the rules' page example
 # TorchScript's checks, which Dynamo folds to a constant, so `a if torch.jit.is_tracing() else b`
 # traces `b` only (tests/projects/false_findings runs both under Dynamo).
 COMPILING_CHECKS = frozenset({"is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling"})
-FALSE_WHILE_COMPILING = frozenset({"torch.jit.is_tracing", "torch.jit.is_scripting"})
+# `torch._C._get_tracing_state()` (the tracer's state, which torchvision's and pyro's
+# `_is_tracing` helpers return) is None while Dynamo traces: Dynamo folds it to that constant
+# (tests/projects/tracing_helpers).
+FALSE_WHILE_COMPILING = frozenset(
+    {"torch.jit.is_tracing", "torch.jit.is_scripting", "torch._C._get_tracing_state"}
+)
 
 # nn.Module methods that return the module itself: `Model().eval()` is still that model, and
 # `Resample(1, 2).to(x)(x)` calls it (`torch.nn.Module.to` and the others `return self`).
