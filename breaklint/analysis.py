@@ -605,6 +605,9 @@ class Analysis:
             return self._call(function, node[1])
         if mark == "o":
             return operate(self.evaluate(function, node[1]), self.evaluate(function, node[2]))
+        if mark == "a":  # `&`, `|`, `^`: a mask with a mask, or with a Python bool, is one
+            left, right = self.evaluate(function, node[1]), self.evaluate(function, node[2])
+            return "B" if "B" in (left, right) else operate(left, right)
         if mark == "b":
             return compared(self.evaluate(function, node[1]), self.evaluate(function, node[2]))
         if mark == "j":
@@ -781,7 +784,8 @@ def _torch_result(name: str) -> str:
         return "T"
     if name.startswith(PYTHON_TORCH_PREFIXES) or name.rpartition(".")[2][:1].isupper():
         return "P" if not name.endswith("Tensor") else "T"
-    return "T"
+    # `torch.any(...)`, `torch.isnan(x)`: a boolean tensor, as the same methods give
+    return "B" if name.rpartition(".")[2] in MASK_METHODS else "T"
 
 
 def _kind_name(value: Value) -> str | None:
