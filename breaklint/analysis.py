@@ -43,6 +43,7 @@ from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.curated import (
     HELD_OBJECT_METHOD_NAMES,
     OPTIMIZER_MODULE,
+    REGEX_PATTERN_MAKER,
     TRACED_DRAW_METHODS,
     UNTRACEABLE_OBJECT_METHODS,
 )
@@ -857,6 +858,7 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
             if made is not None and (
                 made in UNTRACEABLE_OBJECT_METHODS
                 or made in TRACED_DRAW_METHODS
+                or made == REGEX_PATTERN_MAKER
                 or made.startswith(OPTIMIZER_MODULE)
             ):
                 held_objects.append(f"{head}={made}")

@@ -271,6 +271,9 @@ Each asserts the exact findings; where Dynamo can run the project, it confirms t
 - returned_masks: a boolean tensor a helper of another module returns (`torch.any(...)`,
   `torch.isfinite(x)`, masks joined by `|` and `~`) read as an index by its caller
   (mechanism 2);
+- regex_matches: a regular-expression match's `groupdict()`, the match made by a pattern
+  `re.compile` made at module level or in the function, or by `re.fullmatch`; not
+  `match.group(...)`, nor a method of the same name on a project object (mechanism 4);
 - formatted_asserts: an `assert` on a tensor's value whose message is made at run time (an
   f-string, a `%` format) breaks, in a loop skipping the frame; the same test with a constant
   message does not, nor does one on a shape (mechanism 4);
@@ -912,6 +915,11 @@ EXPECTED = {
         ("pairs/masks.py", 11, "BL302", "error"),
         ("pairs/masks.py", 11, "BL302", "error"),
     ],
+    "regex_matches": [
+        ("versions/parse.py", 8, "BL501", "error"),  # `SEMVER.match(version)`, module level
+        ("versions/parse.py", 15, "BL501", "error"),  # `pattern.search(...)`, a local pattern
+        ("versions/parse.py", 20, "BL501", "error"),  # `re.fullmatch(...)`
+    ],
     "formatted_asserts": [
         # `assert data_range[0] <= t.min(), f"..."` in a loop over the tensors
         ("checks/inputs.py", 9, "BL201", "error"),
@@ -1404,6 +1412,12 @@ def test_dynamo_reads_the_value_of_a_0_dim_index(tmp_path: Path) -> None:
 def test_dynamo_breaks_where_a_mask_a_helper_returns_is_an_index(tmp_path: Path) -> None:
     assert probed_findings("returned_masks", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["returned_masks"]
+    ]
+
+
+def test_dynamo_breaks_at_a_regex_matchs_groupdict_and_nowhere_else(tmp_path: Path) -> None:
+    assert probed_findings("regex_matches", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["regex_matches"]
     ]
 
 
