@@ -274,6 +274,8 @@ Each asserts the exact findings; where Dynamo can run the project, it confirms t
 - regex_matches: a regular-expression match's `groupdict()`, the match made by a pattern
   `re.compile` made at module level or in the function, or by `re.fullmatch`; not
   `match.group(...)`, nor a method of the same name on a project object (mechanism 4);
+- numpy_truths: numpy results joined by `or` (`np.any(low != 0) or np.any(high != 255)`):
+  Python reads the first one's truth, and a branch the value it picked (mechanism 4);
 - formatted_asserts: an `assert` on a tensor's value whose message is made at run time (an
   f-string, a `%` format) breaks, in a loop skipping the frame; the same test with a constant
   message does not, nor does one on a shape (mechanism 4);
@@ -920,6 +922,12 @@ EXPECTED = {
         ("versions/parse.py", 15, "BL501", "error"),  # `pattern.search(...)`, a local pattern
         ("versions/parse.py", 20, "BL501", "error"),  # `re.fullmatch(...)`
     ],
+    "numpy_truths": [
+        # `incorrect_bounds = np.any(space.low != 0) or np.any(space.high != 255)`
+        ("spaces/checks.py", 7, "BL601", "error"),
+        # `if check_bounds and incorrect_bounds:`, after a trace-time test
+        ("spaces/checks.py", 8, "BL601", "warning"),
+    ],
     "formatted_asserts": [
         # `assert data_range[0] <= t.min(), f"..."` in a loop over the tensors
         ("checks/inputs.py", 9, "BL201", "error"),
@@ -1418,6 +1426,12 @@ def test_dynamo_breaks_where_a_mask_a_helper_returns_is_an_index(tmp_path: Path)
 def test_dynamo_breaks_at_a_regex_matchs_groupdict_and_nowhere_else(tmp_path: Path) -> None:
     assert probed_findings("regex_matches", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["regex_matches"]
+    ]
+
+
+def test_dynamo_breaks_where_python_reads_the_truth_of_a_numpy_result(tmp_path: Path) -> None:
+    assert probed_findings("numpy_truths", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["numpy_truths"]
     ]
 
 
