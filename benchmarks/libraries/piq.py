@@ -1,13 +1,13 @@
 """piq (image-quality metrics), on random images from `torch.rand` and random feature vectors
 from `torch.randn` (nothing is downloaded: no metric that needs pretrained network weights).
 Full-reference metrics as a training loop or an evaluation calls them, `metric(x, y)` on a batch
-of distorted and reference images with their input validation: SSIM (and on complex-valued
-images), multi-scale SSIM, PSNR, gradient magnitude similarity
-deviation (single and multi scale), feature similarity (phase congruency over log-Gabor
-filters), visual information fidelity, visual saliency, mean deviation similarity and Haar
-wavelet similarity indices; total variation; a metric as a
-loss module (the training use); and the distribution metrics on precomputed features (FID,
-KID)."""
+of distorted and reference images, with their input validation: SSIM (also on complex-valued
+images), multi-scale SSIM, PSNR, gradient magnitude similarity deviation (single and multi
+scale), feature similarity (phase congruency over log-Gabor filters), visual information
+fidelity, visual saliency, mean deviation similarity and Haar wavelet similarity indices;
+total variation; a metric as a loss module (the training use); and the distribution metrics
+on precomputed features (FID, KID).
+"""
 
 import piq
 import torch

@@ -1,13 +1,13 @@
 """pytorch-metric-learning (deep metric learning: losses, miners, distances, reducers), on a
-batch of random embeddings from `torch.randn` and shuffled class labels (every class
-in every batch)
-(nothing is downloaded). Losses as a training step calls them, `loss(embeddings, labels)`,
-some with the tuples a miner mined from the same batch: pair and triplet losses (contrastive,
-triplet margin with a cosine distance, multi-similarity), softmax losses with learned class
-weights (ArcFace, SoftTriple), proxy losses, NT-Xent and
-SupCon (self-supervised and supervised contrastive), FastAP (histogram binning), a cross-batch
-memory queue, the self-supervised wrapper; and miners on their own (batch hard, multi-similarity,
-distance weighted)."""
+batch of random embeddings from `torch.randn` with shuffled class labels (every class in every
+batch; nothing is downloaded). Losses as a training step calls them, `loss(embeddings,
+labels)`, some with the tuples a miner mined from the same batch: pair and triplet losses
+(contrastive, triplet margin with a cosine distance, multi-similarity), softmax losses with
+learned class weights (ArcFace, SoftTriple), a proxy loss (ProxyAnchor), NT-Xent and SupCon
+(self-supervised and supervised contrastive), FastAP (histogram binning), a cross-batch memory
+queue, the self-supervised wrapper; and miners on their own (batch hard, multi-similarity,
+distance weighted).
+"""
 
 import torch
 from pytorch_metric_learning import distances, losses, miners, reducers
