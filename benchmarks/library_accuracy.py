@@ -59,7 +59,9 @@ round's monai, torchmetrics (with lightning-utilities) and pyro-ppl (with pyro-a
 else that is not already there. Of the seventh round's, botorch needs its small helpers
 (pyre-extensions, multipledispatch, threadpoolctl), neuraloperator tensorly and tensorly-torch
 (its other declared dependencies serve only its training scripts and data loaders), fair-esm
-nothing, peft psutil (all in the extra).
+nothing, peft psutil (all in the extra). Of the eighth round's, stable-baselines3 needs gymnasium
+(with cloudpickle and farama-notifications), pytorch-metric-learning nothing new (it imports
+scikit-learn only in its accuracy calculator and testers), piq torchvision's pure-Python parts.
 """
 
 from __future__ import annotations
@@ -131,6 +133,12 @@ LIBRARIES = {
     # adapters injected into transformers models are held out.
     "botorch": "tuning",
     "neuraloperator": "tuning",
+    # An eighth round, to the tuning half only (session 21), measured before any change made for
+    # them: reinforcement learning policies over gymnasium spaces, metric learning losses and
+    # miners (masks, index tuples), image-quality metrics (input validation, filters, FFTs).
+    "stable-baselines3": "tuning",
+    "pytorch-metric-learning": "tuning",
+    "piq": "tuning",
     "timm": "heldout",
     "openai-whisper": "heldout",
     "denoising-diffusion-pytorch": "heldout",

@@ -43,6 +43,7 @@ from breaklint.knowledge.answers import TENSOR_METHOD_NAMES
 from breaklint.knowledge.curated import (
     HELD_OBJECT_METHOD_NAMES,
     OPTIMIZER_MODULE,
+    REGEX_PATTERN_MAKER,
     TRACED_DRAW_METHODS,
     UNTRACEABLE_OBJECT_METHODS,
 )
@@ -605,6 +606,9 @@ class Analysis:
             return self._call(function, node[1])
         if mark == "o":
             return operate(self.evaluate(function, node[1]), self.evaluate(function, node[2]))
+        if mark == "a":  # `&`, `|`, `^`: a mask with a mask, or with a Python bool, is one
+            left, right = self.evaluate(function, node[1]), self.evaluate(function, node[2])
+            return "B" if "B" in (left, right) else operate(left, right)
         if mark == "b":
             return compared(self.evaluate(function, node[1]), self.evaluate(function, node[2]))
         if mark == "j":
@@ -781,7 +785,8 @@ def _torch_result(name: str) -> str:
         return "T"
     if name.startswith(PYTHON_TORCH_PREFIXES) or name.rpartition(".")[2][:1].isupper():
         return "P" if not name.endswith("Tensor") else "T"
-    return "T"
+    # `torch.any(...)`, `torch.isnan(x)`: a boolean tensor, as the same methods give
+    return "B" if name.rpartition(".")[2] in MASK_METHODS else "T"
 
 
 def _kind_name(value: Value) -> str | None:
@@ -853,6 +858,7 @@ def _with_facts(analysis: Analysis, ref: DefinitionRef, scoped: ScopedFunction) 
             if made is not None and (
                 made in UNTRACEABLE_OBJECT_METHODS
                 or made in TRACED_DRAW_METHODS
+                or made == REGEX_PATTERN_MAKER
                 or made.startswith(OPTIMIZER_MODULE)
             ):
                 held_objects.append(f"{head}={made}")

@@ -1018,7 +1018,9 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
         return f"{mark}{summarise(node.value, names, deeper)}"
     if kind is ast.BinOp:
         assert isinstance(node, ast.BinOp)
-        return f"o{summarise(node.left, names, deeper)}{summarise(node.right, names, deeper)}"
+        # `a`: `&`, `|` and `^`, which keep a mask one (`keep | ~seen`); `o`: the others.
+        mark = "a" if type(node.op) in _MASK_OPERATORS else "o"
+        return f"{mark}{summarise(node.left, names, deeper)}{summarise(node.right, names, deeper)}"
     if kind is ast.UnaryOp:
         assert isinstance(node, ast.UnaryOp)
         if type(node.op) is ast.Not:
@@ -1073,6 +1075,9 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
 
 # Calls that make a tensor of the dtype they are given: a boolean one is a mask.
 _DTYPE_GIVEN = TENSOR_FACTORIES | {"to", "new_zeros", "new_ones", "new_full", "new_empty"}
+
+
+_MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)
 
 
 def _makes_mask(callee: str, node: ast.Call) -> bool:
@@ -1136,7 +1141,7 @@ def _decode(text: str, at: int) -> tuple[Node, int]:
     if mark in "islr":
         inner, end = _decode(text, at + 1)
         return (mark, inner), end
-    if mark in "ojb":
+    if mark in "ojba":
         left, middle = _decode(text, at + 1)
         right, end = _decode(text, middle)
         return (mark, left, right), end

@@ -273,6 +273,17 @@ Each asserts the exact findings; where Dynamo can run the project, it confirms t
 - sliced_repeats: `found["splits"][1:] - found["splits"][:-1]` is an array (lists have no
   `-`), also where the dict was made empty and filled under an `if`: its
   `repeat_interleave` repeats are a tensor (mechanism 2);
+- returned_masks: a boolean tensor a helper of another module returns (`torch.any(...)`,
+  `torch.isfinite(x)`, masks joined by `|` and `~`) read as an index by its caller
+  (mechanism 2);
+- regex_matches: a regular-expression match's `groupdict()`, the match made by a pattern
+  `re.compile` made at module level or in the function, or by `re.fullmatch`; not
+  `match.group(...)`, nor a method of the same name on a project object (mechanism 4);
+- numpy_truths: numpy results joined by `or` (`np.any(low != 0) or np.any(high != 255)`):
+  Python reads the first one's truth, and a branch the value it picked (mechanism 4);
+- formatted_asserts: an `assert` on a tensor's value whose message is made at run time (an
+  f-string, a `%` format) breaks, in a loop skipping the frame; the same test with a constant
+  message does not, nor does one on a shape (mechanism 4);
 """
 
 from __future__ import annotations
@@ -908,6 +919,35 @@ EXPECTED = {
         # not `prepare_plain` (`Plain` holds values), nor `prepare_unchecked` (no break)
         ("solvers/checks.py", 14, "BL209", "error"),
     ],
+    "returned_masks": [
+        # `anchors[keep]`, `positives[keep]`: `kept | ~found`, `found` a `torch.any(...)`
+        ("model.py", 15, "BL302", "error"),
+        ("model.py", 16, "BL302", "error"),
+        ("model.py", 18, "BL302", "error"),  # `positives[near]`, `near` a `torch.any(...)`
+        ("model.py", 20, "BL302", "error"),  # `anchors[rows]`, `rows` a `torch.isfinite(x)`
+        ("pairs/masks.py", 11, "BL301", "error"),
+        ("pairs/masks.py", 11, "BL302", "error"),
+        ("pairs/masks.py", 11, "BL302", "error"),
+        ("pairs/masks.py", 11, "BL302", "error"),
+    ],
+    "regex_matches": [
+        ("versions/parse.py", 8, "BL501", "error"),  # `SEMVER.match(version)`, module level
+        ("versions/parse.py", 15, "BL501", "error"),  # `pattern.search(...)`, a local pattern
+        ("versions/parse.py", 20, "BL501", "error"),  # `re.fullmatch(...)`
+    ],
+    "numpy_truths": [
+        # `incorrect_bounds = np.any(space.low != 0) or np.any(space.high != 255)`
+        ("spaces/checks.py", 7, "BL601", "error"),
+        # `if check_bounds and incorrect_bounds:`, after a trace-time test
+        ("spaces/checks.py", 8, "BL601", "warning"),
+    ],
+    "formatted_asserts": [
+        # `assert data_range[0] <= t.min(), f"..."` in a loop over the tensors
+        ("checks/inputs.py", 9, "BL201", "error"),
+        ("checks/inputs.py", 9, "BL202", "error"),
+        # `assert x.min() > 0, "%s must be positive" % name`; not `assert ..., "constant"`
+        ("checks/inputs.py", 17, "BL201", "error"),
+    ],
     "sliced_repeats": [
         # `counts = found["splits"][1:] - found["splits"][:-1]`, `found` made as `{}`
         ("graphs/transform.py", 6, "BL303", "error"),
@@ -1387,6 +1427,30 @@ def test_dynamo_confirms_the_untraceable_object_methods(tmp_path: Path) -> None:
 def test_dynamo_reads_the_value_of_a_0_dim_index(tmp_path: Path) -> None:
     assert probed_findings("element_indices", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["element_indices"]
+    ]
+
+
+def test_dynamo_breaks_where_a_mask_a_helper_returns_is_an_index(tmp_path: Path) -> None:
+    assert probed_findings("returned_masks", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["returned_masks"]
+    ]
+
+
+def test_dynamo_breaks_at_a_regex_matchs_groupdict_and_nowhere_else(tmp_path: Path) -> None:
+    assert probed_findings("regex_matches", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["regex_matches"]
+    ]
+
+
+def test_dynamo_breaks_where_python_reads_the_truth_of_a_numpy_result(tmp_path: Path) -> None:
+    assert probed_findings("numpy_truths", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["numpy_truths"]
+    ]
+
+
+def test_dynamo_breaks_at_an_assert_whose_message_is_made_at_run_time(tmp_path: Path) -> None:
+    assert probed_findings("formatted_asserts", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["formatted_asserts"]
     ]
 
 

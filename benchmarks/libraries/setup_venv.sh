@@ -40,6 +40,9 @@ print(" ".join(r for r in extra if re.split(r"[\[=<>]", r)[0] not in installed))
 # h5py, zarr, matplotlib, configuration parsers) serve its training scripts and data loaders.
 # fair-esm declares none; peft needs transformers, accelerate, safetensors, huggingface_hub,
 # pyyaml, tqdm and psutil (in the extra).
+# stable-baselines3 needs gymnasium, with cloudpickle and farama-notifications (all in the extra),
+# and numpy; pytorch-metric-learning numpy and tqdm (its declared scikit-learn serves only its
+# accuracy calculator and testers); piq nothing more than torchvision's pure-Python parts.
 # einops-exts (in the extra, for the research repository lucidrains/flamingo-pytorch of
 # benchmarks/repository_breaks.py) needs only einops.
 # demucs's model code imports julius (in the extra) and einops; its declared torchaudio has no
@@ -70,4 +73,5 @@ import demucs.apply, demucs.htdemucs, gpytorch, linear_operator
 import e3nn.o3, hyper_connections, mmdit, normflows, torchdiffeq, torchsde, zuko
 import monai.networks.nets, monai.losses, torchmetrics.functional, pyro.infer, pyro.contrib.gp
 import botorch.acquisition, neuralop.models, esm, peft
+import stable_baselines3.ppo, stable_baselines3.sac, pytorch_metric_learning.losses, piq
 print('bench environment ready')"

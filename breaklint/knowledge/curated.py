@@ -138,7 +138,18 @@ UNTRACEABLE_OBJECT_METHODS = {
     ),
     "threading.Condition": frozenset({"acquire", "release", "wait", "notify", "notify_all"}),
     "threading.Event": frozenset({"set", "clear", "wait", "is_set"}),
+    # Dynamo runs a regular-expression match's methods at trace time and takes their result as
+    # a constant: `groupdict()` returns a dict, which it cannot ("constant-like method call
+    # with unsupported return type", GB0292); `group`, `groups`, `span` and `m[i]` trace, and
+    # so do `re.compile`, `re.match` and a pattern's `match`/`search`/`fullmatch`
+    # (tests/projects/regex_matches).
+    "re.Match": frozenset({"groupdict"}),
 }
+# What makes a `re.Match` (or None): these functions of `re`, and these methods of a pattern
+# `re.compile` made.
+REGEX_MATCH_FUNCTIONS = frozenset({"re.match", "re.search", "re.fullmatch"})
+REGEX_PATTERN_MAKER = "re.compile"
+REGEX_MATCH_METHODS = frozenset({"match", "search", "fullmatch"})
 # Standard-library objects Dynamo 2.13 cannot enter as context managers (`with lock:`: it
 # skips the frame, "Unsupported context manager"), checked by tests/projects/stdlib_objects.
 UNSUPPORTED_CONTEXT_OBJECTS = frozenset(
@@ -249,7 +260,7 @@ OPTIMIZER_METHODS = frozenset({"zero_grad", "step"})
 # Every method name above: a call whose method is none of them needs no look-up of its receiver.
 UNTRACEABLE_METHOD_NAMES = frozenset().union(*UNTRACEABLE_OBJECT_METHODS.values())
 HELD_OBJECT_METHOD_NAMES = UNTRACEABLE_METHOD_NAMES.union(
-    *TRACED_DRAW_METHODS.values(), OPTIMIZER_METHODS
+    *TRACED_DRAW_METHODS.values(), OPTIMIZER_METHODS, REGEX_MATCH_METHODS
 )
 
 # `functools.cached_property` computes its value under an `RLock` until Python 3.12 removed

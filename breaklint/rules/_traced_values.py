@@ -107,6 +107,7 @@ class TracedValueUses(Rule):
         self.values: dict[str, TracedValue] = {}  # local names bound to traced values
         self.bound: dict[str, ast.expr] = {}  # the expression each of `values` was bound to
         self._static_ifs: list[bool] = []  # enclosing `if`s on trace-time values
+        self._tested: set[int] = set()  # ids of the `and`/`or` a branch's test has judged
 
     def value_of_call(self, node: ast.Call) -> TracedValue | None:
         """The traced value a call makes, if it makes one (and does not break itself)."""
@@ -133,6 +134,15 @@ class TracedValueUses(Rule):
             return operand if operand is not None and self._keeps(operand, "arithmetic") else None
         if isinstance(node, ast.BinOp):
             return self._arithmetic_result(node)
+        if isinstance(node, ast.BoolOp):
+            # `np.any(a) or np.any(b)` is one of its operands: traced when every one is.
+            operands = [self.value(operand) for operand in node.values]
+            if any(operand is None for operand in operands):
+                return None
+            first = operands[0]
+            assert first is not None
+            kinds = frozenset().union(*(o.kinds for o in operands if o is not None))
+            return TracedValue(first.origin, kinds, first.number, first.either)
         return None
 
     def _arithmetic_result(self, node: ast.BinOp) -> TracedValue | None:
@@ -288,6 +298,7 @@ class TracedValueUses(Rule):
         """Report the traced values whose truth a branch reads; `guarded`: the test runs only
         in some configurations (a warning, not an error)."""
         if isinstance(test, ast.BoolOp):
+            self._tested.add(id(test))
             for position, value in enumerate(test.values):
                 # Python reads the later operands only when the earlier ones let it.
                 self._test(value, guarded or position > 0)
@@ -299,6 +310,16 @@ class TracedValueUses(Rule):
             for operand in operands:
                 if self._use(operand, test, "test", severity=severity):
                     break
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        """`np.any(a) or np.any(b)` as a value: Python reads the truth of every operand but
+        the last, which it hands on as it is (its truth read where the value is tested)."""
+        if not self.active or id(node) in self._tested:
+            return
+        self._tested.add(id(node))
+        guarded = any(self._static_ifs)
+        for position, value in enumerate(node.values[:-1]):
+            self._test(value, guarded or position > 0)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         if not self.active:

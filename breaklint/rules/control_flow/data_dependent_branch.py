@@ -235,6 +235,20 @@ _RESIDUAL_WHERE = """        return torch.where(x.abs().max() > 2, self.proj(x),
 """
 
 
+_BUILT_MESSAGE = "an `assert` whose message is made at run time"
+
+
+def _built_message(message: ast.expr | None) -> bool:
+    """Whether an assert's message is made when it fails: neither absent nor a constant (an
+    f-string without fields is one)."""
+    if message is None or isinstance(message, ast.Constant):
+        return False
+    return not (
+        isinstance(message, ast.JoinedStr)
+        and all(isinstance(part, ast.Constant) for part in message.values)
+    )
+
+
 class DataDependentBranch(Rule):
     code = "BL201"
     name = "data-dependent-branch"
@@ -254,8 +268,10 @@ class DataDependentBranch(Rule):
 Flags `if`, `elif`, `while`, conditional expressions, comprehension filters and `and`/`or`
 whose truth depends on tensor data (`if t.sum() > 0`, `if (t > 0).any()`, `if score > 0` where
 `score` is a tensor). Shapes, dtypes, devices, `None` checks, `self.training` and config flags
-are known while tracing and are never flagged; neither is `assert t`, which Dynamo traces into
-the graph, but `and`, `or` and `not` inside an `assert` are (`assert (t > 0).all() and
+are known while tracing and are never flagged; neither is `assert t` or `assert t, "text"`,
+which Dynamo traces into the graph, but an `assert` whose message is made at run time is
+(`assert t.min() >= 0, f"got {t.min()}"`: Dynamo recognises an assert only by a constant
+message or none), and `and`, `or` and `not` inside an `assert` are (`assert (t > 0).all() and
 t.sum() != 0` calls `bool()` on the first tensor), and so is a chained comparison of tensors
 (`assert t0 <= t <= t1` is `t0 <= t and t <= t1`). So are the builtins `any()` and `all()`
 drawing tensors, at the element: a generator or comprehension whose element is a tensor test
@@ -1656,6 +1672,11 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             )
             message = self.message.format(construct=f"{construct} inside an `assert`")
             self.report(node.test, message, severity=severity, fix=self._assert_fix(node))
+        elif _built_message(node.msg):
+            # Dynamo traces the assert into the graph only when what follows the jump is the
+            # assert's own raise with no message or a constant one; a message made at run time
+            # (`f"got {t.min()}"`, `"%s" % name`, a name) leaves a plain data-dependent jump.
+            self._check(node.test, _BUILT_MESSAGE, fix=lambda: self._assert_fix(node), tested=True)
 
     def _forced_truth(self, test: ast.expr) -> ast.expr | None:
         """The tensor operand whose truth an asserted `test` computes in Python, if any."""

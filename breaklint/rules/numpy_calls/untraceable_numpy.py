@@ -155,7 +155,9 @@ Flags numpy in compiled code where Dynamo's numpy tracing breaks the graph:
   `np.random` draws that return a Python number when given no size (`np.random.uniform(0, 1)`,
   `np.random.rand()`; `np.random.rand(3)` is traced);
 - uses of a traced numpy result that need its value as a Python number: a branch
-  (`if np.sum(a) > 0`), `int()`/`float()`/`bool()`/`range()` (`int(np.lcm(a, b))`), a slice
+  (`if np.sum(a) > 0`; also an operand of `or`/`and` that Python reads the truth of to pick
+  the value, `bad = np.any(low != 0) or np.any(high != 255)`, and a branch on what it picked),
+  `int()`/`float()`/`bool()`/`range()` (`int(np.lcm(a, b))`), a slice
   bound, and an index or a size when the value comes from arrays
   (`torch.zeros(np.sum(mask))`; `torch.zeros(np.lcm(a, b))` is traced) or from a sequence
   of Python ints, which numpy makes an array of (`np.prod([h, w])`; a warning where the

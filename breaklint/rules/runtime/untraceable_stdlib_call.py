@@ -12,6 +12,9 @@ from breaklint.knowledge.answers import knowledge
 from breaklint.knowledge.curated import (
     GENERATOR_REFUSING_CALLS,
     PROGRESS_BARS,
+    REGEX_MATCH_FUNCTIONS,
+    REGEX_MATCH_METHODS,
+    REGEX_PATTERN_MAKER,
     SKIPPED_LIBRARIES,
     TRACED_DRAW_METHODS,
     UNTRACEABLE_METHOD_NAMES,
@@ -155,6 +158,9 @@ compiled = torch.compile(tagged)
 """
 
 
+REGEX_MATCH = "re.Match"
+
+
 class UntraceableStdlibCall(TracedValueUses):
     code = "BL501"
     name = "untraceable-stdlib-call"
@@ -171,6 +177,14 @@ class UntraceableStdlibCall(TracedValueUses):
     object_message = (
         "`{call}()` is a method of a `{cls}`, which Dynamo does not trace; it breaks the graph "
         "here to run it eagerly"
+    )
+    match_message = (
+        "`{call}()` returns a dict, which Dynamo cannot take from a `re.Match` method it runs "
+        "while tracing; it breaks the graph here"
+    )
+    match_hint = (
+        "read each group with `match.group(name)` (Dynamo folds it), or parse the text "
+        "before the compiled code runs"
     )
     object_hint = (
         "read or set the value outside the compiled code and pass it in, or keep it in a plain "
@@ -219,7 +233,11 @@ queue's `put`, `get`, `empty`, `qsize`... (`Queue`, `LifoQueue`, `PriorityQueue`
 `SimpleQueue`), a `threading.Event`'s `set`, `clear`, `wait`, `is_set` and a `Condition`'s.
 The object is known from where it is made: `self.var = ContextVar(...)` in a method of the
 class, `VAR = ContextVar(...)` at the top of the module or of the module it is imported from,
-or `q = LifoQueue()` earlier in the function.
+or `q = LifoQueue()` earlier in the function. So is a regular-expression match's
+`groupdict()`, which returns a dict Dynamo cannot take from the match it folds while tracing
+(`group()`, `groups()` and the matching itself trace): the match known from where it is made,
+`m = re.search(...)`, or `m = PATTERN.match(...)` of a pattern `re.compile` made at the top of
+the module (or of the one it is imported from) or earlier in the function.
 
 `copy.copy` is an error where it copies a tensor, a container of tensors or a dict or list made
 in place, and a warning elsewhere: Dynamo traces the shallow copy of some objects of plain
@@ -428,6 +446,21 @@ their results must come from outside the compiled code.
         # Locals bound to an object made here whose methods Dynamo cannot trace (`q =
         # LifoQueue()`): its class, until rebound.
         self._made_here: dict[str, str] = {}
+        self._patterns: dict[str, str] = {}  # locals bound to a `re.compile(...)` pattern
+
+    def _matches(self, value: ast.Call, made: str | None) -> bool:
+        """Whether the call makes a `re.Match` (or None): `re.search(...)`, or `.match(...)`,
+        `.search(...)` or `.fullmatch(...)` of a pattern `re.compile` made, in a local or at
+        the top of the module (or of the one it is imported from)."""
+        if made in REGEX_MATCH_FUNCTIONS:
+            return True
+        call = method_call(value)
+        if call is None or call[1] not in REGEX_MATCH_METHODS:
+            return False
+        receiver = call[0]
+        if isinstance(receiver, ast.Name) and receiver.id in self._patterns:
+            return True
+        return REGEX_PATTERN_MAKER in self._made_by(receiver)
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         if isinstance(node, ast.For):
@@ -441,7 +474,11 @@ their results must come from outside the compiled code.
         `q = LifoQueue()`: the class of the object the local holds, for its methods."""
         value = node.value
         made = self.context.facts.resolve(value.func) if isinstance(value, ast.Call) else None
+        if isinstance(value, ast.Call) and self._matches(value, made):
+            made = REGEX_MATCH
         bind_made(self._made_here, node.targets, made, UNTRACEABLE_OBJECT_METHODS)
+        # `pattern = re.compile(...)` here: its matches are `re.Match` objects too.
+        bind_made(self._patterns, node.targets, made, (REGEX_PATTERN_MAKER,))
         if len(node.targets) == 1 and isinstance(value, ast.Call) and value.args:
             target, wrapped = node.targets[0], value.args[0]
             same = (
@@ -472,6 +509,10 @@ their results must come from outside the compiled code.
     def _check_call(self, node: ast.Call) -> None:
         facts = self.context.facts
         made = self._untraceable_object(node)
+        if made == REGEX_MATCH:
+            call = dotted(node.func) or "groupdict"
+            self.report(node, self.match_message.format(call=call), hint=self.match_hint)
+            return
         if made is not None:
             call = dotted(node.func) or made
             self.report(
