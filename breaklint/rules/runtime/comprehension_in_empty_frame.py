@@ -14,6 +14,7 @@ from breaklint.rules.control_flow._iterables import (
 )
 from breaklint.scope import eager_making
 from breaklint.syntax import contains, dotted, iter_nodes, method_call
+from breaklint.tensorness import FunctionFacts
 
 # Calls that put no op in Dynamo's graph, of the builtins (measured: `dict(...)`, `.update`,
 # `isinstance`, `len` in a frame that Dynamo then skips for want of an op).
@@ -111,7 +112,8 @@ tensors, the module itself (`self` in a method of an `nn.Module` class) or a tor
 its first iterable is one Dynamo cannot step when it is given it: a list or a dict (`sorted()`,
 `list()`, `.keys()`, `.items()`, a name of unknown type), a `zip` or an `enumerate`. A frame
 traces no operation when none of its code from its start (or from the break) to its end is a
-torch call, a tensor method, arithmetic, indexing or a comparison on a tensor, or a call of
+torch call, a tensor method, arithmetic, indexing or a comparison on a tensor (or on a value
+only taken for one, a compile root's parameter), or a call of
 anything else than the builtins and the list, dict and string methods that make no op
 (`len`, `isinstance`, `sorted`, `dict.get`, `list.append`): any other call may make one, and
 then nothing is flagged; nor where a break follows the comprehension. An operation in the
@@ -164,26 +166,23 @@ compiled = torch.compile(pick)
         eager = facts.eager_init or facts.eager_call
         self._alone = facts.root or bool(eager)
         self._alone_certain = facts.root or (bool(eager) and eager_making(eager)[0])
-        # Whether an operation may count: from the frame's start, or once a break is seen.
-        self._live = self._alone
         self._candidates: list[_Candidate] = []
         self._in_frame: set[int] = set()  # ids of reports made in the function's own frame
-        # The operations the frame may trace, each with whether it is one certainly (else it
-        # is one only by a guess of tensor-ness), from where a frame compiled alone may start.
-        self._operations: list[tuple[ast.AST, bool]] = []
+        # The operations of the function's own code (on a value only guessed to be a tensor
+        # too: a compile root's parameter); a break may be reported once the walk is over.
+        self._operations: list[ast.AST] = []
         self._nested = 0  # comprehensions and generator expressions open around the walk
 
     def observe(self, report: Report) -> None:
         facts = self.context.facts
         if facts.in_outer_function and not facts.loops:
             self._in_frame.add(id(report))
-            self._live = True
 
     def _operation(self, node: ast.AST, value: ast.expr) -> None:
         """Note `node` as an operation when `value` is a tensor."""
         facts = self.context.facts
-        if self._live and facts.in_outer_function and facts.kind(value).is_tensor:
-            self._operations.append((node, not facts.rests_on_guess(value)))
+        if facts.in_outer_function and facts.kind(value).is_tensor:
+            self._operations.append(node)
 
     def visit_BinOp(self, node: ast.BinOp | ast.UnaryOp | ast.Compare) -> None:
         self._operation(node, node)
@@ -201,7 +200,7 @@ compiled = torch.compile(pick)
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
-        if not self._live or not facts.in_outer_function:
+        if not facts.in_outer_function:
             return
         func = node.func
         if isinstance(func, ast.Name):
@@ -217,9 +216,13 @@ compiled = torch.compile(pick)
             if receiver_kind.is_tensor:
                 if method in _TENSOR_METADATA_METHODS:
                     return
-            elif method in _OP_FREE_METHODS and dotted(func) not in facts.project_calls:
+            elif (
+                method in _OP_FREE_METHODS
+                and dotted(func) not in facts.project_calls
+                and not _imported(facts, receiver)  # `torch.split`: a module's function
+            ):
                 return
-        self._operations.append((node, True))  # an unknown call may make one
+        self._operations.append(node)  # an unknown call may make one
 
     def visit_ListComp(self, node: Comprehension) -> None:
         nested = self._nested
@@ -312,22 +315,18 @@ compiled = torch.compile(pick)
         self, node: Comprehension, start: Position, breaking: list[ast.AST]
     ) -> bool | None:
         """Whether the frame from `start` on may trace an operation after all (True: only
-        maybe, by a guess or under a condition in the comprehension), or None where it
-        certainly traces one."""
+        under a condition in the comprehension), or None where it may trace one elsewhere."""
         conditional = _conditional_parts(node)
         maybe = False
-        for operation, certain in self._operations:
+        for operation in self._operations:
             at = position(operation) if isinstance(operation, ast.expr | ast.stmt) else None
             if at is None or at < start:
                 continue
             if any(contains(where, operation) for where in breaking):
                 continue
-            if any(contains(part, operation) for part in conditional):
-                maybe = True
-            elif certain:
+            if not any(contains(part, operation) for part in conditional):
                 return None
-            else:
-                maybe = True
+            maybe = True
         return maybe
 
 
@@ -341,3 +340,14 @@ def _conditional_parts(node: Comprehension) -> list[ast.AST]:
         if isinstance(inner, ast.IfExp):
             parts += [inner.body, inner.orelse]
     return parts
+
+
+def _imported(facts: FunctionFacts, receiver: ast.expr) -> bool:
+    """Whether `receiver` is a name an import binds (a module, or what it holds)."""
+    while isinstance(receiver, ast.Attribute):
+        receiver = receiver.value
+    return (
+        isinstance(receiver, ast.Name)
+        and receiver.id in facts.imports
+        and receiver.id not in facts.names
+    )
