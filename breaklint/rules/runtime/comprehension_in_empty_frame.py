@@ -162,10 +162,17 @@ compiled = torch.compile(pick)
         super().__init__(context)
         facts = context.facts
         # Whether the function's own frame is compiled on its own from its start, and whether
-        # certainly: a compile root, or a constructor or metaclass `__call__` run eagerly.
-        eager = facts.eager_init or facts.eager_call
-        self._alone = facts.root or bool(eager)
-        self._alone_certain = facts.root or (bool(eager) and eager_making(eager)[0])
+        # certainly: a compile root, a function a skipped frame calls, or a constructor or
+        # metaclass `__call__` run eagerly.
+        self._alone = facts.root
+        self._alone_certain = facts.root
+        self._eager_why = ""
+        if not facts.root and facts.eager_frame:
+            certainty, _, self._eager_why = facts.eager_frame.partition(" ")
+            self._alone, self._alone_certain = True, certainty == "certain"
+        elif not facts.root and (facts.eager_init or facts.eager_call):
+            certain, _, why = eager_making(facts.eager_init or facts.eager_call)
+            self._alone, self._alone_certain, self._eager_why = True, certain, why
         self._candidates: list[_Candidate] = []
         self._in_frame: set[int] = set()  # ids of reports made in the function's own frame
         # The operations of the function's own code (on a value only guessed to be a tensor
@@ -306,9 +313,8 @@ compiled = torch.compile(pick)
         if not self._alone:
             return None
         where = "as a frame compiled on its own (a compile root)"
-        facts = self.context.facts
-        if not facts.root:
-            where = "as a frame of its own that compiled code runs eagerly"
+        if self._eager_why:
+            where = f"as a frame of its own, run eagerly ({self._eager_why})"
         return where, (0, 0), self._alone_certain
 
     def _no_operation(
