@@ -18,6 +18,8 @@ from breaklint.engine import lint_paths
 from breaklint.knowledge.curated import comprehension_frames
 
 SOURCE = """
+from collections import OrderedDict
+
 import torch
 
 
@@ -50,6 +52,11 @@ def with_metadata(parts: list[torch.Tensor], order: list[int]):
     names.update(b=2)
     out = [parts[i] for i in sorted(order) if isinstance(parts[i], torch.Tensor)]
     return out, len(names)
+
+
+def ordered(parts: list[torch.Tensor], order: list[int]):
+    index = OrderedDict(zip(order, order))
+    return [parts[i] for i in index]
 
 
 def fill(seq: list[torch.Tensor], like: list[torch.Tensor]):
@@ -99,6 +106,7 @@ COMPILED = (
     torch.compile(as_set),
     torch.compile(reads_module),
     torch.compile(with_metadata),
+    torch.compile(ordered),
     torch.compile(fill),
     torch.compile(pick_and_add),
     torch.compile(reads_no_tensor),
@@ -118,6 +126,7 @@ FLAGGED = {
     "as_set": "error",
     "reads_module": "error",  # it reads `torch`, a torch module
     "with_metadata": "error",  # `dict(...)`, `.update`, `isinstance`, `len`: no op
+    "ordered": "warning",  # making an `OrderedDict` is no op; `index` is a dict by a guess
     "fill": "warning",  # `torch.zeros_like` runs only where an item is None
     "after_break": "warning",  # `parts` is a list only by its annotation
 }
@@ -170,6 +179,7 @@ def _skipped_comprehensions(name: str, *args: object) -> list[int]:
         "as_set",
         "reads_module",
         "with_metadata",
+        "ordered",
         "fill",
         "pick_and_add",
         "reads_no_tensor",
@@ -199,3 +209,58 @@ def test_dynamo_skips_exactly_the_flagged_comprehensions(name: str) -> None:
         return
     expected = [_comprehension_line(name)] if name in FLAGGED else []
     assert skipped == expected
+
+
+CALLED = """
+import torch
+
+
+def partition(terms: list[torch.Tensor], order: list[int]):
+    return [terms[i] for i in sorted(order)]
+
+
+def shifted(parts: list[torch.Tensor], order: list[int]):
+    return [parts[i] + 1 for i in sorted(order)]
+
+
+def run(x: torch.Tensor, order: list[int]):
+    parts = [x, x + 1]
+    picked = partition(parts, order)
+    moved = shifted(parts, order)
+    for _ in range(2):
+        x = x + int(x.sum())
+    return picked[0] * x + moved[0]
+
+
+compiled = torch.compile(run)
+"""
+
+
+@pytest.mark.skipif(not comprehension_frames(), reason="Python 3.12 inlines comprehensions")
+def test_a_function_a_skipped_frame_calls_is_a_frame_of_its_own(tmp_path: Path) -> None:
+    # The break in `run`'s loop skips its frame (BL202): `partition` and `shifted` run
+    # eagerly, each a frame Dynamo compiles alone; `partition` traces no op.
+    path = tmp_path / "called.py"
+    path.write_text(CALLED, encoding="utf-8")
+    result = lint_paths([str(path)], Settings(root=tmp_path), jobs=1)
+    flagged = [f for f in result.findings if f.code == "BL523"]
+    assert [(f.range.line, f.severity.value) for f in flagged] == [(6, "error")]
+    loop_break = CALLED.splitlines().index("        x = x + int(x.sum())") + 1
+    assert f"(`run` is skipped at {path}:{loop_break})" in flagged[0].message
+
+
+@pytest.mark.skipif(sys.version_info[:2] >= (3, 12), reason="Python 3.12 inlines comprehensions")
+def test_dynamo_compiles_the_called_function_alone_and_skips_its_comprehension() -> None:
+    torch = pytest.importorskip("torch")
+    from breaklint.dynamic import torch_shim
+
+    namespace: dict = {}
+    exec(compile(CALLED, "<called>", "exec", dont_inherit=True), namespace)
+    captured = torch_shim.capture(
+        lambda compiled: compiled(torch.randn(3), [1, 0]), namespace["run"]
+    )
+    skipped = [(b.frames[-1].line, b.frames[-1].function) for b in captured.breaks if b.skipped]
+    # `run` at its loop; `partition`'s comprehension; not `shifted`'s, whose frame has an op.
+    assert (6, "<listcomp>") in skipped
+    assert all(line != 10 for line, _ in skipped)
+    assert [b for b in captured.breaks if b.skipped and "tp_iternext" in b.reason]

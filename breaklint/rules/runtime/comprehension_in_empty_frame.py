@@ -43,6 +43,10 @@ _OP_FREE_BUILTINS = frozenset(
         "zip",
     }
 )
+# The standard library's containers, as resolved: making one is no op either (measured).
+_OP_FREE_CALLS = frozenset(
+    {"collections.Counter", "collections.OrderedDict", "collections.defaultdict"}
+)
 # Methods of lists, dicts, sets and strings; on a value not known to be a tensor, none is an op.
 _OP_FREE_METHODS = frozenset(
     {
@@ -106,22 +110,23 @@ class ComprehensionInEmptyFrame(Rule):
     what = """
 Flags a list, set or dict comprehension in a frame that Dynamo compiles on its own and that
 traces no tensor operation: a compile root, the rest of a function after a graph break in its
-own code (outside loops), or an `__init__` or metaclass `__call__` that compiled code runs
-eagerly (BL211, BL520), when the comprehension reads a tensor of the function, a container of
-tensors, the module itself (`self` in a method of an `nn.Module` class) or a torch module, and
-its first iterable is one Dynamo cannot step when it is given it: a list or a dict (`sorted()`,
-`list()`, `.keys()`, `.items()`, a name of unknown type), a `zip` or an `enumerate`. A frame
-traces no operation when none of its code from its start (or from the break) to its end is a
-torch call, a tensor method, arithmetic, indexing or a comparison on a tensor (or on a value
-only taken for one, a compile root's parameter), or a call of
-anything else than the builtins and the list, dict and string methods that make no op
-(`len`, `isinstance`, `sorted`, `dict.get`, `list.append`): any other call may make one, and
+own code (outside loops), a function that a frame a break skips calls (BL202, BL204), or an
+`__init__` or metaclass `__call__` that compiled code runs eagerly (BL211, BL520), when the
+comprehension reads a tensor of the function, a container of tensors, the module itself
+(`self` in a method of an `nn.Module` class) or a torch module, and its first iterable is one
+Dynamo cannot step when it is given it: a list or a dict (`sorted()`, `list()`, `.keys()`,
+`.items()`, a name of unknown type), a `zip` or an `enumerate`. A frame traces no operation
+when none of its code from its start (or from the break) to its end is a torch call, a tensor
+method, arithmetic, indexing or a comparison on a tensor (or on a value only taken for one, a
+compile root's parameter), or a call of anything else than the builtins, the list, dict and
+string methods and the standard library's containers that make no op (`len`, `isinstance`,
+`sorted`, `dict.get`, `list.append`, `OrderedDict(...)`): any other call may make one, and
 then nothing is flagged; nor where a break follows the comprehension. An operation in the
 comprehension's element that runs only under a condition (`torch.zeros_like(q) if p is None
-else p`) makes it a warning, as does a tensor, an iterable or a break that is only maybe one,
-or a configuration's `if`. Only with Python before 3.12, whose comprehensions are frames of
-their own (PEP 709 inlines them from 3.12 on). A frame that a break skips is BL205's; a
-comprehension after a break that yields a tensor as it is, BL203's.
+else p`) makes it a warning, as does a tensor, an iterable, a break or a caller's skip that is
+only maybe one, or a configuration's `if`. Only with Python before 3.12, whose comprehensions
+are frames of their own (PEP 709 inlines them from 3.12 on). A frame that a break skips is
+BL205's; a comprehension after a break that yields a tensor as it is, BL203's.
 """
     why = """
 Dynamo compiles a frame to a graph of the tensor operations it traces. A frame it compiles on
@@ -210,6 +215,8 @@ compiled = torch.compile(pick)
         if not facts.in_outer_function:
             return
         func = node.func
+        if facts.resolve(func) in _OP_FREE_CALLS:
+            return
         if isinstance(func, ast.Name):
             if (
                 func.id in _OP_FREE_BUILTINS
