@@ -260,6 +260,11 @@ CACHED_PROPERTY_LOCKLESS_SINCE = (3, 12)
 COMPREHENSIONS_INLINED_SINCE = (3, 12)
 
 
+# The rules about a comprehension's own frame (BL203 after a break, BL205 in a skipped frame,
+# BL523 in a frame that traces no op): off where the target Python inlines comprehensions.
+COMPREHENSION_FRAME_RULES = frozenset({"BL203", "BL205", "BL523"})
+
+
 def comprehension_frames(python: tuple[int, int] | None = None) -> bool:
     """Whether a comprehension is a frame of its own on `python` (the target Python; None:
     the one breaklint runs on)."""

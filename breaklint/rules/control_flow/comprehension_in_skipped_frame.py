@@ -1,13 +1,11 @@
 from __future__ import annotations
 
 import ast
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.knowledge.curated import COMPREHENSIONS_INLINED_SINCE
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
 from breaklint.rules.control_flow._frame_skip import (
     Branches,
@@ -142,8 +140,6 @@ compiled = torch.compile(pick)
         self._candidates: list[_Candidate] = []
 
     def visit_ListComp(self, node: Comprehension) -> None:
-        if sys.version_info[:2] >= COMPREHENSIONS_INLINED_SINCE:
-            return  # inlined into the function: no frame of its own
         facts = self.context.facts
         if not facts.in_outer_function:
             return  # a nested function's comprehension: its frame, not this one

@@ -4,7 +4,6 @@ import ast
 from dataclasses import dataclass
 
 from breaklint.findings import Severity
-from breaklint.knowledge.curated import comprehension_frames
 from breaklint.rule import Report, Rule, RuleContext, all_rules
 from breaklint.rules.control_flow._frame_skip import Position, own_breaks, position, severity_of
 from breaklint.rules.control_flow._iterables import (
@@ -111,7 +110,7 @@ class ComprehensionInEmptyFrame(Rule):
 Flags a list, set or dict comprehension in a frame that Dynamo compiles on its own and that
 traces no tensor operation: a compile root, the rest of a function after a graph break in its
 own code (outside loops), a function that a frame a break skips calls (BL202, BL204), or an
-`__init__` or metaclass `__call__` that compiled code runs eagerly (BL211, BL520), when the
+`__init__` or metaclass `__call__` that compiled code runs eagerly (BL211, BL518), when the
 comprehension reads a tensor of the function, a container of tensors, the module itself
 (`self` in a method of an `nn.Module` class) or a torch module, and its first iterable is one
 Dynamo cannot step when it is given it: a list or a dict (`sorted()`, `list()`, `.keys()`,
@@ -242,7 +241,7 @@ compiled = torch.compile(pick)
         nested = self._nested
         self._nested += 1
         facts = self.context.facts
-        if nested or not facts.in_outer_function or not comprehension_frames():
+        if nested or not facts.in_outer_function:
             return
         iterable = node.generators[0].iter
         certain = list_or_dict(facts, iterable)
