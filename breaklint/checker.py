@@ -236,6 +236,8 @@ def eager_inits(
     # The metaclass `__call__`s such an instance runs (`Project.metaclass_call`): Dynamo
     # compiles each as a frame of its own too, and breaks at its `super().__call__(...)`.
     calls: dict[DefinitionRef, tuple[bool, str, Scope]] = {}
+    # The functions such a frame calls (`ScopedFunction.eager_frame`), each a frame of its own.
+    frames: dict[DefinitionRef, tuple[bool, str]] = {}
     for path, functions in scoped.items():
         for function in functions:
             ref = DefinitionRef(module_of[path], function.qualname)
@@ -259,9 +261,20 @@ def eager_inits(
             ):
                 skips = []
             skipped_certainly = any(f.severity is Severity.ERROR for f in skips)
+            skip_why = ""
+            if skips:
+                first = min(skips, key=lambda f: f.range.line)
+                skip_why = f"`{function.qualname}` is skipped at {path}:{first.range.line}"
             for callee in dict.fromkeys(info.callees):
                 made = project.constructed(ref.module, info, callee)
                 if made is None:
+                    # A function the skipped frame calls: Dynamo compiles it alone.
+                    target = project.resolve_callee(ref.module, info, callee) if skips else None
+                    known_frame = frames.get(target) if target is not None else None
+                    if target is not None and (
+                        known_frame is None or (skipped_certainly and not known_frame[0])
+                    ):
+                        frames[target] = (skipped_certainly, skip_why)
                     continue
                 module_class = project.is_module_class(made)
                 meta_call = project.metaclass_call(made)
@@ -296,12 +309,17 @@ def eager_inits(
     eager: dict[str, list[ScopedFunction]] = {}
     for path, functions in scoped.items():
         for function in functions:
-            entry = found.get(DefinitionRef(module_of[path], function.qualname))
+            ref = DefinitionRef(module_of[path], function.qualname)
+            entry, caller = found.get(ref), frames.get(ref)
+            if entry is None and caller is None:
+                continue
             if entry is not None:
                 certainty = "certain" if entry[0] else "maybe"
-                eager.setdefault(path, []).append(
-                    replace(function, eager_init=f"{certainty} {entry[1]}")
-                )
+                function = replace(function, eager_init=f"{certainty} {entry[1]}")
+            if caller is not None:
+                certainty = "certain" if caller[0] else "maybe"
+                function = replace(function, eager_frame=f"{certainty} {caller[1]}")
+            eager.setdefault(path, []).append(function)
     for call, (_, why, scope) in calls.items():
         info = project.function(call)
         if info is None:
@@ -588,6 +606,7 @@ def _check_function(
             module_method=function.module_method,
             eager_init=function.eager_init,
             eager_call=function.eager_call,
+            eager_frame=function.eager_frame,
             module_flags=module.flags,
         )
         context = RuleContext(

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from breaklint.knowledge.curated import COMPREHENSION_FRAME_RULES, comprehension_frames
+
 DEFAULT_EXCLUDE = (
     ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".ipynb_checkpoints",
     ".mypy_cache", ".nox", ".pants.d", ".pyenv", ".pytest_cache", ".pytype", ".ruff_cache",
@@ -46,6 +48,10 @@ class Settings:
     # Top-level packages never followed (a library too large to read each run, or one whose
     # breaks are not the user's concern).
     dependencies_exclude: tuple[str, ...] = ()
+    # The Python the linted code runs on, (3, 11) from `target-version = "py311"`; None: the
+    # one breaklint runs on. Some breaks exist only on some versions (a comprehension's own
+    # frame before 3.12): their rules are off where the target has none.
+    target_version: tuple[int, int] | None = None
 
     def check_selectors(self, codes: list[str]) -> None:
         """Every selector of the configuration file must name at least one known rule."""
@@ -60,6 +66,8 @@ class Settings:
     def selection(self, codes: list[str]) -> Selection:
         """Of the known `codes`, those select/ignore (codes, prefixes, ALL) leave enabled."""
         chosen = {c for c in codes if _matches_any(c, self.select + self.extend_select)}
+        if not comprehension_frames(self.target_version):
+            chosen -= COMPREHENSION_FRAME_RULES
         return Selection(self, frozenset(c for c in chosen if not _matches_any(c, self.ignore)))
 
     def ignored_for(self, path: str) -> tuple[str, ...]:
@@ -218,6 +226,8 @@ def load_pyproject(path: Path) -> Settings:
                 changes["dependencies"] = value
             case "dependencies-exclude":
                 changes["dependencies_exclude"] = tuple(_string_list(value, key, origin))
+            case "target-version":
+                changes["target_version"] = _python_version(value, origin)
             case "scope":
                 if value not in SCOPES:
                     raise ConfigError(f"{origin}: 'scope' must be one of {', '.join(SCOPES)}")
@@ -225,6 +235,14 @@ def load_pyproject(path: Path) -> Settings:
             case _:
                 raise ConfigError(f"{origin}: unknown option '{key}' in [tool.breaklint]")
     return replace(settings, **changes)
+
+
+def _python_version(value: Any, origin: str) -> tuple[int, int]:
+    """`"py311"` (ruff's spelling) as (3, 11)."""
+    match = re.fullmatch(r"py3(\d{1,2})", value) if isinstance(value, str) else None
+    if match is None:
+        raise ConfigError(f"{origin}: 'target-version' must be a Python version such as 'py311'")
+    return 3, int(match.group(1))
 
 
 def parse_per_file_ignore(text: str) -> tuple[str, tuple[str, ...]]:

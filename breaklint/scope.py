@@ -140,6 +140,10 @@ class ScopedFunction:
     # "maybe ...") where compiled code makes an instance of CLASS that runs eagerly, so that
     # Dynamo compiles this `__call__` as a frame of its own (`checker.eager_inits`).
     eager_call: str = ""
+    # For a function compiled code calls from a frame that runs eagerly (a break skips the
+    # caller's frame): "certain WHY" (or "maybe WHY"); Dynamo compiles it as a frame of its
+    # own (`checker.eager_inits`).
+    eager_frame: str = ""
 
 
 def eager_making(text: str) -> tuple[bool, str, str]:

@@ -81,6 +81,7 @@ class FunctionFacts(Visitor):
         module_method: bool = False,
         eager_init: str = "",
         eager_call: str = "",
+        eager_frame: str = "",
         module_flags: dict[str, bool] | None = None,
     ) -> None:
         self.imports = imports
@@ -112,6 +113,7 @@ class FunctionFacts(Visitor):
         self.module_method = module_method  # a method of an `nn.Module` class
         self.eager_init = eager_init  # `ScopedFunction.eager_init`
         self.eager_call = eager_call  # `ScopedFunction.eager_call`
+        self.eager_frame = eager_frame  # `ScopedFunction.eager_frame`
         self.root = root  # parameters of a compile root are the traced tensors
         self.guard_calls = guard_calls  # project functions true while compiling, as written
         self.false_calls = false_calls  # and those false while compiling

@@ -120,6 +120,7 @@ def test_malformed_pyproject_is_a_config_error(breaklint, project, tmp_path):
         ('selct = ["BL1"]', "unknown option 'selct' in [tool.breaklint]"),
         ("select = 'BL1'", "'select' must be a list of strings"),
         ('scope = "everything"', "'scope' must be one of compiled, all"),
+        ('target-version = "3.11"', "'target-version' must be a Python version such as 'py311'"),
     ],
 )
 def test_invalid_options_are_config_errors(breaklint, project, tmp_path, table, message):
@@ -170,3 +171,28 @@ def test_a_pyproject_that_only_mentions_breaklint_elsewhere_is_passed_over(
     write("sub/model.py", MODEL)
     result = breaklint("sub/model.py", "--output-format", "concise")
     assert result.returncode == 0, result.stdout
+
+
+PICKED = """
+import torch
+
+
+def pick(parts: list[torch.Tensor], order: list[int]):
+    return [parts[i] for i in sorted(order)]
+
+
+compiled = torch.compile(pick)
+"""
+
+
+@pytest.mark.parametrize(("target", "flagged"), [("py311", True), ("py312", False)])
+def test_the_target_python_decides_the_rules_of_comprehension_frames(
+    breaklint, write, target, flagged
+):
+    # Python 3.12 inlines comprehensions (PEP 709): BL203, BL205 and BL523 have nothing to
+    # report there, whatever Python breaklint runs on.
+    write("pick.py", PICKED)
+    write("pyproject.toml", f'[tool.breaklint]\ntarget-version = "{target}"\n')
+    result = breaklint("pick.py", "--output-format", "concise", "--no-cache")
+    assert ("pick.py:5:12: BL523 [error]" in result.stdout) is flagged
+    assert result.returncode == (1 if flagged else 0)

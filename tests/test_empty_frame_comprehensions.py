@@ -1,5 +1,6 @@
 """What Dynamo 2.13 does with a comprehension whose enclosing frame traced no tensor op
-(measured with the recording backend; no rule flags these forms yet: see issue 20).
+(measured with the recording backend; BL523 flags the frames compiled on their own that it
+knows trace no op, tests/test_comprehension_in_empty_frame.py; see issue 20).
 
 A frame Dynamo compiles on its own (a compile root, the function it resumes in after a
 graph break) that reaches its `return` with no op in its graph is skipped silently ("No ops

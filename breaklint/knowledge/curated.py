@@ -2,6 +2,8 @@
 torch has no table for and the generator does not measure. Each is proven under Dynamo by the
 test suite (the accuracy corpus, the knowledge tests and the rules' page examples)."""
 
+import sys
+
 # What Dynamo 2.13 answers to "is something compiling?" while it traces. True: torch's own
 # checks, by the last part of their name (libraries name their helpers after them). False:
 # TorchScript's checks, which Dynamo folds to a constant, so `a if torch.jit.is_tracing() else b`
@@ -272,6 +274,21 @@ CACHED_PROPERTY_LOCKLESS_SINCE = (3, 12)
 # own, before 3.12; PEP 709 inlines them into the enclosing function from 3.12 on. In a frame
 # Dynamo 2.13 runs eagerly, such a frame is compiled on its own when it touches torch.
 COMPREHENSIONS_INLINED_SINCE = (3, 12)
+
+
+# The rules about a comprehension's own frame (BL203 after a break, BL205 in a skipped frame,
+# BL523 in a frame that traces no op): off where the target Python inlines comprehensions.
+COMPREHENSION_FRAME_RULES = frozenset({"BL203", "BL205", "BL523"})
+
+
+def comprehension_frames(python: tuple[int, int] | None = None) -> bool:
+    """Whether a comprehension is a frame of its own on `python` (the target Python; None:
+    the one breaklint runs on)."""
+    if python is None:
+        python = (sys.version_info.major, sys.version_info.minor)
+    return python < COMPREHENSIONS_INLINED_SINCE
+
+
 # The torch modules a module-level name may hold (`import torch.nn.functional as F`): a
 # comprehension frame that reads one is compiled (Dynamo's `has_tensor_in_frame`).
 TORCH_MODULES = frozenset(

@@ -35,6 +35,7 @@ from layers import (
     Recentred,
     RecurrentEncoder,
     RecurrentTagger,
+    Reordered,
     Resampler,
     RescaledSteps,
     RMSNorm,
@@ -229,3 +230,7 @@ def probe_bound_scale():
 
 def probe_quasi_noise():
     return QuasiNoise(), (torch.randn(2, 8),)
+
+
+def probe_reordered():
+    return Reordered(), ([torch.randn(2, 8), torch.randn(2, 8)], [1, 0])

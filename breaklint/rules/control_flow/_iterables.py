@@ -1,4 +1,4 @@
-"""What BL203 and BL205 read of a comprehension: which iterables give it a list or dict
+"""What BL203, BL205 and BL523 read of a comprehension: which iterables give it a list or dict
 iterator, which Dynamo 2.13 cannot step when its frame is compiled on its own, and the names
 its `for` clauses bind."""
 
@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING
 
 from breaklint.findings import Applicability, Fix
 from breaklint.fixes import offer
+from breaklint.kinds import Kind
+from breaklint.knowledge.curated import TORCH_MODULES
 from breaklint.rule import RuleContext
-from breaklint.syntax import method_call
+from breaklint.syntax import dotted, method_call
 from breaklint.tensorness import FunctionFacts
 
 if TYPE_CHECKING:
@@ -86,3 +88,47 @@ def tuple_iterable(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     if not isinstance(node, cst.BaseExpression):
         return None
     return call(cst.Name("tuple"), node)
+
+
+def comprehension_touches(context: RuleContext, node: Comprehension) -> tuple[str, bool] | None:
+    """The first name the comprehension's own frame reads from outside that makes Dynamo
+    compile it (a tensor, a container of tensors, a module, a torch module: Dynamo's
+    `has_tensor_in_frame`), and whether it is a tensor only by a guess."""
+    facts = context.facts
+    targets = comprehension_targets(node)
+    first_iterable = node.generators[0].iter  # evaluated in the enclosing frame
+    inside = [
+        name
+        for part in ast.iter_child_nodes(node)
+        for name in ast.walk(part)
+        if isinstance(name, ast.Name)
+        and name.id not in targets
+        and not any(within is name for within in ast.walk(first_iterable))
+    ]
+    for name in inside:
+        if name.id not in facts.names and facts.imports.get(name.id) in TORCH_MODULES:
+            return name.id, False
+    guessed = None
+    for name in inside:
+        kind = facts.kind(name)
+        if kind.is_tensor or kind is Kind.TENSORS:
+            if not facts.rests_on_guess(name):
+                return name.id, False
+            guessed = guessed or name.id
+    module = _module_self(context)
+    if module is not None and any(name.id == module for name in inside):
+        return module, False
+    return None if guessed is None else (guessed, True)
+
+
+def _module_self(context: RuleContext) -> str | None:
+    """The name of the instance in a method of an `nn.Module` class (`self`): a module in the
+    comprehension's frame makes Dynamo compile it, as a tensor does."""
+    definition = context.definition
+    positional = [*definition.args.posonlyargs, *definition.args.args]
+    if not context.facts.module_method or not positional:
+        return None
+    decorators = {dotted(decorator) for decorator in definition.decorator_list}
+    if decorators & {"staticmethod", "classmethod"}:
+        return None
+    return positional[0].arg

@@ -1,14 +1,11 @@
 from __future__ import annotations
 
 import ast
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.kinds import Kind
-from breaklint.knowledge.curated import COMPREHENSIONS_INLINED_SINCE, TORCH_MODULES
 from breaklint.rule import FixExample, Report, Rule, RuleContext, all_rules
 from breaklint.rules.control_flow._frame_skip import (
     Branches,
@@ -20,12 +17,11 @@ from breaklint.rules.control_flow._frame_skip import (
 )
 from breaklint.rules.control_flow._iterables import (
     Comprehension,
-    comprehension_targets,
+    comprehension_touches,
     list_or_dict,
     tuple_fix,
     tuple_iterable,
 )
-from breaklint.syntax import dotted
 
 if TYPE_CHECKING:
     from breaklint.rewrites import Rewrite
@@ -144,15 +140,13 @@ compiled = torch.compile(pick)
         self._candidates: list[_Candidate] = []
 
     def visit_ListComp(self, node: Comprehension) -> None:
-        if sys.version_info[:2] >= COMPREHENSIONS_INLINED_SINCE:
-            return  # inlined into the function: no frame of its own
         facts = self.context.facts
         if not facts.in_outer_function:
             return  # a nested function's comprehension: its frame, not this one
         iterable = list_or_dict(facts, node.generators[0].iter)
         if iterable is None:
             return
-        touches = self._touches(node)
+        touches = comprehension_touches(self.context, node)
         if touches is not None:
             name, guess = touches
             fix = tuple_fix(self.context, node, self.fix_applicability)
@@ -160,47 +154,6 @@ compiled = torch.compile(pick)
 
     visit_SetComp = visit_ListComp
     visit_DictComp = visit_ListComp
-
-    def _touches(self, node: Comprehension) -> tuple[str, bool] | None:
-        """The first name the comprehension's own frame reads from outside that makes
-        Dynamo compile it, and whether it is a tensor only by a guess."""
-        facts = self.context.facts
-        targets = comprehension_targets(node)
-        first_iterable = node.generators[0].iter  # evaluated in the enclosing frame
-        inside = [
-            name
-            for part in ast.iter_child_nodes(node)
-            for name in ast.walk(part)
-            if isinstance(name, ast.Name)
-            and name.id not in targets
-            and not _within(name, first_iterable)
-        ]
-        for name in inside:
-            if name.id not in facts.names and facts.imports.get(name.id) in TORCH_MODULES:
-                return name.id, False
-        guessed = None
-        for name in inside:
-            kind = facts.kind(name)
-            if kind.is_tensor or kind is Kind.TENSORS:
-                if not facts.rests_on_guess(name):
-                    return name.id, False
-                guessed = guessed or name.id
-        module = self._module_self()
-        if module is not None and any(name.id == module for name in inside):
-            return module, False
-        return None if guessed is None else (guessed, True)
-
-    def _module_self(self) -> str | None:
-        """The name of the instance in a method of an `nn.Module` class (`self`): a module
-        in the comprehension's frame makes Dynamo compile it, as a tensor does."""
-        definition = self.context.definition
-        positional = [*definition.args.posonlyargs, *definition.args.args]
-        if not self.context.facts.module_method or not positional:
-            return None
-        decorators = {dotted(decorator) for decorator in definition.decorator_list}
-        if decorators & {"staticmethod", "classmethod"}:
-            return None
-        return positional[0].arg
 
     def finish(self, reports: list[Report]) -> None:
         skipping = [r for r in reports if issubclass(all_rules()[r.code], FrameSkip)]
@@ -266,7 +219,3 @@ def _exclusive(one: Branches, other: Branches) -> bool:
         if (first_if, first_arm) != (second_if, second_arm):
             return first_if == second_if
     return False
-
-
-def _within(name: ast.Name, node: ast.expr) -> bool:
-    return any(part is name for part in ast.walk(node))
