@@ -264,3 +264,92 @@ def test_dynamo_compiles_the_called_function_alone_and_skips_its_comprehension()
     assert (6, "<listcomp>") in skipped
     assert all(line != 10 for line, _ in skipped)
     assert [b for b in captured.breaks if b.skipped and "tp_iternext" in b.reason]
+
+
+RESUMED = """
+import torch
+
+
+def fill(seq, like):
+    return [torch.zeros_like(q) if p is None else p for p, q in zip(seq, like)]
+
+
+def relay(seq, like):
+    return fill(seq, like)
+
+
+def relay_op(seq, like):
+    out = fill(seq, like)
+    return out, like[0] + 1
+
+
+def grads(x: torch.Tensor):
+    y = x * 2
+    print("grads")
+    return fill([y], [x])
+
+
+def grads_two(x: torch.Tensor):
+    y = x * 2
+    print("grads_two")
+    return relay([y], [x])
+
+
+def grads_op(x: torch.Tensor):
+    y = x * 2
+    print("grads_op")
+    return relay_op([y], [x])
+"""
+FILL_LINE = RESUMED.splitlines().index("def fill(seq, like):") + 2
+
+
+def _lint_resumed(tmp_path: Path, *roots: str) -> set[tuple[int, str]]:
+    path = tmp_path / "resumed.py"
+    compiled = ", ".join(f"torch.compile({root})" for root in roots)
+    path.write_text(f"{RESUMED}\n\nCOMPILED = ({compiled},)\n", encoding="utf-8")
+    result = lint_paths([str(path)], Settings(root=tmp_path), jobs=1)
+    return {(f.range.line, f.severity.value) for f in result.findings if f.code == "BL523"}
+
+
+@pytest.mark.skipif(not comprehension_frames(), reason="Python 3.12 inlines comprehensions")
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 20: the project functions that the rest of a function after a break calls, "
+    "where that rest traces no op, are not eager frames yet (nor, transitively, theirs)",
+)
+@pytest.mark.parametrize("root", ["grads", "grads_two"])
+def test_the_callees_of_a_resumed_frame_with_no_op_are_frames_of_their_own(
+    tmp_path: Path, root: str
+) -> None:
+    # The rest of `grads` after its `print` calls `fill` only: no op, so Dynamo skips it and
+    # runs it eagerly; `fill` is a frame of its own with no op (its `zeros_like` runs only for
+    # a None item), and its comprehension is compiled alone and skipped. Through `relay`
+    # (no op either) the same, one level further.
+    assert _lint_resumed(tmp_path, root) == {(FILL_LINE, "warning")}
+
+
+@pytest.mark.skipif(not comprehension_frames(), reason="Python 3.12 inlines comprehensions")
+def test_a_callee_with_an_op_gives_the_resumed_frame_a_graph(tmp_path: Path) -> None:
+    # `relay_op` adds: the rest of `grads_op` has a graph, `relay_op` and `fill` are inlined.
+    assert _lint_resumed(tmp_path, "grads_op") == set()
+
+
+@pytest.mark.skipif(sys.version_info[:2] >= (3, 12), reason="Python 3.12 inlines comprehensions")
+@pytest.mark.parametrize(
+    ("root", "skips"), [("grads", True), ("grads_two", True), ("grads_op", False)]
+)
+def test_dynamo_skips_the_comprehension_of_a_resumed_frames_callee(root: str, skips: bool) -> None:
+    torch = pytest.importorskip("torch")
+    from breaklint.dynamic import torch_shim
+
+    namespace: dict = {}
+    exec(compile(RESUMED, "<resumed>", "exec", dont_inherit=True), namespace)
+    captured = torch_shim.capture(lambda compiled: compiled(torch.randn(3)), namespace[root])
+    # The break at the `print` (not skipped: Dynamo resumes after it) ...
+    assert [b for b in captured.breaks if not b.skipped]
+    skipped = [b for b in captured.breaks if b.skipped]
+    # ... and, where the rest traces no op, the comprehension of `fill`, compiled alone.
+    assert [(b.frames[-1].line, b.frames[-1].function) for b in skipped] == (
+        [(FILL_LINE, "<listcomp>")] if skips else []
+    )
+    assert all("Missing tp_iternext" in b.reason for b in skipped)
