@@ -353,3 +353,40 @@ def test_dynamo_skips_the_comprehension_of_a_resumed_frames_callee(root: str, sk
         [(FILL_LINE, "<listcomp>")] if skips else []
     )
     assert all("Missing tp_iternext" in b.reason for b in skipped)
+
+
+MODULE_CALL = """
+import torch
+
+
+class Fill(torch.nn.Module):
+    def forward(self, seq, like):
+        return [torch.zeros_like(q) if p is None else p for p, q in zip(seq, like)]
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fill = Fill()
+
+    def forward(self, x):
+        y = x * 2
+        print("net")
+        return self.fill([y], [x])
+"""
+
+
+@pytest.mark.skipif(sys.version_info[:2] >= (3, 12), reason="Python 3.12 inlines comprehensions")
+def test_dynamo_runs_a_module_call_of_a_resumed_frame_with_no_op_eagerly() -> None:
+    # A call of a submodule is no op of itself: the rest of `Net.forward` after the `print`
+    # calls `self.fill` only, is skipped, and `Fill.forward` is a frame of its own.
+    torch = pytest.importorskip("torch")
+    from breaklint.dynamic import torch_shim
+
+    namespace: dict = {}
+    exec(compile(MODULE_CALL, "<module_call>", "exec", dont_inherit=True), namespace)
+    captured = torch_shim.capture(lambda compiled: compiled(torch.randn(3)), namespace["Net"]())
+    line = MODULE_CALL.splitlines().index("    def forward(self, seq, like):") + 2
+    skipped = [b for b in captured.breaks if b.skipped]
+    assert [(b.frames[-1].line, b.frames[-1].function) for b in skipped] == [(line, "<listcomp>")]
+    assert all("Missing tp_iternext" in b.reason for b in skipped)
