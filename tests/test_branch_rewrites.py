@@ -275,6 +275,25 @@ ENDINGS = [
         "    return y + 1",
         "    return torch.where((y > 0).all(), y, torch.where((y < 0).all(), -y, y + 1))",
     ),
+    # tuples written out, of the same length: one `torch.where` per element, the condition once
+    (
+        "    if (y > 0).all():\n        return y, 1.0\n    return -y, 0.0",
+        "    condition_holds = (y > 0).all()\n"
+        "    return torch.where(condition_holds, y, -y), torch.where(condition_holds, 1.0, 0.0)",
+    ),
+    (
+        "    if (y > 0).all():\n        return (y, x)\n    else:\n        return (-y, x + 1)",
+        "    condition_holds = (y > 0).all()\n"
+        "    return (torch.where(condition_holds, y, -y), torch.where(condition_holds, x, x + 1))",
+    ),
+    ("    if (y > 0).all():\n        return y, None\n    return -y, y", None),  # `None`
+    ("    if (y > 0).all():\n        return y, y\n    return -y, y, y", None),  # lengths
+    ("    if (y > 0).all():\n        return y, *x\n    return -y, y", None),  # starred
+    (
+        "    if (y > 0).all():\n        return y, y\n    elif (y < 0).all():\n"
+        "        return -y, y\n    return y, -y",
+        None,  # a chain of tuples
+    ),
     ("    if (y > 0).all():\n        return y\n    return", None),  # nothing returned
     ("    if (y > 0).all(): return y\n    return -y", None),  # not alone on its lines
 ]

@@ -884,6 +884,34 @@ compiled = torch.compile(split_gain)
 """,
             probe="(split_gain, (torch.randn(8),))",
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def step(x, state):
+    y = x * 2
+    if y.norm() > 1:
+        return y / y.norm(), state + 1
+    return y, state
+
+
+compiled = torch.compile(step)
+""",
+            after="""
+import torch
+
+
+def step(x, state):
+    y = x * 2
+    condition_holds = y.norm() > 1
+    return torch.where(condition_holds, y / y.norm(), y), torch.where(condition_holds, state + 1, state)
+
+
+compiled = torch.compile(step)
+""",  # noqa: E501
+            probe="(step, (torch.randn(8), torch.zeros(())))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
@@ -925,7 +953,10 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   (each `return` alone on its lines; the function is what the fix rewrites), also with plain
   assignments of tensors or numbers to names between them (`scale = y.abs().max()`), which
   then run on both ways, before the `return`: offered where they bind no name the test or
-  `a` reads; a
+  `a` reads. Two tuples written out, of the same length (`return y, state` / `return y - 1,
+  state0`, not an `elif` chain), give the tuple of one `torch.where` per element, after
+  `condition_holds = cond` where the test is more than a name (offered where the file does
+  not use that name); a
   conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
   sides are now computed, which costs time and can raise where the untaken side used to be
   skipped, and Python numbers become tensors (broadcasting and type promotion are
@@ -1139,6 +1170,23 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             self._may_be_tensor(value) for value in values
         )
 
+    def _returns_fit(self, values: list[ast.expr], test: ast.expr) -> bool:
+        """Values two `return`s give that `torch.where` can choose between: values that fit
+        (`_values_fit`), or tuples of the same length written out (`return a, b` / `return
+        c, d`), each pair of elements fitting: one `torch.where` per element, the condition
+        computed once before them unless it is a name or attribute."""
+        if not all(isinstance(value, ast.Tuple) for value in values):
+            return self._values_fit(values)
+        elements = [value.elts for value in values]  # type: ignore[attr-defined]
+        if len({len(e) for e in elements}) != 1 or len(elements[0]) < 2:
+            return False
+        if any(isinstance(e, ast.Starred) for each in elements for e in each):
+            return False
+        pairs = [list(pair) for pair in zip(*elements, strict=True)]
+        if not all(self._values_fit(pair) for pair in pairs):
+            return False
+        return isinstance(test, ast.Name | ast.Attribute) or not self._names_the_condition()
+
     def _joined(self, value: ast.expr) -> bool:
         """`torch.cat([...])`, `torch.stack(...)` and the like: a tensor of another shape
         than the tensors it joins, which `torch.where` cannot choose against them."""
@@ -1193,7 +1241,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         returned = _returned_values(node)
         if returned is not None:
             alone = all(owns_its_lines(context, r) for r in (node.body[0], node.orelse[0]))
-            if not alone or not self._values_fit(returned):
+            if not alone or not self._returns_fit(returned, node.test):
                 return None
             message = "return the choice made in the graph: `return {torch}.where(...)`"
             return offer(
@@ -1305,7 +1353,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None
         if not self._computed_values(assigned):
             return None
-        if not self._values_fit([first.value, last.value]):
+        if not self._returns_fit([first.value, last.value], node.test):
             return None
         return self._returned_where(function)
 
