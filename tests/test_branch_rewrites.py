@@ -619,3 +619,62 @@ def _written(tmp_path: Path, source: str, part: str, written: str | None) -> str
     fixed = _fixed_fully(tmp_path, source)
     assert fixed == source.replace(part, written)
     return fixed
+
+
+STORES = """import torch
+
+
+def f(x, n: int):
+    x = torch.tanh(x) * 2
+    m = x > 0
+    out = {{}}
+{branch}
+    return x, out
+
+
+compiled = torch.compile(f)
+"""
+
+STORE_CASES = [
+    # a slice of a tensor by numbers, kept where the test does not hold
+    (
+        "    if x.sum() > 0:\n        x[:, 0] = 0.0",
+        "    x[:, 0] = torch.where(x.sum() > 0, 0.0, x[:, 0])",
+    ),
+    # several: in their order, after the condition computed once
+    (
+        "    if x.sum() > 0:\n        x[:, 0] = 0.0\n        x[:, 1] = x.sum()",
+        "    condition_holds = x.sum() > 0\n"
+        "    x[:, 0] = torch.where(condition_holds, 0.0, x[:, 0])\n"
+        "    x[:, 1] = torch.where(condition_holds, x.sum(), x[:, 1])",
+    ),
+    # with `else`: an element of a dict, the same targets in the same order
+    (
+        '    if x.sum() > 0:\n        out["a"] = x\n    else:\n        out["a"] = -x',
+        '    out["a"] = torch.where(x.sum() > 0, x, -x)',
+    ),
+    ('    if x.sum() > 0:\n        out["a"] = x', None),  # a dict's key may not be set
+    ("    if x.sum() > 0:\n        x[m] = 0.0", None),  # a mask: BL302's
+    # the test reads the tensor the store writes: it is computed before the store
+    ("    if m.any():\n        m[0] = False", "    m[0] = torch.where(m.any(), False, m[0])"),
+    ('    if x.sum() > 0:\n        x[:, 0] = 0.0\n    else:\n        out["a"] = x', None),
+    ("    if x.sum() > 0:\n        x[:, 0] = torch.cat([x, x])", None),  # joined
+]
+
+
+@pytest.mark.parametrize(("branch", "written"), STORE_CASES)
+def test_stores_to_elements_slices_and_attributes_become_wheres(
+    tmp_path: Path, branch: str, written: str | None
+) -> None:
+    source = STORES.format(branch=branch)
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    fixable = [f for f in findings if f.code == "BL201" and f.fix is not None]
+    if written is None:
+        assert fixable == []
+        return
+    assert [f.fix.rewrite for f in fixable if f.fix] == ["where-store"]
+    plan = plan_fixes(fixable, unsafe=True)
+    assert plan.problems == {}
+    assert plan.files[0].fixed == source.replace(branch, written)

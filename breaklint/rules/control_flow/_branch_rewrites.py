@@ -233,6 +233,44 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.FlattenSentinel(statements) if bound else statements[0]
 
 
+def where_store(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-store` fix: an `if`/`else` assigning the same targets (an element, a slice,
+    an attribute) becomes `target = torch.where(cond, a, b)` per target (`target` itself as
+    `b` without `else`), after `condition_holds = cond` where there are several and the test
+    is more than a name."""
+    import libcst as cst
+
+    from breaklint.rewrites import branch_comments, call, graph_condition, torch_function
+
+    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    chosen = _stored(node.body)
+    if isinstance(node.orelse, cst.Else):
+        other = _stored(node.orelse.body)
+    else:
+        other = [(target, target.deep_clone()) for target, _ in chosen]
+    test = graph_condition(node.test, fix.torch)
+    statements: list[cst.SimpleStatementLine] = []
+    if len(chosen) > 1 and not isinstance(node.test, cst.Name):
+        assign_test = cst.Assign([cst.AssignTarget(cst.Name(CONDITION_NAME))], test)
+        statements.append(cst.SimpleStatementLine([assign_test]))
+        test = cst.Name(CONDITION_NAME)
+    where = torch_function(fix.torch, "where")
+    for (target, a), (_, b) in zip(chosen, other, strict=True):
+        value = call(where, test.deep_clone(), a, b)
+        statements.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)]))
+    above = [*node.leading_lines, *branch_comments(node)]
+    statements[0] = statements[0].with_changes(leading_lines=above)
+    return cst.FlattenSentinel(statements) if len(statements) > 1 else statements[0]
+
+
+def _stored(block: cst.BaseSuite) -> list[tuple[Any, cst.BaseExpression]]:
+    """(target, value) of a block of assignment lines, each to one target (as the rule
+    checked)."""
+    lines: list[Any] = list(block.body)
+    return [(line.body[0].targets[0].target, line.body[0].value) for line in lines]
+
+
 def where_hoisted(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `where-hoisted` fix: an `if`/`else` whose branches assign intermediate names
     besides those they choose (with an `else`, the names both assign; without, the last

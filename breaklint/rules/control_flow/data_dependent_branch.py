@@ -37,10 +37,11 @@ from breaklint.rules.control_flow._branch_rewrites import (
     where_return,
     where_return_early,
     where_statement,
+    where_store,
     where_told,
     while_loop,
 )
-from breaklint.syntax import excerpt, iter_nodes, negated, without_not
+from breaklint.syntax import dotted, excerpt, iter_nodes, negated, without_not
 
 if TYPE_CHECKING:
     from breaklint.rewrites import Rewrite
@@ -889,6 +890,37 @@ compiled = torch.compile(split_gain)
 import torch
 
 
+def clamp_border(x):
+    x = torch.tanh(x) * 2
+    if x[:, 0].abs().max() > 1:
+        x[:, 0] = 0.0
+        x[:, -1] = x[:, -1] / 2
+    return x
+
+
+compiled = torch.compile(clamp_border)
+""",
+            after="""
+import torch
+
+
+def clamp_border(x):
+    x = torch.tanh(x) * 2
+    condition_holds = x[:, 0].abs().max() > 1
+    x[:, 0] = torch.where(condition_holds, 0.0, x[:, 0])
+    x[:, -1] = torch.where(condition_holds, x[:, -1] / 2, x[:, -1])
+    return x
+
+
+compiled = torch.compile(clamp_border)
+""",
+            probe="(clamp_border, (torch.randn(4, 5),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
 def step(x, state):
     y = x * 2
     if y.norm() > 1:
@@ -927,6 +959,7 @@ compiled = torch.compile(step)
         "where-in-place": where_in_place,
         "where-hoisted": where_hoisted,
         "where-chain": where_chain,
+        "where-store": where_store,
         "unguarded": unguarded,
         "stacked": stacked_truths,
         # `if flag and cond:` (FLAGGED): `if flag:` around the fix of `if cond:`
@@ -978,6 +1011,16 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   intermediates are now computed on every call (time, and an error where the untaken branch
   used to be skipped: a division by zero gives `inf` in the untaken side, which `where`
   then drops).
+- an `if`/`else` whose branches only assign the same targets in the same order, some of
+  them an element, a slice or an attribute (`x[:, 0] = 0.0`, `out["scale"] = s`,
+  `self.scale = s`), becomes `target = torch.where(cond, a, b)` per target, in their order;
+  without `else`, offered where each target holds a tensor already (a name or an attribute
+  bound to one, or a slice of one by numbers and Python ints, `x[:, 1:n]`, never a mask or a
+  tensor of indices), `b` being the target itself: where the test does not hold, each store
+  writes back what it read. Where there are several, the condition is computed once before
+  them (`condition_holds = cond`), since a store may change what it reads; a test that is the
+  tensor a store writes gets no fix. Every target is now written on every call (in place for
+  an element or a slice: autograd sees an in-place write where the untaken branch made none).
 - an `if flag and cond:` without `else`, whose operands before the last are known while
   tracing (`self.training`, a Python flag) and whose `if cond:` alone would get the `where`
   fix (an assignment, intermediate values too, or updates in place) or the masked stores'
@@ -1262,7 +1305,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         context = self.context
         chosen = _assignments(node.body)
         if chosen is None:
-            return self._in_place_fix(node)
+            return self._in_place_fix(node) or self._store_fix(node)
         if node.orelse:
             other = _assignments(node.orelse)
             if other is None or [n for n, _ in other] != [n for n, _ in chosen]:
@@ -1285,6 +1328,62 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
                 return None  # the condition is computed once, into `condition_holds`
         message = "choose in the graph: `{torch}.where(...)`"
         return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
+
+    def _store_fix(self, node: ast.If) -> Fix | None:
+        """`where-store`: an `if`/`else` whose branches only assign the same targets in the
+        same order, some of them an element or a slice (`x[:, 0] = v`, `out["a"] = v`) or an
+        attribute (`self.scale = v`), becomes `target = torch.where(cond, a, b)` per target.
+        Without `else` each target must hold a tensor already: an attribute or a name bound to
+        one, or a slice of one by constants and Python ints (`x[:, 0]`), which then keeps its
+        value. The stores run in their order, so each value reads what the stores before it
+        left; the condition is computed once, before them (a store may change what it reads),
+        where there are several: where it does not hold, each store writes back what it read."""
+        body = _stores(node.body)
+        if body is None or all(isinstance(t, ast.Name) for t, _ in body):
+            return None
+        if node.orelse:
+            other = _stores(node.orelse)
+            if other is None or [ast.dump(t) for t, _ in other] != [ast.dump(t) for t, _ in body]:
+                return None
+            if not all(
+                self._values_fit([a, b]) for (_, a), (_, b) in zip(body, other, strict=True)
+            ):
+                return None
+        elif not all(self._holds_a_tensor(target, value, node.test) for target, value in body):
+            return None
+        if isinstance(node.test, ast.Name | ast.Attribute):  # a tensor a store could change
+            tested = dotted(node.test)
+            if any(dotted(_stored_in(target)) == tested for target, _ in body):
+                return None
+        if len(body) > 1 and not isinstance(node.test, ast.Name) and self._names_the_condition():
+            return None
+        message = "choose in the graph: `target = {torch}.where(...)`"
+        return offer(
+            self.context, node, message, "where-store", self.fix_applicability, needs_torch=True
+        )
+
+    def _holds_a_tensor(self, target: ast.expr, value: ast.expr, test: ast.expr) -> bool:
+        """Whether `target`, assigned `value` on one way only, holds a tensor the other way:
+        a name (`_updates_a_tensor`), an attribute bound to a tensor, or a slice of one by
+        constants and Python ints (`x[:, 0]`, `x[..., :n]`, never a tensor of indices)."""
+        if isinstance(target, ast.Name):
+            return self._updates_a_tensor(target.id, value, test)
+        if not self._may_be_tensor(value) or self._joined(value):
+            return False
+        if isinstance(target, ast.Attribute):
+            return self._certain_tensor_value(_loaded(target))
+        assert isinstance(target, ast.Subscript)  # its value is read (`Load`)
+        index = target.slice
+        parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        facts = self.context.facts
+        for part in parts:
+            bounds = [part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part]
+            for bound in bounds:
+                if bound is None or isinstance(_without_sign(bound), ast.Constant):
+                    continue
+                if not isinstance(bound, ast.Name) or facts.kind(bound) is not Kind.PYTHON:
+                    return False
+        return self._certain_tensor_value(target.value)
 
     def _hoisted_fix(self, node: ast.If) -> Fix | None:
         """`where-hoisted`: an `if` (and its `else`) that only assigns plain names, some of
@@ -2089,6 +2188,37 @@ def _hoisting(node: ast.If) -> tuple[list[str], list[ast.Assign]] | None:
                 temporaries.append(statement)
             seen.add(name)
     return outputs, temporaries
+
+
+def _stores(body: list[ast.stmt]) -> list[tuple[ast.expr, ast.expr]] | None:
+    """(target, value) of a block that only assigns values, each to one target written once:
+    a name, an attribute of a name (`self.scale`) or a subscript of one (`x[:, 0]`,
+    `out["a"]`) whose index reads no call."""
+    stored = []
+    for statement in body:
+        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+            return None
+        target = statement.targets[0]
+        base = target.value if isinstance(target, ast.Subscript) else target
+        if not isinstance(base, ast.Name | ast.Attribute) or dotted(base) is None:
+            return None
+        if isinstance(target, ast.Subscript) and any(
+            isinstance(n, ast.Call) for n in ast.walk(target.slice)
+        ):
+            return None
+        stored.append((target, statement.value))
+    dumps = [ast.dump(target) for target, _ in stored]
+    return stored if stored and len(set(dumps)) == len(dumps) else None
+
+
+def _stored_in(target: ast.expr) -> ast.expr:
+    """What a store writes to: `x` of `x[:, 0]`, the target itself otherwise."""
+    return target.value if isinstance(target, ast.Subscript) else target
+
+
+def _loaded(node: ast.Attribute) -> ast.Attribute:
+    """The attribute `node` stores to, read: the same attribute in a `Load` context."""
+    return ast.copy_location(ast.Attribute(node.value, node.attr, ast.Load()), node)
 
 
 def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
