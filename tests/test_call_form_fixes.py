@@ -40,6 +40,8 @@ PRODUCTS = [
     ("np.prod(x.shape[1:], dtype=np.int64)", None),  # numpy's own dtype: not a Python int
     ("np.prod(np.array([2, 3]))", None),  # an array's values, not sizes
     ("np.prod([2.0, 3])", None),  # a float: `torch.Size` takes ints only
+    ("np.prod(spatial)", "torch.Size(spatial).numel()"),  # `b, *spatial = x.shape`
+    ("np.prod(rest)", None),  # `a, *rest = ws`: not sizes
 ]
 
 
@@ -48,7 +50,8 @@ def test_a_product_of_sizes_becomes_a_python_int_only_for_sizes(
     tmp_path: Path, product: str, written: str | None
 ) -> None:
     source = (
-        "import numpy as np\nimport torch\n\n\ndef f(x):\n"
+        "import numpy as np\nimport torch\n\n\ndef f(x, ws):\n"
+        "    b, *spatial = x.shape\n    a, *rest = ws\n"
         f"    n = {product}\n    for _ in range(n):\n        x = x + 1\n    return x\n\n\n"
         "compiled = torch.compile(f)\n"
     )
