@@ -678,3 +678,44 @@ def test_stores_to_elements_slices_and_attributes_become_wheres(
     plan = plan_fixes(fixable, unsafe=True)
     assert plan.problems == {}
     assert plan.files[0].fixed == source.replace(branch, written)
+
+
+TESTED = """import torch
+
+
+def f(x, w):
+    y = x * 2
+{branch}
+    return a
+
+
+compiled = torch.compile(f)
+"""
+
+TESTED_CASES = [
+    # `y` may be a number (`x` is a parameter), but the test calls a tensor method on it
+    (
+        "    if y.mean() > 0:\n        a = y * 2\n    else:\n        a = y[:, 0] - 1",
+        "    a = torch.where(y.mean() > 0, y * 2, y[:, 0] - 1)",
+    ),
+    ("    a = y if y.sum() > 0 else -y", "    a = torch.where(y.sum() > 0, y, -y)"),
+    # `y` is bound again in the branch: what the test read is not what the values read
+    ("    if y.mean() > 0:\n        y = w\n        a = y * 2\n    else:\n        a = y", None),
+]
+
+
+@pytest.mark.parametrize(("branch", "written"), TESTED_CASES)
+def test_a_name_the_test_reads_as_a_tensor_is_one_in_the_branch(
+    tmp_path: Path, branch: str, written: str | None
+) -> None:
+    source = TESTED.format(branch=branch)
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    fixable = [f for f in findings if f.code == "BL201" and f.fix is not None]
+    if written is None:
+        assert fixable == []
+        return
+    plan = plan_fixes(fixable, unsafe=True)
+    assert plan.problems == {}
+    assert plan.files[0].fixed == TESTED.format(branch=written)

@@ -996,7 +996,9 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   `torch.where`'s). `a if flag and cond else b`, whose operands before the tensor test are
   known while tracing (`self.training`), becomes `torch.where(cond, a, b) if flag else b`:
   the flags stay a Python choice. Offered when every value is a tensor (also the call of a
-  `torch.nn` submodule of the class) or a number, or of no known kind (a project submodule's call)
+  `torch.nn` submodule of the class, or a name the test calls a tensor method on, `y` of `if
+  y.mean() > 0:`, where the branch does not bind it again, and arithmetic of such names and
+  numbers) or a number, or of no known kind (a project submodule's call)
   beside a certain tensor for the same name. The comments inside the `if` and its `else`
   are kept, each on a line of its own, above the statement the fix writes.
 - an `if`/`else` (or an `if` alone) whose branches only assign plain names, some of them
@@ -1127,6 +1129,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         self._parameters: set[str] = set()  # may hold None or a number whatever they become
         # The `any()`/`all()` call of each comprehension it draws from, by the comprehension's id.
         self._drawn: dict[int, ast.Call] = {}
+        # The names the test of the branch being fixed reads as tensors (`_tested_tensor`).
+        self._tested: set[str] = set()
 
     def _check(
         self,
@@ -1186,7 +1190,39 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         """A value `torch.where` takes: a tensor, or a number."""
         if isinstance(node, ast.Constant):
             return type(node.value) in (int, float, bool)
-        return tensor_valued(self.context, node)
+        return tensor_valued(self.context, node) or self._tested_tensor(node)
+
+    def _tested_tensor(self, node: ast.expr) -> bool:
+        """A name the test of the branch being fixed reads as a tensor (`y` of `if y.mean() >
+        0:`, a method of tensors called on it), which the branch does not bind: where the test
+        ran, it holds one; a slice of one by numbers (`y[:, 0]`), or arithmetic of such values
+        and numbers (`y * 2 - 1`)."""
+        if not self._tested:
+            return False
+        if isinstance(node, ast.Name):
+            return node.id in self._tested
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            return self._tested_tensor(node.operand)
+        if isinstance(node, ast.Subscript):  # `y[:, 0]`: numbers and slices index a tensor
+            index = node.slice
+            parts = index.elts if isinstance(index, ast.Tuple) else [index]
+            plain = all(
+                isinstance(p, ast.Slice) or isinstance(_without_sign(p), ast.Constant)
+                for p in parts
+            )
+            return plain and self._tested_tensor(node.value)
+        if not isinstance(node, ast.BinOp) or not isinstance(node.op, _ARITHMETIC):
+            return False
+        operands = (node.left, node.right)
+        return any(self._tested_tensor(o) for o in operands) and all(
+            self._tested_tensor(o) or self._is_value(o) for o in operands
+        )
+
+    def _read_as_tensors(self, node: ast.If | ast.IfExp) -> set[str]:
+        """The names `node`'s test reads as tensors that `node` does not bind."""
+        test, resolve = node.test, self.context.facts.resolve
+        bound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not _loads(n)}
+        return {n for n in _names_read(test) - bound if _reads_as_tensor(test, n, resolve)}
 
     def _certain_tensor_value(self, node: ast.expr) -> bool:
         facts = self.context.facts
@@ -1263,6 +1299,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
 
     def _if_fix(self, node: ast.If) -> Fix | None:
         context = self.context
+        self._tested = self._read_as_tensors(node)
         if not self._graph_test(node.test):
             return self._any_check_fix(node) or self._guard_fix(node) or self._flagged_fix(node)
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
@@ -1383,7 +1420,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
                     continue
                 if not isinstance(bound, ast.Name) or facts.kind(bound) is not Kind.PYTHON:
                     return False
-        return self._certain_tensor_value(target.value)
+        base = target.value
+        return self._certain_tensor_value(base) or self._tested_tensor(base)
 
     def _hoisted_fix(self, node: ast.If) -> Fix | None:
         """`where-hoisted`: an `if` (and its `else`) that only assigns plain names, some of
@@ -1762,6 +1800,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         self._check(node.test, "a conditional expression", lambda: self._if_exp_fix(node), True)
 
     def _if_exp_fix(self, node: ast.IfExp) -> Fix | None:
+        self._tested = self._read_as_tensors(node)
         rewrite = self._expression_rewrite(node.test)
         if rewrite is None or not self._values_fit([node.body, node.orelse]):
             return None
@@ -2007,6 +2046,13 @@ def _returned_values(node: ast.If) -> list[ast.expr] | None:
     returns = [node.body[0], node.orelse[0]]
     values = [r.value for r in returns if isinstance(r, ast.Return) and r.value is not None]
     return values if len(values) == 2 else None
+
+
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def _loads(node: ast.Name) -> bool:
+    return isinstance(node.ctx, ast.Load)
 
 
 def _reads_as_tensor(test: ast.expr, name: str, resolve: Callable[[ast.expr], str | None]) -> bool:
