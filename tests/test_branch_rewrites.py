@@ -666,18 +666,25 @@ STORE_CASES = [
 def test_stores_to_elements_slices_and_attributes_become_wheres(
     tmp_path: Path, branch: str, written: str | None
 ) -> None:
-    source = STORES.format(branch=branch)
+    rewrites = _branch_fixed(tmp_path, STORES, branch, written)
+    assert rewrites == ([] if written is None else ["where-store"])
+
+
+def _branch_fixed(tmp_path: Path, template: str, branch: str, written: str | None) -> list[str]:
+    """The rewrites of BL201's fixes of `template` with `branch`, checking that they write
+    `written` there (None: no fix)."""
+    source = template.format(branch=branch)
     path = tmp_path / "example.py"
     path.write_text(source, encoding="utf-8")
     findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
     fixable = [f for f in findings if f.code == "BL201" and f.fix is not None]
     if written is None:
         assert fixable == []
-        return
-    assert [f.fix.rewrite for f in fixable if f.fix] == ["where-store"]
+        return []
     plan = plan_fixes(fixable, unsafe=True)
     assert plan.problems == {}
-    assert plan.files[0].fixed == source.replace(branch, written)
+    assert plan.files[0].fixed == template.format(branch=written)
+    return [f.fix.rewrite for f in fixable if f.fix]
 
 
 TESTED = """import torch
@@ -708,14 +715,4 @@ TESTED_CASES = [
 def test_a_name_the_test_reads_as_a_tensor_is_one_in_the_branch(
     tmp_path: Path, branch: str, written: str | None
 ) -> None:
-    source = TESTED.format(branch=branch)
-    path = tmp_path / "example.py"
-    path.write_text(source, encoding="utf-8")
-    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
-    fixable = [f for f in findings if f.code == "BL201" and f.fix is not None]
-    if written is None:
-        assert fixable == []
-        return
-    plan = plan_fixes(fixable, unsafe=True)
-    assert plan.problems == {}
-    assert plan.files[0].fixed == TESTED.format(branch=written)
+    assert len(_branch_fixed(tmp_path, TESTED, branch, written)) == (written is not None)
