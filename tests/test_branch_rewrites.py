@@ -275,6 +275,25 @@ ENDINGS = [
         "    return y + 1",
         "    return torch.where((y > 0).all(), y, torch.where((y < 0).all(), -y, y + 1))",
     ),
+    # tuples written out, of the same length: one `torch.where` per element, the condition once
+    (
+        "    if (y > 0).all():\n        return y, 1.0\n    return -y, 0.0",
+        "    condition_holds = (y > 0).all()\n"
+        "    return torch.where(condition_holds, y, -y), torch.where(condition_holds, 1.0, 0.0)",
+    ),
+    (
+        "    if (y > 0).all():\n        return (y, x)\n    else:\n        return (-y, x + 1)",
+        "    condition_holds = (y > 0).all()\n"
+        "    return (torch.where(condition_holds, y, -y), torch.where(condition_holds, x, x + 1))",
+    ),
+    ("    if (y > 0).all():\n        return y, None\n    return -y, y", None),  # `None`
+    ("    if (y > 0).all():\n        return y, y\n    return -y, y, y", None),  # lengths
+    ("    if (y > 0).all():\n        return y, *x\n    return -y, y", None),  # starred
+    (
+        "    if (y > 0).all():\n        return y, y\n    elif (y < 0).all():\n"
+        "        return -y, y\n    return y, -y",
+        None,  # a chain of tuples
+    ),
     ("    if (y > 0).all():\n        return y\n    return", None),  # nothing returned
     ("    if (y > 0).all(): return y\n    return -y", None),  # not alone on its lines
 ]
@@ -600,3 +619,100 @@ def _written(tmp_path: Path, source: str, part: str, written: str | None) -> str
     fixed = _fixed_fully(tmp_path, source)
     assert fixed == source.replace(part, written)
     return fixed
+
+
+STORES = """import torch
+
+
+def f(x, n: int):
+    x = torch.tanh(x) * 2
+    m = x > 0
+    out = {{}}
+{branch}
+    return x, out
+
+
+compiled = torch.compile(f)
+"""
+
+STORE_CASES = [
+    # a slice of a tensor by numbers, kept where the test does not hold
+    (
+        "    if x.sum() > 0:\n        x[:, 0] = 0.0",
+        "    x[:, 0] = torch.where(x.sum() > 0, 0.0, x[:, 0])",
+    ),
+    # several: in their order, after the condition computed once
+    (
+        "    if x.sum() > 0:\n        x[:, 0] = 0.0\n        x[:, 1] = x.sum()",
+        "    condition_holds = x.sum() > 0\n"
+        "    x[:, 0] = torch.where(condition_holds, 0.0, x[:, 0])\n"
+        "    x[:, 1] = torch.where(condition_holds, x.sum(), x[:, 1])",
+    ),
+    # with `else`: an element of a dict, the same targets in the same order
+    (
+        '    if x.sum() > 0:\n        out["a"] = x\n    else:\n        out["a"] = -x',
+        '    out["a"] = torch.where(x.sum() > 0, x, -x)',
+    ),
+    ('    if x.sum() > 0:\n        out["a"] = x', None),  # a dict's key may not be set
+    ("    if x.sum() > 0:\n        x[m] = 0.0", None),  # a mask: BL302's
+    # the test reads the tensor the store writes: it is computed before the store
+    ("    if m.any():\n        m[0] = False", "    m[0] = torch.where(m.any(), False, m[0])"),
+    ('    if x.sum() > 0:\n        x[:, 0] = 0.0\n    else:\n        out["a"] = x', None),
+    ("    if x.sum() > 0:\n        x[:, 0] = torch.cat([x, x])", None),  # joined
+]
+
+
+@pytest.mark.parametrize(("branch", "written"), STORE_CASES)
+def test_stores_to_elements_slices_and_attributes_become_wheres(
+    tmp_path: Path, branch: str, written: str | None
+) -> None:
+    rewrites = _branch_fixed(tmp_path, STORES, branch, written)
+    assert rewrites == ([] if written is None else ["where-store"])
+
+
+def _branch_fixed(tmp_path: Path, template: str, branch: str, written: str | None) -> list[str]:
+    """The rewrites of BL201's fixes of `template` with `branch`, checking that they write
+    `written` there (None: no fix)."""
+    source = template.format(branch=branch)
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    fixable = [f for f in findings if f.code == "BL201" and f.fix is not None]
+    if written is None:
+        assert fixable == []
+        return []
+    plan = plan_fixes(fixable, unsafe=True)
+    assert plan.problems == {}
+    assert plan.files[0].fixed == template.format(branch=written)
+    return [f.fix.rewrite for f in fixable if f.fix]
+
+
+TESTED = """import torch
+
+
+def f(x, w):
+    y = x * 2
+{branch}
+    return a
+
+
+compiled = torch.compile(f)
+"""
+
+TESTED_CASES = [
+    # `y` may be a number (`x` is a parameter), but the test calls a tensor method on it
+    (
+        "    if y.mean() > 0:\n        a = y * 2\n    else:\n        a = y[:, 0] - 1",
+        "    a = torch.where(y.mean() > 0, y * 2, y[:, 0] - 1)",
+    ),
+    ("    a = y if y.sum() > 0 else -y", "    a = torch.where(y.sum() > 0, y, -y)"),
+    # `y` is bound again in the branch: what the test read is not what the values read
+    ("    if y.mean() > 0:\n        y = w\n        a = y * 2\n    else:\n        a = y", None),
+]
+
+
+@pytest.mark.parametrize(("branch", "written"), TESTED_CASES)
+def test_a_name_the_test_reads_as_a_tensor_is_one_in_the_branch(
+    tmp_path: Path, branch: str, written: str | None
+) -> None:
+    assert len(_branch_fixed(tmp_path, TESTED, branch, written)) == (written is not None)

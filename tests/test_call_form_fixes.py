@@ -40,6 +40,8 @@ PRODUCTS = [
     ("np.prod(x.shape[1:], dtype=np.int64)", None),  # numpy's own dtype: not a Python int
     ("np.prod(np.array([2, 3]))", None),  # an array's values, not sizes
     ("np.prod([2.0, 3])", None),  # a float: `torch.Size` takes ints only
+    ("np.prod(spatial)", "torch.Size(spatial).numel()"),  # `b, *spatial = x.shape`
+    ("np.prod(rest)", None),  # `a, *rest = ws`: not sizes
 ]
 
 
@@ -48,7 +50,8 @@ def test_a_product_of_sizes_becomes_a_python_int_only_for_sizes(
     tmp_path: Path, product: str, written: str | None
 ) -> None:
     source = (
-        "import numpy as np\nimport torch\n\n\ndef f(x):\n"
+        "import numpy as np\nimport torch\n\n\ndef f(x, ws):\n"
+        "    b, *spatial = x.shape\n    a, *rest = ws\n"
         f"    n = {product}\n    for _ in range(n):\n        x = x + 1\n    return x\n\n\n"
         "compiled = torch.compile(f)\n"
     )
@@ -220,3 +223,43 @@ def test_a_number_bound_beside_a_tensor_bound_is_given_apart(
     assert any(f.code == "BL304" for f in _lint(tmp_path, source))
     fixed = _fixed(tmp_path, source, "BL304")
     assert fixed == (None if written is None else source.replace(call, written))
+
+
+INDEXES = [
+    # read once into a new value: a copy of the one index, its dimension squeezed again
+    ("return y - x[top]", "return y - x[top.reshape(1)].squeeze(0)"),
+    ("return y + x[:, top]", "return y + x[:, top.reshape(1)].squeeze(1)"),
+    (  # the value stored into an element
+        "out = y.sum(0)\n    out[0] = x[:, 0][top]\n    return out",
+        "out = y.sum(0)\n    out[0] = x[:, 0][top.reshape(1)].squeeze(0)\n    return out",
+    ),
+    ("return x[top]", None),  # returned: a view of `x`, which a copy is not
+    ("row = x[top]\n    return row", None),  # bound to a name: it may be changed in place
+    ("return y - x[top, 0]", None),  # an int besides the tensor
+    # written to: the one index, whose dimension the value broadcasts into
+    ("y[top] = 0.0\n    return y", "y[top.reshape(1)] = 0.0\n    return y"),
+    ("y[:, top] *= 2\n    return y", "y[:, top.reshape(1)] *= 2\n    return y"),
+]
+
+
+INDEXED = """import torch
+
+
+def f(x):
+    top = x.pow(2).sum(-1).argmax()  # a 0-dim tensor
+    y = x * 2
+    {body}
+
+
+compiled = torch.compile(f)
+"""
+
+
+@pytest.mark.parametrize(("body", "written"), INDEXES)
+def test_a_zero_dim_index_becomes_a_tensor_of_one_index_where_a_copy_does(
+    tmp_path: Path, body: str, written: str | None
+) -> None:
+    source = INDEXED.format(body=body)
+    assert any(f.code == "BL304" for f in _lint(tmp_path, source))
+    expected = None if written is None else INDEXED.format(body=written)
+    assert _fixed(tmp_path, source, "BL304") == expected

@@ -31,6 +31,17 @@ UPDATES = [
         "x.copy_(torch.where((y > 0).reshape((y > 0).shape + (1,) * (x.dim() - (y > 0).dim())), "
         "x - 1, x))",
     ),
+    # A new axis right after the masked dimensions: the whole tensor gets it after the mask's
+    # dimensions (`[..., None]` last stays as it is).
+    ("x[m] = w[m, None] * x[m]", f"x.copy_(torch.where({LEADING}, w.unsqueeze(m.dim()) * x, x))"),
+    (
+        "x[m] += 2 * w[m][:, None]",
+        f"x.copy_(torch.where({LEADING}, x + (2 * w.unsqueeze(m.dim())), x))",
+    ),
+    ("x[m] = w[m][..., None] * x[m]", f"x.copy_(torch.where({LEADING}, w[..., None] * x, x))"),
+    ("x[m] = w[m, 0] * x[m]", None),  # an index after the mask: not a new axis
+    ("x[m] = w[m][0] * x[m]", None),  # an element of the selection
+    ("x[x > 0] *= w[x > 0, None]", None),  # a mask of `x`'s shape leaves no dimension after it
     ("x[torch.rand_like(y) > 0.5] -= 1", None),  # a call in the mask: read again, it differs
     ("x[m] += y[m] @ w", None),  # `@` is not elementwise
     ("x[m] @= w", None),  # nor is `@=`

@@ -78,9 +78,6 @@ def where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
     from breaklint.rewrites import (
         branch_comments,
-        call,
-        graph_condition,
-        torch_function,
         without_guards,
     )
 
@@ -90,11 +87,37 @@ def where_return(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     assert isinstance(node.orelse, cst.Else)
     blocks: list[Any] = [node.body, node.orelse.body]  # one return statement each, as checked
     returned = [block.body[0].body[0] for block in blocks]
-    where = torch_function(fix.torch, "where")
-    test = graph_condition(node.test, fix.torch)
-    value = call(where, test, returned[0].value, returned[1].value)
+    bound, value = _chosen(node.test, returned[0].value, returned[1].value, fix.torch)
     above = [*node.leading_lines, *branch_comments(node)]
-    return cst.SimpleStatementLine([cst.Return(value)], leading_lines=above)
+    statements = [*bound, cst.SimpleStatementLine([cst.Return(value)])]
+    statements[0] = statements[0].with_changes(leading_lines=above)
+    return cst.FlattenSentinel(statements) if bound else statements[0]
+
+
+def _chosen(
+    test: cst.BaseExpression, a: cst.BaseExpression, b: cst.BaseExpression, torch: str
+) -> tuple[list[cst.SimpleStatementLine], cst.BaseExpression]:
+    """`torch.where(test, a, b)`; for two tuples written out (`a, b` and `c, d`, as the rule
+    checked), the tuple of `torch.where`s of their elements, after `condition_holds = test`
+    unless the test is a name or attribute: the statements to put first, and the value."""
+    import libcst as cst
+
+    from breaklint.rewrites import call, graph_condition, torch_function
+
+    where = torch_function(torch, "where")
+    condition = graph_condition(test, torch)
+    if not (isinstance(a, cst.Tuple) and isinstance(b, cst.Tuple)):
+        return [], call(where, condition, a, b)
+    bound: list[cst.SimpleStatementLine] = []
+    if not isinstance(test, cst.Name | cst.Attribute):
+        assign = cst.Assign([cst.AssignTarget(cst.Name(CONDITION_NAME))], condition)
+        bound.append(cst.SimpleStatementLine([assign]))
+        condition = cst.Name(CONDITION_NAME)
+    elements = [
+        cst.Element(call(where, condition.deep_clone(), x.value, y.value))
+        for x, y in zip(a.elements, b.elements, strict=True)
+    ]
+    return bound, cst.Tuple(elements, lpar=a.lpar, rpar=a.rpar)
 
 
 def where_return_early(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
@@ -135,14 +158,19 @@ def where_return_early(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     if len(returns) != len(maybe):
         return None
     value: Any = returns[-1]
-    for link, returned in zip(reversed(links), reversed(returns[:-1]), strict=True):
-        test = graph_condition(link.test, fix.torch)
-        value = call(torch_function(fix.torch, "where"), test, returned, value)
+    bound: list[cst.SimpleStatementLine] = []
+    if len(links) == 1:  # tuples of values too
+        bound, value = _chosen(links[0].test, returns[0], value, fix.torch)
+    else:
+        for link, returned in zip(reversed(links), reversed(returns[:-1]), strict=True):
+            test = graph_condition(link.test, fix.torch)
+            value = call(torch_function(fix.torch, "where"), test, returned, value)
     assert isinstance(last, cst.SimpleStatementLine)
     # The lines above the `if`, its comments, and the comments above the last `return` (the
     # empty lines between the two statements go with them).
     comments = [line for line in last.leading_lines if line.comment is not None]
     above = [*branch.leading_lines, *branch_comments(branch)]
+    between = [*between, *bound]
     if between:
         first: Any = between[0]  # an assignment line, as the rule checked
         between[0] = first.with_changes(leading_lines=[*above, *first.leading_lines])
@@ -203,6 +231,44 @@ def where_statement(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     statements = [*bound, cst.SimpleStatementLine([assign])]
     statements[0] = statements[0].with_changes(leading_lines=above)
     return cst.FlattenSentinel(statements) if bound else statements[0]
+
+
+def where_store(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-store` fix: an `if`/`else` assigning the same targets (an element, a slice,
+    an attribute) becomes `target = torch.where(cond, a, b)` per target (`target` itself as
+    `b` without `else`), after `condition_holds = cond` where there are several and the test
+    is more than a name."""
+    import libcst as cst
+
+    from breaklint.rewrites import branch_comments, call, graph_condition, torch_function
+
+    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    chosen = _stored(node.body)
+    if isinstance(node.orelse, cst.Else):
+        other = _stored(node.orelse.body)
+    else:
+        other = [(target, target.deep_clone()) for target, _ in chosen]
+    test = graph_condition(node.test, fix.torch)
+    statements: list[cst.SimpleStatementLine] = []
+    if len(chosen) > 1 and not isinstance(node.test, cst.Name):
+        assign_test = cst.Assign([cst.AssignTarget(cst.Name(CONDITION_NAME))], test)
+        statements.append(cst.SimpleStatementLine([assign_test]))
+        test = cst.Name(CONDITION_NAME)
+    where = torch_function(fix.torch, "where")
+    for (target, a), (_, b) in zip(chosen, other, strict=True):
+        value = call(where, test.deep_clone(), a, b)
+        statements.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)]))
+    above = [*node.leading_lines, *branch_comments(node)]
+    statements[0] = statements[0].with_changes(leading_lines=above)
+    return cst.FlattenSentinel(statements) if len(statements) > 1 else statements[0]
+
+
+def _stored(block: cst.BaseSuite) -> list[tuple[Any, cst.BaseExpression]]:
+    """(target, value) of a block of assignment lines, each to one target (as the rule
+    checked)."""
+    lines: list[Any] = list(block.body)
+    return [(line.body[0].targets[0].target, line.body[0].value) for line in lines]
 
 
 def where_hoisted(node: cst.CSTNode, fix: Fix) -> Rewritten | None:

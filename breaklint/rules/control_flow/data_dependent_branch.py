@@ -37,10 +37,11 @@ from breaklint.rules.control_flow._branch_rewrites import (
     where_return,
     where_return_early,
     where_statement,
+    where_store,
     where_told,
     while_loop,
 )
-from breaklint.syntax import excerpt, iter_nodes, negated, without_not
+from breaklint.syntax import dotted, excerpt, iter_nodes, negated, without_not
 
 if TYPE_CHECKING:
     from breaklint.rewrites import Rewrite
@@ -900,6 +901,65 @@ compiled = torch.compile(split_gain)
 """,
             probe="(split_gain, (torch.randn(8),))",
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def clamp_border(x):
+    x = torch.tanh(x) * 2
+    if x[:, 0].abs().max() > 1:
+        x[:, 0] = 0.0
+        x[:, -1] = x[:, -1] / 2
+    return x
+
+
+compiled = torch.compile(clamp_border)
+""",
+            after="""
+import torch
+
+
+def clamp_border(x):
+    x = torch.tanh(x) * 2
+    condition_holds = x[:, 0].abs().max() > 1
+    x[:, 0] = torch.where(condition_holds, 0.0, x[:, 0])
+    x[:, -1] = torch.where(condition_holds, x[:, -1] / 2, x[:, -1])
+    return x
+
+
+compiled = torch.compile(clamp_border)
+""",
+            probe="(clamp_border, (torch.randn(4, 5),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
+def step(x, state):
+    y = x * 2
+    if y.norm() > 1:
+        return y / y.norm(), state + 1
+    return y, state
+
+
+compiled = torch.compile(step)
+""",
+            after="""
+import torch
+
+
+def step(x, state):
+    y = x * 2
+    condition_holds = y.norm() > 1
+    return torch.where(condition_holds, y / y.norm(), y), torch.where(condition_holds, state + 1, state)
+
+
+compiled = torch.compile(step)
+""",  # noqa: E501
+            probe="(step, (torch.randn(8), torch.zeros(())))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
@@ -915,6 +975,7 @@ compiled = torch.compile(split_gain)
         "where-in-place": where_in_place,
         "where-hoisted": where_hoisted,
         "where-chain": where_chain,
+        "where-store": where_store,
         "unguarded": unguarded,
         "stacked": stacked_truths,
         # `if flag and cond:` (FLAGGED): `if flag:` around the fix of `if cond:`
@@ -941,14 +1002,19 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   (each `return` alone on its lines; the function is what the fix rewrites), also with plain
   assignments of tensors or numbers to names between them (`scale = y.abs().max()`), which
   then run on both ways, before the `return`: offered where they bind no name the test or
-  `a` reads; a
+  `a` reads. Two tuples written out, of the same length (`return y, state` / `return y - 1,
+  state0`, not an `elif` chain), give the tuple of one `torch.where` per element, after
+  `condition_holds = cond` where the test is more than a name (offered where the file does
+  not use that name); a
   conditional expression `a if cond else b` becomes `torch.where(cond, a, b)`. Both
   sides are now computed, which costs time and can raise where the untaken side used to be
   skipped, and Python numbers become tensors (broadcasting and type promotion are
   `torch.where`'s). `a if flag and cond else b`, whose operands before the tensor test are
   known while tracing (`self.training`), becomes `torch.where(cond, a, b) if flag else b`:
   the flags stay a Python choice. Offered when every value is a tensor (also the call of a
-  `torch.nn` submodule of the class) or a number, or of no known kind (a project submodule's call)
+  `torch.nn` submodule of the class, or a name the test calls a tensor method on, `y` of `if
+  y.mean() > 0:`, where the branch does not bind it again, and arithmetic of such names and
+  numbers) or a number, or of no known kind (a project submodule's call)
   beside a certain tensor for the same name. The comments inside the `if` and its `else`
   are kept, each on a line of its own, above the statement the fix writes.
 - an `if`/`else` (or an `if` alone) whose branches only assign plain names, some of them
@@ -963,6 +1029,16 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   intermediates are now computed on every call (time, and an error where the untaken branch
   used to be skipped: a division by zero gives `inf` in the untaken side, which `where`
   then drops).
+- an `if`/`else` whose branches only assign the same targets in the same order, some of
+  them an element, a slice or an attribute (`x[:, 0] = 0.0`, `out["scale"] = s`,
+  `self.scale = s`), becomes `target = torch.where(cond, a, b)` per target, in their order;
+  without `else`, offered where each target holds a tensor already (a name or an attribute
+  bound to one, or a slice of one by numbers and Python ints, `x[:, 1:n]`, never a mask or a
+  tensor of indices), `b` being the target itself: where the test does not hold, each store
+  writes back what it read. Where there are several, the condition is computed once before
+  them (`condition_holds = cond`), since a store may change what it reads; a test that is the
+  tensor a store writes gets no fix. Every target is now written on every call (in place for
+  an element or a slice: autograd sees an in-place write where the untaken branch made none).
 - an `if flag and cond:` without `else`, whose operands before the last are known while
   tracing (`self.training`, a Python flag) and whose `if cond:` alone would get the `where`
   fix (an assignment, intermediate values too, or updates in place) or the masked stores'
@@ -1069,6 +1145,8 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         self._parameters: set[str] = set()  # may hold None or a number whatever they become
         # The `any()`/`all()` call of each comprehension it draws from, by the comprehension's id.
         self._drawn: dict[int, ast.Call] = {}
+        # The names the test of the branch being fixed reads as tensors (`_tested_tensor`).
+        self._tested: set[str] = set()
 
     def _check(
         self,
@@ -1128,7 +1206,39 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         """A value `torch.where` takes: a tensor, or a number."""
         if isinstance(node, ast.Constant):
             return type(node.value) in (int, float, bool)
-        return tensor_valued(self.context, node)
+        return tensor_valued(self.context, node) or self._tested_tensor(node)
+
+    def _tested_tensor(self, node: ast.expr) -> bool:
+        """A name the test of the branch being fixed reads as a tensor (`y` of `if y.mean() >
+        0:`, a method of tensors called on it), which the branch does not bind: where the test
+        ran, it holds one; a slice of one by numbers (`y[:, 0]`), or arithmetic of such values
+        and numbers (`y * 2 - 1`)."""
+        if not self._tested:
+            return False
+        if isinstance(node, ast.Name):
+            return node.id in self._tested
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            return self._tested_tensor(node.operand)
+        if isinstance(node, ast.Subscript):  # `y[:, 0]`: numbers and slices index a tensor
+            index = node.slice
+            parts = index.elts if isinstance(index, ast.Tuple) else [index]
+            plain = all(
+                isinstance(p, ast.Slice) or isinstance(_without_sign(p), ast.Constant)
+                for p in parts
+            )
+            return plain and self._tested_tensor(node.value)
+        if not isinstance(node, ast.BinOp) or not isinstance(node.op, _ARITHMETIC):
+            return False
+        operands = (node.left, node.right)
+        return any(self._tested_tensor(o) for o in operands) and all(
+            self._tested_tensor(o) or self._is_value(o) for o in operands
+        )
+
+    def _read_as_tensors(self, node: ast.If | ast.IfExp) -> set[str]:
+        """The names `node`'s test reads as tensors that `node` does not bind."""
+        test, resolve = node.test, self.context.facts.resolve
+        bound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not _loads(n)}
+        return {n for n in _names_read(test) - bound if _reads_as_tensor(test, n, resolve)}
 
     def _certain_tensor_value(self, node: ast.expr) -> bool:
         facts = self.context.facts
@@ -1154,6 +1264,23 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         return any(self._certain_tensor_value(v) for v in values) and all(
             self._may_be_tensor(value) for value in values
         )
+
+    def _returns_fit(self, values: list[ast.expr], test: ast.expr) -> bool:
+        """Values two `return`s give that `torch.where` can choose between: values that fit
+        (`_values_fit`), or tuples of the same length written out (`return a, b` / `return
+        c, d`), each pair of elements fitting: one `torch.where` per element, the condition
+        computed once before them unless it is a name or attribute."""
+        if not all(isinstance(value, ast.Tuple) for value in values):
+            return self._values_fit(values)
+        elements = [value.elts for value in values]  # type: ignore[attr-defined]
+        if len({len(e) for e in elements}) != 1 or len(elements[0]) < 2:
+            return False
+        if any(isinstance(e, ast.Starred) for each in elements for e in each):
+            return False
+        pairs = [list(pair) for pair in zip(*elements, strict=True)]
+        if not all(self._values_fit(pair) for pair in pairs):
+            return False
+        return isinstance(test, ast.Name | ast.Attribute) or not self._names_the_condition()
 
     def _joined(self, value: ast.expr) -> bool:
         """`torch.cat([...])`, `torch.stack(...)` and the like: a tensor of another shape
@@ -1188,6 +1315,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
 
     def _if_fix(self, node: ast.If) -> Fix | None:
         context = self.context
+        self._tested = self._read_as_tensors(node)
         if not self._graph_test(node.test):
             return self._any_check_fix(node) or self._guard_fix(node) or self._flagged_fix(node)
         lines = context.source.lines[node.lineno - 1 : node.end_lineno]
@@ -1209,7 +1337,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         returned = _returned_values(node)
         if returned is not None:
             alone = all(owns_its_lines(context, r) for r in (node.body[0], node.orelse[0]))
-            if not alone or not self._values_fit(returned):
+            if not alone or not self._returns_fit(returned, node.test):
                 return None
             message = "return the choice made in the graph: `return {torch}.where(...)`"
             return offer(
@@ -1230,7 +1358,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         context = self.context
         chosen = _assignments(node.body)
         if chosen is None:
-            return self._in_place_fix(node)
+            return self._in_place_fix(node) or self._store_fix(node)
         if node.orelse:
             other = _assignments(node.orelse)
             if other is None or [n for n, _ in other] != [n for n, _ in chosen]:
@@ -1253,6 +1381,63 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
                 return None  # the condition is computed once, into `condition_holds`
         message = "choose in the graph: `{torch}.where(...)`"
         return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
+
+    def _store_fix(self, node: ast.If) -> Fix | None:
+        """`where-store`: an `if`/`else` whose branches only assign the same targets in the
+        same order, some of them an element or a slice (`x[:, 0] = v`, `out["a"] = v`) or an
+        attribute (`self.scale = v`), becomes `target = torch.where(cond, a, b)` per target.
+        Without `else` each target must hold a tensor already: an attribute or a name bound to
+        one, or a slice of one by constants and Python ints (`x[:, 0]`), which then keeps its
+        value. The stores run in their order, so each value reads what the stores before it
+        left; the condition is computed once, before them (a store may change what it reads),
+        where there are several: where it does not hold, each store writes back what it read."""
+        body = _stores(node.body)
+        if body is None or all(isinstance(t, ast.Name) for t, _ in body):
+            return None
+        if node.orelse:
+            other = _stores(node.orelse)
+            if other is None or [ast.dump(t) for t, _ in other] != [ast.dump(t) for t, _ in body]:
+                return None
+            if not all(
+                self._values_fit([a, b]) for (_, a), (_, b) in zip(body, other, strict=True)
+            ):
+                return None
+        elif not all(self._holds_a_tensor(target, value, node.test) for target, value in body):
+            return None
+        if isinstance(node.test, ast.Name | ast.Attribute):  # a tensor a store could change
+            tested = dotted(node.test)
+            if any(dotted(_stored_in(target)) == tested for target, _ in body):
+                return None
+        if len(body) > 1 and not isinstance(node.test, ast.Name) and self._names_the_condition():
+            return None
+        message = "choose in the graph: `target = {torch}.where(...)`"
+        return offer(
+            self.context, node, message, "where-store", self.fix_applicability, needs_torch=True
+        )
+
+    def _holds_a_tensor(self, target: ast.expr, value: ast.expr, test: ast.expr) -> bool:
+        """Whether `target`, assigned `value` on one way only, holds a tensor the other way:
+        a name (`_updates_a_tensor`), an attribute bound to a tensor, or a slice of one by
+        constants and Python ints (`x[:, 0]`, `x[..., :n]`, never a tensor of indices)."""
+        if isinstance(target, ast.Name):
+            return self._updates_a_tensor(target.id, value, test)
+        if not self._may_be_tensor(value) or self._joined(value):
+            return False
+        if isinstance(target, ast.Attribute):
+            return self._certain_tensor_value(_loaded(target))
+        assert isinstance(target, ast.Subscript)  # its value is read (`Load`)
+        index = target.slice
+        parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        facts = self.context.facts
+        for part in parts:
+            bounds = [part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part]
+            for bound in bounds:
+                if bound is None or isinstance(_without_sign(bound), ast.Constant):
+                    continue
+                if not isinstance(bound, ast.Name) or facts.kind(bound) is not Kind.PYTHON:
+                    return False
+        base = target.value
+        return self._certain_tensor_value(base) or self._tested_tensor(base)
 
     def _hoisted_fix(self, node: ast.If) -> Fix | None:
         """`where-hoisted`: an `if` (and its `else`) that only assigns plain names, some of
@@ -1321,7 +1506,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None
         if not self._computed_values(assigned):
             return None
-        if not self._values_fit([first.value, last.value]):
+        if not self._returns_fit([first.value, last.value], node.test):
             return None
         return self._returned_where(function)
 
@@ -1631,6 +1816,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         self._check(node.test, "a conditional expression", lambda: self._if_exp_fix(node), True)
 
     def _if_exp_fix(self, node: ast.IfExp) -> Fix | None:
+        self._tested = self._read_as_tensors(node)
         rewrite = self._expression_rewrite(node.test)
         if rewrite is None or not self._values_fit([node.body, node.orelse]):
             return None
@@ -1883,6 +2069,13 @@ def _returned_values(node: ast.If) -> list[ast.expr] | None:
     return values if len(values) == 2 else None
 
 
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def _loads(node: ast.Name) -> bool:
+    return isinstance(node.ctx, ast.Load)
+
+
 def _reads_as_tensor(test: ast.expr, name: str, resolve: Callable[[ast.expr], str | None]) -> bool:
     """Whether `test` calls a tensor method on `name` (`x.abs()`) or passes it to a torch
     function (`torch.isnan(x)`): where the test runs, `name` holds a tensor."""
@@ -2062,6 +2255,37 @@ def _hoisting(node: ast.If) -> tuple[list[str], list[ast.Assign]] | None:
                 temporaries.append(statement)
             seen.add(name)
     return outputs, temporaries
+
+
+def _stores(body: list[ast.stmt]) -> list[tuple[ast.expr, ast.expr]] | None:
+    """(target, value) of a block that only assigns values, each to one target written once:
+    a name, an attribute of a name (`self.scale`) or a subscript of one (`x[:, 0]`,
+    `out["a"]`) whose index reads no call."""
+    stored = []
+    for statement in body:
+        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+            return None
+        target = statement.targets[0]
+        base = target.value if isinstance(target, ast.Subscript) else target
+        if not isinstance(base, ast.Name | ast.Attribute) or dotted(base) is None:
+            return None
+        if isinstance(target, ast.Subscript) and any(
+            isinstance(n, ast.Call) for n in ast.walk(target.slice)
+        ):
+            return None
+        stored.append((target, statement.value))
+    dumps = [ast.dump(target) for target, _ in stored]
+    return stored if stored and len(set(dumps)) == len(dumps) else None
+
+
+def _stored_in(target: ast.expr) -> ast.expr:
+    """What a store writes to: `x` of `x[:, 0]`, the target itself otherwise."""
+    return target.value if isinstance(target, ast.Subscript) else target
+
+
+def _loaded(node: ast.Attribute) -> ast.Attribute:
+    """The attribute `node` stores to, read: the same attribute in a `Load` context."""
+    return ast.copy_location(ast.Attribute(node.value, node.attr, ast.Load()), node)
 
 
 def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:

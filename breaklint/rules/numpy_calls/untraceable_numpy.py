@@ -103,12 +103,14 @@ class UntraceableNumpy(TracedValueUses):
     rewrites: ClassVar[Mapping[str, Rewrite]] = {"numel": _numel}
     fix_safety = """
 Unsafe fix: where the value a break reads is `np.prod(sizes)` of a shape (`x.shape[1:]`,
-`x.size()`) or of a list of Python ints, the product becomes `torch.Size(sizes).numel()`: the
-same number, as a Python `int` Dynamo holds at trace time instead of a traced array. It is a
-Python `int` where numpy gave `numpy.int64` (`1` for no sizes, where numpy gives `1.0`), so code
-that relies on numpy's integer type sees another type. Other numpy calls have no automatic fix:
-a numpy function that torch._numpy lacks has no general torch equivalent, and drawing from
-torch's random stream instead of numpy's changes the eager outputs.
+`x.size()`, or a local bound to one: `dims = x.shape[1:]`, the starred target of one unpacked,
+`b, c, *spatial = x.shape`) or of a list of Python ints, the product becomes
+`torch.Size(sizes).numel()`: the same number, as a Python `int` Dynamo holds at trace time
+instead of a traced array. It is a Python `int` where numpy gave `numpy.int64` (`1` for no
+sizes, where numpy gives `1.0`), so code that relies on numpy's integer type sees another type.
+Other numpy calls have no automatic fix: a numpy function that torch._numpy lacks has no general
+torch equivalent, and drawing from torch's random stream instead of numpy's changes the eager
+outputs.
 """
     fix_examples = (
         FixExample(
@@ -141,6 +143,35 @@ def unroll(x):
 compiled = torch.compile(unroll)
 """,
             probe="(unroll, (torch.randn(2, 3),))",
+        ),
+        FixExample(
+            before="""
+import numpy as np
+import torch
+
+
+def attend(x):
+    b, c, *spatial = x.shape
+    n = int(np.prod(spatial))
+    return x.reshape(b, c, n).softmax(-1)
+
+
+compiled = torch.compile(attend)
+""",
+            after="""
+import numpy as np
+import torch
+
+
+def attend(x):
+    b, c, *spatial = x.shape
+    n = int(torch.Size(spatial).numel())
+    return x.reshape(b, c, n).softmax(-1)
+
+
+compiled = torch.compile(attend)
+""",
+            probe="(attend, (torch.randn(2, 3, 4, 5),))",
         ),
     )
     what = """
@@ -228,6 +259,9 @@ compiled = torch.compile(resample)
         # Locals bound to sequences (`*rest` of `b, c, *rest = x.shape`, `dims = x.shape[1:]`):
         # numpy makes an array of a sequence, even of Python ints (`np.prod(rest)`).
         self.sequences: set[str] = set()
+        # Those of them bound to sizes: a shape (`dims = x.shape[1:]`), or the starred target
+        # of one unpacked (`b, c, *spatial = x.shape`): a list of Python ints.
+        self.sizes: set[str] = set()
 
     def visit_Call(self, node: ast.Call) -> None:
         self._check_call(node)
@@ -277,7 +311,10 @@ compiled = torch.compile(resample)
         made = self.bound.get(node.id) if isinstance(node, ast.Name) else node
         if not isinstance(made, ast.Call) or self.context.facts.resolve(made.func) != "numpy.prod":
             return None
-        if made.keywords or len(made.args) != 1 or not _sizes(made.args[0]):
+        if made.keywords or len(made.args) != 1:
+            return None
+        sizes = made.args[0]
+        if not (_sizes(sizes) or (isinstance(sizes, ast.Name) and sizes.id in self.sizes)):
             return None
         message = "compute the product in Python: `{torch}.Size(...).numel()`"
         return offer(self.context, made, message, "numel", self.fix_applicability, needs_torch=True)
@@ -343,14 +380,19 @@ compiled = torch.compile(resample)
             self.objects[target.id] = maker
         if isinstance(target, ast.Name) and (self._sequence(value) or isinstance(value, SEQUENCES)):
             self.sequences.add(target.id)
+            if _shape(value):
+                self.sizes.add(target.id)
         elif isinstance(target, ast.Tuple | ast.List):
             # `b, c, *rest = x.shape`: a starred target collects a list.
             for element in target.elts:
                 if isinstance(element, ast.Starred) and isinstance(element.value, ast.Name):
                     self.sequences.add(element.value.id)
+                    if _shape(value):
+                        self.sizes.add(element.value.id)
 
     def _unbind(self, target: ast.expr) -> None:
         super()._unbind(target)
         if isinstance(target, ast.Name):
             self.objects.pop(target.id, None)
             self.sequences.discard(target.id)
+            self.sizes.discard(target.id)

@@ -92,9 +92,9 @@ def _masked_update(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     from breaklint.rewrites import call, torch_function
 
     if isinstance(node, cst.AugAssign):
-        target, value = node.target, _read_whole(node.value)
+        target, value = node.target, node.value
     elif isinstance(node, cst.Assign) and len(node.targets) == 1:
-        target, value = node.targets[0].target, _read_whole(node.value)
+        target, value = node.targets[0].target, node.value
     else:
         return None
     if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
@@ -103,6 +103,7 @@ def _masked_update(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     if not isinstance(index, cst.Index):
         return None
     tensor, mask = target.value, index.value
+    value = _read_whole(value, mask)
     if isinstance(node, cst.AugAssign):
         operator = getattr(cst, type(node.operator).__name__.removesuffix("Assign"))()
         value = cst.BinaryOperation(tensor, operator, _grouped(value))
@@ -131,16 +132,27 @@ def _true_positions(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return positions.with_changes(lpar=node.lpar, rpar=node.rpar)
 
 
-def _read_whole(value: cst.BaseExpression) -> cst.BaseExpression:
+def _read_whole(value: cst.BaseExpression, mask: cst.BaseExpression) -> cst.BaseExpression:
     """`value` with each read through the mask (the only subscripts the rule let in) made a
-    read of the whole tensor: `y[mask] * 2` -> `y * 2`."""
+    read of the whole tensor: `y[mask] * 2` -> `y * 2`. A new axis right after the masked
+    dimensions, `y[mask, None]` or `y[mask][:, None]`, is put after the mask's dimensions of
+    the whole tensor: `y.unsqueeze(mask.dim())`; `y[mask][..., None]` keeps its `[..., None]`."""
     import libcst as cst
+
+    from breaklint.rewrites import call, method, parenthesized
 
     class WholeReads(cst.CSTTransformer):
         def leave_Subscript(
             self, original_node: cst.Subscript, updated_node: cst.Subscript
         ) -> cst.BaseExpression:
             whole = updated_node.value
+            elements = updated_node.slice
+            first = elements[0].slice
+            if isinstance(first, cst.Index) and isinstance(first.value, cst.Ellipsis):
+                return updated_node  # `[..., None]` after a masked read: as it is
+            for _ in elements[1:]:  # each a `None`, as the rule checked
+                dims = method(mask.deep_clone(), "dim")
+                whole = call(cst.Attribute(parenthesized(whole), cst.Name("unsqueeze")), dims)
             if updated_node.lpar:
                 whole = whole.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
             return whole
@@ -449,6 +461,37 @@ compiled = torch.compile(fill_gaps)
             probe="(fill_gaps, (torch.tensor([0.0, 1.0, 0.0]), torch.tensor([0.0, 2.0, 4.0])))",
         ),
         FixExample(
+            before="""
+import torch
+
+
+def mix_rows(x, lam):
+    x = x * 2
+    keep = lam > 0.5  # one per row
+    other = x.flip(0)
+    x[keep] = lam[keep, None] * x[keep] + (1 - lam[keep][:, None]) * other[keep]
+    return x
+
+
+compiled = torch.compile(mix_rows)
+""",
+            after="""
+import torch
+
+
+def mix_rows(x, lam):
+    x = x * 2
+    keep = lam > 0.5  # one per row
+    other = x.flip(0)
+    x.copy_(torch.where(keep.reshape(keep.shape + (1,) * (x.dim() - keep.dim())), lam.unsqueeze(keep.dim()) * x + (1 - lam.unsqueeze(keep.dim())) * other, x))
+    return x
+
+
+compiled = torch.compile(mix_rows)
+""",  # noqa: E501
+            probe="(mix_rows, (torch.randn(6, 3), torch.rand(6)))",
+        ),
+        FixExample(
             before=_SUBSET,
             after=_SUBSET.replace("torch.asin(x[inside])", "torch.asin(x.clamp(-1.0, 1.0))")
             .replace("scale[inside]", "scale")
@@ -477,7 +520,11 @@ as before. A float sum adds in another order, so it can differ in the last bits.
 A masked update, `x[mask] op= value` (`+=`, `*=`, any elementwise operator) or
 `x[mask] = value` where `value` reads through the same mask, becomes
 `x.copy_(torch.where(mask, x op value', x))`, `value'` being `value` with each `y[mask]` read
-whole (`y`). Offered when `x` is a name or attribute and `value` is built of numbers, names,
+whole (`y`); a read with new axes right after the masked dimensions, `y[mask, None]` or
+`y[mask][:, None]` (a per-row weight broadcast over the rest), is read whole with them after
+the mask's dimensions, `y.unsqueeze(mask.dim())`, and `y[mask][..., None]` as `y[..., None]`
+(offered only where the mask is not built from `x` alone: it is over `x`'s leading
+dimensions). Offered when `x` is a name or attribute and `value` is built of numbers, names,
 reads through the same mask, elementwise operators and elementwise methods (`.float()`,
 `.to(...)`, `.exp()`, `.clamp(...)`, ...), never of a name bound to a read through a mask. It
 is in place, as the original is: views of `x` see the update, and `x` keeps its dtype
@@ -674,8 +721,13 @@ that exist. Other reads have no automatic fix.
         reads = self._masked_reads(statement.value, ast.dump(mask))
         if reads is None or (isinstance(statement, ast.Assign) and not reads):
             return None
-        if _built_from(mask, tensor):
+        # A new axis after the masked dimensions (`w[mask, None]`): the mask is over `x`'s
+        # leading dimensions, not all of them.
+        axes = any(isinstance(n, ast.Constant) and n.value is None for n in ast.walk(statement))
+        if _built_from(mask, tensor) and not axes:
             rewrite = UPDATE
+        elif axes and _built_from(mask, tensor):
+            return None
         elif all(isinstance(node, _PURE) for node in ast.walk(mask)):
             rewrite = UPDATE_LEADING  # the mask is read three times: it must read the same
         else:
@@ -698,8 +750,7 @@ that exist. Other reads have no automatic fix.
             chain = dotted(value)
             return [] if chain is not None and chain not in self._selected else None
         if isinstance(value, ast.Subscript):
-            same = dotted(value.value) is not None and ast.dump(value.slice) == mask
-            return [value] if same else None
+            return _masked_read(value, mask)
         parts: list[ast.expr]
         if isinstance(value, ast.BinOp) and isinstance(value.op, _ELEMENTWISE_OPERATORS):
             parts = [value.left, value.right]
@@ -759,6 +810,30 @@ that exist. Other reads have no automatic fix.
         index = node.slice
         elements = index.elts if isinstance(index, ast.Tuple) else [index]
         return any(facts.kind(element) is Kind.MASK for element in elements)
+
+
+def _masked_read(value: ast.Subscript, mask: str) -> list[ast.Subscript] | None:
+    """`[value]` where `value` reads a name or attribute through the mask (`ast.dump`ed as
+    `mask`): `y[mask]`; or that read with new axes right after the masked dimensions,
+    `y[mask, None]`, `y[mask][:, None]`, or last, `y[mask][..., None]`. None otherwise."""
+    index = value.slice
+    if dotted(value.value) is not None and ast.dump(index) == mask:
+        return [value]
+    if not isinstance(index, ast.Tuple) or len(index.elts) < 2:
+        return None
+    first, *axes = index.elts
+    if not all(isinstance(axis, ast.Constant) and axis.value is None for axis in axes):
+        return None
+    if dotted(value.value) is not None and ast.dump(first) == mask:
+        return [value]  # `y[mask, None]`
+    after = isinstance(first, ast.Constant) and first.value is Ellipsis
+    after = after or (
+        isinstance(first, ast.Slice) and first.lower is first.upper is first.step is None
+    )
+    inner = value.value
+    if not after or not isinstance(inner, ast.Subscript) or dotted(inner.value) is None:
+        return None
+    return [inner] if ast.dump(inner.slice) == mask else None  # the read reported: `y[mask]`
 
 
 def _is_bool_list(value: ast.expr) -> bool:

@@ -121,6 +121,35 @@ def _index_pairs(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     return cst.parse_expression(f"[({', '.join(names)}) {' '.join(ranges)}]")
 
 
+def _kept_dimension(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `index-kept-dim` fix: a 0-dim tensor `i` among slices as an index, `x[:, i]`, read
+    as `x[:, i.reshape(1)].squeeze(1)`; written to (`index-kept-dim-store`) as `x[:,
+    i.reshape(1)]`, whose value broadcasts into the dimension of one."""
+    import libcst as cst
+
+    from breaklint.rewrites import parenthesized
+
+    if not isinstance(node, cst.Subscript):
+        return None
+    at = [i for i, e in enumerate(node.slice) if not isinstance(e.slice, cst.Slice)]
+    if len(at) != 1:
+        return None
+    element = node.slice[at[0]]
+    index = element.slice
+    assert isinstance(index, cst.Index)
+    reshaped = cst.parse_expression(
+        f"{cst.Module([]).code_for_node(parenthesized(index.value))}.reshape(1)"
+    )
+    elements = list(node.slice)
+    elements[at[0]] = element.with_changes(slice=index.with_changes(value=reshaped))
+    written = node.with_changes(slice=elements)
+    if fix.rewrite.endswith("-store"):
+        return written
+    squeeze = cst.Attribute(written.with_changes(lpar=[], rpar=[]), cst.Name("squeeze"))
+    squeezed = cst.Call(squeeze, [cst.Arg(cst.Integer(str(at[0])))])
+    return squeezed.with_changes(lpar=node.lpar, rpar=node.rpar)
+
+
 def _split_bounds(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
     """The `split-bounds` fix of a method call: `x.clamp(0, t)` as `x.clamp(min=0).clamp(max=t)`."""
     return _bounds_apart(node, 0)
@@ -252,7 +281,16 @@ a floating `x` the result is the same, values and dtype, `max` winning where `mi
 `x` and a floating 0-dim bound of a dtype other than the default, the dtype differs: `clamp`
 read the bound as a number (the default float dtype), the split calls promote to the bound's
 dtype (`float64`, `float16`), and a bool `x` given `True` as a bound now raises. A bound of
-more than one element, which made `clamp` raise, now clamps element by element. Elsewhere no fix
+more than one element, which made `clamp` raise, now clamps element by element. A 0-dim tensor
+flagged as an integer index (a full reduction, `top = scores.argmax()`, or an element of a tensor
+of one dimension, `order[0]`), the only index besides slices, becomes a tensor of one index,
+`i.reshape(1)`, which Dynamo traces (measured on 2.13: one graph, equal outputs): written to,
+`x[i] = v` and `x[:, i] += v` become `x[i.reshape(1)] = v` (the value broadcasts into the
+dimension of one); read, where the read is an operand of arithmetic or of a comparison or the
+value stored into an element (`out[0] = x[i]`), `x[:, i]` becomes `x[:, i.reshape(1)].squeeze(1)`.
+The read is a copy where it was a view: offered only where it is read once into a new value.
+A 0-dim index that is not an integer (a bool) would have added a dimension, and now selects.
+Elsewhere no fix
 is offered: a size, count or bound must be a Python number, and this one is a tensor's value,
 so the shape of what follows depends on the data; computing it from shapes, or keeping a mask
 instead, changes the code around it in ways that depend on what it computes.
@@ -331,6 +369,37 @@ compiled = torch.compile(pad_to_longest)
 import torch
 
 
+def damp_peak(x):
+    energy = x.pow(2).sum(-1)
+    top = energy.argmax()
+    y = x * 2
+    y[top] *= 0.5
+    return y - x[top]
+
+
+compiled = torch.compile(damp_peak)
+""",
+            after="""
+import torch
+
+
+def damp_peak(x):
+    energy = x.pow(2).sum(-1)
+    top = energy.argmax()
+    y = x * 2
+    y[top.reshape(1)] *= 0.5
+    return y - x[top.reshape(1)].squeeze(0)
+
+
+compiled = torch.compile(damp_peak)
+""",
+            probe="(damp_peak, (torch.randn(5, 3),))",
+        ),
+        FixExample(
+            before="""
+import torch
+
+
 def covariance(y):
     channels = y.shape[-1]
     c = torch.zeros(y.shape[0], channels, channels)
@@ -390,6 +459,8 @@ compiled = torch.compile(clipped)
         "index-pairs": _index_pairs,
         "split-bounds": _split_bounds,
         "split-bounds-of": _split_bounds_of,
+        "index-kept-dim": _kept_dimension,
+        "index-kept-dim-store": _kept_dimension,
     }
 
     # the functions and methods that take sizes; subscripts (slices, indices) besides
@@ -416,10 +487,25 @@ compiled = torch.compile(clipped)
         self._number_tensors: set[str] = set()
         # The targets of augmented assignments (`s[m] *= 0`: BL302 flags the masked read).
         self._augmented: set[int] = set()
+        # Subscripts read once into a new value, by id: an operand of arithmetic or of a
+        # comparison, or the value stored into an element (`out[0] = x[i]`); a copy of what
+        # they read is as good as the view.
+        self._consumed: set[int] = set()
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        self._consumed.update((id(node.left), id(node.right)))
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
+        self._consumed.add(id(node.operand))
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        self._consumed.update(id(part) for part in (node.left, *node.comparators))
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
             self._forget(target)
+        if all(isinstance(target, ast.Subscript) for target in node.targets):
+            self._consumed.add(id(node.value))  # `out[0] = x[i]` copies what it reads
         target = node.targets[0]
         single = len(node.targets) == 1 and isinstance(target, ast.Name)
         if single and self._full_reduction(node.value):
@@ -668,7 +754,7 @@ compiled = torch.compile(clipped)
         self._check_zero_dim_store(node)
         for part in slices:
             if not isinstance(part, ast.Slice):
-                self._check_index(part)
+                self._check_index(part, node)
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
@@ -781,13 +867,14 @@ compiled = torch.compile(clipped)
             )
             self.report(node, message, hint=self.zero_dim_store_hint)
 
-    def _check_index(self, part: ast.expr) -> None:
-        """A 0-dim tensor as an integer index: Dynamo reads its value (GB0033)."""
+    def _check_index(self, part: ast.expr, node: ast.Subscript) -> None:
+        """A 0-dim tensor as an integer index of `node`: Dynamo reads its value (GB0033)."""
         facts = self.context.facts
         # A local is checked again: a form not followed here may have rebound it to a number.
         reduced = isinstance(part, ast.Name) and part.id in self._reductions
         if (reduced and facts.kind(part).is_tensor) or self._full_reduction(part):
-            self.report(part, self.index_message.format(argument=ast.unparse(part)))
+            message = self.index_message.format(argument=ast.unparse(part))
+            self.report(part, message, fix=self._kept_dimension_fix(node))
             return
         if (
             isinstance(part, ast.Subscript)
@@ -795,7 +882,8 @@ compiled = torch.compile(clipped)
             and self._vector(part.value)
         ):
             # `x[order[0]]`: an element of a tensor of one dimension, a 0-dim tensor
-            self.report(part, self.index_message.format(argument=ast.unparse(part)))
+            message = self.index_message.format(argument=ast.unparse(part))
+            self.report(part, message, fix=self._kept_dimension_fix(node))
             return
         element = (
             isinstance(part, ast.Subscript)
@@ -810,6 +898,25 @@ compiled = torch.compile(clipped)
             message = self.maybe_index_message.format(argument=ast.unparse(part))
             hint = None if fix else self.index_hint
             self.report(part, message, hint=hint, fix=fix, severity=Severity.WARNING)
+
+    def _kept_dimension_fix(self, node: ast.Subscript) -> Fix | None:
+        """`index-kept-dim`: the 0-dim index of `node`, among slices only, made a tensor of one
+        index (`i.reshape(1)`), which Dynamo traces: read (`x[:, i]`, where it is read once
+        into a new value, as a copy is as good as the view) with that dimension squeezed
+        again, or written to (`x[i] = v`, `x[i] += v`) as it is."""
+        index = node.slice
+        parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        if sum(not isinstance(part, ast.Slice) for part in parts) != 1:
+            return None
+        if isinstance(node.ctx, ast.Store):
+            rewrite = "index-kept-dim-store"
+            message = "index with a tensor of one index: `x[i.reshape(1)] = ...`"
+        elif id(node) in self._consumed:
+            rewrite = "index-kept-dim"
+            message = "index with a tensor of one index: `x[i.reshape(1)].squeeze(0)`"
+        else:
+            return None
+        return offer(self.context, node, message, rewrite, self.fix_applicability)
 
 
 def _int_constant(node: ast.expr) -> bool:
