@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from breaklint.findings import Applicability, Fix, Range, Severity
 from breaklint.kinds import Kind
-from breaklint.knowledge.curated import NON_TENSOR_MODULES
+from breaklint.knowledge.curated import (
+    CLAMPS,
+    NON_TENSOR_MODULES,
+    NUMBER_ARGUMENTS,
+    NUMBER_BUILTINS,
+)
 from breaklint.rule import RuleContext
 from breaklint.source import char_offset
 from breaklint.syntax import dotted, iter_nodes, nodes_in_walk_order
@@ -588,6 +593,19 @@ def _arithmetic_leaves(node: ast.expr, covered: set[int] | None = None) -> list[
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
+def _chosen_leaves(node: ast.expr) -> list[ast.expr]:
+    """What `node` computes with through arithmetic and the values of conditional expressions
+    (`a.item() if c else b.item() * 2` -> both reads, `2`; not the tests)."""
+    leaves, pending = [], [node]
+    while pending:
+        for leaf in _arithmetic_leaves(pending.pop()):
+            if isinstance(leaf, ast.IfExp):
+                pending += [leaf.orelse, leaf.body]
+            else:
+                leaves.append(leaf)
+    return leaves
+
+
 @dataclass(slots=True)
 class NumberBinding:
     """`name = <number read from a tensor>`, and its uses so far."""
@@ -597,6 +615,9 @@ class NumberBinding:
     severity: Severity | None  # as the rule would have reported it where it was read
     loads: list[ast.Name] = field(default_factory=list)
     rebound: bool = False
+    # Names computed from this one through arithmetic alone (`half = scale / 2`), with no
+    # reads of their own: each load that computes one stands for the uses of that name.
+    derived: dict[int, NumberBinding] = field(default_factory=dict)  # by id of the load
 
 
 class NumberUses:
@@ -616,6 +637,7 @@ class NumberUses:
         self.bindings: dict[str, NumberBinding] = {}
         self.closed: list[NumberBinding] = []  # bindings their name was bound again after
         self._tensor_uses: set[int] = set()  # loads under arithmetic with a tensor
+        self._direct: set[int] = set()  # see `takes_tensor`
         self._assignments: list[ast.Assign] = []  # the assignments being read
         # Each read kept by `bind`, by id: (read, the names it binds, severity).
         self._reads: dict[int, tuple[ast.Call, tuple[ast.Name, ...], Severity | None]] = {}
@@ -636,7 +658,7 @@ class NumberUses:
         target = statement.targets[0]
         if not isinstance(target, ast.Name):
             return False
-        if not any(leaf is read for leaf in _arithmetic_leaves(statement.value)):
+        if not any(leaf is read for leaf in _chosen_leaves(statement.value)):
             return False
         self._reads[id(read)] = (read, (target,), self._severity(severity))
         return True
@@ -682,24 +704,86 @@ class NumberUses:
             binding.rebound = True
             self.closed.append(binding)
 
-    def _use(self, node: ast.Name) -> None:
+    def _use(self, node: ast.Name, derived: dict[int, ast.Name]) -> None:
         binding = self.bindings.get(node.id)
         if binding is None or node is binding.store:
             return
-        if isinstance(node.ctx, ast.Load):
-            binding.loads.append(node)
-        else:  # bound again: which value a later use reads may depend on the path taken
+        if not isinstance(node.ctx, ast.Load):
+            # bound again: which value a later use reads may depend on the path taken
             self._close(node.id)
+            return
+        binding.loads.append(node)
+        target = derived.get(id(node))
+        if target is not None:  # `half = scale / 2`: the uses of `half` decide this one
+            computed = self.bindings.get(target.id)
+            if computed is None or computed.store is not target:
+                self._close(target.id)
+                computed = self.bindings[target.id] = NumberBinding([], target, None)
+            binding.derived[id(node)] = computed
 
     def visit_operation(self, node: ast.BinOp | ast.Compare) -> None:
-        self._tensor_uses.update(map(id, tensor_operands(self.context, node)))
+        self._take(tensor_operands(self.context, node), direct=True)
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
             # `s > 0.9` gives a tensor as a number did (a branch on it then breaks where
             # the conversion did, or is fixed in its turn)
             if isinstance(node.ops[0], _ORDERINGS) and self._number(node.comparators[0]):
-                self._tensor_uses.update(map(id, _arithmetic_leaves(node.left)))
+                self._take(_arithmetic_leaves(node.left))
             if isinstance(node.ops[0], _ORDERINGS) and self._number(node.left):
-                self._tensor_uses.update(map(id, _arithmetic_leaves(node.comparators[0])))
+                self._take(_arithmetic_leaves(node.comparators[0]))
+
+    def takes_tensor(self, node: ast.expr) -> bool:
+        """Whether a tensor gives what the number `node` gave where it is: an argument that
+        takes a 0-d tensor for a number (`x.clamp(max=n)`), or of a builtin that gives a
+        tensor from one (`max(n, 1)`) that is such an argument or an operand of arithmetic
+        with a tensor."""
+        return id(node) in self._direct
+
+    def _take(self, leaves: list[ast.expr], *, direct: bool = False) -> None:
+        """Where a tensor can stand for each of `leaves`: for them, and for the arguments of
+        the builtins among them that give a tensor from one (`max(n, 1)`, `abs(n)`);
+        `direct`: where the tensor gives what the number gave (see `takes_tensor`)."""
+        pending = list(leaves)
+        while pending:
+            leaf = pending.pop()
+            self._tensor_uses.add(id(leaf))
+            if direct:
+                self._direct.add(id(leaf))
+            if isinstance(leaf, ast.Call) and self._number_builtin(leaf):
+                for argument in leaf.args:
+                    pending += _arithmetic_leaves(argument)
+
+    def _number_builtin(self, call: ast.Call) -> bool:
+        """`max(a, b, ...)`, `min(a, b, ...)` or `abs(a)` of the builtins, positional only."""
+        function = call.func
+        if not isinstance(function, ast.Name) or function.id not in NUMBER_BUILTINS:
+            return False
+        if call.keywords or function.id in self.context.facts.names:
+            return False
+        if any(isinstance(argument, ast.Starred) for argument in call.args):
+            return False
+        return len(call.args) == 1 if function.id == "abs" else len(call.args) >= 2
+
+    def _number_arguments(self, call: ast.Call) -> list[ast.expr]:
+        """The arguments of `call` that take a 0-d tensor for a number in the graph
+        (`x.clamp(max=n)`, `torch.full(size, n)`, `torch.where(c, x, n)`)."""
+        facts = self.context.facts
+        method = facts.tensor_method(call)
+        if method is not None and facts.kind(method[0]).is_tensor:
+            name = "." + method[1]
+        else:
+            name = facts.resolve(call.func) or ""
+        taken = NUMBER_ARGUMENTS.get(name)
+        if taken is None or any(isinstance(a, ast.Starred) for a in call.args):
+            return []
+        positions, keywords = taken
+        arguments = [a for i, a in enumerate(call.args) if i in positions]
+        arguments += [k.value for k in call.keywords if k.arg in keywords]
+        if name in CLAMPS:  # a bound as a tensor only where it is the one given
+            bounds = call.args[positions[0] :] + [k.value for k in call.keywords if k.arg]
+            given = [b for b in bounds if not (isinstance(b, ast.Constant) and b.value is None)]
+            if len(given) != 1:
+                return []
+        return arguments
 
     def _number(self, node: ast.expr) -> bool:
         """Whether `node` is plainly a Python number (computed from number literals)."""
@@ -710,6 +794,8 @@ class NumberUses:
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
+        for argument in self._number_arguments(node):
+            self._take(_arithmetic_leaves(argument), direct=True)
         printed = (
             isinstance(node.func, ast.Name)
             and node.func.id == "print"
@@ -727,9 +813,16 @@ class NumberUses:
         read binds its name where the walk met it (from the rule's `visit_Call`)."""
         if not self._reads:
             return
+        derived: dict[int, ast.Name] = {}  # by id of a name: what `that = <arithmetic>` binds
         for node in nodes_in_walk_order(self.context.definition):
             if type(node) is ast.Name:
-                self._use(node)
+                self._use(node, derived)
+            elif type(node) is ast.Assign:
+                target = node.targets[0]
+                if len(node.targets) == 1 and type(target) is ast.Name:
+                    for leaf in _chosen_leaves(node.value):
+                        if type(leaf) is ast.Name and leaf.id != target.id:
+                            derived[id(leaf)] = target
             elif (kept := self._reads.get(id(node))) is not None:
                 read, targets, severity = kept
                 for target in targets:
@@ -739,7 +832,7 @@ class NumberUses:
         """Every binding, and whether each use of its name takes a tensor as well; of the
         names one read is unpacked into, the first, where every one of them does."""
         self._read_uses()
-        bindings = [*self.closed, *self.bindings.values()]
+        bindings = [b for b in (*self.closed, *self.bindings.values()) if b.reads]
         unpacked: dict[int, list[NumberBinding]] = {}  # by id of a read unpacked into names
         for binding in bindings:
             if len(self._reads[id(binding.reads[0])][1]) > 1:
@@ -752,10 +845,24 @@ class NumberUses:
         return kept
 
     def _takes_tensors(self, binding: NumberBinding) -> bool:
-        return not binding.rebound and self._all_tensor_uses(binding)
-
-    def _all_tensor_uses(self, binding: NumberBinding) -> bool:
-        return bool(binding.loads) and all(id(n) in self._tensor_uses for n in binding.loads)
+        """Whether every use of the name takes a tensor: each load is where a tensor can
+        stand, or computes a name whose uses all do (the chain followed one binding deep at
+        a time, each binding once)."""
+        pending, seen = [binding], set()
+        while pending:
+            current = pending.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            if current.rebound or not current.loads:
+                return False
+            for load in current.loads:
+                computed = current.derived.get(id(load))
+                if computed is not None:
+                    pending.append(computed)
+                elif id(load) not in self._tensor_uses:
+                    return False
+        return True
 
 
 class NumberUsesHooks:

@@ -308,7 +308,7 @@ returned, passed to Python) no fix is offered: the hint says what to change.
         if call is not None and call[1] == "item" and not node.args and not node.keywords:
             if id(node) in self.checks.fixes:
                 self.report(node, fix=self.checks.fixes[id(node)])
-            elif id(node) in self._in_tensor_arithmetic:
+            elif id(node) in self._in_tensor_arithmetic or self.numbers.takes_tensor(node):
                 self.report(node, fix=self._fix(node))
             elif not self.numbers.bind(node, None):
                 self.report(node, hint=self._hint(node))

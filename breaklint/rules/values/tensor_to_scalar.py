@@ -467,7 +467,9 @@ fix.
             self.report(node, message, severity=severity, fix=self.checks.fixes[id(node)])
         elif range_last is not None:
             self.report(node, message, severity=severity, fix=range_last)
-        elif convertible and id(node) in self._in_tensor_arithmetic:
+        elif convertible and (
+            id(node) in self._in_tensor_arithmetic or self.numbers.takes_tensor(node)
+        ):
             self.report(node, message, severity=severity, fix=self._fix(node))
         elif not (convertible and self.numbers.bind(node, severity)):
             self.report(node, message, severity=severity, hint=self._hint(node))
