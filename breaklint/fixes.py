@@ -23,7 +23,7 @@ from breaklint.knowledge.curated import (
 )
 from breaklint.rule import RuleContext
 from breaklint.source import char_offset
-from breaklint.syntax import dotted, iter_nodes, nodes_in_walk_order
+from breaklint.syntax import dotted, excerpt, iter_nodes, nodes_in_walk_order
 
 GUARD = "if not {torch}.compiler.is_compiling():"
 
@@ -593,6 +593,42 @@ def _arithmetic_leaves(node: ast.expr, covered: set[int] | None = None) -> list[
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
+def _why(name: str, use: str, where: ast.AST, origin: str, *, needs: bool = True) -> str:
+    """The hint's reason: `name` (computed from `origin` where another) is `use` on a line;
+    `needs`: a use that needs the number."""
+    computed = "" if name == origin else f" (computed from `{origin}`)"
+    line = getattr(where, "lineno", "?")
+    why = f"no automatic fix: `{name}`{computed} is {use} on line {line}"
+    return f"{why}, which needs the number" if needs else why
+
+
+def _use_in_words(context: RuleContext, child: ast.AST, parent: ast.AST | None) -> str:
+    """What `parent` does with `child` (a number, or arithmetic on it), in the words of a
+    hint: why it needs a Python number."""
+    if isinstance(parent, ast.Subscript | ast.Slice):
+        return "an index or slice bound"
+    if isinstance(parent, ast.Call) and child is not parent.func:
+        name = context.facts.resolve(parent.func) or excerpt(parent.func, 32)
+        if name == "range":
+            return "a `range()` bound"
+        return f"passed to `{name}()`"
+    if isinstance(parent, ast.keyword):
+        return "passed to a call"
+    if isinstance(parent, ast.If | ast.While | ast.IfExp | ast.Assert | ast.BoolOp | ast.UnaryOp):
+        return "the test of a Python `if`"
+    if isinstance(parent, ast.Return):
+        return "returned"
+    if isinstance(parent, ast.Tuple | ast.List | ast.Set | ast.Dict):
+        return "put in a container"
+    if isinstance(parent, ast.FormattedValue):
+        return "formatted into a string"
+    if isinstance(parent, ast.Compare):
+        return "compared with a Python value"
+    if isinstance(parent, ast.Assign | ast.AugAssign | ast.AnnAssign):
+        return "stored"
+    return "used as a Python number"
+
+
 def _chosen_leaves(node: ast.expr) -> list[ast.expr]:
     """What `node` computes with through arithmetic and the values of conditional expressions
     (`a.item() if c else b.item() * 2` -> both reads, `2`; not the tests)."""
@@ -844,6 +880,44 @@ class NumberUses:
                 kept.append((binding, all(map(self._takes_tensors, names))))
         return kept
 
+    def why_not(self, binding: NumberBinding) -> str:
+        """Why the read of `binding` keeps no tensor, in words: its name is bound again,
+        never used, or the first use that needs the Python number and what that use is (`n`
+        is an index or slice bound, a `range()` bound, passed to a call, the test of a
+        Python `if`, returned, stored, formatted, Python arithmetic) and where. For a hint:
+        read once, where no fix is offered, with one walk of the function for the parents."""
+        name = binding.store.id
+        pending, seen = [binding], set()
+        blocking: ast.Name | None = None
+        while pending and blocking is None:
+            current = pending.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            if current.rebound:
+                store = current.store
+                return _why(store.id, "bound again after its binding", store, name, needs=False)
+            for load in current.loads:
+                computed = current.derived.get(id(load))
+                if computed is not None:
+                    pending.append(computed)
+                elif id(load) not in self._tensor_uses:
+                    blocking = load
+                    break
+        if blocking is None:
+            return _why(name, "never used after its binding", binding.store, name, needs=False)
+        parents = {}
+        for node in nodes_in_walk_order(self.context.definition):
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+        child: ast.AST = blocking
+        parent = parents.get(id(child))
+        while isinstance(parent, ast.BinOp | ast.UnaryOp | ast.IfExp) and not (
+            isinstance(parent, ast.IfExp) and parent.test is child
+        ):
+            child, parent = parent, parents.get(id(parent))
+        return _why(blocking.id, _use_in_words(self.context, child, parent), blocking, name)
+
     def _takes_tensors(self, binding: NumberBinding) -> bool:
         """Whether every use of the name takes a tensor: each load is where a tensor can
         stand, or computes a name whose uses all do (the chain followed one binding deep at
@@ -885,7 +959,8 @@ class NumberUsesHooks:
                 if fixable:
                     self.report(read, message, severity=severity, fix=self._fix(read))
                 else:
-                    self.report(read, message, severity=severity, hint=self._hint(read))
+                    hint = f"{self.numbers.why_not(binding)}; {self._hint(read)}"
+                    self.report(read, message, severity=severity, hint=hint)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self.numbers.visit_Assign(node)
