@@ -593,6 +593,10 @@ def _arithmetic_leaves(node: ast.expr, covered: set[int] | None = None) -> list[
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
+# The last part of each name in `NUMBER_ARGUMENTS`: a call named otherwise is none of them.
+_NUMBER_ARGUMENT_NAMES = frozenset(name.rpartition(".")[2] for name in NUMBER_ARGUMENTS)
+
+
 def _why(name: str, use: str, where: ast.AST, origin: str, *, needs: bool = True) -> str:
     """The hint's reason: `name` (computed from `origin` where another) is `use` on a line;
     `needs`: a use that needs the number."""
@@ -802,6 +806,10 @@ class NumberUses:
     def _number_arguments(self, call: ast.Call) -> list[ast.expr]:
         """The arguments of `call` that take a 0-d tensor for a number in the graph
         (`x.clamp(max=n)`, `torch.full(size, n)`, `torch.where(c, x, n)`)."""
+        function = call.func
+        last = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+        if last not in _NUMBER_ARGUMENT_NAMES:
+            return []
         facts = self.context.facts
         method = facts.tensor_method(call)
         if method is not None and facts.kind(method[0]).is_tensor:
@@ -906,16 +914,18 @@ class NumberUses:
                     break
         if blocking is None:
             return _why(name, "never used after its binding", binding.store, name, needs=False)
-        parents = {}
+        parents: dict[int, ast.AST] = {}  # only here, where no fix is offered
         for node in nodes_in_walk_order(self.context.definition):
-            for child in ast.iter_child_nodes(node):
-                parents[id(child)] = node
+            for inner in ast.iter_child_nodes(node):
+                parents[id(inner)] = node
         child: ast.AST = blocking
         parent = parents.get(id(child))
         while isinstance(parent, ast.BinOp | ast.UnaryOp | ast.IfExp) and not (
             isinstance(parent, ast.IfExp) and parent.test is child
         ):
             child, parent = parent, parents.get(id(parent))
+        if isinstance(parent, ast.Tuple) and isinstance(parents.get(id(parent)), ast.Return):
+            child, parent = parent, parents.get(id(parent))  # `return y, n`: returned
         return _why(blocking.id, _use_in_words(self.context, child, parent), blocking, name)
 
     def _takes_tensors(self, binding: NumberBinding) -> bool:

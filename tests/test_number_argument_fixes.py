@@ -17,20 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from breaklint.config import Settings
-from breaklint.engine import lint_paths
-from breaklint.findings import Finding
-from breaklint.fixer import plan_fixes
+from test_number_test_fixes import _findings, _fixed, _same_without_breaks
 
 SOURCE = """import torch
 
 
-def f(x, t, flag=True):
+def scaled(x, t, flag=True):
     {body}
 
 
-compiled = torch.compile(f)
+compiled = torch.compile(scaled)
 """
 
 
@@ -55,7 +51,8 @@ CASES: list[tuple[str, str, Callable[[Any], list[tuple[Any, ...]]]]] = [
     ("n = t.item()\n    y = x.clone()\n    y.fill_(n)\n    return y", "n = t.detach()", _floats),
     ("n = t.item()\n    return torch.where(x > 0, x, n)", "n = t.detach()", _floats),
     (
-        "n = t.item()\n    y = x.clone()\n    y.clamp_(max=n)\n    y.masked_fill_(y < 0, n)\n    return y",
+        "n = t.item()\n    y = x.clone()\n    y.clamp_(max=n)\n"
+        "    y.masked_fill_(y < 0, n)\n    return y",
         "n = t.detach()",
         _floats,
     ),
@@ -71,7 +68,8 @@ CASES: list[tuple[str, str, Callable[[Any], list[tuple[Any, ...]]]]] = [
         _floats,
     ),
     (
-        "n = float(t)\n    return torch.add(x, n) * torch.mul(x, n) - torch.sub(x, n) + torch.div(x, n)",
+        "n = float(t)\n"
+        "    return torch.add(x, n) * torch.mul(x, n) - torch.sub(x, n) + torch.div(x, n)",
         "n = t.detach().float()",
         _floats,
     ),
@@ -91,7 +89,8 @@ CASES: list[tuple[str, str, Callable[[Any], list[tuple[Any, ...]]]]] = [
     # names computed from the number by arithmetic, whose uses all take a tensor
     ("n = t.item()\n    half = n / 2\n    return x * half", "n = t.detach()", _floats),
     (
-        "n = float(t)\n    lo = -n\n    hi = n * 2 + lo\n    return x.clamp(min=lo) + x.clamp(max=hi)",
+        "n = float(t)\n    lo = -n\n    hi = n * 2 + lo\n"
+        "    return x.clamp(min=lo) + x.clamp(max=hi)",
         "n = t.detach().float()",
         _floats,
     ),
@@ -112,40 +111,6 @@ NOT_FIXED = [
     "n = t.item()\n    return x.pow(n)",  # an integer exponent rounds otherwise
     "n = t.item()\n    return x.clamp(min=n, max=n + 1) if flag else x",  # two bounds
 ]
-
-
-def _findings(tmp_path: Path, source: str) -> list[Finding]:
-    path = tmp_path / "example.py"
-    path.write_text(source, encoding="utf-8")
-    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
-    return [f for f in findings if f.code in ("BL101", "BL102")]
-
-
-def _fixed(tmp_path: Path, source: str) -> str | None:
-    fixes = [f for f in _findings(tmp_path, source) if f.fix is not None]
-    if not fixes:
-        return None
-    plan = plan_fixes(fixes, unsafe=True)
-    assert plan.problems == {}
-    return plan.files[0].fixed
-
-
-def _same_without_breaks(source: str, fixed: str, *args: Any) -> None:
-    import torch
-
-    from breaklint.dynamic import torch_shim
-
-    results = []
-    for text in (source, fixed):
-        namespace: dict[str, Any] = {}
-        exec(compile(text, "example.py", "exec", dont_inherit=True), namespace)
-        function = namespace["f"]
-        captured = torch_shim.capture(lambda run: run(*args), function)
-        results.append((function(*args), len(captured.ops_per_graph), len(captured.breaks)))
-    (before, _, breaks_before), (after, graphs, breaks) = results
-    assert breaks_before > 0
-    assert (graphs, breaks) == (1, 0)
-    torch.testing.assert_close(after, before, rtol=0, atol=0, check_dtype=True)
 
 
 @pytest.mark.parametrize(("body", "written", "inputs"), CASES)

@@ -50,6 +50,22 @@ compiled = torch.compile(Normalize())
 """
 
 
+# A page example: numbers read into names that arguments taking a 0-d tensor use.
+_MASKED_MEAN = """
+import torch
+
+
+def masked_mean(x, mask, limit):
+    count = mask.sum().item()
+    bound = limit.abs().max().item()
+    half = bound / 2
+    return (x * mask).sum() / max(count, 1) + x.clamp(max=bound).mean() - half
+
+
+compiled = torch.compile(masked_mean)
+"""
+
+
 # A page example: a number read for an assertion.
 _BOUNDED = """
 import torch
@@ -237,6 +253,11 @@ compiled = torch.compile(from_grid)
             probe="(soft_clip, (torch.randn(8) * 2,))",
         ),
         FixExample(
+            before=_MASKED_MEAN,
+            after=_MASKED_MEAN.replace(".item()", ".detach()"),
+            probe="(masked_mean, (torch.randn(8), (torch.rand(8) > 0.5).float(), torch.randn(3)))",
+        ),
+        FixExample(
             before=_BOUNDED,
             after=_BOUNDED.replace(
                 '    assert ratio.item() < 1e4, "ratio overflowed"',
@@ -253,8 +274,13 @@ compiled = torch.compile(from_grid)
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor (also
 through nested arithmetic, `x / (t.item() + eps)`), or computes a name (`scale = t.item()`,
-`scale = d ** -0.5 / t.item()`) whose every use in the function is such an operand, an ordering
-or equality test against a number, or an argument of a `print`, `.item()` becomes `.detach()`:
+`scale = d ** -0.5 / t.item()`, `n = a.item() if c else b.item()`) whose every use in the
+function is such an operand, an ordering or equality test against a number, an argument of a
+`print`, an argument that takes a 0-d tensor for a number (a bound of `clamp`, `clamp_min`,
+`clamp_max` given alone, the value of `torch.full`, `masked_fill`, `fill_`, a value of
+`torch.where`, the weight of `lerp`, the other operand of `add`, `sub`, `mul`, `div`), an
+argument of `max`, `min` or `abs` among numbers whose result is such a use, or computes another
+name by arithmetic whose uses all are (`half = n / 2`), `.item()` becomes `.detach()`:
 the value stays a tensor without gradient, as the number had none, and the graph goes on (a
 `print` shows `tensor(...)`). Eager results can differ when the value's tensor has a higher
 dtype category than the other operand (an integer tensor times a `float64` value gives

@@ -380,7 +380,10 @@ compiled = torch.compile(stable)
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor, or
 computes a name whose every use in the function is such an operand, an ordering or equality
-test against a number, or an argument of a `print`, `float(t)` becomes `t.detach().float()` and
+test against a number, an argument of a `print`, an argument that takes a 0-d tensor for a
+number, an argument of `max`, `min` or `abs` whose result is one, or a name computed from it by
+arithmetic whose uses all are (BL101's page lists the arguments), `float(t)` becomes
+`t.detach().float()` and
 `int(t)` becomes `t.detach().long()` (which truncates as `int()` does): the value stays a
 tensor without gradient and the graph goes on. Eager results can differ when the other operand
 is an integer tensor and the value a float (`float32` is used where Python would promote to the
