@@ -906,12 +906,13 @@ class NumberUses:
                 store = current.store
                 return _why(store.id, "bound again after its binding", store, name, needs=False)
             for load in current.loads:
+                if id(load) in self._tensor_uses:
+                    continue
                 computed = current.derived.get(id(load))
-                if computed is not None:
-                    pending.append(computed)
-                elif id(load) not in self._tensor_uses:
+                if computed is None:
                     blocking = load
                     break
+                pending.append(computed)
         if blocking is None:
             return _why(name, "never used after its binding", binding.store, name, needs=False)
         parents: dict[int, ast.AST] = {}  # only here, where no fix is offered
@@ -941,11 +942,12 @@ class NumberUses:
             if current.rebound or not current.loads:
                 return False
             for load in current.loads:
+                if id(load) in self._tensor_uses:
+                    continue
                 computed = current.derived.get(id(load))
-                if computed is not None:
-                    pending.append(computed)
-                elif id(load) not in self._tensor_uses:
+                if computed is None:
                     return False
+                pending.append(computed)
         return True
 
 
