@@ -633,6 +633,27 @@ def _use_in_words(context: RuleContext, child: ast.AST, parent: ast.AST | None) 
     return "used as a Python number"
 
 
+def _only_assigns(branch: ast.If) -> bool:
+    """Whether both ways of `branch` only assign (not an `elif`): a choice of values, which
+    BL201 makes in the graph."""
+    statements = [*branch.body, *branch.orelse]
+    return all(isinstance(s, ast.Assign | ast.AugAssign | ast.AnnAssign) for s in statements)
+
+
+def _tests_in(test: ast.expr) -> list[ast.Compare]:
+    """The comparisons a branch's test is made of, through `not`, `and`, `or`."""
+    found, pending = [], [test]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.BoolOp):
+            pending += node.values
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            pending.append(node.operand)
+        elif isinstance(node, ast.Compare):
+            found.append(node)
+    return found
+
+
 def _chosen_leaves(node: ast.expr) -> list[ast.expr]:
     """What `node` computes with through arithmetic and the values of conditional expressions
     (`a.item() if c else b.item() * 2` -> both reads, `2`; not the tests)."""
@@ -678,6 +699,8 @@ class NumberUses:
         self.closed: list[NumberBinding] = []  # bindings their name was bound again after
         self._tensor_uses: set[int] = set()  # loads under arithmetic with a tensor
         self._direct: set[int] = set()  # see `takes_tensor`
+        self._compared: dict[int, ast.Compare] = {}  # by id of a leaf: its test against a number
+        self._moving: set[int] = set()  # ids of the tests of branches BL201 does not fix
         self._assignments: list[ast.Assign] = []  # the assignments being read
         # Each read kept by `bind`, by id: (read, the names it binds, severity).
         self._reads: dict[int, tuple[ast.Call, tuple[ast.Name, ...], Severity | None]] = {}
@@ -764,12 +787,14 @@ class NumberUses:
     def visit_operation(self, node: ast.BinOp | ast.Compare) -> None:
         self._take(tensor_operands(self.context, node), direct=True)
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
-            # `s > 0.9` gives a tensor as a number did (a branch on it then breaks where
-            # the conversion did, or is fixed in its turn)
+            # `s > 0.9` gives a tensor as a number did: a branch on it then breaks where the
+            # conversion did, unless BL201 fixes it in its turn, as it does an `if` that only
+            # assigns (`_read_uses` leaves out the tests of the others: the break would move)
             if isinstance(node.ops[0], _ORDERINGS) and self._number(node.comparators[0]):
-                self._take(_arithmetic_leaves(node.left))
+                self._compared.update((id(leaf), node) for leaf in _arithmetic_leaves(node.left))
             if isinstance(node.ops[0], _ORDERINGS) and self._number(node.left):
-                self._take(_arithmetic_leaves(node.comparators[0]))
+                leaves = _arithmetic_leaves(node.comparators[0])
+                self._compared.update((id(leaf), node) for leaf in leaves)
 
     def takes_tensor(self, node: ast.expr) -> bool:
         """Whether a tensor gives what the number `node` gave where it is: an argument that
@@ -861,6 +886,8 @@ class NumberUses:
         for node in nodes_in_walk_order(self.context.definition):
             if type(node) is ast.Name:
                 self._use(node, derived)
+            elif type(node) is ast.While or (type(node) is ast.If and not _only_assigns(node)):
+                self._moving.update(map(id, _tests_in(node.test)))
             elif type(node) is ast.Assign:
                 target = node.targets[0]
                 if len(node.targets) == 1 and type(target) is ast.Name:
@@ -906,7 +933,7 @@ class NumberUses:
                 store = current.store
                 return _why(store.id, "bound again after its binding", store, name, needs=False)
             for load in current.loads:
-                if id(load) in self._tensor_uses:
+                if self._takes(load):
                     continue
                 computed = current.derived.get(id(load))
                 if computed is None:
@@ -915,6 +942,9 @@ class NumberUses:
                 pending.append(computed)
         if blocking is None:
             return _why(name, "never used after its binding", binding.store, name, needs=False)
+        if id(blocking) in self._compared:
+            use = "compared in the test of a loop or of an `if` that does more than assign"
+            return _why(blocking.id, use, blocking, name)
         parents: dict[int, ast.AST] = {}  # only here, where no fix is offered
         for node in nodes_in_walk_order(self.context.definition):
             for inner in ast.iter_child_nodes(node):
@@ -929,6 +959,14 @@ class NumberUses:
             child, parent = parent, parents.get(id(parent))  # `return y, n`: returned
         return _why(blocking.id, _use_in_words(self.context, child, parent), blocking, name)
 
+    def _takes(self, load: ast.Name) -> bool:
+        """Whether a tensor can stand for `load`: where it is (see `visit_operation`), or
+        compared with a number outside the test of a branch whose break would only move."""
+        if id(load) in self._tensor_uses:
+            return True
+        compared = self._compared.get(id(load))
+        return compared is not None and id(compared) not in self._moving
+
     def _takes_tensors(self, binding: NumberBinding) -> bool:
         """Whether every use of the name takes a tensor: each load is where a tensor can
         stand, or computes a name whose uses all do (the chain followed one binding deep at
@@ -942,7 +980,7 @@ class NumberUses:
             if current.rebound or not current.loads:
                 return False
             for load in current.loads:
-                if id(load) in self._tensor_uses:
+                if self._takes(load):
                     continue
                 computed = current.derived.get(id(load))
                 if computed is None:

@@ -275,9 +275,10 @@ compiled = torch.compile(from_grid)
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor (also
 through nested arithmetic, `x / (t.item() + eps)`), or computes a name (`scale = t.item()`,
 `scale = d ** -0.5 / t.item()`, `n = a.item() if c else b.item()`) whose every use in the
-function is such an operand, an ordering or equality test against a number, an argument of a
-`print`, an argument that takes a 0-d tensor for a number (a bound of `clamp`, `clamp_min`,
-`clamp_max` given alone, the value of `torch.full`, `masked_fill`, `fill_`, a value of
+function is such an operand, an ordering or equality test against a number (not in the test
+of a loop or of an `if` that does more than assign, where the break would only move), an
+argument of a `print`, an argument that takes a 0-d tensor for a number (a bound of `clamp`,
+`clamp_min`, `clamp_max` given alone, the value of `torch.full`, `masked_fill`, `fill_`, a value of
 `torch.where`, the weight of `lerp`, the other operand of `add`, `sub`, `mul`, `div`), an
 argument of `max`, `min` or `abs` among numbers whose result is such a use, or computes another
 name by arithmetic whose uses all are (`half = n / 2`), `.item()` becomes `.detach()`:

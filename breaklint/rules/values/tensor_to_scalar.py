@@ -380,7 +380,8 @@ compiled = torch.compile(stable)
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor, or
 computes a name whose every use in the function is such an operand, an ordering or equality
-test against a number, an argument of a `print`, an argument that takes a 0-d tensor for a
+test against a number (not in the test of a loop or of an `if` that does more than assign), an
+argument of a `print`, an argument that takes a 0-d tensor for a
 number, an argument of `max`, `min` or `abs` whose result is one, or a name computed from it by
 arithmetic whose uses all are (BL101's page lists the arguments), `float(t)` becomes
 `t.detach().float()` and
