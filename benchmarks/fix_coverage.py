@@ -28,6 +28,7 @@ import argparse
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -121,6 +122,19 @@ def form(node: ast.stmt) -> str:
     return names.get(type(node), type(node).__name__)
 
 
+_WHY = re.compile(r"no automatic fix: `[^`]*`(?: \(computed from `[^`]*`\))? is (.+?) on line")
+
+
+def why_not(hint: str) -> str:
+    """What a fixer said it declined for (`no automatic fix: `n` is passed to `torch.arange()`
+    on line 9, ...` -> `name passed to a call`), or ''."""
+    found = _WHY.search(hint)
+    if found is None:
+        return ""
+    use = re.sub(r"passed to `[^`]*`", "passed to a call", found.group(1))
+    return "name " + use.replace("`", "")
+
+
 def breaks(report: dict, root: Path, target: str, fixers: frozenset[str]) -> list[dict]:
     found: dict[tuple[str, int], dict] = {}
     for finding in report["findings"]:
@@ -137,15 +151,20 @@ def breaks(report: dict, root: Path, target: str, fixers: frozenset[str]) -> lis
                 "codes": [],
                 "fixed": [],
                 "reason": finding.get("gb_type") or "",
+                "why": "",
             },
         )
         entry["codes"].append(finding["code"])
         if finding.get("fix") is not None:
             entry["fixed"].append(finding["code"])
+        else:
+            entry["why"] = entry["why"] or why_not(finding.get("hint") or "")
     out = []
     for entry in found.values():
         if fixers & set(entry["codes"]):
             entry["source"], entry["form"] = statement(root / entry["path"], entry["line"])
+            if entry["why"] and not entry["fixed"]:
+                entry["form"] += f": {entry['why']}"
             out.append(entry)
     return out
 

@@ -15,10 +15,15 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from breaklint.findings import Applicability, Fix, Range, Severity
 from breaklint.kinds import Kind
-from breaklint.knowledge.curated import NON_TENSOR_MODULES
+from breaklint.knowledge.curated import (
+    CLAMPS,
+    NON_TENSOR_MODULES,
+    NUMBER_ARGUMENTS,
+    NUMBER_BUILTINS,
+)
 from breaklint.rule import RuleContext
 from breaklint.source import char_offset
-from breaklint.syntax import dotted, iter_nodes, nodes_in_walk_order
+from breaklint.syntax import dotted, excerpt, iter_nodes, nodes_in_walk_order
 
 GUARD = "if not {torch}.compiler.is_compiling():"
 
@@ -588,6 +593,80 @@ def _arithmetic_leaves(node: ast.expr, covered: set[int] | None = None) -> list[
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
+# The last part of each name in `NUMBER_ARGUMENTS`: a call named otherwise is none of them.
+_NUMBER_ARGUMENT_NAMES = frozenset(name.rpartition(".")[2] for name in NUMBER_ARGUMENTS)
+
+
+def _why(name: str, use: str, where: ast.AST, origin: str, *, needs: bool = True) -> str:
+    """The hint's reason: `name` (computed from `origin` where another) is `use` on a line;
+    `needs`: a use that needs the number."""
+    computed = "" if name == origin else f" (computed from `{origin}`)"
+    line = getattr(where, "lineno", "?")
+    why = f"no automatic fix: `{name}`{computed} is {use} on line {line}"
+    return f"{why}, which needs the number" if needs else why
+
+
+def _use_in_words(context: RuleContext, child: ast.AST, parent: ast.AST | None) -> str:
+    """What `parent` does with `child` (a number, or arithmetic on it), in the words of a
+    hint: why it needs a Python number."""
+    if isinstance(parent, ast.Subscript | ast.Slice):
+        return "an index or slice bound"
+    if isinstance(parent, ast.Call) and child is not parent.func:
+        name = context.facts.resolve(parent.func) or excerpt(parent.func, 32)
+        if name == "range":
+            return "a `range()` bound"
+        return f"passed to `{name}()`"
+    if isinstance(parent, ast.keyword):
+        return "passed to a call"
+    if isinstance(parent, ast.If | ast.While | ast.IfExp | ast.Assert | ast.BoolOp | ast.UnaryOp):
+        return "the test of a Python `if`"
+    if isinstance(parent, ast.Return):
+        return "returned"
+    if isinstance(parent, ast.Tuple | ast.List | ast.Set | ast.Dict):
+        return "put in a container"
+    if isinstance(parent, ast.FormattedValue):
+        return "formatted into a string"
+    if isinstance(parent, ast.Compare):
+        return "compared with a Python value"
+    if isinstance(parent, ast.Assign | ast.AugAssign | ast.AnnAssign):
+        return "stored"
+    return "used as a Python number"
+
+
+def _only_assigns(branch: ast.If) -> bool:
+    """Whether both ways of `branch` only assign (not an `elif`): a choice of values, which
+    BL201 makes in the graph."""
+    statements = [*branch.body, *branch.orelse]
+    return all(isinstance(s, ast.Assign | ast.AugAssign | ast.AnnAssign) for s in statements)
+
+
+def _tests_in(test: ast.expr) -> list[ast.Compare]:
+    """The comparisons a branch's test is made of, through `not`, `and`, `or`."""
+    found, pending = [], [test]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.BoolOp):
+            pending += node.values
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            pending.append(node.operand)
+        elif isinstance(node, ast.Compare):
+            found.append(node)
+    return found
+
+
+def _chosen_leaves(node: ast.expr) -> list[ast.expr]:
+    """What `node` computes with through arithmetic and the values of conditional expressions
+    (`a.item() if c else b.item() * 2` -> both reads, `2`; not the tests)."""
+    leaves, pending = [], [node]
+    while pending:
+        for leaf in _arithmetic_leaves(pending.pop()):
+            if isinstance(leaf, ast.IfExp):
+                pending += [leaf.orelse, leaf.body]
+            else:
+                leaves.append(leaf)
+    return leaves
+
+
 @dataclass(slots=True)
 class NumberBinding:
     """`name = <number read from a tensor>`, and its uses so far."""
@@ -597,6 +676,9 @@ class NumberBinding:
     severity: Severity | None  # as the rule would have reported it where it was read
     loads: list[ast.Name] = field(default_factory=list)
     rebound: bool = False
+    # Names computed from this one through arithmetic alone (`half = scale / 2`), with no
+    # reads of their own: each load that computes one stands for the uses of that name.
+    derived: dict[int, NumberBinding] = field(default_factory=dict)  # by id of the load
 
 
 class NumberUses:
@@ -616,6 +698,9 @@ class NumberUses:
         self.bindings: dict[str, NumberBinding] = {}
         self.closed: list[NumberBinding] = []  # bindings their name was bound again after
         self._tensor_uses: set[int] = set()  # loads under arithmetic with a tensor
+        self._direct: set[int] = set()  # see `takes_tensor`
+        self._compared: dict[int, ast.Compare] = {}  # by id of a leaf: its test against a number
+        self._moving: set[int] = set()  # ids of the tests of branches BL201 does not fix
         self._assignments: list[ast.Assign] = []  # the assignments being read
         # Each read kept by `bind`, by id: (read, the names it binds, severity).
         self._reads: dict[int, tuple[ast.Call, tuple[ast.Name, ...], Severity | None]] = {}
@@ -636,7 +721,7 @@ class NumberUses:
         target = statement.targets[0]
         if not isinstance(target, ast.Name):
             return False
-        if not any(leaf is read for leaf in _arithmetic_leaves(statement.value)):
+        if not any(leaf is read for leaf in _chosen_leaves(statement.value)):
             return False
         self._reads[id(read)] = (read, (target,), self._severity(severity))
         return True
@@ -682,24 +767,92 @@ class NumberUses:
             binding.rebound = True
             self.closed.append(binding)
 
-    def _use(self, node: ast.Name) -> None:
+    def _use(self, node: ast.Name, derived: dict[int, ast.Name]) -> None:
         binding = self.bindings.get(node.id)
         if binding is None or node is binding.store:
             return
-        if isinstance(node.ctx, ast.Load):
-            binding.loads.append(node)
-        else:  # bound again: which value a later use reads may depend on the path taken
+        if not isinstance(node.ctx, ast.Load):
+            # bound again: which value a later use reads may depend on the path taken
             self._close(node.id)
+            return
+        binding.loads.append(node)
+        target = derived.get(id(node))
+        if target is not None:  # `half = scale / 2`: the uses of `half` decide this one
+            computed = self.bindings.get(target.id)
+            if computed is None or computed.store is not target:
+                self._close(target.id)
+                computed = self.bindings[target.id] = NumberBinding([], target, None)
+            binding.derived[id(node)] = computed
 
     def visit_operation(self, node: ast.BinOp | ast.Compare) -> None:
-        self._tensor_uses.update(map(id, tensor_operands(self.context, node)))
+        self._take(tensor_operands(self.context, node), direct=True)
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
-            # `s > 0.9` gives a tensor as a number did (a branch on it then breaks where
-            # the conversion did, or is fixed in its turn)
+            # `s > 0.9` gives a tensor as a number did: a branch on it then breaks where the
+            # conversion did, unless BL201 fixes it in its turn, as it does an `if` that only
+            # assigns (`_read_uses` leaves out the tests of the others: the break would move)
             if isinstance(node.ops[0], _ORDERINGS) and self._number(node.comparators[0]):
-                self._tensor_uses.update(map(id, _arithmetic_leaves(node.left)))
+                self._compared.update((id(leaf), node) for leaf in _arithmetic_leaves(node.left))
             if isinstance(node.ops[0], _ORDERINGS) and self._number(node.left):
-                self._tensor_uses.update(map(id, _arithmetic_leaves(node.comparators[0])))
+                leaves = _arithmetic_leaves(node.comparators[0])
+                self._compared.update((id(leaf), node) for leaf in leaves)
+
+    def takes_tensor(self, node: ast.expr) -> bool:
+        """Whether a tensor gives what the number `node` gave where it is: an argument that
+        takes a 0-d tensor for a number (`x.clamp(max=n)`), or of a builtin that gives a
+        tensor from one (`max(n, 1)`) that is such an argument or an operand of arithmetic
+        with a tensor."""
+        return id(node) in self._direct
+
+    def _take(self, leaves: list[ast.expr], *, direct: bool = False) -> None:
+        """Where a tensor can stand for each of `leaves`: for them, and for the arguments of
+        the builtins among them that give a tensor from one (`max(n, 1)`, `abs(n)`);
+        `direct`: where the tensor gives what the number gave (see `takes_tensor`)."""
+        pending = list(leaves)
+        while pending:
+            leaf = pending.pop()
+            self._tensor_uses.add(id(leaf))
+            if direct:
+                self._direct.add(id(leaf))
+            if isinstance(leaf, ast.Call) and self._number_builtin(leaf):
+                for argument in leaf.args:
+                    pending += _arithmetic_leaves(argument)
+
+    def _number_builtin(self, call: ast.Call) -> bool:
+        """`max(a, b, ...)`, `min(a, b, ...)` or `abs(a)` of the builtins, positional only."""
+        function = call.func
+        if not isinstance(function, ast.Name) or function.id not in NUMBER_BUILTINS:
+            return False
+        if call.keywords or function.id in self.context.facts.names:
+            return False
+        if any(isinstance(argument, ast.Starred) for argument in call.args):
+            return False
+        return len(call.args) == 1 if function.id == "abs" else len(call.args) >= 2
+
+    def _number_arguments(self, call: ast.Call) -> list[ast.expr]:
+        """The arguments of `call` that take a 0-d tensor for a number in the graph
+        (`x.clamp(max=n)`, `torch.full(size, n)`, `torch.where(c, x, n)`)."""
+        function = call.func
+        last = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+        if last not in _NUMBER_ARGUMENT_NAMES:
+            return []
+        facts = self.context.facts
+        method = facts.tensor_method(call)
+        if method is not None and facts.kind(method[0]).is_tensor:
+            name = "." + method[1]
+        else:
+            name = facts.resolve(call.func) or ""
+        taken = NUMBER_ARGUMENTS.get(name)
+        if taken is None or any(isinstance(a, ast.Starred) for a in call.args):
+            return []
+        positions, keywords = taken
+        arguments = [a for i, a in enumerate(call.args) if i in positions]
+        arguments += [k.value for k in call.keywords if k.arg in keywords]
+        if name in CLAMPS:  # a bound as a tensor only where it is the one given
+            bounds = call.args[positions[0] :] + [k.value for k in call.keywords if k.arg]
+            given = [b for b in bounds if not (isinstance(b, ast.Constant) and b.value is None)]
+            if len(given) != 1:
+                return []
+        return arguments
 
     def _number(self, node: ast.expr) -> bool:
         """Whether `node` is plainly a Python number (computed from number literals)."""
@@ -710,6 +863,8 @@ class NumberUses:
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
+        for argument in self._number_arguments(node):
+            self._take(_arithmetic_leaves(argument), direct=True)
         printed = (
             isinstance(node.func, ast.Name)
             and node.func.id == "print"
@@ -727,9 +882,18 @@ class NumberUses:
         read binds its name where the walk met it (from the rule's `visit_Call`)."""
         if not self._reads:
             return
+        derived: dict[int, ast.Name] = {}  # by id of a name: what `that = <arithmetic>` binds
         for node in nodes_in_walk_order(self.context.definition):
             if type(node) is ast.Name:
-                self._use(node)
+                self._use(node, derived)
+            elif type(node) is ast.While or (type(node) is ast.If and not _only_assigns(node)):
+                self._moving.update(map(id, _tests_in(node.test)))
+            elif type(node) is ast.Assign:
+                target = node.targets[0]
+                if len(node.targets) == 1 and type(target) is ast.Name:
+                    for leaf in _chosen_leaves(node.value):
+                        if type(leaf) is ast.Name and leaf.id != target.id:
+                            derived[id(leaf)] = target
             elif (kept := self._reads.get(id(node))) is not None:
                 read, targets, severity = kept
                 for target in targets:
@@ -739,7 +903,7 @@ class NumberUses:
         """Every binding, and whether each use of its name takes a tensor as well; of the
         names one read is unpacked into, the first, where every one of them does."""
         self._read_uses()
-        bindings = [*self.closed, *self.bindings.values()]
+        bindings = [b for b in (*self.closed, *self.bindings.values()) if b.reads]
         unpacked: dict[int, list[NumberBinding]] = {}  # by id of a read unpacked into names
         for binding in bindings:
             if len(self._reads[id(binding.reads[0])][1]) > 1:
@@ -751,11 +915,78 @@ class NumberUses:
                 kept.append((binding, all(map(self._takes_tensors, names))))
         return kept
 
-    def _takes_tensors(self, binding: NumberBinding) -> bool:
-        return not binding.rebound and self._all_tensor_uses(binding)
+    def why_not(self, binding: NumberBinding) -> str:
+        """Why the read of `binding` keeps no tensor, in words: its name is bound again,
+        never used, or the first use that needs the Python number and what that use is (`n`
+        is an index or slice bound, a `range()` bound, passed to a call, the test of a
+        Python `if`, returned, stored, formatted, Python arithmetic) and where. For a hint:
+        read once, where no fix is offered, with one walk of the function for the parents."""
+        name = binding.store.id
+        pending, seen = [binding], set()
+        blocking: ast.Name | None = None
+        while pending and blocking is None:
+            current = pending.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            if current.rebound:
+                store = current.store
+                return _why(store.id, "bound again after its binding", store, name, needs=False)
+            for load in current.loads:
+                if self._takes(load):
+                    continue
+                computed = current.derived.get(id(load))
+                if computed is None:
+                    blocking = load
+                    break
+                pending.append(computed)
+        if blocking is None:
+            return _why(name, "never used after its binding", binding.store, name, needs=False)
+        if id(blocking) in self._compared:
+            use = "compared in the test of a loop or of an `if` that does more than assign"
+            return _why(blocking.id, use, blocking, name)
+        parents: dict[int, ast.AST] = {}  # only here, where no fix is offered
+        for node in nodes_in_walk_order(self.context.definition):
+            for inner in ast.iter_child_nodes(node):
+                parents[id(inner)] = node
+        child: ast.AST = blocking
+        parent = parents.get(id(child))
+        while isinstance(parent, ast.BinOp | ast.UnaryOp | ast.IfExp) and not (
+            isinstance(parent, ast.IfExp) and parent.test is child
+        ):
+            child, parent = parent, parents.get(id(parent))
+        if isinstance(parent, ast.Tuple) and isinstance(parents.get(id(parent)), ast.Return):
+            child, parent = parent, parents.get(id(parent))  # `return y, n`: returned
+        return _why(blocking.id, _use_in_words(self.context, child, parent), blocking, name)
 
-    def _all_tensor_uses(self, binding: NumberBinding) -> bool:
-        return bool(binding.loads) and all(id(n) in self._tensor_uses for n in binding.loads)
+    def _takes(self, load: ast.Name) -> bool:
+        """Whether a tensor can stand for `load`: where it is (see `visit_operation`), or
+        compared with a number outside the test of a branch whose break would only move."""
+        if id(load) in self._tensor_uses:
+            return True
+        compared = self._compared.get(id(load))
+        return compared is not None and id(compared) not in self._moving
+
+    def _takes_tensors(self, binding: NumberBinding) -> bool:
+        """Whether every use of the name takes a tensor: each load is where a tensor can
+        stand, or computes a name whose uses all do (the chain followed one binding deep at
+        a time, each binding once)."""
+        pending, seen = [binding], set()
+        while pending:
+            current = pending.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            if current.rebound or not current.loads:
+                return False
+            for load in current.loads:
+                if self._takes(load):
+                    continue
+                computed = current.derived.get(id(load))
+                if computed is None:
+                    return False
+                pending.append(computed)
+        return True
 
 
 class NumberUsesHooks:
@@ -778,7 +1009,8 @@ class NumberUsesHooks:
                 if fixable:
                     self.report(read, message, severity=severity, fix=self._fix(read))
                 else:
-                    self.report(read, message, severity=severity, hint=self._hint(read))
+                    hint = f"{self.numbers.why_not(binding)}; {self._hint(read)}"
+                    self.report(read, message, severity=severity, hint=hint)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         self.numbers.visit_Assign(node)

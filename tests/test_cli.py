@@ -226,6 +226,7 @@ def test_rule_page_and_rule_list(breaklint):
         "## Fix 5",
         "## Fix 6",
         "## Fix 7",
+        "## Fix 8",
         "## References",
     ]
     listing = breaklint("rules").stdout.splitlines()

@@ -25,6 +25,14 @@ CASES = [
     ("s = 0.5 ** 2 / t.item()\n    return x * s", True),
     ("s = int(t)\n    print('s', s)\n    return x + s", True),
     ("s = t.item()\n    if s > 0.9:\n        x = x * 2\n    return x", True),
+    # a branch BL201 does not make in the graph: the break would move to its test
+    ("s = t.item()\n    if s > 0.9:\n        return x\n    return x * s", False),
+    ("s = t.item()\n    while s > 0.9:\n        x = x / 2\n    return x * s", False),
+    # a name computed from it with a tensor is a tensor either way, whatever its uses
+    ("s = t.item()\n    y = x + s * x\n    return len(y)", True),
+    # a name computed from it with numbers alone decides by its own uses
+    ("s = t.item()\n    h = s / 2\n    return x * h", True),
+    ("s = t.item()\n    h = s / 2\n    return x[: int(h)]", False),
     ("s = t.item()\n    return x[:s]", False),  # a slice bound needs the number
     ("s = t.item()\n    return x * s, s", False),  # returned as a number
     ("s = t.item()\n    s = s + 1\n    return x * s", False),  # bound again

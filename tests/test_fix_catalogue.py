@@ -166,7 +166,8 @@ def test_without_a_fix_the_hint_names_the_users_code(tmp_path: Path) -> None:
     # loop after it only halves `x`, a tensor once `x.norm()` is read: `torch.while_loop`.
     assert [(f.code, f.line) for f in findings if f.fix] == [("BL201", 8)]
     assert hints == {
-        ("BL101", 5): "use `x.sum()` itself where `x.sum().item()` is used: tensor arithmetic "
+        ("BL101", 5): "no automatic fix: `total` is returned on line 11, which needs the number; "
+        "use `x.sum()` itself where `x.sum().item()` is used: tensor arithmetic "
         "and `torch.where` take the tensor; or set torch._dynamo.config.capture_scalar_outputs "
         "= True",
         ("BL201", 6): "keep the choice in the graph: `torch.where((x > total).any(), a, b)` for "

@@ -349,6 +349,36 @@ SKIPPED_TORCH_CLASSES = {
     "torch.utils.data.TensorDataset": "make the dataset outside the compiled code",
     "torch.utils.data.dataset.TensorDataset": "make the dataset outside the compiled code",
 }
+# Arguments where Dynamo 2.13 traces a 0-d tensor given for a Python number, in one graph with
+# the eager result of the number (measured in tests/test_number_argument_fixes.py): by torch
+# function, or by tensor method (`.name`), the positions after the receiver and the keywords.
+# Not there (the tensor breaks the graph or differs): `full_like`, `new_full`, `F.pad`'s and
+# `nan_to_num`'s values, `addcmul`'s `value`, `add`'s `alpha`, `F.threshold`, `F.leaky_relu`,
+# `round()`; `pow` (an integer exponent rounds otherwise); a `clamp` with two bounds, one of
+# them a Python number (its overload refuses the mix).
+NUMBER_ARGUMENTS: dict[str, tuple[tuple[int, ...], frozenset[str]]] = {
+    "torch.where": ((1, 2), frozenset({"input", "other"})),
+    "torch.full": ((1,), frozenset({"fill_value"})),
+    "torch.lerp": ((2,), frozenset({"weight"})),
+    "torch.clamp": ((1, 2), frozenset({"min", "max"})),
+    "torch.clamp_min": ((1,), frozenset({"min"})),
+    "torch.clamp_max": ((1,), frozenset({"max"})),
+    **{f"torch.{op}": ((1,), frozenset({"other"})) for op in ("add", "sub", "mul", "div")},
+    ".clamp": ((0, 1), frozenset({"min", "max"})),
+    ".clamp_": ((0, 1), frozenset({"min", "max"})),
+    ".clamp_min": ((0,), frozenset({"min"})),
+    ".clamp_max": ((0,), frozenset({"max"})),
+    ".masked_fill": ((1,), frozenset({"value"})),
+    ".masked_fill_": ((1,), frozenset({"value"})),
+    ".fill_": ((0,), frozenset({"value"})),
+    ".lerp": ((1,), frozenset({"weight"})),
+    **{f".{op}": ((0,), frozenset({"other"})) for op in ("add", "sub", "mul", "div")},
+}
+# Of those, the bounds: a tensor for one of two bounds breaks where the other is a number.
+CLAMPS = frozenset({"torch.clamp", ".clamp", ".clamp_"})
+# Builtins that give a tensor from a 0-d tensor among numbers (`max(n, 1)`, `abs(n)`), traced
+# by Dynamo 2.13 in the graph with the eager value (measured as above).
+NUMBER_BUILTINS = frozenset({"max", "min", "abs"})
 # The `math` functions of real numbers: a tensor given to one is read through `__float__`
 # (or `__floor__`, `__ceil__`, `__trunc__`), which needs its value: Dynamo breaks there
 # (GB0033, measured on 2.13 for sqrt, exp, log, isnan, floor).

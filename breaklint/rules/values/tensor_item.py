@@ -50,6 +50,22 @@ compiled = torch.compile(Normalize())
 """
 
 
+# A page example: numbers read into names that arguments taking a 0-d tensor use.
+_MASKED_MEAN = """
+import torch
+
+
+def masked_mean(x, mask, limit):
+    count = mask.sum().item()
+    bound = limit.abs().max().item()
+    half = bound / 2
+    return (x * mask).sum() / max(count, 1) + x.clamp(max=bound).mean() - half
+
+
+compiled = torch.compile(masked_mean)
+"""
+
+
 # A page example: a number read for an assertion.
 _BOUNDED = """
 import torch
@@ -237,6 +253,11 @@ compiled = torch.compile(from_grid)
             probe="(soft_clip, (torch.randn(8) * 2,))",
         ),
         FixExample(
+            before=_MASKED_MEAN,
+            after=_MASKED_MEAN.replace(".item()", ".detach()"),
+            probe="(masked_mean, (torch.randn(8), (torch.rand(8) > 0.5).float(), torch.randn(3)))",
+        ),
+        FixExample(
             before=_BOUNDED,
             after=_BOUNDED.replace(
                 '    assert ratio.item() < 1e4, "ratio overflowed"',
@@ -253,8 +274,14 @@ compiled = torch.compile(from_grid)
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor (also
 through nested arithmetic, `x / (t.item() + eps)`), or computes a name (`scale = t.item()`,
-`scale = d ** -0.5 / t.item()`) whose every use in the function is such an operand, an ordering
-or equality test against a number, or an argument of a `print`, `.item()` becomes `.detach()`:
+`scale = d ** -0.5 / t.item()`, `n = a.item() if c else b.item()`) whose every use in the
+function is such an operand, an ordering or equality test against a number (not in the test
+of a loop or of an `if` that does more than assign, where the break would only move), an
+argument of a `print`, an argument that takes a 0-d tensor for a number (a bound of `clamp`,
+`clamp_min`, `clamp_max` given alone, the value of `torch.full`, `masked_fill`, `fill_`, a value of
+`torch.where`, the weight of `lerp`, the other operand of `add`, `sub`, `mul`, `div`), an
+argument of `max`, `min` or `abs` among numbers whose result is such a use, or computes another
+name by arithmetic whose uses all are (`half = n / 2`), `.item()` becomes `.detach()`:
 the value stays a tensor without gradient, as the number had none, and the graph goes on (a
 `print` shows `tensor(...)`). Eager results can differ when the value's tensor has a higher
 dtype category than the other operand (an integer tensor times a `float64` value gives
@@ -308,7 +335,7 @@ returned, passed to Python) no fix is offered: the hint says what to change.
         if call is not None and call[1] == "item" and not node.args and not node.keywords:
             if id(node) in self.checks.fixes:
                 self.report(node, fix=self.checks.fixes[id(node)])
-            elif id(node) in self._in_tensor_arithmetic:
+            elif id(node) in self._in_tensor_arithmetic or self.numbers.takes_tensor(node):
                 self.report(node, fix=self._fix(node))
             elif not self.numbers.bind(node, None):
                 self.report(node, hint=self._hint(node))

@@ -380,7 +380,11 @@ compiled = torch.compile(stable)
     fix_safety = """
 Unsafe fix: where the number is an operand of arithmetic or of a comparison with a tensor, or
 computes a name whose every use in the function is such an operand, an ordering or equality
-test against a number, or an argument of a `print`, `float(t)` becomes `t.detach().float()` and
+test against a number (not in the test of a loop or of an `if` that does more than assign), an
+argument of a `print`, an argument that takes a 0-d tensor for a
+number, an argument of `max`, `min` or `abs` whose result is one, or a name computed from it by
+arithmetic whose uses all are (BL101's page lists the arguments), `float(t)` becomes
+`t.detach().float()` and
 `int(t)` becomes `t.detach().long()` (which truncates as `int()` does): the value stays a
 tensor without gradient and the graph goes on. Eager results can differ when the other operand
 is an integer tensor and the value a float (`float32` is used where Python would promote to the
@@ -467,7 +471,9 @@ fix.
             self.report(node, message, severity=severity, fix=self.checks.fixes[id(node)])
         elif range_last is not None:
             self.report(node, message, severity=severity, fix=range_last)
-        elif convertible and id(node) in self._in_tensor_arithmetic:
+        elif convertible and (
+            id(node) in self._in_tensor_arithmetic or self.numbers.takes_tensor(node)
+        ):
             self.report(node, message, severity=severity, fix=self._fix(node))
         elif not (convertible and self.numbers.bind(node, severity)):
             self.report(node, message, severity=severity, hint=self._hint(node))
