@@ -349,13 +349,29 @@ ENTERED_PROBED = [
 ]
 
 
-def test_entering_a_library_context_manager_that_breaks_skips_the_frame(tmp_path: Path) -> None:
+# `shared` breaking in helpers it calls on its straight-line path (opt_einsum's
+# `shared_intermediates` calling `_add_sharing_cache`), as certain as its own break.
+HELPED_LIBRARY = SHARING_LIBRARY.replace(
+    "    _STACK[threading.get_ident()].append(cache)\n", "    _push(cache)\n"
+).replace("        _STACK[threading.get_ident()].pop()\n", "        _pop()\n") + (
+    "\n\ndef _push(cache):\n    _STACK[threading.get_ident()].append(cache)\n"
+    "\n\ndef _pop():\n    _STACK[threading.get_ident()].pop()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("library", "line"), [(SHARING_LIBRARY, 13), (HELPED_LIBRARY, 21)], ids=["own", "helper"]
+)
+def test_entering_a_library_context_manager_that_breaks_skips_the_frame(
+    tmp_path: Path, library: str, line: int
+) -> None:
     """Dynamo skips the whole frame at the `with` whose library context manager breaks as it
     is entered (no graph at all, measured on 2.13): the breaks after it, in its body (a tensor
-    `if` in a loop, BL201 and BL202) and after it (`.item()`), are no breaks of their own."""
-    project = _library_project(tmp_path, "sharelib", SHARING_LIBRARY, ENTERED_MODEL)
+    `if` in a loop, BL201 and BL202) and after it (`.item()`), are no breaks of their own.
+    The same where the manager breaks in a helper it always calls."""
+    project = _library_project(tmp_path, "sharelib", library, ENTERED_MODEL)
     assert lint(project, "--no-cache") == [
-        ("app/model.py", 9, "BL516", "warning", SHARED_BREAK.format(13)),
+        ("app/model.py", 9, "BL516", "warning", SHARED_BREAK.format(line)),
         ("app/model.py", 12, "BL201", "info", f"{TENSOR_IF} {SKIPPED.format(9)}"),
         ("app/model.py", 12, "BL202", "info", f"{LOOP_SKIP} {SKIPPED.format(9)}"),
         ("app/model.py", 14, "BL101", "info", f"{ITEM} {SKIPPED.format(12)}"),
@@ -366,13 +382,17 @@ def test_entering_a_library_context_manager_that_breaks_skips_the_frame(tmp_path
 def test_a_library_context_manager_that_may_break_makes_what_follows_uncertain(
     tmp_path: Path,
 ) -> None:
-    """The same `with`, where the manager breaks only in a helper it calls (opt_einsum's
-    `shared_intermediates` calling `_add_sharing_cache`): the call summaries do not know that
-    the helper is called on every path, so the skip may happen, and the breaks after it are
-    warnings, if the frame is not skipped first. Dynamo skips it there too."""
-    library = SHARING_LIBRARY.replace(
-        "    _STACK[threading.get_ident()].append(cache)\n", "    _push(cache)\n"
-    ).replace("        _STACK[threading.get_ident()].pop()\n", "        _pop()\n")
+    """The same `with`, where the manager breaks only in a helper it calls under an `if`: the
+    skip may happen, and the breaks after it are warnings, if the frame is not skipped first.
+    Dynamo skips it there too (the default takes the `if`)."""
+    library = (
+        SHARING_LIBRARY.replace("def shared(cache=None):", "def shared(cache=None, push=True):")
+        .replace(
+            "    _STACK[threading.get_ident()].append(cache)\n",
+            "    if push:\n        _push(cache)\n",
+        )
+        .replace("        _STACK[threading.get_ident()].pop()\n", "        _pop()\n")
+    )
     library += (
         "\n\ndef _push(cache):\n    _STACK[threading.get_ident()].append(cache)\n"
         "\n\ndef _pop():\n    _STACK[threading.get_ident()].pop()\n"
@@ -380,7 +400,7 @@ def test_a_library_context_manager_that_may_break_makes_what_follows_uncertain(
     project = _library_project(tmp_path, "sharelib", library, ENTERED_MODEL)
     maybe = "(if the frame is not skipped at line 9 first)"
     assert lint(project, "--no-cache") == [
-        ("app/model.py", 9, "BL516", "warning", SHARED_BREAK.format(21)),
+        ("app/model.py", 9, "BL516", "warning", SHARED_BREAK.format(22)),
         ("app/model.py", 12, "BL201", "warning", f"{TENSOR_IF} {maybe}"),
         ("app/model.py", 12, "BL202", "warning", f"{LOOP_SKIP} {maybe}"),
         ("app/model.py", 14, "BL101", "info", f"{ITEM} {SKIPPED.format(12)}"),
