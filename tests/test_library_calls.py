@@ -84,19 +84,19 @@ def test_breaks_inside_the_library_are_reported_at_the_linted_calls(project: Pat
 
 def test_nothing_is_followed_with_the_knob_off_or_without_the_library(project: Path) -> None:
     assert lint(project, "--no-cache", "--no-dependencies") == []
-    # pre-commit's isolated environment: the library is not installed, nothing is followed.
+    # pre-commit's isolated environment: the library is not installed, nothing is followed,
+    # by default as when asked for.
     assert lint(project, "--no-cache", installed=False) == []
+    assert lint(project, "--no-cache", installed=False, follow=False) == []
 
 
-def test_off_by_default_and_set_by_the_configuration(project: Path) -> None:
-    assert lint(project, "--no-cache", follow=False) == []
-    pyproject = project / "pyproject.toml"
-    pyproject.write_text("[tool.breaklint]\ndependencies = true\n", encoding="utf-8")
+def test_on_by_default_and_set_by_the_configuration(project: Path) -> None:
     assert lint(project, "--no-cache", follow=False) == EXPECTED
-    pyproject.write_text(
-        '[tool.breaklint]\ndependencies = true\ndependencies-exclude = ["gplib"]\n',
-        encoding="utf-8",
-    )
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text("[tool.breaklint]\ndependencies = false\n", encoding="utf-8")
+    assert lint(project, "--no-cache", follow=False) == []
+    assert lint(project, "--no-cache") == EXPECTED  # the command line wins
+    pyproject.write_text('[tool.breaklint]\ndependencies-exclude = ["gplib"]\n', encoding="utf-8")
     assert lint(project, "--no-cache", follow=False) == []
     pyproject.write_text('[tool.breaklint]\ndependencies = "no"\n', encoding="utf-8")
     done = run_breaklint("app/model.py", cwd=project)

@@ -33,8 +33,9 @@ Flags calls, in compiled code, that reach a function of an installed library (a 
 interpreter's `sys.path`, outside the linted tree, not torch) whose code breaks the graph. The
 library's source is read (never imported) and checked with the same rules as the linted code,
 following only what the compiled code reaches; a break found there is reported at the linted
-call, naming the library's function and the break. Off by default: `--dependencies` (or
-`dependencies = true` in `[tool.breaklint]`) turns it on.
+call, naming the library's function and the break. On by default: `--no-dependencies` (or
+`dependencies = false` in `[tool.breaklint]`) turns it off; where the library is not installed
+(pre-commit's isolated environment) nothing is followed.
 """
     why = """
 Dynamo inlines an installed library's Python code as it inlines yours: a break inside it breaks
