@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from breaklint.dependencies import library_path
@@ -74,6 +74,10 @@ def breaking_calls(
             targets[ref][callee] = reached
 
     blocked: dict[DefinitionRef, set[str]] = {}
+    # (callee, caller) where a followed library's function calls a function of its library,
+    # the only one its call reaches, on its straight-line path (`FunctionInfo.sure_callees`):
+    # a certain break in the callee is a certain break of the caller.
+    sure: set[tuple[DefinitionRef, DefinitionRef]] = set()
     # The calls of linted functions that reach only functions of followed libraries
     # (`breaklint.dependencies`): a break there is reported at the call, wherever it is.
     into_libraries: dict[DefinitionRef, dict[str, tuple[DefinitionRef, ...]]] = {}
@@ -97,6 +101,14 @@ def breaking_calls(
                     for maker in makers
                     for target in project.call_targets(ref.module, info, maker)
                 )
+            if (
+                len(runs) == 1
+                and reached
+                and ref.module in project.followed
+                and reached[0].module in project.followed
+                and callee in info.sure_callees
+            ):
+                sure.add((reached[0], ref))
             if overrides:
                 abstract.append((ref, callee, reached))
             else:
@@ -107,7 +119,7 @@ def breaking_calls(
                 and all(target.module in project.followed for target in reached)
             ):
                 into_libraries.setdefault(ref, {})[callee] = reached
-    summary = _summaries(own, callers)
+    summary = _summaries(own, callers, sure)
     while abstract:  # each round may make another abstract method's overrides all break
         breaking = [call for call in abstract if call[2] and set(call[2]) <= summary.keys()]
         if not breaking:
@@ -115,7 +127,7 @@ def breaking_calls(
         abstract = [call for call in abstract if call not in breaking]
         for ref, callee, reached in breaking:
             add(ref, callee, reached)
-        summary = _summaries(own, callers)
+        summary = _summaries(own, callers, sure)
     # A break in a library's file is named from its top-level package, as BL516 names it.
     shown = {ref: _shown(project, found) for ref, found in summary.items()}
     result: dict[str, list[ScopedFunction]] = {}
@@ -189,21 +201,30 @@ def _module_of_path(project: Project, path: str) -> str:
 
 
 def _summaries(
-    own: Mapping[DefinitionRef, Break], callers: Mapping[DefinitionRef, list[DefinitionRef]]
+    own: Mapping[DefinitionRef, Break],
+    callers: Mapping[DefinitionRef, list[DefinitionRef]],
+    sure: Collection[tuple[DefinitionRef, DefinitionRef]] = frozenset(),
 ) -> dict[DefinitionRef, Break]:
     """The fixed point: a function's own break, else (a maybe) the first break found through
     the functions it calls: one that happens whatever the values (not `guarded`) before one
-    under a traced `if`, each reached from the breaks of its kind first."""
+    under a traced `if`, each reached from the breaks of its kind first. Through a call in
+    `sure` (callee, caller), a certain break stays certain."""
     summary = dict(own)
     for guarded in (False, True):
         pending = deque(ref for ref, found in own.items() if found.guarded is guarded)
         while pending:
             ref = pending.popleft()
             for caller in callers.get(ref, ()):
+                certain = summary[ref].certain and (ref, caller) in sure
+                known = summary.get(caller)
                 # A library function's own break under a traced `if` gives way to one its
-                # callees make whatever the values.
-                if caller not in summary or (not guarded and summary[caller].guarded):
-                    summary[caller] = dataclasses.replace(summary[ref], certain=False)
+                # callees make whatever the values; a maybe to a certain one (`sure`).
+                if (
+                    known is None
+                    or (not guarded and known.guarded)
+                    or (certain and not known.certain and known.guarded is guarded)
+                ):
+                    summary[caller] = dataclasses.replace(summary[ref], certain=certain)
                     pending.append(caller)
     return summary
 

@@ -92,7 +92,7 @@ def _lint_parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="follow calls into installed libraries and report their breaks at the calls "
-        "(default: off)",
+        "(default: on)",
     )
     parser.add_argument(
         "--dependencies-exclude",

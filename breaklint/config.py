@@ -42,9 +42,9 @@ class Settings:
     source: str = "defaults"  # the file the settings came from, for messages
     probes: tuple[str, ...] = ()  # probe files or folders for --dynamic, relative to root
     # Follow calls into installed libraries (`breaklint.dependencies`): their breaks are
-    # reported at the linted calls that reach them (BL516). Off by default: the rules are not
-    # yet as precise on library code as on the linted code (docs/analysis.md).
-    dependencies: bool = False
+    # reported at the linted calls that reach them (BL516). On by default; where no library
+    # is installed (pre-commit's isolated environment) nothing is followed.
+    dependencies: bool = True
     # Top-level packages never followed (a library too large to read each run, or one whose
     # breaks are not the user's concern).
     dependencies_exclude: tuple[str, ...] = ()

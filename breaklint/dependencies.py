@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import sys
 import sysconfig
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -45,11 +46,33 @@ from breaklint.scope import (
 )
 from breaklint.source import read_regular
 
-# Never followed: torch's API is knowledge data, numpy is traced through Dynamo's own numpy
-# support, and the packages Dynamo skips break at the call.
-_NOT_FOLLOWED = frozenset({"torch", "numpy", *(prefix.rstrip(".") for prefix in SKIPPED_LIBRARIES)})
+# Never followed: torch's API is knowledge data (functorch and torchgen ship in torch's
+# distribution: functorch is `torch.func`'s old name, which Dynamo skips; torchgen generates
+# torch's code), numpy is traced through Dynamo's own numpy support, and the packages Dynamo
+# skips break at the call.
+_NOT_FOLLOWED = frozenset(
+    {
+        "torch",
+        "functorch",
+        "torchgen",
+        "numpy",
+        *(prefix.rstrip(".") for prefix in SKIPPED_LIBRARIES),
+    }
+)
 # Rounds of `follow` at most: each adds the modules the last one's scope reaches.
 _MAX_ROUNDS = 64
+
+
+def _defines(text: bytes, name: str) -> bool:
+    """Whether a module's source binds `name` at all: a `class` or `def` of it, an assignment
+    to it at the start of a line, or an import naming it (on one line or in parentheses).
+    Its mentions in calls, strings and docstrings bind nothing."""
+    word = re.escape(name.encode())
+    pattern = (
+        rb"(?:class|def)\s+%s\b|^[ \t]*%s[ \t]*(?::[^=\n]*)?=(?!=)"
+        rb"|\bimport\b[^\n]*\b%s\b|\bimport[ \t]*\([^)]*\b%s\b"
+    ) % (word, word, word, word)
+    return re.search(pattern, text, re.MULTILINE) is not None
 
 
 def installed_packages(
@@ -158,7 +181,7 @@ class Followed:
                     pending.extend(
                         target + "." + rest
                         for key, target in index.imports.items()
-                        if key.startswith(STAR) and self._has_source(target)
+                        if key.startswith(STAR) and self._may_define(target, head)
                     )
         return added
 
@@ -175,13 +198,28 @@ class Followed:
                 return module, path, new
         return None
 
-    def _has_source(self, module: str) -> bool:
-        """Whether `module` is a package or module file of its library (without reading it)."""
+    def _may_define(self, module: str, name: str) -> bool:
+        """Whether a star import of `module` may bring `name`: a module of its library with
+        source that writes the name, or star-imports in turn. Read as bytes, not parsed: a
+        package that star-imports hundreds (transformers' `from .models import *`, each
+        model's four) is indexed only along the way to the name, not whole."""
         if module in self._by_name:
-            return self._by_name[module] is not None
+            path = self._by_name[module]
+            if path is None:
+                return False
+            index = self.modules[path][2]
+            return f" {name} " in f" {index.words} " or any(
+                key.startswith(STAR) for key in index.imports
+            )
         if module.partition(".")[0] not in self.packages:
             return False
-        return any(os.path.isfile(path) for path, _ in self._source_files(module))
+        for path, _ in self._source_files(module):
+            try:
+                text = read_regular(path)
+            except (OSError, ValueError):
+                continue
+            return b"import *" in text or _defines(text, name)
+        return False
 
     def _source_files(self, module: str) -> tuple[tuple[str, list[str]], ...]:
         """Where `module`'s source would be, each with its package parts: a package's

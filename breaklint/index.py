@@ -74,6 +74,10 @@ class FunctionInfo:
     # Callees as written called in a loop, a `try` body or a generator expression: where a
     # break inside the callee skips this function's frame (`breaklint.call_breaks`).
     blocked_callees: tuple[str, ...] = ()
+    # Callees as written called on the function's straight-line path (under no `if`, loop,
+    # `try`, conditional expression or short-circuit operand, nor in a nested scope): each
+    # call of the function makes them, unless it returns or raises first.
+    sure_callees: tuple[str, ...] = ()
     # Calls as written whose truth makes every value it returns true (`return
     # torch.compiler.is_compiling() or is_jit_tracing()`): it is true whenever one of them is.
     true_when: tuple[str, ...] = ()
@@ -271,6 +275,9 @@ class _FunctionScan:
     # caller's frame.
     blocked: int = 0
     blocked_callees: list[str] = field(default_factory=list)
+    # Inside a conditional expression's branch or a short-circuit operand after the first.
+    unsure: int = 0
+    sure_callees: list[str] = field(default_factory=list)  # see `FunctionInfo.sure_callees`
     yields: bool = False  # a `yield` of its own: a generator function
     # Inside code Dynamo never runs while tracing (`if torch.jit.is_tracing():`, `if not
     # torch.compiler.is_compiling():`): its calls pass nothing and reach nothing, its
@@ -502,6 +509,7 @@ class _Indexer:
             blocked_callees=tuple(
                 dict.fromkeys(scan.callees if scan.yields else scan.blocked_callees)
             ),
+            sure_callees=tuple(dict.fromkeys(scan.sure_callees)),
             true_when=_true_when(scan),
             returns_tests=_returns_tests(scan),
             guarded_callees=tuple(
@@ -564,6 +572,12 @@ class _Indexer:
                 scan.add_callee(callee)
                 if scan.blocked or on_object_made_here(callee) or _given_a_generator(node):
                     scan.blocked_callees.append(callee)
+                if (
+                    not (scan.branching or scan.blocked or scan.unsure or scan.handlers)
+                    and not scan.nesting
+                    and self.stage.scope in _OWN_SCOPES
+                ):
+                    scan.sure_callees.append(callee)
                 if callee == "setattr" and len(node.args) == 3:
                     name, value = node.args[1], dotted(node.args[2])
                     if isinstance(name, ast.Constant) and name.value == "forward" and value:
@@ -835,10 +849,13 @@ class _Indexer:
         scan.branching -= 1
 
     def visit_IfExp(self, node: ast.IfExp) -> None:
-        if self.function is None:
+        scan = self.function
+        if scan is None:
             self.scan(node)
-        else:
-            self.scan_branches(node, (("body", False), ("test", None), ("orelse", True)))
+            return
+        scan.unsure += 1  # the test runs whichever way it goes: the branches are what count
+        self.scan_branches(node, (("body", False), ("test", None), ("orelse", True)))
+        scan.unsure -= 1
 
     def scan_branches(
         self, node: ast.If | ast.IfExp, parts: tuple[tuple[str, bool | None], ...]
@@ -873,9 +890,11 @@ class _Indexer:
             return
         deciding = type(node.op) is ast.Or  # the value that stops `or`; `and` stops at False
         dead = 0
-        for value in node.values:
+        for position, value in enumerate(node.values):
             scan.dead += dead
+            scan.unsure += bool(position)
             self.visit(value)
+            scan.unsure -= bool(position)
             scan.dead -= dead
             dead = dead or int(tested_while_compiling(value) is deciding)
 

@@ -84,19 +84,19 @@ def test_breaks_inside_the_library_are_reported_at_the_linted_calls(project: Pat
 
 def test_nothing_is_followed_with_the_knob_off_or_without_the_library(project: Path) -> None:
     assert lint(project, "--no-cache", "--no-dependencies") == []
-    # pre-commit's isolated environment: the library is not installed, nothing is followed.
+    # pre-commit's isolated environment: the library is not installed, nothing is followed,
+    # by default as when asked for.
     assert lint(project, "--no-cache", installed=False) == []
+    assert lint(project, "--no-cache", installed=False, follow=False) == []
 
 
-def test_off_by_default_and_set_by_the_configuration(project: Path) -> None:
-    assert lint(project, "--no-cache", follow=False) == []
-    pyproject = project / "pyproject.toml"
-    pyproject.write_text("[tool.breaklint]\ndependencies = true\n", encoding="utf-8")
+def test_on_by_default_and_set_by_the_configuration(project: Path) -> None:
     assert lint(project, "--no-cache", follow=False) == EXPECTED
-    pyproject.write_text(
-        '[tool.breaklint]\ndependencies = true\ndependencies-exclude = ["gplib"]\n',
-        encoding="utf-8",
-    )
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text("[tool.breaklint]\ndependencies = false\n", encoding="utf-8")
+    assert lint(project, "--no-cache", follow=False) == []
+    assert lint(project, "--no-cache") == EXPECTED  # the command line wins
+    pyproject.write_text('[tool.breaklint]\ndependencies-exclude = ["gplib"]\n', encoding="utf-8")
     assert lint(project, "--no-cache", follow=False) == []
     pyproject.write_text('[tool.breaklint]\ndependencies = "no"\n', encoding="utf-8")
     done = run_breaklint("app/model.py", cwd=project)
@@ -341,6 +341,104 @@ def test_a_library_helper_false_while_compiling_rules_its_branch_out(tmp_path: P
     helper may answer anything."""
     project = _library_project(tmp_path, "tracelib", TRACING_LIBRARY, TRACING_MODEL)
     assert lint(project, "--no-cache") == []
-    assert [finding[1:4] for finding in lint(project, "--no-cache", follow=False)] == [
-        (9, "BL301", "warning")
+    not_followed = lint(project, "--no-cache", "--no-dependencies")
+    assert [finding[1:4] for finding in not_followed] == [(9, "BL301", "warning")]
+
+
+ENTERED_MODEL = """import torch
+
+from sharelib import shared
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        y = x * 2
+        with shared() as cache:
+            y = y + len(cache)
+            for _ in range(2):
+                if y.sum() > 0:
+                    y = y * 3
+        return y.sum().item() + 1
+"""
+
+SKIPPED = "(no break of its own: the frame is skipped at line {} and runs eagerly)"
+SHARED_BREAK = (
+    "`sharelib.shared` breaks the graph at sharelib/__init__.py:{} (BL501): "
+    "`threading.get_ident()` is a Python runtime call Dynamo does not trace (clock, Python RNG, "
+    "serialization, copies, threads or locks); it breaks the graph here to run it eagerly"
+)
+TENSOR_IF = (
+    "`if` decides on a tensor's value; Dynamo cannot know which way it goes while tracing, so "
+    "it breaks the graph here"
+)
+LOOP_SKIP = (
+    "graph break inside a loop (BL201): Dynamo cannot resume in the middle of a loop, so it "
+    "skips the whole frame and `Model.forward` runs eagerly, with no graph at all"
+)
+ITEM = "`.item()` turns a tensor into a Python number: Dynamo breaks the graph here"
+# What Dynamo does: it skips the frame at the `with`, and breaks nowhere after it.
+ENTERED_PROBED = [
+    (9, "BL516", "confirmed"),
+    (12, "BL201", "not-reproduced"),
+    (12, "BL202", "not-reproduced"),
+    (14, "BL101", "not-reproduced"),
+]
+
+
+# `shared` breaking in helpers it calls on its straight-line path (opt_einsum's
+# `shared_intermediates` calling `_add_sharing_cache`), as certain as its own break.
+HELPED_LIBRARY = SHARING_LIBRARY.replace(
+    "    _STACK[threading.get_ident()].append(cache)\n", "    _push(cache)\n"
+).replace("        _STACK[threading.get_ident()].pop()\n", "        _pop()\n") + (
+    "\n\ndef _push(cache):\n    _STACK[threading.get_ident()].append(cache)\n"
+    "\n\ndef _pop():\n    _STACK[threading.get_ident()].pop()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("library", "line"), [(SHARING_LIBRARY, 13), (HELPED_LIBRARY, 21)], ids=["own", "helper"]
+)
+def test_entering_a_library_context_manager_that_breaks_skips_the_frame(
+    tmp_path: Path, library: str, line: int
+) -> None:
+    """Dynamo skips the whole frame at the `with` whose library context manager breaks as it
+    is entered (no graph at all, measured on 2.13): the breaks after it, in its body (a tensor
+    `if` in a loop, BL201 and BL202) and after it (`.item()`), are no breaks of their own.
+    The same where the manager breaks in a helper it always calls."""
+    project = _library_project(tmp_path, "sharelib", library, ENTERED_MODEL)
+    assert lint(project, "--no-cache") == [
+        ("app/model.py", 9, "BL516", "warning", SHARED_BREAK.format(line)),
+        ("app/model.py", 12, "BL201", "info", f"{TENSOR_IF} {SKIPPED.format(9)}"),
+        ("app/model.py", 12, "BL202", "info", f"{LOOP_SKIP} {SKIPPED.format(9)}"),
+        ("app/model.py", 14, "BL101", "info", f"{ITEM} {SKIPPED.format(12)}"),
     ]
+    assert probed(project) == ENTERED_PROBED
+
+
+def test_a_library_context_manager_that_may_break_makes_what_follows_uncertain(
+    tmp_path: Path,
+) -> None:
+    """The same `with`, where the manager breaks only in a helper it calls under an `if`: the
+    skip may happen, and the breaks after it are warnings, if the frame is not skipped first.
+    Dynamo skips it there too (the default takes the `if`)."""
+    library = (
+        SHARING_LIBRARY.replace("def shared(cache=None):", "def shared(cache=None, push=True):")
+        .replace(
+            "    _STACK[threading.get_ident()].append(cache)\n",
+            "    if push:\n        _push(cache)\n",
+        )
+        .replace("        _STACK[threading.get_ident()].pop()\n", "        _pop()\n")
+    )
+    library += (
+        "\n\ndef _push(cache):\n    _STACK[threading.get_ident()].append(cache)\n"
+        "\n\ndef _pop():\n    _STACK[threading.get_ident()].pop()\n"
+    )
+    project = _library_project(tmp_path, "sharelib", library, ENTERED_MODEL)
+    maybe = "(if the frame is not skipped at line 9 first)"
+    assert lint(project, "--no-cache") == [
+        ("app/model.py", 9, "BL516", "warning", SHARED_BREAK.format(22)),
+        ("app/model.py", 12, "BL201", "warning", f"{TENSOR_IF} {maybe}"),
+        ("app/model.py", 12, "BL202", "warning", f"{LOOP_SKIP} {maybe}"),
+        ("app/model.py", 14, "BL101", "info", f"{ITEM} {SKIPPED.format(12)}"),
+    ]
+    assert probed(project) == ENTERED_PROBED

@@ -5,7 +5,7 @@ running eagerly once a skip is certain, and as uncertain once one may happen."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 
 from breaklint.findings import Fix, Severity
@@ -325,7 +325,7 @@ def after_skip(
     reports: Sequence[Report],
     first: Report | None,
     certain: bool,
-    skips: str | None = None,
+    skips: str | Collection[str] | None = None,
     within: Callable[[ast.AST], bool] | None = None,
     after: int | None = None,
 ) -> list[Report]:
@@ -338,6 +338,7 @@ def after_skip(
     `after`: the last line of what skips (an `if` whose ways all do), where not `first`'s."""
     if first is None:
         return list(reports)
+    skipping = {skips} if isinstance(skips, str) else set(skips or ())
     start = line(first)
     # Lines below it: on its own line, an argument runs before the call that holds it.
     last = after or getattr(first.node, "end_lineno", None) or start
@@ -352,7 +353,7 @@ def after_skip(
         if line(report) > last
         and (within is None or (within(report.node) and not is_info(report)))
         and (
-            all_rules()[report.code].breaks_graph or report.code == skips
+            all_rules()[report.code].breaks_graph or report.code in skipping
             if certain
             else restates_a_break(report) and severity_of(report) is Severity.ERROR
         )

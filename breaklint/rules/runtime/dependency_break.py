@@ -3,7 +3,14 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from breaklint.findings import Severity
-from breaklint.rule import Outline, Rule
+from breaklint.rule import Outline, Report, Rule, RuleContext, all_rules
+from breaklint.rules.control_flow._frame_skip import (
+    after_skip,
+    branch_paths,
+    line,
+    severity_of,
+    under,
+)
 from breaklint.syntax import dotted
 
 
@@ -26,8 +33,9 @@ Flags calls, in compiled code, that reach a function of an installed library (a 
 interpreter's `sys.path`, outside the linted tree, not torch) whose code breaks the graph. The
 library's source is read (never imported) and checked with the same rules as the linted code,
 following only what the compiled code reaches; a break found there is reported at the linted
-call, naming the library's function and the break. Off by default: `--dependencies` (or
-`dependencies = true` in `[tool.breaklint]`) turns it on.
+call, naming the library's function and the break. On by default: `--no-dependencies` (or
+`dependencies = false` in `[tool.breaklint]`) turns it off; where the library is not installed
+(pre-commit's isolated environment) nothing is followed.
 """
     why = """
 Dynamo inlines an installed library's Python code as it inlines yours: a break inside it breaks
@@ -36,7 +44,11 @@ whether the library takes the path that breaks depends on the values it is given
 break is under an `if` the library decides while tracing from values (not tensors: an axis name
 that is a Python keyword, an option left at its default), the finding is only information: the
 values your call passes most often do not take that branch, and Dynamo then does not break
-(measured on 2.13).
+(measured on 2.13). A library context manager that breaks as it is entered (`with shared():`
+of a generator context manager whose code before its `yield` breaks) skips the whole frame:
+Dynamo traces nothing of the function (no graph, measured on 2.13), so the breaks after the
+`with` are told as what runs eagerly (as information, or where the library's break may not
+happen, as warnings).
 """
     example_library: ClassVar[Mapping[str, str]] = {
         "scaling/__init__.py": "from .ops import rescale\n",
@@ -65,9 +77,46 @@ class Normalised(torch.nn.Module):
 """
     probe = "(Normalised(), (torch.randn(8),))"
 
+    def __init__(self, context: RuleContext) -> None:
+        super().__init__(context)
+        # The managers of `with` items, by id: a library's context manager whose entering
+        # breaks skips the frame there.
+        self._entered: set[int] = set()
+        # The reports at a `with` item, by the report's id: whether the library's break is
+        # certain (its skip then is). Not one under the library's `if` on values (info): the
+        # values passed most often do not take that way.
+        self._skips: dict[int, bool] = {}
+
     @classmethod
     def may_report(cls, outline: Outline) -> bool:
         return bool(outline.function.dependency_breaks)
+
+    def visit_withitem(self, node: ast.withitem) -> None:
+        self._entered.add(id(node.context_expr))
+
+    def restate(self, reports: list[Report]) -> list[Report]:
+        """Entering a library's context manager that breaks (`with shared():` of a generator
+        context manager whose code before its `yield` breaks) skips the whole frame (measured
+        on 2.13: a frame skip at the `with`, no graph): the breaks and
+        frame skips other rules see after the `with` are no breaks of their own, only what
+        runs eagerly; where the library's break may not happen, none of them is certain."""
+        entered = [report for report in reports if id(report) in self._skips]
+        if not entered:
+            return reports
+        first = min(entered, key=line)
+        # The later skips of the frame (BL202, BL204, ...) and this rule's later reports.
+        skips = {code for code, rule in all_rules().items() if rule.skips_frame} | {self.code}
+        # What an earlier restatement made information already (after a later skip) stays so.
+        live = [report for report in reports if severity_of(report) is not Severity.INFO]
+        if not self._skips[id(first)]:
+            restated = iter(after_skip(live, first, False, skips=skips))
+        else:
+            # Under `if` branches, certain only where they are taken.
+            accepts = under(first, branch_paths(self.context.definition))
+            restated = iter(after_skip(live, first, True, skips=skips, within=accepts))
+        return [
+            report if severity_of(report) is Severity.INFO else next(restated) for report in reports
+        ]
 
     def visit_Call(self, node: ast.Call) -> None:
         breaks = self.context.dependency_breaks
@@ -87,4 +136,6 @@ class Normalised(torch.nn.Module):
                     self.report(node, message, severity=Severity.INFO)
                 else:
                     self.report(node, message)
+                if id(node) in self._entered and certainty != "guarded":
+                    self._skips[id(self.reports[-1])] = certainty == "certain"
                 return
