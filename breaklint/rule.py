@@ -258,8 +258,10 @@ class Rule(Visitor):
         severity: Severity | None = None,
     ) -> None:
         facts = self.context.facts
-        if facts.eager_only:
-            return  # under `if not torch.compiler.is_compiling():` Dynamo never sees it
+        if facts.skipped(node):
+            # under `if not torch.compiler.is_compiling():` (or after `is_compiling() or`)
+            # Dynamo never sees it
+            return
         error_when_taken = (severity or self.severity) is Severity.ERROR
         if severity is None and facts.conditional and self.severity is Severity.ERROR:
             # Under `if self.training:` or a config flag the break happens only in the

@@ -139,6 +139,9 @@ class FunctionFacts(Visitor):
         self._static_ifs: list[bool] = []
         # Branches that run only when not compiling (`if not torch.compiler.is_compiling():`).
         self._eager_branches: list[bool] = []
+        # Per open `and`/`or`, its operands Python never evaluates while Dynamo traces (those
+        # after `is_compiling() or`, `not is_compiling() and`): empty for most.
+        self._untraced_operands: list[list[ast.expr]] = []
         # Per function depth, what follows `if is_compiling(): return ...` (True: never traced)
         # or `if flag and is_compiling(): return ...` (False: traced when the flag is false).
         self._after_compiled_return: dict[int, bool] = {}
@@ -770,6 +773,20 @@ class FunctionFacts(Visitor):
         ):
             self._after_compiled_return.setdefault(self._depth, False)
 
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        self._untraced_operands.append(node.values[len(self.traced_operands(node)) :])
+
+    def leave_BoolOp(self, node: ast.BoolOp) -> None:
+        self._untraced_operands.pop()
+
+    def skipped(self, node: ast.AST) -> bool:
+        """Whether Dynamo never runs `node`: under an `if` a compiling check rules out
+        (`eager_only`), or in an operand of `and`/`or` one before it does
+        (`torch.compiler.is_compiling() or t.item() > 0`)."""
+        return self.eager_only or any(
+            _inside(node, operand) for operands in self._untraced_operands for operand in operands
+        )
+
     @property
     def eager_only(self) -> bool:
         """Whether the current node is skipped while Dynamo traces (an is_compiling guard)."""
@@ -1060,4 +1077,16 @@ def _slice_arithmetic(node: ast.BinOp) -> bool:
     return isinstance(node.op, _ARRAY_OPERATORS) and all(
         isinstance(side, ast.Subscript) and isinstance(side.slice, ast.Slice)
         for side in (node.left, node.right)
+    )
+
+
+def _inside(node: ast.AST, operand: ast.expr) -> bool:
+    """Whether `node`'s source lies within `operand`'s."""
+    start = getattr(node, "lineno", None), getattr(node, "col_offset", None)
+    end = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+    if None in start or None in end or operand.end_lineno is None:
+        return False
+    return (operand.lineno, operand.col_offset) <= start and end <= (
+        operand.end_lineno,
+        operand.end_col_offset or 0,
     )

@@ -164,6 +164,11 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `torch.jit.is_scripting()`) decide their callers' `if`s, `not`, `and` and `or`, as torch's
   own checks do: no finding in the dead branches, nor in a function only they call; not one
   that returns something else on another path (mechanism 1);
+- check_operands: a breaking call in an operand of `and`/`or` after a check that decides it
+  while Dynamo traces (`torch.compiler.is_compiling() or t.item()`, `not is_compiling() and
+  print(...)`, a project helper false while compiling, nested), or in the dead arm of a
+  conditional expression, is never run: no rule reports it; one before the check, or after a
+  check that decides nothing (`torch.jit.is_scripting() or ...`), is (mechanism 1);
 - annotated_inputs: a helper's parameter annotated as a tensor holds one for certain where
   a compile root passes it an unannotated input (only guessed to be a tensor), and hands a
   tensor on to the helpers it calls (mechanism 2);
@@ -620,6 +625,14 @@ EXPECTED = {
         ("timing/spans.py", 9, "BL201", "error"),
         ("timing/spans.py", 11, "BL102", "error"),
         # (not `elif clip > 0.0`, past `if isinstance(clip, torch.Tensor)`: a Python number)
+    ],
+    "check_operands": [
+        # (none after `torch.jit.is_tracing() and`, `torch.compiler.is_compiling() or`,
+        # `not torch.compiler.is_compiling() and`, `exporting() and` (a helper false while
+        # compiling), nor in `(torch.compiler.is_compiling() or print(x))` nested in `and`, nor
+        # in the dead arms of `... if torch.jit.is_tracing() else ...`)
+        ("model.py", 12, "BL102", "error"),  # `is_scripting() or`: the rest runs
+        ("model.py", 15, "BL102", "error"),  # before `and is_compiling()`: runs first
     ],
     "tracing_helpers": [
         # (none under `if is_tracing():`, `not eager_mode()`, `exporting() and ...`,
@@ -1671,6 +1684,7 @@ _DYNAMO_RUNS = {
     "false_findings": "from model import Decoder as M; m, args = M(), "
     "(torch.randn(2, 4), torch.randn(2, 8))",
     "held_objects": "from run import build; m, args = build(), (torch.randn(4),)",
+    "check_operands": "from model import Model as M; m, args = M(), (torch.randn(2, 3),)",
     "tracing_helpers": "from model import Model as M; m, args = M(), (torch.randn(2, 3),)",
     "tensor_flow": "from model import Encoder as M; m, args = M(), "
     "(torch.randn(4, 3), torch.ones(4) > 0, torch.randn(4, 2))",

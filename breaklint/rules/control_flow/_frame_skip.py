@@ -52,7 +52,7 @@ class FrameSkip(Rule):
 
     def visit_Call(self, node: ast.Call) -> None:
         facts = self.context.facts
-        if not facts.breaking_calls or facts.eager_only:
+        if not facts.breaking_calls or facts.skipped(node):
             return
         written = written_callee(node.func)
         entry = facts.breaking_calls.get(written) if written is not None else None
