@@ -1117,7 +1117,7 @@ def _name_pattern(node: ast.expr, top: bool = False) -> str | None:
     if kind is ast.JoinedStr:
         parts = node.values  # type: ignore[attr-defined]
         return "".join(
-            part.value if type(part) is ast.Constant else "*"  # type: ignore[attr-defined]
+            part.value if isinstance(part, ast.Constant) and isinstance(part.value, str) else "*"
             for part in parts
         )
     if kind is ast.Call:
