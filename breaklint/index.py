@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+import string
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -537,6 +538,8 @@ class _Indexer:
         func = node.func
         callee = dotted_name(func)
         scan = self.function
+        if type(func) is ast.Call:  # `getattr(self, f"conv{i}")(x)`: what it may name
+            callee = getattr_callee(func) or callee
         if callee is None and type(func) is ast.Attribute:
             if type(func.value) is ast.Call:
                 callee = self._method_of_result(func.value, func.attr)
@@ -1026,6 +1029,9 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
             return "U" if container is None else f"c{_reaching(container, names)}[];"
         if callee.rpartition(".")[2] == "partial" and node.args:
             return f"r{summarise(node.args[0], names, deeper)}"
+        looked_up = getattr_callee(node)
+        if looked_up is not None:  # `getattr(self, f"conv{i}")`: the attributes it may name
+            return f"d{_reaching(looked_up, names)};"
         if _makes_mask(callee, node):
             return "B"
         if _keeps_elements(callee, node):  # `nn.ModuleList(flows)`: a container of its elements
@@ -1097,6 +1103,65 @@ _DTYPE_GIVEN = TENSOR_FACTORIES | {"to", "new_zeros", "new_ones", "new_full", "n
 
 
 _MASK_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor)
+
+
+def getattr_callee(node: ast.Call) -> str | None:
+    """`self.conv*` for `getattr(self, f"conv{i}")` (`"conv%d" % i`, `"conv{}".format(i)`,
+    `"conv" + str(i)`, or a constant name): the object as written and the attribute names
+    it may read, `*` standing for each part computed; None without an object as written
+    or a constant part of the name, or where the name is not an identifier's."""
+    if dotted_name(node.func) != "getattr" or not 2 <= len(node.args) <= 3 or node.keywords:
+        return None
+    owner = dotted(node.args[0])
+    pattern = _name_pattern(node.args[1], top=True)
+    if owner is None or pattern is None:
+        return None
+    pattern = re.sub(r"\*+", "*", pattern)
+    if not _PATTERN.fullmatch(pattern) or pattern.replace("*", "")[:1].isdigit():
+        return None
+    return f"{owner}.{pattern}"
+
+
+_PATTERN = re.compile(r"[*]?[A-Za-z0-9_]+(?:[*][A-Za-z0-9_]*)*")  # a constant part, first or not
+_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[a-zA-Z]")
+
+
+def _name_pattern(node: ast.expr, top: bool = False) -> str | None:
+    """The constant parts of a string built in code, `*` for each part computed (see
+    `getattr_callee`); None at the top for what builds no string from constants."""
+    kind = type(node)
+    if kind is ast.Constant:
+        value = node.value  # type: ignore[attr-defined]
+        return value if isinstance(value, str) else None
+    if kind is ast.JoinedStr:
+        parts = node.values  # type: ignore[attr-defined]
+        return "".join(
+            part.value if isinstance(part, ast.Constant) and isinstance(part.value, str) else "*"
+            for part in parts
+        )
+    if kind is ast.Call:
+        func = node.func  # type: ignore[attr-defined]
+        if (
+            type(func) is ast.Attribute
+            and func.attr == "format"
+            and type(func.value) is ast.Constant
+            and isinstance(func.value.value, str)
+        ):
+            try:
+                fields = list(string.Formatter().parse(func.value.value))
+            except ValueError:
+                return None
+            return "".join(f"{text}{'' if name is None else '*'}" for text, name, _, _ in fields)
+    if kind is ast.BinOp:
+        assert isinstance(node, ast.BinOp)
+        left = node.left
+        if type(node.op) is ast.Mod and type(left) is ast.Constant and isinstance(left.value, str):
+            return _PERCENT_FIELD.sub("*", left.value)
+        if type(node.op) is ast.Add:
+            built = [_name_pattern(node.left), _name_pattern(node.right)]
+            if not top or any(part not in (None, "*") for part in built):
+                return "".join("*" if part is None else part for part in built)
+    return None if top else "*"
 
 
 def _makes_mask(callee: str, node: ast.Call) -> bool:

@@ -641,6 +641,11 @@ class Project:
             # (the module made: its `forward`, an object's `__call__`)
             return self._held_targets(module, caller, f"c{callee[:-2]};", "", depth)
         callee = _strip_call(callee)
+        head, _, looked_up = callee.partition(".")
+        if "*" in callee:  # `getattr(self, f"conv{i}")(x)`: what the names it may read hold
+            if head not in ("self", "cls") or not caller.class_name or "." in looked_up:
+                return []
+            return self._named_targets(DefinitionRef(module, caller.class_name), looked_up, depth)
         # `self.flows[i].inverse(z)`: a method of an element, which the container's summary
         # reaches as it reaches the container's own (`l` and `i` hold what they combine).
         element = "[]." in callee
@@ -1101,6 +1106,8 @@ class Project:
         its attribute of that name holds (`a.b`: the method `b` of what its attribute `a`
         holds), or its `__call__` or `forward`."""
         attribute, dot, further = method.partition(".")
+        if "*" in method:  # `getattr(block, f"conv{i}")(x)`
+            return [] if dot else self._named_targets(cls, method, depth)
         if not dot:
             for candidate in [method] if method else ["__call__", "forward"]:
                 target = self.method(cls.module, cls.qualname, candidate)
@@ -1111,6 +1118,36 @@ class Project:
         found = []
         for owner, summary in self.attribute_summaries(cls.module, cls.qualname, attribute):
             found += self._attribute_targets(owner, summary, further, depth + 1)
+        return found
+
+    def _named_targets(self, cls: DefinitionRef, pattern: str, depth: int) -> list[Target]:
+        """What calling an attribute of an instance of the project class `cls` that
+        `getattr` reads by a computed name reaches (`getattr(self, f"conv{i}")(x)`, the
+        pattern `conv*`): each method of the class, its bases and its subclasses whose name
+        fits, and what each attribute of that name its methods assign holds."""
+        found = []
+        names = {
+            name
+            for base in self.base_classes(cls)
+            for name in self.by_module[base.module].classes[base.qualname].methods
+        }
+        for name in sorted(names):
+            if fnmatchcase(name, pattern):
+                target = self.method(cls.module, cls.qualname, name)
+                info = None if target is None else self.function(target)
+                if target is not None and info is not None:
+                    found.append(Target(target, _binds_first(info, True)))
+        for sub in self.subclasses(cls):
+            for name in self.by_module[sub.module].classes[sub.qualname].methods:
+                override = DefinitionRef(sub.module, f"{sub.qualname}.{name}")
+                info = self.function(override)
+                if fnmatchcase(name, pattern) and info is not None:
+                    found.append(Target(override, _binds_first(info, True)))
+        self.attribute_summaries(cls.module, cls.qualname, "")
+        for name, assigned in self._attributes[cls].items():
+            if fnmatchcase(name, pattern) and name not in names:
+                for owner, summary in assigned:
+                    found += self._attribute_targets(owner, summary, "", depth + 1)
         return found
 
     def _attribute_targets(

@@ -25,6 +25,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   constructor's callers pass (through `super().__init__`) or its annotation names, of what a
   function returns, a subclass's override of `self.m()`, and the module functions reached
   only through them (mechanism 3); with probes, what their builder passes;
+- named_attributes: methods and modules called only through `getattr(self, <name built in
+  code>)` (an f-string, `%`, `+`, `str.format`), also what a method returning the `getattr`
+  reads reaches (a subclass's method): Dynamo inlines each (mechanism 3);
 - eager_frames: comprehensions that Python 3.11 runs as frames of their own, in a function
   whose frame a break in a loop or a `try` body skips: Dynamo compiles them alone (also one
   that reads only `self` in a method of an `nn.Module` class) and skips them too
@@ -430,6 +433,14 @@ EXPECTED = {
         ("model.py", 26, "BL208", "error"),  # `Lookup().find(h)`: the frame is skipped here...
         ("model.py", 27, "BL208", "info"),  # ...so the next such call skips nothing
         ("model.py", 28, "BL101", "info"),
+    ],
+    "named_attributes": [
+        # `getattr(self, "{}_reduction".format(kind))`, returned by `reduction_for`: the
+        # subclass's `mean_reduction`
+        ("blocks/reducers.py", 23, "BL101", "error"),
+        ("model.py", 13, "BL101", "error"),  # `getattr(self, f"block{i}")(x)`: a `Loud`
+        ("model.py", 24, "BL101", "error"),  # `getattr(self, "layer%d" % 1)(x)`
+        ("model.py", 27, "BL101", "error"),  # `getattr(self, name + "_forward")(x)`
     ],
     "held_methods": [
         ("blocks/noisy.py", 2, "BL401", "error"),
@@ -1427,6 +1438,14 @@ def test_dynamo_skips_the_frames_that_hold_objects_holding_their_own_methods(
     assert probed_findings("held_methods", tmp_path) == [
         (path, line, code, "not-reached" if line == 32 else "confirmed")
         for path, line, code, _ in EXPECTED["held_methods"]
+    ]
+
+
+def test_dynamo_inlines_what_getattr_reads_by_a_name_built_in_code(tmp_path: Path) -> None:
+    # Each method and module `getattr` reads by a computed name is inlined: its break is
+    # reported in it.
+    assert probed_findings("named_attributes", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["named_attributes"]
     ]
 
 
