@@ -74,6 +74,8 @@ class _Unit:
 
 
 _YIELD_SCOPES = (Scope.FUNCTION, Scope.LAMBDA)
+# Read for every `return`: a module-level tuple, not two reads of the enum's class each time.
+_FUNCTION_SCOPES = (Scope.FUNCTION, Scope.ASYNC_FUNCTION)
 
 
 class CompileStage:
@@ -157,7 +159,7 @@ def _is_docstring(statement: ast.stmt) -> bool:
 
 
 def _return(unit: _Unit, node: ast.AST, stage: CompileStage) -> str | None:
-    in_function = unit.scope in (Scope.FUNCTION, Scope.ASYNC_FUNCTION)
+    in_function = unit.scope in _FUNCTION_SCOPES
     return None if in_function else "`return` outside a function"
 
 
