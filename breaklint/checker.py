@@ -576,11 +576,13 @@ def _check_function(
     # The walk visits the decorators too: their lines are the function's code.
     first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
     code = "".join(lines[first - 1 : node.lineno - 1]) + text
-    rules = rules_for(rules, Outline.of(code, imports, function, self_assignments))
+    outline = Outline.of(code, imports, function, self_assignments)
+    rules = rules_for(rules, outline)
     if not rules:
         return []  # nothing it holds can be reported: no walk
-    used_as_tensors = names_used_as_tensors(text, imports)
-    used_as_sparse = names_used_as_sparse(text)
+    # The outline's words are those of `code` (and more): a superset of `text`'s.
+    used_as_tensors = names_used_as_tensors(text, imports, outline.words)
+    used_as_sparse = names_used_as_sparse(text, outline.words)
     for target in _traced_parts(node, function.inner_only):
         facts = FunctionFacts(
             imports,

@@ -121,6 +121,9 @@ _BLOCK_FIELDS: dict[type, tuple[str, ...]] = {
     ast.TryStar: ("body", "orelse", "finalbody"),
 }
 
+# The statements among them with `except` handlers, whose bodies are blocks too.
+_HANDLED = frozenset({ast.Try, ast.TryStar})
+
 
 def _assignments(methods: Sequence[ast.FunctionDef | ast.AsyncFunctionDef]) -> Iterator[ast.Assign]:
     """The assignments in the methods' blocks and in the blocks inside them, not in nested
@@ -137,8 +140,9 @@ def _assignments(methods: Sequence[ast.FunctionDef | ast.AsyncFunctionDef]) -> I
             continue
         for name in fields:
             pending.extend(getattr(statement, name))
-        for handler in getattr(statement, "handlers", ()):
-            pending.extend(handler.body)
+        if type(statement) in _HANDLED:  # not `getattr(..., "handlers", ())`: a miss raises
+            for handler in statement.handlers:  # type: ignore[attr-defined]
+                pending.extend(handler.body)
 
 
 def made_by(

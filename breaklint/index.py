@@ -32,7 +32,14 @@ from breaklint.knowledge.curated import (
     MODULE_RETURNS_SELF,
 )
 from breaklint.knowledge.tensor_facts import TENSOR_FACTORIES
-from breaklint.syntax import SCALARS, child_fields, dotted, expand_import, makes_generator
+from breaklint.syntax import (
+    FIELDS,
+    SCALARS,
+    child_fields,
+    dotted,
+    expand_import,
+    makes_generator,
+)
 
 _LEAVES = set(SCALARS)  # types of children that hold nothing to index
 COMPILE_CALLS = ("torch.compile", "torch._dynamo.optimize")
@@ -213,8 +220,9 @@ def word_set(text: str) -> set[str]:
 def _words(data: bytes) -> set[str]:
     words = set(data.translate(_WORD_BYTES).decode("utf-8", "surrogatepass").split())
     # Python reads identifiers in NFKC form (a fullwidth `m` is `m`): a word with a non-ASCII
-    # character counts in both forms.
-    words.update([unicodedata.normalize("NFKC", word) for word in words if not word.isascii()])
+    # character counts in both forms (none where every byte is ASCII: most code, one test).
+    if not data.isascii():
+        words.update([unicodedata.normalize("NFKC", w) for w in words if not w.isascii()])
     return words
 
 
@@ -343,7 +351,8 @@ class _Indexer:
 
     def scan(self, node: ast.AST) -> None:
         """Index the children of `node`."""
-        self.scan_fields(node, child_fields(type(node)))
+        kind = type(node)
+        self.scan_fields(node, FIELDS.get(kind) or child_fields(kind))
 
     def scan_fields(self, node: ast.AST, fields: tuple[str, ...]) -> None:
         """Index the children in some of the node's fields (a hand-rolled `generic_visit`:
@@ -372,7 +381,7 @@ class _Indexer:
         handler = _HANDLERS.get(kind)
         if handler is not None:
             handler(self, node)
-        elif fields := child_fields(kind):
+        elif fields := FIELDS.get(kind) or child_fields(kind):
             self.scan_fields(node, fields)
         else:
             _LEAVES.add(kind)  # `Name`, `Constant`, `Pass`: not worth a call next time
@@ -659,7 +668,8 @@ class _Indexer:
             and value.id == "self"
         ):
             scan.add_callee(f"self.{node.attr}")  # a property's getter runs on a read
-        self.scan(node)
+        if type(value) not in _LEAVES:  # its one child (`scan`, without its two calls)
+            self.visit(value)
 
     def visit_flow(self, node: ast.Return | ast.Assign | ast.AugAssign | ast.AnnAssign) -> None:
         self.stage.note(node)
@@ -1715,9 +1725,17 @@ def _given_a_generator(node: ast.Call) -> bool:
     """Whether a call is given a generator Dynamo cannot rebuild (`syntax.makes_generator`):
     a break inside the callee skips the caller's frame too (BL210). A builtin that consumes
     it (BL206) has no summary to hand over, so it needs no exception here."""
-    return any(makes_generator(argument) for argument in node.args) or any(
-        makes_generator(keyword.value) for keyword in node.keywords
-    )
+    # Loops, and the node's type first: most arguments are neither a generator expression
+    # nor a call (this runs for every call in a function).
+    for argument in node.args:
+        kind = type(argument)
+        if (kind is ast.GeneratorExp or kind is ast.Call) and makes_generator(argument):
+            return True
+    for keyword in node.keywords:
+        kind = type(keyword.value)
+        if (kind is ast.GeneratorExp or kind is ast.Call) and makes_generator(keyword.value):
+            return True
+    return False
 
 
 def on_object_made_here(callee: str) -> bool:

@@ -388,10 +388,62 @@ def rules_for(rules: Sequence[type[Rule]], outline: Outline) -> list[type[Rule]]
     """The rules, in their order, that may report in the function `outline` describes (the
     prefilter: see `Rule.words`); those that read breaks only where a kept rule breaks the
     graph, or the function calls one that breaks."""
-    kept = {rule for rule in rules if not rule.reads_breaks and rule.may_report(outline)}
+    key = tuple(rules)
+    plans = _PREFILTERS.get(key)
+    if plans is None:
+        plans = _PREFILTERS[key] = (
+            _Prefilter.of([rule for rule in rules if not rule.reads_breaks]),
+            _Prefilter.of([rule for rule in rules if rule.reads_breaks]),
+        )
+    kept = plans[0].kept(outline)
     if outline.function.breaking_calls or any(rule.breaks_graph for rule in kept):
-        kept.update(rule for rule in rules if rule.reads_breaks and rule.may_report(outline))
+        kept.update(plans[1].kept(outline))
     return [rule for rule in rules if rule in kept]
+
+
+@dataclass(frozen=True, slots=True)
+class _Prefilter:
+    """`Rule.may_report` of some rules, asked at once: those that keep its default answer
+    (whether the code holds one of their `words`) are found by a set intersection with the
+    function's words, not a call each (most rules, for each of the functions in scope); the
+    others are asked, in their order."""
+
+    always: frozenset[type[Rule]]  # the default answer, and no words: every function
+    by_word: dict[str, tuple[type[Rule], ...]]  # the default answer: the rules of each word
+    asked: tuple[type[Rule], ...]  # their own `may_report`
+
+    @classmethod
+    def of(cls, rules: Sequence[type[Rule]]) -> _Prefilter:
+        default = Rule.may_report.__func__  # type: ignore[attr-defined]
+        always: set[type[Rule]] = set()
+        asked: list[type[Rule]] = []
+        by_word: dict[str, list[type[Rule]]] = {}
+        for rule in rules:
+            if rule.may_report.__func__ is not default:  # type: ignore[attr-defined]
+                asked.append(rule)
+            elif rule.words is None:
+                always.add(rule)
+            else:
+                for word in rule.words:
+                    by_word.setdefault(word, []).append(rule)
+        return cls(
+            frozenset(always),
+            {word: tuple(found) for word, found in by_word.items()},
+            tuple(asked),
+        )
+
+    def kept(self, outline: Outline) -> set[type[Rule]]:
+        kept = set(self.always)
+        by_word = self.by_word
+        for word in outline.words & by_word.keys():
+            kept.update(by_word[word])
+        kept.update(rule for rule in self.asked if rule.may_report(outline))
+        return kept
+
+
+# The prefilter of each list of rules checked (`rules_for`): a few per run, one per set of
+# enabled codes. Rule classes only: nothing of a file or a function.
+_PREFILTERS: dict[tuple[type[Rule], ...], tuple[_Prefilter, _Prefilter]] = {}
 
 
 @cache

@@ -795,7 +795,7 @@ class Project:
         `containers`: the literal's summary) holds for it there; None for a parameter or a
         name bound otherwise."""
         parameters = () if caller is None else caller.parameters
-        if any(entry.partition("=")[0] == name for entry in parameters):
+        if _names_parameter(parameters, name):
             return None
         index = self.by_module[module]
         owner, written = module, getattr(index, table).get(name)
@@ -1164,9 +1164,7 @@ class Project:
         return self._held_targets(owner.module, info, summary, method, depth)
 
     def _is_parameter(self, function: FunctionInfo, name: str) -> bool:
-        return "." not in name and any(
-            entry.partition("=")[0] == name for entry in function.parameters
-        )
+        return "." not in name and _names_parameter(function.parameters, name)
 
     def _parameter_targets(
         self, module: str, function: FunctionInfo, name: str, method: str, depth: int
@@ -1741,6 +1739,18 @@ class ScopeOptions:
     # top-level packages.
     dependencies: bool = False
     dependencies_exclude: tuple[str, ...] = ()
+
+
+def _names_parameter(parameters: tuple[str, ...], name: str) -> bool:
+    """Whether `FunctionInfo.parameters` (`name=marks` entries) names `name` (a loop, not
+    `any` of a generator: the scope and the analysis ask this for most names they follow)."""
+    if "=" in name:
+        return False  # no parameter's name holds one
+    entry_of = f"{name}="
+    for entry in parameters:  # noqa: SIM110 (a loop: `any` of a generator costs twice)
+        if entry.startswith(entry_of):
+            return True
+    return False
 
 
 def compile_scope(

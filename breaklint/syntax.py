@@ -8,7 +8,7 @@ around one field. Many visitors share one traversal of each function.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,6 +111,9 @@ _SOURCE_ORDER: dict[type, tuple[str, ...]] = {
     ast.Constant: (),  # its `value` is a Python object
 }
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+# What `child_fields` has answered, for a hot loop to read without a call (then ask it on a
+# miss: `FIELDS.get(kind) or child_fields(kind)`).
+FIELDS: Mapping[type, tuple[str, ...]] = _CHILD_FIELDS
 
 
 def child_fields(kind: type[ast.AST]) -> tuple[str, ...]:

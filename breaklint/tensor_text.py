@@ -4,6 +4,7 @@ far cheaper than another walk of every function's tree."""
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from breaklint.knowledge.tensor_facts import SPARSE_ONLY_METHODS, TENSOR_ONLY_METHODS
 
@@ -14,13 +15,22 @@ _LIKE_CALL = re.compile(r"_like\(\s*([A-Za-z_]\w*)\s*[,)]")  # literal first: a 
 _NEW_AXIS = re.compile(r"\[[^\[\]]*\bNone\b")
 
 
-def names_used_as_tensors(text: str, imports: dict[str, str]) -> frozenset[str]:
+def names_used_as_tensors(
+    text: str, imports: dict[str, str], words: AbstractSet[str] | None = None
+) -> frozenset[str]:
     """Names a function's source uses the way only tensors allow: a tensor-only method called
     on them (`x.unsqueeze(1)`), indexed with a new axis (`x[:, None]`), or passed first to a
     `torch.*_like` function. A parameter of a helper used so is a tensor even though nothing
     declares it, and a compile root's input is one for certain. Read from the text, not the
-    tree: a regular-expression pass costs far less than another walk of every function."""
-    names = _receivers(_TENSOR_ONLY_CALL, text) | _receivers(_NEW_AXIS, text)
+    tree: a regular-expression pass costs far less than another walk of every function.
+    `words`, when given, holds every word of `text` (`index.word_set`): the methods' pattern
+    is not searched for where it holds none of them (each search reads the whole text; a
+    method's name lies between `.` and `(`, so it is one of the words where it matches)."""
+    names: set[str] = set()
+    if words is None or not TENSOR_ONLY_METHODS.isdisjoint(words):
+        names |= _receivers(_TENSOR_ONLY_CALL, text)
+    if "None" in text:  # a substring's search is far faster than the pattern's
+        names |= _receivers(_NEW_AXIS, text)
     torch_aliases = {alias for alias, target in imports.items() if target == "torch"}
     for match in _LIKE_CALL.finditer(text):
         callee = _name_before(text, match.start(), dotted=True)
@@ -29,9 +39,12 @@ def names_used_as_tensors(text: str, imports: dict[str, str]) -> frozenset[str]:
     return frozenset(names)
 
 
-def names_used_as_sparse(text: str) -> frozenset[str]:
+def names_used_as_sparse(text: str, words: AbstractSet[str] | None = None) -> frozenset[str]:
     """Names a function's source calls a method on that only sparse tensors have
-    (`sparse._indices()`): a parameter used so is a sparse tensor wherever it is one at all."""
+    (`sparse._indices()`): a parameter used so is a sparse tensor wherever it is one at all.
+    `words`: as `names_used_as_tensors`'."""
+    if words is not None and SPARSE_ONLY_METHODS.isdisjoint(words):
+        return frozenset()
     return frozenset(_receivers(_SPARSE_ONLY_CALL, text))
 
 
