@@ -106,6 +106,12 @@ class ComprehensionInEmptyFrame(Rule):
         "iterate a tuple (`tuple(...)`), whose iterator Dynamo steps, or keep the tensor work "
         "in the compiled function so that its frame has a graph"
     )
+    fix_safety = """
+No automatic fix: the comprehension is skipped because the frame around it traces nothing, and
+that frame runs without a graph whatever is done to the comprehension. Iterating `tuple(...)`
+(BL205's fix) makes the comprehension itself compile; whether that copy is worth it, or the
+tensor work belongs in the compiled function instead, only the author can weigh.
+"""
     what = """
 Flags a list, set or dict comprehension in a frame that Dynamo compiles on its own and that
 traces no tensor operation: a compile root, the rest of a function after a graph break in its
