@@ -223,11 +223,7 @@ compiled = torch.compile(pick)
         if facts.resolve(func) in _OP_FREE_CALLS:
             return
         if isinstance(func, ast.Name):
-            if (
-                func.id in _OP_FREE_BUILTINS
-                and func.id not in facts.names
-                and func.id not in facts.imports
-            ):
+            if _builtin(facts, func) in _OP_FREE_BUILTINS:
                 return
         elif (call := method_call(node)) is not None:
             receiver, method = call
@@ -251,13 +247,7 @@ compiled = torch.compile(pick)
             return
         iterable = node.generators[0].iter
         certain = list_or_dict(facts, iterable)
-        if (
-            isinstance(iterable, ast.Call)
-            and isinstance(iterable.func, ast.Name)
-            and iterable.func.id in _STEPLESS_BUILTINS
-            and iterable.func.id not in facts.names
-            and iterable.func.id not in facts.imports
-        ):
+        if isinstance(iterable, ast.Call) and _builtin(facts, iterable.func) in _STEPLESS_BUILTINS:
             certain = True
         if certain is None:
             return
@@ -358,6 +348,13 @@ def _conditional_parts(node: Comprehension) -> list[ast.AST]:
         if isinstance(inner, ast.IfExp):
             parts += [inner.body, inner.orelse]
     return parts
+
+
+def _builtin(facts: FunctionFacts, func: ast.expr) -> str | None:
+    """The builtin `func` names (`len`), unless a local or an import of the file hides it."""
+    if isinstance(func, ast.Name) and func.id not in facts.names and func.id not in facts.imports:
+        return func.id
+    return None
 
 
 def _imported(facts: FunctionFacts, receiver: ast.expr) -> bool:
