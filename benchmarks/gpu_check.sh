@@ -23,7 +23,8 @@ if [ -n "${WHEELS:-}" ]; then
     $py -m pip install -q --no-index --no-deps --target "$site" "$WHEELS"/*.whl
 fi
 $py -m pip install -q --no-index --no-deps --no-build-isolation --target "$site" . || exit 2
-export PYTHONPATH=$site
+# The console script too: some tests run `breaklint` by name.
+export PYTHONPATH=$site PATH=$site/bin:$PATH
 {
     nvidia-smi -L
     $py -c "import sys, torch, transformers; print(sys.version.split()[0], torch.__version__,
@@ -41,8 +42,10 @@ timeout -s INT -k 20 "${SUITE_TIMEOUT:-300}" $py -m pytest -v -n "$workers" --di
 echo "cuda suite rc=$?"
 # One per test: the lines `-v` writes as each ends (the `-rfEs` summary repeats the failures).
 grep -E "^\[gw[0-9]+\]" "$out/cuda-tests.log" | grep -oE "(PASSED|FAILED|ERROR|SKIPPED)" | sort | uniq -c
-grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/cuda-tests.log" | awk '{print $2}' | sort -u \
-    > "$out/cuda-failed.txt"
+# By function: a parameter's id may hold spaces or newlines, and one id cut there made the
+# rerun collect nothing (seen on an H200).
+grep -oE "(FAILED|ERROR) tests/[^ ]+" "$out/cuda-tests.log" | awk '{print $2}' | sed 's/\[.*//' \
+    | sort -u > "$out/cuda-failed.txt"
 if [ -s "$out/cuda-failed.txt" ]; then
     mapfile -t failed < "$out/cuda-failed.txt"
     CUDA_VISIBLE_DEVICES="" timeout -s INT -k 20 "${RERUN_TIMEOUT:-150}" $py -m pytest -v \

@@ -568,6 +568,9 @@ def test_on_cuda_a_model_that_makes_cpu_tensors_runs_on_the_cpu_or_is_told_to(
         "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor"
         " to host memory first.",
         "Expected a 'cuda' device type for generator but found 'cpu'",
+        # an op that takes one argument on the CPU only: torch's message (ATen's
+        # PackedSequence.cpp) for the lengths the probe moved to cuda
+        "'lengths' argument should be a 1D CPU int64 tensor, but got 1D cuda:0 Long tensor",
         # Dynamo's fake tensors: the devices below the first line, which the report shows
         "RuntimeError when making fake tensor call\n  Explanation: Dynamo failed to run FX node"
         " with fake tensors: call_function <built-in function lt>(...): got RuntimeError("
@@ -585,6 +588,23 @@ def test_a_cpu_tensor_on_cuda_gets_the_way_out(seen_on_an_h200: str) -> None:
     assert not failure(
         RuntimeError("mat1 and mat2 shapes cannot be multiplied"), "cuda"
     ).error.endswith(hint)
+
+
+def test_a_tensor_moved_to_the_probes_device_keeps_its_dynamo_marks() -> None:
+    # On CUDA `.to` makes a new tensor; without its marks a dimension the probe marked static
+    # was compiled as dynamic, and the recompile per size (BL910) was missed (seen on an H200).
+    # "meta" makes a new tensor here as "cuda" does there.
+    import torch
+
+    from breaklint.dynamic.probe_call import to_device
+
+    x = torch.randn(2, 3)
+    torch._dynamo.mark_static(x, 0)
+    torch._dynamo.mark_dynamic(x, 1)
+    (moved,) = to_device((x,), "meta")
+    assert moved.device.type == "meta"
+    assert (moved._dynamo_static_indices, moved._dynamo_dynamic_indices) == ({0}, {1})
+    assert to_device(x, "cpu") is x
 
 
 def test_the_report_names_the_device_each_probe_ran_on(write, breaklint) -> None:

@@ -53,8 +53,15 @@ def to_device(value: Any, device: str) -> Any:
     """Tensors and modules in `value` (nested in tuples, lists and dicts) moved to `device`."""
     import torch
 
-    if isinstance(value, torch.Tensor | torch.nn.Module):
+    if isinstance(value, torch.nn.Module):
         return value.to(device)
+    if isinstance(value, torch.Tensor):
+        moved = value.to(device)
+        if moved is not value:
+            # A new tensor: the Python attributes set on the probe's own go with it, the
+            # marks of `torch._dynamo.mark_static` / `mark_dynamic` among them.
+            moved.__dict__.update(vars(value))
+        return moved
     if isinstance(value, tuple | list):
         items = [to_device(item, device) for item in value]
         if hasattr(value, "_fields"):  # a namedtuple takes its fields one by one
@@ -108,7 +115,7 @@ def failure(error: BaseException, device: str) -> Failure:
     if isinstance(error, KeyboardInterrupt):
         raise error
     message = one_line(error)
-    if device != "cpu" and made_on_the_cpu(error):
+    if device != "cpu" and needs_the_cpu(error, device):
         message += (
             f" (the probe ran on {device}; --device cpu runs a model that makes its tensors there)"
         )
@@ -120,14 +127,15 @@ def one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}".strip().splitlines()[0]
 
 
-def made_on_the_cpu(error: BaseException) -> bool:
-    """Whether torch refused to mix a CPU tensor (or generator) with the probe's device: a
-    model written for the CPU (`torch.arange(n)` in a forward, `.numpy()`), not a break.
-    The whole message is read: Dynamo's fake tensors say it below their first line
-    ("RuntimeError when making fake tensor call ... found two different devices cpu,
-    cuda:0", seen on an H200)."""
-    message = str(error)
-    return "cpu" in message.lower() and bool(re.search(r"\bdevices?\b", message))
+def needs_the_cpu(error: BaseException, device: str) -> bool:
+    """Whether torch refused to mix a CPU tensor (or generator) with the probe's `device`: a
+    model written for the CPU (`torch.arange(n)` in a forward, `.numpy()`) or an op that takes
+    one argument on the CPU only (`pack_padded_sequence`'s lengths: "'lengths' argument should
+    be a 1D CPU int64 tensor, but got 1D cuda:0 Long tensor"), not a break. The whole message
+    is read: Dynamo's fake tensors say it below their first line ("RuntimeError when making
+    fake tensor call ... found two different devices cpu, cuda:0", seen on an H200)."""
+    message = str(error).lower()
+    return "cpu" in message and (device in message or bool(re.search(r"\bdevices?\b", message)))
 
 
 def _traceback_tail(error: BaseException) -> str:

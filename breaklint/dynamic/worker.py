@@ -41,7 +41,7 @@ from breaklint.dynamic.model import (
     WorkerReady,
     each_skip_once,
 )
-from breaklint.dynamic.probe_call import failure, made_on_the_cpu, one_line, planned_call
+from breaklint.dynamic.probe_call import failure, needs_the_cpu, one_line, planned_call
 from breaklint.dynamic.protocol import KEY_BYTES, CorruptFrame, read_exactly, receive, send
 from breaklint.dynamic.variant_mode import VariantMode
 from breaklint.findings import BreakKind, Range
@@ -390,7 +390,7 @@ def run_probe(
             cudagraph_skips = _cudagraph_skips(made(), request)
     except BaseException as error:  # the user's code may raise anything, SystemExit included
         raised = one_line(error)
-        if fallback_device is not None and made_on_the_cpu(error):
+        if fallback_device is not None and needs_the_cpu(error, device):
             again = run_probe(request, fallback_device, state, memory_mb)
             return replace(again, fell_back=f"{device}: {raised}")
         failed = failure(error, device)
