@@ -98,21 +98,10 @@ def build_lsh_attention():
 
 
 def build_encoder_decoder_loss():
-    model = ReformerEncDec(
-        dim=16,
-        enc_num_tokens=_TOKENS,
-        enc_depth=1,
-        enc_max_seq_len=_SEQ,
-        enc_bucket_size=4,
-        enc_heads=2,
-        enc_dim_head=8,
-        dec_num_tokens=_TOKENS,
-        dec_depth=1,
-        dec_max_seq_len=_SEQ,
-        dec_bucket_size=4,
-        dec_heads=2,
-        dec_dim_head=8,
-    )
+    # The encoder's and the decoder's options, prefixed `enc_` and `dec_` (its convention).
+    side = {"num_tokens": _TOKENS, "depth": 1, "max_seq_len": _SEQ, "bucket_size": 4, "heads": 2}
+    options = {f"{prefix}_{key}": value for prefix in ("enc", "dec") for key, value in side.items()}
+    model = ReformerEncDec(dim=16, enc_dim_head=8, dec_dim_head=8, **options)
     return model, (_tokens(), _tokens(_SEQ + 1)), {"return_loss": True}
 
 
