@@ -253,6 +253,9 @@ class FunctionFacts(Visitor):
         if isinstance(node, ast.DictComp) and self.kind(node.value).is_tensor:
             # `{f"k{i}": torch.tensor(...) for i in ...}`: a dict of tensors, as a literal's.
             return Kind.TENSORS
+        if isinstance(node, ast.ListComp) and self.kind(node.elt).is_tensor:
+            # `[(size / 2**i).ceil() for i in ...]`: a list of tensors, as a literal's.
+            return Kind.TENSORS
         if isinstance(node, _PYTHON_NODES):
             return Kind.PYTHON
         if isinstance(node, ast.Attribute):
