@@ -289,7 +289,9 @@ class _Rewriter(cst.CSTTransformer):
             return updated_node  # not this node's shape: an outer node at the same place may be
         for finding in waiting:  # the same rewrite asked twice is made once
             self.done.add(id(finding))
-            same = finding.code == first.code and finding.fix == first.fix
+            # (a rewrite any rule may make, carried by another rule's finding, is the same)
+            shared = first.fix.rewrite in rewrites.SHARED
+            same = finding.fix == first.fix and (finding.code == first.code or shared)
             (self.applied if same else self.left).append(finding)
         if isinstance(replacement, cst.RemovalSentinel):
             self.removed.add(id(original_node))

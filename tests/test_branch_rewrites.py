@@ -568,25 +568,75 @@ FLAGGED_CASES = [
     ),
     ("if flag and y.sum() > 0:\n        y = y * 2\n    else:\n        y = y - 1", None),
     ("if flag and y.sum() > 0:\n        print(y)\n        y = y * 2", None),
-    ("if y.sum() > 0 and flag:\n        y = y * 2", None),  # the flag after the test
+    # flags after the test, names, attributes and constants compared: read first instead
+    (
+        "if y.sum() > 0 and flag:\n        y = y * 2",
+        "if flag:\n        y = torch.where(y.sum() > 0, y * 2, y)",
+    ),
+    (
+        "if y.sum() > 0 and flag and x.dtype == torch.float32:\n        y *= 2",
+        "if flag and x.dtype == torch.float32:\n"
+        "        y.copy_(torch.where(y.sum() > 0, y * 2, y))",
+    ),
+    ("if y.sum() > 0 and bool(flag):\n        y = y * 2", None),  # a call: read only after
+    ("if y.sum() > 0 and flag:\n        y = y * 2\n    else:\n        y = y - 1", None),
 ]
 
 
-@pytest.mark.parametrize(("branch", "written"), FLAGGED_CASES)
-def test_flags_before_a_tensor_test_stay_a_python_choice(
-    tmp_path: Path, branch: str, written: str | None
-) -> None:
-    source = (
+def _scaled(branch: str) -> str:
+    return (
         "import torch\n\n\ndef scaled(x, flag):\n    y = x * 2\n    "
         + branch
         + "\n    return y\n\n\ncompiled = torch.compile(scaled)\n"
     )
+
+
+FOLDED_CASES = [
+    # a name assigned again from a value that reads it once: one value, `torch.where` of it
+    (
+        "if y.sum() > 0:\n        y = y * 2\n        y = y.clamp(max=1.5)",
+        "y = torch.where(y.sum() > 0, (y * 2).clamp(max=1.5), y)",
+    ),
+    (
+        "if y.sum() > 0:\n        y = y - 1\n        y = torch.abs(y) ** 2",
+        "y = torch.where(y.sum() > 0, torch.abs(y - 1) ** 2, y)",
+    ),
+    # `s` is bound only here: no value to keep where the test does not hold
+    ("if y.sum() > 0:\n        s = y.amax()\n        y = y / 2\n        y = y + s", None),
+    (
+        "if flag and y.sum() > 0:\n        y = y * 2\n        y = y ** 2",
+        "if flag:\n        y = torch.where(y.sum() > 0, (y * 2) ** 2, y)",
+    ),
+    (
+        "if y.sum() > 0 and flag:\n        y = y * 2\n        y = y.clamp(max=1.5)",
+        "if flag:\n        y = torch.where(y.sum() > 0, (y * 2).clamp(max=1.5), y)",
+    ),
+    ("if y.sum() > 0:\n        y = y * 2\n        y = y * y", None),  # read twice
+    ("if y.sum() > 0:\n        y = y * 2\n        z = y\n        y = y + 1", None),
+    ("if y.sum() > 0:\n        y = y * 2\n        y = [v for v in y]", None),
+    ("if y.sum() > 0:\n        y = y * 2  # doubled\n        y = y + 1", None),
+]
+
+
+@pytest.mark.parametrize(("branch", "written"), FLAGGED_CASES + FOLDED_CASES)
+def test_flags_stay_a_python_choice_and_reassigned_names_fold_into_one_choice(
+    tmp_path: Path, branch: str, written: str | None
+) -> None:
+    source = _scaled(branch)
     fixed = _written(tmp_path, source, branch, written)
     if fixed is None:
         return
     torch = pytest.importorskip("torch", reason="proving fixes needs torch")
-    for x in (torch.rand(6), -torch.rand(6)):
+    for x in (torch.rand(6), -torch.rand(6), torch.zeros(6)):  # each way, and the edge
         _same_without_breaks(source, fixed, "scaled", x, True)
+        # the flag off: the same eager outputs
+        assert torch.equal(_eager(fixed, "scaled", x, False), _eager(source, "scaled", x, False))
+
+
+def _eager(source: str, name: str, *args: Any) -> Any:
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "example.py", "exec", dont_inherit=True), namespace)
+    return namespace[name](*args)
 
 
 def _same_without_breaks(source: str, fixed: str, name: str, *args: Any) -> None:

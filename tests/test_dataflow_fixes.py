@@ -100,12 +100,19 @@ BRANCHES = [
         "        y = y + 1\n    return y",
         True,
     ),
-    # ... but not after the tensor test, nor with an `else` (it runs when either fails)
+    # ... also after the tensor test, where it is plain (names, attributes, constants
+    # compared: read first, it calls nothing), but not where it calls something
     (
         "def f(x):\n    y = x * 2\n    if (y > 0).all() and y.dtype == torch.float16:\n"
         "        y = y + 1\n    return y",
+        True,
+    ),
+    (
+        "def f(x):\n    y = x * 2\n    if (y > 0).all() and y.is_floating_point():\n"
+        "        y = y + 1\n    return y",
         False,
     ),
+    # ... nor with an `else` (it runs when either fails)
     (
         "def f(x):\n    y = x * 2\n    if y.dtype == torch.float16 and (y > 0).all():\n"
         "        y = y + 1\n    else:\n        y = y - 1\n    return y",

@@ -243,3 +243,48 @@ def test_the_subset_fix_keeps_outputs_and_gradients_where_discarded_elements_lea
     assert (graphs_after, breaks_after) == (1, 0)
     torch.testing.assert_close(after, before, rtol=1e-6, atol=1e-6)
     assert not any(t.isnan().any() for t in after)  # type: ignore[attr-defined]
+
+
+REDUCTIONS = [
+    ("torch.max(x[keep])", "torch.max(torch.where(keep, x, -torch.inf))"),
+    ("x[keep].amin()", "torch.where(keep, x, torch.inf).amin()"),
+    ("torch.sum(x[keep]) + 1", "torch.sum(torch.where(keep, x, 0)) + 1"),
+    ("torch.mean(x[keep])", "(torch.where(keep, x, 0).sum() / keep.sum())"),
+    ("torch.max(x[keep], 0)", None),  # along a dimension: a value and an index per slice
+    ("x[keep].max(dim=0)", None),
+]
+
+
+@pytest.mark.parametrize(("expression", "fixed"), REDUCTIONS)
+def test_a_masked_read_reduced_at_once_is_reduced_over_a_where(
+    tmp_path: Path, expression: str, fixed: str | None
+) -> None:
+    """The elements left out, NaN ones here, are replaced by the reduction's neutral value
+    (minus infinity for `max`): one graph, the eager outputs of the original."""
+    source = (
+        "import torch\n\n\ndef f(x):\n    keep = ~torch.isnan(x)\n"
+        f"    return {expression}\n\n\ncompiled = torch.compile(f)\n"
+    )
+    path = tmp_path / "example.py"
+    path.write_text(source, encoding="utf-8")
+    findings = lint_paths([str(path)], Settings(root=tmp_path), jobs=1, use_cache=False).findings
+    reads = [f for f in findings if f.code == "BL302" and f.line == 6]
+    assert len(reads) == 1
+    assert (reads[0].fix is None) is (fixed is None)
+    if fixed is None:
+        return
+    after = plan_fixes(reads, unsafe=True).files[0].fixed
+    assert after == source.replace(expression, fixed)
+    torch = pytest.importorskip("torch", reason="proving fixes needs torch")
+    from breaklint.dynamic import torch_shim
+
+    x = torch.tensor([0.5, float("nan"), -2.0, 3.0])
+    results = []
+    for text in (source, after):
+        namespace: dict = {}
+        exec(compile(text, "example.py", "exec", dont_inherit=True), namespace)
+        captured = torch_shim.capture(lambda run: run(x), namespace["f"])
+        results.append((namespace["f"](x), len(captured.ops_per_graph), len(captured.breaks)))
+    (before, _, breaks_before), (value, graphs, breaks) = results
+    assert breaks_before > 0 and (graphs, breaks) == (1, 0)
+    torch.testing.assert_close(value, before)

@@ -362,7 +362,7 @@ def where_chain(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
 
 # The fixes of `if cond:` that `if flag and cond:` gets inside `if flag:`.
-FLAGGED = ("where", "where-hoisted", "unguarded", "where-in-place")
+FLAGGED = ("where", "where-hoisted", "unguarded", "where-in-place", "where-folded")
 
 
 def flagged(rewrite: Callable[[cst.CSTNode, Fix], Rewritten | None]) -> Callable[..., Any]:
@@ -389,6 +389,118 @@ def flagged(rewrite: Callable[[cst.CSTNode, Fix], Rewritten | None]) -> Callable
         )
 
     return flagged_rewrite
+
+
+def flagged_after(rewrite: Callable[[cst.CSTNode, Fix], Rewritten | None]) -> Callable[..., Any]:
+    """The `flagged-after-<fix>` rewrite: `if cond and flag:` becomes `if flag:` around what
+    `rewrite` writes of `if cond:` (libcst nests `cond and f and g` to the left: the leftmost
+    operand is the tensor test, the flags keep their order)."""
+
+    def flagged_after_rewrite(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+        import libcst as cst
+
+        if not isinstance(node, cst.If) or not isinstance(node.test, cst.BooleanOperation):
+            return None
+        operands: list[cst.BaseExpression] = []
+        test: cst.BaseExpression = node.test
+        while (
+            isinstance(test, cst.BooleanOperation)
+            and isinstance(test.operator, cst.And)
+            and not test.lpar
+        ):
+            operands.insert(0, test.right)
+            test = test.left
+        inner = node.with_changes(test=test, leading_lines=[])
+        written: Any = rewrite(inner, fix)
+        if written is None or not operands:
+            return None
+        statements = list(written.nodes) if isinstance(written, cst.FlattenSentinel) else [written]
+        flags = operands[0]
+        for operand in operands[1:]:
+            flags = cst.BooleanOperation(flags, cst.And(), operand)
+        return cst.If(
+            test=flags,
+            body=cst.IndentedBlock(statements),
+            leading_lines=node.leading_lines,
+        )
+
+    return flagged_after_rewrite
+
+
+def where_folded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
+    """The `where-folded` fix: in an `if` that only assigns names, `y = a` then `y = g(y)`
+    become `y = g(a)` (the value in parentheses where it is an operation and not an
+    argument), then the `where` fix of the `if`."""
+    import libcst as cst
+
+    if not isinstance(node, cst.If) or not isinstance(node.body, cst.IndentedBlock):
+        return None
+    lines: list[cst.SimpleStatementLine] = []
+    names: list[str] = []
+    for line in node.body.body:
+        if not isinstance(line, cst.SimpleStatementLine) or not isinstance(
+            line.body[0], cst.Assign
+        ):
+            return None
+        assign = line.body[0]
+        name = assign.targets[0].target
+        if not isinstance(name, cst.Name):
+            return None
+        if names and names[-1] == name.value:
+            earlier: Any = lines[-1].body[0]
+            value = assign.value.visit(_substituted(name.value, earlier.value))
+            lines[-1] = lines[-1].with_changes(body=[earlier.with_changes(value=value)])
+            continue
+        names.append(name.value)
+        lines.append(line.with_changes(leading_lines=[]))
+    folded = node.with_changes(body=node.body.with_changes(body=lines))
+    return where_statement(folded, fix)
+
+
+def _substituted_class() -> type:
+    import libcst as cst
+
+    class Substituted(cst.CSTTransformer):
+        """Each read of `name` (not an attribute's or a keyword's name) becomes `value`."""
+
+        def __init__(self, name: str, value: cst.BaseExpression) -> None:
+            super().__init__()
+            self.name, self.value = name, value
+            self.not_reads: set[int] = set()
+            self.arguments: set[int] = set()
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            self.not_reads.add(id(node.attr))
+
+        def visit_Arg(self, node: cst.Arg) -> None:
+            if node.keyword is not None:
+                self.not_reads.add(id(node.keyword))
+            self.arguments.add(id(node.value))
+
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+            if original.value != self.name or id(original) in self.not_reads:
+                return updated
+            if id(original) in self.arguments:
+                return self.value.deep_clone()
+            return _grouped(self.value.deep_clone())
+
+    return Substituted
+
+
+def _substituted(name: str, value: cst.BaseExpression) -> Any:
+    """A transformer that puts `value` in place of each read of `name`."""
+    return _substituted_class()(name, value)
+
+
+def _grouped(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`value` in parentheses unless it is a name, an attribute, a call, a subscript or a
+    literal, which bind tighter than any operator."""
+    import libcst as cst
+
+    atoms = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.BaseNumber, cst.BaseString)
+    if isinstance(value, atoms) or value.lpar:
+        return value
+    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def unguarded(node: cst.CSTNode, fix: Fix) -> Rewritten | None:

@@ -25,6 +25,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     WHILE_FUNCTIONS,
     assert_in_graph,
     flagged,
+    flagged_after,
     flagged_where_expression,
     logical_value,
     number_test,
@@ -32,6 +33,7 @@ from breaklint.rules.control_flow._branch_rewrites import (
     unguarded,
     where_chain,
     where_expression,
+    where_folded,
     where_hoisted,
     where_in_place,
     where_return,
@@ -960,6 +962,36 @@ compiled = torch.compile(step)
 """,  # noqa: E501
             probe="(step, (torch.randn(8), torch.zeros(())))",
         ),
+        FixExample(
+            before="""
+import torch
+
+
+def mean_loss(losses, count):
+    output = losses.sum() / count
+    if torch.isnan(output) and losses.dtype == torch.float16:
+        output = losses.nan_to_num().float().sum() / count
+        output = output.half()
+    return output
+
+
+compiled = torch.compile(mean_loss)
+""",
+            after="""
+import torch
+
+
+def mean_loss(losses, count):
+    output = losses.sum() / count
+    if losses.dtype == torch.float16:
+        output = torch.where(torch.isnan(output), (losses.nan_to_num().float().sum() / count).half(), output)
+    return output
+
+
+compiled = torch.compile(mean_loss)
+""",  # noqa: E501
+            probe="(mean_loss, (torch.tensor([1.5, float('nan'), 2.0]).half(), 3))",
+        ),
     )
     fix_applicability = Applicability.UNSAFE
     rewrites: ClassVar[Mapping[str, Rewrite]] = {
@@ -983,13 +1015,22 @@ compiled = torch.compile(step)
         "flagged-where-hoisted": flagged(where_hoisted),
         "flagged-unguarded": flagged(unguarded),
         "flagged-where-in-place": flagged(where_in_place),
+        "flagged-where-folded": flagged(where_folded),
+        "where-folded": where_folded,
+        # `if cond and flag:`: `if flag:` around the fix of `if cond:`
+        "flagged-after-where": flagged_after(where_statement),
+        "flagged-after-where-hoisted": flagged_after(where_hoisted),
+        "flagged-after-unguarded": flagged_after(unguarded),
+        "flagged-after-where-in-place": flagged_after(where_in_place),
+        "flagged-after-where-folded": flagged_after(where_folded),
     }
     fix_safety = """
 Unsafe fix: one per shape of branch whose condition is a tensor test, or tensor tests joined
 by `not`, `and` and `or` (written `torch.logical_not`, `torch.logical_and`, `torch.logical_or`
 by the fix, since `not t` still calls `bool()`; a test that mixes in a trace-time value, as
-`x.dtype == torch.float16 and ...`, gets no fix, nor one whose tensor is only guessed, as a
-parameter no tensor operation touched, which may be a Python bool at run time):
+`x.dtype == torch.float16 or ...`, gets no fix, save `and`-joined flags (below), nor one
+whose tensor is only guessed, as a parameter no tensor operation touched, which may be a
+Python bool at run time):
 - an `if`/`else` whose two branches only assign a value to the same names (and an `if` without
   `else` assigning a name already bound to a tensor, or a parameter the test reads as one,
   `if torch.isnan(x).any(): x = torch.nan_to_num(x)`) becomes `name = torch.where(cond, a, b)`
@@ -1043,7 +1084,19 @@ parameter no tensor operation touched, which may be a Python bool at run time):
   tracing (`self.training`, a Python flag) and whose `if cond:` alone would get the `where`
   fix (an assignment, intermediate values too, or updates in place) or the masked stores'
   one, becomes `if flag:`
-  around that fix: the flags stay a Python choice.
+  around that fix: the flags stay a Python choice. So does `if cond and flag:`, the flags
+  after the tensor test, where each is built only of names, attributes and constants,
+  compared or negated (`losses.dtype == torch.float16`, `not self.training`): they are now
+  read before the test, where Python read them only once it held (a flag that is a property
+  with side effects, or an attribute of `None` that raised only where the test held, behaves
+  otherwise); a flag that calls anything gets no fix.
+- an `if` without `else` that only assigns names, where a name is assigned again right after
+  from a value that reads it once (`output = a` then `output = output.half()`), gets the
+  `where` fix with each such run folded into one value, `torch.where(cond, a.half(), output)`
+  (the earlier value in parentheses where it is an operation and not an argument); offered
+  where no comment sits in the branch (its lines are merged) and the name is read once,
+  outside a lambda or comprehension, with the `where` fix's caveats (every value computed on
+  every call).
 - an `if`/`elif`/`else` chain whose branches each only return a value, or each only assign
   the same names in the same order (the `else` may be missing where each name is bound to a
   tensor already, which then keeps its value), becomes one statement of nested `torch.where`s,
@@ -1358,7 +1411,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         context = self.context
         chosen = _assignments(node.body)
         if chosen is None:
-            return self._in_place_fix(node) or self._store_fix(node)
+            return self._folded_fix(node) or self._in_place_fix(node) or self._store_fix(node)
         if node.orelse:
             other = _assignments(node.orelse)
             if other is None or [n for n, _ in other] != [n for n, _ in chosen]:
@@ -1381,6 +1434,36 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
                 return None  # the condition is computed once, into `condition_holds`
         message = "choose in the graph: `{torch}.where(...)`"
         return offer(context, node, message, "where", self.fix_applicability, needs_torch=True)
+
+    def _folded_fix(self, node: ast.If) -> Fix | None:
+        """`where-folded`: an `if` without `else` that only assigns plain names, where a name
+        is assigned again right after, from a value that reads it once (`y = a` then `y =
+        g(y)`): each such run becomes one value (`y = g(a)`), and the `if` the `where` fix of
+        those assignments."""
+        runs = _folded_assignments(node.body)
+        if node.orelse or runs is None or all(len(values) == 1 for _, values in runs):
+            return None
+        lines = self.context.source.lines[node.lineno - 1 : node.end_lineno]
+        if any("#" in line for line in lines[1:]):
+            return None  # a comment on a line the folded assignment no longer has
+        for name, values in runs:
+            if not self._updates_a_tensor(name, values[0], node.test):
+                return None
+            if not all(self._may_be_tensor(v) and not self._joined(v) for v in values[1:]):
+                return None
+        if len(runs) > 1:
+            names = [name for name, _ in runs]
+            for index, (name, values) in enumerate(runs):
+                read = _names_read(values[0]).union(*(_names_read(v) - {name} for v in values[1:]))
+                if read & set(names[:index]):
+                    return None
+            named = isinstance(node.test, ast.Name | ast.Attribute)
+            if not named and self._names_the_condition():
+                return None
+        message = "choose in the graph: `{torch}.where(...)`, each name's assignments folded in one"
+        return offer(
+            self.context, node, message, "where-folded", self.fix_applicability, needs_torch=True
+        )
 
     def _store_fix(self, node: ast.If) -> Fix | None:
         """`where-store`: an `if`/`else` whose branches only assign the same targets in the
@@ -1599,6 +1682,14 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
             return None
         *flags, last = test.values
         facts = self.context.facts
+        prefix = "flagged"
+        if not facts.reads_tensor_value(last):
+            # `if cond and flag:`: the flags after the test are read before it instead, so
+            # each must be a plain trace-time value that reading changes nothing.
+            last, *flags = test.values
+            prefix = "flagged-after"
+            if not all(_plain_flag(f) for f in flags):
+                return None
         if any(facts.reads_tensor_value(f) or facts.compiling(f) for f in flags):
             return None
         if not facts.reads_tensor_value(last) or not self._graph_test(last):
@@ -1612,7 +1703,7 @@ unchanged or mutates one, and neither breaks (a `print`, an `.item()`); otherwis
         if made is None or made.rewrite not in FLAGGED:
             return None
         message = "keep the flags a Python choice, " + made.message
-        rewrite = f"flagged-{made.rewrite}"
+        rewrite = f"{prefix}-{made.rewrite}"
         return offer(self.context, node, message, rewrite, self.fix_applicability, needs_torch=True)
 
     def _early_chain_fix(self, links: list[ast.If], returned: list[ast.expr]) -> Fix | None:
@@ -2288,8 +2379,60 @@ def _loaded(node: ast.Attribute) -> ast.Attribute:
     return ast.copy_location(ast.Attribute(node.value, node.attr, ast.Load()), node)
 
 
-def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
-    """(name, value) of a block that only assigns values to plain names, each once."""
+# What a flag read before the tensor test it followed may be built of: names, attributes and
+# constants, compared or negated (`x.dtype == torch.float16`, `not self.training`, `k is None`).
+_PLAIN_FLAG = (
+    ast.Name,
+    ast.Attribute,
+    ast.Constant,
+    ast.Compare,
+    ast.UnaryOp,
+    ast.BoolOp,
+    ast.expr_context,
+    ast.cmpop,
+    ast.unaryop,
+    ast.boolop,
+)
+
+
+def _plain_flag(node: ast.expr) -> bool:
+    """A flag made only of names, attributes and constants, compared or negated: reading it
+    earlier calls nothing."""
+    return all(isinstance(n, _PLAIN_FLAG) for n in ast.walk(node))
+
+
+def _folded_assignments(body: list[ast.stmt]) -> list[tuple[str, list[ast.expr]]] | None:
+    """(name, values) of a block that only assigns values to plain names, a name assigned
+    again only right after its assignment and from a value that reads it once, outside any
+    lambda or comprehension (`y = a` then `y = g(y)`): the values of each run, in order; each
+    name once."""
+    assigned = _named_assignments(body)
+    if assigned is None:
+        return None
+    runs: list[tuple[str, list[ast.expr]]] = []
+    for name, value in assigned:
+        if runs and runs[-1][0] == name:
+            if not _reads_once(value, name):
+                return None
+            runs[-1][1].append(value)
+        else:
+            runs.append((name, [value]))
+    names = [name for name, _ in runs]
+    return runs if len(set(names)) == len(names) else None
+
+
+def _reads_once(value: ast.expr, name: str) -> bool:
+    """Whether `value` reads `name` exactly once, not inside a lambda, a comprehension or an
+    assignment expression (where substituting a value for it would change what it means)."""
+    scoped = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr)
+    if any(isinstance(n, scoped) for n in ast.walk(value)):
+        return False
+    reads = [n for n in ast.walk(value) if isinstance(n, ast.Name) and n.id == name]
+    return len(reads) == 1 and _loads(reads[0])
+
+
+def _named_assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
+    """(name, value) of a block that only assigns values to plain names, in order."""
     chosen = []
     for statement in body:
         if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
@@ -2298,8 +2441,14 @@ def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
         if not isinstance(target, ast.Name):
             return None
         chosen.append((target.id, statement.value))
-    names = [name for name, _ in chosen]
-    return chosen if len(set(names)) == len(names) else None
+    return chosen
+
+
+def _assignments(body: list[ast.stmt]) -> list[tuple[str, ast.expr]] | None:
+    """(name, value) of a block that only assigns values to plain names, each once."""
+    chosen = _named_assignments(body)
+    names = [name for name, _ in chosen or []]
+    return chosen if chosen is not None and len(set(names)) == len(names) else None
 
 
 # Functions that join tensors along a dimension: their result has another shape.

@@ -1,7 +1,7 @@
 import ast
 
 from breaklint.findings import Applicability, Fix, Severity
-from breaklint.fixes import offer
+from breaklint.fixes import offer, target_of
 from breaklint.rule import FixExample, Report, RuleContext
 from breaklint.rules.control_flow._frame_skip import FrameSkip
 from breaklint.syntax import contains
@@ -9,6 +9,11 @@ from breaklint.syntax import contains
 # Builtins that run a generator expression to its end where they are called (measured under
 # Dynamo 2.13: a break inside the generator skips the caller's frame for each of them).
 CONSUMERS = frozenset({"all", "any", "sum", "min", "max", "tuple", "list", "set", "sorted"})
+# The fixes of a break in the generator this finding carries where they rewrite the statement
+# holding the call: rewrites any rule may make (`rewrites.SHARED`; that module loads libcst,
+# which linting does not), each making a statement run only when not compiling or checking in
+# the graph.
+CARRIED = frozenset({"guard", "check", "check-any", "assert-check", "assert-reads"})
 
 
 class GraphBreakInGenerator(FrameSkip):
@@ -29,7 +34,9 @@ Unsafe fix: the generator expression becomes a list comprehension (`all(f(t) for
 `all([f(t) for t in ys])`). Dynamo breaks the graph inside a list comprehension and resumes
 after it, so the frame is no longer skipped (measured on 2.13 for `all` and `sum`); the break
 of the element stays. Offered only where no break in the generator has a fix of its own (that
-fix removes the break, and the skip with it). Unsafe: every element is computed before the
+fix removes the break, and the skip with it); where that fix rewrites the statement holding
+the call (an `if` it tests, then run only when not compiling: BL105's, BL102's), this finding
+carries the same fix, with that rule's caveats. Unsafe: every element is computed before the
 builtin runs, where `all` and `any` stop at the first element that decides the answer (an
 element that raises or has side effects after that one now runs), and the list is held in
 memory at once.
@@ -112,7 +119,8 @@ compiled = torch.compile(any_empty)
         # Each generator expression a consuming builtin is called on, by id, with its call.
         self._consumed: dict[int, tuple[ast.GeneratorExp, ast.Call]] = {}
         self._conditional: dict[int, bool] = {}  # by id of a report: under a trace-time `if`
-        self._fixed: list[ast.AST] = []  # the nodes of other rules' reports that have a fix
+        # The nodes of other rules' reports that have a fix, with it.
+        self._fixed: list[tuple[ast.AST, Fix]] = []
 
     def visit_Call(self, node: ast.Call) -> None:
         super().visit_Call(node)
@@ -127,14 +135,19 @@ compiled = torch.compile(any_empty)
                     self._consumed[id(argument)] = (argument, node)
 
     def finish(self, reports: list[Report]) -> None:
-        self._fixed = [report.node for report in reports if report.fix is not None]
+        self._fixed = [(report.node, report.fix) for report in reports if report.fix is not None]
         super().finish(reports)
 
     def skip_fix(self, node: ast.AST) -> Fix | None:
         # A fix of a break in the generator (or of the call: `all()` reduced in the graph)
-        # removes the break itself, and the skip with it: that fix, not this one.
-        if any(contains(node, fixed) for fixed in self._fixed):
-            return None
+        # removes the break itself, and the skip with it: that fix, not this one. Where it
+        # rewrites a statement holding the call (the `if` it tests, run only when not
+        # compiling) with a rewrite any rule may make, this finding carries it too.
+        inner = [fix for fixed, fix in self._fixed if contains(node, fixed)]
+        if inner:
+            where = target_of(self.context, node)
+            holding = (f for f in inner if f.rewrite in CARRIED and f.target.holds(where))
+            return next(holding, None)
         message = "compute the generator's elements in a list comprehension"
         return offer(self.context, node, message, "listed", self.fix_applicability)
 

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 # Reductions of the selected elements that the whole tensor gives as well, once the elements
 # left out are replaced by the reduction's neutral value.
 NEUTRAL = {"sum": 0, "any": 0, "all": 1}
+# The largest (smallest) selected element: the whole tensor's, once the elements left out are
+# replaced by minus (plus) infinity, the sign of `torch.inf` each takes.
+EXTREMES = {"max": "-", "amax": "-", "min": "", "amin": ""}
 # The mean of the selected elements: their sum over the whole tensor, divided by their count
 # (the mask's sum), which reads the mask twice.
 MEAN = "mean"
@@ -177,24 +180,32 @@ def _where_reduce(node: cst.CSTNode, fix: Fix) -> Rewritten | None:
 
     from breaklint.rewrites import call, method, torch_function
 
-    if not isinstance(node, cst.Call):
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
         return None
     func = node.func
-    if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Subscript):
+    # `x[mask].sum()`, or `torch.sum(x[mask])`: the read is the method's value or the argument
+    argument = node.args[0].value if len(node.args) == 1 else None
+    read = func.value if not node.args else argument
+    if not isinstance(read, cst.Subscript):
         return None
-    read = func.value
     (element,) = read.slice
     if not isinstance(element.slice, cst.Index):
         return None
     mask = element.slice.value
     where = torch_function(fix.torch, "where")
-    if func.attr.value == MEAN:  # sum of the selected elements / their count
+    reduction = func.attr.value
+    if reduction == MEAN:  # sum of the selected elements / their count
         selected = call(where, mask, read.value.with_changes(lpar=[], rpar=[]), cst.Integer("0"))
         count = method(mask.deep_clone(), "sum")
         mean = cst.BinaryOperation(method(selected, "sum"), cst.Divide(), count)
         return mean.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    neutral = cst.Integer(str(NEUTRAL[func.attr.value]))
+    neutral: cst.BaseExpression = cst.Integer(str(NEUTRAL.get(reduction, 0)))
+    if reduction in EXTREMES:
+        infinity = torch_function(fix.torch, "inf")
+        neutral = cst.UnaryOperation(cst.Minus(), infinity) if EXTREMES[reduction] else infinity
     selected = call(where, mask, read.value.with_changes(lpar=[], rpar=[]), neutral)
+    if node.args:
+        return node.with_changes(args=[node.args[0].with_changes(value=selected)])
     return node.with_changes(
         func=func.with_changes(value=selected.with_changes(lpar=read.lpar, rpar=read.rpar))
     )
@@ -281,6 +292,31 @@ compiled = torch.compile(positive_mean)
     probe = "(positive_mean, (torch.randn(8),))"
     gb_ids = ("GB0036",)
     fix_examples = (
+        FixExample(
+            before="""
+import torch
+
+
+def stable_weights(log_weights):
+    bad = torch.isinf(log_weights) | torch.isnan(log_weights)
+    return torch.exp(log_weights - torch.max(log_weights[~bad]))
+
+
+compiled = torch.compile(stable_weights)
+""",
+            after="""
+import torch
+
+
+def stable_weights(log_weights):
+    bad = torch.isinf(log_weights) | torch.isnan(log_weights)
+    return torch.exp(log_weights - torch.max(torch.where(~bad, log_weights, -torch.inf)))
+
+
+compiled = torch.compile(stable_weights)
+""",
+            probe="(stable_weights, (torch.tensor([0.5, -float('inf'), 2.0, float('inf')]),))",
+        ),
         FixExample(
             before="""
 import torch
@@ -515,7 +551,13 @@ arguments, becomes the same reduction over `torch.where(mask, x, neutral)` (0 fo
 `x`'s shape: a mask over the leading dimensions broadcasts differently (or fails). A masked
 mean, `x[mask].mean()`, becomes `(torch.where(mask, x, 0).sum() / mask.sum())` where the mask
 is built of names, attributes and constants (it is read twice): NaN for an empty selection,
-as before. A float sum adds in another order, so it can differ in the last bits.
+as before. A float sum adds in another order, so it can differ in the last bits. The
+largest or smallest selected element, `x[mask].max()`, `.amax()`, `.min()`, `.amin()`,
+becomes the same reduction over `torch.where(mask, x, -torch.inf)` (`torch.inf` for the
+smallest): elements left out, NaN ones too, cannot win. An empty selection, where the
+original raised, now gives minus (plus) infinity, and an integer `x` gives a float result.
+The torch functions given the masked read alone, `torch.sum(x[mask])`, `torch.max(...)`,
+`torch.mean(...)` and the others named, get the same fix.
 
 A masked update, `x[mask] op= value` (`+=`, `*=`, any elementwise operator) or
 `x[mask] = value` where `value` reads through the same mask, becomes
@@ -590,16 +632,22 @@ that exist. Other reads have no automatic fix.
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
+        if not isinstance(func, ast.Attribute) or node.keywords:
+            return
+        reduction = func.attr
+        if reduction not in NEUTRAL and reduction not in EXTREMES and reduction != MEAN:
+            return
+        read: ast.expr | None = None
+        if not node.args:  # `x[mask].sum()`
+            read = func.value
+        elif len(node.args) == 1 and self.context.facts.resolve(func) == f"torch.{reduction}":
+            read = node.args[0]  # `torch.sum(x[mask])`
         if (
-            isinstance(func, ast.Attribute)
-            and (func.attr in NEUTRAL or func.attr == MEAN)
-            and isinstance(func.value, ast.Subscript)
-            and not isinstance(func.value.slice, ast.Tuple | ast.Slice)
-            and not node.args
-            and not node.keywords
-            and (func.attr != MEAN or all(isinstance(n, _PURE) for n in ast.walk(func.value.slice)))
+            isinstance(read, ast.Subscript)
+            and not isinstance(read.slice, ast.Tuple | ast.Slice)
+            and (reduction != MEAN or all(isinstance(n, _PURE) for n in ast.walk(read.slice)))
         ):
-            self._reduced[id(func.value)] = node
+            self._reduced[id(read)] = node
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         # `x[mask] = 0` writes through the mask and keeps the shape; `x[mask] += y` reads first.
