@@ -60,8 +60,10 @@ tensor work belongs in the compiled function instead, only the author can weigh.
     what = """
 Flags a list, set or dict comprehension in a frame that Dynamo compiles on its own and that
 traces no tensor operation: a compile root, the rest of a function after a graph break in its
-own code (outside loops), a function that a frame a break skips calls (BL202, BL204), or an
-`__init__` or metaclass `__call__` that compiled code runs eagerly (BL211, BL518), when the
+own code (outside loops), a function that a frame a break skips calls (BL202, BL204), a
+function that such a rest calls where the rest and what it calls trace no op (and, in turn,
+what that function calls), or an `__init__` or metaclass `__call__` that compiled code runs
+eagerly (BL211, BL518), when the
 comprehension reads a tensor of the function, a container of tensors, the module itself
 (`self` in a method of an `nn.Module` class) or a torch module, and its first iterable is one
 Dynamo cannot step when it is given it: a list or a dict (`sorted()`, `list()`, `.keys()`,
