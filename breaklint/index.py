@@ -763,6 +763,15 @@ class _Indexer:
                 callee = dotted(value.func) if isinstance(value, ast.Call) else None
                 if callee is not None:
                     self.index.instances[name] = callee
+                    # `warn = functools.partial(warnings.warn, category=FutureWarning)`: a call
+                    # of it is one of the imported function it binds arguments to.
+                    bound_to = _partial_function(callee, value)  # type: ignore[arg-type]
+                    if (
+                        bound_to is not None
+                        and self.index.resolve(callee) == "functools.partial"
+                        and bound_to.partition(".")[0] in self.index.imports
+                    ):
+                        self.index.imports[name] = self.index.resolve(bound_to)
                 else:
                     self.index.instances.pop(name, None)  # bound again to something else
                 if isinstance(value, ast.Dict | ast.List | ast.Tuple | ast.Set):

@@ -36,6 +36,8 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   project functions tracing none (one that adds is inlined, and gives the rest a graph):
   Dynamo skips it and runs each function it calls as a frame of its own, two levels down too,
   whose comprehension over a `zip` it then skips (issue 20);
+- partial_aliases: a module-level `functools.partial` of an imported function (`warnings.warn`),
+  called in its module: a call of that function;
 - held_methods: an object whose `__init__` (its own or a base's) stores a bound method of its
   own on an attribute, made in a function and read after a break there (its own, or one
   inside a function it calls): Dynamo cannot rebuild it and skips the frame at the break, and
@@ -397,6 +399,9 @@ EXPECTED = {
         ("steps/fill.py", 5, "BL523", "warning"),
         ("steps/grads.py", 6, "BL401", "error"),
         ("steps/grads.py", 12, "BL401", "error"),
+    ],
+    "partial_aliases": [
+        ("utils/prints.py", 8, "BL403", "error"),  # `future_warning(...)`: `warnings.warn`
     ],
     "callee_breaks": [
         ("blocks/gen.py", 6, "BL206", "error"),  # `all(...)` of a generator that breaks...
@@ -1392,6 +1397,12 @@ def test_dynamo_skips_the_comprehension_of_a_function_an_empty_rest_calls(tmp_pa
     # comprehension, inlined in the rest of `gradients_op`, which has a graph.
     assert probed_findings("empty_rests", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["empty_rests"]
+    ]
+
+
+def test_dynamo_breaks_where_a_partial_of_warnings_warn_is_called(tmp_path: Path) -> None:
+    assert probed_findings("partial_aliases", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["partial_aliases"]
     ]
 
 
