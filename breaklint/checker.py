@@ -306,6 +306,7 @@ def eager_inits(
                     known = found.get(init)
                     if known is None or (certain and not known[0]):
                         found[init] = (certain, f"{made.qualname} {why}")
+    _empty_frame_callees(scoped, by_function, project, frames)
     eager: dict[str, list[ScopedFunction]] = {}
     for path, functions in scoped.items():
         for function in functions:
@@ -335,6 +336,98 @@ def eager_inits(
         )
         eager.setdefault(project.by_module[call.module].path, []).append(frame)
     return eager
+
+
+def _empty_frame_callees(
+    scoped: dict[str, list[ScopedFunction]],
+    by_function: dict[tuple[str, str], list[Finding]],
+    project: Project,
+    frames: dict[DefinitionRef, tuple[bool, str]],
+) -> None:
+    """Add to `frames` the functions that a frame tracing no op calls: the rest of a function
+    after a graph break in its own code (or a frame of its own, one of `frames`) whose code
+    traces no op and calls only project functions that trace none either
+    (`FunctionInfo.last_op_line`, `tail_calls`). Dynamo inlines those calls, finds no op,
+    skips the frame without a report and runs it eagerly; each function it calls is then a
+    frame of its own, and the same holds again in it (measured with torch 2.13:
+    tests/test_comprehension_in_empty_frame.py)."""
+    rules = all_rules()
+    module_of = {index.path: module for module, index in project.by_module.items()}
+    # (the frame's function, the line its frame starts after, certainly, why it is a frame)
+    pending: list[tuple[DefinitionRef, int, bool, str]] = []
+    for path, functions in scoped.items():
+        for function in functions:
+            ref = DefinitionRef(module_of[path], function.qualname)
+            findings = [
+                f for f in by_function.get((path, function.qualname), ()) if f.code in rules
+            ]
+            if any(rules[f.code].skips_frame for f in findings):
+                continue  # skipped whole: its callees are `frames` already
+            breaks = [
+                f
+                for f in findings
+                if rules[f.code].breaks_graph and f.severity in (Severity.ERROR, Severity.WARNING)
+            ]
+            if breaks:
+                last = max(breaks, key=lambda f: f.range.end_line)
+                why = f"the rest of `{function.qualname}` after the graph break at {path}:"
+                pending.append(
+                    (ref, last.range.end_line, last.severity is Severity.ERROR, f"{why}{last.line}")
+                )
+    pending += [(ref, 0, certain, why) for ref, (certain, why) in frames.items()]
+    known: dict[DefinitionRef, bool | None] = {}
+    while pending:
+        ref, start, certain, why = pending.pop()
+        info = project.function(ref)
+        if info is None or info.last_op_line > start:
+            continue
+        certain = certain and info.last_maybe_op_line <= start
+        targets = []
+        for entry in info.tail_calls:
+            line, _, callee = entry.partition(" ")
+            if int(line) <= start:
+                continue
+            target = project.resolve_callee(ref.module, info, callee.lstrip("?"))
+            quiet = None if target is None else _traces_no_op(project, target, known, set())
+            if target is None or quiet is None:
+                break
+            targets.append(target)
+            certain = certain and quiet and not callee.startswith("?")
+        else:
+            # A frame of its own from its start: why it is one, `frames`' reason, is not repeated.
+            where = why if start else f"`{ref.qualname}`, run eagerly,"
+            for target in targets:
+                had = frames.get(target)
+                if had is None or (certain and not had[0]):
+                    frames[target] = (certain, f"{where} traces no op")
+                    pending.append((target, 0, certain, ""))
+
+
+def _traces_no_op(
+    project: Project,
+    ref: DefinitionRef,
+    known: dict[DefinitionRef, bool | None],
+    seen: set[DefinitionRef],
+) -> bool | None:
+    """Whether a call of `ref` traces no op: True, False where only maybe (an operation in a
+    conditional part), None where it may trace one (or calls itself back)."""
+    if ref in known:
+        return known[ref]
+    info = project.function(ref)
+    if info is None or info.last_op_line or ref in seen:
+        return None
+    seen.add(ref)
+    quiet: bool | None = not info.last_maybe_op_line
+    for entry in info.tail_calls:
+        callee = entry.partition(" ")[2]
+        target = project.resolve_callee(ref.module, info, callee.lstrip("?"))
+        inner = None if target is None else _traces_no_op(project, target, known, seen)
+        if inner is None:
+            quiet = None
+            break
+        quiet = quiet and inner
+    known[ref] = quiet
+    return quiet
 
 
 def _passes_values(calls: Sequence[str], callee: str) -> bool:

@@ -30,6 +30,9 @@ from breaklint.knowledge.curated import (
     COMPILING_CHECKS,
     FALSE_WHILE_COMPILING,
     MODULE_RETURNS_SELF,
+    OP_FREE_BUILTINS,
+    OP_FREE_CALLS,
+    OP_FREE_METHODS,
 )
 from breaklint.knowledge.tensor_facts import TENSOR_FACTORIES
 from breaklint.syntax import (
@@ -122,6 +125,15 @@ class FunctionInfo:
     bindings: tuple[str, ...] = ()
     returns: str = ""
     attributes: tuple[str, ...] = ()
+    # Where its own code may trace a tensor operation (`_FunctionScan.note_op`): the last line
+    # of such code that runs whenever the code around it does, and of such code in a
+    # conditional expression's branch or a short-circuit operand (0: none); and the calls
+    # after the last line of the first kind that may reach the project, each "LINE CALLEE"
+    # ("LINE ?CALLEE" in a conditional part): they trace one only if their callee does.
+    # `checker.eager_inits` reads them for a frame that traces no op (issue 20).
+    last_op_line: int = 0
+    last_maybe_op_line: int = 0
+    tail_calls: tuple[str, ...] = ()
 
     def import_table(self, module_imports: dict[str, str]) -> dict[str, str]:
         """The names bound by imports in this function's body: the module's and its own."""
@@ -298,6 +310,23 @@ class _FunctionScan:
     # once it is called under none).
     guards: list[str] = field(default_factory=list)
     guarded: dict[str, list[str] | None] = field(default_factory=dict)
+    # See `FunctionInfo.last_op_line`, `last_maybe_op_line`, `tail_calls`.
+    last_op: int = 0
+    last_maybe_op: int = 0
+    tail: list[tuple[int, str]] = field(default_factory=list)
+
+    def note_op(self, node: ast.AST, callee: str | None = None) -> None:
+        """`node` may trace a tensor operation in the function's own code; or, with `callee`,
+        only if that function, which may be the project's, traces one."""
+        if self.nesting or self.dead:
+            return  # a nested function's frame, or code Dynamo never runs
+        line = getattr(node, "end_lineno", None) or 0
+        if callee is not None:
+            self.tail.append((line, f"?{callee}" if self.unsure else callee))
+        elif self.unsure:
+            self.last_maybe_op = max(self.last_maybe_op, line)
+        else:
+            self.last_op = max(self.last_op, line)
 
     def add_callee(self, callee: str) -> None:
         self.callees.append(callee)
@@ -541,6 +570,13 @@ class _Indexer:
             attributes=tuple(
                 f"{name}={_fold('j', found)}" for name, found in scan.attributes.items()
             ),
+            last_op_line=scan.last_op,
+            last_maybe_op_line=scan.last_maybe_op,
+            tail_calls=tuple(
+                dict.fromkeys(
+                    f"{line} {callee}" for line, callee in scan.tail if line > scan.last_op
+                )
+            ),
         )
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -559,6 +595,8 @@ class _Indexer:
             callee = self._module_returned(func)
         if scan is not None and scan.dead:
             scan = None  # nothing it passes or reaches runs under Dynamo
+        if scan is not None:
+            _note_call_op(scan, node, callee, self.index.imports, self._may_be_project)
         if scan is not None and (node.args or node.keywords):
             if callee is None and type(func) is ast.Subscript:
                 # `self.ops[name](x)`: one of the callables the container holds
@@ -674,6 +712,8 @@ class _Indexer:
     def visit_flow(self, node: ast.Return | ast.Assign | ast.AugAssign | ast.AnnAssign) -> None:
         self.stage.note(node)
         scan = self.function
+        if scan is not None and type(node) is ast.AugAssign:
+            scan.note_op(node)
         self.scan(node)  # what a statement reads is bound before it: `x = f(x)` passes the old x
         if scan is not None and scan.nesting and not scan.dead and type(node) is ast.Assign:
             # A nested function's own locals, for the calls it makes (a decorator's wrapper).
@@ -723,6 +763,15 @@ class _Indexer:
                 callee = dotted(value.func) if isinstance(value, ast.Call) else None
                 if callee is not None:
                     self.index.instances[name] = callee
+                    # `warn = functools.partial(warnings.warn, category=FutureWarning)`: a call
+                    # of it is one of the imported function it binds arguments to.
+                    bound_to = _partial_function(callee, value)  # type: ignore[arg-type]
+                    if (
+                        bound_to is not None
+                        and self.index.resolve(callee) == "functools.partial"
+                        and bound_to.partition(".")[0] in self.index.imports
+                    ):
+                        self.index.imports[name] = self.index.resolve(bound_to)
                 else:
                     self.index.instances.pop(name, None)  # bound again to something else
                 if isinstance(value, ast.Dict | ast.List | ast.Tuple | ast.Set):
@@ -893,6 +942,13 @@ class _Indexer:
             scan.dead -= dead
             if guarded:
                 scan.guards.pop()
+
+    def visit_operation(self, node: ast.AST) -> None:
+        """Arithmetic, a comparison, indexing: a tensor operation where a tensor is involved."""
+        scan = self.function
+        if scan is not None and not _op_free_operation(node):
+            scan.note_op(node)
+        self.scan(node)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         """`torch.jit.is_tracing() and f(x)`: what follows an operand that decides the
@@ -1600,6 +1656,44 @@ def _truth_terms(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) ->
     return []
 
 
+def _op_free_operation(node: ast.AST) -> bool:
+    """Whether an operator node traces no tensor operation whatever it works on: `not x`,
+    `x is None`."""
+    kind = type(node)
+    if kind is ast.UnaryOp:
+        return type(node.op) is ast.Not  # type: ignore[attr-defined]
+    if kind is ast.Compare:
+        return all(type(op) in (ast.Is, ast.IsNot) for op in node.ops)  # type: ignore[attr-defined]
+    return False
+
+
+def _note_call_op(
+    scan: _FunctionScan,
+    node: ast.Call,
+    callee: str | None,
+    imports: Mapping[str, str],
+    may_be_project: Callable[[str], bool],
+) -> None:
+    """Note what a call may trace (`_FunctionScan.note_op`): nothing for a builtin or a
+    container's method that makes no op (`len`, `dict.get`), an operation for a call of
+    something not named or that cannot reach the project (`torch.ones`, `x.view`), and for
+    any other its callee, which may be the project's."""
+    if callee is None:
+        scan.note_op(node)
+        return
+    head, dot, method = callee.rpartition(".")
+    if not dot:
+        if method in OP_FREE_BUILTINS and method not in scan.reaching:
+            return
+    elif callee in OP_FREE_CALLS or (
+        method in OP_FREE_METHODS
+        and (name := head.partition(".")[0]) not in scan.imports
+        and name not in imports
+    ):
+        return
+    scan.note_op(node, callee if may_be_project(callee) else None)
+
+
 # The node types the indexer handles itself, by exact type (a dict lookup is the hot path's
 # cheapest dispatch); any other node is scanned for its children.
 _HANDLERS: dict[type[ast.AST], Callable[[_Indexer, Any], None]] = {
@@ -1618,6 +1712,9 @@ _HANDLERS: dict[type[ast.AST], Callable[[_Indexer, Any], None]] = {
     ast.If: _Indexer.visit_branch,
     ast.IfExp: _Indexer.visit_IfExp,
     ast.BoolOp: _Indexer.visit_BoolOp,
+    **dict.fromkeys(
+        (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Subscript), _Indexer.visit_operation
+    ),
     ast.Match: _Indexer.visit_branch,
     # Scopes, loops and blocks, and the nodes the compile stage checks.
     ast.For: _Indexer.visit_For,

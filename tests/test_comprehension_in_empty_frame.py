@@ -312,11 +312,6 @@ def _lint_resumed(tmp_path: Path, *roots: str) -> set[tuple[int, str]]:
 
 
 @pytest.mark.skipif(not comprehension_frames(), reason="Python 3.12 inlines comprehensions")
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 20: the project functions that the rest of a function after a break calls, "
-    "where that rest traces no op, are not eager frames yet (nor, transitively, theirs)",
-)
 @pytest.mark.parametrize("root", ["grads", "grads_two"])
 def test_the_callees_of_a_resumed_frame_with_no_op_are_frames_of_their_own(
     tmp_path: Path, root: str

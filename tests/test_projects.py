@@ -32,6 +32,12 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   whose frame a break in a loop or a `try` body skips: Dynamo compiles them alone (also one
   that reads only `self` in a method of an `nn.Module` class) and skips them too
   (mechanism 4);
+- empty_rests: the rest of a function after a graph break that traces no op and calls only
+  project functions tracing none (one that adds is inlined, and gives the rest a graph):
+  Dynamo skips it and runs each function it calls as a frame of its own, two levels down too,
+  whose comprehension over a `zip` it then skips (issue 20);
+- partial_aliases: a module-level `functools.partial` of an imported function (`warnings.warn`),
+  called in its module: a call of that function;
 - held_methods: an object whose `__init__` (its own or a base's) stores a bound method of its
   own on an attribute, made in a function and read after a break there (its own, or one
   inside a function it calls): Dynamo cannot rebuild it and skips the frame at the break, and
@@ -392,6 +398,16 @@ EXPECTED = {
         ("blocks/pick.py", 7, "BL205", "error"),  # before the break: the frame runs eagerly
         ("blocks/pick.py", 10, "BL102", "error"),
         ("blocks/pick.py", 10, "BL202", "error"),  # a break in a loop skips the frame
+    ],
+    "empty_rests": [
+        # `relay` and `fill` run eagerly after `gradients`' `print`: no op in them, nor in
+        # what follows the `print`; `relay_op` adds, and the rest of `gradients_op` has a graph
+        ("steps/fill.py", 5, "BL523", "warning"),
+        ("steps/grads.py", 6, "BL401", "error"),
+        ("steps/grads.py", 12, "BL401", "error"),
+    ],
+    "partial_aliases": [
+        ("utils/prints.py", 8, "BL403", "error"),  # `future_warning(...)`: `warnings.warn`
     ],
     "callee_breaks": [
         ("blocks/gen.py", 6, "BL206", "error"),  # `all(...)` of a generator that breaks...
@@ -1017,7 +1033,7 @@ def expected(project: str) -> list[tuple[str, int, str, str]]:
     inlined = sys.version_info >= (3, 12)
     if inlined and project == "cached_properties":
         pytest.skip("`functools.cached_property` has no lock from Python 3.12 on")
-    return [f for f in EXPECTED[project] if not (inlined and f[2] == "BL205")]
+    return [f for f in EXPECTED[project] if not (inlined and f[2] in ("BL205", "BL523"))]
 
 
 @pytest.mark.parametrize("project", sorted(EXPECTED))
@@ -1411,6 +1427,21 @@ def test_dynamo_skips_the_comprehension_frames_of_a_skipped_frame(tmp_path: Path
     # no tensor and the one over a `range` are not (no BL900).
     assert probed_findings("eager_frames", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["eager_frames"]
+    ]
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="Python 3.12 inlines comprehensions")
+def test_dynamo_skips_the_comprehension_of_a_function_an_empty_rest_calls(tmp_path: Path) -> None:
+    # Each finding confirmed, and no break Dynamo meets beyond them: not `fill_op`'s
+    # comprehension, inlined in the rest of `gradients_op`, which has a graph.
+    assert probed_findings("empty_rests", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["empty_rests"]
+    ]
+
+
+def test_dynamo_breaks_where_a_partial_of_warnings_warn_is_called(tmp_path: Path) -> None:
+    assert probed_findings("partial_aliases", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["partial_aliases"]
     ]
 
 

@@ -281,6 +281,66 @@ COMPREHENSIONS_INLINED_SINCE = (3, 12)
 COMPREHENSION_FRAME_RULES = frozenset({"BL203", "BL205", "BL523"})
 
 
+# Calls that put no op in Dynamo's graph, of the builtins (measured: `dict(...)`, `.update`,
+# `isinstance`, `len` in a frame that Dynamo then skips for want of an op).
+OP_FREE_BUILTINS = frozenset(
+    {
+        "callable",
+        "dict",
+        "enumerate",
+        "frozenset",
+        "getattr",
+        "hasattr",
+        "id",
+        "isinstance",
+        "issubclass",
+        "iter",
+        "len",
+        "list",
+        "range",
+        "repr",
+        "reversed",
+        "set",
+        "sorted",
+        "str",
+        "tuple",
+        "type",
+        "zip",
+    }
+)
+# The standard library's containers, as resolved: making one is no op either (measured).
+OP_FREE_CALLS = frozenset(
+    {"collections.Counter", "collections.OrderedDict", "collections.defaultdict"}
+)
+# Methods of lists, dicts, sets and strings; on a value not known to be a tensor, none is an op.
+OP_FREE_METHODS = frozenset(
+    {
+        "append",
+        "clear",
+        "count",
+        "discard",
+        "endswith",
+        "extend",
+        "format",
+        "get",
+        "index",
+        "insert",
+        "items",
+        "join",
+        "keys",
+        "pop",
+        "popitem",
+        "remove",
+        "replace",
+        "setdefault",
+        "split",
+        "startswith",
+        "update",
+        "values",
+    }
+)
+
+
 def comprehension_frames(python: tuple[int, int] | None = None) -> bool:
     """Whether a comprehension is a frame of its own on `python` (the target Python; None:
     the one breaklint runs on)."""

@@ -4,6 +4,9 @@ import ast
 from dataclasses import dataclass
 
 from breaklint.findings import Severity
+from breaklint.knowledge.curated import OP_FREE_BUILTINS as _OP_FREE_BUILTINS
+from breaklint.knowledge.curated import OP_FREE_CALLS as _OP_FREE_CALLS
+from breaklint.knowledge.curated import OP_FREE_METHODS as _OP_FREE_METHODS
 from breaklint.rule import Report, Rule, RuleContext, all_rules
 from breaklint.rules.control_flow._frame_skip import Position, own_breaks, position, severity_of
 from breaklint.rules.control_flow._iterables import (
@@ -15,64 +18,6 @@ from breaklint.scope import eager_making
 from breaklint.syntax import contains, dotted, iter_nodes, method_call
 from breaklint.tensorness import FunctionFacts
 
-# Calls that put no op in Dynamo's graph, of the builtins (measured: `dict(...)`, `.update`,
-# `isinstance`, `len` in a frame that Dynamo then skips for want of an op).
-_OP_FREE_BUILTINS = frozenset(
-    {
-        "callable",
-        "dict",
-        "enumerate",
-        "frozenset",
-        "getattr",
-        "hasattr",
-        "id",
-        "isinstance",
-        "issubclass",
-        "iter",
-        "len",
-        "list",
-        "range",
-        "repr",
-        "reversed",
-        "set",
-        "sorted",
-        "str",
-        "tuple",
-        "type",
-        "zip",
-    }
-)
-# The standard library's containers, as resolved: making one is no op either (measured).
-_OP_FREE_CALLS = frozenset(
-    {"collections.Counter", "collections.OrderedDict", "collections.defaultdict"}
-)
-# Methods of lists, dicts, sets and strings; on a value not known to be a tensor, none is an op.
-_OP_FREE_METHODS = frozenset(
-    {
-        "append",
-        "clear",
-        "count",
-        "discard",
-        "endswith",
-        "extend",
-        "format",
-        "get",
-        "index",
-        "insert",
-        "items",
-        "join",
-        "keys",
-        "pop",
-        "popitem",
-        "remove",
-        "replace",
-        "setdefault",
-        "split",
-        "startswith",
-        "update",
-        "values",
-    }
-)
 # Tensor methods that read metadata: no op in the graph.
 _TENSOR_METADATA_METHODS = frozenset({"dim", "size"})
 # Builtins whose iterator a comprehension's frame is given and Dynamo 2.13 cannot step
@@ -115,8 +60,10 @@ tensor work belongs in the compiled function instead, only the author can weigh.
     what = """
 Flags a list, set or dict comprehension in a frame that Dynamo compiles on its own and that
 traces no tensor operation: a compile root, the rest of a function after a graph break in its
-own code (outside loops), a function that a frame a break skips calls (BL202, BL204), or an
-`__init__` or metaclass `__call__` that compiled code runs eagerly (BL211, BL518), when the
+own code (outside loops), a function that a frame a break skips calls (BL202, BL204), a
+function that such a rest calls where the rest and what it calls trace no op (and, in turn,
+what that function calls), or an `__init__` or metaclass `__call__` that compiled code runs
+eagerly (BL211, BL518), when the
 comprehension reads a tensor of the function, a container of tensors, the module itself
 (`self` in a method of an `nn.Module` class) or a torch module, and its first iterable is one
 Dynamo cannot step when it is given it: a list or a dict (`sorted()`, `list()`, `.keys()`,
