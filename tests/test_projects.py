@@ -169,7 +169,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   (`torch._C._get_tracing_state()`, a wrapper of it, `not` of one, `or` with
   `torch.jit.is_scripting()`) decide their callers' `if`s, `not`, `and` and `or`, as torch's
   own checks do: no finding in the dead branches, nor in a function only they call; not one
-  that returns something else on another path (mechanism 1);
+  that returns something else on another path; and helpers true while compiling, through a
+  call with arguments (`return _compiling_of(x)`) or a local bound to a check on each way of
+  an `if` (mechanism 1);
 - check_operands: a breaking call in an operand of `and`/`or` after a check that decides it
   while Dynamo traces (`torch.compiler.is_compiling() or t.item()`, `not is_compiling() and
   print(...)`, a project helper false while compiling, nested), or in the dead arm of a
@@ -663,7 +665,8 @@ EXPECTED = {
     "tracing_helpers": [
         # (none under `if is_tracing():`, `not eager_mode()`, `exporting() and ...`,
         # `eager_mode() or ...`, nor in `onnx_sizes`, called only there: helpers returning
-        # `torch._C._get_tracing_state()`, two levels deep, are False while Dynamo traces)
+        # `torch._C._get_tracing_state()`, two levels deep, are False while Dynamo traces; nor
+        # under `if not compiled(y):` and `if not fast_path():`, helpers true while compiling)
         # `on_host` returns the tracer's state on one path only: values decide its `if`
         ("model.py", 22, "BL301", "warning"),
         ("model.py", 23, "BL201", "error"),
