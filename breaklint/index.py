@@ -89,13 +89,11 @@ class FunctionInfo:
     # `try`, conditional expression or short-circuit operand, nor in a nested scope): each
     # call of the function makes them, unless it returns or raises first.
     sure_callees: tuple[str, ...] = ()
-    # Calls as written whose truth makes every value it returns true (`return
-    # torch.compiler.is_compiling() or is_jit_tracing()`): it is true whenever one of them is.
-    true_when: tuple[str, ...] = ()
-    # What each value it returns is, as a test of calls with no arguments (`_test_formula`):
-    # `return torch._C._get_tracing_state()` is "ctorch._C._get_tracing_state;", `return not
-    # is_tracing()` "!cis_tracing;"; () when a value is anything else. The project decides
-    # from them what a call of it answers while Dynamo traces (`Project.compiling_answer`).
+    # What each value it returns is, as a test of calls (`_test_formula`, with a call's
+    # arguments): `return torch._C._get_tracing_state()` is "ctorch._C._get_tracing_state;",
+    # `return not is_tracing()` "!cis_tracing;"; () when a value is anything else. The project
+    # decides from them what a call of it answers while Dynamo traces
+    # (`Project.compiling_answer`): the one mechanism for both answers.
     returns_tests: tuple[str, ...] = ()
     # "callee\tguard\t..." for each call of a callee it makes only in branches whose tests
     # only the project decides, with the guards of the branches around it (`_FunctionScan.
@@ -549,7 +547,6 @@ class _Indexer:
                 dict.fromkeys(scan.callees if scan.yields else scan.blocked_callees)
             ),
             sure_callees=tuple(dict.fromkeys(scan.sure_callees)),
-            true_when=_true_when(scan),
             returns_tests=_returns_tests(scan),
             guarded_callees=tuple(
                 f"{callee}\t{guards}"
@@ -1585,41 +1582,34 @@ def _annotated_tensor(annotation: ast.expr | None) -> bool:
 _CONTAINERS = frozenset({"tuple", "list", "dict", "sequence", "iterable", "iterator", "mapping"})
 
 
-def _true_when(scan: _FunctionScan) -> tuple[str, ...]:
-    """The calls, as written, that make every value the function returns true; () when its
-    result can be false although one of them is true."""
-    terms: list[str] = []
-    for value in scan.returns:
-        found = _truth_terms(value, scan, set())
-        if not found:
-            return ()
-        terms.extend(found)
-    return tuple(dict.fromkeys(terms))
-
-
 def _returns_tests(scan: _FunctionScan) -> tuple[str, ...]:
     """`FunctionInfo.returns_tests`: () unless every value is a test of checks, one a call."""
-    formulas = tuple(dict.fromkeys(_test_formula(value, scan, set()) for value in scan.returns))
+    formulas = tuple(
+        dict.fromkeys(_test_formula(value, scan, set(), arguments=True) for value in scan.returns)
+    )
     if not formulas or "u" in formulas or not any("c" in formula for formula in formulas):
         return ()
     return formulas
 
 
-def _test_formula(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) -> str:
+def _test_formula(
+    value: ast.expr | None, scan: _FunctionScan, seen: set[str], arguments: bool = False
+) -> str:
     """A value as a test of checks, in prefix form: `c<callee>;` a call as written with no
-    arguments (`is_tracing()`), `!` not, `&<n>`/`|<n>` and/or of n operands, `k0`/`k1` a
-    false/true constant, `u` anything else (a name follows its one assignment)."""
+    arguments (`is_tracing()`; with `arguments`, any call: what a returned call answers is
+    its callee's), `!` not, `&<n>`/`|<n>` and/or of n operands, `=<n>` one of n values (a
+    name bound n times), `k0`/`k1` a false/true constant, `u` anything else."""
     kind = type(value)
     if kind is ast.Call:
         callee = dotted(value.func)  # type: ignore[union-attr]
-        if callee is None or value.args or value.keywords:  # type: ignore[union-attr]
+        if callee is None or (not arguments and (value.args or value.keywords)):  # type: ignore[union-attr]
             return "u"
         return f"c{callee};"
     if kind is ast.UnaryOp and type(value.op) is ast.Not:  # type: ignore[union-attr]
-        inner = _test_formula(value.operand, scan, seen)  # type: ignore[union-attr]
+        inner = _test_formula(value.operand, scan, seen, arguments)  # type: ignore[union-attr]
         return "u" if inner == "u" else f"!{inner}"
     if kind is ast.BoolOp and len(value.values) <= 9:  # type: ignore[union-attr]
-        operands = [_test_formula(v, scan, seen) for v in value.values]  # type: ignore[union-attr]
+        operands = [_test_formula(v, scan, seen, arguments) for v in value.values]  # type: ignore[union-attr]
         if all(operand == "u" for operand in operands):
             return "u"
         mark = "|" if type(value.op) is ast.Or else "&"  # type: ignore[union-attr]
@@ -1629,31 +1619,16 @@ def _test_formula(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) -
     if kind is ast.Name and value.id not in seen:  # type: ignore[union-attr]
         name = value.id  # type: ignore[union-attr]
         bound = scan.assigned.get(name, [])
-        if len(bound) != 1 or name in scan.may_turn_false or name in scan.parameters:
+        if not bound or name in scan.may_turn_false or name in scan.parameters:
             return "u"
         seen.add(name)
-        return _test_formula(bound[0], scan, seen)
+        if len(bound) == 1:
+            return _test_formula(bound[0], scan, seen, arguments)
+        if not arguments or len(bound) > 9:
+            return "u"
+        values = [_test_formula(b, scan, seen, arguments) for b in bound]
+        return "u" if "u" in values else f"={len(values)}" + "".join(values)
     return "u"
-
-
-def _truth_terms(value: ast.expr | None, scan: _FunctionScan, seen: set[str]) -> list[str]:
-    if isinstance(value, ast.Call):
-        callee = dotted(value.func)
-        return [callee] if callee is not None else []
-    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
-        return [term for operand in value.values for term in _truth_terms(operand, scan, seen)]
-    if isinstance(value, ast.Name) and value.id not in seen:
-        seen.add(value.id)
-        if value.id in scan.may_turn_false:
-            return []
-        terms = []
-        for bound in scan.assigned.get(value.id, []):
-            found = _truth_terms(bound, scan, seen)
-            if not found:
-                return []
-            terms.extend(found)
-        return terms
-    return []
 
 
 def _op_free_operation(node: ast.AST) -> bool:

@@ -203,7 +203,6 @@ class Project:
         self._local_bindings: dict[tuple[str, str], dict[str, str]] = {}
         self._methods: dict[tuple[str, str, str], DefinitionRef | None] = {}
         self._is_module_class: dict[DefinitionRef, bool] = {}
-        self._is_guard: dict[DefinitionRef, bool] = {}
         self._answers: dict[DefinitionRef, bool | None] = {}
         self._redefinitions: dict[str, dict[str, list[str]]] = {}  # per module, by first key
         self._lookups: dict[tuple[str | None, str], DefinitionRef | None] = {}
@@ -1465,32 +1464,13 @@ class Project:
                 found.append(target)
         return found
 
-    def is_guard(self, module: str, caller: FunctionInfo, callee: str) -> bool:
-        """Whether calling `callee` (as written in `caller`) answers True while Dynamo traces:
-        torch's own checks, and project functions that return one of them (or a guard)."""
-        callee = _strip_call(callee)
-        resolved = expand_import(callee, caller.import_table(self.by_module[module].imports))
-        if resolved.startswith("torch.") and resolved.rpartition(".")[2] in COMPILING_CHECKS:
-            return True
-        ref = self.resolve_callee(module, caller, callee)
-        if ref is None:
-            # Outside the tree: torch's names are all that can be trusted.
-            return callee.rpartition(".")[2] in COMPILING_CHECKS
-        known = self._is_guard.get(ref)
-        if known is None:
-            self._is_guard[ref] = False  # cycle guard
-            info = self.function(ref)
-            assert info is not None
-            known = any(self.is_guard(ref.module, info, term) for term in info.true_when)
-            self._is_guard[ref] = known
-        return known
-
     def compiling_answer(self, module: str, caller: FunctionInfo, callee: str) -> bool | None:
         """What calling `callee` (as written in `caller`) returns while Dynamo traces, as a
-        truth: True for torch's compiling checks, False for the checks Dynamo folds to a false
-        constant (`torch._C._get_tracing_state()`), and for a project function whose every
-        return is one of them, through `not`, `and`, `or` and other such functions; None when
-        values decide it."""
+        truth: True for torch's compiling checks (outside the tree, any function of their
+        names), False for the checks Dynamo folds to a false constant
+        (`torch._C._get_tracing_state()`), and for a project function whose every return is
+        one of them, through `not`, `and`, `or` and other such functions; None when values
+        decide it. The one answer: branches, guards and dead callees all read it."""
         callee = _strip_call(callee)
         resolved = expand_import(callee, caller.import_table(self.by_module[module].imports))
         if resolved in FALSE_WHILE_COMPILING:
@@ -1499,7 +1479,8 @@ class Project:
             return True
         ref = self.resolve_callee(module, caller, callee)
         if ref is None:
-            return None
+            # Outside the tree: torch's names are all that can be trusted.
+            return True if callee.rpartition(".")[2] in COMPILING_CHECKS else None
         if ref in self._answers:
             return self._answers[ref]
         self._answers[ref] = None  # cycle guard
@@ -1529,11 +1510,13 @@ class Project:
         if mark == "!":
             inner, end = self._formula_answer(module, info, formula, at + 1)
             return (None if inner is None else not inner), end
-        deciding = mark == "|"  # the operand value that decides `or`; `and` stops at False
         values, end = [], at + 2
         for _ in range(int(formula[at + 1])):
             value, end = self._formula_answer(module, info, formula, end)
             values.append(value)
+        if mark == "=":  # one of the values (a name bound more than once): known if all agree
+            return (values[0] if len(set(values)) == 1 else None), end
+        deciding = mark == "|"  # the operand value that decides `or`; `and` stops at False
         if deciding in values:
             return deciding, end
         return (not deciding if all(v is not None for v in values) else None), end
@@ -1675,9 +1658,7 @@ def _calls_that(
 
 
 def _true_while_compiling(project: Project, module: str, info: FunctionInfo, callee: str) -> bool:
-    return project.is_guard(module, info, callee) or bool(
-        project.compiling_answer(module, info, callee)
-    )
+    return project.compiling_answer(module, info, callee) is True
 
 
 def _false_while_compiling(project: Project, module: str, info: FunctionInfo, callee: str) -> bool:

@@ -590,7 +590,9 @@ class FunctionFacts(Visitor):
             self.bind_name(parameter.arg, kind)
             if kind is Kind.TENSORS and iterates_tensors(parameter.annotation, self.type_aliases):
                 self._tensor_sequences.add(parameter.arg)
-            if passed == "none" and default is None:
+            if passed == "none" and (
+                default is None or (isinstance(default, ast.Constant) and default.value is None)
+            ):
                 # No default, and every caller passes `None` (what a call returns while
                 # compiling): `if token is None` is true while Dynamo traces.
                 self._none_parameters.add(parameter.arg)
@@ -796,8 +798,12 @@ class FunctionFacts(Visitor):
         return any(self._eager_branches) or self._after_compiled_return.get(self._depth, False)
 
     def visit_If_body(self, node: ast.If) -> None:
-        # The test runs whatever it says; only the branches depend on it.
-        self._static_ifs.append(not self.reads_tensor_value(node.test))
+        # The test runs whatever it says; only the branches depend on it. A test true while
+        # Dynamo traces (`if token is None:` of a parameter every caller passes None) decides
+        # nothing: its body runs whenever the `if` does.
+        self._static_ifs.append(
+            not self.reads_tensor_value(node.test) and not self.compiling(node.test)
+        )
         self._eager_branches.append(self.false_when_compiling(node.test))
         self._narrow(node.test, taken=True)
 

@@ -27,3 +27,19 @@ def on_host(x):
     if x.dim() > 3:
         return torch._C._get_tracing_state()
     return not x.is_cuda
+
+
+def _compiling_of(x):
+    return torch.compiler.is_compiling()
+
+
+def compiled(x):
+    return _compiling_of(x)
+
+
+def fast_path():
+    if hasattr(torch, "compiler"):
+        answer = torch.compiler.is_compiling()
+    else:
+        answer = torch._dynamo.is_compiling()
+    return answer
