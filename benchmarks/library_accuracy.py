@@ -65,7 +65,9 @@ scikit-learn only in its accuracy calculator and testers), piq torchvision's pur
 Of the ninth round's, reformer-pytorch needs lucidrains's small attention packages
 (axial-positional-embedding, local-attention, product-key-memory, colt5-attention: in the extra),
 pytorch-tabnet's networks numpy only (the scikit-learn estimator wrappers are never imported),
-egnn-pytorch einops and torch-geometric (in the extra).
+egnn-pytorch einops and torch-geometric (in the extra). Of the tenth round's, pytorch-minimize
+needs scipy and numpy, geomloss and torch-kmeans nothing beyond torch (their declared numpy and
+scipy are there).
 """
 
 from __future__ import annotations
@@ -149,6 +151,13 @@ LIBRARIES = {
     "reformer-pytorch": "tuning",
     "pytorch-tabnet": "tuning",
     "egnn-pytorch": "tuning",
+    # A tenth round, to the tuning half only (session 22), measured before any change made for
+    # them, chosen for data-dependent control flow: Newton and quasi-Newton optimisers (line
+    # searches, trust regions, convergence tests), optimal transport (epsilon-scaling Sinkhorn
+    # loops), batched k-means (iterations until the centers stop moving, per-instance k).
+    "pytorch-minimize": "tuning",
+    "geomloss": "tuning",
+    "torch-kmeans": "tuning",
     "timm": "heldout",
     "openai-whisper": "heldout",
     "denoising-diffusion-pytorch": "heldout",

@@ -596,8 +596,12 @@ class _Indexer:
             _note_call_op(scan, node, callee, self.index.imports, self._may_be_project)
         if scan is not None and (node.args or node.keywords):
             if callee is None and type(func) is ast.Subscript:
-                # `self.ops[name](x)`: one of the callables the container holds
-                held = dotted(func.value)
+                # `self.ops[name](x)`: one of the callables the container holds; through
+                # nested containers too (`ROUTINES[loss][backend](x)`)
+                container = func.value
+                while type(container) is ast.Subscript:
+                    container = container.value
+                held = dotted(container)
                 if held is not None:
                     scan.add_callee(f"{held}[]")
                     scan.calls.append(_call_summary(f"{held}[]", node, scan.reaching))

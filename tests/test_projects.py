@@ -165,6 +165,10 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
   `apps/model.py`): each import resolves from its importer's folder, then the root (a folder
   that is no package, a package's relative import, a name a relative `import *` binds);
   linted as one tree, all the projects here find what each finds alone;
+- nested_registries: a call through a registry of registries (`routines[loss][backend](x)`,
+  the inner values a function and a `functools.partial` of one) reaches every callable the
+  nested literals hold, also when the probes' roots name the package from its own folder
+  (mechanism 3);
 - path_folders (probed only): modules found by bare names from the folders the probes put on
   `sys.path`, packages though they are (mechanism 3);
 - constant_flags: a parameter every caller passes one constant to (`strict=False`, or its
@@ -653,6 +657,10 @@ EXPECTED = {
         # `scale: float` given `x.abs().max()`, a tensor for certain: a warning, as for any
         # annotation that is not a tensor (not `top_k`'s `ratio`, what `repeat` returns)
         ("pool/select.py", 16, "BL201", "warning"),
+    ],
+    "nested_registries": [
+        ("losses/samples.py", 7, "BL101", "error"),  # `_kernel`, through `partial`
+        ("losses/samples.py", 11, "BL103", "error"),
     ],
     "input_helpers": [
         ("model.py", 9, "BL102", "error"),  # `float(std)`, `mean, std = moments(x)`
@@ -1173,6 +1181,25 @@ def test_modules_found_from_the_folders_the_probes_put_on_sys_path(tmp_path: Pat
 def test_dynamo_breaks_where_an_annotated_tensor_holds_a_roots_input(tmp_path: Path) -> None:
     assert probed_findings("annotated_inputs", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["annotated_inputs"]
+    ]
+
+
+def test_dynamo_breaks_in_each_callable_a_nested_registry_holds() -> None:
+    # Linted from the project's folder, as a library's harness lints its package: the
+    # probes' `SamplesLoss.forward` reaches the routines only through the nested literals.
+    pytest.importorskip("torch", reason="the probes run under Dynamo: needs torch")
+    root = PROJECTS / "nested_registries"
+    done = run_breaklint(
+        *("--isolated", "--no-cache", "--output-format", "json"),
+        *("--probes", "probes/probes.py", "losses"),
+        cwd=root,
+    )
+    assert done.returncode == 1, done.stderr
+    found = [
+        (f["path"], f["line"], f["code"], f["status"]) for f in json.loads(done.stdout)["findings"]
+    ]
+    assert found == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["nested_registries"]
     ]
 
 

@@ -48,6 +48,8 @@ print(" ".join(r for r in extra if re.split(r"[\[=<>]", r)[0] not in installed))
 # packaging), and einops; pytorch-tabnet's networks import only numpy (its scikit-learn, pandas and
 # scipy serve the estimator wrappers, which the builders never import); egnn-pytorch einops (its
 # declared numba is never imported) and, for its sparse layers, torch-geometric (in the extra).
+# pytorch-minimize imports scipy (its scipy-backed minimizer) and numpy; geomloss's PyTorch
+# backends and torch-kmeans import nothing beyond torch (their declared numpy and scipy are there).
 # einops-exts (in the extra, for the research repository lucidrains/flamingo-pytorch of
 # benchmarks/repository_breaks.py) needs only einops.
 # demucs's model code imports julius (in the extra) and einops; its declared torchaudio has no
@@ -79,5 +81,5 @@ import e3nn.o3, hyper_connections, mmdit, normflows, torchdiffeq, torchsde, zuko
 import monai.networks.nets, monai.losses, torchmetrics.functional, pyro.infer, pyro.contrib.gp
 import botorch.acquisition, neuralop.models, esm, peft
 import stable_baselines3.ppo, stable_baselines3.sac, pytorch_metric_learning.losses, piq
-import reformer_pytorch, pytorch_tabnet.tab_network, egnn_pytorch
+import reformer_pytorch, pytorch_tabnet.tab_network, egnn_pytorch, torchmin, geomloss, torch_kmeans
 print('bench environment ready')"
