@@ -276,11 +276,29 @@ def follow(
         }
         while rounds < _MAX_ROUNDS:
             starts = {DefinitionRef(project.modules.key_of[p], q) for p, q in seeds}
-            reached = reached_from(project, starts, project.followed)
-            if not _reached_more(project, _by_path(project, reached), followed, reaching):
+            reached = _by_path(project, reached_from(project, starts, project.followed))
+            if not _reached_more(project, reached, followed, reaching):
                 break
             rounds += 1
             project = _project(indexes, module_names, options, followed)
+            # Then the modules' own rounds: from what the last walk reached in the followed
+            # modules alone, while that adds modules (the seeds' calls, all resolved again in
+            # each new project, were most of a round's cost); the seeds are walked again once
+            # it adds none.
+            while rounds < _MAX_ROUNDS:
+                inner = {
+                    DefinitionRef(project.modules.key_of[path], qualname)
+                    for path, qualnames in reached.items()
+                    if path in followed.modules
+                    for qualname in qualnames
+                }
+                if not inner:
+                    break
+                reached = _by_path(project, reached_from(project, inner, project.followed))
+                if not _reached_more(project, reached, followed, reaching):
+                    break
+                rounds += 1
+                project = _project(indexes, module_names, options, followed)
         scoped = compile_scope(project, options)
         in_scope = {path: {f.qualname for f in functions} for path, functions in scoped.items()}
         if rounds >= _MAX_ROUNDS or not _reached_more(project, in_scope, followed, reaching):
