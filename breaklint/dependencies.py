@@ -277,26 +277,46 @@ def follow(
         while rounds < _MAX_ROUNDS:
             starts = {DefinitionRef(project.modules.key_of[p], q) for p, q in seeds}
             reached = _by_path(project, reached_from(project, starts, project.followed))
-            if not _reached_more(project, reached, followed, reaching):
+            frontier: set[tuple[str, str]] = set()
+            if not _reached_more(project, reached, followed, reaching, frontier):
                 break
             rounds += 1
             project = _project(indexes, module_names, options, followed)
-            # Then the modules' own rounds: from what the last walk reached in the followed
-            # modules alone, while that adds modules (the seeds' calls, all resolved again in
-            # each new project, were most of a round's cost); the seeds are walked again once
-            # it adds none.
-            while rounds < _MAX_ROUNDS:
-                inner = {
-                    DefinitionRef(project.modules.key_of[path], qualname)
+            # Then rounds that walk only what may reach the modules just added: the functions
+            # that name a library (by an import or a base class), and what they reach that no
+            # walk of this round has walked (the seeds' calls, all resolved again in each new
+            # project, were most of a round's cost). Once these add none, the seeds are walked
+            # again: the calls whose targets changed otherwise (what an attribute holds).
+            walked = {
+                (path, qualname) for path, qualnames in reached.items() for qualname in qualnames
+            }
+            frontier = {
+                (path, qualname)
+                for path, qualname in frontier
+                if path in followed.modules or (path, qualname) in seeds
+            }
+            while rounds < _MAX_ROUNDS and frontier:
+                key_of = project.modules.key_of
+                starts = {DefinitionRef(key_of[path], qualname) for path, qualname in frontier}
+                done = {DefinitionRef(key_of[path], qualname) for path, qualname in walked}
+                reached = _by_path(project, reached_from(project, starts, project.followed, done))
+                new = {
+                    (path, qualname)
                     for path, qualnames in reached.items()
-                    if path in followed.modules
                     for qualname in qualnames
+                    if (path, qualname) not in walked
                 }
-                if not inner:
+                walked |= new
+                naming: set[tuple[str, str]] = set()
+                if not _reached_more(project, reached, followed, reaching, naming):
                     break
-                reached = _by_path(project, reached_from(project, inner, project.followed))
-                if not _reached_more(project, reached, followed, reaching):
-                    break
+                # Those named the first time here; of the linted files', only the seeds (the
+                # others' calls are not walked).
+                frontier = {
+                    (path, qualname)
+                    for path, qualname in naming & new
+                    if path in followed.modules or (path, qualname) in seeds
+                }
                 rounds += 1
                 project = _project(indexes, module_names, options, followed)
         scoped = compile_scope(project, options)
@@ -333,11 +353,14 @@ def _reached_more(
     reached: Mapping[str, Collection[str]],
     followed: Followed,
     reaching: Collection[str],
+    naming: set[tuple[str, str]] | None = None,
 ) -> bool:
     """Add the library modules that what the walk reached (qualnames by path) in the linted
     files that import from libraries and in the followed modules calls or derives from: its
     functions, and every method of a class one of whose methods it reached (`__init__` builds
-    what `forward` calls); whether one was added."""
+    what `forward` calls); whether one was added. Into `naming`: the functions reached that
+    name a library, by an import they call or a base of their class (whose calls a module
+    added may resolve)."""
     added = False
     # In a fixed order (not a set's, which PYTHONHASHSEED changes): the order modules join
     # decides the keys of modules of the same name, and so what calls resolve to.
@@ -352,11 +375,30 @@ def _reached_more(
         for cls in sorted(classes & index.classes.keys()):
             for base in index.classes[cls].bases:
                 added |= followed.want(base)
+                if naming is not None and base.partition(".")[0] in followed.packages:
+                    naming.update((path, q) for q in functions if q.rpartition(".")[0] == cls)
         for qualname in sorted(names):
             info = project.function(DefinitionRef(module, qualname))
             if info is not None:
                 added |= _want_callees(followed, index, info)
+                if (
+                    naming is not None
+                    and qualname in functions
+                    and _names_library(followed, index, info)
+                ):
+                    naming.add((path, qualname))
     return added
+
+
+def _names_library(followed: Followed, index: ModuleIndex, info: FunctionInfo) -> bool:
+    """Whether the function calls a name it imports from a library that may be followed."""
+    local = {alias.name: alias.target for alias in info.imports}
+    for callee in info.callees:
+        head = callee.partition("(")[0].partition(".")[0]
+        target = local.get(head) or index.imports.get(head)
+        if target is not None and target.partition(".")[0] in followed.packages:
+            return True
+    return False
 
 
 def _want_callees(followed: Followed, index: ModuleIndex, info: FunctionInfo) -> bool:
