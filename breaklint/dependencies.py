@@ -258,12 +258,19 @@ def follow(
     libraries.
 
     The first round walks what the compile roots reach (`scope.reached_from_roots`: the
-    functions `compile_scope` takes in, without building their scopes); each later one walks
+    functions `compile_scope` takes in, without building their scopes); a seed round walks
     only from the functions it found in the files in `reaching` into the modules followed:
-    the calls of the other linted functions name no library. The project the rounds end with
-    gets its scope once, and is checked as the first round was: should its scope reach a
-    library module not followed yet (a library's method that calls back into the linted code,
-    a library function passed to a linted one), the rounds go on."""
+    the calls of the other linted functions name no library. After a seed round adds modules,
+    the rounds walk only from the functions first reached in the last round that name a
+    library (a call of a name they import, a base of their class: what a module added may
+    resolve), and on through what no walk since the seed round has walked; once these add
+    none, a seed round walks again (a call whose target changed otherwise: an attribute
+    holding a library's object) and ends the rounds where it adds none, as before: the
+    seeds' calls, all resolved again in each new project, were most of each round's cost.
+    The project the rounds end with gets its scope once, and is checked as the first round
+    was: should its scope reach a library module not followed yet (a library's method that
+    calls back into the linted code, a library function passed to a linted one), the rounds
+    go on."""
     project = _project(indexes, module_names, options, followed)
     rounds = 0
     while True:
