@@ -62,6 +62,10 @@ else that is not already there. Of the seventh round's, botorch needs its small 
 nothing, peft psutil (all in the extra). Of the eighth round's, stable-baselines3 needs gymnasium
 (with cloudpickle and farama-notifications), pytorch-metric-learning nothing new (it imports
 scikit-learn only in its accuracy calculator and testers), piq torchvision's pure-Python parts.
+Of the ninth round's, reformer-pytorch needs lucidrains's small attention packages
+(axial-positional-embedding, local-attention, product-key-memory, colt5-attention: in the extra),
+pytorch-tabnet's networks numpy only (the scikit-learn estimator wrappers are never imported),
+egnn-pytorch einops and torch-geometric (in the extra).
 """
 
 from __future__ import annotations
@@ -139,6 +143,12 @@ LIBRARIES = {
     "stable-baselines3": "tuning",
     "pytorch-metric-learning": "tuning",
     "piq": "tuning",
+    # A ninth round, to the tuning half only (session 22), measured before any change made for
+    # them: hashing attention with reversible layers, sparse tabular feature masks (sparsemax,
+    # entmax), equivariant graph layers (top-k neighbours, masks, adjacency degrees).
+    "reformer-pytorch": "tuning",
+    "pytorch-tabnet": "tuning",
+    "egnn-pytorch": "tuning",
     "timm": "heldout",
     "openai-whisper": "heldout",
     "denoising-diffusion-pytorch": "heldout",

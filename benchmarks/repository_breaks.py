@@ -87,6 +87,16 @@ REPOSITORIES = {  # name: (GitHub repository, commit)
     "k_diffusion": ("crowsonkb/k-diffusion", "4601bf085320592473f681a62808ed873d17fad5"),
     "nanovlm": ("huggingface/nanoVLM", "4e0c0961846135c2217f95e54cb4c2d66eb55e42"),
     "flamingo_pytorch": ("lucidrains/flamingo-pytorch", "10913abbc8b2ceabb2320560d7d9b85fcb85eee3"),
+    # session 22: measured before any change on them (speech, detection, RL, graph, generative, 3D)
+    "tacotron2": ("NVIDIA/tacotron2", "185cd24e046cc1304b4f8e564734d2498c6e2e6f"),
+    "pytorch_retinanet": ("kuangliu/pytorch-retinanet", "2d7c663350f330a34771a8fa6a4f37a2baa52a1d"),
+    "soft_actor_critic": (
+        "pranz24/pytorch-soft-actor-critic",
+        "c1805660b3961694be54079a355155a5cad492f5",
+    ),
+    "pygcn": ("tkipf/pygcn", "1600b5b748b3976413d1e307540ccc62605b4d6d"),
+    "biggan_pytorch": ("ajbrock/BigGAN-PyTorch", "98459431a5d618d644d54cd1e9fceb1e5045648d"),
+    "pointnet_pytorch": ("fxia22/pointnet.pytorch", "bafbf401e0af19be3262e448c59313fd2be0e421"),
 }
 
 

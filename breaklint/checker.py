@@ -582,7 +582,7 @@ def _check_function(
         return []  # nothing it holds can be reported: no walk
     # The outline's words are those of `code` (and more): a superset of `text`'s.
     used_as_tensors = names_used_as_tensors(text, imports, outline.words)
-    used_as_sparse = names_used_as_sparse(text, outline.words)
+    used_as_sparse = names_used_as_sparse(text, outline.words, imports)
     for target in _traced_parts(node, function.inner_only):
         facts = FunctionFacts(
             imports,

@@ -1090,17 +1090,19 @@ def summarise(node: ast.expr, names: Mapping[str, str] = _NO_NAMES, depth: int =
     if kind is ast.Dict:
         held = [summarise(v, names, deeper) for v in node.values]  # type: ignore[attr-defined]
         return f"l{_fold('j', held)}" if held else "P"
-    if kind is ast.DictComp:
-        # `{f"k{i}": torch.tensor(...) for i in ...}` holds what its value is; the names its
-        # `for` clauses bind are its own (unknown here), not the function's.
-        assert isinstance(node, ast.DictComp)
+    if kind is ast.DictComp or kind is ast.ListComp:
+        # `{f"k{i}": torch.tensor(...) for i in ...}` (`[(s / 8).ceil() for s in ...]`) holds
+        # what its value is; the names its `for` clauses bind are its own (unknown here), not
+        # the function's.
+        assert isinstance(node, ast.DictComp | ast.ListComp)
         own = {
             target.id: f"{target.id}@"
             for generator in node.generators
             for target in ast.walk(generator.target)
             if isinstance(target, ast.Name)
         }
-        return f"l{summarise(node.value, {**names, **own}, deeper)}"
+        value = node.value if isinstance(node, ast.DictComp) else node.elt
+        return f"l{summarise(value, {**names, **own}, deeper)}"
     if kind is ast.NamedExpr:
         return summarise(node.value, names, deeper)  # type: ignore[attr-defined]
     if kind in (ast.JoinedStr, ast.Lambda):

@@ -85,7 +85,7 @@ def _read(path: str, dotted: str) -> _SourceFile | None:
     except (OSError, SyntaxError, ValueError, RecursionError):
         return None
     found = _SourceFile(path, dotted)
-    for node in tree.body:
+    for node in _module_statements(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -107,6 +107,24 @@ def _read(path: str, dotted: str) -> _SourceFile | None:
         elif isinstance(node, ast.AnnAssign) and node.value and isinstance(node.target, ast.Name):
             found.assigned[node.target.id] = node.value
     return found
+
+
+def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements a module runs at its top level, also those under a `try` or an `if`
+    there (`try: from model import Net` around a patch, `except ImportError:` a fallback).
+    What a later statement binds replaces what an earlier one did, so the way that runs
+    when nothing fails (a `try`'s body, `else` and `finally`; an `if`'s body) comes after the
+    other (its handlers; its `else`), and decides."""
+    for node in body:
+        if isinstance(node, ast.Try | ast.TryStar):
+            for handler in node.handlers:
+                yield from _module_statements(handler.body)
+            yield from _module_statements([*node.body, *node.orelse, *node.finalbody])
+        elif isinstance(node, ast.If):
+            yield from _module_statements(node.orelse)
+            yield from _module_statements(node.body)
+        else:
+            yield node
 
 
 class _Reader:

@@ -6,11 +6,20 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
-from breaklint.knowledge.tensor_facts import SPARSE_ONLY_METHODS, TENSOR_ONLY_METHODS
+from breaklint.knowledge.tensor_facts import (
+    SPARSE_FIRST_FUNCTIONS,
+    SPARSE_ONLY_METHODS,
+    TENSOR_ONLY_METHODS,
+)
 
 _TENSOR_ONLY_CALL = re.compile(rf"\.(?:{'|'.join(sorted(TENSOR_ONLY_METHODS))})\(")
 _SPARSE_ONLY_CALL = re.compile(rf"\.(?:{'|'.join(sorted(SPARSE_ONLY_METHODS))})\(")
 _LIKE_CALL = re.compile(r"_like\(\s*([A-Za-z_]\w*)\s*[,)]")  # literal first: a fast search
+# The last part of each SPARSE_FIRST_FUNCTIONS name, and the name passed first to it.
+_SPARSE_FIRST_NAMES = frozenset(name.rpartition(".")[2] for name in SPARSE_FIRST_FUNCTIONS)
+_SPARSE_FIRST_CALL = re.compile(
+    rf"\b({'|'.join(sorted(_SPARSE_FIRST_NAMES))})\(\s*([A-Za-z_]\w*)\s*,"
+)
 # `lengths[:, None]`, `mask[None]`: a new axis, which a list or a tuple cannot take.
 _NEW_AXIS = re.compile(r"\[[^\[\]]*\bNone\b")
 
@@ -39,13 +48,23 @@ def names_used_as_tensors(
     return frozenset(names)
 
 
-def names_used_as_sparse(text: str, words: AbstractSet[str] | None = None) -> frozenset[str]:
+def names_used_as_sparse(
+    text: str, words: AbstractSet[str] | None = None, imports: dict[str, str] | None = None
+) -> frozenset[str]:
     """Names a function's source calls a method on that only sparse tensors have
-    (`sparse._indices()`): a parameter used so is a sparse tensor wherever it is one at all.
-    `words`: as `names_used_as_tensors`'."""
-    if words is not None and SPARSE_ONLY_METHODS.isdisjoint(words):
-        return frozenset()
-    return frozenset(_receivers(_SPARSE_ONLY_CALL, text))
+    (`sparse._indices()`), or passes first to a torch function that multiplies a sparse
+    matrix (`torch.spmm(adj, x)`, with `imports` to resolve the module's alias): a parameter
+    used so is a sparse tensor wherever it is one at all. `words`: as `names_used_as_tensors`'."""
+    names: set[str] = set()
+    if words is None or not SPARSE_ONLY_METHODS.isdisjoint(words):
+        names |= _receivers(_SPARSE_ONLY_CALL, text)
+    if imports and (words is None or not _SPARSE_FIRST_NAMES.isdisjoint(words)):
+        for match in _SPARSE_FIRST_CALL.finditer(text):
+            head, _, rest = _name_before(text, match.end(1), dotted=True).partition(".")
+            target = imports.get(head)
+            if target is not None and f"{target}.{rest}".rstrip(".") in SPARSE_FIRST_FUNCTIONS:
+                names.add(match.group(2))
+    return frozenset(names)
 
 
 def _receivers(pattern: re.Pattern[str], text: str) -> set[str]:

@@ -260,6 +260,9 @@ class FunctionFacts(Visitor):
         if kind is ast.DictComp and self.kind(node.value).is_tensor:  # type: ignore[attr-defined]
             # `{f"k{i}": torch.tensor(...) for i in ...}`: a dict of tensors, as a literal's.
             return Kind.TENSORS
+        if kind is ast.ListComp and self.kind(node.elt).is_tensor:  # type: ignore[attr-defined]
+            # `[(size / 2**i).ceil() for i in ...]`: a list of tensors, as a literal's.
+            return Kind.TENSORS
         if kind in _PYTHON_NODE_TYPES:
             return Kind.PYTHON
         if kind is ast.Attribute:

@@ -30,6 +30,38 @@ def test_a_helper_returning_either_mode_gives_the_instance(tmp_path: Path) -> No
     )
 
 
+def test_imports_under_a_module_level_try_or_if_give_the_roots(tmp_path: Path) -> None:
+    # A probe file that patches something around its imports (`try:` ... `finally:`), and
+    # one with a fallback import: the `try`'s body decides, as it is what runs.
+    probes = tmp_path / "probes.py"
+    probes.write_text(
+        "import os\n"
+        "_popen = os.popen\n"
+        "try:\n"
+        "    from encoder import DataEncoder\n"
+        "finally:\n"
+        "    os.popen = _popen\n"
+        "try:\n"
+        "    from fast.model import Net\n"
+        "except ImportError:\n"
+        "    from slow.model import Net\n"
+        "if os.name:\n"
+        "    from nets import Head\n"
+        "def probe_encode():\n"
+        "    return DataEncoder().encode, ()\n"
+        "def probe_net():\n"
+        "    return Net(), ()\n"
+        "def probe_head():\n"
+        "    return Head(), ()\n",
+        encoding="utf-8",
+    )
+    assert probe_roots([str(probes)]) == (
+        ProbeRoot("encoder.DataEncoder().encode", str(tmp_path)),
+        ProbeRoot("fast.model.Net()", str(tmp_path)),
+        ProbeRoot("nets.Head()", str(tmp_path)),
+    )
+
+
 STEP = "import time\n\ndef step(x):\n    return x * time.time()\n"
 
 

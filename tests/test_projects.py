@@ -48,6 +48,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - sorted_dicts: `sorted(d.items())` of a dict of tensors made in the function, and passed to
   a helper in another module; not a dict of numbers, nor the pairs sorted by name
   (mechanism 3);
+- comprehended_lists: an element of a list comprehension whose element is a tensor, made in
+  the function or returned by one of another module, read into an int; not a comprehension
+  of numbers (mechanism 2);
 - comprehended_dicts: `sorted(d.items())` of a dict comprehension whose value is a tensor,
   made in the function, and passed to a class of another module whose `__init__` hands it
   to a method; not a comprehension of numbers, nor one of what its own `for` binds
@@ -186,6 +189,9 @@ tests/projects/ whose source roots are no packages (a repository run from its ro
 - optional_bounds: a size that an `if` computes from a tensor where a caller passes None,
   and another caller passes a Python int, is a tensor where that way runs (a warning)
   (mechanism 2);
+- sparse_products: a parameter passed first to `torch.spmm` (a sparse matrix times a dense
+  one) may be a sparse tensor: its first read skips the frame (a warning), and the `print`
+  after it breaks only where it is not; not what `torch.mm` is given (mechanism 4);
 - sparse_skips: after a sparse tensor's first read, where Dynamo gives up on the frame, the
   breaks are none (info) where it is sparse for certain, and none certain (a warning) where
   it only may be (mechanism 4);
@@ -520,6 +526,15 @@ EXPECTED = {
         ("noise/engines.py", 13, "BL520", "error"),  # `self._engine.draw(n)`, set in `__init__`
         # (not `Steady.draw`'s `self._engine.expand`: a tensor)
     ],
+    "comprehended_lists": [
+        # `int(level[0])`, `level = sizes[i]` of `sizes = [(size / 2 ** (i + 1)).ceil() ...]`,
+        # in a loop
+        ("ops/anchors.py", 10, "BL102", "error"),
+        ("ops/anchors.py", 10, "BL202", "error"),
+        # `int(levels[0][0])`, `levels = halves(size)` returning such a comprehension
+        ("ops/levels.py", 8, "BL102", "error"),
+        # (not `int(s) for s in (8, 4)`, nor `widths[0]`: numbers)
+    ],
     "comprehended_dicts": [
         ("model.py", 17, "BL106", "warning"),  # `{f"p{i}": x * i for i in ...}`, tensors
         ("store/bank.py", 8, "BL106", "warning"),  # `Bank({...: torch.full(...) ...})`
@@ -730,6 +745,11 @@ EXPECTED = {
         # `if max_length is None: max_length = length.max()`: a tensor where a caller passes
         # None, a Python int where another passes `x.size(1)`
         ("audio/commons.py", 7, "BL304", "warning"),
+    ],
+    "sparse_products": [
+        ("layers/graph_conv.py", 12, "BL512", "warning"),  # `torch.spmm(adj, support)`...
+        ("layers/graph_conv.py", 13, "BL401", "warning"),  # ...so the `print` after may not run
+        # (not `torch.mm(weights, x)`)
     ],
     "sparse_skips": [
         ("ops/spread.py", 5, "BL509", "error"),
@@ -1150,6 +1170,14 @@ def test_dynamo_skips_a_getter_where_the_base_property_it_read_is_used(tmp_path:
     ]
 
 
+def test_dynamo_breaks_where_an_element_of_a_list_comprehension_of_tensors_is_read(
+    tmp_path: Path,
+) -> None:
+    assert probed_findings("comprehended_lists", tmp_path) == [
+        (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["comprehended_lists"]
+    ]
+
+
 def test_dynamo_breaks_where_a_typed_dict_with_optional_keys_is_made(tmp_path: Path) -> None:
     assert probed_findings("typed_dicts", tmp_path) == [
         (path, line, code, "confirmed") for path, line, code, _ in EXPECTED["typed_dicts"]
@@ -1334,6 +1362,17 @@ def test_dynamo_never_traces_what_follows_the_first_read_of_a_sparse_tensor(
         ("ops/spread.py", 7, "BL401", "not-reproduced"),
         ("ops/spread.py", 12, "BL512", "confirmed"),
         ("ops/spread.py", 14, "BL401", "not-reproduced"),
+    ]
+
+
+def test_dynamo_skips_the_frame_where_what_spmm_multiplies_is_sparse(tmp_path: Path) -> None:
+    # The caller's frame is skipped too, where it first reads the sparse tensor to pass it on
+    # (not flagged: a parameter is sparse from its callers, not from its callees); the `print`
+    # after the skip runs eagerly.
+    assert probed_findings("sparse_products", tmp_path) == [
+        ("layers/graph_conv.py", 12, "BL512", "confirmed"),
+        ("layers/graph_conv.py", 13, "BL401", "not-reproduced"),
+        ("model.py", 13, "BL901", "confirmed"),
     ]
 
 

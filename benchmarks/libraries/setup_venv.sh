@@ -43,6 +43,11 @@ print(" ".join(r for r in extra if re.split(r"[\[=<>]", r)[0] not in installed))
 # stable-baselines3 needs gymnasium, with cloudpickle and farama-notifications (all in the extra),
 # and numpy; pytorch-metric-learning numpy and tqdm (its declared scikit-learn serves only its
 # accuracy calculator and testers); piq nothing more than torchvision's pure-Python parts.
+# reformer-pytorch imports axial-positional-embedding, local-attention (with hyper-connections)
+# and product-key-memory, which imports colt5-attention (all in the extra; colt5-attention also
+# packaging), and einops; pytorch-tabnet's networks import only numpy (its scikit-learn, pandas and
+# scipy serve the estimator wrappers, which the builders never import); egnn-pytorch einops (its
+# declared numba is never imported) and, for its sparse layers, torch-geometric (in the extra).
 # einops-exts (in the extra, for the research repository lucidrains/flamingo-pytorch of
 # benchmarks/repository_breaks.py) needs only einops.
 # demucs's model code imports julius (in the extra) and einops; its declared torchaudio has no
@@ -74,4 +79,5 @@ import e3nn.o3, hyper_connections, mmdit, normflows, torchdiffeq, torchsde, zuko
 import monai.networks.nets, monai.losses, torchmetrics.functional, pyro.infer, pyro.contrib.gp
 import botorch.acquisition, neuralop.models, esm, peft
 import stable_baselines3.ppo, stable_baselines3.sac, pytorch_metric_learning.losses, piq
+import reformer_pytorch, pytorch_tabnet.tab_network, egnn_pytorch
 print('bench environment ready')"

@@ -86,6 +86,10 @@ SPARSE_METHODS = frozenset({"to_sparse"})
 # Methods only sparse tensors have (a dense one raises, measured on 2.13): a parameter they are
 # called on is a sparse tensor.
 SPARSE_ONLY_METHODS = frozenset({"_indices", "_values", "_nnz", "coalesce", "is_coalesced"})
+# torch functions that multiply a sparse matrix, their first argument, by a dense one: what a
+# function passes first to one is a sparse tensor where it is one at all (measured on 2.13:
+# `hspmm` and `smm` raise on a dense one, `spmm` and `sparse.mm` take it too, and compile it).
+SPARSE_FIRST_FUNCTIONS = frozenset({"torch.spmm", "torch.sparse.mm", "torch.hspmm", "torch.smm"})
 # torch functions whose result is a Python value or an object, not a tensor.
 PYTHON_TORCH_PREFIXES = (
     "torch.is_", "torch.are_", "torch.get_", "torch.has_", "torch.compiler.", "torch.jit.",

@@ -2,7 +2,7 @@ import ast
 
 from breaklint.findings import Severity
 from breaklint.kinds import Kind
-from breaklint.knowledge.tensor_facts import SPARSE_ONLY_METHODS
+from breaklint.knowledge.tensor_facts import SPARSE_FIRST_FUNCTIONS, SPARSE_ONLY_METHODS
 from breaklint.rule import Outline, Report, Rule, RuleContext
 from breaklint.rules.control_flow._frame_skip import after_skip, severity_of
 from breaklint.syntax import method_call, own_expressions
@@ -15,10 +15,14 @@ _STORING_METHODS = frozenset(
 )
 
 
+# The last part of each name (`spmm` of `torch.spmm`): a word a function passing one must hold.
+SPARSE_FIRST_NAMES = frozenset(name.rpartition(".")[2] for name in SPARSE_FIRST_FUNCTIONS)
+
+
 class SparseTensorRead(Rule):
     code = "BL512"
     name = "sparse-tensor-read"
-    words = frozenset({"sparse_coo_tensor", "to_sparse", *SPARSE_ONLY_METHODS})
+    words = frozenset({"sparse_coo_tensor", "to_sparse", *SPARSE_ONLY_METHODS, *SPARSE_FIRST_NAMES})
     severity = Severity.ERROR
     message = (
         "`{name}` is a sparse tensor, which Dynamo cannot wrap: it gives up on the frame at its "
@@ -34,7 +38,9 @@ Flags the first statement of a compiled function that reads a sparse tensor: a l
 `torch.sparse_coo_tensor(...)` or `t.to_sparse()` (read after the call that makes it, which is
 a break of its own, BL509), or a parameter that its callers pass one in (a project function
 given a sparse tensor, however many calls down: a warning where only some callers do), or one
-the function calls a method on that only sparse tensors have (`sparse._indices()`, a warning).
+the function calls a method on that only sparse tensors have (`sparse._indices()`, a warning),
+or passes first to a torch function that multiplies a sparse matrix by a dense one
+(`torch.spmm(adj, x)`, `torch.sparse.mm`; a warning: `spmm` takes a dense one too).
 Only the first read of each function is flagged: Dynamo gives up on the frame there, so the
 breaks other rules find after it in the function are info (none certain, a warning at most,
 where the tensor only may be sparse). Storing a
