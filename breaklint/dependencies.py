@@ -258,12 +258,19 @@ def follow(
     libraries.
 
     The first round walks what the compile roots reach (`scope.reached_from_roots`: the
-    functions `compile_scope` takes in, without building their scopes); each later one walks
+    functions `compile_scope` takes in, without building their scopes); a seed round walks
     only from the functions it found in the files in `reaching` into the modules followed:
-    the calls of the other linted functions name no library. The project the rounds end with
-    gets its scope once, and is checked as the first round was: should its scope reach a
-    library module not followed yet (a library's method that calls back into the linted code,
-    a library function passed to a linted one), the rounds go on."""
+    the calls of the other linted functions name no library. After a seed round adds modules,
+    the rounds walk only from the functions first reached in the last round that name a
+    library (a call of a name they import, a base of their class: what a module added may
+    resolve), and on through what no walk since the seed round has walked; once these add
+    none, a seed round walks again (a call whose target changed otherwise: an attribute
+    holding a library's object) and ends the rounds where it adds none, as before: the
+    seeds' calls, all resolved again in each new project, were most of each round's cost.
+    The project the rounds end with gets its scope once, and is checked as the first round
+    was: should its scope reach a library module not followed yet (a library's method that
+    calls back into the linted code, a library function passed to a linted one), the rounds
+    go on."""
     project = _project(indexes, module_names, options, followed)
     rounds = 0
     while True:
@@ -276,11 +283,49 @@ def follow(
         }
         while rounds < _MAX_ROUNDS:
             starts = {DefinitionRef(project.modules.key_of[p], q) for p, q in seeds}
-            reached = reached_from(project, starts, project.followed)
-            if not _reached_more(project, _by_path(project, reached), followed, reaching):
+            reached = _by_path(project, reached_from(project, starts, project.followed))
+            frontier: set[tuple[str, str]] = set()
+            if not _reached_more(project, reached, followed, reaching, frontier):
                 break
             rounds += 1
             project = _project(indexes, module_names, options, followed)
+            # Then rounds that walk only what may reach the modules just added: the functions
+            # that name a library (by an import or a base class), and what they reach that no
+            # walk of this round has walked (the seeds' calls, all resolved again in each new
+            # project, were most of a round's cost). Once these add none, the seeds are walked
+            # again: the calls whose targets changed otherwise (what an attribute holds).
+            walked = {
+                (path, qualname) for path, qualnames in reached.items() for qualname in qualnames
+            }
+            frontier = {
+                (path, qualname)
+                for path, qualname in frontier
+                if path in followed.modules or (path, qualname) in seeds
+            }
+            while rounds < _MAX_ROUNDS and frontier:
+                key_of = project.modules.key_of
+                starts = {DefinitionRef(key_of[path], qualname) for path, qualname in frontier}
+                done = {DefinitionRef(key_of[path], qualname) for path, qualname in walked}
+                reached = _by_path(project, reached_from(project, starts, project.followed, done))
+                new = {
+                    (path, qualname)
+                    for path, qualnames in reached.items()
+                    for qualname in qualnames
+                    if (path, qualname) not in walked
+                }
+                walked |= new
+                naming: set[tuple[str, str]] = set()
+                if not _reached_more(project, reached, followed, reaching, naming):
+                    break
+                # Those named the first time here; of the linted files', only the seeds (the
+                # others' calls are not walked).
+                frontier = {
+                    (path, qualname)
+                    for path, qualname in naming & new
+                    if path in followed.modules or (path, qualname) in seeds
+                }
+                rounds += 1
+                project = _project(indexes, module_names, options, followed)
         scoped = compile_scope(project, options)
         in_scope = {path: {f.qualname for f in functions} for path, functions in scoped.items()}
         if rounds >= _MAX_ROUNDS or not _reached_more(project, in_scope, followed, reaching):
@@ -315,11 +360,14 @@ def _reached_more(
     reached: Mapping[str, Collection[str]],
     followed: Followed,
     reaching: Collection[str],
+    naming: set[tuple[str, str]] | None = None,
 ) -> bool:
     """Add the library modules that what the walk reached (qualnames by path) in the linted
     files that import from libraries and in the followed modules calls or derives from: its
     functions, and every method of a class one of whose methods it reached (`__init__` builds
-    what `forward` calls); whether one was added."""
+    what `forward` calls); whether one was added. Into `naming`: the functions reached that
+    name a library, by an import they call or a base of their class (whose calls a module
+    added may resolve)."""
     added = False
     # In a fixed order (not a set's, which PYTHONHASHSEED changes): the order modules join
     # decides the keys of modules of the same name, and so what calls resolve to.
@@ -334,11 +382,30 @@ def _reached_more(
         for cls in sorted(classes & index.classes.keys()):
             for base in index.classes[cls].bases:
                 added |= followed.want(base)
+                if naming is not None and base.partition(".")[0] in followed.packages:
+                    naming.update((path, q) for q in functions if q.rpartition(".")[0] == cls)
         for qualname in sorted(names):
             info = project.function(DefinitionRef(module, qualname))
             if info is not None:
                 added |= _want_callees(followed, index, info)
+                if (
+                    naming is not None
+                    and qualname in functions
+                    and _names_library(followed, index, info)
+                ):
+                    naming.add((path, qualname))
     return added
+
+
+def _names_library(followed: Followed, index: ModuleIndex, info: FunctionInfo) -> bool:
+    """Whether the function calls a name it imports from a library that may be followed."""
+    local = {alias.name: alias.target for alias in info.imports}
+    for callee in info.callees:
+        head = callee.partition("(")[0].partition(".")[0]
+        target = local.get(head) or index.imports.get(head)
+        if target is not None and target.partition(".")[0] in followed.packages:
+            return True
+    return False
 
 
 def _want_callees(followed: Followed, index: ModuleIndex, info: FunctionInfo) -> bool:

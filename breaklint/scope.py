@@ -1852,11 +1852,12 @@ def reached_from(
     project: Project,
     starts: Collection[DefinitionRef],
     walked: Collection[str] | None = None,
+    done: Collection[DefinitionRef] = (),
 ) -> set[DefinitionRef]:
     """The functions `compile_scope` would take in from the functions `starts` (these
     included), without their scopes: `breaklint.dependencies` asks only which. With `walked`
     (module keys), the calls walked are only those of `starts` and of those modules'
-    functions."""
+    functions; the functions `done` (walked before) are reached, their calls not walked."""
     seen: set[DefinitionRef] = set()
     queue: deque[DefinitionRef] = deque()
 
@@ -1870,7 +1871,9 @@ def reached_from(
         reach(ref)
     while queue:
         ref = queue.popleft()
-        if walked is None or ref.module in walked or ref in starts:
+        if ref in starts or (
+            (walked is None or ref.module in walked) and (not done or ref not in done)
+        ):
             for target, _ in _called(project, ref):
                 reach(target)
     return seen

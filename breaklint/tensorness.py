@@ -47,6 +47,8 @@ _PYTHON_NODES = (
     ast.Constant, ast.JoinedStr, ast.Tuple, ast.List, ast.Dict, ast.Set, ast.Lambda,
     ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
 )  # fmt: skip
+_PYTHON_NODE_TYPES = frozenset(_PYTHON_NODES)
+_CONTAINER_TYPES = frozenset({ast.Tuple, ast.List, ast.Set, ast.Dict})
 Loop = ast.For | ast.AsyncFor | ast.While
 # Types no tensor is an instance of, as `isinstance` tests name them.
 _PYTHON_TYPES = frozenset({"list", "tuple", "int", "float", "bool", "str", "dict", "set"})
@@ -235,14 +237,19 @@ class FunctionFacts(Visitor):
         return known
 
     def _kind(self, node: ast.expr) -> Kind:
-        if isinstance(node, ast.Name):
-            known = self.names.get(node.id)
+        # By exact type, not an `isinstance` chain (nearly a million nodes a run): parsed
+        # trees hold no subclasses of these node types.
+        kind = type(node)
+        if kind is ast.Name:
+            name: str = node.id  # type: ignore[attr-defined]
+            known = self.names.get(name)
             if known is not None:
                 return known
             # A class, function or module of the project or an import: not a tensor.
-            defined = node.id in self.definitions or node.id in self.imports
+            defined = name in self.definitions or name in self.imports
             return Kind.PYTHON if defined else Kind.UNKNOWN
-        if isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict):
+        if kind in _CONTAINER_TYPES:
+            assert isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict)
             # A container of tensors only when every element is one: which element an index
             # picks from `{"rows": n, "cols": 4}` is not followed.
             values = node.values if isinstance(node, ast.Dict) else node.elts
@@ -250,19 +257,20 @@ class FunctionFacts(Visitor):
             if not any(tensors):
                 return Kind.PYTHON
             return Kind.TENSORS if all(tensors) else Kind.UNKNOWN
-        if isinstance(node, ast.DictComp) and self.kind(node.value).is_tensor:
+        if kind is ast.DictComp and self.kind(node.value).is_tensor:  # type: ignore[attr-defined]
             # `{f"k{i}": torch.tensor(...) for i in ...}`: a dict of tensors, as a literal's.
             return Kind.TENSORS
-        if isinstance(node, ast.ListComp) and self.kind(node.elt).is_tensor:
+        if kind is ast.ListComp and self.kind(node.elt).is_tensor:  # type: ignore[attr-defined]
             # `[(size / 2**i).ceil() for i in ...]`: a list of tensors, as a literal's.
             return Kind.TENSORS
-        if isinstance(node, _PYTHON_NODES):
+        if kind in _PYTHON_NODE_TYPES:
             return Kind.PYTHON
-        if isinstance(node, ast.Attribute):
-            return self._attribute_kind(node)
-        if isinstance(node, ast.Call):
-            return self._call_kind(node)
-        if isinstance(node, ast.Subscript):  # `mask[:, None]` is still a mask
+        if kind is ast.Attribute:
+            return self._attribute_kind(node)  # type: ignore[arg-type]
+        if kind is ast.Call:
+            return self._call_kind(node)  # type: ignore[arg-type]
+        if kind is ast.Subscript:  # `mask[:, None]` is still a mask
+            assert isinstance(node, ast.Subscript)
             entry = self._entry(node)
             if entry is not None:  # `out["loss"]` of `out = {"loss": x.sum(), "n": 3}`
                 return entry[0]
@@ -270,7 +278,8 @@ class FunctionFacts(Visitor):
             if held is Kind.TENSORS:  # an element of a container, or a part of it
                 return Kind.TENSORS if isinstance(node.slice, ast.Slice) else Kind.TENSOR
             return held
-        if isinstance(node, ast.BinOp):
+        if kind is ast.BinOp:
+            assert isinstance(node, ast.BinOp)
             left, right = self.kind(node.left), self.kind(node.right)
             if isinstance(node.op, _MASK_OPERATORS) and Kind.MASK in (left, right):
                 return Kind.MASK
@@ -281,15 +290,19 @@ class FunctionFacts(Visitor):
                 # what they slice is taken for a Python value: an entry of a dict made empty)
                 return Kind.TENSOR
             return joined
-        if isinstance(node, ast.UnaryOp):
+        if kind is ast.UnaryOp:
+            assert isinstance(node, ast.UnaryOp)
             return Kind.PYTHON if isinstance(node.op, ast.Not) else self.kind(node.operand)
-        if isinstance(node, ast.Compare):
-            return self._comparison_kind(node)
-        if isinstance(node, ast.BoolOp):
+        if kind is ast.Compare:
+            return self._comparison_kind(node)  # type: ignore[arg-type]
+        if kind is ast.BoolOp:
+            assert isinstance(node, ast.BoolOp)
             return join(*(self.kind(value) for value in node.values))
-        if isinstance(node, ast.IfExp):
+        if kind is ast.IfExp:
+            assert isinstance(node, ast.IfExp)
             return join(self.kind(node.body), self.kind(node.orelse))
-        if isinstance(node, ast.NamedExpr):
+        if kind is ast.NamedExpr:
+            assert isinstance(node, ast.NamedExpr)
             return self.kind(node.value)
         return Kind.UNKNOWN
 

@@ -442,3 +442,36 @@ def test_a_library_context_manager_that_may_break_makes_what_follows_uncertain(
         ("app/model.py", 14, "BL101", "info", f"{ITEM} {SKIPPED.format(12)}"),
     ]
     assert probed(project) == ENTERED_PROBED
+
+
+def test_a_break_modules_deep_in_the_library_is_followed(tmp_path: Path) -> None:
+    """A chain of library modules, each reached only from a function of the one before (a
+    round of `dependencies.follow` each): the break in the last is reported at the linted
+    call, and where the chain passes through a held object (`self.scale = Scaler()` called in
+    `forward`) as where it is a call of an imported name."""
+    _library_project(
+        tmp_path,
+        "deeplib",
+        "from deeplib.first import outer\nfrom deeplib.holder import Holder\n",
+        "import torch\n\nfrom deeplib import Holder, outer\n\n\n"
+        "class Model(torch.nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.held = Holder()\n\n"
+        "    def forward(self, x):\n        return outer(x) + self.held(x)\n",
+    )
+    package = tmp_path / "installed" / "deeplib"
+    files = {
+        "first.py": "from deeplib.second import middle\n\n\ndef outer(x):\n    return middle(x)\n",
+        "second.py": "from deeplib import third\n\n\ndef middle(x):\n    return third.inner(x)\n",
+        "third.py": "def inner(x):\n    return x * float(x.sum())\n",
+        "holder.py": "from deeplib.scaler import Scaler\n\n\nclass Holder:\n"
+        "    def __init__(self):\n        self.scale = Scaler()\n\n"
+        "    def __call__(self, x):\n        return self.scale.apply(x)\n",
+        "scaler.py": "from deeplib.third import inner\n\n\nclass Scaler:\n"
+        "    def apply(self, x):\n        return inner(x) * 2\n",
+    }
+    for name, text in files.items():
+        (package / name).write_text(text, encoding="utf-8")
+    assert [finding[:4] for finding in lint(tmp_path, "--no-cache")] == [
+        ("app/model.py", 12, "BL516", "warning"),
+        ("app/model.py", 12, "BL516", "warning"),
+    ]
