@@ -272,16 +272,6 @@ class _Reader:
             return self.kind(module, node.operand, local, depth + 1)  # `-1`
         if not isinstance(node, ast.Call) or depth > _MAX_DEPTH:
             return ""
-        called = self.value(module, node.func, local, depth + 1)
-        if called and all(
-            isinstance(f, _Outside)
-            and not f.called
-            and f.dotted.startswith("torch.")
-            and f.dotted.count(".") == 1
-            and f.dotted[6:] in TENSOR_FACTORIES
-            for f in called
-        ):
-            return TENSOR
         made = {
             v.dotted[: -len(INSTANCE)]
             for v in self.value(module, node, local, depth + 1)
@@ -289,7 +279,11 @@ class _Reader:
             and v.dotted.endswith(INSTANCE)
             and v.dotted.count(INSTANCE) == 1
         }
-        return OBJECT + made.pop() if len(made) == 1 else ""
+        if len(made) != 1:
+            return ""
+        dotted = made.pop()  # `torch.randn(4)`, also `torch.randn(4).to(device)`
+        torch, _, function = dotted.partition(".")
+        return TENSOR if torch == "torch" and function in TENSOR_FACTORIES else OBJECT + dotted
 
     def compiled(
         self, values: Sequence[_Value], depth: int = 0, arguments: tuple[str, ...] | None = None
