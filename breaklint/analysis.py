@@ -374,6 +374,11 @@ class Analysis:
         assert function is not None
         for site in self._call_sites().get(ref, ()):
             self._receive(function, site, received)
+        # What the probes that compile it pass (`Project.probe_arguments`): a tensor, or a
+        # Python value (a number, a string, an object of the project's).
+        for name, kind in self.project.probe_arguments.get(ref, {}).items():
+            value = "T" if kind == "tensor" else "P"
+            received[name] = join(received.get(name), value) or "U"
         return received
 
     def _receive(self, function: _Function, site: _CallSite, received: dict[str, Value]) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from breaklint.knowledge.curated import MODULE_RETURNS_SELF
+from breaklint.knowledge.tensor_facts import TENSOR_FACTORIES
 from breaklint.source import read_regular
 
 PREFIX = "probe_"  # a probe is a module-level function named so, in a probe file
@@ -26,6 +27,10 @@ PREFIX = "probe_"  # a probe is a module-level function named so, in a probe fil
 RETURNS_SELF = MODULE_RETURNS_SELF
 PARTIAL = "functools.partial"
 INSTANCE = "()"  # in a dotted name: what calling the name before it returned
+# The kinds of the arguments a probe passes (`ProbeRoot.arguments`).
+PYTHON = "python"  # a number, string or bool written in the probe
+TENSOR = "tensor"  # what a torch factory made (`torch.randn(4, 5)`)
+OBJECT = "instance:"  # and the class: an instance of it (`ReplayMemory(32)`)
 _MAX_DEPTH = 12  # calls and names followed; deeper is unknown
 
 
@@ -50,9 +55,11 @@ class _Function:
 
 @dataclass(frozen=True, slots=True)
 class _Items:
-    """A tuple or list: a probe's callable is its first item."""
+    """A tuple or list: a probe's callable is its first item; `arguments`, the kinds of
+    what a written tuple or list second passes it (None: not read)."""
 
     first: tuple[_Value, ...]
+    arguments: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +140,7 @@ class _Reader:
     def __init__(self, folder: str) -> None:
         self.folder = folder
         self.files: dict[str, _SourceFile | None] = {}
+        self.partials = 0  # the `functools.partial` calls read: they bind arguments first
 
     def source(self, path: str) -> _SourceFile | None:
         if path not in self.files:
@@ -193,7 +201,12 @@ class _Reader:
         if isinstance(node, ast.Tuple | ast.List):
             if not node.elts:
                 return []
-            return [_Items(tuple(self.value(module, node.elts[0], local, depth + 1)))]
+            partials = self.partials
+            first = tuple(self.value(module, node.elts[0], local, depth + 1))
+            arguments = None
+            if self.partials == partials and len(node.elts) > 1:
+                arguments = self.arguments(module, node.elts[1], local, depth + 1)
+            return [_Items(first, arguments)]
         if isinstance(node, ast.Name):
             if node.id in local:
                 # The binding before this use: `model = model.eval()` reads the one above.
@@ -214,22 +227,79 @@ class _Reader:
             if node.args and any(
                 isinstance(f, _Outside) and f.dotted == PARTIAL for f in called
             ):  # `partial(f, ...)` calls `f`
+                self.partials += 1
                 return self.value(module, node.args[0], local, depth + 1)
             return [v for function in called for v in self.called(function, depth + 1)]
         return []
 
-    def compiled(self, values: Sequence[_Value], depth: int = 0) -> Iterator[str]:
-        """The dotted names of what compiling a probe's callable traces first: a lambda's
-        (`lambda x: model.decode(x)`) are what its body calls."""
+    def arguments(
+        self, module: _SourceFile, node: ast.expr, local: _Locals, depth: int
+    ) -> tuple[str, ...] | None:
+        """The kinds of the arguments a written tuple or list (or a name bound to one)
+        passes, "" where unknown; None for anything else."""
+        node = self.bound(module, node, local, depth)
+        if not isinstance(node, ast.Tuple | ast.List):
+            return None
+        if any(isinstance(item, ast.Starred) for item in node.elts):
+            return None
+        return tuple(self.kind(module, item, local, depth + 1) for item in node.elts)
+
+    def bound(self, module: _SourceFile, node: ast.expr, local: _Locals, depth: int) -> ast.expr:
+        """What a name is bound to before its use (itself where that cannot be read)."""
+        while isinstance(node, ast.Name) and depth < _MAX_DEPTH:
+            depth += 1
+            if node.id in local:
+                before = [v for line, v in local[node.id] if line < node.lineno] or [None]
+                if before[-1] is None:
+                    return node
+                node = before[-1]
+            elif node.id in module.assigned:
+                module_local: _Locals = {}
+                node = module.assigned[node.id]
+                local = module_local
+            else:
+                return node
+        return node
+
+    def kind(self, module: _SourceFile, node: ast.expr, local: _Locals, depth: int) -> str:
+        """What an argument a probe passes is: `PYTHON`, `TENSOR`, `OBJECT` and the class,
+        or "" (unknown)."""
+        node = self.bound(module, node, local, depth)
+        if isinstance(node, ast.Constant):
+            value = node.value
+            return PYTHON if isinstance(value, bool | int | float | complex | str) else ""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+            return self.kind(module, node.operand, local, depth + 1)  # `-1`
+        if not isinstance(node, ast.Call) or depth > _MAX_DEPTH:
+            return ""
+        made = {
+            v.dotted[: -len(INSTANCE)]
+            for v in self.value(module, node, local, depth + 1)
+            if isinstance(v, _Outside)
+            and v.dotted.endswith(INSTANCE)
+            and v.dotted.count(INSTANCE) == 1
+        }
+        if len(made) != 1:
+            return ""
+        dotted = made.pop()  # `torch.randn(4)`, also `torch.randn(4).to(device)`
+        torch, _, function = dotted.partition(".")
+        return TENSOR if torch == "torch" and function in TENSOR_FACTORIES else OBJECT + dotted
+
+    def compiled(
+        self, values: Sequence[_Value], depth: int = 0, arguments: tuple[str, ...] | None = None
+    ) -> Iterator[tuple[str, tuple[str, ...] | None]]:
+        """The dotted names of what compiling a probe's callable traces first, each with the
+        kinds of the arguments it is passed (None: not known): a lambda's (`lambda x:
+        model.decode(x)`) are what its body calls."""
         for value in values:
             if isinstance(value, _Items):
-                yield from self.compiled(value.first, depth)
+                yield from self.compiled(value.first, depth, value.arguments)
             elif isinstance(value, _Outside):
-                yield value.dotted
+                yield value.dotted, arguments
             elif isinstance(value, _Module):
                 continue  # a module is no callable
             elif isinstance(value.node, ast.FunctionDef):  # linted too, when the tree holds it
-                yield f"{value.module.dotted}.{value.node.name}"
+                yield f"{value.module.dotted}.{value.node.name}", arguments
             elif depth < _MAX_DEPTH:
                 lambda_ = value.node
                 for call in ast.walk(lambda_.body):
@@ -421,11 +491,24 @@ class ProbeRoot:
 
     dotted: str
     folder: str
+    # The kinds of the positional arguments every probe that compiles it passes (`PYTHON`,
+    # `TENSOR`, `OBJECT` and a dotted class; "" where they differ or are unknown).
+    arguments: tuple[str, ...] = ()
+
+
+def _agreed(passed: list[tuple[str, ...] | None]) -> tuple[str, ...]:
+    """The kinds every probe agrees on, position by position ("" where they differ); none
+    where some probe's are not known."""
+    if not passed or any(arguments is None for arguments in passed):
+        return ()
+    known = [arguments for arguments in passed if arguments is not None]
+    return tuple(kinds[0] if len(set(kinds)) == 1 else "" for kinds in zip(*known, strict=False))
 
 
 def probe_roots(paths: Sequence[str]) -> tuple[ProbeRoot, ...]:
-    """What the probes under `paths` return to be compiled, sorted."""
-    found: set[ProbeRoot] = set()
+    """What the probes under `paths` return to be compiled, sorted, with the kinds of the
+    arguments they pass."""
+    found: dict[tuple[str, str], list[tuple[str, ...] | None]] = {}
     readers: dict[str, _Reader] = {}
     for path, _ in probe_files(paths)[0]:
         folder = os.path.dirname(os.path.abspath(path))
@@ -436,8 +519,13 @@ def probe_roots(paths: Sequence[str]) -> tuple[ProbeRoot, ...]:
         for name, node in module.functions.items():
             if name.startswith(PREFIX) and not _takes_arguments(node):
                 compiled = reader.compiled(reader.returned(_Function(module, node), 0))
-                found.update(ProbeRoot(dotted, folder) for dotted in compiled)
-    return tuple(sorted(found))
+                for dotted, arguments in compiled:
+                    found.setdefault((dotted, folder), []).append(arguments)
+    return tuple(
+        sorted(
+            ProbeRoot(dotted, folder, _agreed(passed)) for (dotted, folder), passed in found.items()
+        )
+    )
 
 
 def _takes_arguments(node: ast.FunctionDef) -> bool:

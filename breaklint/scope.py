@@ -229,6 +229,10 @@ class Project:
         # other, and the answers found while a value further down that stack was asked for
         # again, kept until that value is found.
         self._finding: dict[tuple[object, ...], int] = {}
+        # What the probes pass to the roots they compile (`roots`): by root, each parameter's
+        # kind ("python", "tensor", or "instance:" and the class's `DefinitionRef` module and
+        # qualified name joined by ":"), where every probe agrees.
+        self.probe_arguments: dict[DefinitionRef, dict[str, str]] = {}
         self._cycle_to = _NO_CYCLE
         self._provisional: list[tuple[dict[tuple[object, ...], Any], tuple[object, ...]]] = []
         self._drop_dead_callees()
@@ -1201,6 +1205,9 @@ class Project:
             cls = None  # not a class the tree declares
         if cls is not None and (not method or self._holds_tensors(cls)):
             found += self._instance_targets(cls, method, depth + 1)
+        probed = self.probed_class(ref, name)
+        if probed is not None:
+            found += self._instance_targets(probed, method, depth + 1)
         for site, argument in self._arguments(function, ref, name):
             found += self._site_targets(site, argument, name, method, depth + 1)
         return list(dict.fromkeys(found))
@@ -1416,10 +1423,48 @@ class Project:
                     add(ref, ref.qualname)
             for hook in index.hooks:
                 add(self._hook_target(module, hook), f"{hook.method}({hook.target})")
+        passed: dict[DefinitionRef, list[dict[str, str]]] = {}
         for probed in compiled:
             for ref in self.named_callable(probed.dotted, probed.folder):
                 add(ref, ref.qualname)
+                passed.setdefault(ref, []).append(self._probe_kinds(ref, probed))
+        self.probe_arguments = {
+            ref: agreed
+            for ref, kinds in passed.items()
+            if (agreed := {n: k for n, k in kinds[0].items() if all(o.get(n) == k for o in kinds)})
+        }
         return sorted(found.values(), key=lambda root: (root.ref.module, root.ref.qualname))
+
+    def _probe_kinds(self, ref: DefinitionRef, probed: ProbeRoot) -> dict[str, str]:
+        """The kinds of what a probe passes to the parameters of `ref`, which it compiles:
+        its positional arguments after `self` for an instance's method."""
+        info = self.function(ref)
+        assert info is not None
+        if any(_strip_call(d) in ("staticmethod", "classmethod") for d in info.decorators):
+            return {}  # whether the first parameter is passed: not read
+        method = info.class_name is not None
+        if ("()" in probed.dotted) != method:
+            return {}  # a class's function named through the class: not read
+        entries = (entry.partition("=") for entry in info.parameters)
+        names = [parameter for parameter, _, marks in entries if marks[:1] == "p"]
+        found = {}
+        for name, kind in zip(names[1:] if method else names, probed.arguments, strict=False):
+            if kind.startswith("instance:"):
+                cls = self.lookup(kind.removeprefix("instance:"), None, probed.folder)
+                if cls is None or cls.qualname not in self.by_module[cls.module].classes:
+                    continue
+                kind = f"instance:{cls.module}:{cls.qualname}"
+            if kind:
+                found[name] = kind
+        return found
+
+    def probed_class(self, ref: DefinitionRef, name: str) -> DefinitionRef | None:
+        """The project class whose instance every probe compiling `ref` passes to `name`."""
+        kind = self.probe_arguments.get(ref, {}).get(name, "")
+        if not kind.startswith("instance:"):
+            return None
+        module, _, qualname = kind.removeprefix("instance:").partition(":")
+        return DefinitionRef(module, qualname)
 
     def named_callable(self, dotted: str, searched_from: str | None = None) -> list[DefinitionRef]:
         """The project functions calling what a dotted name names runs: `pkg.f`, an

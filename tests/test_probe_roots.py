@@ -110,3 +110,41 @@ def test_the_folders_a_probe_puts_on_sys_path_in_the_order_written(tmp_path: Pat
         str(tmp_path / "src"),
         str(tmp_path / "vendor"),
     )
+
+
+def test_the_kinds_of_the_arguments_every_probe_passes_are_kept(tmp_path: Path) -> None:
+    # Numbers and strings are Python values, a torch factory's result a tensor (moved too:
+    # `.to('cpu')`), a made instance its class; where the probes disagree (`-1` and a
+    # tensor) or pass what cannot be read (`data`), the kind is unknown; a `partial` binds
+    # arguments first: none are read.
+    probes = tmp_path / "probes.py"
+    probes.write_text(
+        "import functools\n"
+        "import torch\n"
+        "from agent import Agent\n"
+        "from memory import Memory\n"
+        "import ops\n"
+        "from ops import step\n"
+        "SIZE = 4\n"
+        "def _memory():\n"
+        "    memory = Memory(8)\n"
+        "    return memory\n"
+        "def probe_update():\n"
+        "    return Agent().update, (_memory(), SIZE, 'mean', -1, data)\n"
+        "def probe_update_again():\n"
+        "    args = (_memory(), 2, 'sum', torch.zeros(3), data)\n"
+        "    return Agent().update, args\n"
+        "def probe_step():\n"
+        "    return functools.partial(step, 2), (torch.randn(3),)\n"
+        "def probe_scale():\n"
+        "    return ops.scale, (torch.randn(3).to('cpu'), True)\n",
+        encoding="utf-8",
+    )
+    folder = str(tmp_path)
+    assert probe_roots([str(probes)]) == (
+        ProbeRoot(
+            "agent.Agent().update", folder, ("instance:memory.Memory", "python", "python", "", "")
+        ),
+        ProbeRoot("ops.scale", folder, ("tensor", "python")),
+        ProbeRoot("ops.step", folder),
+    )

@@ -1135,6 +1135,18 @@ def test_dynamo_skips_the_init_of_a_module_made_where_it_runs_eagerly(tmp_path: 
     ]
 
 
+def test_what_the_probes_pass_decides_the_roots_parameters(tmp_path: Path) -> None:
+    # Every probe passes `Agent.update` a `Memory` and two Python ints: `memory.sample`
+    # reaches `random.sample` (a break found statically, not only by Dynamo), and `updates`
+    # is no tensor (no BL201 on line 12, which Dynamo does not reproduce). `shift` is given a
+    # tensor by one probe and a number by the other: its `offset` stays a maybe.
+    assert probed_findings("probed_arguments", tmp_path) == [
+        ("memory.py", 11, "BL501", "confirmed"),
+        ("memory.py", 12, "BL910", "confirmed"),
+        ("ops.py", 2, "BL201", "confirmed"),
+    ]
+
+
 def test_the_probes_see_the_breaks_of_a_first_call_that_initialises(tmp_path: Path) -> None:
     # The compiled call runs first, on objects no call has touched, and again: the first
     # initialises (and breaks there), the second fails the flag's guard once and compiles the
