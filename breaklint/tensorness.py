@@ -528,6 +528,11 @@ class FunctionFacts(Visitor):
         if any(isinstance(op, _VALUE_TESTS) for op in node.ops):
             return Kind.PYTHON
         compared = [node.left, *node.comparators]
+        if len(compared) == 2 and any(
+            type(o) is ast.Constant and o.value is None for o in compared
+        ):
+            # `x == None` of a tensor is Python's False, no op (measured on 2.13: one graph).
+            return Kind.PYTHON
         if self._all_guessed(compared) and any(self._reads_a_size(o) for o in compared):
             # `x.shape[0] > n`, `len(xs) < max_length`: what a size is compared with is a
             # count, not the tensor a compiled function's untouched parameter is taken for.

@@ -48,6 +48,7 @@ QUIET = [
     "key = hash(x * 2)\nseen = {key: x}\nreturn seen[key] if key in seen else x",
     "return x + torch.randn(x.shape, generator=None)",
     "batch = torch.broadcast_shapes(x.shape[:-1], (1,))\nif x.shape[:-1] != batch:\n    x = x * 2",
+    "if x == None:\n    return x\nif None != x:\n    x = x * 2",
 ]
 
 
@@ -351,3 +352,22 @@ def test_a_yield_in_a_lambda_makes_the_lambda_a_generator_not_the_function(
     from conftest import compile_and_count
 
     assert compile_and_count(LAMBDA_GENERATOR, "(double, (torch.ones(2),))") == (1, 0)
+
+
+def test_a_tensor_compared_with_none_is_a_python_bool_under_dynamo() -> None:
+    # Why `x == None` is never flagged: torch answers False without an op, and Dynamo traces on.
+    torch = pytest.importorskip("torch")
+    from torch._dynamo.testing import CompileCounter
+
+    def forward(x):
+        if x == None:  # noqa: E711
+            return x + 1
+        if None != x:  # noqa: E711, SIM300
+            return x * 2
+        return x
+
+    counter = CompileCounter()
+    torch._dynamo.reset()
+    x = torch.randn(3)
+    assert torch.equal(torch.compile(forward, backend=counter)(x), x * 2)
+    assert counter.frame_count == 1  # one graph: no break
