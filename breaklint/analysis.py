@@ -60,6 +60,7 @@ from breaklint.knowledge.tensor_facts import (
     TENSOR_METHODS,
     TENSOR_TORCH_PREFIXES,
 )
+from breaklint.probe_roots import TENSOR as TENSOR_PASSED
 from breaklint.scope import DefinitionRef, Project, ScopedFunction, Target
 
 Value = str | tuple[str, ...]  # an atom of the lattice, or a tuple of atoms
@@ -377,7 +378,7 @@ class Analysis:
         # What the probes that compile it pass (`Project.probe_arguments`): a tensor, or a
         # Python value (a number, a string, an object of the project's).
         for name, kind in self.project.probe_arguments.get(ref, {}).items():
-            value = "T" if kind == "tensor" else "P"
+            value = "T" if kind == TENSOR_PASSED else "P"
             received[name] = join(received.get(name), value) or "U"
         return received
 

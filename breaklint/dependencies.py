@@ -30,7 +30,7 @@ import os
 import re
 import sys
 import sysconfig
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from breaklint.index import STAR, FunctionInfo, ModuleIndex, build_index, code_words
@@ -399,25 +399,28 @@ def _reached_more(
 
 def _names_library(followed: Followed, index: ModuleIndex, info: FunctionInfo) -> bool:
     """Whether the function calls a name it imports from a library that may be followed."""
-    local = {alias.name: alias.target for alias in info.imports}
-    for callee in info.callees:
-        head = callee.partition("(")[0].partition(".")[0]
-        target = local.get(head) or index.imports.get(head)
-        if target is not None and target.partition(".")[0] in followed.packages:
-            return True
-    return False
+    return any(
+        target.partition(".")[0] in followed.packages for target in _imported_callees(index, info)
+    )
 
 
 def _want_callees(followed: Followed, index: ModuleIndex, info: FunctionInfo) -> bool:
     """Add the library modules that define what the function calls by an imported name
     (`gplib.ScaleKernel()`, `cholesky(a)` after `from gplib.linalg import safe_cholesky as
     cholesky`); whether one was added."""
-    local = {alias.name: alias.target for alias in info.imports}
     added = False
+    for target in _imported_callees(index, info):
+        added |= followed.want(target)
+    return added
+
+
+def _imported_callees(index: ModuleIndex, info: FunctionInfo) -> Iterator[str]:
+    """What the function calls by an imported name (its own imports first, then the
+    module's), as the dotted name it imports."""
+    local = {alias.name: alias.target for alias in info.imports}
     for callee in info.callees:
         written = callee.partition("(")[0]
         head = written.partition(".")[0]
         target = local.get(head) or index.imports.get(head)
         if target is not None:
-            added |= followed.want(target + written[len(head) :])
-    return added
+            yield target + written[len(head) :]

@@ -501,8 +501,7 @@ def _agreed(passed: list[tuple[str, ...] | None]) -> tuple[str, ...]:
     where some probe's are not known."""
     if not passed or any(arguments is None for arguments in passed):
         return ()
-    known = [arguments for arguments in passed if arguments is not None]
-    return tuple(kinds[0] if len(set(kinds)) == 1 else "" for kinds in zip(*known, strict=False))
+    return tuple(kinds[0] if len(set(kinds)) == 1 else "" for kinds in zip(*passed, strict=False))
 
 
 def probe_roots(paths: Sequence[str]) -> tuple[ProbeRoot, ...]:

@@ -38,6 +38,7 @@ from breaklint.knowledge.curated import (
     UNCALLABLE_SUBCLASSED,
 )
 from breaklint.modules import ModuleTable
+from breaklint.probe_roots import OBJECT
 from breaklint.syntax import expand_import
 
 if TYPE_CHECKING:  # a run without probes does not import their reader
@@ -1449,11 +1450,11 @@ class Project:
         names = [parameter for parameter, _, marks in entries if marks[:1] == "p"]
         found = {}
         for name, kind in zip(names[1:] if method else names, probed.arguments, strict=False):
-            if kind.startswith("instance:"):
-                cls = self.lookup(kind.removeprefix("instance:"), None, probed.folder)
+            if kind.startswith(OBJECT):
+                cls = self.lookup(kind.removeprefix(OBJECT), None, probed.folder)
                 if cls is None or cls.qualname not in self.by_module[cls.module].classes:
                     continue
-                kind = f"instance:{cls.module}:{cls.qualname}"
+                kind = f"{OBJECT}{cls.module}:{cls.qualname}"
             if kind:
                 found[name] = kind
         return found
@@ -1461,9 +1462,9 @@ class Project:
     def probed_class(self, ref: DefinitionRef, name: str) -> DefinitionRef | None:
         """The project class whose instance every probe compiling `ref` passes to `name`."""
         kind = self.probe_arguments.get(ref, {}).get(name, "")
-        if not kind.startswith("instance:"):
+        if not kind.startswith(OBJECT):
             return None
-        module, _, qualname = kind.removeprefix("instance:").partition(":")
+        module, _, qualname = kind.removeprefix(OBJECT).partition(":")
         return DefinitionRef(module, qualname)
 
     def named_callable(self, dotted: str, searched_from: str | None = None) -> list[DefinitionRef]:
